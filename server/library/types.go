@@ -1,0 +1,29 @@
+package library
+
+// SearchResponse is the object the MCP `search` tool returns and
+// `mcpvec search --json` prints. Results is never nil.
+type SearchResponse struct {
+	Results []SearchResult `json:"results"`
+}
+
+// SearchResult is one passage. Title names the document and page
+// ("manual.pdf — p. 42"); URL is an http(s) link to cite or "" when none is
+// known; Text is a snippet of the passage around the best-matching sentence.
+type SearchResult struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	URL   string `json:"url"`
+	Text  string `json:"text"`
+}
+
+// FetchResponse is the object the MCP `fetch` tool returns and
+// `mcpvec fetch --json` prints. Metadata always holds document_id, source,
+// and for PDFs page_start and page_end; for passages chunk_index; when the
+// text was cut, truncated=true.
+type FetchResponse struct {
+	ID       string         `json:"id"`
+	Title    string         `json:"title"`
+	Text     string         `json:"text"`
+	URL      string         `json:"url"`
+	Metadata map[string]any `json:"metadata"`
+}
