@@ -1,0 +1,312 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// SchemaVersion is the on-disk layout this package reads and writes.
+const SchemaVersion = 1
+
+var (
+	bucketMeta      = []byte("meta")
+	bucketSettings  = []byte("settings")
+	bucketDocs      = []byte("docs")
+	bucketTexts     = []byte("texts")
+	bucketOriginals = []byte("originals")
+	bucketPaths     = []byte("paths")
+	bucketChunks    = []byte("chunks")
+	bucketVectors   = []byte("vectors")
+	bucketAux       = []byte("aux")
+	allBuckets      = [][]byte{bucketMeta, bucketSettings, bucketDocs, bucketTexts,
+		bucketOriginals, bucketPaths, bucketChunks, bucketVectors, bucketAux}
+)
+
+// Options configures Open. A nil *Options means the defaults.
+type Options struct {
+	// Timeout bounds the wait for another process's lock (default 1 s).
+	Timeout time.Duration
+	// ReadOnly opens the file with a shared lock; writes fail with ErrReadOnly.
+	// The file must already exist.
+	ReadOnly bool
+	// NoSync skips fsync on commit. Only for tests and benchmarks: a crash
+	// may then lose or corrupt recent writes.
+	NoSync bool
+}
+
+// DB is an open library file. It is safe for concurrent use.
+type DB struct {
+	bolt     *bolt.DB
+	path     string
+	readOnly bool
+	pidFile  string
+}
+
+// DefaultPath returns $MCPVEC_DB, else $XDG_DATA_HOME/mcpvec/library.db,
+// else ~/.local/share/mcpvec/library.db.
+func DefaultPath() (string, error) {
+	if p := os.Getenv("MCPVEC_DB"); p != "" {
+		return p, nil
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "mcpvec", "library.db"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find home directory: %w", err)
+	}
+	return filepath.Join(home, ".local", "share", "mcpvec", "library.db"), nil
+}
+
+// Open opens or creates the library at path. It returns a *LockedError
+// (errors.Is ErrLocked) when another process holds it for longer than
+// opts.Timeout, and an error matching ErrSchema for a library written by a
+// newer mcpvec or a bbolt file that is not a library.
+func Open(path string, opts *Options) (*DB, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = time.Second
+	}
+	if !o.ReadOnly {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("create library folder: %w", err)
+		}
+	} else if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("open library: %w", err)
+	}
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, ReadOnly: o.ReadOnly, NoSync: o.NoSync})
+	if errors.Is(err, berrors.ErrTimeout) {
+		return nil, &LockedError{Path: path, PID: readPID(path + ".pid")}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open library %s: %w", path, err)
+	}
+	db := &DB{bolt: bdb, path: path, readOnly: o.ReadOnly}
+	if err := db.init(); err != nil {
+		bdb.Close()
+		return nil, err
+	}
+	if !o.ReadOnly {
+		db.pidFile = path + ".pid"
+		// Informational only: it names the holder in LockedError messages.
+		_ = os.WriteFile(db.pidFile, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600)
+	}
+	return db, nil
+}
+
+func readPID(path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return pid
+}
+
+func (db *DB) init() error {
+	if db.readOnly {
+		return db.bolt.View(func(tx *bolt.Tx) error {
+			m := tx.Bucket(bucketMeta)
+			if m == nil {
+				return fmt.Errorf("%s: %w: no meta record", db.path, ErrSchema)
+			}
+			return checkSchema(db.path, m.Get([]byte("schema")))
+		})
+	}
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		m := tx.Bucket(bucketMeta)
+		if m != nil {
+			if err := checkSchema(db.path, m.Get([]byte("schema"))); err != nil {
+				return err
+			}
+		} else {
+			// A bbolt file with other buckets is somebody else's data.
+			if err := tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
+				return fmt.Errorf("%s: %w: not an mcpvec library (has bucket %q)", db.path, ErrSchema, name)
+			}); err != nil {
+				return err
+			}
+		}
+		for _, b := range allBuckets {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return fmt.Errorf("create bucket %s: %w", b, err)
+			}
+		}
+		m = tx.Bucket(bucketMeta)
+		if m.Get([]byte("schema")) == nil {
+			if err := m.Put([]byte("schema"), []byte(strconv.Itoa(SchemaVersion))); err != nil {
+				return err
+			}
+			return m.Put([]byte("created"), []byte(time.Now().UTC().Format(time.RFC3339)))
+		}
+		return nil
+	})
+}
+
+func checkSchema(path string, v []byte) error {
+	n, err := strconv.Atoi(string(v))
+	if err != nil || n < 1 {
+		return fmt.Errorf("%s: %w: unreadable schema version %q", path, ErrSchema, v)
+	}
+	if n > SchemaVersion {
+		return fmt.Errorf("%s: %w: written by a newer mcpvec (schema %d; this build reads up to %d) — upgrade mcpvec",
+			path, ErrSchema, n, SchemaVersion)
+	}
+	return nil
+}
+
+// Path returns the file's path.
+func (db *DB) Path() string { return db.path }
+
+// Close closes the file and removes the PID sidecar.
+func (db *DB) Close() error {
+	if db.pidFile != "" {
+		if readPID(db.pidFile) == os.Getpid() {
+			os.Remove(db.pidFile)
+		}
+	}
+	return db.bolt.Close()
+}
+
+// EmbedderInfo is the embedder identity recorded in the meta record.
+type EmbedderInfo struct {
+	Provider   string `json:"provider"`
+	Model      string `json:"model"`
+	Dimensions int    `json:"dimensions"`
+	BaseURL    string `json:"base_url,omitempty"`
+}
+
+// Same reports whether two identities produce compatible vectors.
+func (e EmbedderInfo) Same(o EmbedderInfo) bool {
+	return e.Provider == o.Provider && e.Model == o.Model && e.Dimensions == o.Dimensions
+}
+
+func (e EmbedderInfo) String() string {
+	return fmt.Sprintf("%s/%s (%d dimensions)", e.Provider, e.Model, e.Dimensions)
+}
+
+// Meta is the library's meta record.
+type Meta struct {
+	SchemaVersion int
+	Created       time.Time
+	Embedder      *EmbedderInfo // nil until the first ingest
+}
+
+// Meta reads the meta record.
+func (db *DB) Meta() (Meta, error) {
+	var m Meta
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketMeta)
+		m.SchemaVersion, _ = strconv.Atoi(string(b.Get([]byte("schema"))))
+		m.Created, _ = time.Parse(time.RFC3339, string(b.Get([]byte("created"))))
+		var err error
+		m.Embedder, err = getEmbedder(b)
+		return err
+	})
+	return m, err
+}
+
+func getEmbedder(b *bolt.Bucket) (*EmbedderInfo, error) {
+	v := b.Get([]byte("embedder"))
+	if v == nil {
+		return nil, nil
+	}
+	var e EmbedderInfo
+	if err := json.Unmarshal(v, &e); err != nil {
+		return nil, fmt.Errorf("decode embedder record: %w", err)
+	}
+	return &e, nil
+}
+
+// SetEmbedder records the library's embedder on first use. If one is already
+// recorded and differs, it returns an error matching ErrEmbedderMismatch.
+func (db *DB) SetEmbedder(e EmbedderInfo) error {
+	if e.Dimensions <= 0 {
+		return fmt.Errorf("set embedder: dimensions must be positive, got %d", e.Dimensions)
+	}
+	return db.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketMeta)
+		old, err := getEmbedder(b)
+		if err != nil {
+			return err
+		}
+		if old != nil {
+			if !old.Same(e) {
+				return fmt.Errorf("%w: the library was built with %s, not %s; use `mcpvec reindex` to switch",
+					ErrEmbedderMismatch, old, e)
+			}
+			return nil
+		}
+		return putJSON(b, []byte("embedder"), e)
+	})
+}
+
+// Setting returns a stored setting or ErrNotFound.
+func (db *DB) Setting(name string) ([]byte, error) {
+	var out []byte
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketSettings).Get([]byte(name))
+		if v == nil {
+			return fmt.Errorf("setting %q: %w", name, ErrNotFound)
+		}
+		out = append([]byte(nil), v...)
+		return nil
+	})
+	return out, err
+}
+
+// PutSetting stores a setting.
+func (db *DB) PutSetting(name string, value []byte) error {
+	return db.update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketSettings).Put([]byte(name), value)
+	})
+}
+
+// SettingOrCreate returns the setting, creating it with create() first if it
+// does not exist. It is how stable secrets (link keys) are kept.
+func (db *DB) SettingOrCreate(name string, create func() ([]byte, error)) ([]byte, error) {
+	v, err := db.Setting(name)
+	if err == nil || !errors.Is(err, ErrNotFound) || db.readOnly {
+		return v, err
+	}
+	nv, err := create()
+	if err != nil {
+		return nil, err
+	}
+	err = db.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketSettings)
+		if cur := b.Get([]byte(name)); cur != nil {
+			nv = append([]byte(nil), cur...)
+			return nil
+		}
+		return b.Put([]byte(name), nv)
+	})
+	return nv, err
+}
+
+func (db *DB) update(fn func(tx *bolt.Tx) error) error {
+	if db.readOnly {
+		return ErrReadOnly
+	}
+	return db.bolt.Update(fn)
+}
+
+func putJSON(b *bolt.Bucket, key []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return b.Put(key, data)
+}

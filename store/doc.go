@@ -1,0 +1,36 @@
+// Package store keeps an mcpvec library in one bbolt file: documents with
+// their full text and original bytes, passages ("chunks"), one vector per
+// passage, a meta record, and named auxiliary buckets in which derived indexes
+// (the HNSW graph, the lexical index) persist themselves.
+//
+// Layout (bucket → key → value):
+//
+//	meta       "schema"   → decimal schema version
+//	           "embedder" → JSON EmbedderInfo
+//	           "created"  → RFC 3339 time
+//	settings   name       → opaque bytes (link keys, secret path, ...)
+//	docs       doc id     → JSON Document (without Text)
+//	texts      doc id     → full extracted text
+//	originals  doc id     → the original file bytes (served by /docs links)
+//	paths      source path→ doc id
+//	chunks     seq (8-byte big endian) → JSON Chunk
+//	vectors    seq (8-byte big endian) → little-endian float32s
+//	aux        name       → nested bucket owned by one derived index
+//
+// Chunk sequence numbers come from the chunks bucket's sequence and are never
+// reused, so an id in a derived index can never point at different text.
+//
+// # Caveats
+//
+//   - One document is written in one transaction (PutDocument): after a crash
+//     it is either fully present (text, chunks, vectors) or absent. Derived
+//     indexes are written in later transactions and may lag; their owners
+//     reconcile against the chunks and vectors, which are the source of truth.
+//   - bbolt allows one read-write process per file. Open waits at most
+//     Options.Timeout (default 1 s) for the lock and then returns a
+//     *LockedError naming the PID recorded in the sidecar file "<path>.pid".
+//   - A DB is safe for concurrent use by many goroutines; write transactions
+//     are serialised by bbolt.
+//   - Slices handed to callbacks (View, Aux buckets, vector iterators) are
+//     valid only during the callback.
+package store

@@ -1,0 +1,399 @@
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Document is one ingested file.
+type Document struct {
+	ID         string    `json:"id"`
+	Title      string    `json:"title"`
+	SourcePath string    `json:"source_path"`
+	SourceURL  string    `json:"source_url,omitempty"`
+	MediaType  string    `json:"media_type"`
+	SHA256     string    `json:"sha256"`
+	Size       int64     `json:"size"`
+	Pages      int       `json:"pages"`
+	IngestedAt time.Time `json:"ingested_at"`
+	// PageStarts holds the byte offset in Text at which each page starts.
+	PageStarts []int `json:"page_starts"`
+	// Chunks holds the passages' sequence numbers in passage order.
+	Chunks []uint64 `json:"chunks"`
+	// Text is the full extracted text. It is stored apart from the record and
+	// filled only by Document, not by Documents.
+	Text string `json:"-"`
+}
+
+// PageOf returns the 1-based page holding byte offset off of Text.
+func (d *Document) PageOf(off int) int {
+	if len(d.PageStarts) == 0 {
+		return 1
+	}
+	return sort.Search(len(d.PageStarts), func(i int) bool { return d.PageStarts[i] > off })
+}
+
+// PageText returns the text of pages first..last (1-based, inclusive).
+func (d *Document) PageText(first, last int) string {
+	if len(d.PageStarts) == 0 {
+		return d.Text
+	}
+	first = max(first, 1)
+	last = min(last, len(d.PageStarts))
+	if first > last {
+		return ""
+	}
+	end := len(d.Text)
+	if last < len(d.PageStarts) {
+		end = d.PageStarts[last]
+	}
+	return d.Text[d.PageStarts[first-1]:end]
+}
+
+// Chunk is one passage of a document.
+type Chunk struct {
+	Seq       uint64 `json:"-"`
+	DocID     string `json:"doc"`
+	Index     int    `json:"index"`
+	Text      string `json:"text"`
+	Start     int    `json:"start"`
+	End       int    `json:"end"`
+	PageStart int    `json:"page_start"`
+	PageEnd   int    `json:"page_end"`
+}
+
+// ID is the passage's stable public id, "<document id>:<index>".
+func (c *Chunk) ID() string { return c.DocID + ":" + strconv.Itoa(c.Index) }
+
+// ParsePassageID splits "<document id>:<index>". ok is false for a
+// document id or garbage.
+func ParsePassageID(id string) (docID string, index int, ok bool) {
+	i := strings.LastIndexByte(id, ':')
+	if i <= 0 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(id[i+1:])
+	if err != nil || n < 0 {
+		return "", 0, false
+	}
+	return id[:i], n, true
+}
+
+func seqKey(seq uint64) []byte {
+	var k [8]byte
+	binary.BigEndian.PutUint64(k[:], seq)
+	return k[:]
+}
+
+// SeqFromKey decodes a chunks/vectors key.
+func SeqFromKey(k []byte) uint64 { return binary.BigEndian.Uint64(k) }
+
+func encodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
+
+// DecodeVector decodes a stored vector into dst (grown as needed).
+func DecodeVector(dst []float32, b []byte) []float32 {
+	n := len(b) / 4
+	if cap(dst) < n {
+		dst = make([]float32, n)
+	}
+	dst = dst[:n]
+	for i := range dst {
+		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return dst
+}
+
+// PutResult says what PutDocument changed, for derived indexes.
+type PutResult struct {
+	Added    []uint64 // sequence numbers of the new passages
+	Removed  []uint64 // sequence numbers of passages it replaced
+	Replaced []string // ids of documents it replaced (same path or same id)
+}
+
+// PutDocument writes a document, its passages and their vectors in one
+// transaction. A document with the same id, or another document at the same
+// SourcePath, is replaced in that same transaction. doc.Chunks is filled in.
+// The library's embedder must be set (SetEmbedder) and every vector must have
+// its dimensions (ErrDimensions). original may be nil.
+func (db *DB) PutDocument(doc *Document, chunks []Chunk, vectors [][]float32, original []byte) (PutResult, error) {
+	var res PutResult
+	if len(chunks) != len(vectors) {
+		return res, fmt.Errorf("put document %s: %d chunks but %d vectors", doc.ID, len(chunks), len(vectors))
+	}
+	if doc.ID == "" {
+		return res, fmt.Errorf("put document: empty id")
+	}
+	err := db.update(func(tx *bolt.Tx) error {
+		res = PutResult{}
+		emb, err := getEmbedder(tx.Bucket(bucketMeta))
+		if err != nil {
+			return err
+		}
+		if emb == nil {
+			return fmt.Errorf("put document %s: the library has no embedder recorded", doc.ID)
+		}
+		for i, v := range vectors {
+			if len(v) != emb.Dimensions {
+				return fmt.Errorf("put document %s chunk %d: %w (%d, want %d)", doc.ID, i, ErrDimensions, len(v), emb.Dimensions)
+			}
+		}
+		if old := tx.Bucket(bucketPaths).Get([]byte(doc.SourcePath)); old != nil && doc.SourcePath != "" && string(old) != doc.ID {
+			if err := deleteDoc(tx, string(old), &res); err != nil {
+				return err
+			}
+		}
+		if tx.Bucket(bucketDocs).Get([]byte(doc.ID)) != nil {
+			if err := deleteDoc(tx, doc.ID, &res); err != nil {
+				return err
+			}
+		}
+		cb, vb := tx.Bucket(bucketChunks), tx.Bucket(bucketVectors)
+		doc.Chunks = make([]uint64, len(chunks))
+		for i := range chunks {
+			seq, err := cb.NextSequence()
+			if err != nil {
+				return err
+			}
+			c := chunks[i]
+			c.DocID, c.Index, c.Seq = doc.ID, i, seq
+			chunks[i].Seq, chunks[i].DocID, chunks[i].Index = seq, doc.ID, i
+			if err := putJSON(cb, seqKey(seq), c); err != nil {
+				return err
+			}
+			if err := vb.Put(seqKey(seq), encodeVector(vectors[i])); err != nil {
+				return err
+			}
+			doc.Chunks[i] = seq
+			res.Added = append(res.Added, seq)
+		}
+		if err := putJSON(tx.Bucket(bucketDocs), []byte(doc.ID), doc); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketTexts).Put([]byte(doc.ID), []byte(doc.Text)); err != nil {
+			return err
+		}
+		if original != nil {
+			if err := tx.Bucket(bucketOriginals).Put([]byte(doc.ID), original); err != nil {
+				return err
+			}
+		}
+		if doc.SourcePath != "" {
+			return tx.Bucket(bucketPaths).Put([]byte(doc.SourcePath), []byte(doc.ID))
+		}
+		return nil
+	})
+	if err != nil {
+		return PutResult{}, fmt.Errorf("put document %s: %w", doc.ID, err)
+	}
+	return res, nil
+}
+
+// DeleteDocument removes a document, its passages, vectors and original in
+// one transaction. It returns the removed passages' sequence numbers, or
+// ErrNotFound.
+func (db *DB) DeleteDocument(id string) ([]uint64, error) {
+	var res PutResult
+	err := db.update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketDocs).Get([]byte(id)) == nil {
+			return fmt.Errorf("document %s: %w", id, ErrNotFound)
+		}
+		return deleteDoc(tx, id, &res)
+	})
+	return res.Removed, err
+}
+
+func deleteDoc(tx *bolt.Tx, id string, res *PutResult) error {
+	d, err := getDoc(tx, id)
+	if err != nil {
+		return err
+	}
+	cb, vb := tx.Bucket(bucketChunks), tx.Bucket(bucketVectors)
+	for _, seq := range d.Chunks {
+		if err := cb.Delete(seqKey(seq)); err != nil {
+			return err
+		}
+		if err := vb.Delete(seqKey(seq)); err != nil {
+			return err
+		}
+		res.Removed = append(res.Removed, seq)
+	}
+	pb := tx.Bucket(bucketPaths)
+	if cur := pb.Get([]byte(d.SourcePath)); cur != nil && string(cur) == id {
+		if err := pb.Delete([]byte(d.SourcePath)); err != nil {
+			return err
+		}
+	}
+	for _, b := range [][]byte{bucketDocs, bucketTexts, bucketOriginals} {
+		if err := tx.Bucket(b).Delete([]byte(id)); err != nil {
+			return err
+		}
+	}
+	res.Replaced = append(res.Replaced, id)
+	return nil
+}
+
+func getDoc(tx *bolt.Tx, id string) (*Document, error) {
+	v := tx.Bucket(bucketDocs).Get([]byte(id))
+	if v == nil {
+		return nil, fmt.Errorf("document %s: %w", id, ErrNotFound)
+	}
+	var d Document
+	if err := json.Unmarshal(v, &d); err != nil {
+		return nil, fmt.Errorf("decode document %s: %w", id, err)
+	}
+	return &d, nil
+}
+
+// Document returns a document with its full text, or ErrNotFound.
+func (db *DB) Document(id string) (*Document, error) {
+	var d *Document
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		if d, err = getDoc(tx, id); err != nil {
+			return err
+		}
+		d.Text = string(tx.Bucket(bucketTexts).Get([]byte(id)))
+		return nil
+	})
+	return d, err
+}
+
+// DocumentByPath returns the document ingested from path (without text), or
+// ErrNotFound.
+func (db *DB) DocumentByPath(path string) (*Document, error) {
+	var d *Document
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		id := tx.Bucket(bucketPaths).Get([]byte(path))
+		if id == nil {
+			return fmt.Errorf("path %s: %w", path, ErrNotFound)
+		}
+		var err error
+		d, err = getDoc(tx, string(id))
+		return err
+	})
+	return d, err
+}
+
+// Documents lists every document (without text), ordered by id.
+func (db *DB) Documents() ([]*Document, error) {
+	var out []*Document
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
+			var d Document
+			if err := json.Unmarshal(v, &d); err != nil {
+				return fmt.Errorf("decode document %s: %w", k, err)
+			}
+			out = append(out, &d)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Original returns the original bytes of a document, or ErrNotFound.
+func (db *DB) Original(id string) ([]byte, error) {
+	var out []byte
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketOriginals).Get([]byte(id))
+		if v == nil {
+			return fmt.Errorf("original of %s: %w", id, ErrNotFound)
+		}
+		out = append([]byte(nil), v...)
+		return nil
+	})
+	return out, err
+}
+
+// Chunks returns the passages with the given sequence numbers, in the same
+// order; a missing one is an error matching ErrNotFound.
+func (db *DB) Chunks(seqs []uint64) ([]*Chunk, error) {
+	out := make([]*Chunk, len(seqs))
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketChunks)
+		for i, s := range seqs {
+			c, err := decodeChunk(s, b.Get(seqKey(s)))
+			if err != nil {
+				return err
+			}
+			out[i] = c
+		}
+		return nil
+	})
+	return out, err
+}
+
+func decodeChunk(seq uint64, v []byte) (*Chunk, error) {
+	if v == nil {
+		return nil, fmt.Errorf("chunk %d: %w", seq, ErrNotFound)
+	}
+	var c Chunk
+	if err := json.Unmarshal(v, &c); err != nil {
+		return nil, fmt.Errorf("decode chunk %d: %w", seq, err)
+	}
+	c.Seq = seq
+	return &c, nil
+}
+
+// Passage returns a passage by its public id ("<doc>:<index>"), or ErrNotFound.
+func (db *DB) Passage(id string) (*Chunk, error) {
+	docID, idx, ok := ParsePassageID(id)
+	if !ok {
+		return nil, fmt.Errorf("passage %q: %w", id, ErrNotFound)
+	}
+	var c *Chunk
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		d, err := getDoc(tx, docID)
+		if err != nil {
+			return err
+		}
+		if idx >= len(d.Chunks) {
+			return fmt.Errorf("passage %q: %w", id, ErrNotFound)
+		}
+		c, err = decodeChunk(d.Chunks[idx], tx.Bucket(bucketChunks).Get(seqKey(d.Chunks[idx])))
+		return err
+	})
+	return c, err
+}
+
+// Stats counts what the library holds.
+type Stats struct {
+	Documents, Chunks, Vectors int
+	Pages                      int
+	FileBytes                  int64
+}
+
+// Stats counts documents, passages and vectors.
+func (db *DB) Stats() (Stats, error) {
+	var s Stats
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		s.Chunks = tx.Bucket(bucketChunks).Stats().KeyN
+		s.Vectors = tx.Bucket(bucketVectors).Stats().KeyN
+		s.FileBytes = tx.Size()
+		return tx.Bucket(bucketDocs).ForEach(func(_, v []byte) error {
+			var d struct {
+				Pages int `json:"pages"`
+			}
+			if err := json.Unmarshal(v, &d); err != nil {
+				return err
+			}
+			s.Documents++
+			s.Pages += d.Pages
+			return nil
+		})
+	})
+	return s, err
+}

@@ -1,0 +1,149 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// Tx is a read or read-write transaction handed to View and Update
+// callbacks. It must not be used after the callback returns.
+type Tx struct {
+	tx *bolt.Tx
+}
+
+// View runs fn in a read-only transaction.
+func (db *DB) View(fn func(tx *Tx) error) error {
+	return db.bolt.View(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx}) })
+}
+
+// Update runs fn in a read-write transaction; fn's error rolls it back.
+func (db *DB) Update(fn func(tx *Tx) error) error {
+	return db.update(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx}) })
+}
+
+// Aux returns the auxiliary bucket owned by a derived index. In a read-only
+// transaction a bucket that does not exist yet reads as empty and refuses
+// writes.
+func (t *Tx) Aux(name string) (*Bucket, error) {
+	parent := t.tx.Bucket(bucketAux)
+	b := parent.Bucket([]byte(name))
+	if b == nil && t.tx.Writable() {
+		var err error
+		if b, err = parent.CreateBucket([]byte(name)); err != nil {
+			return nil, fmt.Errorf("create aux bucket %s: %w", name, err)
+		}
+	}
+	return &Bucket{b: b}, nil
+}
+
+// DropAux deletes an auxiliary bucket and everything in it.
+func (t *Tx) DropAux(name string) error {
+	err := t.tx.Bucket(bucketAux).DeleteBucket([]byte(name))
+	if err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+		return fmt.Errorf("drop aux bucket %s: %w", name, err)
+	}
+	return nil
+}
+
+// Vectors iterates over every stored vector in sequence order. The slice is
+// reused between iterations: copy it to keep it.
+func (t *Tx) Vectors() iter.Seq2[uint64, []float32] {
+	return func(yield func(uint64, []float32) bool) {
+		var buf []float32
+		c := t.tx.Bucket(bucketVectors).Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			buf = DecodeVector(buf, v)
+			if !yield(SeqFromKey(k), buf) {
+				return
+			}
+		}
+	}
+}
+
+// Vector returns one vector, or nil when seq has none.
+func (t *Tx) Vector(seq uint64) []float32 {
+	v := t.tx.Bucket(bucketVectors).Get(seqKey(seq))
+	if v == nil {
+		return nil
+	}
+	return DecodeVector(nil, v)
+}
+
+// ChunkTexts iterates over every passage's sequence number and text in
+// sequence order. Undecodable records are skipped.
+func (t *Tx) ChunkTexts() iter.Seq2[uint64, string] {
+	return func(yield func(uint64, string) bool) {
+		c := t.tx.Bucket(bucketChunks).Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			var ch struct {
+				Text string `json:"text"`
+			}
+			if json.Unmarshal(v, &ch) != nil {
+				continue
+			}
+			if !yield(SeqFromKey(k), ch.Text) {
+				return
+			}
+		}
+	}
+}
+
+// Chunks iterates over every passage in sequence order.
+func (t *Tx) Chunks() iter.Seq2[uint64, *Chunk] {
+	return func(yield func(uint64, *Chunk) bool) {
+		c := t.tx.Bucket(bucketChunks).Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			ch, err := decodeChunk(SeqFromKey(k), v)
+			if err != nil {
+				continue
+			}
+			if !yield(ch.Seq, ch) {
+				return
+			}
+		}
+	}
+}
+
+// Bucket is a key/value bucket owned by one derived index. It satisfies the
+// KV interfaces of package index and index/lexical. Keys and values returned
+// are valid only during the transaction.
+type Bucket struct {
+	b *bolt.Bucket // nil: absent in a read-only transaction
+}
+
+// Get returns the value for key, or nil.
+func (b *Bucket) Get(key []byte) []byte {
+	if b.b == nil {
+		return nil
+	}
+	return b.b.Get(key)
+}
+
+// Put stores a value.
+func (b *Bucket) Put(key, value []byte) error {
+	if b.b == nil {
+		return ErrReadOnly
+	}
+	return b.b.Put(key, value)
+}
+
+// Delete removes a key; a missing key is not an error.
+func (b *Bucket) Delete(key []byte) error {
+	if b.b == nil {
+		return ErrReadOnly
+	}
+	return b.b.Delete(key)
+}
+
+// ForEach calls fn for every key in order; fn's error stops the walk.
+func (b *Bucket) ForEach(fn func(key, value []byte) error) error {
+	if b.b == nil {
+		return nil
+	}
+	return b.b.ForEach(fn)
+}
