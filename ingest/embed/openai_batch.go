@@ -1,0 +1,192 @@
+package embed
+
+import (
+	"math"
+	"unicode"
+	"unicode/utf8"
+)
+
+// openaiEstimateTokens is the built-in token estimate used when
+// OpenAIConfig.CountTokens is nil. It errs high so that an input is never
+// sent over the model's limit: byte-level BPE tokenizers (cl100k, o200k)
+// never produce more tokens than bytes, non-ASCII runes are charged their
+// full UTF-8 length, runs of ASCII letters and digits one token per two
+// characters (real text averages about four), and every other ASCII
+// character (punctuation, newline) one token, spaces and tabs a quarter.
+func openaiEstimateTokens(s string) int {
+	n, run, ws := 0, 0, 0
+	flush := func() {
+		n += (run + 1) / 2
+		run = 0
+	}
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			run++
+		case r < utf8.RuneSelf:
+			flush()
+			if r == ' ' || r == '\t' {
+				ws++ // spaces mostly merge into the next word's token
+			} else {
+				n++
+			}
+		default:
+			flush()
+			n += utf8.RuneLen(r)
+		}
+	}
+	flush()
+	n += (ws + 3) / 4
+	// A whitespace-only string still costs a token.
+	return max(n, 1)
+}
+
+// openaiPiece is one request input: a whole text or a slice of a text that
+// was over the per-input token limit.
+type openaiPiece struct {
+	text   string
+	tokens int
+	owner  int // index of the text in the caller's slice
+}
+
+// openaiSplit cuts text into pieces of at most limit tokens as counted by
+// count, preferring to cut at whitespace. It always makes progress, so a
+// count that claims one rune is over the limit still terminates (that rune
+// is sent alone).
+func openaiSplit(text string, limit int, count func(string) int) []string {
+	var out []string
+	for text != "" {
+		if count(text) <= limit {
+			return append(out, text)
+		}
+		cut := openaiLongestPrefix(text, limit, count)
+		out = append(out, text[:cut])
+		text = text[cut:]
+	}
+	return out
+}
+
+// openaiLongestPrefix returns the byte length of the longest prefix of text
+// (on a rune boundary, at least one rune) whose count is within limit,
+// pulled back to the last whitespace when that keeps at least half of it.
+func openaiLongestPrefix(text string, limit int, count func(string) int) int {
+	// Binary search over byte offsets, snapped to rune starts.
+	lo, hi := 0, len(text) // count(text[:lo]) <= limit; count(text[:hi]) > limit
+	for hi-lo > 1 {
+		mid := openaiRuneStart(text, lo+(hi-lo)/2)
+		if mid <= lo {
+			mid = lo + openaiRuneLen(text, lo)
+			if mid >= hi {
+				break
+			}
+		}
+		if count(text[:mid]) <= limit {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	if lo == 0 {
+		return openaiRuneLen(text, 0)
+	}
+	for i := lo - 1; i > lo/2; i-- {
+		if text[i] == ' ' || text[i] == '\n' || text[i] == '\t' {
+			return i + 1
+		}
+	}
+	return lo
+}
+
+func openaiRuneStart(s string, i int) int {
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
+}
+
+func openaiRuneLen(s string, i int) int {
+	_, n := utf8.DecodeRuneInString(s[i:])
+	return max(n, 1)
+}
+
+// openaiPieces turns texts into request inputs: empty texts become a single
+// space (OpenAI rejects empty strings) and texts over limit are split.
+func openaiPieces(texts []string, limit int, count func(string) int) []openaiPiece {
+	pieces := make([]openaiPiece, 0, len(texts))
+	for i, t := range texts {
+		if t == "" {
+			t = " "
+		}
+		for _, p := range openaiSplit(t, limit, count) {
+			pieces = append(pieces, openaiPiece{text: p, tokens: max(count(p), 1), owner: i})
+		}
+	}
+	return pieces
+}
+
+// openaiPlan groups consecutive pieces into batches of at most maxInputs
+// inputs and maxTokens estimated tokens. It returns [start, end) ranges.
+func openaiPlan(pieces []openaiPiece, maxInputs, maxTokens int) [][2]int {
+	var batches [][2]int
+	start, tokens := 0, 0
+	for i, p := range pieces {
+		if i > start && (i-start >= maxInputs || tokens+p.tokens > maxTokens) {
+			batches = append(batches, [2]int{start, i})
+			start, tokens = i, 0
+		}
+		tokens += p.tokens
+	}
+	if start < len(pieces) {
+		batches = append(batches, [2]int{start, len(pieces)})
+	}
+	return batches
+}
+
+// openaiCombine folds piece vectors back into one vector per text. A text
+// that was split gets the token-weighted mean of its pieces, rescaled to
+// unit length (OpenAI vectors are unit length, so cosine stays meaningful).
+func openaiCombine(pieces []openaiPiece, vecs [][]float32, ntexts int) [][]float32 {
+	out := make([][]float32, ntexts)
+	weight := make([]int, ntexts)
+	for i, p := range pieces {
+		weight[p.owner]++
+		if out[p.owner] == nil {
+			out[p.owner] = vecs[i]
+			continue
+		}
+		if weight[p.owner] == 2 {
+			// Second piece: switch the first from borrowed to a weighted copy.
+			first := out[p.owner]
+			acc := make([]float32, len(first))
+			w := float32(pieces[i-1].tokens)
+			for j, v := range first {
+				acc[j] = v * w
+			}
+			out[p.owner] = acc
+		}
+		w := float32(p.tokens)
+		for j, v := range vecs[i] {
+			out[p.owner][j] += v * w
+		}
+	}
+	for t, v := range out {
+		if weight[t] > 1 {
+			openaiNormalize(v)
+		}
+	}
+	return out
+}
+
+func openaiNormalize(v []float32) {
+	var sum float64
+	for _, x := range v {
+		sum += float64(x) * float64(x)
+	}
+	if sum == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(sum))
+	for i := range v {
+		v[i] *= inv
+	}
+}

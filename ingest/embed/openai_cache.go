@@ -1,0 +1,67 @@
+package embed
+
+import (
+	"container/list"
+	"sync"
+)
+
+// openaiLRU is a small mutex-guarded LRU from query text to vector. Values
+// are copied in and out so callers cannot corrupt the cache.
+type openaiLRU struct {
+	mu    sync.Mutex
+	cap   int
+	order *list.List // front = most recent; values are *openaiLRUEntry
+	items map[string]*list.Element
+}
+
+type openaiLRUEntry struct {
+	key string
+	vec []float32
+}
+
+func newOpenaiLRU(capacity int) *openaiLRU {
+	return &openaiLRU{cap: capacity, order: list.New(), items: make(map[string]*list.Element)}
+}
+
+func (c *openaiLRU) get(key string) ([]float32, bool) {
+	if c == nil || c.cap <= 0 {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.items[key]
+	if !ok {
+		return nil, false
+	}
+	c.order.MoveToFront(el)
+	return append([]float32(nil), el.Value.(*openaiLRUEntry).vec...), true
+}
+
+func (c *openaiLRU) put(key string, vec []float32) {
+	if c == nil || c.cap <= 0 {
+		return
+	}
+	v := append([]float32(nil), vec...)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.items[key]; ok {
+		el.Value.(*openaiLRUEntry).vec = v
+		c.order.MoveToFront(el)
+		return
+	}
+	c.items[key] = c.order.PushFront(&openaiLRUEntry{key: key, vec: v})
+	for c.order.Len() > c.cap {
+		last := c.order.Back()
+		c.order.Remove(last)
+		delete(c.items, last.Value.(*openaiLRUEntry).key)
+	}
+}
+
+func (c *openaiLRU) len() int {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.order.Len()
+}

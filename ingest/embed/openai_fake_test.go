@@ -1,0 +1,196 @@
+package embed
+
+import (
+	"encoding/json"
+	"hash/fnv"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// fakeRequest is what the fake embeddings server received.
+type fakeRequest struct {
+	Input          []string
+	Model          string
+	Dimensions     int
+	EncodingFormat string
+	HasEncoding    bool
+	Auth           string
+	Path           string
+	Query          string
+	At             time.Time
+}
+
+// fakeServer speaks the /v1/embeddings wire format of OpenAI ("openai") or
+// of Ollama's OpenAI-compatible endpoint ("ollama", "ollama-old" without a
+// usage object, as Ollama sent before it reported prompt_eval_count).
+type fakeServer struct {
+	*httptest.Server
+	flavor  string
+	dims    int
+	latency time.Duration
+	// hook, when set, may answer request n (0-based) itself and return true.
+	hook func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) bool
+
+	mu          sync.Mutex
+	reqs        []fakeRequest
+	inflight    atomic.Int64
+	maxInflight atomic.Int64
+}
+
+func newFakeServer(tb testing.TB, flavor string, dims int) *fakeServer {
+	tb.Helper()
+	f := &fakeServer{flavor: flavor, dims: dims}
+	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
+	tb.Cleanup(f.Close)
+	return f
+}
+
+// URL returns the base URL a client is configured with (".../v1").
+func (f *fakeServer) BaseURL() string { return f.Server.URL + "/v1" }
+
+func (f *fakeServer) requests() []fakeRequest {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]fakeRequest(nil), f.reqs...)
+}
+
+func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
+	cur := f.inflight.Add(1)
+	defer f.inflight.Add(-1)
+	for {
+		m := f.maxInflight.Load()
+		if cur <= m || f.maxInflight.CompareAndSwap(m, cur) {
+			break
+		}
+	}
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/embeddings" {
+		// Both OpenAI and Ollama answer unknown routes with a 404.
+		http.Error(w, "404 page not found", http.StatusNotFound)
+		return
+	}
+	req, ok := f.decode(w, r)
+	if !ok {
+		return
+	}
+	f.mu.Lock()
+	n := len(f.reqs)
+	f.reqs = append(f.reqs, req)
+	f.mu.Unlock()
+	if f.latency > 0 {
+		select {
+		case <-time.After(f.latency):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	if f.hook != nil && f.hook(n, req, w, r) {
+		return
+	}
+	f.answer(w, req, f.embeddings(req))
+}
+
+func (f *fakeServer) decode(w http.ResponseWriter, r *http.Request) (fakeRequest, bool) {
+	var body struct {
+		Input          json.RawMessage `json:"input"`
+		Model          string          `json:"model"`
+		Dimensions     int             `json:"dimensions"`
+		EncodingFormat *string         `json:"encoding_format"`
+	}
+	raw, _ := io.ReadAll(r.Body)
+	if err := json.Unmarshal(raw, &body); err != nil {
+		fakeError(w, http.StatusBadRequest, "invalid_request_error", "could not parse JSON body")
+		return fakeRequest{}, false
+	}
+	req := fakeRequest{Model: body.Model, Dimensions: body.Dimensions, Auth: r.Header.Get("Authorization"),
+		Path: r.URL.Path, Query: r.URL.RawQuery, At: time.Now()}
+	if body.EncodingFormat != nil {
+		req.HasEncoding, req.EncodingFormat = true, *body.EncodingFormat
+	}
+	if err := json.Unmarshal(body.Input, &req.Input); err != nil {
+		var one string
+		if json.Unmarshal(body.Input, &one) != nil {
+			fakeError(w, http.StatusBadRequest, "invalid_request_error", "input must be a string or array of strings")
+			return fakeRequest{}, false
+		}
+		req.Input = []string{one}
+	}
+	for _, in := range req.Input {
+		if in == "" {
+			// OpenAI: "'$.input' is invalid."
+			fakeError(w, http.StatusBadRequest, "invalid_request_error", "'$.input' is invalid.")
+			return fakeRequest{}, false
+		}
+	}
+	return req, true
+}
+
+// fakeItem is one element of "data".
+type fakeItem struct {
+	Object    string    `json:"object"`
+	Index     int       `json:"index"`
+	Embedding []float32 `json:"embedding"`
+}
+
+func (f *fakeServer) embeddings(req fakeRequest) []fakeItem {
+	dims := f.dims
+	if req.Dimensions > 0 && f.flavor == "openai" {
+		dims = req.Dimensions
+	}
+	items := make([]fakeItem, len(req.Input))
+	for i, in := range req.Input {
+		items[i] = fakeItem{Object: "embedding", Index: i, Embedding: fakeVec(in, dims)}
+	}
+	return items
+}
+
+func (f *fakeServer) answer(w http.ResponseWriter, req fakeRequest, items []fakeItem) {
+	tokens := 0
+	for _, in := range req.Input {
+		tokens += len(in)/4 + 1
+	}
+	resp := map[string]any{"object": "list", "data": items, "model": req.Model}
+	switch f.flavor {
+	case "openai":
+		resp["usage"] = map[string]int{"prompt_tokens": tokens, "total_tokens": tokens}
+	case "ollama":
+		resp["usage"] = map[string]int{"prompt_tokens": tokens, "total_tokens": tokens}
+	case "ollama-old":
+		// no usage object at all
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(resp)
+}
+
+// fakeError writes the error envelope OpenAI and Ollama both use.
+func fakeError(w http.ResponseWriter, status int, typ, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": nil},
+	})
+}
+
+// fakeVec is the deterministic unit vector the fake server gives text.
+func fakeVec(text string, dims int) []float32 {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(text))
+	rng := rand.New(rand.NewPCG(h.Sum64(), 42))
+	v := make([]float32, dims)
+	var sum float64
+	for i := range v {
+		v[i] = float32(rng.NormFloat64())
+		sum += float64(v[i]) * float64(v[i])
+	}
+	inv := float32(1 / math.Sqrt(sum))
+	for i := range v {
+		v[i] *= inv
+	}
+	return v
+}
