@@ -1,0 +1,58 @@
+# mcpvec — run `make help` for the targets.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.Version=$(VERSION)
+BIN     := bin/mcpvec
+GO      ?= go
+DEMO_DB := $(CURDIR)/bin/demo-library.db
+export CGO_ENABLED ?= 0
+
+.PHONY: help build test race lint tidy bench bench-large fuzz demo eval ci node-deps clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+
+build: ## build bin/mcpvec with the version stamped
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mcpvec
+
+test: node-deps ## run every test with the race detector (what CI runs)
+	$(GO) test -race -count=1 -timeout 45m ./...
+
+race: test ## alias of test
+
+node-deps: ## install the pinned npm MCP clients the server tests drive (skipped without npm)
+	@if command -v npm >/dev/null 2>&1 && [ ! -d server/testdata/node/node_modules ]; then \
+		cd server/testdata/node && npm ci --no-audit --no-fund --loglevel=error; \
+	fi
+
+lint: ## gofmt, go vet and staticcheck
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
+
+tidy: ## fail if go mod tidy would change go.mod or go.sum
+	$(GO) mod tidy -diff
+
+bench: ## short benchmarks (see bench-large for the 100k-vector runs)
+	$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 ./...
+
+bench-large: ## the issue-sized benchmarks: 100k vectors, 1536 dimensions (slow)
+	MCPVEC_BENCH_LARGE=1 $(GO) test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 3h ./index/ ./server/...
+
+fuzz: ## short, bounded fuzzing of the chunker and the extractor
+	$(GO) test -run '^$$' -fuzz FuzzSplit -fuzztime 20s ./ingest/chunk
+	$(GO) test -run '^$$' -fuzz FuzzExtract -fuzztime 20s ./ingest/extract
+
+demo: build ## build, ingest testdata/cats.pdf into a demo library, search it, then serve it
+	rm -f $(DEMO_DB)
+	$(BIN) ingest --db $(DEMO_DB) testdata/cats.pdf
+	$(BIN) search --db $(DEMO_DB) -k 3 "are cats attached to their homes"
+	@echo; echo "Serving the demo library; connect an MCP client to the URL below. Ctrl-C stops."
+	$(BIN) serve --db $(DEMO_DB)
+
+eval: ## retrieval quality on ../shared/eval (SciFact, Cranfield) and the long-PDF check
+	$(GO) run ./cmd/mcpvec-eval -shared ../shared
+
+ci: lint tidy test ## everything CI checks
+
+clean:
+	rm -rf bin
