@@ -1,0 +1,51 @@
+// Package extract turns the bytes of a PDF, plain-text, Markdown or HTML
+// file into cleaned text, one string per page.
+//
+// PDFs are read by pdfium compiled to WebAssembly
+// (github.com/klippa-app/go-pdfium in webassembly mode, running in wazero,
+// pure Go). The document is passed as bytes; no host directory is mounted
+// and pdfium's stdout is discarded. When pdfium cannot open a file at all
+// (not for encrypted files), the Extractor may retry with
+// github.com/ledongthuc/pdf in a separate worker process (Options.WorkerCommand,
+// whose main calls RunWorker), because that library can loop forever,
+// panic or exhaust memory; the process is killed at the deadline or when
+// its resident memory passes Options.MemoryLimit.
+//
+// Text from every format goes through CleanText: NFKC, control characters
+// removed, words hyphenated across line ends joined, whitespace collapsed,
+// blank lines (paragraph breaks) kept. A result without visible characters
+// is ErrNoText and one that is mostly replacement or unassigned characters
+// is ErrGarbage.
+//
+// # Caveats
+//
+//   - Concurrency: an Extractor is safe for concurrent use. PDFs run in a pool
+//     of at most Options.MaxInstances pdfium instances (about 55 MiB each, up
+//     to Options.MemoryLimit); a call waits for a free instance or for its
+//     context. Every call gets a freshly instantiated module, so the state
+//     left by a broken file never reaches the next one.
+//   - Start-up: the first PDF compiles the 5 MB pdfium module, about 10 s on
+//     a cold machine; wazero's compilation cache in Options.CacheDir makes
+//     later starts take under a second. If the cache directory cannot be
+//     created the compile is repeated on every start (a warning is logged).
+//   - Time: a PDF page is stopped after Options.PageTimeout and a document
+//     after Options.DocTimeout by killing the pdfium instance (wazero
+//     interrupts the running WebAssembly); the call returns ErrTimeout and
+//     the partial text is discarded.
+//   - Panics: Extract recovers panics from the PDF libraries and returns
+//     ErrMalformed; the fallback worker recovers them per page, and a crash
+//     of the worker process is ErrMalformed too.
+//   - Output: nothing is written to stdout. pdfium's stderr and the worker's
+//     stderr go to log/slog at debug level. RunWorker points os.Stdout at
+//     os.Stderr while it extracts, because its stdout is the result pipe.
+//   - Pages: a PDF page that fails to load is kept as an empty page so page
+//     numbers stay right; only when every page fails is the file malformed.
+//     Text order is pdfium's reading order; multi-column layouts, tables and
+//     vertical writing may come out in an unnatural order.
+//   - Hyphenation: "exam-\nple" becomes "example" whenever a line ends in a
+//     letter and a hyphen and the next starts in lower case, so a compound
+//     such as "well-\nknown" also loses its hyphen.
+//   - Plain text that is not valid UTF-8 (and has no UTF-16/32 byte order
+//     mark) is decoded as Windows-1252, a superset of Latin-1.
+//   - No OCR: scanned PDFs without a text layer return ErrNoText.
+package extract

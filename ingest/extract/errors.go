@@ -1,0 +1,28 @@
+package extract
+
+import "errors"
+
+// Sentinel errors returned (wrapped) by Extract and MediaType users. Callers
+// branch on them with errors.Is; the messages are short and meant to be shown
+// to a user after the file name, e.g. "cats.pdf: password required".
+var (
+	// ErrEncrypted means the PDF needs a user password and none, or a wrong
+	// one, was given.
+	ErrEncrypted = errors.New("password required")
+	// ErrNoText means the document opened but holds no extractable text,
+	// typically a scanned PDF without a text layer.
+	ErrNoText = errors.New("no extractable text — scanned? OCR is not supported")
+	// ErrMalformed means neither pdfium nor the fallback reader could parse
+	// the file.
+	ErrMalformed = errors.New("malformed document")
+	// ErrTooLarge means the input exceeds Options.MaxBytes.
+	ErrTooLarge = errors.New("file too large")
+	// ErrUnsupported means the file type is not one Extract handles.
+	ErrUnsupported = errors.New("unsupported file type")
+	// ErrTimeout means extraction exceeded Options.PageTimeout or
+	// Options.DocTimeout and was stopped.
+	ErrTimeout = errors.New("extraction timed out")
+	// ErrGarbage means the extracted text is mostly replacement or garbage
+	// characters (broken font encodings), so it is not worth indexing.
+	ErrGarbage = errors.New("extracted text is mostly garbage characters")
+)

@@ -1,0 +1,204 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// Default limits used when the corresponding Options field is zero.
+const (
+	DefaultMaxBytes     = 256 << 20
+	DefaultPageTimeout  = 30 * time.Second
+	DefaultDocTimeout   = 120 * time.Second
+	DefaultMemoryLimit  = 1 << 30
+	defaultMaxInstances = 4
+)
+
+// Document is the text of one file.
+type Document struct {
+	// Title is the PDF metadata title, else the first heading (Markdown #,
+	// HTML <title> or <h1>), else "" and the caller uses the file name.
+	Title string
+	// MediaType is one of TypePDF, TypeText, TypeMarkdown, TypeHTML.
+	MediaType string
+	// Pages holds the cleaned text of each page (see CleanText); formats
+	// without pages have exactly one. A PDF page without text is "".
+	Pages []string
+}
+
+// Options configures an Extractor. The zero value is usable.
+type Options struct {
+	// MaxBytes rejects larger inputs with ErrTooLarge (0 = DefaultMaxBytes).
+	MaxBytes int64
+	// PageTimeout bounds the time spent on one PDF page (0 =
+	// DefaultPageTimeout); DocTimeout bounds a whole document (0 =
+	// DefaultDocTimeout), including a fallback worker run.
+	PageTimeout, DocTimeout time.Duration
+	// CacheDir holds wazero's compiled pdfium so only the first run pays the
+	// compile ("" = os.UserCacheDir()/mcpvec/wasm; if that cannot be created
+	// the compilation is kept in memory only).
+	CacheDir string
+	// WorkerCommand is the argv that starts the fallback worker process,
+	// which must call RunWorker with its stdin and stdout, e.g.
+	// {os.Executable(), "__extract-worker"}. nil disables the fallback.
+	WorkerCommand []string
+	// Password is the user password tried on encrypted PDFs.
+	Password string
+	// MemoryLimit bounds the memory of one pdfium instance and of the
+	// fallback worker's resident set, in bytes (0 = DefaultMemoryLimit).
+	MemoryLimit int64
+	// MaxInstances bounds how many PDFs are extracted at once, each in its
+	// own pdfium instance of about 55 MiB (0 = min(GOMAXPROCS, 4)).
+	MaxInstances int
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.PageTimeout <= 0 {
+		o.PageTimeout = DefaultPageTimeout
+	}
+	if o.DocTimeout <= 0 {
+		o.DocTimeout = DefaultDocTimeout
+	}
+	if o.MemoryLimit <= 0 {
+		o.MemoryLimit = DefaultMemoryLimit
+	}
+	if o.MaxInstances <= 0 {
+		o.MaxInstances = min(runtime.GOMAXPROCS(0), defaultMaxInstances)
+	}
+	if o.CacheDir == "" {
+		if dir, err := os.UserCacheDir(); err == nil {
+			o.CacheDir = filepath.Join(dir, "mcpvec", "wasm")
+		}
+	}
+	return o
+}
+
+// ErrClosed is returned by Extract after Close.
+var ErrClosed = errors.New("extractor closed")
+
+// Extractor turns file bytes into a Document. It is safe for concurrent
+// use: PDFs are extracted in a pool of at most Options.MaxInstances pdfium
+// WebAssembly instances (callers beyond that wait for a free one, or for
+// their context), each call getting a fresh instance so one broken file
+// cannot affect the next; other formats need no shared state.
+type Extractor struct {
+	opts Options
+
+	mu     sync.Mutex // guards pdf and closed
+	pdf    *pdfiumEngine
+	closed bool
+}
+
+// New returns an Extractor. It does not start pdfium: the WebAssembly
+// module is compiled (or loaded from Options.CacheDir) on the first PDF, so
+// New is cheap and only fails on invalid options.
+func New(ctx context.Context, opts Options) (*Extractor, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("new extractor: %w", err)
+	}
+	if opts.MaxBytes < 0 || opts.PageTimeout < 0 || opts.DocTimeout < 0 {
+		return nil, errors.New("new extractor: negative limit")
+	}
+	return &Extractor{opts: opts.withDefaults()}, nil
+}
+
+// Extract returns the text of the file called name (used only for its
+// extension) with contents data. Errors wrap one of the package's sentinel
+// errors: ErrUnsupported, ErrTooLarge, ErrEncrypted, ErrMalformed,
+// ErrTimeout, ErrNoText, ErrGarbage, or ErrClosed; a cancelled ctx returns
+// an error wrapping ctx.Err(). The message does not repeat name, so callers
+// prefix it. Extract recovers panics from the PDF libraries.
+func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc *Document, err error) {
+	if int64(len(data)) > e.opts.MaxBytes {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(data), e.opts.MaxBytes)
+	}
+	mt, ok := MediaType(name, data)
+	if !ok {
+		return nil, ErrUnsupported
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			doc, err = nil, fmt.Errorf("%w: internal error: %v", ErrMalformed, r)
+		}
+	}()
+	switch mt {
+	case TypePDF:
+		doc, err = e.extractPDF(ctx, data)
+	case TypeHTML:
+		title, text, herr := extractHTML(data)
+		doc, err = &Document{Title: title, Pages: []string{text}}, herr
+	default:
+		text, ok := decodeText(data)
+		if !ok {
+			return nil, fmt.Errorf("%w: binary data in text file", ErrUnsupported)
+		}
+		doc = &Document{Pages: []string{text}}
+		if mt == TypeMarkdown {
+			doc.Title, doc.Pages[0] = extractMarkdown(text)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	doc.MediaType = mt
+	if mt != TypePDF { // PDF pages are cleaned as they are read
+		doc.Pages[0] = CleanText(doc.Pages[0])
+	}
+	if err := textQuality(joinPages(doc.Pages)); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// Close releases the pdfium instances. Extract calls that are running
+// finish or fail; later calls return ErrClosed. Close is idempotent.
+func (e *Extractor) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.closed = true
+	if e.pdf == nil {
+		return nil
+	}
+	err := e.pdf.close()
+	e.pdf = nil
+	return err
+}
+
+// engine returns the pdfium engine, starting it on first use.
+func (e *Extractor) engine() (*pdfiumEngine, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil, ErrClosed
+	}
+	if e.pdf == nil {
+		eng, err := newPdfiumEngine(e.opts)
+		if err != nil {
+			return nil, err
+		}
+		e.pdf = eng
+	}
+	return e.pdf, nil
+}
+
+func joinPages(pages []string) string {
+	n := 0
+	for _, p := range pages {
+		n += len(p) + 1
+	}
+	b := make([]byte, 0, n)
+	for _, p := range pages {
+		b = append(b, p...)
+		b = append(b, '\n')
+	}
+	return string(b)
+}

@@ -1,0 +1,165 @@
+package extract
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+	"golang.org/x/net/html/charset"
+)
+
+// skipHTML holds elements whose content is not document text.
+var skipHTML = map[atom.Atom]bool{
+	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
+	atom.Nav: true, atom.Svg: true, atom.Math: true, atom.Iframe: true, atom.Object: true,
+	atom.Embed: true, atom.Canvas: true, atom.Button: true, atom.Select: true,
+	atom.Head: true, atom.Datalist: true, atom.Dialog: true,
+}
+
+// blockHTML holds elements that end a paragraph; lineHTML those that end a line.
+var (
+	blockHTML = map[atom.Atom]bool{
+		atom.P: true, atom.Div: true, atom.H1: true, atom.H2: true, atom.H3: true,
+		atom.H4: true, atom.H5: true, atom.H6: true, atom.Section: true, atom.Article: true,
+		atom.Blockquote: true, atom.Pre: true, atom.Table: true, atom.Ul: true, atom.Ol: true,
+		atom.Dl: true, atom.Hr: true, atom.Header: true, atom.Footer: true, atom.Main: true,
+		atom.Figure: true, atom.Aside: true, atom.Address: true, atom.Details: true,
+		atom.Fieldset: true, atom.Form: true,
+	}
+	lineHTML = map[atom.Atom]bool{
+		atom.Br: true, atom.Li: true, atom.Tr: true, atom.Dt: true, atom.Dd: true,
+		atom.Figcaption: true, atom.Caption: true, atom.Summary: true, atom.Option: true,
+	}
+)
+
+// extractHTML returns the visible text of an HTML page (scripts, styles,
+// navigation and other non-text elements dropped) and its title: the
+// <title> element, else the first <h1>.
+func extractHTML(data []byte) (title, text string, err error) {
+	enc, _, _ := charset.DetermineEncoding(data, "text/html")
+	if dec, derr := enc.NewDecoder().Bytes(data); derr == nil {
+		data = dec
+	}
+	root, err := html.Parse(bytes.NewReader(data))
+	if err != nil {
+		return "", "", fmt.Errorf("parse html: %w: %w", ErrMalformed, err)
+	}
+	w := &htmlWalker{}
+	w.walk(root)
+	title = oneLine(w.title)
+	if title == "" {
+		title = oneLine(w.h1)
+	}
+	return title, w.b.String(), nil
+}
+
+type htmlWalker struct {
+	b     strings.Builder
+	title string
+	h1    string
+	pre   int
+}
+
+func (w *htmlWalker) walk(n *html.Node) {
+	switch n.Type {
+	case html.TextNode:
+		w.text(n.Data)
+		return
+	case html.ElementNode:
+		if n.DataAtom == atom.Title && w.title == "" {
+			w.title = nodeText(n)
+		}
+		if skipHTML[n.DataAtom] {
+			return
+		}
+		if n.DataAtom == atom.H1 && w.h1 == "" {
+			w.h1 = nodeText(n)
+		}
+		if n.DataAtom == atom.Pre {
+			w.pre++
+			defer func() { w.pre-- }()
+		}
+		if n.DataAtom == atom.Img {
+			if alt := attr(n, "alt"); alt != "" {
+				w.text(" " + alt + " ")
+			}
+		}
+		w.brk(n.DataAtom)
+		defer w.brk(n.DataAtom)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		w.walk(c)
+	}
+}
+
+// text appends a text node; outside <pre> its line breaks are only spaces.
+func (w *htmlWalker) text(s string) {
+	if w.pre > 0 {
+		w.b.WriteString(s)
+		return
+	}
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space {
+			w.b.WriteByte(' ')
+			space = false
+		}
+		w.b.WriteRune(r)
+	}
+	if space {
+		w.b.WriteByte(' ')
+	}
+}
+
+// brk writes the break an element implies; CleanText later collapses the
+// surplus spaces and blank lines.
+func (w *htmlWalker) brk(a atom.Atom) {
+	switch {
+	case blockHTML[a]:
+		w.b.WriteString("\n\n")
+	case lineHTML[a]:
+		w.b.WriteString("\n")
+	case a == atom.Td || a == atom.Th:
+		w.b.WriteString(" ")
+	}
+}
+
+func nodeText(n *html.Node) string {
+	var b strings.Builder
+	var rec func(*html.Node)
+	rec = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+			b.WriteByte(' ')
+		}
+		if n.Type == html.ElementNode && (n.DataAtom == atom.Script || n.DataAtom == atom.Style) {
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			rec(c)
+		}
+	}
+	rec(n)
+	return b.String()
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// oneLine cleans s and joins it into a single line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(CleanText(s)), " ")
+}

@@ -1,0 +1,69 @@
+package extract
+
+import (
+	"bytes"
+	"net/http"
+	"path/filepath"
+	"strings"
+)
+
+// Media types reported in Document.MediaType and by MediaType.
+const (
+	TypePDF      = "application/pdf"
+	TypeText     = "text/plain"
+	TypeMarkdown = "text/markdown"
+	TypeHTML     = "text/html"
+)
+
+var extTypes = map[string]string{
+	".pdf":      TypePDF,
+	".txt":      TypeText,
+	".text":     TypeText,
+	".md":       TypeMarkdown,
+	".markdown": TypeMarkdown,
+	".mdown":    TypeMarkdown,
+	".mkd":      TypeMarkdown,
+	".html":     TypeHTML,
+	".htm":      TypeHTML,
+	".xhtml":    TypeHTML,
+}
+
+// MediaType decides how a file is extracted, from its name's extension and
+// a sniff of its first bytes. Content that starts with a PDF header is a PDF
+// whatever its name, and a .pdf file is a PDF even without one (so a broken
+// file is reported as malformed rather than skipped); a known text extension (.txt, .md, .html, ...) must not
+// look binary; a file without extension is accepted when its content sniffs
+// as text or HTML. It returns false for anything else, which callers list as
+// skipped. MediaType is safe for concurrent use.
+func MediaType(name string, data []byte) (string, bool) {
+	head := data[:min(len(data), 1024)]
+	if isPDF(head) {
+		return TypePDF, true
+	}
+	ext := strings.ToLower(filepath.Ext(name))
+	if t, ok := extTypes[ext]; ok {
+		if t == TypePDF {
+			return t, true // no header: Extract reports it as malformed
+		}
+		if _, text := decodeText(head); !text {
+			return "", false
+		}
+		return t, true
+	}
+	if ext != "" {
+		return "", false
+	}
+	switch sniff := http.DetectContentType(head); {
+	case strings.HasPrefix(sniff, "text/html"):
+		return TypeHTML, true
+	case strings.HasPrefix(sniff, "text/plain"):
+		return TypeText, true
+	}
+	return "", false
+}
+
+// isPDF reports whether the header "%PDF-" appears in the first KiB, where
+// readers accept it (some files carry junk before it).
+func isPDF(head []byte) bool {
+	return bytes.Contains(head, []byte("%PDF-"))
+}

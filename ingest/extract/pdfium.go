@@ -1,0 +1,244 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/klippa-app/go-pdfium"
+	pdfiumerrors "github.com/klippa-app/go-pdfium/errors"
+	"github.com/klippa-app/go-pdfium/references"
+	"github.com/klippa-app/go-pdfium/requests"
+	"github.com/klippa-app/go-pdfium/webassembly"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+)
+
+// pdfiumEngine is a pool of pdfium WebAssembly instances sharing one
+// compiled module.
+type pdfiumEngine struct {
+	pool  pdfium.Pool
+	cache wazero.CompilationCache
+	opts  Options
+}
+
+func newPdfiumEngine(opts Options) (*pdfiumEngine, error) {
+	start := time.Now()
+	cache := compilationCache(opts.CacheDir)
+	rc := wazero.NewRuntimeConfig().
+		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
+		WithCompilationCache(cache).
+		WithCloseOnContextDone(true).
+		WithMemoryLimitPages(uint32(min(opts.MemoryLimit>>16, 65536)))
+	pool, err := webassembly.Init(webassembly.Config{
+		Context:       context.Background(), // the pool outlives any one call
+		MaxTotal:      opts.MaxInstances,
+		MaxIdle:       opts.MaxInstances,
+		FSConfig:      wazero.NewFSConfig(), // no host files: documents come as bytes
+		RuntimeConfig: rc,
+		Stdout:        io.Discard,
+		Stderr:        slogWriter{},
+	})
+	if err != nil {
+		cache.Close(context.Background())
+		return nil, fmt.Errorf("start pdfium: %w", err)
+	}
+	slog.Debug("pdfium started", "took", time.Since(start), "cache", opts.CacheDir)
+	return &pdfiumEngine{pool: pool, cache: cache, opts: opts}, nil
+}
+
+// compilationCache keeps wazero's compiled code in dir, or in memory when
+// dir is unusable.
+func compilationCache(dir string) wazero.CompilationCache {
+	if dir != "" {
+		c, err := wazero.NewCompilationCacheWithDir(dir)
+		if err == nil {
+			return c
+		}
+		slog.Warn("wasm compilation cache unavailable; pdfium will be compiled on every start", "dir", dir, "err", err)
+	}
+	return wazero.NewCompilationCache()
+}
+
+func (p *pdfiumEngine) close() error {
+	err := p.pool.Close()
+	return errors.Join(err, p.cache.Close(context.Background()))
+}
+
+// slogWriter forwards pdfium's stderr to slog at debug level.
+type slogWriter struct{}
+
+func (slogWriter) Write(b []byte) (int, error) {
+	slog.Debug("pdfium", "stderr", strings.TrimSpace(string(b)))
+	return len(b), nil
+}
+
+// errOpen marks a document pdfium could not open for reasons other than
+// encryption; the fallback reader may still manage.
+var errOpen = errors.New("pdfium cannot open file")
+
+// extractPDF extracts with pdfium, falling back to the worker process when
+// pdfium cannot open the file.
+func (e *Extractor) extractPDF(ctx context.Context, data []byte) (*Document, error) {
+	eng, err := e.engine()
+	if err != nil {
+		return nil, err
+	}
+	doc, err := eng.extract(ctx, data, e.opts.Password)
+	if !errors.Is(err, errOpen) {
+		return doc, err
+	}
+	if len(e.opts.WorkerCommand) == 0 {
+		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+	}
+	slog.Debug("pdfium cannot open file; trying fallback worker", "err", err)
+	doc, werr := runWorker(ctx, e.opts, data)
+	if werr != nil {
+		return nil, fmt.Errorf("%w (fallback: %w)", err, werr)
+	}
+	return doc, nil
+}
+
+// session is one pdfium instance working on one document, with a watchdog
+// that kills the instance when a deadline passes or ctx ends.
+type session struct {
+	inst   pdfium.Pdfium
+	mu     sync.Mutex
+	killed bool
+	done   bool
+	cause  error
+}
+
+// kill stops the instance; the pending pdfium call returns an error.
+func (s *session) kill(cause error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.killed || s.done {
+		return
+	}
+	s.killed, s.cause = true, cause
+	if err := s.inst.Kill(); err != nil {
+		slog.Debug("kill pdfium instance", "err", err)
+	}
+}
+
+// finish ends the session, returning the reason it was killed, if it was.
+func (s *session) finish() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.done = true
+	if s.killed {
+		return s.cause
+	}
+	if err := s.inst.Close(); err != nil {
+		slog.Debug("close pdfium instance", "err", err)
+	}
+	return nil
+}
+
+func (p *pdfiumEngine) extract(ctx context.Context, data []byte, password string) (doc *Document, err error) {
+	inst, err := p.pool.GetInstanceWithContext(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("wait for pdfium: %w", ctx.Err())
+		}
+		return nil, fmt.Errorf("get pdfium instance: %w", err)
+	}
+	s := &session{inst: inst}
+	timeout := fmt.Errorf("%w: document took over %s", ErrTimeout, p.opts.DocTimeout)
+	docTimer := time.AfterFunc(p.opts.DocTimeout, func() { s.kill(timeout) })
+	stopCtx := context.AfterFunc(ctx, func() { s.kill(fmt.Errorf("extract: %w", ctx.Err())) })
+	defer func() {
+		docTimer.Stop()
+		stopCtx()
+		if r := recover(); r != nil {
+			doc, err = nil, fmt.Errorf("%w: pdfium: %v", ErrMalformed, r)
+		}
+		if cause := s.finish(); cause != nil {
+			doc, err = nil, cause
+		}
+	}()
+	return s.read(data, password, p.opts.PageTimeout)
+}
+
+// read opens the document and reads its title and the text of every page.
+func (s *session) read(data []byte, password string, pageTimeout time.Duration) (*Document, error) {
+	req := &requests.OpenDocument{File: &data}
+	if password != "" {
+		req.Password = &password
+	}
+	opened, err := s.inst.OpenDocument(req)
+	switch {
+	case errors.Is(err, pdfiumerrors.ErrPassword):
+		return nil, ErrEncrypted
+	case errors.Is(err, pdfiumerrors.ErrSecurity):
+		return nil, fmt.Errorf("%w (unsupported encryption)", ErrEncrypted)
+	case err != nil:
+		return nil, fmt.Errorf("%w: %w", errOpen, err)
+	}
+	d := opened.Document
+	defer s.inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: d})
+	n, err := s.inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: d})
+	if err != nil {
+		return nil, fmt.Errorf("%w: page count: %w", ErrMalformed, err)
+	}
+	doc := &Document{MediaType: TypePDF, Pages: make([]string, n.PageCount)}
+	if t, err := s.inst.FPDF_GetMetaText(&requests.FPDF_GetMetaText{Document: d, Tag: "Title"}); err == nil {
+		doc.Title = cleanTitle(t.Value)
+	}
+	failed := 0
+	for i := range doc.Pages {
+		timeout := fmt.Errorf("%w: page %d took over %s", ErrTimeout, i+1, pageTimeout)
+		t := time.AfterFunc(pageTimeout, func() { s.kill(timeout) })
+		text, err := s.pageText(d, i)
+		t.Stop()
+		if err != nil {
+			failed++
+			slog.Debug("pdfium page", "page", i+1, "err", err)
+			continue
+		}
+		doc.Pages[i] = CleanText(text)
+	}
+	if failed > 0 && failed == len(doc.Pages) {
+		return nil, fmt.Errorf("%w: no page could be read", ErrMalformed)
+	}
+	return doc, nil
+}
+
+func (s *session) pageText(d references.FPDF_DOCUMENT, i int) (string, error) {
+	page, err := s.inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: d, Index: i})
+	if err != nil {
+		return "", fmt.Errorf("load page: %w", err)
+	}
+	defer s.inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: page.Page})
+	tp, err := s.inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: requests.Page{ByReference: &page.Page}})
+	if err != nil {
+		return "", fmt.Errorf("load text: %w", err)
+	}
+	defer s.inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
+	cnt, err := s.inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
+	if err != nil || cnt.Count <= 0 {
+		return "", err
+	}
+	txt, err := s.inst.FPDFText_GetText(&requests.FPDFText_GetText{TextPage: tp.TextPage, Count: cnt.Count})
+	if err != nil {
+		return "", fmt.Errorf("get text: %w", err)
+	}
+	return txt.Text, nil
+}
+
+// cleanTitle tidies a metadata title, dropping the "Microsoft Word - x.doc"
+// style prefix that office suites write.
+func cleanTitle(t string) string {
+	t = oneLine(t)
+	for _, p := range []string{"Microsoft Word - ", "Microsoft PowerPoint - ", "Microsoft Excel - "} {
+		t = strings.TrimPrefix(t, p)
+	}
+	return t
+}
