@@ -133,7 +133,7 @@ func ListenAdmin(ctx context.Context, path string, run Runner, logger *slog.Logg
 	if logger == nil {
 		logger = slog.Default()
 	}
-	if err := ensurePrivateDir(filepath.Dir(path), true); err != nil {
+	if err := ensurePrivateSocketDir(filepath.Dir(path), true); err != nil {
 		return nil, fmt.Errorf("listen admin: %w", err)
 	}
 	if err := removeStaleSocket(path); err != nil {
@@ -163,9 +163,9 @@ func ListenAdmin(ctx context.Context, path string, run Runner, logger *slog.Logg
 	return a, nil
 }
 
-// ensurePrivateDir checks that dir is a directory (not a symlink) with no
+// ensurePrivateSocketDir checks that dir is a directory (not a symlink) with no
 // group or other permission bits, creating it with 0700 when create is set.
-func ensurePrivateDir(dir string, create bool) error {
+func ensurePrivateSocketDir(dir string, create bool) error {
 	if create {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return fmt.Errorf("socket dir: %w", err)
@@ -316,7 +316,7 @@ func (a *adminServer) untrack(c net.Conn) {
 // report the exit status.
 func (a *adminServer) handle(c net.Conn) {
 	defer a.untrack(c)
-	fw := &frameWriter{conn: c}
+	fw := &adminFrameWriter{conn: c}
 	br := bufio.NewReaderSize(c, 4096)
 	req, err := readAdminRequest(c, br)
 	if err != nil {
@@ -326,7 +326,7 @@ func (a *adminServer) handle(c net.Conn) {
 	}
 	ctx, cancel := context.WithCancel(a.base)
 	defer cancel()
-	go watchClient(br, cancel) // EOF, error or a cancel line: stop the command
+	go watchAdminClient(br, cancel) // EOF, error or a cancel line: stop the command
 	if !a.waitTurn(ctx, fw) {
 		return
 	}
@@ -340,7 +340,7 @@ func (a *adminServer) handle(c net.Conn) {
 func readAdminRequest(c net.Conn, br *bufio.Reader) (adminRequest, error) {
 	var req adminRequest
 	c.SetReadDeadline(time.Now().Add(adminRequestTimeout))
-	line, err := readLine(br, maxAdminRequest)
+	line, err := readAdminLine(br, maxAdminRequest)
 	c.SetReadDeadline(time.Time{})
 	if err != nil {
 		return req, fmt.Errorf("read request: %w", err)
@@ -359,8 +359,8 @@ func readAdminRequest(c net.Conn, br *bufio.Reader) (adminRequest, error) {
 	return req, nil
 }
 
-// readLine reads one '\n'-terminated line of at most max bytes.
-func readLine(br *bufio.Reader, max int) ([]byte, error) {
+// readAdminLine reads one '\n'-terminated line of at most max bytes.
+func readAdminLine(br *bufio.Reader, max int) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
@@ -380,12 +380,12 @@ func readLine(br *bufio.Reader, max int) ([]byte, error) {
 	}
 }
 
-// watchClient cancels the command when the client hangs up or sends a
+// watchAdminClient cancels the command when the client hangs up or sends a
 // cancel line. It returns when the connection is closed.
-func watchClient(br *bufio.Reader, cancel context.CancelFunc) {
+func watchAdminClient(br *bufio.Reader, cancel context.CancelFunc) {
 	defer cancel()
 	for {
-		line, err := readLine(br, maxAdminRequest)
+		line, err := readAdminLine(br, maxAdminRequest)
 		if err != nil {
 			return
 		}
@@ -398,7 +398,7 @@ func watchClient(br *bufio.Reader, cancel context.CancelFunc) {
 
 // waitTurn blocks until no other command runs, telling the client it waits.
 // It reports false when ctx ends first.
-func (a *adminServer) waitTurn(ctx context.Context, fw *frameWriter) bool {
+func (a *adminServer) waitTurn(ctx context.Context, fw *adminFrameWriter) bool {
 	select {
 	case <-a.turn:
 		return true
@@ -415,9 +415,9 @@ func (a *adminServer) waitTurn(ctx context.Context, fw *frameWriter) bool {
 
 // runSafely calls the Runner with streaming writers, turning a panic into
 // ExitAdminPanic.
-func (a *adminServer) runSafely(ctx context.Context, req adminRequest, fw *frameWriter) (code int) {
-	stdout := &streamWriter{fw: fw, stream: "stdout"}
-	stderr := &streamWriter{fw: fw, stream: "stderr"}
+func (a *adminServer) runSafely(ctx context.Context, req adminRequest, fw *adminFrameWriter) (code int) {
+	stdout := &adminStreamWriter{fw: fw, stream: "stdout"}
+	stderr := &adminStreamWriter{fw: fw, stream: "stderr"}
 	defer fw.stopOutput()
 	defer func() {
 		if p := recover(); p != nil {
@@ -433,15 +433,15 @@ func (a *adminServer) runSafely(ctx context.Context, req adminRequest, fw *frame
 	return code
 }
 
-// frameWriter writes whole frames to the connection, one at a time.
-type frameWriter struct {
+// adminFrameWriter writes whole frames to the connection, one at a time.
+type adminFrameWriter struct {
 	mu      sync.Mutex
 	conn    net.Conn
 	stopped bool // output frames are refused once the Runner returned
 	err     error
 }
 
-func (f *frameWriter) send(fr adminFrame) error {
+func (f *adminFrameWriter) send(fr adminFrame) error {
 	b, err := json.Marshal(fr)
 	if err != nil {
 		return err
@@ -452,7 +452,7 @@ func (f *frameWriter) send(fr adminFrame) error {
 	return f.writeLocked(b)
 }
 
-func (f *frameWriter) writeLocked(b []byte) error {
+func (f *adminFrameWriter) writeLocked(b []byte) error {
 	if f.err != nil {
 		return f.err
 	}
@@ -462,26 +462,26 @@ func (f *frameWriter) writeLocked(b []byte) error {
 	return f.err
 }
 
-func (f *frameWriter) stopOutput() {
+func (f *adminFrameWriter) stopOutput() {
 	f.mu.Lock()
 	f.stopped = true
 	f.mu.Unlock()
 }
 
-// streamWriter is the io.Writer a Runner gets for stdout or stderr.
-type streamWriter struct {
-	fw     *frameWriter
+// adminStreamWriter is the io.Writer a Runner gets for stdout or stderr.
+type adminStreamWriter struct {
+	fw     *adminFrameWriter
 	stream string
 }
 
-var errRunnerReturned = errors.New("admin output closed: command returned")
+var errAdminRunnerReturned = errors.New("admin output closed: command returned")
 
 // Write sends p as one or more frames. It is safe for concurrent use.
-func (w *streamWriter) Write(p []byte) (int, error) {
+func (w *adminStreamWriter) Write(p []byte) (int, error) {
 	w.fw.mu.Lock()
 	defer w.fw.mu.Unlock()
 	if w.fw.stopped {
-		return 0, errRunnerReturned
+		return 0, errAdminRunnerReturned
 	}
 	n := 0
 	for n < len(p) {
@@ -509,7 +509,7 @@ func (w *streamWriter) Write(p []byte) (int, error) {
 // ErrAdminProtocol when the server refused the request or the stream broke.
 // Writes to stdout and stderr happen from the calling goroutine only.
 func CallAdmin(ctx context.Context, path string, args []string, cwd string, stdout, stderr io.Writer) (int, error) {
-	if err := ensurePrivateDir(filepath.Dir(path), false); err != nil {
+	if err := ensurePrivateSocketDir(filepath.Dir(path), false); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return ExitAdminUnknown, fmt.Errorf("%w: %s", ErrNoAdmin, path)
 		}
@@ -529,8 +529,8 @@ func CallAdmin(ctx context.Context, path string, args []string, cwd string, stdo
 	}
 	done := make(chan struct{})
 	defer close(done)
-	go cancelOnDone(ctx, conn, done)
-	code, err := readFrames(conn, stdout, stderr)
+	go cancelAdminOnDone(ctx, conn, done)
+	code, err := readAdminFrames(conn, stdout, stderr)
 	if ctx.Err() != nil {
 		return code, fmt.Errorf("call admin: %w", ctx.Err())
 	}
@@ -546,9 +546,9 @@ func writeAdminRequest(w io.Writer, req adminRequest) error {
 	return err
 }
 
-// cancelOnDone asks the server to cancel once ctx ends, then gives it
+// cancelAdminOnDone asks the server to cancel once ctx ends, then gives it
 // adminCancelGrace to report before cutting the connection.
-func cancelOnDone(ctx context.Context, conn net.Conn, done <-chan struct{}) {
+func cancelAdminOnDone(ctx context.Context, conn net.Conn, done <-chan struct{}) {
 	select {
 	case <-done:
 		return
@@ -562,11 +562,11 @@ func cancelOnDone(ctx context.Context, conn net.Conn, done <-chan struct{}) {
 	conn.SetReadDeadline(time.Now().Add(adminCancelGrace))
 }
 
-// readFrames copies output frames until the exit frame.
-func readFrames(conn net.Conn, stdout, stderr io.Writer) (int, error) {
+// readAdminFrames copies output frames until the exit frame.
+func readAdminFrames(conn net.Conn, stdout, stderr io.Writer) (int, error) {
 	br := bufio.NewReaderSize(conn, 64<<10)
 	for {
-		line, err := readLine(br, maxAdminFrame)
+		line, err := readAdminLine(br, maxAdminFrame)
 		if err != nil {
 			return ExitAdminUnknown, fmt.Errorf("%w: stream ended without exit status: %w", ErrAdminProtocol, err)
 		}

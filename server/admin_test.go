@@ -52,20 +52,20 @@ func mustListenAdmin(tb testing.TB, path string, run Runner) io.Closer {
 	return c
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent use that can signal when
+// adminBuffer is a bytes.Buffer safe for concurrent use that can signal when
 // it first contains a string.
-type syncBuffer struct {
+type adminBuffer struct {
 	mu   sync.Mutex
 	buf  bytes.Buffer
 	want string
 	seen chan struct{}
 }
 
-func newSyncBuffer(want string) *syncBuffer {
-	return &syncBuffer{want: want, seen: make(chan struct{})}
+func newAdminBuffer(want string) *adminBuffer {
+	return &adminBuffer{want: want, seen: make(chan struct{})}
 }
 
-func (b *syncBuffer) Write(p []byte) (int, error) {
+func (b *adminBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	n, err := b.buf.Write(p)
@@ -76,13 +76,13 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func (b *syncBuffer) String() string {
+func (b *adminBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
 
-func waitFor(tb testing.TB, ch <-chan struct{}, what string) {
+func adminWaitFor(tb testing.TB, ch <-chan struct{}, what string) {
 	tb.Helper()
 	select {
 	case <-ch:
@@ -93,7 +93,7 @@ func waitFor(tb testing.TB, ch <-chan struct{}, what string) {
 
 func TestAdminStreamsOutputAndExitStatus(t *testing.T) {
 	path := adminSockPath(t)
-	stdout := newSyncBuffer("first\n")
+	stdout := newAdminBuffer("first\n")
 	release := make(chan struct{})
 	var gotArgs []string
 	var gotCwd string
@@ -178,18 +178,18 @@ func TestAdminCancelStopsRemoteCommand(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stdout := newSyncBuffer("started\n")
+	stdout := newAdminBuffer("started\n")
 	go func() {
 		<-stdout.seen
 		cancel() // Ctrl-C in the CLI
 	}()
-	var stderr syncBuffer
+	var stderr adminBuffer
 	start := time.Now()
 	code, err := CallAdmin(ctx, path, []string{"ingest", "/x"}, "/", stdout, &stderr)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("CallAdmin error = %v, want context.Canceled", err)
 	}
-	waitFor(t, cancelled, "the remote command to see its ctx cancelled")
+	adminWaitFor(t, cancelled, "the remote command to see its ctx cancelled")
 	if got, want := code, 130; got != want {
 		t.Errorf("exit status = %d, want the remote command's %d", got, want)
 	}
@@ -218,9 +218,9 @@ func TestAdminClientHangupCancelsCommand(t *testing.T) {
 	if err := writeAdminRequest(conn, adminRequest{V: adminProtocolVersion, Args: []string{"rm", "x"}, Cwd: "/"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, started, "the command to start")
+	adminWaitFor(t, started, "the command to start")
 	conn.Close() // the CLI was killed
-	waitFor(t, cancelled, "the command to be cancelled after the client hung up")
+	adminWaitFor(t, cancelled, "the command to be cancelled after the client hung up")
 }
 
 func TestAdminSerialisesConcurrentCallers(t *testing.T) {
@@ -287,15 +287,15 @@ func TestAdminQueuedCallerCanGiveUp(t *testing.T) {
 		}
 		return 0
 	})
-	first := newSyncBuffer("running\n")
+	first := newAdminBuffer("running\n")
 	firstDone := make(chan error, 1)
 	go func() {
 		_, err := CallAdmin(context.Background(), path, []string{"slow"}, "/", first, io.Discard)
 		firstDone <- err
 	}()
-	waitFor(t, first.seen, "the first command to run")
+	adminWaitFor(t, first.seen, "the first command to run")
 	ctx, cancel := context.WithCancel(context.Background())
-	stderr := newSyncBuffer("waiting")
+	stderr := newAdminBuffer("waiting")
 	go func() {
 		<-stderr.seen
 		cancel()
@@ -328,16 +328,16 @@ func TestAdminNoServer(t *testing.T) {
 	if !errors.Is(err, ErrNoAdmin) {
 		t.Errorf("no directory: err = %v, want ErrNoAdmin", err)
 	}
-	makeStaleSocket(t, path)
+	makeStaleAdminSocket(t, path)
 	_, err = CallAdmin(context.Background(), path, []string{"ingest"}, "/", io.Discard, io.Discard)
 	if !errors.Is(err, ErrNoAdmin) {
 		t.Errorf("stale socket: err = %v, want ErrNoAdmin", err)
 	}
 }
 
-// makeStaleSocket leaves a socket file at path that nobody listens on, as a
+// makeStaleAdminSocket leaves a socket file at path that nobody listens on, as a
 // killed server would.
-func makeStaleSocket(tb testing.TB, path string) {
+func makeStaleAdminSocket(tb testing.TB, path string) {
 	tb.Helper()
 	ln, err := net.Listen("unix", path)
 	if err != nil {
@@ -352,7 +352,7 @@ func makeStaleSocket(tb testing.TB, path string) {
 
 func TestAdminReplacesStaleSocket(t *testing.T) {
 	path := adminSockPath(t)
-	makeStaleSocket(t, path)
+	makeStaleAdminSocket(t, path)
 	mustListenAdmin(t, path, func(ctx context.Context, args []string, cwd string, o, e io.Writer) int { return 7 })
 	code, err := CallAdmin(context.Background(), path, []string{"x"}, "/", io.Discard, io.Discard)
 	if err != nil || code != 7 {
@@ -447,7 +447,7 @@ func TestAdminCloseCancelsRunningCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout := newSyncBuffer("running\n")
+	stdout := newAdminBuffer("running\n")
 	type result struct {
 		code int
 		err  error
@@ -457,7 +457,7 @@ func TestAdminCloseCancelsRunningCommand(t *testing.T) {
 		code, err := CallAdmin(context.Background(), path, []string{"ingest"}, "/", stdout, io.Discard)
 		done <- result{code, err}
 	}()
-	waitFor(t, stdout.seen, "the command to run")
+	adminWaitFor(t, stdout.seen, "the command to run")
 	if err := c.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}

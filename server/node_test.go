@@ -133,7 +133,7 @@ func TestNodeLockfilePinsVersions(t *testing.T) {
 	var pkg struct {
 		Dependencies map[string]string `json:"dependencies"`
 	}
-	readJSON(t, filepath.Join(nodeDir, "package.json"), &pkg)
+	nodeReadJSON(t, filepath.Join(nodeDir, "package.json"), &pkg)
 	var lock struct {
 		LockfileVersion int `json:"lockfileVersion"`
 		Packages        map[string]struct {
@@ -141,7 +141,7 @@ func TestNodeLockfilePinsVersions(t *testing.T) {
 			Dependencies map[string]string `json:"dependencies"`
 		} `json:"packages"`
 	}
-	readJSON(t, filepath.Join(nodeDir, "package-lock.json"), &lock)
+	nodeReadJSON(t, filepath.Join(nodeDir, "package-lock.json"), &lock)
 	want := map[string]string{
 		"@modelcontextprotocol/conformance": "0.1.10",
 		"@modelcontextprotocol/sdk":         "1.32.2",
@@ -169,7 +169,7 @@ func TestNodeConformanceBaseline(t *testing.T) {
 		SuiteVersion  string            `json:"suiteVersion"`
 		NotApplicable map[string]string `json:"notApplicable"`
 	}
-	readJSON(t, filepath.Join(nodeDir, "conformance-baseline.json"), &b)
+	nodeReadJSON(t, filepath.Join(nodeDir, "conformance-baseline.json"), &b)
 	if got, want := b.SuiteVersion, "0.1.10"; got != want {
 		t.Errorf("baseline suiteVersion = %q, want %q", got, want)
 	}
@@ -185,7 +185,7 @@ func TestNodeConformanceBaseline(t *testing.T) {
 	}
 }
 
-func readJSON(tb testing.TB, path string, v any) {
+func nodeReadJSON(tb testing.TB, path string, v any) {
 	tb.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -221,12 +221,12 @@ func newNodeLibrary() *nodeLibrary {
 	}}
 }
 
-func words(s string) []string {
+func nodeWords(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 func (l *nodeLibrary) Search(ctx context.Context, query string, k int) (*library.SearchResponse, error) {
-	if len(words(query)) == 0 {
+	if len(nodeWords(query)) == 0 {
 		return nil, library.ErrEmptyQuery
 	}
 	type hit struct {
@@ -236,8 +236,8 @@ func (l *nodeLibrary) Search(ctx context.Context, query string, k int) (*library
 	var hits []hit
 	for _, p := range l.passages {
 		score := 0
-		for _, w := range words(query) {
-			if slices.Contains(words(p.Text), w) {
+		for _, w := range nodeWords(query) {
+			if slices.Contains(nodeWords(p.Text), w) {
 				score++
 			}
 		}
