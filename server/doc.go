@@ -1,0 +1,55 @@
+// Package server serves an mcpvec library over the Model Context Protocol
+// for ChatGPT deep research, the OpenAI Responses API, Claude and Codex.
+//
+// It exposes exactly two read-only tools in OpenAI's deep-research shape:
+// search(query) returning {"results":[{id,title,url,text}]} and fetch(id)
+// returning {id,title,text,url,metadata}. Each result is sent both as
+// structuredContent and as the same JSON in one text content item. The
+// objects come from the one query path, package server/library, through the
+// small Library interface declared here.
+//
+// Transports, all on one http.Handler (see Server.Handler):
+//
+//	/mcp, /mcp/          streamable HTTP (protocol 2025-03-26 … newest)
+//	/sse, /sse/          legacy HTTP+SSE, with its message endpoint /message
+//	/healthz             "ok"
+//	/docs/<id>/<sig>     the original file of one document (signed link)
+//
+// With Options.SecretPath the MCP routes move under "/<secret>/" and the root
+// ones answer 404. Server.ServeStdio speaks MCP on a reader/writer pair.
+//
+// Citations: when a result has no source URL, the server links to its own
+// /docs route, "<public base>/docs/<docID>/<hmac>#page=N". The public base is
+// Options.PublicURL, else X-Forwarded-Proto/X-Forwarded-Host, else Host. The
+// link is signed with Options.LinkKey, so it opens in a plain browser without
+// the bearer token, reveals only that document and cannot be forged for
+// another one.
+//
+// # Caveats
+//
+//   - DNS-rebinding guard: a request arriving on a loopback connection must
+//     carry a loopback Host or exactly the host of PublicURL; any request
+//     with an Origin header must come from a loopback origin, PublicURL's
+//     origin or Options.AllowedOrigins (default: chatgpt.com, claude.ai).
+//     A tunnel without PublicURL therefore gets 403 on every route.
+//   - With a Token, every route except /docs needs "Authorization: Bearer"
+//     (also /healthz). /docs links are protected by their signature only:
+//     anyone holding a link can read that one document.
+//   - A nil LinkKey makes a random key, so links die with the process; pass
+//     a stable key kept in the library.
+//   - Instructions and tool descriptions are written once, in New, from
+//     Library.Summary; documents ingested later are searchable but not named
+//     in the instructions until restart.
+//   - Search snippets are cut at 2000 characters and at most MaxResults
+//     results are returned; fetch text is cut at MaxFetchChars with
+//     metadata.truncated=true. The fetch metadata map is copied, never
+//     mutated.
+//   - Tool mistakes (empty query, query too long, unknown id) are tool
+//     results with isError; a failing library is a JSON-RPC error, logged.
+//     Panics in tool handlers and HTTP handlers are recovered.
+//   - ServeStdio uses mcp-go's single process-wide stdio session: run at most
+//     one at a time per process.
+//   - Logs go to Options.Logger (slog); nothing is written to stdout except
+//     the MCP stream of ServeStdio.
+//   - A Server and its Handler are safe for concurrent use.
+package server

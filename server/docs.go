@@ -1,0 +1,115 @@
+package server
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"mime"
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/mcpvec/mcpvec/server/library"
+)
+
+// signature returns the unguessable part of a document link: the first 16
+// bytes of HMAC-SHA256(LinkKey, "mcpvec/docs\x00"+docID), base64url. A link
+// therefore opens exactly one document and cannot be derived for another.
+func (s *Server) signature(docID string) string {
+	m := hmac.New(sha256.New, s.opts.LinkKey)
+	m.Write([]byte("mcpvec/docs\x00"))
+	m.Write([]byte(docID))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:16])
+}
+
+// docPath returns the signed path of a document's original file,
+// "/docs/<docID>/<signature>", with "#page=N" appended when page > 0.
+func (s *Server) docPath(docID string, page int) string {
+	p := "/docs/" + url.PathEscape(docID) + "/" + s.signature(docID)
+	if page > 0 {
+		p += "#page=" + strconv.Itoa(page)
+	}
+	return p
+}
+
+// serveDoc answers GET/HEAD /docs/<docID>/<sig>[/<name>] with the original
+// file of that one document. A bad signature, an unknown document or any
+// other path is a 404, so the route reveals nothing without a valid link.
+func (s *Server) serveDoc(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	docID, ok := s.verifyDocPath(r.URL.EscapedPath())
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	orig, err := s.lib.Original(r.Context(), docID)
+	if errors.Is(err, library.ErrNotFound) {
+		http.NotFound(w, r)
+		return
+	}
+	if err != nil {
+		s.log.Error("read original", "doc", docID, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", contentType(orig.MediaType))
+	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": path.Base(orig.Name)}))
+	h.Set("X-Content-Type-Options", "nosniff")
+	if ct := h.Get("Content-Type"); !strings.HasPrefix(ct, "application/pdf") {
+		// An HTML or SVG original must not run script on this origin;
+		// Chrome's PDF viewer refuses sandboxed documents, so PDFs are exempt.
+		h.Set("Content-Security-Policy", "sandbox")
+	}
+	h.Set("Cache-Control", "private, max-age=300")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Content-Length", strconv.Itoa(len(orig.Data)))
+	if r.Method == http.MethodHead {
+		return
+	}
+	w.Write(orig.Data)
+}
+
+// verifyDocPath checks an escaped /docs/ path and returns its document id.
+func (s *Server) verifyDocPath(escaped string) (string, bool) {
+	rest, ok := strings.CutPrefix(escaped, "/docs/")
+	if !ok {
+		return "", false
+	}
+	parts := strings.Split(rest, "/")
+	if len(parts) < 2 || len(parts) > 3 || parts[0] == "" {
+		return "", false
+	}
+	docID, err := url.PathUnescape(parts[0])
+	if err != nil || docID == "" {
+		return "", false
+	}
+	want := s.signature(docID)
+	if !hmac.Equal([]byte(parts[1]), []byte(want)) {
+		return "", false
+	}
+	return docID, true
+}
+
+// contentType returns mediaType, defaulting to a safe binary type, with a
+// UTF-8 charset for text types that lack one.
+func contentType(mediaType string) string {
+	mt, params, err := mime.ParseMediaType(mediaType)
+	if err != nil || mt == "" {
+		return "application/octet-stream"
+	}
+	if strings.HasPrefix(mt, "text/") && params["charset"] == "" {
+		if params == nil {
+			params = map[string]string{}
+		}
+		params["charset"] = "utf-8"
+	}
+	return mime.FormatMediaType(mt, params)
+}

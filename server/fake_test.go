@@ -1,0 +1,132 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/mcpvec/mcpvec/server/library"
+)
+
+// fakeDoc is one document of fakeLib: its original file and its passages.
+type fakeDoc struct {
+	id, name, mediaType, source string
+	data                        []byte
+	pages                       []string // one passage per page
+}
+
+// fakeLib is an in-memory Library with word-overlap search. It is safe for
+// concurrent use and counts calls so tests can see what reached it.
+type fakeLib struct {
+	mu       sync.Mutex
+	docs     []fakeDoc
+	searches int
+	failWith error // when set, Search and Fetch return it
+}
+
+func newFakeLib() *fakeLib {
+	return &fakeLib{docs: []fakeDoc{
+		{id: "d1", name: "manual.pdf", mediaType: "application/pdf",
+			data: []byte("%PDF-1.4\n% fake manual\n"),
+			pages: []string{
+				"The pump must be primed with water before the first start.",
+				"To replace the impeller, remove the six bolts of the pump housing.",
+			}},
+		{id: "d2", name: "notes.md", mediaType: "text/markdown", source: "https://example.com/notes.md",
+			data:  []byte("# Notes\nThe impeller is made of bronze.\n"),
+			pages: []string{"The impeller is made of bronze."}},
+	}}
+}
+
+func passageID(docID string, i int) string { return fmt.Sprintf("%s:%d", docID, i) }
+
+func (f *fakeLib) Search(ctx context.Context, query string, k int) (*library.SearchResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.searches++
+	if f.failWith != nil {
+		return nil, f.failWith
+	}
+	words := strings.Fields(strings.ToLower(query))
+	if len(words) == 0 {
+		return nil, library.ErrEmptyQuery
+	}
+	type hit struct {
+		r     library.SearchResult
+		score int
+	}
+	var hits []hit
+	for _, d := range f.docs {
+		for i, p := range d.pages {
+			score := 0
+			for _, w := range words {
+				if strings.Contains(strings.ToLower(p), w) {
+					score++
+				}
+			}
+			if score == 0 {
+				continue
+			}
+			r := library.SearchResult{ID: passageID(d.id, i), Title: fmt.Sprintf("%s — p. %d", d.name, i+1),
+				Text: p, DocID: d.id, Page: i + 1}
+			if d.source != "" {
+				r.URL = d.source
+				r.Page = 0
+			}
+			hits = append(hits, hit{r, score})
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].score > hits[j].score })
+	out := &library.SearchResponse{Results: []library.SearchResult{}}
+	for i := 0; i < len(hits) && i < k; i++ {
+		out.Results = append(out.Results, hits[i].r)
+	}
+	return out, nil
+}
+
+func (f *fakeLib) Fetch(ctx context.Context, id string) (*library.FetchResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.failWith != nil {
+		return nil, f.failWith
+	}
+	for _, d := range f.docs {
+		for i, p := range d.pages {
+			if passageID(d.id, i) != id {
+				continue
+			}
+			r := &library.FetchResponse{ID: id, Title: fmt.Sprintf("%s — p. %d", d.name, i+1), Text: p,
+				URL: d.source, DocID: d.id, Page: i + 1,
+				Metadata: map[string]any{"document_id": d.id, "source": d.name, "chunk_index": i}}
+			if d.source != "" {
+				r.Page = 0
+			}
+			return r, nil
+		}
+	}
+	return nil, fmt.Errorf("passage %q: %w", id, library.ErrNotFound)
+}
+
+func (f *fakeLib) Original(ctx context.Context, docID string) (*library.Original, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, d := range f.docs {
+		if d.id == docID {
+			return &library.Original{Name: d.name, MediaType: d.mediaType, Data: d.data}, nil
+		}
+	}
+	return nil, fmt.Errorf("document %q: %w", docID, library.ErrNotFound)
+}
+
+func (f *fakeLib) Summary(ctx context.Context) (library.Summary, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s := library.Summary{Documents: len(f.docs)}
+	for _, d := range f.docs {
+		s.Chunks += len(d.pages)
+		s.Titles = append(s.Titles, d.name)
+	}
+	return s, nil
+}

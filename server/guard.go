@@ -1,0 +1,174 @@
+package server
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+)
+
+// isLoopback reports whether host (no port, brackets allowed) names a
+// loopback interface.
+func isLoopback(host string) bool {
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+// splitHost returns the lower-cased host of a Host header and its port, the
+// port being "" when absent.
+func splitHost(hostport string) (host, port string) {
+	h, p, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return strings.ToLower(strings.Trim(hostport, "[]")), ""
+	}
+	return strings.ToLower(h), p
+}
+
+// hostAllowed reports whether a request's Host header may reach the server
+// over a loopback connection: a loopback name, or exactly the host (and
+// port, default ports being equivalent to none) of PublicURL.
+func (s *Server) hostAllowed(hostport string) bool {
+	host, port := splitHost(hostport)
+	if isLoopback(host) {
+		return true
+	}
+	if s.public == nil {
+		return false
+	}
+	phost, pport := splitHost(s.public.Host)
+	return host == phost && defaultPort(port, s.public.Scheme) == defaultPort(pport, s.public.Scheme)
+}
+
+func defaultPort(port, scheme string) string {
+	if port != "" {
+		return port
+	}
+	if scheme == "http" {
+		return "80"
+	}
+	return "443"
+}
+
+// originAllowed reports whether a browser Origin may drive the server:
+// loopback origins, PublicURL's origin and the configured AllowedOrigins.
+func (s *Server) originAllowed(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	if isLoopback(u.Hostname()) {
+		return true
+	}
+	return s.origins[strings.ToLower(u.Scheme+"://"+u.Host)]
+}
+
+// guard is the DNS-rebinding and cross-origin protection. A request that
+// arrives on a loopback connection must name a loopback host or the public
+// host (a tunnel forwards with the public Host header); a request carrying an
+// Origin header must come from an allowed origin, so a page on another site
+// cannot drive the server through the visitor's browser.
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+		if local != nil {
+			lhost, _ := splitHost(local.String())
+			if isLoopback(lhost) && !s.hostAllowed(r.Host) {
+				s.log.Warn("refused host", "host", r.Host, "path", r.URL.Path)
+				http.Error(w, "forbidden: unexpected Host header (pass --public-url for a tunnel)", http.StatusForbidden)
+				return
+			}
+		}
+		if origin := r.Header.Get("Origin"); origin != "" && !s.originAllowed(origin) {
+			s.log.Warn("refused origin", "origin", origin, "path", r.URL.Path)
+			http.Error(w, "forbidden: origin not allowed", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// requireToken enforces "Authorization: Bearer <token>" when a token is set.
+// Both sides are hashed first so the comparison takes the same time whatever
+// the length of the guess.
+func (s *Server) requireToken(next http.Handler) http.Handler {
+	if s.opts.Token == "" {
+		return next
+	}
+	want := sha256.Sum256([]byte(s.opts.Token))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth := r.Header.Get("Authorization")
+		scheme, token, ok := strings.Cut(auth, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="mcpvec"`)
+			http.Error(w, "unauthorized: bearer token required", http.StatusUnauthorized)
+			return
+		}
+		got := sha256.Sum256([]byte(strings.TrimSpace(token)))
+		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="mcpvec", error="invalid_token"`)
+			http.Error(w, "unauthorized: invalid token", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// limitBody caps every request body at MaxBodyBytes.
+func (s *Server) limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > s.opts.MaxBodyBytes {
+			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// baseKey carries the public base URL of an HTTP request in a context.
+type baseKey struct{}
+
+// publicBase is the scheme://host a client reached the server at: PublicURL
+// when set, else X-Forwarded-Proto/X-Forwarded-Host, else the Host header.
+func (s *Server) publicBase(r *http.Request) string {
+	if s.public != nil {
+		return s.public.Scheme + "://" + s.public.Host + s.public.Path
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if p := firstValue(r.Header.Get("X-Forwarded-Proto")); p == "http" || p == "https" {
+		scheme = p
+	}
+	host := r.Host
+	if h := firstValue(r.Header.Get("X-Forwarded-Host")); h != "" && validHost(h) {
+		host = h
+	}
+	return scheme + "://" + host
+}
+
+// firstValue returns the first comma-separated element, trimmed and
+// lower-cased (proxies append to these headers).
+func firstValue(v string) string {
+	first, _, _ := strings.Cut(v, ",")
+	return strings.ToLower(strings.TrimSpace(first))
+}
+
+// validHost rejects header values that are not a bare host[:port].
+func validHost(h string) bool {
+	if h == "" || strings.ContainsAny(h, "/\\?#@ \t") {
+		return false
+	}
+	u, err := url.Parse("http://" + h)
+	return err == nil && u.Host == h
+}

@@ -1,0 +1,351 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpvec/mcpvec/server/library"
+)
+
+// Library is the query path the server needs. *library.Library satisfies it;
+// implementations must be safe for concurrent use.
+type Library interface {
+	Search(ctx context.Context, query string, k int) (*library.SearchResponse, error)
+	Fetch(ctx context.Context, id string) (*library.FetchResponse, error)
+	Original(ctx context.Context, docID string) (*library.Original, error)
+	Summary(ctx context.Context) (library.Summary, error)
+}
+
+// Defaults applied by New to zero-valued Options fields.
+const (
+	DefaultAddr          = "127.0.0.1:8080"
+	DefaultMaxResults    = 10
+	DefaultMaxFetchChars = 20000
+	DefaultMaxQueryLen   = 1000
+	DefaultMaxBodyBytes  = 1 << 20
+	// maxSnippetChars caps the text of one search result, in characters.
+	maxSnippetChars = 2000
+)
+
+// Errors returned by New; callers branch on them with errors.Is.
+var (
+	// ErrNeedAuth means Addr is not a loopback address and neither Token nor
+	// InsecureNoAuth is set.
+	ErrNeedAuth = errors.New("refusing to listen on a non-loopback address without a token (set a token or insecure-no-auth)")
+	// ErrBadOption means an Options field is malformed (PublicURL, SecretPath,
+	// Addr or a negative limit).
+	ErrBadOption = errors.New("invalid server option")
+)
+
+// DefaultAllowedOrigins are the browser origins accepted in an Origin header
+// besides loopback origins and the origin of PublicURL: the web apps of the
+// MCP clients this server is built for.
+var DefaultAllowedOrigins = []string{"https://chatgpt.com", "https://chat.openai.com", "https://claude.ai"}
+
+var secretPathRE = regexp.MustCompile(`^k-[A-Za-z0-9_-]{32,}$`)
+
+// Options configures a Server. The zero value is usable (loopback, no token).
+type Options struct {
+	// Addr is the listen address; "" means DefaultAddr.
+	Addr string
+	// PublicURL is the https base a tunnel exposes (e.g.
+	// "https://x.trycloudflare.com"). Its host is accepted in Host headers and
+	// it is the base of document links.
+	PublicURL string
+	// Token, when set, is required as "Authorization: Bearer <token>" on
+	// every route except signed /docs links.
+	Token string
+	// SecretPath is "" or "k-" followed by at least 32 URL-safe characters;
+	// the MCP endpoints are then served only under "/<SecretPath>".
+	SecretPath string
+	// InsecureNoAuth allows a non-loopback Addr without Token.
+	InsecureNoAuth bool
+	// LinkKey is the HMAC key signing /docs links. Keep it stable across
+	// restarts or links already handed out stop working; nil means a random
+	// key for this process.
+	LinkKey []byte
+	// AllowedOrigins are extra browser origins accepted in an Origin header;
+	// nil means DefaultAllowedOrigins.
+	AllowedOrigins []string
+	// MaxResults caps search results; 0 means DefaultMaxResults.
+	MaxResults int
+	// MaxFetchChars caps the text returned by fetch, in characters.
+	MaxFetchChars int
+	// MaxQueryLen caps the search query, in characters.
+	MaxQueryLen int
+	// MaxBodyBytes caps an HTTP request body.
+	MaxBodyBytes int64
+	// Logger receives all logs; nil means slog.Default().
+	Logger *slog.Logger
+	// Version is reported as the server version in initialize.
+	Version string
+}
+
+// Server serves a Library over MCP (streamable HTTP, SSE, stdio) and serves
+// the signed /docs links. Its methods are safe for concurrent use.
+type Server struct {
+	lib       Library
+	opts      Options
+	log       *slog.Logger
+	public    *url.URL // nil when PublicURL is ""
+	prefix    string   // "" or "/" + SecretPath
+	origins   map[string]bool
+	mcp       *mcpserver.MCPServer
+	http      *mcpserver.StreamableHTTPServer
+	sse       *mcpserver.SSEServer
+	handler   http.Handler
+	mu        sync.Mutex
+	boundAddr string // set once listening
+}
+
+// New validates opts and builds a Server for lib. It asks lib for a Summary
+// to write the server instructions. Errors wrap ErrNeedAuth, ErrBadOption or
+// the Summary error.
+func New(lib Library, opts Options) (*Server, error) {
+	if lib == nil {
+		return nil, fmt.Errorf("%w: nil library", ErrBadOption)
+	}
+	if err := fillDefaults(&opts); err != nil {
+		return nil, err
+	}
+	s := &Server{lib: lib, opts: opts, log: opts.Logger}
+	if err := s.parseOptions(); err != nil {
+		return nil, err
+	}
+	sum, err := lib.Summary(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("library summary: %w", err)
+	}
+	s.mcp = mcpserver.NewMCPServer("mcpvec", opts.Version,
+		mcpserver.WithToolCapabilities(false),
+		mcpserver.WithInstructions(Instructions(sum)),
+		mcpserver.WithRecovery(),
+	)
+	s.addTools(sum)
+	s.buildHandler()
+	return s, nil
+}
+
+func fillDefaults(o *Options) error {
+	if o.MaxResults < 0 || o.MaxFetchChars < 0 || o.MaxQueryLen < 0 || o.MaxBodyBytes < 0 {
+		return fmt.Errorf("%w: negative limit", ErrBadOption)
+	}
+	if o.Addr == "" {
+		o.Addr = DefaultAddr
+	}
+	if o.MaxResults == 0 {
+		o.MaxResults = DefaultMaxResults
+	}
+	if o.MaxFetchChars == 0 {
+		o.MaxFetchChars = DefaultMaxFetchChars
+	}
+	if o.MaxQueryLen == 0 {
+		o.MaxQueryLen = DefaultMaxQueryLen
+	}
+	if o.MaxBodyBytes == 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	if o.AllowedOrigins == nil {
+		o.AllowedOrigins = DefaultAllowedOrigins
+	}
+	if len(o.LinkKey) == 0 {
+		o.LinkKey = make([]byte, 32)
+		if _, err := rand.Read(o.LinkKey); err != nil {
+			return fmt.Errorf("link key: %w", err)
+		}
+		o.Logger.Warn("no link key given; document links will stop working after a restart")
+	}
+	return nil
+}
+
+func (s *Server) parseOptions() error {
+	o := s.opts
+	host, _, err := net.SplitHostPort(o.Addr)
+	if err != nil {
+		return fmt.Errorf("%w: addr %q: %v", ErrBadOption, o.Addr, err)
+	}
+	if o.Token == "" && !o.InsecureNoAuth && !isLoopback(host) {
+		return fmt.Errorf("addr %q: %w", o.Addr, ErrNeedAuth)
+	}
+	if o.SecretPath != "" {
+		if !secretPathRE.MatchString(o.SecretPath) {
+			return fmt.Errorf("%w: secret path must be \"k-\" and at least 32 letters, digits, - or _", ErrBadOption)
+		}
+		s.prefix = "/" + o.SecretPath
+	}
+	if o.PublicURL != "" {
+		u, err := url.Parse(strings.TrimRight(o.PublicURL, "/"))
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			return fmt.Errorf("%w: public url %q must be an absolute http(s) url", ErrBadOption, o.PublicURL)
+		}
+		s.public = u
+	}
+	s.origins = make(map[string]bool)
+	for _, origin := range o.AllowedOrigins {
+		s.origins[strings.ToLower(strings.TrimRight(origin, "/"))] = true
+	}
+	if s.public != nil {
+		s.origins[strings.ToLower(s.public.Scheme+"://"+s.public.Host)] = true
+	}
+	return nil
+}
+
+// Handler returns the HTTP handler: streamable HTTP at /mcp and /mcp/, SSE at
+// /sse and /sse/ with its message endpoint at /message (all under the secret
+// path prefix when set), /healthz, and signed links under /docs/. It is safe
+// to use from many goroutines.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+func (s *Server) buildHandler() {
+	withBase := func(ctx context.Context, r *http.Request) context.Context {
+		return context.WithValue(ctx, baseKey{}, s.publicBase(r))
+	}
+	s.http = mcpserver.NewStreamableHTTPServer(s.mcp,
+		mcpserver.WithDisableLocalhostProtection(true), // guard() replaces it
+		mcpserver.WithHTTPContextFunc(withBase),
+		mcpserver.WithStreamableHTTPLogger(s.log),
+	)
+	s.sse = mcpserver.NewSSEServer(s.mcp,
+		mcpserver.WithStaticBasePath(s.prefix),
+		mcpserver.WithSSEEndpoint("/sse"),
+		mcpserver.WithMessageEndpoint("/message"),
+		mcpserver.WithUseFullURLForMessageEndpoint(false),
+		mcpserver.WithSSEDisableLocalhostProtection(true),
+		mcpserver.WithSSEContextFunc(withBase),
+		mcpserver.WithKeepAliveInterval(25*time.Second),
+	)
+	mcpMux := http.NewServeMux()
+	mcpMux.Handle(s.prefix+"/mcp", s.http)
+	mcpMux.Handle(s.prefix+"/mcp/", s.http)
+	mcpMux.Handle(s.prefix+"/sse", s.sse.SSEHandler())
+	mcpMux.Handle(s.prefix+"/sse/", s.sse.SSEHandler())
+	mcpMux.Handle(s.prefix+"/message", s.sse.MessageHandler())
+	mcpMux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, "ok\n")
+	})
+	root := http.NewServeMux()
+	root.Handle("/docs/", http.HandlerFunc(s.serveDoc))
+	root.Handle("/", s.requireToken(mcpMux))
+	s.handler = s.recoverPanics(s.guard(s.limitBody(root)))
+}
+
+// ListenAndServe listens on Options.Addr and serves Handler until ctx is
+// cancelled, then shuts down gracefully (closing open SSE and HTTP streams,
+// waiting at most 5 seconds). It logs the URLs to give an MCP client. It
+// returns nil after a clean shutdown, else the listen or serve error.
+func (s *Server) ListenAndServe(ctx context.Context) error {
+	ln, err := net.Listen("tcp", s.opts.Addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", s.opts.Addr, err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve is ListenAndServe on an existing listener, which it closes.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	s.mu.Lock()
+	s.boundAddr = ln.Addr().String()
+	s.mu.Unlock()
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	for _, u := range s.URLs() {
+		s.log.Info("mcp endpoint", "url", u)
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s.sse.CloseSessions()
+	if err := s.http.Shutdown(sctx); err != nil {
+		s.log.Warn("close mcp sessions", "err", err)
+	}
+	if err := srv.Shutdown(sctx); err != nil {
+		srv.Close()
+		s.log.Warn("forced shutdown", "err", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+// ServeStdio speaks MCP over in/out until ctx is cancelled or in ends. Tool
+// results carry the source URL or "" (no server to link to). Only one
+// ServeStdio may run per process (mcp-go keeps one stdio session).
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	std := mcpserver.NewStdioServer(s.mcp)
+	std.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelWarn))
+	if err := std.Listen(ctx, in, out); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("stdio: %w", err)
+	}
+	return nil
+}
+
+// URLs returns the MCP endpoint URLs to print at start: the public ones
+// (streamable HTTP, then SSE) when PublicURL is set, then the local ones.
+// After Serve has started, local URLs use the bound port.
+func (s *Server) URLs() []string {
+	s.mu.Lock()
+	addr := s.boundAddr
+	s.mu.Unlock()
+	if addr == "" {
+		addr = s.opts.Addr
+	}
+	var out []string
+	if s.public != nil {
+		base := s.public.String() + s.prefix
+		out = append(out, base+"/mcp", base+"/sse/")
+	}
+	host, port, _ := net.SplitHostPort(addr)
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	local := "http://" + net.JoinHostPort(host, port) + s.prefix
+	return append(out, local+"/mcp", local+"/sse")
+}
+
+// recoverPanics turns a panic in a handler into a 500 so none escapes.
+func (s *Server) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.Error("panic in http handler", "path", r.URL.Path, "panic", v)
+				http.Error(w, "internal error", http.StatusInternalServerError)
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,192 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpvec/mcpvec/server/library"
+)
+
+const searchOutputSchema = `{
+  "type": "object",
+  "properties": {
+    "results": {
+      "type": "array",
+      "description": "Matching passages, best first; empty when nothing matches.",
+      "items": {
+        "type": "object",
+        "properties": {
+          "id": {"type": "string", "description": "Passage id; pass it to fetch for the full text."},
+          "title": {"type": "string", "description": "Document name and page."},
+          "url": {"type": "string", "description": "Link to cite (opens the document at the page), or empty when none is known."},
+          "text": {"type": "string", "description": "Snippet of the passage around the best match."}
+        },
+        "required": ["id", "title", "url", "text"]
+      }
+    }
+  },
+  "required": ["results"]
+}`
+
+const fetchOutputSchema = `{
+  "type": "object",
+  "properties": {
+    "id": {"type": "string", "description": "The id that was fetched."},
+    "title": {"type": "string", "description": "Document name and page."},
+    "text": {"type": "string", "description": "Full text of the passage (cut when very long; see metadata.truncated)."},
+    "url": {"type": "string", "description": "Link to cite, or empty when none is known."},
+    "metadata": {
+      "type": "object",
+      "description": "document_id, source, page_start/page_end for PDFs, chunk_index, truncated when the text was cut.",
+      "additionalProperties": true
+    }
+  },
+  "required": ["id", "title", "text", "url", "metadata"]
+}`
+
+func readOnly() mcp.ToolAnnotation {
+	t, f := true, false
+	return mcp.ToolAnnotation{ReadOnlyHint: &t, DestructiveHint: &f, IdempotentHint: &t, OpenWorldHint: &f}
+}
+
+// addTools registers exactly the two deep-research tools.
+func (s *Server) addTools(sum library.Summary) {
+	about := libraryBlurb(sum)
+	search := mcp.NewTool("search",
+		mcp.WithDescription("Search the local document library ("+about+") for passages relevant to a query. "+
+			"Use natural-language questions or key words; returns up to "+fmt.Sprint(s.opts.MaxResults)+
+			" passages with id, title, url and a text snippet. Call fetch with an id to read the whole passage. "+
+			"Cite results by their url."),
+		mcp.WithString("query", mcp.Required(), mcp.MinLength(1), mcp.MaxLength(s.opts.MaxQueryLen),
+			mcp.Description("What to look for: a question or a few key words.")),
+		mcp.WithRawOutputSchema(json.RawMessage(searchOutputSchema)),
+		mcp.WithToolAnnotation(withTitle(readOnly(), "Search the library")),
+	)
+	fetch := mcp.NewTool("fetch",
+		mcp.WithDescription("Fetch the full text of one passage of the local document library by the id a search result returned, "+
+			"with its title, a url to cite and metadata (document, pages)."),
+		mcp.WithString("id", mcp.Required(), mcp.MinLength(1),
+			mcp.Description("A result id from search.")),
+		mcp.WithRawOutputSchema(json.RawMessage(fetchOutputSchema)),
+		mcp.WithToolAnnotation(withTitle(readOnly(), "Fetch a passage")),
+	)
+	s.mcp.AddTool(search, s.handleSearch)
+	s.mcp.AddTool(fetch, s.handleFetch)
+}
+
+func withTitle(a mcp.ToolAnnotation, title string) mcp.ToolAnnotation {
+	a.Title = title
+	return a
+}
+
+// handleSearch answers the search tool. Mistakes the model can fix come back
+// as a result with isError; library failures are Go errors (logged).
+func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	query := strings.TrimSpace(req.GetString("query", ""))
+	if query == "" {
+		return mcp.NewToolResultError("The query is empty. Pass a question or a few key words in \"query\"."), nil
+	}
+	if n := utf8.RuneCountInString(query); n > s.opts.MaxQueryLen {
+		return mcp.NewToolResultError(fmt.Sprintf("The query is too long (%d characters, at most %d). Shorten it to the key words.", n, s.opts.MaxQueryLen)), nil
+	}
+	resp, err := s.lib.Search(ctx, query, s.opts.MaxResults)
+	switch {
+	case errors.Is(err, library.ErrEmptyQuery):
+		return mcp.NewToolResultError("The query has no searchable words. Use different key words."), nil
+	case errors.Is(err, library.ErrQueryTooLong):
+		return mcp.NewToolResultError("The query is too long. Shorten it to the key words."), nil
+	case err != nil:
+		s.log.Error("search", "err", err)
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	out := library.SearchResponse{Results: []library.SearchResult{}}
+	if resp != nil {
+		for _, r := range resp.Results {
+			if len(out.Results) == s.opts.MaxResults {
+				break
+			}
+			r.Text, _ = truncate(r.Text, maxSnippetChars)
+			if r.URL == "" {
+				r.URL = s.docURL(ctx, r.DocID, r.Page)
+			}
+			out.Results = append(out.Results, r)
+		}
+	}
+	return structured(out)
+}
+
+// handleFetch answers the fetch tool; an unknown id is a result with isError.
+func (s *Server) handleFetch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	id := strings.TrimSpace(req.GetString("id", ""))
+	if id == "" {
+		return mcp.NewToolResultError("The id is empty. Pass an id returned by search."), nil
+	}
+	resp, err := s.lib.Fetch(ctx, id)
+	switch {
+	case errors.Is(err, library.ErrNotFound) || (err == nil && resp == nil):
+		return mcp.NewToolResultError(fmt.Sprintf("Unknown id %q. Use an id returned by search (the library may have changed; search again).", id)), nil
+	case err != nil:
+		s.log.Error("fetch", "id", id, "err", err)
+		return nil, fmt.Errorf("fetch %q: %w", id, err)
+	}
+	out := *resp
+	out.Metadata = make(map[string]any, len(resp.Metadata)+1)
+	maps.Copy(out.Metadata, resp.Metadata)
+	var cut bool
+	if out.Text, cut = truncate(out.Text, s.opts.MaxFetchChars); cut {
+		out.Metadata["truncated"] = true
+	}
+	if out.URL == "" {
+		out.URL = s.docURL(ctx, resp.DocID, resp.Page)
+	}
+	return structured(out)
+}
+
+// structured returns v as structuredContent and the same JSON as one text item.
+func structured(v any) (*mcp.CallToolResult, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	res := mcp.NewToolResultStructured(json.RawMessage(b), string(b))
+	res.RawStructuredContent = b
+	return res, nil
+}
+
+// docURL is the signed absolute link to a document's original file, or ""
+// when the request did not come over HTTP (stdio) or docID is unknown.
+func (s *Server) docURL(ctx context.Context, docID string, page int) string {
+	base, _ := ctx.Value(baseKey{}).(string)
+	if base == "" || docID == "" {
+		return ""
+	}
+	return base + s.docPath(docID, page)
+}
+
+// truncate cuts text to at most max characters, preferring a word boundary
+// near the end, and reports whether it cut.
+func truncate(text string, max int) (string, bool) {
+	if utf8.RuneCountInString(text) <= max {
+		return text, false
+	}
+	cut, n := len(text), 0
+	for i := range text {
+		if n == max-1 { // leave room for the ellipsis
+			cut = i
+			break
+		}
+		n++
+	}
+	t := text[:cut]
+	if sp := strings.LastIndexAny(t, " \n\t"); sp > cut*9/10 {
+		t = t[:sp]
+	}
+	return strings.TrimRight(t, " \n\t") + "…", true
+}
