@@ -70,8 +70,21 @@ func openaiSplit(text string, limit int, count func(string) int) []string {
 // (on a rune boundary, at least one rune) whose count is within limit,
 // pulled back to the last whitespace when that keeps at least half of it.
 func openaiLongestPrefix(text string, limit int, count func(string) int) int {
-	// Binary search over byte offsets, snapped to rune starts.
+	// Gallop from a guess of 4 bytes per token so that the cost follows the
+	// piece size, not the text size; then binary search over byte offsets,
+	// snapped to rune starts.
 	lo, hi := 0, len(text) // count(text[:lo]) <= limit; count(text[:hi]) > limit
+	for probe := max(4*limit, 4); probe < hi; probe *= 2 {
+		p := openaiRuneStart(text, probe)
+		if p <= lo {
+			break
+		}
+		if count(text[:p]) > limit {
+			hi = p
+			break
+		}
+		lo = p
+	}
 	for hi-lo > 1 {
 		mid := openaiRuneStart(text, lo+(hi-lo)/2)
 		if mid <= lo {

@@ -1,0 +1,74 @@
+package embed
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// benchChunks returns n passages of about 1,500 characters (a typical
+// chunk of ~350 real tokens), fixed seed.
+func benchChunks(n int) []string {
+	words := strings.Fields("the index stores every passage with its vector and the lexical " +
+		"terms so that search can rank by meaning and by exact words alike while fetch returns " +
+		"the full text of a document page section table figure reference appendix")
+	rng := rand.New(rand.NewPCG(1, 2))
+	out := make([]string, n)
+	var b strings.Builder
+	for i := range out {
+		b.Reset()
+		fmt.Fprintf(&b, "chunk %d:", i)
+		for b.Len() < 1500 {
+			b.WriteByte(' ')
+			b.WriteString(words[rng.IntN(len(words))])
+		}
+		out[i] = b.String()
+	}
+	return out
+}
+
+// BenchmarkOpenAIEmbed embeds 1,000 chunks per iteration against a fake
+// server that adds 50 ms to every request, at several concurrencies, with
+// OpenAI's default batch limits (token budget decides) and with 64-input
+// batches (typical of local servers). Run with:
+//
+//	go test -run '^$' -bench OpenAIEmbed -benchtime 10x -count 5 ./ingest/embed/
+func BenchmarkOpenAIEmbed(b *testing.B) {
+	chunks := benchChunks(1000)
+	for _, batch := range []int{0, 64} {
+		for _, conc := range []int{1, 4, 16} {
+			name := fmt.Sprintf("batch=%d/conc=%d", batch, conc)
+			if batch == 0 {
+				name = fmt.Sprintf("batch=default/conc=%d", conc)
+			}
+			b.Run(name, func(b *testing.B) {
+				f := newFakeServer(b, "openai", 256)
+				f.latency = 50 * time.Millisecond
+				f.discard = true
+				o, err := NewOpenAI(context.Background(), OpenAIConfig{
+					APIKey: "sk-bench", BaseURL: f.BaseURL(), Dimensions: 256,
+					MaxBatchInputs: batch, Concurrency: conc, SkipProbe: true,
+					Logger: slog.New(slog.DiscardHandler),
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				start := time.Now()
+				for range b.N {
+					if _, err := o.Embed(context.Background(), chunks); err != nil {
+						b.Fatal(err)
+					}
+				}
+				elapsed := time.Since(start)
+				b.ReportMetric(float64(len(chunks)*b.N)/elapsed.Seconds(), "chunks/s")
+				b.ReportMetric(float64(f.count.Load())/float64(b.N)*1000/float64(len(chunks)), "req/1000chunks")
+			})
+		}
+	}
+}
