@@ -86,46 +86,56 @@ const (
 // HTTP kinds.
 func MustClient(tb testing.TB, s *Server, kind transportKind, endpoint string, headers map[string]string, version string) (*client.Client, *mcp.InitializeResult) {
 	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	var tr transport.Interface
+	var err error
+	switch kind {
+	case streamable:
+		tr, err = transport.NewStreamableHTTP(endpoint, transport.WithHTTPHeaders(headers))
+	case sse:
+		tr, err = transport.NewSSE(endpoint, transport.WithHeaders(headers))
+	case stdio:
+		tr = stdioTransport(tb, s)
+	}
+	if err != nil {
+		tb.Fatalf("%s transport: %v", kind, err)
+	}
+	return clientOnInit(tb, tr, version)
+}
+
+// clientOn starts a client on tr and initializes it with version ("" for
+// the newest).
+func clientOn(tb testing.TB, tr transport.Interface, version string) *client.Client {
+	tb.Helper()
+	c, _ := clientOnInit(tb, tr, version)
+	return c
+}
+
+func clientOnInit(tb testing.TB, tr transport.Interface, version string) (*client.Client, *mcp.InitializeResult) {
+	tb.Helper()
 	var opts []client.ClientOption
 	if version != "" {
 		opts = append(opts, client.WithProtocolVersion(version))
 	}
-	var c *client.Client
-	switch kind {
-	case streamable:
-		tr, err := transport.NewStreamableHTTP(endpoint, transport.WithHTTPHeaders(headers))
-		if err != nil {
-			tb.Fatalf("streamable transport: %v", err)
-		}
-		c = client.NewClient(tr, opts...)
-	case sse:
-		tr, err := transport.NewSSE(endpoint, transport.WithHeaders(headers))
-		if err != nil {
-			tb.Fatalf("sse transport: %v", err)
-		}
-		c = client.NewClient(tr, opts...)
-	case stdio:
-		c = stdioClient(tb, s, opts)
-	}
-	// The SSE stream lives as long as Start's context, so not ctx.
+	c := client.NewClient(tr, opts...)
+	// The SSE stream lives as long as Start's context.
 	if err := c.Start(context.Background()); err != nil {
-		tb.Fatalf("start %s client: %v", kind, err)
+		tb.Fatalf("start client: %v", err)
 	}
 	tb.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
 	init := mcp.InitializeRequest{}
 	init.Params.ClientInfo = mcp.Implementation{Name: "mcpvec-test", Version: "1"}
 	init.Params.ProtocolVersion = version
 	res, err := c.Initialize(ctx, init)
 	if err != nil {
-		tb.Fatalf("initialize over %s (%q): %v", kind, version, err)
+		tb.Fatalf("initialize (%q): %v", version, err)
 	}
 	return c, res
 }
 
-// stdioClient runs s.ServeStdio on in-process pipes until the test ends.
-func stdioClient(tb testing.TB, s *Server, opts []client.ClientOption) *client.Client {
+// stdioTransport runs s.ServeStdio on in-process pipes until the test ends.
+func stdioTransport(tb testing.TB, s *Server) transport.Interface {
 	toServerR, toServerW := io.Pipe()
 	toClientR, toClientW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -146,7 +156,7 @@ func stdioClient(tb testing.TB, s *Server, opts []client.ClientOption) *client.C
 			tb.Errorf("ServeStdio did not return")
 		}
 	})
-	return client.NewClient(transport.NewIO(toClientR, toServerW, io.NopCloser(eofReader{})), opts...)
+	return transport.NewIO(toClientR, toServerW, io.NopCloser(eofReader{}))
 }
 
 type eofReader struct{}
