@@ -30,6 +30,9 @@ var (
 	ErrRetriesExhausted = errors.New("embed: retries exhausted")
 	// ErrConfig: OpenAIConfig is invalid.
 	ErrConfig = errors.New("embed: invalid config")
+	// ErrPanic: a panic inside the embedder (e.g. in a CountTokens hook) was
+	// recovered; it never crosses the package boundary.
+	ErrPanic = errors.New("embed: recovered panic")
 )
 
 // OpenAIDefaultBaseURL is used when OpenAIConfig.BaseURL is empty.
@@ -99,6 +102,23 @@ func (u Usage) Tokens() int64 {
 // (Ollama, LM Studio, vLLM, LocalAI, llama.cpp server). It is safe for
 // concurrent use; Concurrency bounds the requests in flight across all
 // callers together.
+//
+// Caveats:
+//   - Embed is all or nothing: if one batch fails after its retries, the
+//     vectors of the batches that succeeded are dropped (and were paid
+//     for). Callers that must not pay twice call Embed per file or per few
+//     thousand chunks and persist each result.
+//   - Token limits are enforced on the CountTokens estimate, not on the
+//     server's tokenizer; the built-in estimate overcounts on purpose.
+//   - A text split because it is over MaxInputTokens gets the mean of its
+//     pieces' vectors, which is blurrier than a vector of a shorter text.
+//   - Requests use encoding_format "float" (the default, sent by omitting
+//     the field), which every compatible server understands; base64 would
+//     be smaller on the wire but older Ollama ignores it.
+//   - A server that ignores "dimensions" (older Ollama) is caught by the
+//     probe or by the first answer: vectors of the wrong length are
+//     ErrBadVector, never stored.
+//   - Retry-After longer than 5 minutes is not waited out: the call fails.
 type OpenAI struct {
 	cfg     OpenAIConfig
 	baseURL string // sanitized, for Identity and messages
@@ -292,7 +312,8 @@ func (o *OpenAI) EmbedQuery(ctx context.Context, query string) ([]float32, error
 	return vecs[0], nil
 }
 
-func (o *OpenAI) embedWith(ctx context.Context, texts []string, retries int, timeout time.Duration) ([][]float32, error) {
+func (o *OpenAI) embedWith(ctx context.Context, texts []string, retries int, timeout time.Duration) (_ [][]float32, err error) {
+	defer openaiRecover(&err)
 	if len(texts) == 0 {
 		return nil, nil
 	}
@@ -319,7 +340,7 @@ func (o *OpenAI) runBatches(ctx context.Context, pieces []openaiPiece, batches [
 	for range min(o.cfg.Concurrency, len(batches)) {
 		wg.Go(func() {
 			for b := range jobs {
-				err := o.embedBatch(ctx, pieces[b[0]:b[1]], vecs[b[0]:b[1]], retries, timeout)
+				err := o.safeBatch(ctx, pieces[b[0]:b[1]], vecs[b[0]:b[1]], retries, timeout)
 				if err == nil {
 					continue
 				}
@@ -347,6 +368,20 @@ feed:
 		return firstErr
 	}
 	return context.Cause(ctx)
+}
+
+// safeBatch is embedBatch with a panic (from a CountTokens hook or the
+// HTTP stack) turned into an error, since it runs on its own goroutine.
+func (o *OpenAI) safeBatch(ctx context.Context, pieces []openaiPiece, out [][]float32, retries int, timeout time.Duration) (err error) {
+	defer openaiRecover(&err)
+	return o.embedBatch(ctx, pieces, out, retries, timeout)
+}
+
+// openaiRecover turns a panic into an error wrapping ErrPanic.
+func openaiRecover(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%w: %v", ErrPanic, r)
+	}
 }
 
 // embedBatch fills out (aligned with pieces), retrying failed attempts and

@@ -152,19 +152,19 @@ func TestOpenAILRU(t *testing.T) {
 
 func TestOpenAIServerCapsBatch(t *testing.T) {
 	// A server that silently answers only its first 4 inputs per request.
-	f := newFakeServer(t, "openai", 8)
-	f.hook = func(n int, req fakeRequest, w http.ResponseWriter, _ *http.Request) bool {
+	f := newOpenaiFakeServer(t, "openai", 8)
+	f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, _ *http.Request) bool {
 		items := f.embeddings(req)
 		f.answer(w, req, items[:min(4, len(items))])
 		return true
 	}
 	o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.SkipProbe = true; c.MaxRetries = 1 })
-	in := texts(18)
+	in := openaiTexts(18)
 	got, err := o.Embed(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertVecs(t, in, got, 8)
+	openaiAssertVecs(t, in, got, 8)
 	if n := len(f.requests()); n != 5 {
 		t.Errorf("requests = %d, want 5 (4 answered each time)", n)
 	}

@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// benchChunks returns n passages of about 1,500 characters (a typical
+// openaiBenchChunks returns n passages of about 1,500 characters (a typical
 // chunk of ~350 real tokens), fixed seed.
-func benchChunks(n int) []string {
+func openaiBenchChunks(n int) []string {
 	words := strings.Fields("the index stores every passage with its vector and the lexical " +
 		"terms so that search can rank by meaning and by exact words alike while fetch returns " +
 		"the full text of a document page section table figure reference appendix")
@@ -38,7 +38,7 @@ func benchChunks(n int) []string {
 //
 //	go test -run '^$' -bench OpenAIEmbed -benchtime 10x -count 5 ./ingest/embed/
 func BenchmarkOpenAIEmbed(b *testing.B) {
-	chunks := benchChunks(1000)
+	chunks := openaiBenchChunks(1000)
 	for _, batch := range []int{0, 64} {
 		for _, conc := range []int{1, 4, 16} {
 			name := fmt.Sprintf("batch=%d/conc=%d", batch, conc)
@@ -46,7 +46,7 @@ func BenchmarkOpenAIEmbed(b *testing.B) {
 				name = fmt.Sprintf("batch=default/conc=%d", conc)
 			}
 			b.Run(name, func(b *testing.B) {
-				f := newFakeServer(b, "openai", 256)
+				f := newOpenaiFakeServer(b, "openai", 256)
 				f.latency = 50 * time.Millisecond
 				f.discard = true
 				o, err := NewOpenAI(context.Background(), OpenAIConfig{

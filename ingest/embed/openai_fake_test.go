@@ -14,8 +14,8 @@ import (
 	"time"
 )
 
-// fakeRequest is what the fake embeddings server received.
-type fakeRequest struct {
+// openaiFakeRequest is what the fake embeddings server received.
+type openaiFakeRequest struct {
 	Input          []string
 	Model          string
 	Dimensions     int
@@ -27,10 +27,10 @@ type fakeRequest struct {
 	At             time.Time
 }
 
-// fakeServer speaks the /v1/embeddings wire format of OpenAI ("openai") or
+// openaiFakeServer speaks the /v1/embeddings wire format of OpenAI ("openai") or
 // of Ollama's OpenAI-compatible endpoint ("ollama", "ollama-old" without a
 // usage object, as Ollama sent before it reported prompt_eval_count).
-type fakeServer struct {
+type openaiFakeServer struct {
 	*httptest.Server
 	flavor  string
 	dims    int
@@ -38,32 +38,32 @@ type fakeServer struct {
 	discard bool // keep only a count of requests (benchmarks)
 	count   atomic.Int64
 	// hook, when set, may answer request n (0-based) itself and return true.
-	hook func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) bool
+	hook func(n int, req openaiFakeRequest, w http.ResponseWriter, r *http.Request) bool
 
 	mu          sync.Mutex
-	reqs        []fakeRequest
+	reqs        []openaiFakeRequest
 	inflight    atomic.Int64
 	maxInflight atomic.Int64
 }
 
-func newFakeServer(tb testing.TB, flavor string, dims int) *fakeServer {
+func newOpenaiFakeServer(tb testing.TB, flavor string, dims int) *openaiFakeServer {
 	tb.Helper()
-	f := &fakeServer{flavor: flavor, dims: dims}
+	f := &openaiFakeServer{flavor: flavor, dims: dims}
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
 	tb.Cleanup(f.Close)
 	return f
 }
 
 // URL returns the base URL a client is configured with (".../v1").
-func (f *fakeServer) BaseURL() string { return f.Server.URL + "/v1" }
+func (f *openaiFakeServer) BaseURL() string { return f.Server.URL + "/v1" }
 
-func (f *fakeServer) requests() []fakeRequest {
+func (f *openaiFakeServer) requests() []openaiFakeRequest {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]fakeRequest(nil), f.reqs...)
+	return append([]openaiFakeRequest(nil), f.reqs...)
 }
 
-func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
+func (f *openaiFakeServer) serve(w http.ResponseWriter, r *http.Request) {
 	cur := f.inflight.Add(1)
 	defer f.inflight.Add(-1)
 	for {
@@ -100,7 +100,7 @@ func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 	f.answer(w, req, f.embeddings(req))
 }
 
-func (f *fakeServer) decode(w http.ResponseWriter, r *http.Request) (fakeRequest, bool) {
+func (f *openaiFakeServer) decode(w http.ResponseWriter, r *http.Request) (openaiFakeRequest, bool) {
 	var body struct {
 		Input          json.RawMessage `json:"input"`
 		Model          string          `json:"model"`
@@ -109,10 +109,10 @@ func (f *fakeServer) decode(w http.ResponseWriter, r *http.Request) (fakeRequest
 	}
 	raw, _ := io.ReadAll(r.Body)
 	if err := json.Unmarshal(raw, &body); err != nil {
-		fakeError(w, http.StatusBadRequest, "invalid_request_error", "could not parse JSON body")
-		return fakeRequest{}, false
+		openaiFakeError(w, http.StatusBadRequest, "invalid_request_error", "could not parse JSON body")
+		return openaiFakeRequest{}, false
 	}
-	req := fakeRequest{Model: body.Model, Dimensions: body.Dimensions, Auth: r.Header.Get("Authorization"),
+	req := openaiFakeRequest{Model: body.Model, Dimensions: body.Dimensions, Auth: r.Header.Get("Authorization"),
 		Path: r.URL.Path, Query: r.URL.RawQuery, At: time.Now()}
 	if body.EncodingFormat != nil {
 		req.HasEncoding, req.EncodingFormat = true, *body.EncodingFormat
@@ -120,41 +120,41 @@ func (f *fakeServer) decode(w http.ResponseWriter, r *http.Request) (fakeRequest
 	if err := json.Unmarshal(body.Input, &req.Input); err != nil {
 		var one string
 		if json.Unmarshal(body.Input, &one) != nil {
-			fakeError(w, http.StatusBadRequest, "invalid_request_error", "input must be a string or array of strings")
-			return fakeRequest{}, false
+			openaiFakeError(w, http.StatusBadRequest, "invalid_request_error", "input must be a string or array of strings")
+			return openaiFakeRequest{}, false
 		}
 		req.Input = []string{one}
 	}
 	for _, in := range req.Input {
 		if in == "" {
 			// OpenAI: "'$.input' is invalid."
-			fakeError(w, http.StatusBadRequest, "invalid_request_error", "'$.input' is invalid.")
-			return fakeRequest{}, false
+			openaiFakeError(w, http.StatusBadRequest, "invalid_request_error", "'$.input' is invalid.")
+			return openaiFakeRequest{}, false
 		}
 	}
 	return req, true
 }
 
-// fakeItem is one element of "data".
-type fakeItem struct {
+// openaiFakeItem is one element of "data".
+type openaiFakeItem struct {
 	Object    string    `json:"object"`
 	Index     int       `json:"index"`
 	Embedding []float32 `json:"embedding"`
 }
 
-func (f *fakeServer) embeddings(req fakeRequest) []fakeItem {
+func (f *openaiFakeServer) embeddings(req openaiFakeRequest) []openaiFakeItem {
 	dims := f.dims
 	if req.Dimensions > 0 && f.flavor == "openai" {
 		dims = req.Dimensions
 	}
-	items := make([]fakeItem, len(req.Input))
+	items := make([]openaiFakeItem, len(req.Input))
 	for i, in := range req.Input {
-		items[i] = fakeItem{Object: "embedding", Index: i, Embedding: fakeVec(in, dims)}
+		items[i] = openaiFakeItem{Object: "embedding", Index: i, Embedding: openaiFakeVec(in, dims)}
 	}
 	return items
 }
 
-func (f *fakeServer) answer(w http.ResponseWriter, req fakeRequest, items []fakeItem) {
+func (f *openaiFakeServer) answer(w http.ResponseWriter, req openaiFakeRequest, items []openaiFakeItem) {
 	tokens := 0
 	for _, in := range req.Input {
 		tokens += len(in)/4 + 1
@@ -172,8 +172,8 @@ func (f *fakeServer) answer(w http.ResponseWriter, req fakeRequest, items []fake
 	_ = json.NewEncoder(w).Encode(resp)
 }
 
-// fakeError writes the error envelope OpenAI and Ollama both use.
-func fakeError(w http.ResponseWriter, status int, typ, msg string) {
+// openaiFakeError writes the error envelope OpenAI and Ollama both use.
+func openaiFakeError(w http.ResponseWriter, status int, typ, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]any{
@@ -181,8 +181,8 @@ func fakeError(w http.ResponseWriter, status int, typ, msg string) {
 	})
 }
 
-// fakeVec is the deterministic unit vector the fake server gives text.
-func fakeVec(text string, dims int) []float32 {
+// openaiFakeVec is the deterministic unit vector the fake server gives text.
+func openaiFakeVec(text string, dims int) []float32 {
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(text))
 	rng := rand.New(rand.NewPCG(h.Sum64(), 42))

@@ -35,7 +35,7 @@ func newTestOpenAI(t *testing.T, base string, mutate func(*OpenAIConfig)) *OpenA
 	return o
 }
 
-func texts(n int) []string {
+func openaiTexts(n int) []string {
 	out := make([]string, n)
 	for i := range out {
 		out[i] = fmt.Sprintf("passage number %d about something", i)
@@ -43,27 +43,27 @@ func texts(n int) []string {
 	return out
 }
 
-func assertVecs(t *testing.T, in []string, got [][]float32, dims int) {
+func openaiAssertVecs(t *testing.T, in []string, got [][]float32, dims int) {
 	t.Helper()
 	if len(got) != len(in) {
 		t.Fatalf("got %d vectors for %d texts", len(got), len(in))
 	}
 	for i, s := range in {
-		if want := fakeVec(s, dims); !slices.Equal(got[i], want) {
+		if want := openaiFakeVec(s, dims); !slices.Equal(got[i], want) {
 			t.Fatalf("vector %d (%q) is not the server's vector for that text", i, s)
 		}
 	}
 }
 
 func TestOpenAIWireOpenAI(t *testing.T) {
-	f := newFakeServer(t, "openai", 64)
+	f := newOpenaiFakeServer(t, "openai", 64)
 	o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.MaxBatchInputs = 3; c.Concurrency = 1 })
-	in := texts(10)
+	in := openaiTexts(10)
 	got, err := o.Embed(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertVecs(t, in, got, 64)
+	openaiAssertVecs(t, in, got, 64)
 	reqs := f.requests()
 	if got, want := len(reqs), 1+4; got != want { // probe + ceil(10/3)
 		t.Fatalf("requests = %d, want %d", got, want)
@@ -85,14 +85,14 @@ func TestOpenAIWireOpenAI(t *testing.T) {
 func TestOpenAIWireOllama(t *testing.T) {
 	for _, flavor := range []string{"ollama", "ollama-old"} {
 		t.Run(flavor, func(t *testing.T) {
-			f := newFakeServer(t, flavor, 768)
+			f := newOpenaiFakeServer(t, flavor, 768)
 			o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.APIKey = ""; c.Model = "nomic-embed-text" })
-			in := texts(5)
+			in := openaiTexts(5)
 			got, err := o.Embed(context.Background(), in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			assertVecs(t, in, got, 768)
+			openaiAssertVecs(t, in, got, 768)
 			for _, r := range f.requests() {
 				if r.Auth != "" || r.Model != "nomic-embed-text" {
 					t.Errorf("request auth=%q model=%q; want no auth header and the model", r.Auth, r.Model)
@@ -113,30 +113,30 @@ func TestOpenAIWireOllama(t *testing.T) {
 }
 
 func TestOpenAIOutOfOrderIndex(t *testing.T) {
-	f := newFakeServer(t, "openai", 16)
-	f.hook = func(n int, req fakeRequest, w http.ResponseWriter, _ *http.Request) bool {
+	f := newOpenaiFakeServer(t, "openai", 16)
+	f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, _ *http.Request) bool {
 		items := f.embeddings(req)
 		slices.Reverse(items)
 		f.answer(w, req, items)
 		return true
 	}
 	o := newTestOpenAI(t, f.BaseURL(), nil)
-	in := texts(7)
+	in := openaiTexts(7)
 	got, err := o.Embed(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertVecs(t, in, got, 16)
+	openaiAssertVecs(t, in, got, 16)
 }
 
 func TestOpenAIPartialBatchResent(t *testing.T) {
-	f := newFakeServer(t, "openai", 16)
+	f := newOpenaiFakeServer(t, "openai", 16)
 	// Answer only the even-numbered inputs of the first Embed request.
-	f.hook = func(n int, req fakeRequest, w http.ResponseWriter, _ *http.Request) bool {
+	f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, _ *http.Request) bool {
 		if n != 1 {
 			return false
 		}
-		var items []fakeItem
+		var items []openaiFakeItem
 		for _, it := range f.embeddings(req) {
 			if it.Index%2 == 0 {
 				items = append(items, it)
@@ -146,12 +146,12 @@ func TestOpenAIPartialBatchResent(t *testing.T) {
 		return true
 	}
 	o := newTestOpenAI(t, f.BaseURL(), nil)
-	in := texts(6)
+	in := openaiTexts(6)
 	got, err := o.Embed(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertVecs(t, in, got, 16)
+	openaiAssertVecs(t, in, got, 16)
 	reqs := f.requests()
 	if len(reqs) != 3 {
 		t.Fatalf("requests = %d, want probe + partial + rest", len(reqs))
@@ -162,13 +162,13 @@ func TestOpenAIPartialBatchResent(t *testing.T) {
 }
 
 func TestOpenAIEmptyAnswerExhaustsRetries(t *testing.T) {
-	f := newFakeServer(t, "openai", 16)
-	f.hook = func(n int, req fakeRequest, w http.ResponseWriter, _ *http.Request) bool {
+	f := newOpenaiFakeServer(t, "openai", 16)
+	f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, _ *http.Request) bool {
 		f.answer(w, req, nil)
 		return true
 	}
 	o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.SkipProbe = true; c.MaxRetries = 2 })
-	_, err := o.Embed(context.Background(), texts(3))
+	_, err := o.Embed(context.Background(), openaiTexts(3))
 	if !errors.Is(err, ErrRetriesExhausted) || !errors.Is(err, ErrBadResponse) {
 		t.Fatalf("err = %v, want ErrRetriesExhausted and ErrBadResponse", err)
 	}
@@ -178,19 +178,19 @@ func TestOpenAIEmptyAnswerExhaustsRetries(t *testing.T) {
 }
 
 func TestOpenAIBadIndex(t *testing.T) {
-	for name, mangle := range map[string]func([]fakeItem) []fakeItem{
-		"duplicate":    func(it []fakeItem) []fakeItem { it[1].Index = 2; return it },
-		"out of range": func(it []fakeItem) []fakeItem { it[0].Index = 99; return it },
-		"too many":     func(it []fakeItem) []fakeItem { return append(it, it[0]) },
+	for name, mangle := range map[string]func([]openaiFakeItem) []openaiFakeItem{
+		"duplicate":    func(it []openaiFakeItem) []openaiFakeItem { it[1].Index = 2; return it },
+		"out of range": func(it []openaiFakeItem) []openaiFakeItem { it[0].Index = 99; return it },
+		"too many":     func(it []openaiFakeItem) []openaiFakeItem { return append(it, it[0]) },
 	} {
 		t.Run(name, func(t *testing.T) {
-			f := newFakeServer(t, "openai", 8)
-			f.hook = func(n int, req fakeRequest, w http.ResponseWriter, _ *http.Request) bool {
+			f := newOpenaiFakeServer(t, "openai", 8)
+			f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, _ *http.Request) bool {
 				f.answer(w, req, mangle(f.embeddings(req)))
 				return true
 			}
 			o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.SkipProbe = true })
-			_, err := o.Embed(context.Background(), texts(3))
+			_, err := o.Embed(context.Background(), openaiTexts(3))
 			if !errors.Is(err, ErrBadResponse) {
 				t.Fatalf("err = %v, want ErrBadResponse", err)
 			}
@@ -202,8 +202,8 @@ func TestOpenAIBadIndex(t *testing.T) {
 }
 
 func TestOpenAIAllZeroIndexReadPositionally(t *testing.T) {
-	f := newFakeServer(t, "openai", 8)
-	f.hook = func(n int, req fakeRequest, w http.ResponseWriter, _ *http.Request) bool {
+	f := newOpenaiFakeServer(t, "openai", 8)
+	f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, _ *http.Request) bool {
 		items := f.embeddings(req)
 		for i := range items {
 			items[i].Index = 0
@@ -212,12 +212,12 @@ func TestOpenAIAllZeroIndexReadPositionally(t *testing.T) {
 		return true
 	}
 	o := newTestOpenAI(t, f.BaseURL(), nil)
-	in := texts(4)
+	in := openaiTexts(4)
 	got, err := o.Embed(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertVecs(t, in, got, 8)
+	openaiAssertVecs(t, in, got, 8)
 }
 
 func TestOpenAIRetryAfter(t *testing.T) {
@@ -229,22 +229,22 @@ func TestOpenAIRetryAfter(t *testing.T) {
 		{"Retry-After-Ms", "300", 300 * time.Millisecond},
 	} {
 		t.Run(tc.header, func(t *testing.T) {
-			f := newFakeServer(t, "openai", 8)
-			f.hook = func(n int, req fakeRequest, w http.ResponseWriter, _ *http.Request) bool {
+			f := newOpenaiFakeServer(t, "openai", 8)
+			f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, _ *http.Request) bool {
 				if n != 0 {
 					return false
 				}
 				w.Header().Set(tc.header, tc.value)
-				fakeError(w, http.StatusTooManyRequests, "requests", "Rate limit reached for requests")
+				openaiFakeError(w, http.StatusTooManyRequests, "requests", "Rate limit reached for requests")
 				return true
 			}
 			o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.SkipProbe = true })
-			in := texts(2)
+			in := openaiTexts(2)
 			got, err := o.Embed(context.Background(), in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			assertVecs(t, in, got, 8)
+			openaiAssertVecs(t, in, got, 8)
 			reqs := f.requests()
 			if len(reqs) != 2 {
 				t.Fatalf("requests = %d, want 2", len(reqs))
@@ -260,15 +260,15 @@ func TestOpenAIRetryAfter(t *testing.T) {
 }
 
 func TestOpenAIRetryAfterTooLongFails(t *testing.T) {
-	f := newFakeServer(t, "openai", 8)
-	f.hook = func(n int, req fakeRequest, w http.ResponseWriter, _ *http.Request) bool {
+	f := newOpenaiFakeServer(t, "openai", 8)
+	f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, _ *http.Request) bool {
 		w.Header().Set("Retry-After", "86400")
-		fakeError(w, http.StatusTooManyRequests, "tokens", "Rate limit reached for tokens per day")
+		openaiFakeError(w, http.StatusTooManyRequests, "tokens", "Rate limit reached for tokens per day")
 		return true
 	}
 	o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.SkipProbe = true })
 	start := time.Now()
-	_, err := o.Embed(context.Background(), texts(1))
+	_, err := o.Embed(context.Background(), openaiTexts(1))
 	if err == nil || !strings.Contains(err.Error(), "retry after 24h") {
 		t.Fatalf("err = %v, want a clear error naming the wait", err)
 	}
@@ -297,8 +297,8 @@ func TestOpenAIServerErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFakeServer(t, "openai", 8)
-			f.hook = func(n int, req fakeRequest, w http.ResponseWriter, _ *http.Request) bool {
+			f := newOpenaiFakeServer(t, "openai", 8)
+			f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, _ *http.Request) bool {
 				if tc.failures >= 0 && n >= tc.failures {
 					return false
 				}
@@ -306,11 +306,11 @@ func TestOpenAIServerErrors(t *testing.T) {
 				if tc.code != "" {
 					msg = "You exceeded your current quota"
 				}
-				fakeError(w, tc.status, tc.typ, msg)
+				openaiFakeError(w, tc.status, tc.typ, msg)
 				return true
 			}
 			o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.SkipProbe = true; c.MaxRetries = tc.retries })
-			_, err := o.Embed(context.Background(), texts(2))
+			_, err := o.Embed(context.Background(), openaiTexts(2))
 			if got := len(f.requests()); got != tc.wantReqs {
 				t.Errorf("requests = %d, want %d", got, tc.wantReqs)
 			}
@@ -337,8 +337,8 @@ func TestOpenAIServerErrors(t *testing.T) {
 	}
 }
 
-// hang blocks until the client gives up on the request.
-func hang(w http.ResponseWriter, r *http.Request) bool {
+// openaiHang blocks until the client gives up on the request.
+func openaiHang(w http.ResponseWriter, r *http.Request) bool {
 	select {
 	case <-r.Context().Done():
 	case <-time.After(10 * time.Second):
@@ -347,22 +347,24 @@ func hang(w http.ResponseWriter, r *http.Request) bool {
 }
 
 func TestOpenAITimeout(t *testing.T) {
-	f := newFakeServer(t, "openai", 8)
-	f.hook = func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) bool {
+	f := newOpenaiFakeServer(t, "openai", 8)
+	f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, r *http.Request) bool {
 		if n == 0 {
-			return hang(w, r)
+			return openaiHang(w, r)
 		}
 		return false
 	}
 	o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.SkipProbe = true; c.Timeout = 100 * time.Millisecond })
-	in := texts(2)
+	in := openaiTexts(2)
 	got, err := o.Embed(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertVecs(t, in, got, 8)
+	openaiAssertVecs(t, in, got, 8)
 
-	f.hook = func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) bool { return hang(w, r) }
+	f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, r *http.Request) bool {
+		return openaiHang(w, r)
+	}
 	o = newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) {
 		c.SkipProbe = true
 		c.Timeout = 50 * time.Millisecond
@@ -378,9 +380,9 @@ func TestOpenAIMalformedJSON(t *testing.T) {
 	for _, body := range []string{`{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.1,`, `<html>bad gateway</html>`,
 		`{"object":"list","data":[{"object":"embedding","index":0,"embedding":"AAAA"}]}`} {
 		t.Run(body[:10], func(t *testing.T) {
-			f := newFakeServer(t, "openai", 8)
+			f := newOpenaiFakeServer(t, "openai", 8)
 			bad := 1
-			f.hook = func(n int, req fakeRequest, w http.ResponseWriter, _ *http.Request) bool {
+			f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, _ *http.Request) bool {
 				if n >= bad {
 					return false
 				}
@@ -389,11 +391,11 @@ func TestOpenAIMalformedJSON(t *testing.T) {
 				return true
 			}
 			o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.SkipProbe = true; c.MaxRetries = 2 })
-			if _, err := o.Embed(context.Background(), texts(1)); err != nil {
+			if _, err := o.Embed(context.Background(), openaiTexts(1)); err != nil {
 				t.Fatalf("one garbled answer then a good one: %v", err)
 			}
 			bad = 1 << 30
-			_, err := o.Embed(context.Background(), texts(1))
+			_, err := o.Embed(context.Background(), openaiTexts(1))
 			if !errors.Is(err, ErrBadResponse) || !errors.Is(err, ErrRetriesExhausted) {
 				t.Fatalf("err = %v, want ErrBadResponse after retries", err)
 			}
@@ -402,14 +404,14 @@ func TestOpenAIMalformedJSON(t *testing.T) {
 }
 
 func TestOpenAIBadVectors(t *testing.T) {
-	for name, mangle := range map[string]func(fakeItem) fakeItem{
-		"wrong dims": func(it fakeItem) fakeItem { it.Embedding = it.Embedding[:7]; return it },
-		"all zero":   func(it fakeItem) fakeItem { it.Embedding = make([]float32, 8); return it },
-		"null":       func(it fakeItem) fakeItem { it.Embedding = nil; return it },
+	for name, mangle := range map[string]func(openaiFakeItem) openaiFakeItem{
+		"wrong dims": func(it openaiFakeItem) openaiFakeItem { it.Embedding = it.Embedding[:7]; return it },
+		"all zero":   func(it openaiFakeItem) openaiFakeItem { it.Embedding = make([]float32, 8); return it },
+		"null":       func(it openaiFakeItem) openaiFakeItem { it.Embedding = nil; return it },
 	} {
 		t.Run(name, func(t *testing.T) {
-			f := newFakeServer(t, "openai", 8)
-			f.hook = func(n int, req fakeRequest, w http.ResponseWriter, _ *http.Request) bool {
+			f := newOpenaiFakeServer(t, "openai", 8)
+			f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, _ *http.Request) bool {
 				if n == 0 {
 					return false // the probe is fine
 				}
@@ -419,21 +421,21 @@ func TestOpenAIBadVectors(t *testing.T) {
 				return true
 			}
 			o := newTestOpenAI(t, f.BaseURL(), nil)
-			got, err := o.Embed(context.Background(), texts(3))
+			got, err := o.Embed(context.Background(), openaiTexts(3))
 			if !errors.Is(err, ErrBadVector) || got != nil {
 				t.Fatalf("Embed = %v, %v; want nil and ErrBadVector", got, err)
 			}
 		})
 	}
 	t.Run("overflow", func(t *testing.T) {
-		f := newFakeServer(t, "openai", 2)
-		f.hook = func(n int, req fakeRequest, w http.ResponseWriter, _ *http.Request) bool {
+		f := newOpenaiFakeServer(t, "openai", 2)
+		f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, _ *http.Request) bool {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write([]byte(`{"object":"list","data":[{"object":"embedding","index":0,"embedding":[1e39,0.5]}],"model":"m"}`))
 			return true
 		}
 		o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.SkipProbe = true; c.MaxRetries = -1 })
-		if _, err := o.Embed(context.Background(), texts(1)); !errors.Is(err, ErrBadResponse) {
+		if _, err := o.Embed(context.Background(), openaiTexts(1)); !errors.Is(err, ErrBadResponse) {
 			t.Fatalf("err = %v, want ErrBadResponse for a value beyond float32", err)
 		}
 	})
@@ -458,9 +460,9 @@ func TestOpenAICheckVector(t *testing.T) {
 }
 
 func TestOpenAIDimensions(t *testing.T) {
-	f := newFakeServer(t, "openai", 1536)
+	f := newOpenaiFakeServer(t, "openai", 1536)
 	o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.Dimensions = 256 })
-	got, err := o.Embed(context.Background(), texts(2))
+	got, err := o.Embed(context.Background(), openaiTexts(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,7 +474,7 @@ func TestOpenAIDimensions(t *testing.T) {
 	}
 
 	// Ollama (older versions) ignores "dimensions": the probe must say so.
-	ol := newFakeServer(t, "ollama", 768)
+	ol := newOpenaiFakeServer(t, "ollama", 768)
 	_, err = NewOpenAI(context.Background(), OpenAIConfig{BaseURL: ol.BaseURL(), Model: "nomic-embed-text", Dimensions: 256,
 		Logger: slog.New(slog.DiscardHandler)})
 	if !errors.Is(err, ErrBadVector) || !strings.Contains(err.Error(), "768 dimensions, want 256") || !strings.Contains(err.Error(), "probe") {
@@ -481,13 +483,15 @@ func TestOpenAIDimensions(t *testing.T) {
 }
 
 func TestOpenAICancel(t *testing.T) {
-	f := newFakeServer(t, "openai", 8)
-	f.hook = func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) bool { return hang(w, r) }
+	f := newOpenaiFakeServer(t, "openai", 8)
+	f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, r *http.Request) bool {
+		return openaiHang(w, r)
+	}
 	o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.SkipProbe = true; c.MaxBatchInputs = 1; c.Timeout = time.Minute })
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	start := time.Now()
-	_, err := o.Embed(ctx, texts(20))
+	_, err := o.Embed(ctx, openaiTexts(20))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -500,7 +504,7 @@ func TestOpenAICancel(t *testing.T) {
 }
 
 func TestOpenAIBatchLimits(t *testing.T) {
-	f := newFakeServer(t, "openai", 8)
+	f := newOpenaiFakeServer(t, "openai", 8)
 	count := func(s string) int { return len(strings.Fields(s)) }
 	o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) {
 		c.SkipProbe = true
@@ -541,11 +545,11 @@ func TestOpenAIBatchLimits(t *testing.T) {
 			pieces = append(pieces, sent[k])
 			rest = rest[len(sent[k]):]
 		}
-		want := fakeVec(s, 8)
+		want := openaiFakeVec(s, 8)
 		if len(pieces) > 1 {
 			want = make([]float32, 8)
 			for _, p := range pieces {
-				for j, x := range fakeVec(p, 8) {
+				for j, x := range openaiFakeVec(p, 8) {
 					want[j] += x * float32(count(p))
 				}
 			}
@@ -563,26 +567,26 @@ func TestOpenAIBatchLimits(t *testing.T) {
 }
 
 func TestOpenAIEmptyText(t *testing.T) {
-	f := newFakeServer(t, "openai", 8) // rejects "" like OpenAI does
+	f := newOpenaiFakeServer(t, "openai", 8) // rejects "" like OpenAI does
 	o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.SkipProbe = true })
 	got, err := o.Embed(context.Background(), []string{"a", "", "b"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(got[1], fakeVec(" ", 8)) {
+	if !slices.Equal(got[1], openaiFakeVec(" ", 8)) {
 		t.Errorf("empty text not sent as a space")
 	}
 }
 
 func TestOpenAIConcurrencyBound(t *testing.T) {
-	f := newFakeServer(t, "openai", 8)
+	f := newOpenaiFakeServer(t, "openai", 8)
 	f.latency = 20 * time.Millisecond
 	o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.SkipProbe = true; c.MaxBatchInputs = 2; c.Concurrency = 3 })
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
 	for range 2 { // two callers share the bound
 		wg.Go(func() {
-			_, err := o.Embed(context.Background(), texts(24))
+			_, err := o.Embed(context.Background(), openaiTexts(24))
 			errs <- err
 		})
 	}
@@ -602,15 +606,15 @@ func TestOpenAIConcurrencyBound(t *testing.T) {
 }
 
 func TestOpenAIEmbedQuery(t *testing.T) {
-	f := newFakeServer(t, "openai", 8)
+	f := newOpenaiFakeServer(t, "openai", 8)
 	fail := 0
 	var mu sync.Mutex
-	f.hook = func(n int, req fakeRequest, w http.ResponseWriter, _ *http.Request) bool {
+	f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, _ *http.Request) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		if fail > 0 {
 			fail--
-			fakeError(w, 500, "server_error", "oops")
+			openaiFakeError(w, 500, "server_error", "oops")
 			return true
 		}
 		return false
@@ -623,7 +627,7 @@ func TestOpenAIEmbedQuery(t *testing.T) {
 	}
 	q[0] = 42 // the caller's copy
 	again, err := o.EmbedQuery(ctx, "what is bbolt")
-	if err != nil || !slices.Equal(again, fakeVec("what is bbolt", 8)) {
+	if err != nil || !slices.Equal(again, openaiFakeVec("what is bbolt", 8)) {
 		t.Fatalf("cached query = %v, %v; want the server's vector, untouched", again, err)
 	}
 	if u := o.Usage(); u.Requests != 1 || u.CacheHits != 1 {
@@ -652,8 +656,10 @@ func TestOpenAIEmbedQuery(t *testing.T) {
 }
 
 func TestOpenAIQueryTimeout(t *testing.T) {
-	f := newFakeServer(t, "openai", 8)
-	f.hook = func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) bool { return hang(w, r) }
+	f := newOpenaiFakeServer(t, "openai", 8)
+	f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, r *http.Request) bool {
+		return openaiHang(w, r)
+	}
 	o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.SkipProbe = true; c.QueryTimeout = 50 * time.Millisecond })
 	start := time.Now()
 	_, err := o.EmbedQuery(context.Background(), "slow")
@@ -684,7 +690,7 @@ func TestOpenAIConfigErrors(t *testing.T) {
 }
 
 func TestOpenAIIdentityStripsSecrets(t *testing.T) {
-	f := newFakeServer(t, "openai", 8)
+	f := newOpenaiFakeServer(t, "openai", 8)
 	base := strings.Replace(f.BaseURL(), "http://", "http://user:hunter2@", 1) + "/?api-key=s3cret#frag"
 	o := newTestOpenAI(t, base, nil)
 	if got := o.Identity().BaseURL; got != f.BaseURL() {
@@ -715,11 +721,28 @@ func TestOpenAIUnreachable(t *testing.T) {
 }
 
 func TestOpenAIWrongPath(t *testing.T) {
-	f := newFakeServer(t, "ollama", 8)
+	f := newOpenaiFakeServer(t, "ollama", 8)
 	// Forgetting /v1 is the classic Ollama mistake; the 404 body is plain text.
 	_, err := NewOpenAI(context.Background(), OpenAIConfig{BaseURL: f.URL, Model: "nomic-embed-text",
 		Logger: slog.New(slog.DiscardHandler)})
 	if err == nil || !strings.Contains(err.Error(), "/v1") {
 		t.Fatalf("err = %v, want a hint about /v1", err)
+	}
+}
+
+func TestOpenAIPanicRecovered(t *testing.T) {
+	f := newOpenaiFakeServer(t, "openai", 8)
+	o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) {
+		c.SkipProbe = true
+		c.CountTokens = func(s string) int {
+			if strings.Contains(s, "boom") {
+				panic("tokenizer exploded")
+			}
+			return len(s)
+		}
+	})
+	_, err := o.Embed(context.Background(), []string{"fine", "boom"})
+	if !errors.Is(err, ErrPanic) || !strings.Contains(err.Error(), "tokenizer exploded") {
+		t.Fatalf("err = %v, want ErrPanic", err)
 	}
 }
