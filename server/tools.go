@@ -51,6 +51,10 @@ const fetchOutputSchema = `{
   "required": ["id", "title", "text", "url", "metadata"]
 }`
 
+// errLibrary is what a client sees when the library fails; the cause (which
+// may name local paths) goes to the log only.
+var errLibrary = errors.New("library error (details in the server log)")
+
 func readOnly() mcp.ToolAnnotation {
 	t, f := true, false
 	return mcp.ToolAnnotation{ReadOnlyHint: &t, DestructiveHint: &f, IdempotentHint: &t, OpenWorldHint: &f}
@@ -104,7 +108,7 @@ func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mc
 		return mcp.NewToolResultError("The query is too long. Shorten it to the key words."), nil
 	case err != nil:
 		s.log.Error("search", "err", err)
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, fmt.Errorf("search: %w", errLibrary)
 	}
 	out := library.SearchResponse{Results: []library.SearchResult{}}
 	if resp != nil {
@@ -134,7 +138,7 @@ func (s *Server) handleFetch(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		return mcp.NewToolResultError(fmt.Sprintf("Unknown id %q. Use an id returned by search (the library may have changed; search again).", id)), nil
 	case err != nil:
 		s.log.Error("fetch", "id", id, "err", err)
-		return nil, fmt.Errorf("fetch %q: %w", id, err)
+		return nil, fmt.Errorf("fetch %q: %w", id, errLibrary)
 	}
 	out := *resp
 	out.Metadata = make(map[string]any, len(resp.Metadata)+1)

@@ -1,0 +1,175 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpvec/mcpvec/server/library"
+)
+
+func TestResponseSizeBounded(t *testing.T) {
+	lib := newFakeLib()
+	long := strings.Repeat("impeller blade wear ", 2000) // 40000 characters
+	for i := range 30 {
+		lib.docs = append(lib.docs, fakeDoc{id: "big" + string(rune('a'+i)), name: "big.txt", mediaType: "text/plain",
+			pages: []string{long}})
+	}
+	s := MustNew(t, lib, Options{MaxResults: 5, MaxFetchChars: 1000})
+	base := MustServe(t, s)
+	c, _ := MustClient(t, s, streamable, base+"/mcp", nil, "")
+
+	var sr library.SearchResponse
+	decodeResult(t, callTool(t, c, "search", map[string]any{"query": "impeller"}), &sr)
+	if len(sr.Results) != 5 {
+		t.Errorf("results = %d, want MaxResults 5", len(sr.Results))
+	}
+	for _, r := range sr.Results {
+		if n := utf8.RuneCountInString(r.Text); n > maxSnippetChars {
+			t.Errorf("snippet of %s has %d characters, cap %d", r.ID, n, maxSnippetChars)
+		}
+	}
+	var fr library.FetchResponse
+	decodeResult(t, callTool(t, c, "fetch", map[string]any{"id": "biga:0"}), &fr)
+	if n := utf8.RuneCountInString(fr.Text); n > 1000 || n < 900 {
+		t.Errorf("fetch text has %d characters, want just under 1000", n)
+	}
+	if fr.Metadata["truncated"] != true || fr.Metadata["document_id"] != "biga" {
+		t.Errorf("metadata = %v, want truncated and the library's fields", fr.Metadata)
+	}
+	// The library's own map is not mutated.
+	orig, _ := lib.Fetch(context.Background(), "biga:0")
+	if _, ok := orig.Metadata["truncated"]; ok {
+		t.Error("server mutated the library's metadata map")
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		max     int
+		want    string
+		wantCut bool
+	}{
+		{"short", 10, "short", false},
+		{"exactly ten", 11, "exactly ten", false},
+		{"héllo wörld and more", 12, "héllo wörld…", true},
+		{"abcdefghijklmnop", 5, "abcd…", true},
+	} {
+		got, cut := truncate(tc.in, tc.max)
+		if got != tc.want || cut != tc.wantCut {
+			t.Errorf("truncate(%q, %d) = %q, %v; want %q, %v", tc.in, tc.max, got, cut, tc.want, tc.wantCut)
+		}
+		if utf8.RuneCountInString(got) > tc.max || !utf8.ValidString(got) {
+			t.Errorf("truncate(%q, %d) = %q exceeds the cap or is invalid UTF-8", tc.in, tc.max, got)
+		}
+	}
+}
+
+func TestLibraryFailureIsProtocolError(t *testing.T) {
+	lib := newFakeLib()
+	s := MustNew(t, lib, Options{})
+	c, _ := MustClient(t, s, stdio, "", nil, mcp.ProtocolVersion20250618)
+	lib.mu.Lock()
+	lib.failWith = errors.New("disk on fire")
+	lib.mu.Unlock()
+	for _, call := range []struct{ tool, arg, val string }{{"search", "query", "pump"}, {"fetch", "id", "d1:0"}} {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = call.tool
+		req.Params.Arguments = map[string]any{call.arg: call.val}
+		res, err := c.CallTool(t.Context(), req)
+		if err == nil {
+			t.Errorf("%s with a broken library: %+v, want a JSON-RPC error", call.tool, res)
+		} else if strings.Contains(err.Error(), "disk on fire") {
+			t.Errorf("%s error %q leaks the cause to the client", call.tool, err)
+		}
+	}
+	// Library sentinels the model can act on are tool results, not errors.
+	lib.mu.Lock()
+	lib.failWith = library.ErrQueryTooLong
+	lib.mu.Unlock()
+	if msg := errorText(t, callTool(t, c, "search", map[string]any{"query": "pump"})); !strings.Contains(msg, "too long") {
+		t.Errorf("ErrQueryTooLong message = %q", msg)
+	}
+	lib.mu.Lock()
+	lib.failWith = library.ErrEmptyQuery
+	lib.mu.Unlock()
+	if msg := errorText(t, callTool(t, c, "search", map[string]any{"query": "the"})); !strings.Contains(msg, "no searchable words") {
+		t.Errorf("ErrEmptyQuery message = %q", msg)
+	}
+	// A missing or mistyped argument is an isError result too.
+	if msg := errorText(t, callTool(t, c, "search", map[string]any{"q": "pump"})); !strings.Contains(msg, "empty") {
+		t.Errorf("missing query message = %q", msg)
+	}
+	if msg := errorText(t, callTool(t, c, "fetch", map[string]any{"id": 42})); !strings.Contains(msg, "empty") {
+		t.Errorf("numeric id message = %q", msg)
+	}
+}
+
+func TestInstructions(t *testing.T) {
+	titles := make([]string, 20)
+	for i := range titles {
+		titles[i] = strings.Repeat("Very long handbook title ", 8) + string(rune('A'+i))
+	}
+	got := Instructions(library.Summary{Documents: 120, Chunks: 45000, Titles: titles})
+	head := got[:512]
+	for _, want := range []string{"120 documents, 45000 passages", "search(query)", "fetch(id)", "url"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("first 512 characters lack %q:\n%s", want, head)
+		}
+	}
+	if len(got) > maxInstructions+10 {
+		t.Errorf("instructions are %d bytes, cap %d", len(got), maxInstructions)
+	}
+	if !strings.Contains(got, "Documents include:") {
+		t.Error("instructions list no titles")
+	}
+	empty := Instructions(library.Summary{})
+	if !strings.Contains(empty, "0 documents") || strings.Contains(empty, "include") {
+		t.Errorf("empty library instructions = %q", empty)
+	}
+}
+
+func TestShutdownClosesStreams(t *testing.T) {
+	s := MustNew(t, newFakeLib(), Options{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	resp, err := http.Get("http://" + ln.Addr().String() + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	buf := make([]byte, 256)
+	if n, err := resp.Body.Read(buf); err != nil || !strings.Contains(string(buf[:n]), "endpoint") {
+		t.Fatalf("sse start: %q %v", buf[:n], err)
+	}
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(8 * time.Second):
+		t.Fatal("Serve did not return with an open SSE stream")
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("shutdown took %v with an open SSE stream", d)
+	}
+	if _, err := io.ReadAll(resp.Body); err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Logf("stream ended with %v", err)
+	}
+}
