@@ -1,0 +1,107 @@
+package chunk
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// level ranks the gap before an atom as a place to cut: higher is better.
+type level uint8
+
+const (
+	levelNone      level = iota // inside a word, or between a word and its punctuation
+	levelWord                   // whitespace, or between two CJK characters
+	levelLine                   // a single line break (often a wrapped line in PDFs)
+	levelSentence               // after a sentence-ending mark
+	levelParagraph              // a blank line, form feed or paragraph separator
+	levelEnd                    // the end of the text
+)
+
+// abbreviations are words that, followed by a period, rarely end a sentence.
+var abbreviations = map[string]bool{
+	"al": true, "approx": true, "ca": true, "cf": true, "dr": true, "eq": true, "eqs": true,
+	"etc": true, "fig": true, "figs": true, "inc": true, "jr": true, "mr": true, "mrs": true,
+	"ms": true, "no": true, "nos": true, "p": true, "pp": true, "prof": true, "ref": true,
+	"refs": true, "sec": true, "sr": true, "st": true, "vol": true, "vs": true,
+}
+
+// gapLevel ranks the gap between atoms[i-1] and atoms[i] (i >= 1).
+func gapLevel(text string, atoms []atom, i int) level {
+	prev, cur := atoms[i-1], atoms[i]
+	space := text[prev.end:cur.start]
+	if space == "" {
+		return joinedLevel(text, prev, cur)
+	}
+	if strings.Count(space, "\n") >= 2 || strings.ContainsAny(space, "\f\u2029") ||
+		strings.Contains(space, "\r\r") {
+		return levelParagraph
+	}
+	if endsSentence(text, atoms, i) {
+		return levelSentence
+	}
+	if strings.ContainsAny(space, "\n\r\u2028\u0085") {
+		return levelLine
+	}
+	return levelWord
+}
+
+// joinedLevel ranks the zero-width gap between two adjacent atoms.
+func joinedLevel(text string, prev, cur atom) level {
+	p := text[prev.start:prev.end]
+	switch {
+	case p == "。" || p == "！" || p == "？" || p == "｡":
+		return levelSentence
+	case prev.class == classCJK && cur.class == classCJK:
+		return levelWord
+	case prev.class == classPunct && !isASCII(p) && cur.class == classCJK:
+		return levelWord // after a full-width comma, colon or closing bracket
+	}
+	return levelNone
+}
+
+// endsSentence reports whether atoms[i-1] (plus closing quotes or brackets)
+// ends a sentence and atoms[i] can start one.
+func endsSentence(text string, atoms []atom, i int) bool {
+	if first, _ := utf8.DecodeRuneInString(text[atoms[i].start:]); unicode.IsLower(first) {
+		return false
+	}
+	j := i - 1
+	for j > 0 && isCloser(text[atoms[j].start:atoms[j].end]) && atoms[j-1].end == atoms[j].start {
+		j--
+	}
+	switch text[atoms[j].start:atoms[j].end] {
+	case "!", "?", "…", "。", "！", "？":
+		return true
+	case ".":
+	default:
+		return false
+	}
+	if j == 0 || atoms[j-1].end != atoms[j].start {
+		return true // a lone period, e.g. " ." in Cranfield
+	}
+	w := atoms[j-1]
+	word := text[w.start:w.end]
+	if w.class != classWord {
+		return w.class == classDigit || w.class == classPunct
+	}
+	return utf8.RuneCountInString(word) > 1 && !abbreviations[strings.ToLower(word)]
+}
+
+// isCloser reports whether s closes a quotation or bracket.
+func isCloser(s string) bool {
+	switch s {
+	case `"`, "'", ")", "]", "”", "’", "»", "」", "』", "）":
+		return true
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}

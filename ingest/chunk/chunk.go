@@ -1,0 +1,230 @@
+package chunk
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"unicode/utf8"
+)
+
+// Default sizes, in estimated tokens. They are starting points; the
+// retrieval evaluation chooses the shipped defaults.
+const (
+	DefaultSize    = 256
+	DefaultOverlap = 32
+
+	// MinSize is the smallest accepted Options.Size. Every single character
+	// is estimated at two tokens or fewer, so any Size >= MinSize can hold it.
+	MinSize = 4
+)
+
+// Errors returned by Split.
+var (
+	// ErrInvalidOptions means Options.Size < MinSize or Options.Overlap is
+	// negative or not smaller than Size.
+	ErrInvalidOptions = errors.New("invalid chunk options")
+	// ErrInvalidPages means pageStarts does not start at 0, decreases, or
+	// points past the end of the text.
+	ErrInvalidPages = errors.New("invalid page starts")
+)
+
+// Options sizes the passages, in tokens as counted by EstimateTokens.
+type Options struct {
+	Size    int // upper bound on a passage's estimated tokens
+	Overlap int // about this many tokens of a passage are repeated at the start of the next
+}
+
+// DefaultOptions returns Options{Size: DefaultSize, Overlap: DefaultOverlap}.
+func DefaultOptions() Options {
+	return Options{Size: DefaultSize, Overlap: DefaultOverlap}
+}
+
+// Validate returns an error wrapping ErrInvalidOptions if o cannot be used.
+func (o Options) Validate() error {
+	if o.Size < MinSize {
+		return fmt.Errorf("%w: size %d is below %d", ErrInvalidOptions, o.Size, MinSize)
+	}
+	if o.Overlap < 0 || o.Overlap >= o.Size {
+		return fmt.Errorf("%w: overlap %d must be in [0, size %d)", ErrInvalidOptions, o.Overlap, o.Size)
+	}
+	return nil
+}
+
+// Chunk is one passage of a document.
+type Chunk struct {
+	Index              int    // 0-based, in order
+	Text               string // == text[Start:End]
+	Start, End         int    // byte offsets into the document text
+	PageStart, PageEnd int    // 1-based pages the chunk spans (page i starts at byte pageStarts[i-1])
+}
+
+// Split splits text into passages of at most opts.Size estimated tokens (see
+// EstimateTokens), with about opts.Overlap tokens repeated between
+// neighbours. It cuts at a paragraph break if one leaves the passage at least
+// half full, else at a sentence end, a line break, a space or a CJK character
+// boundary, and inside a word only when one word alone exceeds Size. It never
+// cuts inside a UTF-8 sequence. Passages start and end on non-space text;
+// together they cover every non-space byte, and their Starts strictly
+// increase.
+//
+// pageStarts holds the byte offset where each page starts (pageStarts[0] ==
+// 0, non-decreasing, each <= len(text)); nil means one page. Empty or
+// all-space text yields no chunks.
+//
+// Split is deterministic, pure and safe for concurrent use. It returns an
+// error wrapping ErrInvalidOptions or ErrInvalidPages for bad input.
+func Split(text string, pageStarts []int, opts Options) ([]Chunk, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if err := validatePages(pageStarts, len(text)); err != nil {
+		return nil, err
+	}
+	s := newSplitter(text, opts)
+	var chunks []Chunk
+	for first, prevLast := 0, -1; first < len(s.atoms); {
+		last := s.cut(first, prevLast)
+		start, end := s.atoms[first].start, s.atoms[last].end
+		chunks = append(chunks, Chunk{
+			Index:     len(chunks),
+			Text:      text[start:end],
+			Start:     start,
+			End:       end,
+			PageStart: pageOf(pageStarts, start),
+			PageEnd:   pageOf(pageStarts, end-1),
+		})
+		first, prevLast = s.next(first, last), last
+	}
+	return chunks, nil
+}
+
+func validatePages(pageStarts []int, n int) error {
+	if pageStarts == nil {
+		return nil
+	}
+	if len(pageStarts) == 0 || pageStarts[0] != 0 {
+		return fmt.Errorf("%w: first page must start at 0", ErrInvalidPages)
+	}
+	for i := 1; i < len(pageStarts); i++ {
+		if pageStarts[i] < pageStarts[i-1] || pageStarts[i] > n {
+			return fmt.Errorf("%w: page %d starts at %d", ErrInvalidPages, i+1, pageStarts[i])
+		}
+	}
+	return nil
+}
+
+// pageOf returns the 1-based page holding byte off: the last page starting
+// at or before it, so empty pages are skipped.
+func pageOf(pageStarts []int, off int) int {
+	if len(pageStarts) == 0 {
+		return 1
+	}
+	return sort.Search(len(pageStarts), func(i int) bool { return pageStarts[i] > off })
+}
+
+// splitter holds a document cut into atoms with prefix sums of their costs.
+type splitter struct {
+	atoms  []atom
+	gaps   []int   // whitespace cost before atoms[i]
+	levels []level // how good a cut the gap before atoms[i] is
+	pre    []int   // pre[i] = sum over k < i of gaps[k] + atoms[k].cost
+	limit  int     // opts.Size in centitokens
+	over   int     // opts.Overlap in centitokens
+}
+
+func newSplitter(text string, opts Options) *splitter {
+	s := &splitter{limit: opts.Size * unit, over: opts.Overlap * unit}
+	guess := len(text)/5 + 1 // about one atom per five bytes of prose
+	s.atoms, s.gaps = make([]atom, 0, guess), make([]int, 0, guess)
+	atomize(text, func(a atom, gap int) {
+		if a.cost <= s.limit {
+			s.atoms, s.gaps = append(s.atoms, a), append(s.gaps, gap)
+			return
+		}
+		for _, p := range splitAtom(text, a, s.limit) {
+			s.atoms, s.gaps = append(s.atoms, p), append(s.gaps, gap)
+			gap = 0
+		}
+	})
+	s.levels = make([]level, len(s.atoms))
+	s.pre = make([]int, len(s.atoms)+1)
+	for i, a := range s.atoms {
+		if i > 0 {
+			s.levels[i] = gapLevel(text, s.atoms, i)
+		}
+		s.pre[i+1] = s.pre[i] + s.gaps[i] + a.cost
+	}
+	return s
+}
+
+// splitAtom cuts a run costing more than limit into pieces that each cost at
+// most limit, at rune boundaries.
+func splitAtom(text string, a atom, limit int) []atom {
+	var pieces []atom
+	start, sum, pos := a.start, 0, 0
+	for i := a.start; i < a.end; pos++ {
+		r, size := utf8.DecodeRuneInString(text[i:a.end])
+		c := runeCost(r, size, a.class, pos)
+		if i > start && atomCost(sum+c, a.class) > limit {
+			pieces = append(pieces, atom{start: start, end: i, cost: atomCost(sum, a.class), class: a.class})
+			start, sum = i, 0
+		}
+		sum += c
+		i += size
+	}
+	return append(pieces, atom{start: start, end: a.end, cost: atomCost(sum, a.class), class: a.class})
+}
+
+// tokens is the cost of atoms[a..b] inclusive with the whitespace between
+// them, in centitokens.
+func (s *splitter) tokens(a, b int) int {
+	return s.pre[b+1] - s.pre[a] - s.gaps[a]
+}
+
+// levelAfter ranks cutting right after atoms[i].
+func (s *splitter) levelAfter(i int) level {
+	if i == len(s.atoms)-1 {
+		return levelEnd
+	}
+	return s.levels[i+1]
+}
+
+// cut returns the last atom of the chunk starting at atoms[first]; atoms up to
+// prevLast are already in the previous chunk. It picks the best-ranked cut
+// among those that add at least half of the room left after the overlap,
+// the latest one on ties.
+func (s *splitter) cut(first, prevLast int) int {
+	from := max(first, prevLast+1) // the first new atom
+	room := s.limit
+	if prevLast >= first {
+		room -= s.tokens(first, prevLast)
+	}
+	best, bestLevel, bestFull := from, level(0), false
+	for e := from; e < len(s.atoms) && s.tokens(first, e) <= s.limit; e++ {
+		full := 2*s.tokens(from, e) >= room
+		if lv := s.levelAfter(e); (full && !bestFull) || (full == bestFull && lv >= bestLevel) {
+			best, bestLevel, bestFull = e, lv, full
+		}
+	}
+	return best
+}
+
+// next returns the first atom of the chunk after atoms[first..last]: an atom
+// inside it that repeats at most Overlap tokens (preferring a sentence or
+// paragraph start), or last+1.
+func (s *splitter) next(first, last int) int {
+	if last+1 >= len(s.atoms) || s.over == 0 {
+		return last + 1
+	}
+	best, bestLevel, bestHalf := last+1, level(0), false
+	for b := last; b > first; b-- {
+		if s.tokens(b, last) > s.over || s.tokens(b, last+1) > s.limit {
+			break
+		}
+		half := 2*s.tokens(b, last) >= s.over
+		if lv := s.levels[b]; (half && !bestHalf) || (half == bestHalf && lv >= bestLevel) {
+			best, bestLevel, bestHalf = b, lv, half
+		}
+	}
+	return best
+}
