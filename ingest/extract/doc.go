@@ -22,8 +22,10 @@
 //   - Concurrency: an Extractor is safe for concurrent use. PDFs run in a pool
 //     of at most Options.MaxInstances pdfium instances (about 55 MiB each, up
 //     to Options.MemoryLimit); a call waits for a free instance or for its
-//     context. Every call gets a freshly instantiated module, so the state
-//     left by a broken file never reaches the next one.
+//     context. Instances are reused across documents, except that
+//     an instance is destroyed after any error, failed page or input over
+//     16 MiB, so state or grown memory left by a broken or huge file never
+//     reaches the next one.
 //   - Start-up: the first PDF compiles the 5 MB pdfium module, about 10 s on
 //     a cold machine; wazero's compilation cache in Options.CacheDir makes
 //     later starts take under a second. If the cache directory cannot be

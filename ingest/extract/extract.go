@@ -88,8 +88,8 @@ var ErrClosed = errors.New("extractor closed")
 // Extractor turns file bytes into a Document. It is safe for concurrent
 // use: PDFs are extracted in a pool of at most Options.MaxInstances pdfium
 // WebAssembly instances (callers beyond that wait for a free one, or for
-// their context), each call getting a fresh instance so one broken file
-// cannot affect the next; other formats need no shared state.
+// their context); an instance that saw an error is destroyed rather than
+// reused. Other formats need no shared state.
 type Extractor struct {
 	opts Options
 

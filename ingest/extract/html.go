@@ -48,6 +48,9 @@ func extractHTML(data []byte) (title, text string, err error) {
 		return "", "", fmt.Errorf("parse html: %w: %w", ErrMalformed, err)
 	}
 	w := &htmlWalker{}
+	if t := findElement(root, atom.Title); t != nil {
+		w.title = nodeText(t)
+	}
 	w.walk(root)
 	title = oneLine(w.title)
 	if title == "" {
@@ -69,9 +72,6 @@ func (w *htmlWalker) walk(n *html.Node) {
 		w.text(n.Data)
 		return
 	case html.ElementNode:
-		if n.DataAtom == atom.Title && w.title == "" {
-			w.title = nodeText(n)
-		}
 		if skipHTML[n.DataAtom] {
 			return
 		}
@@ -87,8 +87,8 @@ func (w *htmlWalker) walk(n *html.Node) {
 				w.text(" " + alt + " ")
 			}
 		}
-		w.brk(n.DataAtom)
-		defer w.brk(n.DataAtom)
+		w.brk(n.DataAtom, true)
+		defer w.brk(n.DataAtom, false)
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		w.walk(c)
@@ -120,11 +120,11 @@ func (w *htmlWalker) text(s string) {
 
 // brk writes the break an element implies; CleanText later collapses the
 // surplus spaces and blank lines.
-func (w *htmlWalker) brk(a atom.Atom) {
+func (w *htmlWalker) brk(a atom.Atom, open bool) {
 	switch {
 	case blockHTML[a]:
 		w.b.WriteString("\n\n")
-	case lineHTML[a]:
+	case lineHTML[a] && open:
 		w.b.WriteString("\n")
 	case a == atom.Td || a == atom.Th:
 		w.b.WriteString(" ")
@@ -148,6 +148,19 @@ func nodeText(n *html.Node) string {
 	}
 	rec(n)
 	return b.String()
+}
+
+// findElement returns the first element a in document order, or nil.
+func findElement(n *html.Node, a atom.Atom) *html.Node {
+	if n.Type == html.ElementNode && n.DataAtom == a {
+		return n
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if f := findElement(c, a); f != nil {
+			return f
+		}
+	}
+	return nil
 }
 
 func attr(n *html.Node, key string) string {

@@ -113,8 +113,10 @@ func mdLine(ln string) string {
 	return ln
 }
 
-// mdInline strips inline markup, keeping link and image text.
+// mdInline strips inline markup, keeping link and image text. Escaped
+// punctuation is parked in the private-use area while markup is removed.
 func mdInline(s string) string {
+	s = mdEscape.ReplaceAllStringFunc(s, func(m string) string { return string(rune(0xF0000) + rune(m[1])) })
 	s = mdImage.ReplaceAllString(s, "$1")
 	s = mdLink.ReplaceAllString(s, "$1")
 	s = mdAutolink.ReplaceAllString(s, "$1")
@@ -126,5 +128,10 @@ func mdInline(s string) string {
 		}
 		s = mdUnderline.ReplaceAllString(s, "$1$2$3")
 	}
-	return mdEscape.ReplaceAllString(s, "$1")
+	return strings.Map(func(r rune) rune {
+		if r >= 0xF0000 && r < 0xF0080 {
+			return r - 0xF0000
+		}
+		return r
+	}, s)
 }

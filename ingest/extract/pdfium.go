@@ -43,6 +43,7 @@ func newPdfiumEngine(opts Options) (*pdfiumEngine, error) {
 		FSConfig:      wazero.NewFSConfig(), // no host files: documents come as bytes
 		RuntimeConfig: rc,
 		Stdout:        io.Discard,
+		ReuseWorkers:  true,
 		Stderr:        slogWriter{},
 	})
 	if err != nil {
@@ -79,9 +80,12 @@ func (slogWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// errOpen marks a document pdfium could not open for reasons other than
+// openError marks a document pdfium could not open for reasons other than
 // encryption; the fallback reader may still manage.
-var errOpen = errors.New("pdfium cannot open file")
+type openError struct{ err error }
+
+func (o *openError) Error() string { return "pdfium: " + trimCode(o.err.Error()) }
+func (o *openError) Unwrap() error { return o.err }
 
 // extractPDF extracts with pdfium, falling back to the worker process when
 // pdfium cannot open the file.
@@ -91,18 +95,32 @@ func (e *Extractor) extractPDF(ctx context.Context, data []byte) (*Document, err
 		return nil, err
 	}
 	doc, err := eng.extract(ctx, data, e.opts.Password)
-	if !errors.Is(err, errOpen) {
+	var oerr *openError
+	if !errors.As(err, &oerr) {
 		return doc, err
 	}
 	if len(e.opts.WorkerCommand) == 0 {
-		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, oerr)
 	}
 	slog.Debug("pdfium cannot open file; trying fallback worker", "err", err)
 	doc, werr := runWorker(ctx, e.opts, data)
-	if werr != nil {
-		return nil, fmt.Errorf("%w (fallback: %w)", err, werr)
+	switch {
+	case werr == nil:
+		return doc, nil
+	case errors.Is(werr, ErrTimeout) || ctx.Err() != nil:
+		return nil, fmt.Errorf("fallback reader: %w", werr)
 	}
-	return doc, nil
+	return nil, fmt.Errorf("%w: %v; fallback reader: %s", ErrMalformed, oerr,
+		strings.TrimPrefix(werr.Error(), ErrMalformed.Error()+": "))
+}
+
+// trimCode drops the numeric prefix of pdfium's error messages
+// ("3: incorrect format").
+func trimCode(msg string) string {
+	if _, rest, ok := strings.Cut(msg, ": "); ok && rest != "" && msg[0] >= '0' && msg[0] <= '9' {
+		return rest
+	}
+	return msg
 }
 
 // session is one pdfium instance working on one document, with a watchdog
@@ -113,7 +131,13 @@ type session struct {
 	killed bool
 	done   bool
 	cause  error
+
+	pageErrors int // pages pdfium failed to read
 }
+
+// retireSize is the input size above which a pdfium instance is destroyed
+// after use instead of being reused, to hand its grown memory back.
+const retireSize = 16 << 20
 
 // kill stops the instance; the pending pdfium call returns an error.
 func (s *session) kill(cause error) {
@@ -129,15 +153,22 @@ func (s *session) kill(cause error) {
 }
 
 // finish ends the session, returning the reason it was killed, if it was.
-func (s *session) finish() error {
+// The instance goes back to the pool for the next document unless retire
+// is set: then it is destroyed, so that memory grown for a large file or
+// state left by a failure does not outlive this document.
+func (s *session) finish(retire bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.done = true
 	if s.killed {
 		return s.cause
 	}
-	if err := s.inst.Close(); err != nil {
-		slog.Debug("close pdfium instance", "err", err)
+	release := s.inst.Close
+	if retire {
+		release = s.inst.Kill
+	}
+	if err := release(); err != nil {
+		slog.Debug("release pdfium instance", "err", err)
 	}
 	return nil
 }
@@ -160,7 +191,8 @@ func (p *pdfiumEngine) extract(ctx context.Context, data []byte, password string
 		if r := recover(); r != nil {
 			doc, err = nil, fmt.Errorf("%w: pdfium: %v", ErrMalformed, r)
 		}
-		if cause := s.finish(); cause != nil {
+		retire := err != nil || s.pageErrors > 0 || len(data) > retireSize
+		if cause := s.finish(retire); cause != nil {
 			doc, err = nil, cause
 		}
 	}()
@@ -180,7 +212,7 @@ func (s *session) read(data []byte, password string, pageTimeout time.Duration) 
 	case errors.Is(err, pdfiumerrors.ErrSecurity):
 		return nil, fmt.Errorf("%w (unsupported encryption)", ErrEncrypted)
 	case err != nil:
-		return nil, fmt.Errorf("%w: %w", errOpen, err)
+		return nil, &openError{err}
 	}
 	d := opened.Document
 	defer s.inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: d})
@@ -192,20 +224,19 @@ func (s *session) read(data []byte, password string, pageTimeout time.Duration) 
 	if t, err := s.inst.FPDF_GetMetaText(&requests.FPDF_GetMetaText{Document: d, Tag: "Title"}); err == nil {
 		doc.Title = cleanTitle(t.Value)
 	}
-	failed := 0
 	for i := range doc.Pages {
 		timeout := fmt.Errorf("%w: page %d took over %s", ErrTimeout, i+1, pageTimeout)
 		t := time.AfterFunc(pageTimeout, func() { s.kill(timeout) })
 		text, err := s.pageText(d, i)
 		t.Stop()
 		if err != nil {
-			failed++
+			s.pageErrors++
 			slog.Debug("pdfium page", "page", i+1, "err", err)
 			continue
 		}
 		doc.Pages[i] = CleanText(text)
 	}
-	if failed > 0 && failed == len(doc.Pages) {
+	if s.pageErrors > 0 && s.pageErrors == len(doc.Pages) {
 		return nil, fmt.Errorf("%w: no page could be read", ErrMalformed)
 	}
 	return doc, nil

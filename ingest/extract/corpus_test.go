@@ -1,0 +1,166 @@
+package extract
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// corpusDir is the shared real-world PDF corpus (see
+// /work/shared/pdfs/README.md); MCPVEC_PDF_CORPUS overrides it.
+func corpusDir() string {
+	if d := os.Getenv("MCPVEC_PDF_CORPUS"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "..", "shared", "pdfs", "corpus")
+}
+
+type corpusFile struct {
+	path     string
+	password string // user password, "" when none is needed
+}
+
+// corpusFiles lists every PDF of the corpus with the user password from
+// manifest.tsv; "owner:X" is an owner password, so no user password.
+func corpusFiles(tb testing.TB) []corpusFile {
+	tb.Helper()
+	dir := corpusDir()
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.pdf"))
+	if len(paths) == 0 {
+		tb.Skipf("shared PDF corpus not found at %s (set MCPVEC_PDF_CORPUS)", dir)
+	}
+	passwords := map[string]string{}
+	if f, err := os.Open(filepath.Join(dir, "..", "manifest.tsv")); err == nil {
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			cols := strings.Split(sc.Text(), "\t")
+			if len(cols) >= 6 && cols[5] != "" && cols[5] != "password" && !strings.HasPrefix(cols[5], "owner:") {
+				passwords[cols[0]] = cols[5]
+			}
+		}
+	}
+	sort.Strings(paths)
+	files := make([]corpusFile, len(paths))
+	for i, p := range paths {
+		files[i] = corpusFile{path: p, password: passwords[filepath.Base(p)]}
+	}
+	return files
+}
+
+var sentinels = []error{ErrEncrypted, ErrNoText, ErrMalformed, ErrTooLarge, ErrUnsupported, ErrTimeout, ErrGarbage}
+
+// TestCorpusRobustness extracts every PDF of the shared corpus: each must
+// end with text or a one-line error wrapping a sentinel, without panic,
+// within the document timeout, and without writing to os.Stdout.
+func TestCorpusRobustness(t *testing.T) {
+	files := corpusFiles(t)
+	const docTimeout = 60 * time.Second
+	exts := map[string]*Extractor{}
+	extFor := func(pw string) *Extractor {
+		if e := exts[pw]; e != nil {
+			return e
+		}
+		opts := testOptions()
+		opts.Password, opts.DocTimeout, opts.PageTimeout = pw, docTimeout, 20*time.Second
+		e, err := New(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exts[pw] = e
+		return e
+	}
+	defer func() {
+		for _, e := range exts {
+			e.Close()
+		}
+	}()
+
+	stdout := captureStdout(t)
+	var lines []string
+	counts := map[string]int{}
+	pages, ok := 0, 0
+	start := time.Now()
+	for _, f := range files {
+		data, err := os.ReadFile(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t0 := time.Now()
+		doc, err := extFor(f.password).Extract(context.Background(), filepath.Base(f.path), data)
+		took := time.Since(t0)
+		name := filepath.Base(f.path)
+		if took > docTimeout+10*time.Second {
+			t.Errorf("%s: took %s, over the %s document timeout", name, took, docTimeout)
+		}
+		if err != nil {
+			kind := "unexplained"
+			for _, s := range sentinels {
+				if errors.Is(err, s) {
+					kind = s.Error()
+					break
+				}
+			}
+			counts[kind]++
+			if kind == "unexplained" || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s: error is not one clear line wrapping a sentinel: %q", name, err)
+			}
+			lines = append(lines, fmt.Sprintf("%-45s %6.2fs  error: %v", name, took.Seconds(), err))
+			continue
+		}
+		ok++
+		pages += len(doc.Pages)
+		if textQuality(joinPages(doc.Pages)) != nil {
+			t.Errorf("%s: success without usable text", name)
+		}
+		lines = append(lines, fmt.Sprintf("%-45s %6.2fs  ok: %d pages, %d chars, title %q", name, took.Seconds(), len(doc.Pages), len(joinPages(doc.Pages)), doc.Title))
+	}
+	elapsed := time.Since(start)
+	if out := stdout(); out != "" {
+		t.Errorf("extraction wrote %d bytes to os.Stdout: %.200q", len(out), out)
+	}
+	for _, ln := range lines {
+		t.Log(ln)
+	}
+	t.Logf("corpus: %d files, %d extracted (%d pages), failures by kind %v, %s (%.0f pages/s)",
+		len(files), ok, pages, counts, elapsed.Round(time.Millisecond), float64(pages)/elapsed.Seconds())
+}
+
+// captureStdout points os.Stdout at a pipe until the returned function is
+// called, which restores it and returns what was written.
+func captureStdout(tb testing.TB) func() string {
+	tb.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	orig := os.Stdout
+	os.Stdout = w
+	got := make(chan string, 1)
+	go func() {
+		b, _ := io.ReadAll(r)
+		got <- string(b)
+	}()
+	done := false
+	restore := func() string {
+		if done {
+			return ""
+		}
+		done = true
+		os.Stdout = orig
+		w.Close()
+		s := <-got
+		r.Close()
+		return s
+	}
+	tb.Cleanup(func() { restore() })
+	return restore
+}
