@@ -74,6 +74,11 @@ type OpenAIConfig struct {
 	// QueryCacheSize is the number of query vectors kept; 0 = 512,
 	// negative = no cache.
 	QueryCacheSize int
+	// EncodingFormat is "float" or "base64" (little-endian float32s, a third
+	// of the bytes and much cheaper to decode); "" = base64 for
+	// api.openai.com, float elsewhere, since not every compatible server
+	// (older Ollama) honours it.
+	EncodingFormat string
 	// SkipProbe makes NewOpenAI skip its network check; dimensions are then
 	// learned from the first answer (or taken from Dimensions).
 	SkipProbe bool
@@ -112,9 +117,10 @@ func (u Usage) Tokens() int64 {
 //     server's tokenizer; the built-in estimate overcounts on purpose.
 //   - A text split because it is over MaxInputTokens gets the mean of its
 //     pieces' vectors, which is blurrier than a vector of a shorter text.
-//   - Requests use encoding_format "float" (the default, sent by omitting
-//     the field), which every compatible server understands; base64 would
-//     be smaller on the wire but older Ollama ignores it.
+//   - Against api.openai.com vectors travel as base64; elsewhere as JSON
+//     floats (encoding_format left out), which every compatible server
+//     understands, unless EncodingFormat says otherwise. A base64 answer
+//     whose length is not a multiple of 4 bytes is ErrBadVector (length).
 //   - A server that ignores "dimensions" (older Ollama) is caught by the
 //     probe or by the first answer: vectors of the wrong length are
 //     ErrBadVector, never stored.
@@ -220,8 +226,19 @@ func openaiDefaults(c OpenAIConfig) (OpenAIConfig, string, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return c, "", fmt.Errorf("%w: base url must be http(s)://host[/path], got %q", ErrConfig, openaiRedact(c.BaseURL))
 	}
-	if c.APIKey == "" && strings.EqualFold(u.Hostname(), "api.openai.com") {
+	isOpenAI := strings.EqualFold(u.Hostname(), "api.openai.com")
+	if c.APIKey == "" && isOpenAI {
 		return c, "", ErrMissingAPIKey
+	}
+	switch c.EncodingFormat {
+	case "":
+		c.EncodingFormat = "float"
+		if isOpenAI {
+			c.EncodingFormat = "base64"
+		}
+	case "float", "base64":
+	default:
+		return c, "", fmt.Errorf("%w: encoding format %q (want float or base64)", ErrConfig, c.EncodingFormat)
 	}
 	u.RawQuery, u.Fragment = "", ""
 	return c, strings.TrimRight(u.String(), "/"), nil
@@ -463,9 +480,12 @@ func (o *OpenAI) attempt(ctx context.Context, pieces []openaiPiece, pending []in
 	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	rep := &openaiReply{}
-	resp, err := o.client.CreateEmbeddings(context.WithValue(actx, openaiReplyKey{}, rep), openai.EmbeddingRequest{
-		Input: inputs, Model: openai.EmbeddingModel(o.cfg.Model), Dimensions: o.cfg.Dimensions,
-	})
+	req := openai.EmbeddingRequest{Input: inputs, Model: openai.EmbeddingModel(o.cfg.Model), Dimensions: o.cfg.Dimensions}
+	if o.cfg.EncodingFormat == "base64" {
+		// "float" is the default and is left out: some servers reject the field.
+		req.EncodingFormat = openai.EmbeddingEncodingFormatBase64
+	}
+	resp, err := o.client.CreateEmbeddings(context.WithValue(actx, openaiReplyKey{}, rep), req)
 	if err != nil {
 		ae := openaiClassify(ctx, actx, rep, err)
 		return nil, &ae

@@ -34,41 +34,51 @@ func openaiBenchChunks(n int) []string {
 // BenchmarkOpenAIEmbed embeds 1,000 chunks per iteration against a fake
 // server that adds 50 ms to every request, at several concurrencies, with
 // OpenAI's default batch limits (token budget decides) and with 64-input
-// batches (typical of local servers). Run with:
+// batches (typical of local servers), JSON floats, plus one base64 case.
+// Run with:
 //
 //	go test -run '^$' -bench OpenAIEmbed -benchtime 10x -count 5 ./ingest/embed/
 func BenchmarkOpenAIEmbed(b *testing.B) {
 	chunks := openaiBenchChunks(1000)
+	type bench struct {
+		batch, conc int
+		enc         string
+	}
+	var cases []bench
 	for _, batch := range []int{0, 64} {
 		for _, conc := range []int{1, 4, 16} {
-			name := fmt.Sprintf("batch=%d/conc=%d", batch, conc)
-			if batch == 0 {
-				name = fmt.Sprintf("batch=default/conc=%d", conc)
+			cases = append(cases, bench{batch, conc, "float"})
+		}
+	}
+	cases = append(cases, bench{0, 4, "base64"})
+	for _, bc := range cases {
+		batch := "default"
+		if bc.batch > 0 {
+			batch = fmt.Sprint(bc.batch)
+		}
+		b.Run(fmt.Sprintf("batch=%s/enc=%s/conc=%d", batch, bc.enc, bc.conc), func(b *testing.B) {
+			f := newOpenaiFakeServer(b, "openai", 256)
+			f.latency = 50 * time.Millisecond
+			f.discard = true
+			o, err := NewOpenAI(context.Background(), OpenAIConfig{
+				APIKey: "sk-bench", BaseURL: f.BaseURL(), Dimensions: 256, EncodingFormat: bc.enc,
+				MaxBatchInputs: bc.batch, Concurrency: bc.conc, SkipProbe: true,
+				Logger: slog.New(slog.DiscardHandler),
+			})
+			if err != nil {
+				b.Fatal(err)
 			}
-			b.Run(name, func(b *testing.B) {
-				f := newOpenaiFakeServer(b, "openai", 256)
-				f.latency = 50 * time.Millisecond
-				f.discard = true
-				o, err := NewOpenAI(context.Background(), OpenAIConfig{
-					APIKey: "sk-bench", BaseURL: f.BaseURL(), Dimensions: 256,
-					MaxBatchInputs: batch, Concurrency: conc, SkipProbe: true,
-					Logger: slog.New(slog.DiscardHandler),
-				})
-				if err != nil {
+			b.ReportAllocs()
+			b.ResetTimer()
+			start := time.Now()
+			for range b.N {
+				if _, err := o.Embed(context.Background(), chunks); err != nil {
 					b.Fatal(err)
 				}
-				b.ReportAllocs()
-				b.ResetTimer()
-				start := time.Now()
-				for range b.N {
-					if _, err := o.Embed(context.Background(), chunks); err != nil {
-						b.Fatal(err)
-					}
-				}
-				elapsed := time.Since(start)
-				b.ReportMetric(float64(len(chunks)*b.N)/elapsed.Seconds(), "chunks/s")
-				b.ReportMetric(float64(f.count.Load())/float64(b.N)*1000/float64(len(chunks)), "req/1000chunks")
-			})
-		}
+			}
+			elapsed := time.Since(start)
+			b.ReportMetric(float64(len(chunks)*b.N)/elapsed.Seconds(), "chunks/s")
+			b.ReportMetric(float64(f.count.Load())/float64(b.N)*1000/float64(len(chunks)), "req/1000chunks")
+		})
 	}
 }

@@ -1,7 +1,11 @@
 package embed
 
 import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"io"
 	"math"
@@ -42,6 +46,7 @@ type openaiFakeServer struct {
 
 	mu          sync.Mutex
 	reqs        []openaiFakeRequest
+	vecJSON     map[string][]byte // discard mode: encoded vector per text
 	inflight    atomic.Int64
 	maxInflight atomic.Int64
 }
@@ -95,6 +100,10 @@ func (f *openaiFakeServer) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if f.hook != nil && f.hook(n, req, w, r) {
+		return
+	}
+	if f.discard && req.EncodingFormat == "" {
+		f.answerCached(w, req)
 		return
 	}
 	f.answer(w, req, f.embeddings(req))
@@ -159,7 +168,11 @@ func (f *openaiFakeServer) answer(w http.ResponseWriter, req openaiFakeRequest, 
 	for _, in := range req.Input {
 		tokens += len(in)/4 + 1
 	}
-	resp := map[string]any{"object": "list", "data": items, "model": req.Model}
+	var data any = items
+	if req.EncodingFormat == "base64" && f.flavor != "ollama-old" {
+		data = openaiFakeBase64(items)
+	}
+	resp := map[string]any{"object": "list", "data": data, "model": req.Model}
 	switch f.flavor {
 	case "openai":
 		resp["usage"] = map[string]int{"prompt_tokens": tokens, "total_tokens": tokens}
@@ -197,4 +210,45 @@ func openaiFakeVec(text string, dims int) []float32 {
 		v[i] *= inv
 	}
 	return v
+}
+
+// openaiFakeBase64 encodes items as OpenAI does for encoding_format
+// "base64": little-endian float32s, standard base64.
+func openaiFakeBase64(items []openaiFakeItem) []map[string]any {
+	out := make([]map[string]any, len(items))
+	for i, it := range items {
+		buf := make([]byte, 4*len(it.Embedding))
+		for j, x := range it.Embedding {
+			binary.LittleEndian.PutUint32(buf[4*j:], math.Float32bits(x))
+		}
+		out[i] = map[string]any{"object": "embedding", "index": it.Index, "embedding": base64.StdEncoding.EncodeToString(buf)}
+	}
+	return out
+}
+
+// answerCached is answer for benchmarks: the same passages come back every
+// iteration, so their encoded vectors are reused and the fake server's own
+// CPU (which shares the machine with the client) stays small.
+func (f *openaiFakeServer) answerCached(w http.ResponseWriter, req openaiFakeRequest) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"object":"list","data":[`)
+	for i, in := range req.Input {
+		f.mu.Lock()
+		if f.vecJSON == nil {
+			f.vecJSON = make(map[string][]byte)
+		}
+		vj, ok := f.vecJSON[in]
+		if !ok {
+			vj, _ = json.Marshal(openaiFakeVec(in, f.dims))
+			f.vecJSON[in] = vj
+		}
+		f.mu.Unlock()
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		fmt.Fprintf(&buf, `{"object":"embedding","index":%d,"embedding":%s}`, i, vj)
+	}
+	fmt.Fprintf(&buf, `],"model":%q,"usage":{"prompt_tokens":1,"total_tokens":1}}`, req.Model)
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(buf.Bytes())
 }

@@ -2,9 +2,11 @@ package embed
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"slices"
@@ -744,5 +746,50 @@ func TestOpenAIPanicRecovered(t *testing.T) {
 	_, err := o.Embed(context.Background(), []string{"fine", "boom"})
 	if !errors.Is(err, ErrPanic) || !strings.Contains(err.Error(), "tokenizer exploded") {
 		t.Fatalf("err = %v, want ErrPanic", err)
+	}
+}
+
+func TestOpenAIBase64(t *testing.T) {
+	f := newOpenaiFakeServer(t, "openai", 32)
+	o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.EncodingFormat = "base64" })
+	in := openaiTexts(5)
+	got, err := o.Embed(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	openaiAssertVecs(t, in, got, 32)
+	if r := f.requests()[1]; r.EncodingFormat != "base64" {
+		t.Errorf("encoding_format = %q, want base64", r.EncodingFormat)
+	}
+
+	// NaN can only arrive in base64; it must be caught.
+	f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, _ *http.Request) bool {
+		items := f.embeddings(req)
+		items[0].Embedding[3] = float32(math.NaN())
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": openaiFakeBase64(items), "model": req.Model})
+		return true
+	}
+	if _, err := o.Embed(context.Background(), in); !errors.Is(err, ErrBadVector) {
+		t.Fatalf("NaN in base64: err = %v, want ErrBadVector", err)
+	}
+}
+
+func TestOpenAIEncodingDefault(t *testing.T) {
+	o, err := newOpenAI(OpenAIConfig{APIKey: "sk"})
+	if err != nil || o.cfg.EncodingFormat != "base64" {
+		t.Errorf("api.openai.com: encoding %q, %v; want base64", o.cfg.EncodingFormat, err)
+	}
+	o, err = newOpenAI(OpenAIConfig{BaseURL: "http://127.0.0.1:11434/v1"})
+	if err != nil || o.cfg.EncodingFormat != "float" {
+		t.Errorf("compatible server: encoding %q, %v; want float", o.cfg.EncodingFormat, err)
+	}
+	f := newOpenaiFakeServer(t, "ollama", 8)
+	newTestOpenAI(t, f.BaseURL(), nil)
+	if r := f.requests()[0]; r.HasEncoding {
+		t.Errorf("encoding_format sent to a compatible server: %q", r.EncodingFormat)
+	}
+	if _, err := newOpenAI(OpenAIConfig{BaseURL: "http://127.0.0.1/v1", EncodingFormat: "int8"}); !errors.Is(err, ErrConfig) {
+		t.Errorf("encoding int8: err = %v, want ErrConfig", err)
 	}
 }
