@@ -1,0 +1,75 @@
+package index
+
+import (
+	"sync"
+	"testing"
+)
+
+// TestConcurrentSearchAddDelete runs searches, inserts, updates and deletes
+// at once; run with -race. Loops are bounded.
+func TestConcurrentSearchAddDelete(t *testing.T) {
+	d := clustered(3000, 50, 24, 12, 11)
+	x := New(d.dim, Config{ExactBelow: 500, Seed: 1})
+	for i := 0; i < 1000; i++ {
+		if err := x.Add(uint64(i), d.vecs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for w := 0; w < 3; w++ { // writers: ids 1000.. in stripes
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 1000 + w; i < 3000; i += 3 {
+				if err := x.Add(uint64(i), d.vecs[i]); err != nil {
+					errs <- err
+					return
+				}
+				if i%7 == 0 {
+					x.Delete(uint64(i - 500))
+				}
+				if i%11 == 0 { // update an existing id
+					if err := x.Add(uint64(i-300), d.vecs[i-299]); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}
+		}(w)
+	}
+	for r := 0; r < 3; r++ {
+		wg.Add(1)
+		go func(r int) {
+			defer wg.Done()
+			for i := 0; i < 300; i++ {
+				q := d.queries[(i+r)%len(d.queries)]
+				if _, err := x.Search(q, 10); err != nil {
+					errs <- err
+					return
+				}
+				if i%50 == 0 {
+					if _, err := x.SearchExact(q, 5); err != nil {
+						errs <- err
+						return
+					}
+					x.Len()
+					x.Has(uint64(i))
+				}
+			}
+		}(r)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	x.mu.Lock()
+	x.repair()
+	x.mu.Unlock()
+	checkInvariants(t, x)
+	want := truth(t, x, d.queries, 10)
+	if r := recall(want, searchAll(t, x, d.queries, 10, 64)); r < 0.9 {
+		t.Fatalf("recall after concurrent churn = %.3f, want >= 0.9", r)
+	}
+}

@@ -1,0 +1,87 @@
+// Package index is mcpvec's vector index: an HNSW graph (Malkov & Yashunin,
+// "Efficient and robust approximate nearest neighbor search using
+// Hierarchical Navigable Small World graphs") written for this project, plus
+// the exact brute-force scan it is measured against. It speaks uint64 ids and
+// []float32 vectors and imports no other mcpvec package.
+//
+// # Use
+//
+//	x := index.New(1536, index.DefaultConfig())
+//	err := x.Add(id, vec)            // insert, or replace the vector of id
+//	hits, err := x.Search(q, 10)     // best first; exact scan while Len() < ExactBelow
+//	x.Delete(id)
+//	err = x.Save(kv)                 // inside the store's write transaction
+//	x, stats, err := index.Load(kv, 1536, cfg, vectors) // at start-up
+//
+// # Algorithm
+//
+// Layered graph with levels drawn as floor(-ln(U)/ln(M)); SEARCH-LAYER with a
+// candidate max-heap and an ef-bounded result min-heap; neighbours chosen by
+// the paper's heuristic (keep a candidate only if it is closer to the new
+// node than to every neighbour already kept), M links on upper layers and 2*M
+// on layer 0; separate ef for construction and search. Scores are dot
+// products (cosine after normalising once on insert), computed with
+// github.com/viterin/vek (AVX2+FMA, with a pure-Go fallback on other CPUs).
+//
+// Vectors live in one contiguous slab (grown by 1.25x); layer-0 links in one
+// flat []uint32 of (2M+1) words per node; upper layers (about 1 node in M)
+// in a small slice each.
+//
+// # Locking
+//
+// An RWMutex guards the slot arrays. Search, SearchExact, Add and Delete hold
+// it for reading, so searches run in parallel with each other and with
+// inserts. Inserts coordinate through 4096 striped mutexes (one is held per
+// neighbour list being rewritten, never two at once) and publish link words
+// with atomic stores that readers load atomically; a search may see a
+// neighbour list mid-rewrite, which only makes that step slightly
+// approximate. The write lock is taken to grow the arrays (about log1.25(n)
+// times), to repair deletions and by Save.
+//
+// # Deletes
+//
+// Delete tombstones the node at once: it disappears from results but is
+// still traversed. When tombstones exceed a tenth of the live nodes (and at
+// every Save) repair runs under the write lock: each live node that links to
+// a tombstone gets a new neighbour list picked by the heuristic from its
+// other neighbours and the tombstones' neighbours (up to two tombstones
+// deep), then the tombstoned slots are freed for reuse. Re-adding an id
+// tombstones its old slot and inserts afresh.
+//
+// # Persistence
+//
+// Save writes into a caller-provided KV bucket (bbolt in the store):
+//
+//	"h"              header: magic, format version, metric, dim, M,
+//	                 efConstruction, top level, entry id, node count, crc32c
+//	"n"+id (8 bytes big endian)
+//	                 node: level, crc32c of the vector as given, per layer a
+//	                 count and the neighbours' ids (u64), crc32c of the record
+//
+// Only nodes whose links changed since the last Save or Load are written, and
+// nodes of deleted ids are deleted. Load takes the vectors (the source of
+// truth) and the KV: it reads the graph without re-inserting, inserts vectors
+// that have no node or whose checksum changed, unlinks nodes whose vector is
+// gone, and rebuilds everything (in parallel) if the graph is missing,
+// corrupt, or written with another dim, metric, M or format version.
+//
+// # Caveats
+//
+//   - Save must run in the same transaction as the vector writes it covers;
+//     if it returns an error, roll back (the index keeps its dirty marks).
+//   - Builds are deterministic for a Seed only when one goroutine adds in a
+//     fixed order; Load's parallel rebuild is not deterministic.
+//   - Under Dot the heuristic compares raw inner products, which is not a
+//     metric; recall is still measured >= 0.9 on clustered data, but vectors
+//     of very different norms can make it worse than Cosine.
+//   - Deleted nodes keep their memory until the next repair; freed slots are
+//     reused but the slab never shrinks.
+//   - A repair after mass deletions may leave a few nodes reachable only
+//     through upper layers or not at all; recall after deleting half the
+//     nodes is tested (>= 0.9). Load after a crash repairs the same way.
+//   - Vector checksums hash the in-memory float32 bytes, so a stored graph is
+//     tied to the byte order it was written with (a mismatch only forces
+//     re-insertion, never wrong results).
+//   - ExactBelow and the default ef/M come from bench_test.go on clustered
+//     synthetic data; re-measure for other data.
+package index

@@ -1,0 +1,306 @@
+package index
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"iter"
+)
+
+// KV is the key/value bucket the index persists into. The store implements it
+// on a bbolt bucket inside a write transaction (Get/ForEach also work in a
+// read transaction for Load). Keys and values passed to or returned by it are
+// valid only during the call; the index copies what it keeps. The bucket
+// should hold nothing but the index's keys.
+type KV interface {
+	Get(key []byte) []byte
+	Put(key, value []byte) error
+	Delete(key []byte) error
+	ForEach(fn func(key, value []byte) error) error
+}
+
+// Persistence format, version 1 (all integers little endian):
+//
+//	key "h"            header: magic "HNSW", u16 version, u8 metric, u8 0, u32 dim,
+//	                   u32 M, u32 efConstruction, i32 maxLevel, u64 entry id,
+//	                   u64 node count, u32 crc32c of the preceding bytes
+//	key "n"+u64be(id)  node: u8 level, u32 crc32c of the vector as given,
+//	                   per layer 0..level: u16 count, count x u64 neighbour id;
+//	                   u32 crc32c of the preceding bytes
+const (
+	formatVersion = 1
+	headerLen     = 4 + 2 + 1 + 1 + 4 + 4 + 4 + 4 + 8 + 8 + 4
+)
+
+var (
+	headerKey = []byte("h")
+	magic     = []byte("HNSW")
+)
+
+func nodeKey(id uint64) []byte {
+	k := make([]byte, 9)
+	k[0] = 'n'
+	binary.BigEndian.PutUint64(k[1:], id)
+	return k
+}
+
+// LoadStats reports what Load found and repaired, for logging.
+type LoadStats struct {
+	Vectors  int   // vectors read from the caller
+	Nodes    int   // stored graph nodes read
+	Inserted int   // vectors with no (or a stale) stored node, inserted into the graph
+	Removed  int   // stored nodes whose vector is gone, unlinked and deleted on the next Save
+	Repaired int   // neighbour lists rebuilt around removed nodes
+	Rebuilt  bool  // the stored graph was unusable; the index was built from the vectors
+	Reason   error // why it was rebuilt: wraps ErrCorrupt or ErrIncompatible; nil if missing or usable
+}
+
+// Save writes what changed since the last Save or Load into kv: the nodes
+// whose links changed, deletions of removed nodes and the header. After a
+// rebuild it replaces every stored node. It first repairs pending tombstones.
+// It holds the write lock for its duration. On error the index keeps its
+// changes marked dirty, so the caller should roll back its transaction and
+// may Save again. It returns errors from kv wrapped with context.
+func (x *Index) Save(kv KV) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.repair()
+	if x.rewrite {
+		var stale [][]byte
+		err := kv.ForEach(func(k, _ []byte) error {
+			if len(k) == 9 && k[0] == 'n' {
+				stale = append(stale, bytes.Clone(k))
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("list stored nodes: %w", err)
+		}
+		for _, k := range stale {
+			if err := kv.Delete(k); err != nil {
+				return fmt.Errorf("delete stored node: %w", err)
+			}
+		}
+	}
+	for id := range x.removed {
+		if err := kv.Delete(nodeKey(id)); err != nil {
+			return fmt.Errorf("delete node %d: %w", id, err)
+		}
+	}
+	var buf []byte
+	for s := uint32(0); int(s) < x.n; s++ {
+		if x.state[s] != stateLive || !(x.dirty[s] || x.rewrite) {
+			continue
+		}
+		buf = x.encodeNode(buf[:0], s)
+		if err := kv.Put(nodeKey(x.ids[s]), buf); err != nil {
+			return fmt.Errorf("put node %d: %w", x.ids[s], err)
+		}
+	}
+	if err := kv.Put(headerKey, x.encodeHeader()); err != nil {
+		return fmt.Errorf("put header: %w", err)
+	}
+	clear(x.dirty)
+	clear(x.removed)
+	x.rewrite = false
+	return nil
+}
+
+func (x *Index) encodeHeader() []byte {
+	b := make([]byte, 0, headerLen)
+	b = append(b, magic...)
+	b = binary.LittleEndian.AppendUint16(b, formatVersion)
+	b = append(b, byte(x.cfg.Metric), 0)
+	b = binary.LittleEndian.AppendUint32(b, uint32(x.dim))
+	b = binary.LittleEndian.AppendUint32(b, uint32(x.m))
+	b = binary.LittleEndian.AppendUint32(b, uint32(x.cfg.EfConstruction))
+	var entry uint64
+	top := int32(-1)
+	if x.ep >= 0 {
+		entry, top = x.ids[x.ep], int32(x.maxLevel)
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(top))
+	b = binary.LittleEndian.AppendUint64(b, entry)
+	b = binary.LittleEndian.AppendUint64(b, uint64(x.live))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+}
+
+func (x *Index) encodeNode(b []byte, s uint32) []byte {
+	b = append(b, x.levels[s])
+	b = binary.LittleEndian.AppendUint32(b, x.crcs[s])
+	var nb []uint32
+	for l := 0; l <= int(x.levels[s]); l++ {
+		nb = x.neighbours(nb[:0], s, l)
+		b = binary.LittleEndian.AppendUint16(b, uint16(len(nb)))
+		for _, n := range nb {
+			b = binary.LittleEndian.AppendUint64(b, x.ids[n])
+		}
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+}
+
+// header is the decoded header record.
+type header struct {
+	metric   Metric
+	dim, m   int
+	efc      int
+	maxLevel int
+	entry    uint64
+	count    int
+}
+
+func decodeHeader(b []byte) (header, error) {
+	var h header
+	if len(b) != headerLen || !bytes.Equal(b[:4], magic) {
+		return h, fmt.Errorf("header: %w", ErrCorrupt)
+	}
+	if crc32.Checksum(b[:headerLen-4], crcTable) != binary.LittleEndian.Uint32(b[headerLen-4:]) {
+		return h, fmt.Errorf("header checksum: %w", ErrCorrupt)
+	}
+	if v := binary.LittleEndian.Uint16(b[4:]); v != formatVersion {
+		return h, fmt.Errorf("format version %d: %w", v, ErrIncompatible)
+	}
+	h.metric = Metric(b[6])
+	h.dim = int(binary.LittleEndian.Uint32(b[8:]))
+	h.m = int(binary.LittleEndian.Uint32(b[12:]))
+	h.efc = int(binary.LittleEndian.Uint32(b[16:]))
+	h.maxLevel = int(int32(binary.LittleEndian.Uint32(b[20:])))
+	h.entry = binary.LittleEndian.Uint64(b[24:])
+	h.count = int(binary.LittleEndian.Uint64(b[32:]))
+	return h, nil
+}
+
+// nodeRec is a node record whose checksum and shape have been verified.
+type nodeRec struct {
+	level int
+	crc   uint32
+	links [][]byte // per layer: count x u64 ids
+}
+
+func decodeNode(b []byte, m, m0 int) (nodeRec, error) {
+	var r nodeRec
+	if len(b) < 1+4+2+4 {
+		return r, ErrCorrupt
+	}
+	body := b[:len(b)-4]
+	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
+		return r, ErrCorrupt
+	}
+	r.level = int(body[0])
+	r.crc = binary.LittleEndian.Uint32(body[1:])
+	if r.level > maxLevel {
+		return r, ErrCorrupt
+	}
+	p := body[5:]
+	for l := 0; l <= r.level; l++ {
+		if len(p) < 2 {
+			return r, ErrCorrupt
+		}
+		n := int(binary.LittleEndian.Uint16(p))
+		limit := m
+		if l == 0 {
+			limit = m0
+		}
+		if n > limit || len(p) < 2+8*n {
+			return r, ErrCorrupt
+		}
+		r.links = append(r.links, p[2:2+8*n])
+		p = p[2+8*n:]
+	}
+	if len(p) != 0 {
+		return r, ErrCorrupt
+	}
+	return r, nil
+}
+
+// Load builds an index from the graph Save stored in kv and from vectors, the
+// source of truth (id -> vector as originally given to Add). It reads the
+// stored graph rather than re-inserting, and reconciles: vectors without a
+// stored node, or whose stored checksum differs, are inserted; stored nodes
+// without a vector are unlinked (their neighbours repaired) and deleted from
+// kv on the next Save. A missing, corrupt or incompatible graph is rebuilt
+// from the vectors (in parallel); LoadStats says what happened. Load returns
+// ErrInvalidDimension, ErrDimensionMismatch or ErrInvalidVector (wrapped with
+// the offending id) for bad vectors, and errors from kv or the iterator. The
+// vectors sequence may yield an error by being an iterator that stops early;
+// Load cannot tell, so callers should check their own iteration error.
+func Load(kv KV, dim int, cfg Config, vectors iter.Seq2[uint64, []float32]) (*Index, LoadStats, error) {
+	x := New(dim, cfg)
+	var st LoadStats
+	if dim < 1 {
+		return nil, st, ErrInvalidDimension
+	}
+	var h header
+	raw := kv.Get(headerKey)
+	herr := errMissing
+	if raw != nil {
+		h, herr = decodeHeader(raw)
+		if herr == nil && (h.dim != dim || h.metric != x.cfg.Metric || h.m != x.m) {
+			herr = fmt.Errorf("stored dim %d metric %v M %d, want dim %d metric %v M %d: %w",
+				h.dim, h.metric, h.m, dim, x.cfg.Metric, x.m, ErrIncompatible)
+		}
+	}
+	if herr == nil {
+		x.grow(h.count + h.count/64 + 1)
+	}
+	if err := x.readVectors(vectors); err != nil {
+		return nil, st, err
+	}
+	st.Vectors = x.n
+	if herr == nil {
+		herr = x.readGraph(kv, h, &st)
+	}
+	if herr != nil {
+		if !errors.Is(herr, errMissing) {
+			st.Reason = herr
+		}
+		st.Rebuilt = true
+		x.resetGraph()
+		st.Inserted = x.linkPending()
+		return x, st, nil
+	}
+	st.Repaired = x.repair()
+	st.Inserted = x.linkPending()
+	return x, st, nil
+}
+
+var errMissing = errors.New("no stored graph")
+
+// readVectors copies every vector into the slab (unlinked, not yet live).
+func (x *Index) readVectors(vectors iter.Seq2[uint64, []float32]) error {
+	for id, v := range vectors {
+		if len(v) != x.dim {
+			return fmt.Errorf("vector %d: %w", id, ErrDimensionMismatch)
+		}
+		if s, ok := x.byID[id]; ok { // a repeated id: the last vector wins
+			if err := x.setVector(s, v); err != nil {
+				return fmt.Errorf("vector %d: %w", id, err)
+			}
+			continue
+		}
+		if x.n == len(x.ids) {
+			x.grow(x.n + 1)
+		}
+		s := uint32(x.n)
+		x.n++
+		if err := x.setVector(s, v); err != nil {
+			return fmt.Errorf("vector %d: %w", id, err)
+		}
+		x.byID[id] = s
+		x.ids[s] = id
+	}
+	return nil
+}
+
+// setVector validates v and stores it (normalised under Cosine) in slot s.
+func (x *Index) setVector(s uint32, v []float32) error {
+	if err := prepareInto(x.vec(s), v, x.cfg.Metric); err != nil {
+		return err
+	}
+	x.crcs[s] = vecCRC(v)
+	return nil
+}
+
+func crcOf(b []byte) uint32 { return crc32.Checksum(b, crcTable) }

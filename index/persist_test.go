@@ -1,0 +1,267 @@
+package index
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"iter"
+	"maps"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// memKV is a map-backed KV that counts writes.
+type memKV struct {
+	m             map[string][]byte
+	puts, deletes int
+}
+
+func newMemKV() *memKV { return &memKV{m: map[string][]byte{}} }
+
+func (k *memKV) Get(key []byte) []byte { return k.m[string(key)] }
+func (k *memKV) Put(key, v []byte) error {
+	k.puts++
+	k.m[string(key)] = bytes.Clone(v)
+	return nil
+}
+func (k *memKV) Delete(key []byte) error {
+	k.deletes++
+	delete(k.m, string(key))
+	return nil
+}
+func (k *memKV) ForEach(fn func(k, v []byte) error) error {
+	for _, key := range slices.Sorted(maps.Keys(k.m)) {
+		if err := fn([]byte(key), k.m[key]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+func (k *memKV) resetCounts() { k.puts, k.deletes = 0, 0 }
+
+// source is the vector store of truth: id -> vector as given.
+type source map[uint64][]float32
+
+func (s source) seq() iter.Seq2[uint64, []float32] {
+	return func(yield func(uint64, []float32) bool) {
+		for _, id := range slices.Sorted(maps.Keys(s)) {
+			if !yield(id, s[id]) {
+				return
+			}
+		}
+	}
+}
+
+func sourceOf(d *dataset) source {
+	s := source{}
+	for i, v := range d.vecs {
+		s[uint64(i)] = v
+	}
+	return s
+}
+
+func mustLoad(t *testing.T, kv KV, dim int, cfg Config, src source) (*Index, LoadStats) {
+	t.Helper()
+	x, st, err := Load(kv, dim, cfg, src.seq())
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	checkInvariants(t, x)
+	return x, st
+}
+
+var persistCfg = Config{Seed: 5, ExactBelow: -1}
+
+func TestSaveLoadRoundTrip(t *testing.T) {
+	d := clustered(2000, 50, 24, 10, 21)
+	x := mustBuild(t, d, persistCfg)
+	kv := newMemKV()
+	if err := x.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := kv.puts, 2001; got != want {
+		t.Fatalf("first save: %d puts, want %d (nodes + header)", got, want)
+	}
+	y, st := mustLoad(t, kv, d.dim, persistCfg, sourceOf(d))
+	if want := (LoadStats{Vectors: 2000, Nodes: 2000}); st != want {
+		t.Fatalf("stats %+v, want %+v", st, want)
+	}
+	if !reflect.DeepEqual(searchAll(t, x, d.queries, 10, 40), searchAll(t, y, d.queries, 10, 40)) {
+		t.Fatal("loaded index answers differently from the saved one")
+	}
+	kv.resetCounts()
+	if err := y.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	if kv.puts != 1 || kv.deletes != 0 {
+		t.Fatalf("save after load without changes: %d puts %d deletes, want only the header", kv.puts, kv.deletes)
+	}
+}
+
+func TestIncrementalSaveWritesOnlyDirty(t *testing.T) {
+	d := clustered(2100, 20, 24, 10, 22)
+	src := sourceOf(d)
+	x := New(d.dim, persistCfg)
+	for i := 0; i < 2000; i++ {
+		if err := x.Add(uint64(i), d.vecs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kv := newMemKV()
+	if err := x.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	kv.resetCounts()
+	for i := 2000; i < 2010; i++ {
+		if err := x.Add(uint64(i), d.vecs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x.Delete(3)
+	x.Delete(4)
+	if err := x.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	// 10 new nodes, their back-linked neighbours, the repaired neighbours of
+	// 3 and 4, one header: a few hundred at most, never the whole graph.
+	t.Logf("incremental save: %d puts, %d deletes", kv.puts, kv.deletes)
+	if kv.puts < 11 || kv.puts > 400 {
+		t.Fatalf("incremental save wrote %d nodes, want between 11 and 400 of 2008", kv.puts)
+	}
+	if kv.deletes != 2 || kv.Get(nodeKey(3)) != nil {
+		t.Fatalf("deletes %d, node 3 still stored: %v", kv.deletes, kv.Get(nodeKey(3)) != nil)
+	}
+	for i := 2010; i < 2100; i++ {
+		delete(src, uint64(i))
+	}
+	delete(src, 3)
+	delete(src, 4)
+	y, st := mustLoad(t, kv, d.dim, persistCfg, src)
+	if st.Rebuilt || st.Inserted != 0 || st.Removed != 0 || y.Len() != 2008 {
+		t.Fatalf("load after incremental save: %+v, len %d", st, y.Len())
+	}
+}
+
+func TestLoadReconciles(t *testing.T) {
+	d := clustered(2200, 50, 24, 10, 23)
+	src := sourceOf(d)
+	x := New(d.dim, persistCfg)
+	for i := 0; i < 2000; i++ {
+		if err := x.Add(uint64(i), d.vecs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kv := newMemKV()
+	if err := x.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	// Since the save: 200 vectors added (2000..2199), 100 removed (0..99),
+	// one changed in place (id 500), none of it saved.
+	for i := uint64(0); i < 100; i++ {
+		delete(src, i)
+	}
+	src[500] = d.vecs[2100]
+	y, st := mustLoad(t, kv, d.dim, persistCfg, src)
+	want := LoadStats{Vectors: 2100, Nodes: 2000, Inserted: 201, Removed: 100, Repaired: st.Repaired}
+	if st != want || st.Repaired == 0 {
+		t.Fatalf("stats %+v, want %+v with Repaired > 0", st, want)
+	}
+	for i := uint64(0); i < 100; i++ {
+		if y.Has(i) {
+			t.Fatalf("removed id %d still present", i)
+		}
+	}
+	if rs, _ := y.SearchEf(d.vecs[2100], 2, 64); len(rs) < 2 || !slices.Contains([]uint64{rs[0].ID, rs[1].ID}, 500) {
+		t.Fatalf("changed vector of id 500 not found at its new place: %v", rs)
+	}
+	wantIDs := truth(t, y, d.queries, 10)
+	if r := recall(wantIDs, searchAll(t, y, d.queries, 10, 64)); r < 0.9 {
+		t.Fatalf("recall after reconcile %.3f", r)
+	}
+	kv.resetCounts()
+	if err := y.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	if kv.deletes != 100 {
+		t.Fatalf("save after reconcile deleted %d nodes, want 100", kv.deletes)
+	}
+	if _, st := mustLoad(t, kv, d.dim, persistCfg, src); st != (LoadStats{Vectors: 2100, Nodes: 2100}) {
+		t.Fatalf("second load %+v, want clean", st)
+	}
+}
+
+func TestLoadRebuildsBadGraph(t *testing.T) {
+	d := clustered(1500, 30, 16, 8, 24)
+	src := sourceOf(d)
+	fresh := func() *memKV {
+		kv := newMemKV()
+		if err := mustBuild(t, d, persistCfg).Save(kv); err != nil {
+			t.Fatal(err)
+		}
+		return kv
+	}
+	cases := []struct {
+		name   string
+		mutate func(kv *memKV)
+		cfg    Config
+		dim    int
+		reason error
+	}{
+		{"missing", func(kv *memKV) { clear(kv.m) }, persistCfg, 16, nil},
+		{"flipped node byte", func(kv *memKV) { kv.m[string(nodeKey(7))][3] ^= 0x40 }, persistCfg, 16, ErrCorrupt},
+		{"truncated node", func(kv *memKV) { k := string(nodeKey(8)); kv.m[k] = kv.m[k][:5] }, persistCfg, 16, ErrCorrupt},
+		{"bad header", func(kv *memKV) { kv.m["h"][9] ^= 1 }, persistCfg, 16, ErrCorrupt},
+		{"link to self", func(kv *memKV) { rewriteLink(kv, 9, 9) }, persistCfg, 16, ErrCorrupt},
+		{"other metric", nil, Config{Seed: 5, ExactBelow: -1, Metric: Dot}, 16, ErrIncompatible},
+		{"other M", nil, Config{Seed: 5, ExactBelow: -1, M: 8}, 16, ErrIncompatible},
+		{"other version", func(kv *memKV) { setHeaderVersion(kv, 99) }, persistCfg, 16, ErrIncompatible},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			kv := fresh()
+			if c.mutate != nil {
+				c.mutate(kv)
+			}
+			kv.m["n-stale"] = []byte("ignored foreign key") // not ours: ignored
+			y, st := mustLoad(t, kv, c.dim, c.cfg, src)
+			if !st.Rebuilt || st.Inserted != 1500 || y.Len() != 1500 {
+				t.Fatalf("stats %+v len %d, want a full rebuild", st, y.Len())
+			}
+			if (c.reason == nil) != (st.Reason == nil) || (c.reason != nil && !errors.Is(st.Reason, c.reason)) {
+				t.Fatalf("reason %v, want %v", st.Reason, c.reason)
+			}
+			wantIDs := truth(t, y, d.queries, 10)
+			if r := recall(wantIDs, searchAll(t, y, d.queries, 10, 64)); r < 0.9 {
+				t.Fatalf("recall after rebuild %.3f", r)
+			}
+			kv.m[string(nodeKey(1<<40))] = []byte("stale node of another build")
+			if err := y.Save(kv); err != nil {
+				t.Fatal(err)
+			}
+			if kv.Get(nodeKey(1<<40)) != nil {
+				t.Fatal("save after rebuild kept a stale node")
+			}
+			if _, st := mustLoad(t, kv, c.dim, c.cfg, src); st.Rebuilt || st.Inserted != 0 {
+				t.Fatalf("load after rebuild+save: %+v", st)
+			}
+		})
+	}
+	if _, _, err := Load(newMemKV(), 16, persistCfg, source{1: make([]float32, 3)}.seq()); !errors.Is(err, ErrDimensionMismatch) {
+		t.Fatalf("short vector: %v", err)
+	}
+}
+
+// rewriteLink makes node id's first layer-0 link point at target and fixes
+// the record checksum, producing a well-formed but invalid graph.
+func rewriteLink(kv *memKV, id, target uint64) {
+	v := kv.m[string(nodeKey(id))]
+	binary.LittleEndian.PutUint64(v[1+4+2:], target)
+	binary.LittleEndian.PutUint32(v[len(v)-4:], crcOf(v[:len(v)-4]))
+}
+
+func setHeaderVersion(kv *memKV, ver uint16) {
+	h := kv.m["h"]
+	binary.LittleEndian.PutUint16(h[4:], ver)
+	binary.LittleEndian.PutUint32(h[len(h)-4:], crcOf(h[:len(h)-4]))
+}
