@@ -1,0 +1,192 @@
+package discover
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// File is one input file to ingest.
+type File struct {
+	Path string // absolute, cleaned; through the symlinks as given, not resolved
+	Rel  string // relative to the argument folder, slash-separated; for a file argument its base name
+	Size int64  // bytes, of the file a symlink points to
+}
+
+// Skipped is a file that was found but will not be ingested.
+type Skipped struct {
+	Path   string // absolute, cleaned
+	Reason string // e.g. ReasonUnsupported
+}
+
+// Reasons a file is skipped.
+const (
+	ReasonUnsupported = "unsupported file type"
+	ReasonNotRegular  = "not a regular file"
+	ReasonBrokenLink  = "broken symlink"
+)
+
+// extensions are the file types Supported accepts.
+var extensions = map[string]bool{
+	".pdf": true, ".txt": true, ".text": true, ".md": true, ".markdown": true, ".html": true, ".htm": true,
+}
+
+// Supported reports whether name has an extension mcpvec can ingest: .pdf,
+// .txt, .text, .md, .markdown, .html or .htm, in any letter case. It is safe
+// for concurrent use.
+func Supported(name string) bool {
+	return extensions[strings.ToLower(filepath.Ext(name))]
+}
+
+// Walk expands args, files and directories, into the files to ingest.
+//
+// Directories are walked recursively, depth first, in lexical order of names
+// with each folder's symlinks after its other entries; hidden entries (names
+// starting with ".") inside them are ignored, but a hidden path given as an
+// argument is used. Symlinks are followed; a directory already visited (a
+// symlink loop, or a folder reached twice) is not walked again, and a file
+// reached twice (two arguments, or a link and its target) is listed once,
+// at its first path. Files for which supported (Supported if nil) returns
+// false, non-regular files and broken symlinks inside directories are
+// returned in skipped. Output order follows args and is deterministic.
+//
+// A missing or unreadable argument or subdirectory is reported in errs
+// (wrapping the fs error, e.g. fs.ErrNotExist) and the rest continues. If
+// ctx is cancelled, Walk stops and appends ctx.Err() to errs; files found so
+// far are returned. Walk is safe for concurrent use.
+func Walk(ctx context.Context, args []string, supported func(name string) bool) (files []File, skipped []Skipped, errs []error) {
+	if supported == nil {
+		supported = Supported
+	}
+	w := &walker{ctx: ctx, supported: supported, seenFiles: map[string]bool{}, seenDirs: map[string]bool{}}
+	for _, arg := range args {
+		if err := ctx.Err(); err != nil {
+			w.errs = append(w.errs, err)
+			break
+		}
+		if err := w.arg(arg); err != nil {
+			w.errs = append(w.errs, err)
+			if w.cancelled(err) {
+				break
+			}
+		}
+	}
+	return w.files, w.skipped, w.errs
+}
+
+type walker struct {
+	ctx       context.Context
+	supported func(string) bool
+	seenFiles map[string]bool // real (symlink-free) paths of listed files
+	seenDirs  map[string]bool // real paths of walked directories
+	files     []File
+	skipped   []Skipped
+	errs      []error
+}
+
+// cancelled reports whether err is the walk's context being done.
+func (w *walker) cancelled(err error) bool {
+	cerr := w.ctx.Err()
+	return cerr != nil && errors.Is(err, cerr)
+}
+
+// arg handles one command-line argument.
+func (w *walker) arg(arg string) error {
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return fmt.Errorf("%s: %w", arg, err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return fmt.Errorf("%s: %w", arg, err)
+	}
+	if info.IsDir() {
+		return w.dir(abs, abs)
+	}
+	w.file(abs, filepath.Base(abs), info)
+	return nil
+}
+
+// file lists or skips one file; info follows symlinks.
+func (w *walker) file(p, rel string, info fs.FileInfo) {
+	switch {
+	case !info.Mode().IsRegular():
+		w.skipped = append(w.skipped, Skipped{Path: p, Reason: ReasonNotRegular})
+	case !w.supported(path.Base(rel)):
+		w.skipped = append(w.skipped, Skipped{Path: p, Reason: ReasonUnsupported})
+	default:
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			real = p
+		}
+		if w.seenFiles[real] {
+			return
+		}
+		w.seenFiles[real] = true
+		w.files = append(w.files, File{Path: p, Rel: rel, Size: info.Size()})
+	}
+}
+
+// dir walks directory p below the argument folder root.
+func (w *walker) dir(p, root string) error {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return fmt.Errorf("resolve %s: %w", p, err)
+	}
+	if w.seenDirs[real] {
+		return nil
+	}
+	w.seenDirs[real] = true
+	entries, err := os.ReadDir(p) // sorted by name
+	if err != nil {
+		return fmt.Errorf("read dir %s: %w", p, err)
+	}
+	// Real entries before symlinks, so that a file or folder reached both
+	// ways is listed under its own path rather than a link's.
+	slices.SortStableFunc(entries, func(a, b fs.DirEntry) int {
+		return cmp.Compare(a.Type()&fs.ModeSymlink, b.Type()&fs.ModeSymlink)
+	})
+	for _, e := range entries {
+		if err := w.ctx.Err(); err != nil {
+			return fmt.Errorf("walk %s: %w", p, err)
+		}
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if err := w.entry(filepath.Join(p, e.Name()), root); err != nil {
+			if w.cancelled(err) {
+				return err // reported once, by Walk
+			}
+			w.errs = append(w.errs, err)
+		}
+	}
+	return nil
+}
+
+// entry handles one directory entry, following symlinks.
+func (w *walker) entry(p, root string) error {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return fmt.Errorf("%s: %w", p, err)
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		if linfo, lerr := os.Lstat(p); lerr == nil && linfo.Mode()&fs.ModeSymlink != 0 {
+			w.skipped = append(w.skipped, Skipped{Path: p, Reason: ReasonBrokenLink})
+			return nil
+		}
+		return fmt.Errorf("stat %s: %w", p, err)
+	}
+	if info.IsDir() {
+		return w.dir(p, root)
+	}
+	w.file(p, filepath.ToSlash(rel), info)
+	return nil
+}

@@ -1,0 +1,25 @@
+// Package discover expands the paths given to `mcpvec ingest` into the list
+// of files to ingest: files as given, directories recursively, in a
+// deterministic order, de-duplicated, with unsupported files reported as
+// skipped rather than as errors.
+//
+// # Caveats
+//
+//   - Hidden entries (names starting with ".", such as .git) inside folders
+//     are ignored silently, not reported as skipped; a hidden path named as
+//     an argument is used.
+//   - Symlinks are followed, to files and folders. Each real folder is walked
+//     once, which stops symlink loops but also means a folder reached again
+//     (through a link, or as a later argument) contributes nothing new; its
+//     files keep the path and Rel of the first visit. Within a folder, real
+//     entries are visited before symlinks so that real paths win.
+//   - De-duplication compares resolved paths, not contents: two copies of the
+//     same file are two files. Hard links are two files too.
+//   - Sizes come from a stat during the walk; a file can change before it is
+//     read.
+//   - A folder that cannot be read is one error in errs; its siblings are
+//     still walked. Walk does not return early on the first error except for
+//     context cancellation.
+//   - Walk holds no shared state and is safe for concurrent use; the
+//     supported func is called from the calling goroutine only.
+package discover
