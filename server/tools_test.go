@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +172,38 @@ func TestShutdownClosesStreams(t *testing.T) {
 	}
 	if _, err := io.ReadAll(resp.Body); err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Logf("stream ended with %v", err)
+	}
+}
+
+// panicLib panics in every call, like a library with a bug.
+type panicLib struct{ *fakeLib }
+
+func (panicLib) Search(context.Context, string, int) (*library.SearchResponse, error) { panic("boom") }
+func (panicLib) Original(context.Context, string) (*library.Original, error)          { panic("boom") }
+
+func TestPanicsDoNotEscape(t *testing.T) {
+	s := MustNew(t, panicLib{newFakeLib()}, Options{})
+	base := MustServe(t, s)
+	c, _ := MustClient(t, s, streamable, base+"/mcp", nil, "")
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "search"
+	req.Params.Arguments = map[string]any{"query": "pump"}
+	if res, err := c.CallTool(t.Context(), req); err == nil && !res.IsError {
+		t.Errorf("panicking search returned %+v", res)
+	}
+	code, _, _ := do(t, "GET", base+"/docs/d1/"+signatureFor(testLinkKey, "d1"), "", "", nil)
+	if code != http.StatusInternalServerError {
+		t.Errorf("panicking Original: status %d, want 500", code)
+	}
+	// The server still answers.
+	var fr library.FetchResponse
+	decodeResult(t, callTool(t, c, "fetch", map[string]any{"id": "d1:0"}), &fr)
+}
+
+func TestURLs(t *testing.T) {
+	s := MustNew(t, newFakeLib(), Options{Addr: "0.0.0.0:9000", Token: "t", PublicURL: "https://x.ngrok-free.app/"})
+	want := []string{"https://x.ngrok-free.app/mcp", "https://x.ngrok-free.app/sse/", "http://127.0.0.1:9000/mcp", "http://127.0.0.1:9000/sse"}
+	if got := s.URLs(); !slices.Equal(got, want) {
+		t.Errorf("URLs = %v, want %v", got, want)
 	}
 }
