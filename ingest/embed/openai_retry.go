@@ -47,6 +47,11 @@ func (d *openaiDoer) Do(req *http.Request) (*http.Response, error) {
 		req.URL.RawQuery = q.Encode()
 	}
 	resp, err := d.client.Do(req)
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		// The query may hold a key (?api-key=); keep it out of errors and logs.
+		ue.URL = openaiRedact(ue.URL)
+	}
 	if rep, ok := req.Context().Value(openaiReplyKey{}).(*openaiReply); ok && resp != nil {
 		rep.status = resp.StatusCode
 		rep.retryAfter = openaiParseRetryAfter(resp.Header, time.Now())

@@ -793,3 +793,28 @@ func TestOpenAIEncodingDefault(t *testing.T) {
 		t.Errorf("encoding int8: err = %v, want ErrConfig", err)
 	}
 }
+
+func TestOpenAISecretsNotInErrors(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	var logs strings.Builder
+	_, err = NewOpenAI(context.Background(), OpenAIConfig{
+		BaseURL: "http://bob:pa55word@" + addr + "/v1?api-key=s3cret", Model: "m", APIKey: "sk-live-123",
+		RetryBaseDelay: time.Millisecond, Logger: slog.New(slog.NewTextHandler(&logs, nil)),
+	})
+	if err == nil {
+		t.Fatal("want an error from an unreachable server")
+	}
+	for _, secret := range []string{"s3cret", "pa55word", "sk-live-123"} {
+		if strings.Contains(err.Error(), secret) || strings.Contains(logs.String(), secret) {
+			t.Errorf("secret %q leaked:\nerr: %v\nlogs: %s", secret, err, logs.String())
+		}
+	}
+	if !strings.Contains(logs.String(), "retrying") {
+		t.Errorf("no retry logged: %q", logs.String())
+	}
+}
