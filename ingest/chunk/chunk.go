@@ -190,19 +190,30 @@ func (s *splitter) levelAfter(i int) level {
 }
 
 // cut returns the last atom of the chunk starting at atoms[first]; atoms up to
-// prevLast are already in the previous chunk. It picks the best-ranked cut
-// among those that add at least half of the room left after the overlap,
-// the latest one on ties.
+// prevLast are already in the previous chunk. Among the cuts that fit, it
+// prefers, in order: one that leaves either nothing or at least a quarter
+// of a chunk for the rest of the text (no tiny last chunk); one that adds at
+// least half of the room left after the overlap; the best-ranked boundary;
+// the latest.
 func (s *splitter) cut(first, prevLast int) int {
 	from := max(first, prevLast+1) // the first new atom
 	room := s.limit
 	if prevLast >= first {
 		room -= s.tokens(first, prevLast)
 	}
-	best, bestLevel, bestFull := from, level(0), false
-	for e := from; e < len(s.atoms) && s.tokens(first, e) <= s.limit; e++ {
+	last := len(s.atoms) - 1
+	best, bestLevel, bestFull, bestTail := from, level(0), false, false
+	for e := from; e <= last && s.tokens(first, e) <= s.limit; e++ {
 		full := 2*s.tokens(from, e) >= room
-		if lv := s.levelAfter(e); (full && !bestFull) || (full == bestFull && lv >= bestLevel) {
+		tail := e == last || 4*s.tokens(e+1, last) >= room
+		lv := s.levelAfter(e)
+		if tail != bestTail {
+			if tail {
+				best, bestLevel, bestFull, bestTail = e, lv, full, tail
+			}
+			continue
+		}
+		if (full && !bestFull) || (full == bestFull && lv >= bestLevel) {
 			best, bestLevel, bestFull = e, lv, full
 		}
 	}

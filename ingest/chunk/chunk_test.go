@@ -209,6 +209,9 @@ func TestSplitProse(t *testing.T) {
 	text = strings.ReplaceAll(text, "x", "") // drop the over-long words
 	for _, opts := range []Options{{Size: 64, Overlap: 8}, DefaultOptions(), {Size: 512, Overlap: 0}} {
 		chunks := mustSplit(t, text, nil, opts)
+		if n := EstimateTokens(chunks[len(chunks)-1].Text); 4*n < opts.Size {
+			t.Errorf("%+v: last chunk has %d tokens, less than a quarter of %d", opts, n, opts.Size)
+		}
 		for _, c := range chunks[:len(chunks)-1] {
 			if n := EstimateTokens(c.Text); 2*n < opts.Size {
 				t.Errorf("%+v: chunk %d has %d tokens, less than half of %d", opts, c.Index, n, opts.Size)
