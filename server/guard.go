@@ -85,13 +85,39 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if origin := r.Header.Get("Origin"); origin != "" && !s.originAllowed(origin) {
+		origin := r.Header.Get("Origin")
+		if origin == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if !s.originAllowed(origin) {
 			s.log.Warn("refused origin", "origin", origin, "path", r.URL.Path)
 			http.Error(w, "forbidden: origin not allowed", http.StatusForbidden)
 			return
 		}
+		if corsHeaders(w, r, origin) {
+			return // preflight answered; it carries no token by design
+		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// corsHeaders lets browser-based MCP clients on an allowed origin (e.g. the
+// MCP Inspector on localhost) read responses, and answers a CORS preflight,
+// reporting true when it did.
+func corsHeaders(w http.ResponseWriter, r *http.Request, origin string) bool {
+	h := w.Header()
+	h.Add("Vary", "Origin")
+	h.Set("Access-Control-Allow-Origin", origin)
+	h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate")
+	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
+		return false
+	}
+	h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
+	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Last-Event-ID, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name")
+	h.Set("Access-Control-Max-Age", "600")
+	w.WriteHeader(http.StatusNoContent)
+	return true
 }
 
 // requireToken enforces "Authorization: Bearer <token>" when a token is set.

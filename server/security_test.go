@@ -302,3 +302,27 @@ func TestBodyLimit(t *testing.T) {
 		t.Errorf("small body: %d", code)
 	}
 }
+
+func TestCORSForAllowedOrigins(t *testing.T) {
+	s := MustNew(t, newFakeLib(), Options{Token: "tok"})
+	base := MustServe(t, s)
+	pre := map[string]string{"Origin": "http://localhost:6274", "Access-Control-Request-Method": "POST",
+		"Access-Control-Request-Headers": "authorization, content-type, mcp-protocol-version"}
+	code, h, _ := do(t, "OPTIONS", base+"/mcp", "", "", pre)
+	if code != http.StatusNoContent || h.Get("Access-Control-Allow-Origin") != "http://localhost:6274" ||
+		!strings.Contains(h.Get("Access-Control-Allow-Headers"), "Authorization") {
+		t.Errorf("preflight: %d %v", code, h)
+	}
+	pre["Origin"] = "https://evil.example"
+	if code, h, _ := do(t, "OPTIONS", base+"/mcp", "", "", pre); code != http.StatusForbidden || h.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("preflight from evil origin: %d %v", code, h)
+	}
+	// The actual request still needs the token.
+	if code, _, _ := do(t, "POST", base+"/mcp", "", initBody, map[string]string{"Origin": "http://localhost:6274"}); code != http.StatusUnauthorized {
+		t.Errorf("cross-origin POST without token: %d, want 401", code)
+	}
+	code, h, _ = do(t, "POST", base+"/mcp", "", initBody, map[string]string{"Origin": "http://localhost:6274", "Authorization": "Bearer tok"})
+	if code != 200 || h.Get("Access-Control-Allow-Origin") != "http://localhost:6274" || !strings.Contains(h.Get("Access-Control-Expose-Headers"), "Mcp-Session-Id") {
+		t.Errorf("cross-origin POST with token: %d %v", code, h)
+	}
+}
