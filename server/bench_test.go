@@ -98,3 +98,17 @@ func benchSearch(b *testing.B, lib Library, queries []string) {
 		})
 	}
 }
+
+// BenchmarkSearchHTTPLibrary is BenchmarkSearchHTTP against the real query
+// path (hybrid lexical + HNSW search, snippets) over a synthetic library of
+// 100k passages (10k with -short) built with a fixed seed. The query
+// embedding is the offline hash embedder, so an embedding API call is
+// excluded. The library file is cached in the OS temp dir between runs.
+func BenchmarkSearchHTTPLibrary(b *testing.B) {
+	chunks := 100_000
+	if testing.Short() {
+		chunks = 10_000
+	}
+	lib := benchLibrary(b, chunks)
+	benchSearch(b, realLib{lib}, benchQueries(50))
+}
