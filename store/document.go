@@ -272,6 +272,18 @@ func (db *DB) Document(id string) (*Document, error) {
 	return d, err
 }
 
+// DocumentInfo returns a document's record without its text, or ErrNotFound.
+// It is the cheap lookup for the query path.
+func (db *DB) DocumentInfo(id string) (*Document, error) {
+	var d *Document
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		d, err = getDoc(tx, id)
+		return err
+	})
+	return d, err
+}
+
 // DocumentByPath returns the document ingested from path (without text), or
 // ErrNotFound.
 func (db *DB) DocumentByPath(path string) (*Document, error) {

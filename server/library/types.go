@@ -14,6 +14,12 @@ type SearchResult struct {
 	Title string `json:"title"`
 	URL   string `json:"url"`
 	Text  string `json:"text"`
+
+	// DocID and Page let the server link to its own copy when URL is "".
+	DocID string `json:"-"`
+	Page  int    `json:"-"`
+	// Score is the fused ranking score (higher is better); not on the wire.
+	Score float64 `json:"-"`
 }
 
 // FetchResponse is the object the MCP `fetch` tool returns and
@@ -26,4 +32,8 @@ type FetchResponse struct {
 	Text     string         `json:"text"`
 	URL      string         `json:"url"`
 	Metadata map[string]any `json:"metadata"`
+
+	// DocID and Page let the server link to its own copy when URL is "".
+	DocID string `json:"-"`
+	Page  int    `json:"-"`
 }

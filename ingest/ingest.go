@@ -1,0 +1,320 @@
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpvec/mcpvec/ingest/chunk"
+	"github.com/mcpvec/mcpvec/ingest/discover"
+	"github.com/mcpvec/mcpvec/ingest/extract"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// Embedder is what ingest needs from an embedder.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Extractor is what ingest needs from a text extractor.
+type Extractor interface {
+	Extract(ctx context.Context, name string, data []byte) (*extract.Document, error)
+}
+
+// Options configures an Ingester. Zero values mean the defaults.
+type Options struct {
+	Chunk     chunk.Options // default chunk.DefaultOptions()
+	MaxBytes  int64         // files larger fail as too large (default 256 MiB)
+	URL       string        // source URL for a single file argument
+	URLPrefix string        // source URL = prefix + path relative to the folder argument
+	Force     bool          // re-process unchanged files
+	Workers   int           // files processed in parallel (default 2)
+	// KeepOriginals stores each file's bytes so the server can serve it
+	// (default true via NewOptions; the zero value keeps them too).
+	DropOriginals bool
+	// OnWrite is called after each document write with what changed, e.g.
+	// to update in-memory indexes. Its error fails that file.
+	OnWrite func(store.PutResult) error
+	// Progress receives a progress line on a terminal; nil for none.
+	Progress io.Writer
+	// Report receives one line per file that was not ingested (and, with
+	// Verbose, per ingested file); nil discards them.
+	Report  io.Writer
+	Verbose bool
+	Logger  *slog.Logger
+}
+
+// FileError says why one file was not ingested.
+type FileError struct {
+	Path string
+	Err  error
+}
+
+func (e *FileError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *FileError) Unwrap() error { return e.Err }
+
+// Summary counts what a Run did.
+type Summary struct {
+	Ingested, Unchanged, Duplicates, Skipped int
+	Failed                                   []*FileError
+	Pages, Chunks                            int
+	Removed                                  int // passages replaced by new versions
+	Elapsed                                  time.Duration
+}
+
+// String is the one summary line printed at the end of an ingest.
+func (s Summary) String() string {
+	return fmt.Sprintf("ingested %d documents (%d pages, %d passages); %d unchanged, %d duplicates, %d skipped, %d failed in %s",
+		s.Ingested, s.Pages, s.Chunks, s.Unchanged, s.Duplicates, s.Skipped, len(s.Failed), s.Elapsed.Round(time.Millisecond))
+}
+
+// Ingester writes documents into one store.
+type Ingester struct {
+	db   *store.DB
+	ex   Extractor
+	emb  Embedder
+	opts Options
+}
+
+// New returns an Ingester. The library's embedder identity must already be
+// recorded in db (store.DB.SetEmbedder).
+func New(db *store.DB, ex Extractor, emb Embedder, opts Options) *Ingester {
+	if opts.Chunk == (chunk.Options{}) {
+		opts.Chunk = chunk.DefaultOptions()
+	}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = 256 << 20
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = 2
+	}
+	if opts.Report == nil {
+		opts.Report = io.Discard
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Ingester{db: db, ex: ex, emb: emb, opts: opts}
+}
+
+type outcome int
+
+const (
+	ingested outcome = iota
+	unchanged
+	duplicate
+	failed
+)
+
+// Run ingests every supported file under args. It returns an error only
+// when nothing could be attempted (bad options, cancelled context); per-file
+// failures are in Summary.Failed.
+func (in *Ingester) Run(ctx context.Context, args []string) (Summary, error) {
+	start := time.Now()
+	var sum Summary
+	if in.opts.URL != "" && len(args) != 1 {
+		return sum, errors.New("--url needs exactly one file argument (use --url-prefix for folders)")
+	}
+	if err := in.opts.Chunk.Validate(); err != nil {
+		return sum, err
+	}
+	files, skipped, errs := discover.Walk(ctx, args, supported)
+	for _, s := range skipped {
+		fmt.Fprintf(in.opts.Report, "skipped %s: %s\n", s.Path, s.Reason)
+	}
+	sum.Skipped = len(skipped)
+	for _, err := range errs {
+		fe := &FileError{Err: err}
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			fe = &FileError{Path: pe.Path, Err: pe.Err}
+		}
+		sum.Failed = append(sum.Failed, fe)
+		fmt.Fprintf(in.opts.Report, "failed %s\n", fe)
+	}
+	prog := newProgress(in.opts.Progress, len(files))
+	defer prog.stop()
+
+	var mu sync.Mutex
+	jobs := make(chan discover.File)
+	var wg sync.WaitGroup
+	for range min(in.opts.Workers, max(len(files), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range jobs {
+				pages, chunks, removed, how, err := in.file(ctx, f)
+				mu.Lock()
+				switch how {
+				case ingested:
+					sum.Ingested++
+					sum.Pages += pages
+					sum.Chunks += chunks
+					sum.Removed += removed
+					if in.opts.Verbose {
+						fmt.Fprintf(in.opts.Report, "ingested %s (%d pages, %d passages)\n", f.Path, pages, chunks)
+					}
+				case unchanged:
+					sum.Unchanged++
+				case duplicate:
+					sum.Duplicates++
+					fmt.Fprintf(in.opts.Report, "duplicate %s: %v\n", f.Path, err)
+				case failed:
+					fe := &FileError{Path: f.Path, Err: err}
+					sum.Failed = append(sum.Failed, fe)
+					fmt.Fprintf(in.opts.Report, "failed %s\n", fe)
+				}
+				prog.add(pages, chunks)
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, f := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- f
+	}
+	close(jobs)
+	wg.Wait()
+	sum.Elapsed = time.Since(start)
+	return sum, ctx.Err()
+}
+
+func supported(name string) bool {
+	_, ok := extract.MediaType(name, nil)
+	return ok
+}
+
+// file ingests one file.
+func (in *Ingester) file(ctx context.Context, f discover.File) (pages, chunks, removed int, how outcome, err error) {
+	defer func() {
+		// A bug in a dependency must not take the batch down.
+		if r := recover(); r != nil {
+			how, err = failed, fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	if ctx.Err() != nil {
+		return 0, 0, 0, failed, ctx.Err()
+	}
+	if f.Size > in.opts.MaxBytes {
+		return 0, 0, 0, failed, fmt.Errorf("%w: %s exceeds the %s limit (--max-size)", extract.ErrTooLarge, humanBytes(f.Size), humanBytes(in.opts.MaxBytes))
+	}
+	data, err := os.ReadFile(f.Path)
+	if err != nil {
+		return 0, 0, 0, failed, err
+	}
+	sha := sha256.Sum256(data)
+	shaHex := hex.EncodeToString(sha[:])
+	id := shaHex[:16]
+	srcURL := in.sourceURL(f)
+	if !in.opts.Force {
+		if old, err := in.db.DocumentByPath(f.Path); err == nil && old.SHA256 == shaHex && old.SourceURL == srcURL {
+			return 0, 0, 0, unchanged, nil
+		}
+		if other, err := in.db.DocumentInfo(id); err == nil && other.SourcePath != f.Path {
+			return 0, 0, 0, duplicate, fmt.Errorf("same content as %s (document %s)", other.SourcePath, id)
+		}
+	}
+	xd, err := in.ex.Extract(ctx, f.Path, data)
+	if err != nil {
+		return 0, 0, 0, failed, err
+	}
+	text, starts := joinPages(xd.Pages)
+	cs, err := chunk.Split(text, starts, in.opts.Chunk)
+	if err != nil {
+		return 0, 0, 0, failed, fmt.Errorf("split into passages: %w", err)
+	}
+	if len(cs) == 0 {
+		return 0, 0, 0, failed, extract.ErrNoText
+	}
+	texts := make([]string, len(cs))
+	for i, c := range cs {
+		texts[i] = c.Text
+	}
+	vecs, err := in.emb.Embed(ctx, texts)
+	if err != nil {
+		return 0, 0, 0, failed, fmt.Errorf("embed: %w", err)
+	}
+	doc := &store.Document{
+		ID: id, Title: title(xd, f.Path), SourcePath: f.Path, SourceURL: srcURL,
+		MediaType: xd.MediaType, SHA256: shaHex, Size: int64(len(data)), Pages: len(xd.Pages),
+		IngestedAt: time.Now().UTC(), PageStarts: starts, Text: text,
+	}
+	sc := make([]store.Chunk, len(cs))
+	for i, c := range cs {
+		sc[i] = store.Chunk{Text: c.Text, Start: c.Start, End: c.End, PageStart: c.PageStart, PageEnd: c.PageEnd}
+	}
+	var orig []byte
+	if !in.opts.DropOriginals {
+		orig = data
+	}
+	res, err := in.db.PutDocument(doc, sc, vecs, orig)
+	if err != nil {
+		return 0, 0, 0, failed, err
+	}
+	if in.opts.OnWrite != nil {
+		if err := in.opts.OnWrite(res); err != nil {
+			return 0, 0, 0, failed, fmt.Errorf("update indexes: %w", err)
+		}
+	}
+	return len(xd.Pages), len(cs), len(res.Removed), ingested, nil
+}
+
+// joinPages joins page texts with a blank line and returns where each page
+// starts.
+func joinPages(pages []string) (string, []int) {
+	var b strings.Builder
+	starts := make([]int, len(pages))
+	for i, p := range pages {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		starts[i] = b.Len()
+		b.WriteString(p)
+	}
+	return b.String(), starts
+}
+
+func title(d *extract.Document, path string) string {
+	if t := strings.TrimSpace(d.Title); t != "" {
+		return t
+	}
+	return filepath.Base(path)
+}
+
+func (in *Ingester) sourceURL(f discover.File) string {
+	if in.opts.URL != "" {
+		return in.opts.URL
+	}
+	if in.opts.URLPrefix == "" {
+		return ""
+	}
+	parts := strings.Split(f.Rel, "/")
+	for i, p := range parts {
+		parts[i] = url.PathEscape(p)
+	}
+	return strings.TrimSuffix(in.opts.URLPrefix, "/") + "/" + strings.Join(parts, "/")
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

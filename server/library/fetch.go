@@ -1,0 +1,183 @@
+package library
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// Fetch returns a passage with the pages it lies on (or its neighbouring
+// passages for documents without pages), or a whole document, capped at
+// Options.MaxFetchChars with metadata.truncated set when cut. An unknown id
+// returns ErrNotFound.
+func (l *Library) Fetch(ctx context.Context, id string) (*FetchResponse, error) {
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return nil, fmt.Errorf("%w: empty id", ErrNotFound)
+	}
+	if docID, idx, ok := store.ParsePassageID(id); ok {
+		return l.fetchPassage(docID, idx)
+	}
+	d, err := l.db.Document(id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	text, truncated := capText(d.Text, l.opts.MaxFetchChars)
+	md := docMetadata(d, truncated)
+	md["chunks"] = len(d.Chunks)
+	if isPaged(d) {
+		md["page_start"], md["page_end"] = 1, max(d.Pages, 1)
+	}
+	page := 0
+	if isPaged(d) {
+		page = 1
+	}
+	return &FetchResponse{ID: d.ID, Title: d.Title, Text: text, URL: sourceURL(d, 0),
+		Metadata: md, DocID: d.ID, Page: page}, nil
+}
+
+func (l *Library) fetchPassage(docID string, idx int) (*FetchResponse, error) {
+	d, err := l.db.Document(docID)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && idx >= len(d.Chunks)) {
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, fmt.Sprintf("%s:%d", docID, idx))
+	}
+	if err != nil {
+		return nil, err
+	}
+	cs, err := l.db.Chunks([]uint64{d.Chunks[idx]})
+	if err != nil {
+		return nil, err
+	}
+	c := cs[0]
+	var text string
+	page := 0
+	if isPaged(d) {
+		text = d.PageText(c.PageStart, c.PageEnd)
+		page = c.PageStart
+	} else {
+		// The passage with its neighbours' text around it.
+		lo, hi := c.Start, c.End
+		if nb, err := l.db.Chunks(neighbours(d, idx)); err == nil {
+			for _, n := range nb {
+				lo, hi = min(lo, n.Start), max(hi, n.End)
+			}
+		}
+		text = d.Text[max(lo, 0):min(hi, len(d.Text))]
+	}
+	text, truncated := capText(strings.TrimSpace(text), l.opts.MaxFetchChars)
+	md := docMetadata(d, truncated)
+	md["chunk_index"] = idx
+	md["passage"] = c.Text
+	if isPaged(d) {
+		md["page_start"], md["page_end"] = c.PageStart, c.PageEnd
+	}
+	return &FetchResponse{ID: c.ID(), Title: pageTitle(d, c.PageStart, c.PageEnd), Text: text,
+		URL: sourceURL(d, page), Metadata: md, DocID: d.ID, Page: page}, nil
+}
+
+func neighbours(d *store.Document, idx int) []uint64 {
+	var out []uint64
+	if idx > 0 {
+		out = append(out, d.Chunks[idx-1])
+	}
+	if idx+1 < len(d.Chunks) {
+		out = append(out, d.Chunks[idx+1])
+	}
+	return out
+}
+
+func docMetadata(d *store.Document, truncated bool) map[string]any {
+	md := map[string]any{
+		"document_id": d.ID,
+		"source":      d.SourcePath,
+		"media_type":  d.MediaType,
+		"truncated":   truncated,
+	}
+	if d.SourceURL != "" {
+		md["source_url"] = d.SourceURL
+	}
+	if d.Pages > 0 {
+		md["pages"] = d.Pages
+	}
+	return md
+}
+
+// capText cuts s to at most n characters at a rune boundary.
+func capText(s string, n int) (string, bool) {
+	if utf8.RuneCountInString(s) <= n {
+		return s, false
+	}
+	return cutRunes(s, n), true
+}
+
+// Original is a document's original file, for the server's /docs links.
+type Original struct {
+	Name      string // file name to offer
+	MediaType string
+	Data      []byte
+}
+
+// Original returns a document's original bytes, or ErrNotFound.
+func (l *Library) Original(ctx context.Context, docID string) (*Original, error) {
+	d, err := l.db.DocumentInfo(docID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, docID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	data, err := l.db.Original(docID)
+	if errors.Is(err, store.ErrNotFound) {
+		// No original kept: serve the extracted text.
+		return &Original{Name: d.ID + ".txt", MediaType: "text/plain; charset=utf-8", Data: []byte(mustText(l.db, docID))}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	mt := d.MediaType
+	if strings.HasPrefix(mt, "text/") {
+		mt += "; charset=utf-8"
+	}
+	return &Original{Name: filepath.Base(d.SourcePath), MediaType: mt, Data: data}, nil
+}
+
+func mustText(db *store.DB, id string) string {
+	d, err := db.Document(id)
+	if err != nil {
+		return ""
+	}
+	return d.Text
+}
+
+// Summary describes the library for the server's instructions.
+type Summary struct {
+	Documents int
+	Chunks    int
+	Pages     int
+	Titles    []string // up to 20, in id order
+}
+
+// Summary counts the library's contents and samples its titles.
+func (l *Library) Summary(ctx context.Context) (Summary, error) {
+	docs, err := l.db.Documents()
+	if err != nil {
+		return Summary{}, err
+	}
+	s := Summary{Documents: len(docs)}
+	for _, d := range docs {
+		s.Chunks += len(d.Chunks)
+		s.Pages += d.Pages
+		if len(s.Titles) < 20 {
+			s.Titles = append(s.Titles, d.Title)
+		}
+	}
+	return s, nil
+}

@@ -1,0 +1,255 @@
+package library
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/mcpvec/mcpvec/index"
+	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// Errors a caller (and through it, a model) can act on.
+var (
+	ErrEmptyQuery   = errors.New("empty query: pass a few words describing what to find")
+	ErrQueryTooLong = errors.New("query too long")
+	ErrNotFound     = errors.New("no document or passage with that id")
+)
+
+// Aux bucket names of the derived indexes.
+const (
+	auxVectors = "hnsw"
+	auxLexical = "lexical"
+)
+
+// QueryEmbedder turns a query into a vector of the library's dimensions.
+type QueryEmbedder interface {
+	EmbedQuery(ctx context.Context, query string) ([]float32, error)
+}
+
+// Mode selects the retrieval method.
+type Mode string
+
+// Retrieval modes; Hybrid is the default.
+const (
+	Hybrid  Mode = "hybrid"
+	Lexical Mode = "lexical"
+	Vector  Mode = "vector"
+)
+
+// ParseMode parses "hybrid", "lexical" or "vector".
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(s); m {
+	case Hybrid, Lexical, Vector:
+		return m, nil
+	case "":
+		return Hybrid, nil
+	}
+	return "", fmt.Errorf("unknown search mode %q (want hybrid, lexical or vector)", s)
+}
+
+// Options tunes the query path. Zero values mean the defaults.
+type Options struct {
+	K             int  // results per search (default 10)
+	MaxK          int  // upper bound on K (default 50)
+	Mode          Mode // default Hybrid
+	MaxQueryLen   int  // characters (default 1000)
+	SnippetChars  int  // search result text (default 480)
+	MaxFetchChars int  // fetch text cap (default 100000)
+	// Candidates is how many hits each retriever contributes to fusion
+	// (default 100).
+	Candidates int
+	// RRFK is the reciprocal-rank-fusion constant (default 60).
+	RRFK float64
+	// VectorWeight weighs the vector list against the lexical one in fusion
+	// (default 1: plain RRF).
+	VectorWeight float64
+	Index        index.Config
+	Lexical      lexical.Config
+	Logger       *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.K, 10)
+	def(&o.MaxK, 50)
+	def(&o.MaxQueryLen, 1000)
+	def(&o.SnippetChars, 480)
+	def(&o.MaxFetchChars, 100000)
+	def(&o.Candidates, 100)
+	if o.Mode == "" {
+		o.Mode = Hybrid
+	}
+	if o.RRFK <= 0 {
+		o.RRFK = 60
+	}
+	if o.VectorWeight <= 0 {
+		o.VectorWeight = 1
+	}
+	if o.Index == (index.Config{}) {
+		o.Index = index.DefaultConfig()
+	}
+	if o.Lexical == (lexical.Config{}) {
+		o.Lexical = lexical.DefaultConfig()
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}
+
+// Library answers searches over one store. Create it with Open.
+type Library struct {
+	db   *store.DB
+	emb  QueryEmbedder
+	opts Options
+	dim  int
+	vec  *index.Index
+	lex  *lexical.Index
+}
+
+// Open loads the library's derived indexes, reconciling them with the store,
+// and persists any repair when the store is writable. emb may be nil, which
+// restricts searches to lexical mode.
+func Open(ctx context.Context, db *store.DB, emb QueryEmbedder, opts Options) (*Library, error) {
+	opts = opts.withDefaults()
+	meta, err := db.Meta()
+	if err != nil {
+		return nil, fmt.Errorf("read library meta: %w", err)
+	}
+	l := &Library{db: db, emb: emb, opts: opts}
+	if meta.Embedder != nil {
+		l.dim = meta.Embedder.Dimensions
+	}
+	start := time.Now()
+	repaired := false
+	err = db.View(func(tx *store.Tx) error {
+		kv, err := tx.Aux(auxLexical)
+		if err != nil {
+			return err
+		}
+		var lst lexical.LoadStats
+		if l.lex, lst, err = lexical.Load(kv, opts.Lexical, tx.ChunkTexts()); err != nil {
+			return fmt.Errorf("load lexical index: %w", err)
+		}
+		repaired = repaired || lst.Tokenized > 0 || lst.Dropped > 0
+		if l.dim == 0 {
+			return nil
+		}
+		if kv, err = tx.Aux(auxVectors); err != nil {
+			return err
+		}
+		var vst index.LoadStats
+		if l.vec, vst, err = index.Load(kv, l.dim, opts.Index, tx.Vectors()); err != nil {
+			return fmt.Errorf("load vector index: %w", err)
+		}
+		repaired = repaired || vst.Inserted > 0 || vst.Removed > 0 || vst.Rebuilt
+		if vst.Reason != nil {
+			opts.Logger.Warn("vector index rebuilt from the stored vectors", "reason", vst.Reason)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	opts.Logger.Debug("library indexes loaded", "passages", l.lex.Len(), "took", time.Since(start))
+	if repaired {
+		opts.Logger.Info("library indexes reconciled with the store")
+		if err := l.Save(); err != nil && !errors.Is(err, store.ErrReadOnly) {
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// DB returns the underlying store.
+func (l *Library) DB() *store.DB { return l.db }
+
+// Apply brings the in-memory indexes up to date after a store write: it
+// removes the removed passages and indexes the added ones. Call Save to
+// persist.
+func (l *Library) Apply(res store.PutResult) error {
+	for _, s := range res.Removed {
+		l.lex.Delete(s)
+		if l.vec != nil {
+			l.vec.Delete(s)
+		}
+	}
+	if len(res.Added) == 0 {
+		return nil
+	}
+	chunks, err := l.db.Chunks(res.Added)
+	if err != nil {
+		return fmt.Errorf("apply: %w", err)
+	}
+	vecs := make([][]float32, len(res.Added))
+	err = l.db.View(func(tx *store.Tx) error {
+		for i, s := range res.Added {
+			vecs[i] = tx.Vector(s)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("apply: %w", err)
+	}
+	if l.vec == nil && len(vecs[0]) > 0 {
+		l.dim = len(vecs[0])
+		l.vec = index.New(l.dim, l.opts.Index)
+	}
+	for i, c := range chunks {
+		l.lex.Add(c.Seq, c.Text)
+		if vecs[i] != nil {
+			if err := l.vec.Add(c.Seq, vecs[i]); err != nil {
+				return fmt.Errorf("apply: index passage %s: %w", c.ID(), err)
+			}
+		}
+	}
+	return nil
+}
+
+// Save persists what changed in the indexes since the last Save or Open, in
+// one transaction.
+func (l *Library) Save() error {
+	return l.db.Update(func(tx *store.Tx) error {
+		kv, err := tx.Aux(auxLexical)
+		if err != nil {
+			return err
+		}
+		if err := l.lex.Save(kv); err != nil {
+			return fmt.Errorf("save lexical index: %w", err)
+		}
+		if l.vec == nil {
+			return nil
+		}
+		if kv, err = tx.Aux(auxVectors); err != nil {
+			return err
+		}
+		if err := l.vec.Save(kv); err != nil {
+			return fmt.Errorf("save vector index: %w", err)
+		}
+		return nil
+	})
+}
+
+// IndexStats describes the in-memory indexes for `mcpvec info`.
+type IndexStats struct {
+	VectorPassages  int `json:"vector_passages"`
+	LexicalPassages int `json:"lexical_passages"`
+	Dimensions      int `json:"dimensions"`
+}
+
+// IndexStats reports the sizes of the in-memory indexes.
+func (l *Library) IndexStats() IndexStats {
+	st := IndexStats{LexicalPassages: l.lex.Len(), Dimensions: l.dim}
+	if l.vec != nil {
+		st.VectorPassages = l.vec.Len()
+	}
+	return st
+}

@@ -1,0 +1,243 @@
+package library_test
+
+import (
+	"context"
+	"errors"
+	"hash/fnv"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// wordEmbedder is a deterministic test embedder: a bag of hashed stemmed
+// words in 64 dimensions.
+type wordEmbedder struct{}
+
+func (wordEmbedder) vec(s string) []float32 {
+	v := make([]float32, 64)
+	for _, t := range lexical.Tokenize(s) {
+		h := fnv.New32a()
+		h.Write([]byte(t))
+		v[h.Sum32()%64]++
+	}
+	var n float64
+	for _, x := range v {
+		n += float64(x * x)
+	}
+	if n == 0 {
+		v[0] = 1
+		return v
+	}
+	for i := range v {
+		v[i] /= float32(math.Sqrt(n))
+	}
+	return v
+}
+
+func (w wordEmbedder) EmbedQuery(_ context.Context, q string) ([]float32, error) { return w.vec(q), nil }
+
+type fixture struct {
+	db  *store.DB
+	lib *library.Library
+}
+
+func newFixture(t *testing.T, opts library.Options) *fixture {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "lib.db")
+	db, err := store.Open(path, &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "words", Dimensions: 64}); err != nil {
+		t.Fatal(err)
+	}
+	lib, err := library.Open(context.Background(), db, wordEmbedder{}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{db: db, lib: lib}
+}
+
+// add stores a document whose pages are given; each page is one passage
+// unless overlap is set, in which case passages straddle pages.
+func (f *fixture) add(t *testing.T, id, title, mediaType, url string, pages ...string) {
+	t.Helper()
+	text := strings.Join(pages, "\n\n")
+	starts := []int{}
+	off := 0
+	for _, p := range pages {
+		starts = append(starts, off)
+		off += len(p) + 2
+	}
+	d := &store.Document{ID: id, Title: title, SourcePath: "/docs/" + id, SourceURL: url, MediaType: mediaType,
+		Pages: len(pages), PageStarts: starts, Text: text}
+	var chunks []store.Chunk
+	var vecs [][]float32
+	for i, p := range pages {
+		chunks = append(chunks, store.Chunk{Text: p, Start: starts[i], End: starts[i] + len(p), PageStart: i + 1, PageEnd: i + 1})
+		vecs = append(vecs, wordEmbedder{}.vec(p))
+	}
+	res, err := f.db.PutDocument(d, chunks, vecs, []byte("original bytes of "+id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.lib.Apply(res); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSearchModesAndResultShape(t *testing.T) {
+	f := newFixture(t, library.Options{})
+	f.add(t, "cats", "cats.pdf", "application/pdf", "https://example.org/cats.pdf",
+		"Dogs are loyal companions.", "Cats are strongly attached to their homes and territory.", "Birds migrate in autumn.")
+	f.add(t, "mem", "valgrind.md", "text/markdown", "", "Run memcheck with --leak-check=full to list leaks.")
+	ctx := context.Background()
+	for _, mode := range []library.Mode{library.Lexical, library.Vector, library.Hybrid} {
+		resp, err := f.lib.Search(ctx, "are cats attached to their homes", library.SearchOptions{K: 2, Mode: mode})
+		if err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		if len(resp.Results) == 0 {
+			t.Fatalf("%s: no results", mode)
+		}
+		r := resp.Results[0]
+		if r.ID != "cats:1" || r.Title != "cats.pdf — p. 2" || r.URL != "https://example.org/cats.pdf#page=2" || r.DocID != "cats" || r.Page != 2 {
+			t.Fatalf("%s: top result = %+v", mode, r)
+		}
+	}
+	resp, err := f.lib.Search(ctx, "--leak-check=full", library.SearchOptions{Mode: library.Lexical})
+	if err != nil || len(resp.Results) == 0 || resp.Results[0].ID != "mem:0" || resp.Results[0].URL != "" {
+		t.Fatalf("identifier search = %+v, %v", resp, err)
+	}
+	resp, err = f.lib.Search(ctx, "zebra quagga okapi", library.SearchOptions{Mode: library.Lexical})
+	if err != nil || resp.Results == nil || len(resp.Results) != 0 {
+		t.Fatalf("no-match search must give an empty, non-nil list: %+v, %v", resp, err)
+	}
+}
+
+func TestSearchErrors(t *testing.T) {
+	f := newFixture(t, library.Options{MaxQueryLen: 10})
+	ctx := context.Background()
+	if _, err := f.lib.Search(ctx, "   ", library.SearchOptions{}); !errors.Is(err, library.ErrEmptyQuery) {
+		t.Fatalf("empty: %v", err)
+	}
+	if _, err := f.lib.Search(ctx, "eleven characters", library.SearchOptions{}); !errors.Is(err, library.ErrQueryTooLong) {
+		t.Fatalf("long: %v", err)
+	}
+	if _, err := f.lib.Fetch(ctx, "nope:3"); !errors.Is(err, library.ErrNotFound) {
+		t.Fatalf("fetch unknown: %v", err)
+	}
+	if _, err := f.lib.Fetch(ctx, "nope"); !errors.Is(err, library.ErrNotFound) {
+		t.Fatalf("fetch unknown doc: %v", err)
+	}
+}
+
+func TestFetchPassageAndDocument(t *testing.T) {
+	f := newFixture(t, library.Options{MaxFetchChars: 40})
+	f.add(t, "cats", "cats.pdf", "application/pdf", "", "Page one text.", "Cats are attached to homes.", "Page three has a much longer text that will be cut by the cap.")
+	ctx := context.Background()
+	r, err := f.lib.Fetch(ctx, "cats:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Text != "Cats are attached to homes." || r.Metadata["page_start"] != 2 || r.Metadata["chunk_index"] != 1 ||
+		r.Metadata["document_id"] != "cats" || r.Metadata["truncated"] != false || r.Page != 2 {
+		t.Fatalf("passage fetch = %+v", r)
+	}
+	d, err := f.lib.Fetch(ctx, "cats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len([]rune(d.Text)) != 40 || d.Metadata["truncated"] != true || d.Metadata["source"] != "/docs/cats" {
+		t.Fatalf("document fetch = %+v", d)
+	}
+	o, err := f.lib.Original(ctx, "cats")
+	if err != nil || string(o.Data) != "original bytes of cats" || o.MediaType != "application/pdf" || o.Name != "cats" {
+		t.Fatalf("original = %+v, %v", o, err)
+	}
+}
+
+func TestOverlappingPassagesAreDeduplicated(t *testing.T) {
+	f := newFixture(t, library.Options{})
+	text := "Lighthouse keepers trimmed the wicks. Lighthouse lamps burned whale oil. Keepers lived on the rock."
+	d := &store.Document{ID: "lh", Title: "lh.txt", SourcePath: "/lh", MediaType: "text/plain", Pages: 1, PageStarts: []int{0}, Text: text}
+	// Two passages that overlap by most of their length, and a distinct one.
+	chunks := []store.Chunk{
+		{Text: text[0:70], Start: 0, End: 70, PageStart: 1, PageEnd: 1},
+		{Text: text[5:72], Start: 5, End: 72, PageStart: 1, PageEnd: 1},
+		{Text: text[72:], Start: 72, End: len(text), PageStart: 1, PageEnd: 1},
+	}
+	var vecs [][]float32
+	for _, c := range chunks {
+		vecs = append(vecs, wordEmbedder{}.vec(c.Text))
+	}
+	res, err := f.db.PutDocument(d, chunks, vecs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.lib.Apply(res)
+	resp, err := f.lib.Search(context.Background(), "lighthouse wicks lamps", library.SearchOptions{K: 3, Mode: library.Lexical})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, r := range resp.Results {
+		ids[r.ID] = true
+	}
+	if ids["lh:0"] && ids["lh:1"] {
+		t.Fatalf("overlapping passages both returned: %+v", resp.Results)
+	}
+}
+
+func TestReopenReconcilesUnsavedWrites(t *testing.T) {
+	f := newFixture(t, library.Options{})
+	f.add(t, "a", "a.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
+	if err := f.lib.Save(); err != nil {
+		t.Fatal(err)
+	}
+	// Written to the store but never saved in the indexes (a crash).
+	f.add(t, "b", "b.txt", "text/plain", "", "Plate tectonics moves continents slowly.")
+	removed, err := f.db.DeleteDocument("a")
+	if err != nil || len(removed) != 1 {
+		t.Fatal(err)
+	}
+	lib, err := library.Open(context.Background(), f.db, wordEmbedder{}, library.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := lib.IndexStats()
+	if st.LexicalPassages != 1 || st.VectorPassages != 1 {
+		t.Fatalf("after reopen: %+v", st)
+	}
+	for _, mode := range []library.Mode{library.Lexical, library.Vector} {
+		resp, err := lib.Search(context.Background(), "tectonics continents", library.SearchOptions{Mode: mode})
+		if err != nil || len(resp.Results) == 0 || resp.Results[0].ID != "b:0" {
+			t.Fatalf("%s after reopen: %+v %v", mode, resp, err)
+		}
+		resp, _ = lib.Search(context.Background(), "quarks gluons", library.SearchOptions{Mode: library.Lexical})
+		if len(resp.Results) != 0 {
+			t.Fatalf("deleted passage found: %+v", resp.Results)
+		}
+	}
+}
+
+func TestSnippetCentresOnMatchingSentence(t *testing.T) {
+	f := newFixture(t, library.Options{SnippetChars: 80})
+	long := strings.Repeat("Filler sentence about nothing in particular. ", 10) +
+		"The password reset token expires after fifteen minutes. " + strings.Repeat("More filler text follows here. ", 10)
+	f.add(t, "s", "s.txt", "text/plain", "", long)
+	resp, err := f.lib.Search(context.Background(), "reset token expires", library.SearchOptions{Mode: library.Lexical})
+	if err != nil || len(resp.Results) != 1 {
+		t.Fatal(resp, err)
+	}
+	sn := resp.Results[0].Text
+	if !strings.Contains(sn, "password reset token expires") || len([]rune(sn)) > 82 {
+		t.Fatalf("snippet = %q", sn)
+	}
+}

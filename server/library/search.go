@@ -1,0 +1,220 @@
+package library
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// SearchOptions overrides the library's defaults for one search.
+type SearchOptions struct {
+	K    int  // 0: Options.K
+	Mode Mode // "": Options.Mode
+}
+
+// Search runs query through the configured retrievers, fuses them, drops
+// near-duplicate passages and returns up to K results with snippets. It
+// returns ErrEmptyQuery or ErrQueryTooLong for queries a caller should fix.
+func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*SearchResponse, error) {
+	query = strings.TrimSpace(query)
+	if query == "" {
+		return nil, ErrEmptyQuery
+	}
+	if n := utf8.RuneCountInString(query); n > l.opts.MaxQueryLen {
+		return nil, fmt.Errorf("%w: %d characters, the limit is %d", ErrQueryTooLong, n, l.opts.MaxQueryLen)
+	}
+	k := so.K
+	if k <= 0 {
+		k = l.opts.K
+	}
+	k = min(k, l.opts.MaxK)
+	mode := so.Mode
+	if mode == "" {
+		mode = l.opts.Mode
+	}
+	hits, err := l.rank(ctx, query, mode, max(l.opts.Candidates, 3*k))
+	if err != nil {
+		return nil, err
+	}
+	return l.results(query, hits, k)
+}
+
+type hit struct {
+	seq   uint64
+	score float64
+}
+
+// rank returns fused candidates, best first.
+func (l *Library) rank(ctx context.Context, query string, mode Mode, n int) ([]hit, error) {
+	var lists [][]hit
+	var weights []float64
+	if mode == Lexical || mode == Hybrid {
+		var lh []hit
+		for _, r := range l.lex.Search(query, n) {
+			lh = append(lh, hit{r.ID, float64(r.Score)})
+		}
+		lists, weights = append(lists, lh), append(weights, 1)
+	}
+	if (mode == Vector || mode == Hybrid) && l.vec != nil && l.emb != nil && l.vec.Len() > 0 {
+		q, err := l.emb.EmbedQuery(ctx, query)
+		if err != nil {
+			return nil, fmt.Errorf("embed query: %w", err)
+		}
+		rs, err := l.vec.Search(q, n)
+		if err != nil {
+			return nil, fmt.Errorf("vector search: %w", err)
+		}
+		var vh []hit
+		for _, r := range rs {
+			vh = append(vh, hit{r.ID, float64(r.Score)})
+		}
+		lists, weights = append(lists, vh), append(weights, l.opts.VectorWeight)
+	} else if mode == Vector {
+		return nil, errors.New("vector search is unavailable: the library has no vector index or embedder")
+	}
+	if len(lists) == 1 {
+		return lists[0], nil
+	}
+	return fuseRRF(lists, weights, l.opts.RRFK), nil
+}
+
+// fuseRRF combines ranked lists by weighted reciprocal rank fusion.
+func fuseRRF(lists [][]hit, weights []float64, k float64) []hit {
+	score := map[uint64]float64{}
+	for li, list := range lists {
+		for rank, h := range list {
+			score[h.seq] += weights[li] / (k + float64(rank+1))
+		}
+	}
+	out := make([]hit, 0, len(score))
+	for s, v := range score {
+		out = append(out, hit{s, v})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return out[i].seq < out[j].seq
+	})
+	return out
+}
+
+// results loads passages for hits in order, skipping passages that overlap
+// an already chosen passage of the same document (chunk overlap) or repeat
+// its text, until k are chosen.
+func (l *Library) results(query string, hits []hit, k int) (*SearchResponse, error) {
+	resp := &SearchResponse{Results: []SearchResult{}}
+	docs := map[string]*store.Document{}
+	var chosen []*store.Chunk
+	seen := map[string]bool{}
+	terms := queryTerms(query)
+	for start := 0; start < len(hits) && len(resp.Results) < k; start += k {
+		batch := hits[start:min(len(hits), start+k)]
+		seqs := make([]uint64, len(batch))
+		for i, h := range batch {
+			seqs[i] = h.seq
+		}
+		chunks, err := l.db.Chunks(seqs)
+		if err != nil {
+			// A passage deleted between ranking and loading: fall back to one
+			// at a time so the rest still come back.
+			chunks = l.chunksLenient(seqs)
+		}
+		for i, c := range chunks {
+			if c == nil || len(resp.Results) >= k || overlapsChosen(c, chosen) || seen[c.Text] {
+				continue
+			}
+			d, ok := docs[c.DocID]
+			if !ok {
+				if d, err = l.db.DocumentInfo(c.DocID); err != nil {
+					continue
+				}
+				docs[c.DocID] = d
+			}
+			chosen = append(chosen, c)
+			seen[c.Text] = true
+			resp.Results = append(resp.Results, l.result(d, c, terms, batch[i].score))
+		}
+	}
+	return resp, nil
+}
+
+func (l *Library) chunksLenient(seqs []uint64) []*store.Chunk {
+	out := make([]*store.Chunk, len(seqs))
+	for i, s := range seqs {
+		if cs, err := l.db.Chunks([]uint64{s}); err == nil {
+			out[i] = cs[0]
+		}
+	}
+	return out
+}
+
+// overlapsChosen reports whether c shares more than half of the shorter
+// passage's bytes with a chosen passage of the same document.
+func overlapsChosen(c *store.Chunk, chosen []*store.Chunk) bool {
+	for _, o := range chosen {
+		if o.DocID != c.DocID {
+			continue
+		}
+		ov := min(o.End, c.End) - max(o.Start, c.Start)
+		if ov > 0 && 2*ov > min(o.End-o.Start, c.End-c.Start) {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *Library) result(d *store.Document, c *store.Chunk, terms map[string]bool, score float64) SearchResult {
+	page := 0
+	if isPaged(d) {
+		page = c.PageStart
+	}
+	return SearchResult{
+		ID:    c.ID(),
+		Title: pageTitle(d, c.PageStart, c.PageEnd),
+		URL:   sourceURL(d, page),
+		Text:  snippet(c.Text, terms, l.opts.SnippetChars),
+		DocID: d.ID,
+		Page:  page,
+		Score: score,
+	}
+}
+
+func isPaged(d *store.Document) bool { return d.MediaType == "application/pdf" }
+
+// pageTitle names the document and, for paged documents, the page(s).
+func pageTitle(d *store.Document, first, last int) string {
+	if !isPaged(d) || first <= 0 {
+		return d.Title
+	}
+	if last > first {
+		return fmt.Sprintf("%s — pp. %d–%d", d.Title, first, last)
+	}
+	return fmt.Sprintf("%s — p. %d", d.Title, first)
+}
+
+// sourceURL is the document's own web address with a #page fragment for
+// paged documents, or "" when it has none.
+func sourceURL(d *store.Document, page int) string {
+	if d.SourceURL == "" {
+		return ""
+	}
+	if page > 0 && !strings.Contains(d.SourceURL, "#") {
+		return fmt.Sprintf("%s#page=%d", d.SourceURL, page)
+	}
+	return d.SourceURL
+}
+
+func queryTerms(q string) map[string]bool {
+	m := map[string]bool{}
+	for _, t := range lexical.Tokenize(q) {
+		m[t] = true
+	}
+	return m
+}

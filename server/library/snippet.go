@@ -1,0 +1,94 @@
+package library
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mcpvec/mcpvec/index/lexical"
+)
+
+// snippet returns about max characters of text centred on the sentence that
+// holds the most distinct query terms, widened with its neighbours.
+func snippet(text string, terms map[string]bool, maxChars int) string {
+	text = strings.TrimSpace(text)
+	if utf8.RuneCountInString(text) <= maxChars {
+		return text
+	}
+	sents := sentences(text)
+	best, bestScore := 0, -1
+	for i, s := range sents {
+		score := 0
+		seen := map[string]bool{}
+		for _, t := range lexical.Tokenize(text[s[0]:s[1]]) {
+			if terms[t] && !seen[t] {
+				seen[t] = true
+				score++
+			}
+		}
+		if score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	lo, hi := sents[best][0], sents[best][1]
+	for i, j := best-1, best+1; ; i, j = i-1, j+1 {
+		grew := false
+		if j < len(sents) && utf8.RuneCountInString(text[lo:sents[j][1]]) <= maxChars {
+			hi, grew = sents[j][1], true
+		}
+		if i >= 0 && utf8.RuneCountInString(text[sents[i][0]:hi]) <= maxChars {
+			lo, grew = sents[i][0], true
+		}
+		if !grew {
+			break
+		}
+	}
+	out := text[lo:hi]
+	if utf8.RuneCountInString(out) > maxChars {
+		out = cutRunes(out, maxChars-1) + "…"
+	}
+	if lo > 0 {
+		out = "…" + strings.TrimLeftFunc(out, unicode.IsSpace)
+	}
+	if hi < len(text) && !strings.HasSuffix(out, "…") {
+		out += "…"
+	}
+	return out
+}
+
+// sentences splits text into [start,end) byte ranges at sentence ends and
+// paragraph breaks.
+func sentences(text string) [][2]int {
+	var out [][2]int
+	start := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		end := -1
+		switch {
+		case c == '\n' && i+1 < len(text) && text[i+1] == '\n':
+			end = i
+		case (c == '.' || c == '?' || c == '!') && i+1 < len(text) && (text[i+1] == ' ' || text[i+1] == '\n'):
+			end = i + 1
+		}
+		if end > start {
+			out = append(out, [2]int{start, end})
+			start = end
+		}
+	}
+	if start < len(text) {
+		out = append(out, [2]int{start, len(text)})
+	}
+	return out
+}
+
+// cutRunes returns the first n runes of s.
+func cutRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
+		}
+		i++
+	}
+	return s
+}
