@@ -39,7 +39,9 @@ func (wordEmbedder) vec(s string) []float32 {
 	return v
 }
 
-func (w wordEmbedder) EmbedQuery(_ context.Context, q string) ([]float32, error) { return w.vec(q), nil }
+func (w wordEmbedder) EmbedQuery(_ context.Context, q string) ([]float32, error) {
+	return w.vec(q), nil
+}
 
 type fixture struct {
 	db  *store.DB
