@@ -31,7 +31,11 @@
 //     carry a loopback Host or exactly the host of PublicURL; any request
 //     with an Origin header must come from a loopback origin, PublicURL's
 //     origin or Options.AllowedOrigins (default: chatgpt.com, claude.ai).
-//     A tunnel without PublicURL therefore gets 403 on every route.
+//     A tunnel without PublicURL therefore gets 403 on every route. Allowed
+//     origins get CORS headers, and their preflights are answered without
+//     the token (the actual request still needs it).
+//   - A path in PublicURL is assumed to be stripped by the proxy in front;
+//     the server itself always serves at "/".
 //   - With a Token, every route except /docs needs "Authorization: Bearer"
 //     (also /healthz). /docs links are protected by their signature only:
 //     anyone holding a link can read that one document.
