@@ -96,7 +96,8 @@ func seqKey(seq uint64) []byte {
 // SeqFromKey decodes a chunks/vectors key.
 func SeqFromKey(k []byte) uint64 { return binary.BigEndian.Uint64(k) }
 
-func encodeVector(v []float32) []byte {
+// EncodeVector encodes a vector as stored: little-endian float32s.
+func EncodeVector(v []float32) []byte {
 	b := make([]byte, 4*len(v))
 	for i, f := range v {
 		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
@@ -174,7 +175,7 @@ func (db *DB) PutDocument(doc *Document, chunks []Chunk, vectors [][]float32, or
 			if err := putJSON(cb, seqKey(seq), c); err != nil {
 				return err
 			}
-			if err := vb.Put(seqKey(seq), encodeVector(vectors[i])); err != nil {
+			if err := vb.Put(seqKey(seq), EncodeVector(vectors[i])); err != nil {
 				return err
 			}
 			doc.Chunks[i] = seq

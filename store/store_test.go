@@ -287,3 +287,35 @@ func TestPageHelpers(t *testing.T) {
 		t.Fatalf("PageText(3,9) = %q", got)
 	}
 }
+
+func TestCheckFindsOrphans(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lib.db")
+	db, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "t", Dimensions: 4})
+	d, c, v := testDoc("cccc", "/c", "one", "two")
+	if _, err := db.PutDocument(d, c, v, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Check(); err != nil {
+		t.Fatalf("healthy library: %v", err)
+	}
+	db.Close()
+	// Damage it behind the store's back: drop one vector.
+	b, _ := bolt.Open(path, 0o600, nil)
+	b.Update(func(tx *bolt.Tx) error {
+		k, _ := tx.Bucket([]byte("vectors")).Cursor().First()
+		return tx.Bucket([]byte("vectors")).Delete(k)
+	})
+	b.Close()
+	db, err = store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Check(); err == nil || !strings.Contains(err.Error(), "missing or malformed vector") {
+		t.Fatalf("damaged library: %v", err)
+	}
+}

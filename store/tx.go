@@ -109,6 +109,30 @@ func (t *Tx) Chunks() iter.Seq2[uint64, *Chunk] {
 	}
 }
 
+// PutVector replaces the stored vector of an existing passage. It is for
+// reindexing; the caller must switch the embedder (SetEmbedder) in the same
+// transaction so vectors and identity never disagree.
+func (t *Tx) PutVector(seq uint64, v []float32) error {
+	if t.tx.Bucket(bucketChunks).Get(seqKey(seq)) == nil {
+		return fmt.Errorf("put vector %d: %w", seq, ErrNotFound)
+	}
+	return t.tx.Bucket(bucketVectors).Put(seqKey(seq), EncodeVector(v))
+}
+
+// SetEmbedder records a new embedder identity unconditionally (for
+// reindexing, together with PutVector for every passage).
+func (t *Tx) SetEmbedder(e EmbedderInfo) error {
+	if e.Dimensions <= 0 {
+		return fmt.Errorf("set embedder: dimensions must be positive, got %d", e.Dimensions)
+	}
+	return putJSON(t.tx.Bucket(bucketMeta), []byte("embedder"), e)
+}
+
+// DeleteSetting removes a setting; a missing one is not an error.
+func (t *Tx) DeleteSetting(name string) error {
+	return t.tx.Bucket(bucketSettings).Delete([]byte(name))
+}
+
 // Bucket is a key/value bucket owned by one derived index. It satisfies the
 // KV interfaces of package index and index/lexical. Keys and values returned
 // are valid only during the transaction.

@@ -1,0 +1,82 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Check verifies the library's invariants in one read transaction: bbolt's
+// own page consistency, every document's passages exist with a vector of the
+// library's dimensions and point back at it, no passage or vector is
+// orphaned, and every path and text belongs to a document. It returns all
+// problems joined, or nil.
+func (db *DB) Check() error {
+	var errs []error
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			errs = append(errs, fmt.Errorf("bbolt: %w", err))
+		}
+		emb, err := getEmbedder(tx.Bucket(bucketMeta))
+		if err != nil {
+			return err
+		}
+		owned := map[uint64]string{}
+		err = tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
+			var d Document
+			if err := json.Unmarshal(v, &d); err != nil {
+				errs = append(errs, fmt.Errorf("document %s: undecodable record", k))
+				return nil
+			}
+			if tx.Bucket(bucketTexts).Get(k) == nil {
+				errs = append(errs, fmt.Errorf("document %s: no text", k))
+			}
+			for i, seq := range d.Chunks {
+				owned[seq] = d.ID
+				c, err := decodeChunk(seq, tx.Bucket(bucketChunks).Get(seqKey(seq)))
+				if err != nil {
+					errs = append(errs, fmt.Errorf("document %s passage %d: %w", k, i, err))
+					continue
+				}
+				if c.DocID != d.ID || c.Index != i {
+					errs = append(errs, fmt.Errorf("document %s passage %d: belongs to %s:%d", k, i, c.DocID, c.Index))
+				}
+				v := tx.Bucket(bucketVectors).Get(seqKey(seq))
+				if v == nil || (emb != nil && len(v) != 4*emb.Dimensions) {
+					errs = append(errs, fmt.Errorf("document %s passage %d: missing or malformed vector", k, i))
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, b := range [][]byte{bucketChunks, bucketVectors} {
+			tx.Bucket(b).ForEach(func(k, _ []byte) error {
+				if _, ok := owned[SeqFromKey(k)]; !ok {
+					errs = append(errs, fmt.Errorf("%s %d: not referenced by any document", b, SeqFromKey(k)))
+				}
+				return nil
+			})
+		}
+		for _, b := range [][]byte{bucketPaths, bucketTexts, bucketOriginals} {
+			tx.Bucket(b).ForEach(func(k, v []byte) error {
+				id := k
+				if string(b) == string(bucketPaths) {
+					id = v
+				}
+				if tx.Bucket(bucketDocs).Get(id) == nil {
+					errs = append(errs, fmt.Errorf("%s %q: no such document", b, k))
+				}
+				return nil
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return errors.Join(errs...)
+}
