@@ -100,7 +100,7 @@ func openaiClassify(parent, attempt context.Context, rep *openaiReply, err error
 	}
 	if rep.status == 0 {
 		var ne net.Error
-		if errors.As(err, &ne) || errors.Is(err, net.ErrClosed) || isConnErr(err) {
+		if errors.As(err, &ne) || errors.Is(err, net.ErrClosed) || openaiIsConnErr(err) {
 			return openaiAttemptError{err: fmt.Errorf("connect: %w", err), retry: true}
 		}
 		return openaiAttemptError{err: err}
@@ -119,7 +119,7 @@ func openaiClassify(parent, attempt context.Context, rep *openaiReply, err error
 	return ae
 }
 
-func isConnErr(err error) bool {
+func openaiIsConnErr(err error) bool {
 	s := err.Error()
 	return strings.Contains(s, "connection reset") || strings.Contains(s, "EOF") ||
 		strings.Contains(s, "connection refused") || strings.Contains(s, "broken pipe")

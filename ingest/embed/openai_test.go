@@ -818,3 +818,27 @@ func TestOpenAISecretsNotInErrors(t *testing.T) {
 		t.Errorf("no retry logged: %q", logs.String())
 	}
 }
+
+func TestOpenAIDroppedConnectionRetried(t *testing.T) {
+	f := newOpenaiFakeServer(t, "openai", 8)
+	f.hook = func(n int, req openaiFakeRequest, w http.ResponseWriter, _ *http.Request) bool {
+		if n != 0 {
+			return false
+		}
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err == nil {
+			conn.Close() // no answer at all
+		}
+		return true
+	}
+	o := newTestOpenAI(t, f.BaseURL(), func(c *OpenAIConfig) { c.SkipProbe = true })
+	in := openaiTexts(3)
+	got, err := o.Embed(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	openaiAssertVecs(t, in, got, 8)
+	if u := o.Usage(); u.Requests != 2 || u.Retries != 1 {
+		t.Errorf("Usage = %+v, want one retry", u)
+	}
+}
