@@ -176,6 +176,9 @@ func atomize(s string, yield func(a atom, gap int)) (trailing int) {
 			continue
 		}
 		gap := spaceCost(s[spaceStart:i])
+		if c == classDigit && gap == spaceNone && spaceStart < i {
+			gap = spaceMin // cl100k keeps the space before a number as its own token
+		}
 		start, sum, pos := i, runeCost(r, size, c, 0), 1
 		i += size
 		for isRun(c) && i < len(s) {
@@ -208,8 +211,9 @@ func atomize(s string, yield func(a atom, gap int)) (trailing int) {
 //   - each ASCII punctuation or symbol character costs 1 token, other symbols
 //     0.5 tokens per UTF-8 byte;
 //   - each CJK, kana, Hangul or Thai character costs 1.5 tokens;
-//   - a single space costs nothing (BPE merges it into the next word), other
-//     whitespace runs cost max(1, 0.25 per character);
+//   - a single space costs nothing (BPE merges it into the next word) except
+//     before a number (1 token); other whitespace runs cost max(1, 0.25 per
+//     character);
 //   - each byte of invalid UTF-8 costs 1 token;
 //
 // and the total is rounded up. See doc.go for its measured error.
