@@ -16,12 +16,15 @@ const (
 	// MinSize is the smallest accepted Options.Size. Every single character
 	// is estimated at two tokens or fewer, so any Size >= MinSize can hold it.
 	MinSize = 4
+	// MaxSize is the largest accepted Options.Size, far above any model's
+	// input limit.
+	MaxSize = 1 << 24
 )
 
 // Errors returned by Split.
 var (
-	// ErrInvalidOptions means Options.Size < MinSize or Options.Overlap is
-	// negative or not smaller than Size.
+	// ErrInvalidOptions means Options.Size is outside [MinSize, MaxSize] or
+	// Options.Overlap is negative or not smaller than Size.
 	ErrInvalidOptions = errors.New("invalid chunk options")
 	// ErrInvalidPages means pageStarts does not start at 0, decreases, or
 	// points past the end of the text.
@@ -41,8 +44,8 @@ func DefaultOptions() Options {
 
 // Validate returns an error wrapping ErrInvalidOptions if o cannot be used.
 func (o Options) Validate() error {
-	if o.Size < MinSize {
-		return fmt.Errorf("%w: size %d is below %d", ErrInvalidOptions, o.Size, MinSize)
+	if o.Size < MinSize || o.Size > MaxSize {
+		return fmt.Errorf("%w: size %d is outside [%d, %d]", ErrInvalidOptions, o.Size, MinSize, MaxSize)
 	}
 	if o.Overlap < 0 || o.Overlap >= o.Size {
 		return fmt.Errorf("%w: overlap %d must be in [0, size %d)", ErrInvalidOptions, o.Overlap, o.Size)
@@ -68,12 +71,18 @@ type Chunk struct {
 // increase.
 //
 // pageStarts holds the byte offset where each page starts (pageStarts[0] ==
-// 0, non-decreasing, each <= len(text)); nil means one page. Empty or
+// 0, non-decreasing, each <= len(text)); nil or empty means one page. Empty or
 // all-space text yields no chunks.
 //
 // Split is deterministic, pure and safe for concurrent use. It returns an
-// error wrapping ErrInvalidOptions or ErrInvalidPages for bad input.
-func Split(text string, pageStarts []int, opts Options) ([]Chunk, error) {
+// error wrapping ErrInvalidOptions or ErrInvalidPages for bad input, and
+// turns an internal bug into an error rather than a panic.
+func Split(text string, pageStarts []int, opts Options) (chunks []Chunk, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			chunks, err = nil, fmt.Errorf("split text: internal error: %v", r)
+		}
+	}()
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
@@ -81,7 +90,6 @@ func Split(text string, pageStarts []int, opts Options) ([]Chunk, error) {
 		return nil, err
 	}
 	s := newSplitter(text, opts)
-	var chunks []Chunk
 	for first, prevLast := 0, -1; first < len(s.atoms); {
 		last := s.cut(first, prevLast)
 		start, end := s.atoms[first].start, s.atoms[last].end
@@ -99,10 +107,10 @@ func Split(text string, pageStarts []int, opts Options) ([]Chunk, error) {
 }
 
 func validatePages(pageStarts []int, n int) error {
-	if pageStarts == nil {
+	if len(pageStarts) == 0 {
 		return nil
 	}
-	if len(pageStarts) == 0 || pageStarts[0] != 0 {
+	if pageStarts[0] != 0 {
 		return fmt.Errorf("%w: first page must start at 0", ErrInvalidPages)
 	}
 	for i := 1; i < len(pageStarts); i++ {

@@ -158,12 +158,12 @@ func TestSplitExact(t *testing.T) {
 }
 
 func TestSplitOptionsErrors(t *testing.T) {
-	for _, o := range []Options{{Size: 0}, {Size: MinSize - 1}, {Size: 10, Overlap: -1}, {Size: 10, Overlap: 10}} {
+	for _, o := range []Options{{Size: 0}, {Size: MinSize - 1}, {Size: 10, Overlap: -1}, {Size: 10, Overlap: 10}, {Size: MaxSize + 1}} {
 		if _, err := Split("some text", nil, o); !errors.Is(err, ErrInvalidOptions) {
 			t.Errorf("Split with %+v: err = %v, want ErrInvalidOptions", o, err)
 		}
 	}
-	for _, p := range [][]int{{}, {1}, {0, 5, 3}, {0, 100}} {
+	for _, p := range [][]int{{1}, {0, 5, 3}, {0, 100}} {
 		if _, err := Split("some text", p, DefaultOptions()); !errors.Is(err, ErrInvalidPages) {
 			t.Errorf("Split with pages %v: err = %v, want ErrInvalidPages", p, err)
 		}
