@@ -49,7 +49,7 @@ type OpenAIConfig struct {
 	// 0 = the model's default, learned by the probe.
 	Dimensions int
 
-	MaxBatchInputs int // inputs per request; default 2048 (OpenAI's limit)
+	MaxBatchInputs int // inputs per request; default 2048 (OpenAI's limit), 64 for other servers
 	MaxBatchTokens int // estimated tokens per request; default 300_000
 	// MaxInputTokens bounds one input; longer texts are split into pieces
 	// that are embedded separately and averaged. Default 8191.
@@ -59,7 +59,7 @@ type OpenAIConfig struct {
 	// MaxRetries is the number of retries after the first attempt of a
 	// batch; 0 = default 6, negative = none.
 	MaxRetries     int
-	Timeout        time.Duration // per HTTP attempt; default 60s
+	Timeout        time.Duration // per HTTP attempt; default 60s, 120s for other servers
 	QueryTimeout   time.Duration // per EmbedQuery attempt; default 15s
 	RetryBaseDelay time.Duration // first backoff; default 500ms
 	RetryMaxDelay  time.Duration // backoff cap; default 30s

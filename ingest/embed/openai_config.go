@@ -18,13 +18,11 @@ func openaiDefaults(c OpenAIConfig) (OpenAIConfig, string, error) {
 	if c.Model == "" {
 		c.Model = OpenAIDefaultModel
 	}
-	setDefault(&c.MaxBatchInputs, 2048)
 	setDefault(&c.MaxBatchTokens, 300_000)
 	setDefault(&c.MaxInputTokens, 8191)
 	setDefault(&c.Concurrency, 4)
 	setDefault(&c.MaxRetries, 6)
 	setDefault(&c.QueryCacheSize, 512)
-	setDefault(&c.Timeout, 60*time.Second)
 	setDefault(&c.QueryTimeout, 15*time.Second)
 	setDefault(&c.RetryBaseDelay, 500*time.Millisecond)
 	setDefault(&c.RetryMaxDelay, 30*time.Second)
@@ -53,6 +51,15 @@ func openaiDefaults(c OpenAIConfig) (OpenAIConfig, string, error) {
 		return c, "", fmt.Errorf("%w: base url must be http(s)://host[/path], got %q", ErrConfig, openaiRedact(c.BaseURL))
 	}
 	isOpenAI := strings.EqualFold(u.Hostname(), "api.openai.com")
+	if isOpenAI {
+		setDefault(&c.MaxBatchInputs, 2048)
+		setDefault(&c.Timeout, 60*time.Second)
+	} else {
+		// Local servers (Ollama on a CPU) take seconds per input: a
+		// 2048-input request would time out and be redone from scratch.
+		setDefault(&c.MaxBatchInputs, 64)
+		setDefault(&c.Timeout, 120*time.Second)
+	}
 	if c.APIKey == "" && isOpenAI {
 		return c, "", ErrMissingAPIKey
 	}

@@ -780,9 +780,15 @@ func TestOpenAIEncodingDefault(t *testing.T) {
 	if err != nil || o.cfg.EncodingFormat != "base64" {
 		t.Errorf("api.openai.com: encoding %q, %v; want base64", o.cfg.EncodingFormat, err)
 	}
+	if o.cfg.MaxBatchInputs != 2048 || o.cfg.Timeout != time.Minute {
+		t.Errorf("api.openai.com: batch %d, timeout %v; want 2048, 1m", o.cfg.MaxBatchInputs, o.cfg.Timeout)
+	}
 	o, err = newOpenAI(OpenAIConfig{BaseURL: "http://127.0.0.1:11434/v1"})
 	if err != nil || o.cfg.EncodingFormat != "float" {
 		t.Errorf("compatible server: encoding %q, %v; want float", o.cfg.EncodingFormat, err)
+	}
+	if o.cfg.MaxBatchInputs != 64 || o.cfg.Timeout != 2*time.Minute {
+		t.Errorf("compatible server: batch %d, timeout %v; want 64, 2m", o.cfg.MaxBatchInputs, o.cfg.Timeout)
 	}
 	f := newOpenaiFakeServer(t, "ollama", 8)
 	newTestOpenAI(t, f.BaseURL(), nil)
