@@ -1,0 +1,122 @@
+package lexical
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// The retrieval evaluation reads the shared collections (never copied into
+// the project) and scores runs with the shared eval.py. It is opt-in:
+//
+//	MCPVEC_EVAL=1 go test -run TestEvalBM25 -v ./index/lexical/
+//
+// MCPVEC_EVAL_DIR overrides the collection folder (default
+// /work/shared/eval); MCPVEC_EVAL_SWEEP=1 also scores a k1/b grid.
+
+type evalDoc struct {
+	ID, Title, Text string
+}
+
+type evalQuery struct {
+	ID, Text string
+}
+
+func evalDir(t *testing.T) string {
+	t.Helper()
+	if os.Getenv("MCPVEC_EVAL") == "" {
+		t.Skip("set MCPVEC_EVAL=1 to run the retrieval evaluation")
+	}
+	dir := os.Getenv("MCPVEC_EVAL_DIR")
+	if dir == "" {
+		dir = "/work/shared/eval"
+	}
+	return dir
+}
+
+func readJSONL[T any](t *testing.T, path string) []T {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, v)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// scoreRun writes a TREC run and returns eval.py's metrics.
+func scoreRun(t *testing.T, dir, coll string, qs []evalQuery, ids []string, run func(q string) []Result) map[string]float64 {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), coll+".trec")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	for _, q := range qs {
+		for rank, r := range run(q.Text) {
+			fmt.Fprintf(w, "%s Q0 %s %d %f mcpvec\n", q.ID, ids[r.ID], rank+1, r.Score)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	out, err := exec.Command("python3", filepath.Join(dir, "eval.py"), filepath.Join(dir, coll, "qrels.tsv"), path, "--json").Output()
+	if err != nil {
+		t.Fatalf("eval.py: %v", err)
+	}
+	var res struct {
+		Metrics map[string]float64 `json:"metrics"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil || len(res.Metrics) == 0 {
+		t.Fatalf("eval.py output %q: %v", out, err)
+	}
+	return res.Metrics
+}
+
+func TestEvalBM25(t *testing.T) {
+	dir := evalDir(t)
+	grid := []Config{DefaultConfig()}
+	if os.Getenv("MCPVEC_EVAL_SWEEP") != "" {
+		for _, k1 := range []float64{0.6, 0.9, 1.2, 1.5, 2.0} {
+			for _, b := range []float64{0.3, 0.5, 0.75, 0.9} {
+				grid = append(grid, Config{K1: k1, B: b})
+			}
+		}
+	}
+	for _, coll := range []string{"scifact", "cranfield"} {
+		docs := readJSONL[evalDoc](t, filepath.Join(dir, coll, "corpus.jsonl"))
+		qs := readJSONL[evalQuery](t, filepath.Join(dir, coll, "queries.jsonl"))
+		ids := make([]string, len(docs))
+		for _, cfg := range grid {
+			ix := New(cfg)
+			for i, d := range docs {
+				ids[i] = d.ID
+				ix.Add(uint64(i), d.Title+"\n"+d.Text)
+			}
+			m := scoreRun(t, dir, coll, qs, ids, func(q string) []Result { return ix.Search(q, 100) })
+			t.Logf("%-9s k1=%-4s b=%-4s nDCG@10=%.4f R@10=%.4f R@100=%.4f MRR@10=%.4f", coll,
+				strconv.FormatFloat(cfg.K1, 'f', -1, 64), strconv.FormatFloat(cfg.B, 'f', -1, 64),
+				m["ndcg@10"], m["recall@10"], m["recall@100"], m["mrr@10"])
+		}
+	}
+}

@@ -1,0 +1,327 @@
+package lexical
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// mapKV is a KV over a map that, like bbolt, hands out slices the caller may
+// not keep: keys and values passed to ForEach are zeroed after the call.
+type mapKV struct {
+	m       map[string][]byte
+	puts    int
+	deletes int
+	failPut error
+}
+
+func newMapKV() *mapKV { return &mapKV{m: make(map[string][]byte)} }
+
+func (kv *mapKV) Get(key []byte) []byte {
+	v, ok := kv.m[string(key)]
+	if !ok {
+		return nil
+	}
+	return slices.Clone(v)
+}
+
+func (kv *mapKV) Put(key, value []byte) error {
+	if kv.failPut != nil {
+		return kv.failPut
+	}
+	kv.puts++
+	kv.m[string(key)] = value
+	return nil
+}
+
+func (kv *mapKV) Delete(key []byte) error {
+	kv.deletes++
+	delete(kv.m, string(key))
+	return nil
+}
+
+func (kv *mapKV) ForEach(fn func(k, v []byte) error) error {
+	for _, k := range slices.Sorted(maps.Keys(kv.m)) {
+		kb, vb := []byte(k), slices.Clone(kv.m[k])
+		err := fn(kb, vb)
+		clear(kb)
+		clear(vb)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func textsOf(m map[uint64]string) iter.Seq2[uint64, string] {
+	return func(yield func(uint64, string) bool) {
+		for _, id := range slices.Sorted(maps.Keys(m)) {
+			if !yield(id, m[id]) {
+				return
+			}
+		}
+	}
+}
+
+func sameSearches(t *testing.T, a, b *Index, queries ...string) {
+	t.Helper()
+	for _, q := range queries {
+		ra, rb := a.Search(q, 10), b.Search(q, 10)
+		if fmt.Sprint(ra) != fmt.Sprint(rb) {
+			t.Errorf("Search(%q): %v vs %v", q, ra, rb)
+		}
+	}
+}
+
+var probeQueries = []string{"cats home", "attached", "BZ2_bzDecompressInit", "--leak-check=full", "dog", "parrot talk"}
+
+func TestSaveLoadRoundTrip(t *testing.T) {
+	ix := newTiny(t)
+	kv := newMapKV()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := kv.puts, len(tinyCorpus)+2; got != want {
+		t.Errorf("first Save: %d puts, want %d (records + meta + dictionary)", got, want)
+	}
+	got, st, err := Load(kv, DefaultConfig(), textsOf(tinyCorpus))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (LoadStats{Loaded: len(tinyCorpus)}); st != want {
+		t.Errorf("LoadStats = %+v, want %+v", st, want)
+	}
+	sameSearches(t, ix, got, probeQueries...)
+
+	// Nothing changed: Save writes nothing.
+	kv.puts = 0
+	if err := got.Save(kv); err != nil || kv.puts != 0 || kv.deletes != 0 {
+		t.Errorf("idle Save: err %v, %d puts, %d deletes", err, kv.puts, kv.deletes)
+	}
+}
+
+func TestSaveIncremental(t *testing.T) {
+	ix := newTiny(t)
+	kv := newMapKV()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	kv.puts = 0
+	ix.Add(6, "Parrots talk.")
+	ix.Delete(2)
+	ix.Add(7, "gone soon")
+	ix.Delete(7)
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	if kv.puts != 2 {
+		t.Errorf("incremental Save: %d puts, want 2 (record 6 + dictionary chunk)", kv.puts)
+	}
+	if _, ok := kv.m[string(docKey(2))]; ok {
+		t.Error("record of deleted passage 2 still stored")
+	}
+	texts := maps.Clone(tinyCorpus)
+	delete(texts, 2)
+	texts[6] = "Parrots talk."
+	got, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st != (LoadStats{Loaded: len(texts)}) {
+		t.Errorf("LoadStats = %+v", st)
+	}
+	sameSearches(t, ix, got, probeQueries...)
+}
+
+func TestLoadReconciles(t *testing.T) {
+	ix := newTiny(t)
+	kv := newMapKV()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	// Passages now: 1 deleted behind the index's back, 3 changed, 8 new.
+	texts := maps.Clone(tinyCorpus)
+	delete(texts, 1)
+	texts[3] = "Parrots talk."
+	texts[8] = "Cats are attached to their homes."
+	got, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (LoadStats{Loaded: 3, Tokenized: 2, Dropped: 1}); st != want {
+		t.Errorf("LoadStats = %+v, want %+v", st, want)
+	}
+	want := New(DefaultConfig())
+	for id, text := range texts {
+		want.Add(id, text)
+	}
+	sameSearches(t, want, got, append(probeQueries, "feline")...)
+	if err := got.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := kv.m[string(docKey(1))]; ok {
+		t.Error("orphan record 1 not deleted by Save after Load")
+	}
+	again, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
+		t.Errorf("second Load: %+v, %v", st, err)
+	}
+	sameSearches(t, want, again, probeQueries...)
+}
+
+func TestLoadOtherTokenizerVersion(t *testing.T) {
+	kv := newMapKV()
+	if err := newTiny(t).Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	kv.m[string(metaKey)] = []byte("lexical-tok-v0")
+	got, st, err := Load(kv, DefaultConfig(), textsOf(tinyCorpus))
+	if err != nil || st != (LoadStats{Tokenized: len(tinyCorpus)}) {
+		t.Fatalf("Load = %+v, %v; want everything re-tokenised", st, err)
+	}
+	kv.puts = 0
+	if err := got.Save(kv); err != nil || kv.puts != len(tinyCorpus)+2 {
+		t.Errorf("Save after version change: %d puts, %v", kv.puts, err)
+	}
+}
+
+func TestLoadCorrupt(t *testing.T) {
+	kv := newMapKV()
+	if err := newTiny(t).Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	kv.m[string(docKey(3))] = []byte{recordVersion, 0, 0, 0, 0, 5, 200}
+	got, st, err := Load(kv, DefaultConfig(), textsOf(tinyCorpus))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (LoadStats{Loaded: 4, Tokenized: 1, Corrupt: 1}); st != want {
+		t.Errorf("LoadStats = %+v, want %+v", st, want)
+	}
+	sameSearches(t, newTiny(t), got, append(probeQueries, "feline")...)
+}
+
+// TestLoadAfterRolledBackSave simulates a caller whose transaction is rolled
+// back after Save succeeded: the dictionary chunk written in it is lost, and
+// later records refer to terms that only it held.
+func TestLoadAfterRolledBackSave(t *testing.T) {
+	texts := maps.Clone(tinyCorpus)
+	ix := newTiny(t)
+	kv := newMapKV()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	texts[10] = "Zebras gallop across savanna."
+	ix.Add(10, texts[10])
+	rolledBack := &mapKV{m: maps.Clone(kv.m)}
+	if err := ix.Save(rolledBack); err != nil {
+		t.Fatal(err)
+	}
+	texts[11] = "Zebras and okapi graze."
+	ix.Add(11, texts[11])
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	got, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Loaded != len(tinyCorpus) || st.Tokenized != 2 {
+		t.Errorf("LoadStats = %+v, want %d loaded and 2 tokenised", st, len(tinyCorpus))
+	}
+	sameSearches(t, ix, got, "zebra", "okapi graze", "savanna", "cats home")
+	if err := got.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	again, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
+		t.Errorf("Load after repair: %+v, %v", st, err)
+	}
+	sameSearches(t, ix, again, "zebra", "okapi graze", "savanna", "cats home")
+}
+
+func TestSaveErrorKeepsChanges(t *testing.T) {
+	ix := newTiny(t)
+	kv := newMapKV()
+	kv.failPut = errors.New("disk full")
+	if err := ix.Save(kv); err == nil {
+		t.Fatal("Save with failing Put returned nil")
+	}
+	kv.failPut = nil
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(kv.m); got != len(tinyCorpus)+2 {
+		t.Errorf("after retry %d keys, want %d", got, len(tinyCorpus)+2)
+	}
+}
+
+// BenchmarkLoad measures Load of persisted records for b.N iterations at a
+// realistic passage size (≈150 words).
+func BenchmarkLoad(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			texts, kv := persistedCorpus(b, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				ix, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+				if err != nil || st.Loaded != n || ix.Len() != n {
+					b.Fatalf("Load: %+v %v", st, err)
+				}
+			}
+		})
+	}
+}
+
+func persistedCorpus(b *testing.B, n int) (map[uint64]string, *mapKV) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	texts := make(map[uint64]string, n)
+	ix := New(DefaultConfig())
+	for i := range n {
+		texts[uint64(i)] = zipfText(rng, 150)
+		ix.Add(uint64(i), texts[uint64(i)])
+	}
+	kv := newMapKV()
+	if err := ix.Save(kv); err != nil {
+		b.Fatal(err)
+	}
+	return texts, kv
+}
+
+// zipfText draws words from a 50k-word synthetic vocabulary with a Zipf
+// distribution, like natural text.
+func zipfText(rng *rand.Rand, words int) string {
+	z := rand.NewZipf(rng, 1.1, 2, 50_000)
+	buf := make([]byte, 0, words*8)
+	for range words {
+		w := z.Uint64()
+		buf = fmt.Appendf(buf, "w%x ", w)
+	}
+	return string(buf)
+}
+
+func BenchmarkSearch(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(3, 3))
+			ix := New(DefaultConfig())
+			for i := range n {
+				ix.Add(uint64(i), zipfText(rng, 150))
+			}
+			queries := make([]string, 64)
+			for i := range queries {
+				queries[i] = zipfText(rng, 6)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				ix.Search(queries[i%len(queries)], 10)
+			}
+		})
+	}
+}

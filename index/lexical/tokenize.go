@@ -1,0 +1,223 @@
+package lexical
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+)
+
+// TokenizerVersion names the tokenisation rules. It is stored with persisted
+// term records; when it changes, Load re-tokenises every passage.
+const TokenizerVersion = "lexical-tok-v1"
+
+// maxTokenBytes caps one token; longer runs (base64, hashes) are cut so a
+// single blob cannot bloat the dictionary.
+const maxTokenBytes = 64
+
+// Tokenize splits text into index terms: Unicode letters and digits, case
+// folded, English stopwords dropped, words stemmed with the Snowball English
+// stemmer. Compound spans such as BZ2_bzDecompressInit, --leak-check=full,
+// v1.2.3 or IL-6 yield their parts (split at punctuation and camelCase) and,
+// additionally, the whole span and its sub-spans, so both an exact identifier
+// and its words match. Han, Hiragana, Katakana, Thai and similar scripts
+// written without spaces yield one term per character. Tokenize is safe for
+// concurrent use and never returns an error; empty input gives nil.
+func Tokenize(text string) []string {
+	var out []string
+	i := 0
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case isUnspaced(r):
+			out = append(out, string(unicode.ToLower(r)))
+			i += size
+		case isWordRune(r):
+			end := spanEnd(text, i)
+			out = appendSpan(out, text[i:end])
+			i = end
+		default:
+			i += size
+		}
+	}
+	return out
+}
+
+// isWordRune reports whether r can be part of a word.
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
+
+// isUnspaced reports scripts that do not separate words with spaces; each
+// character becomes its own term (a crude but predictable fallback).
+func isUnspaced(r rune) bool {
+	return r >= 0x2E80 && (unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana,
+		unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar))
+}
+
+// isJoiner reports punctuation that keeps a compound span together when it
+// sits between word characters.
+func isJoiner(r rune) bool {
+	switch r {
+	case '_', '-', '.', '+', ':', '/', '=', '@', '#', ',', '\'', '\u2019', '\u2010', '\u2011':
+		return true
+	}
+	return false
+}
+
+// spanEnd returns the end of the compound span starting at text[start], which
+// is a word rune. Joiners are included only when word runes follow them, so
+// trailing sentence punctuation is not part of the span; a comma joins only
+// digits (1,000).
+func spanEnd(text string, start int) int {
+	i, end := start, start
+	var prev rune
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if isWordRune(r) && !isUnspaced(r) {
+			i += size
+			end, prev = i, r
+			continue
+		}
+		if !isJoiner(r) {
+			break
+		}
+		j := i
+		for j < len(text) {
+			rj, sj := utf8.DecodeRuneInString(text[j:])
+			if !isJoiner(rj) {
+				break
+			}
+			j += sj
+		}
+		next, _ := utf8.DecodeRuneInString(text[j:])
+		if j >= len(text) || !isWordRune(next) || isUnspaced(next) {
+			break
+		}
+		if r == ',' && (j-i != 1 || !unicode.IsDigit(prev) || !unicode.IsDigit(next)) {
+			break
+		}
+		i = j
+	}
+	return end
+}
+
+// appendSpan emits the terms of one compound span.
+func appendSpan(out []string, span string) []string {
+	if isNumber(span) {
+		return appendTerm(out, strings.ReplaceAll(span, ",", ""))
+	}
+	span = strings.ReplaceAll(span, ",", "")
+	lower := strings.ToLower(span)
+	parts := 0
+	for _, seg := range splitSegments(span) {
+		words := splitWords(seg)
+		for _, w := range words {
+			if t := normWord(w); t != "" {
+				out = appendTerm(out, t)
+			}
+		}
+		parts += len(words)
+		if len(words) > 1 && seg != span {
+			out = appendTerm(out, wholeForm(strings.ToLower(seg)))
+		}
+	}
+	if parts > 1 {
+		out = appendTerm(out, wholeForm(lower))
+	}
+	return out
+}
+
+// appendTerm adds t, cut to maxTokenBytes at a rune boundary.
+func appendTerm(out []string, t string) []string {
+	if len(t) > maxTokenBytes {
+		cut := maxTokenBytes
+		for cut > 0 && !utf8.RuneStart(t[cut]) {
+			cut--
+		}
+		t = t[:cut]
+	}
+	if t == "" {
+		return out
+	}
+	return append(out, t)
+}
+
+// isNumber reports spans made only of digits, '.' and ',' (0.05, 1,000).
+func isNumber(s string) bool {
+	for _, r := range s {
+		if !unicode.IsDigit(r) && r != '.' && r != ',' {
+			return false
+		}
+	}
+	return true
+}
+
+// splitSegments splits a span at joiners other than hyphens, so
+// "leak-check=full" gives "leak-check" and "full".
+func splitSegments(span string) []string {
+	return strings.FieldsFunc(span, func(r rune) bool { return isJoiner(r) && !isHyphen(r) })
+}
+
+func isHyphen(r rune) bool { return r == '-' || r == '\u2010' || r == '\u2011' }
+
+// splitWords splits a segment at hyphens and camelCase boundaries
+// (bzDecompressInit → bz Decompress Init; HTTPServer → HTTP Server).
+func splitWords(seg string) []string {
+	var words []string
+	for _, piece := range strings.FieldsFunc(seg, isHyphen) {
+		words = appendCamel(words, piece)
+	}
+	return words
+}
+
+func appendCamel(words []string, s string) []string {
+	rs := []rune(s)
+	start := 0
+	for i := 1; i < len(rs); i++ {
+		lowerToUpper := unicode.IsLower(rs[i-1]) && unicode.IsUpper(rs[i])
+		acronymEnd := i+1 < len(rs) && unicode.IsUpper(rs[i-1]) && unicode.IsUpper(rs[i]) && unicode.IsLower(rs[i+1])
+		if lowerToUpper || acronymEnd {
+			words = append(words, string(rs[start:i]))
+			start = i
+		}
+	}
+	return append(words, string(rs[start:]))
+}
+
+// normWord folds case, drops stopwords and stems plain ASCII words.
+func normWord(w string) string {
+	w = strings.ToLower(w)
+	if english.IsStopWord(w) {
+		return ""
+	}
+	if isASCIILetters(w) && len(w) > 2 {
+		return english.Stem(w, true)
+	}
+	return w
+}
+
+// wholeForm normalises a compound for exact matching: hyphens dropped (so
+// cross-linking, crosslinking and IL-6/IL6 meet) and plain words stemmed.
+func wholeForm(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if isHyphen(r) {
+			return -1
+		}
+		return r
+	}, s)
+	if isASCIILetters(s) && len(s) > 2 {
+		return english.Stem(s, true)
+	}
+	return s
+}
+
+func isASCIILetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
