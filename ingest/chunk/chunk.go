@@ -142,7 +142,7 @@ type splitter struct {
 
 func newSplitter(text string, opts Options) *splitter {
 	s := &splitter{limit: opts.Size * unit, over: opts.Overlap * unit}
-	guess := len(text)/5 + 1 // about one atom per five bytes of prose
+	guess := len(text)/4 + 1 // prose has about one atom per five bytes
 	s.atoms, s.gaps = make([]atom, 0, guess), make([]int, 0, guess)
 	atomize(text, func(a atom, gap int) {
 		if a.cost <= s.limit {

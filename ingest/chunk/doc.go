@@ -53,7 +53,7 @@
 //   - The last passage, and one just before a very long word (over about half
 //     of Size), may be small; all others hold at least half of Size.
 //   - Split and EstimateTokens are pure functions and safe for concurrent use;
-//     Split holds about 10 bytes of working memory per byte of text (one
-//     48-byte record per word or mark) while it runs, plus the chunks, whose
+//     Split holds 10-25 bytes of working memory per byte of text (a
+//     49-byte record per word or mark) while it runs, plus the chunks, whose
 //     Text fields share the input string's memory.
 package chunk
