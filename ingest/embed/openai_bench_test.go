@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// openaiBenchChunks returns n passages of about 1,500 characters (a typical
-// chunk of ~350 real tokens), fixed seed.
-func openaiBenchChunks(n int) []string {
+// openaiBenchChunks returns n passages of about size bytes (1,500 is a
+// typical chunk of ~350 real tokens), fixed seed.
+func openaiBenchChunks(n, size int) []string {
 	words := strings.Fields("the index stores every passage with its vector and the lexical " +
 		"terms so that search can rank by meaning and by exact words alike while fetch returns " +
 		"the full text of a document page section table figure reference appendix")
@@ -22,7 +22,7 @@ func openaiBenchChunks(n int) []string {
 	for i := range out {
 		b.Reset()
 		fmt.Fprintf(&b, "chunk %d:", i)
-		for b.Len() < 1500 {
+		for b.Len() < size {
 			b.WriteByte(' ')
 			b.WriteString(words[rng.IntN(len(words))])
 		}
@@ -39,25 +39,31 @@ func openaiBenchChunks(n int) []string {
 //
 //	go test -run '^$' -bench OpenAIEmbed -benchtime 10x -count 5 ./ingest/embed/
 func BenchmarkOpenAIEmbed(b *testing.B) {
-	chunks := openaiBenchChunks(1000)
 	type bench struct {
 		batch, conc int
 		enc         string
+		size, dims  int // passage bytes, vector length
 	}
 	var cases []bench
 	for _, batch := range []int{2048, 64} {
 		for _, conc := range []int{1, 4, 16} {
-			cases = append(cases, bench{batch, conc, "float"})
+			cases = append(cases, bench{batch, conc, "float", 1500, 256})
 		}
 	}
-	cases = append(cases, bench{2048, 4, "base64"})
+	cases = append(cases, bench{2048, 4, "base64", 1500, 256})
+	// Tiny passages and vectors: latency-bound, shows what concurrency buys
+	// when the shared CPU is not the bottleneck.
+	for _, conc := range []int{1, 4, 16} {
+		cases = append(cases, bench{64, conc, "float", 100, 16})
+	}
 	for _, bc := range cases {
-		b.Run(fmt.Sprintf("batch=%d/enc=%s/conc=%d", bc.batch, bc.enc, bc.conc), func(b *testing.B) {
-			f := newOpenaiFakeServer(b, "openai", 256)
+		chunks := openaiBenchChunks(1000, bc.size)
+		b.Run(fmt.Sprintf("size=%d/dims=%d/batch=%d/enc=%s/conc=%d", bc.size, bc.dims, bc.batch, bc.enc, bc.conc), func(b *testing.B) {
+			f := newOpenaiFakeServer(b, "openai", bc.dims)
 			f.latency = 50 * time.Millisecond
 			f.discard = true
 			o, err := NewOpenAI(context.Background(), OpenAIConfig{
-				APIKey: "sk-bench", BaseURL: f.BaseURL(), Dimensions: 256, EncodingFormat: bc.enc,
+				APIKey: "sk-bench", BaseURL: f.BaseURL(), Dimensions: bc.dims, EncodingFormat: bc.enc,
 				MaxBatchInputs: bc.batch, Concurrency: bc.conc, SkipProbe: true,
 				Logger: slog.New(slog.DiscardHandler),
 			})
