@@ -200,9 +200,9 @@ func (s *splitter) levelAfter(i int) level {
 // cut returns the last atom of the chunk starting at atoms[first]; atoms up to
 // prevLast are already in the previous chunk. Among the cuts that fit, it
 // prefers, in order: one that leaves either nothing or at least a quarter
-// of a chunk for the rest of the text (no tiny last chunk); one that adds at
-// least half of the room left after the overlap; the best-ranked boundary;
-// the latest.
+// of a chunk for the rest of the text (no tiny last chunk); one between
+// words rather than inside one; one that adds at least half of the room
+// left after the overlap; the best-ranked boundary; the latest.
 func (s *splitter) cut(first, prevLast int) int {
 	from := max(first, prevLast+1) // the first new atom
 	room := s.limit
@@ -210,22 +210,38 @@ func (s *splitter) cut(first, prevLast int) int {
 		room -= s.tokens(first, prevLast)
 	}
 	last := len(s.atoms) - 1
-	best, bestLevel, bestFull, bestTail := from, level(0), false, false
+	best, bestKey := from, cutKey{}
 	for e := from; e <= last && s.tokens(first, e) <= s.limit; e++ {
-		full := 2*s.tokens(from, e) >= room
-		tail := e == last || 4*s.tokens(e+1, last) >= room
 		lv := s.levelAfter(e)
-		if tail != bestTail {
-			if tail {
-				best, bestLevel, bestFull, bestTail = e, lv, full, tail
-			}
-			continue
+		key := cutKey{
+			tail:    e == last || 4*s.tokens(e+1, last) >= room,
+			between: lv > levelNone,
+			full:    2*s.tokens(from, e) >= room,
+			level:   lv,
 		}
-		if (full && !bestFull) || (full == bestFull && lv >= bestLevel) {
-			best, bestLevel, bestFull = e, lv, full
+		if e == from || !key.less(bestKey) {
+			best, bestKey = e, key
 		}
 	}
 	return best
+}
+
+// cutKey ranks a candidate cut; fields in order of importance.
+type cutKey struct {
+	tail, between, full bool
+	level               level
+}
+
+func (k cutKey) less(o cutKey) bool {
+	switch {
+	case k.tail != o.tail:
+		return !k.tail
+	case k.between != o.between:
+		return !k.between
+	case k.full != o.full:
+		return !k.full
+	}
+	return k.level < o.level
 }
 
 // next returns the first atom of the chunk after atoms[first..last]: an atom

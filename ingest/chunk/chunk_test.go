@@ -141,6 +141,12 @@ func TestSplitExact(t *testing.T) {
 			[]string{"猫很可爱。", "狗很忠诚。", "鸟会唱歌。"},
 		},
 		{
+			"a long unspaced token is not cut when a space is in reach",
+			"Hi there a,b,c,d,e,f,g,h,i,j,k,l,m", // 2 + 25 tokens
+			Options{Size: 26},
+			[]string{"Hi there", "a,b,c,d,e,f,g,h,i,j,k,l,m"},
+		},
+		{
 			"long word is cut inside",
 			"abcdefghijklmnopqrstuvwxyz",
 			Options{Size: 4},
