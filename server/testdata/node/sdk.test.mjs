@@ -1,5 +1,5 @@
 // Drives a running mcpvec MCP server with the official TypeScript SDK over
-// Streamable HTTP and legacy SSE. Run by server/node_test.go:
+// Streamable HTTP (/mcp and /mcp/) and legacy SSE (/sse and /sse/). Run by server/node_test.go:
 //
 //   MCPVEC_BASE=http://127.0.0.1:PORT MCPVEC_EXPECT='{...}' node sdk.test.mjs
 //
@@ -24,10 +24,14 @@ if (!base || !expect.query || !expect.firstId) {
   process.exit(2);
 }
 
+// Both endpoint spellings: older OpenAI examples and some clients use /sse/.
 const transports = {
   "streamable-http": (headers) =>
     new StreamableHTTPClientTransport(new URL(base + "/mcp"), { requestInit: { headers } }),
+  "streamable-http /mcp/": (headers) =>
+    new StreamableHTTPClientTransport(new URL(base + "/mcp/"), { requestInit: { headers } }),
   sse: (headers) => new SSEClientTransport(new URL(base + "/sse"), { requestInit: { headers } }),
+  "sse /sse/": (headers) => new SSEClientTransport(new URL(base + "/sse/"), { requestInit: { headers } }),
 };
 
 function authHeaders() {
@@ -84,7 +88,7 @@ for (const kind of Object.keys(transports)) {
       if (expect.instructionsInclude) {
         assert.ok(instructions.includes(expect.instructionsInclude), `instructions lack ${expect.instructionsInclude}: ${instructions}`);
       }
-      if (kind === "streamable-http") {
+      if (kind.startsWith("streamable-http")) {
         assert.ok(SUPPORTED_PROTOCOL_VERSIONS.includes(transport.protocolVersion),
           `negotiated ${transport.protocolVersion}`);
       }
