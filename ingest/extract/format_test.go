@@ -88,10 +88,10 @@ func TestExtractMarkdown(t *testing.T) {
 
 func TestExtractMarkdownTitleFallback(t *testing.T) {
 	for src, want := range map[string]string{
-		"## Second level\n\ntext":         "Second level",
+		"## Second level\n\ntext":          "Second level",
 		"Setext Title\n============\nbody": "Setext Title",
-		"no heading at all":               "",
-		"## a\n\n# Real title #\n":        "Real title",
+		"no heading at all":                "",
+		"## a\n\n# Real title #\n":         "Real title",
 	} {
 		doc, err := mustExtractor(t).Extract(context.Background(), "x.md", []byte(src))
 		if err != nil {

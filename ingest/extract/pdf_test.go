@@ -3,8 +3,11 @@ package extract
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestExtractPDFPages(t *testing.T) {
@@ -74,5 +77,88 @@ func TestExtractPDFEncrypted(t *testing.T) {
 	defer wrong.Close()
 	if _, err := wrong.Extract(context.Background(), "secret.pdf", data); !errors.Is(err, ErrEncrypted) {
 		t.Fatalf("wrong password: err = %v, want ErrEncrypted", err)
+	}
+}
+
+// manyPages returns a generated PDF of n pages of a few lines each.
+func manyPages(tb testing.TB, n int) []byte {
+	pages := make([][]string, n)
+	for i := range pages {
+		pages[i] = []string{fmt.Sprintf("Page %d: cats come home.", i+1), "Dogs do too, mostly.", "The end of the page."}
+	}
+	return testPDF{Title: "Many", Pages: pages}.Bytes(tb)
+}
+
+func TestExtractPDFTimeouts(t *testing.T) {
+	data := manyPages(t, 120)
+	for _, tc := range []struct {
+		name      string
+		page, doc time.Duration
+	}{
+		{"page", time.Nanosecond, time.Minute},
+		{"document", time.Minute, 5 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := testOptions()
+			opts.PageTimeout, opts.DocTimeout = tc.page, tc.doc
+			ext, err := New(context.Background(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ext.Close()
+			ext.Extract(context.Background(), "warm.pdf", manyPages(t, 1)) // start pdfium outside the deadline
+			if _, err := ext.Extract(context.Background(), "many.pdf", data); !errors.Is(err, ErrTimeout) {
+				t.Fatalf("err = %v, want ErrTimeout", err)
+			}
+			opts.PageTimeout, opts.DocTimeout = 0, 0
+			ext.opts = opts.withDefaults()
+			doc, err := ext.Extract(context.Background(), "many.pdf", data)
+			if err != nil {
+				t.Fatalf("after a timeout the extractor must recover: %v", err)
+			}
+			if got, want := doc.Pages[119], "Page 120: cats come home.\nDogs do too, mostly.\nThe end of the page."; got != want {
+				t.Errorf("last page = %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+func TestExtractPDFCancel(t *testing.T) {
+	ext := mustExtractor(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ext.Extract(ctx, "many.pdf", manyPages(t, 50)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+// TestExtractConcurrent runs more extractions at once than there are
+// pdfium instances; run it with -race.
+func TestExtractConcurrent(t *testing.T) {
+	opts := testOptions()
+	opts.MaxInstances = 2
+	ext, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ext.Close()
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Go(func() {
+			data := manyPages(t, g+1)
+			doc, err := ext.Extract(context.Background(), "c.pdf", data)
+			switch {
+			case err != nil:
+				errs <- err
+			case len(doc.Pages) != g+1 || !strings.HasPrefix(doc.Pages[g], fmt.Sprintf("Page %d:", g+1)):
+				errs <- fmt.Errorf("goroutine %d got pages %q", g, doc.Pages)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

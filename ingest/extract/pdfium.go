@@ -25,7 +25,6 @@ import (
 type pdfiumEngine struct {
 	pool  pdfium.Pool
 	cache wazero.CompilationCache
-	opts  Options
 }
 
 func newPdfiumEngine(opts Options) (*pdfiumEngine, error) {
@@ -51,7 +50,7 @@ func newPdfiumEngine(opts Options) (*pdfiumEngine, error) {
 		return nil, fmt.Errorf("start pdfium: %w", err)
 	}
 	slog.Debug("pdfium started", "took", time.Since(start), "cache", opts.CacheDir)
-	return &pdfiumEngine{pool: pool, cache: cache, opts: opts}, nil
+	return &pdfiumEngine{pool: pool, cache: cache}, nil
 }
 
 // compilationCache keeps wazero's compiled code in dir, or in memory when
@@ -94,7 +93,7 @@ func (e *Extractor) extractPDF(ctx context.Context, data []byte) (*Document, err
 	if err != nil {
 		return nil, err
 	}
-	doc, err := eng.extract(ctx, data, e.opts.Password)
+	doc, err := eng.extract(ctx, data, e.opts)
 	var oerr *openError
 	if !errors.As(err, &oerr) {
 		return doc, err
@@ -173,7 +172,7 @@ func (s *session) finish(retire bool) error {
 	return nil
 }
 
-func (p *pdfiumEngine) extract(ctx context.Context, data []byte, password string) (doc *Document, err error) {
+func (p *pdfiumEngine) extract(ctx context.Context, data []byte, opts Options) (doc *Document, err error) {
 	inst, err := p.pool.GetInstanceWithContext(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -182,8 +181,8 @@ func (p *pdfiumEngine) extract(ctx context.Context, data []byte, password string
 		return nil, fmt.Errorf("get pdfium instance: %w", err)
 	}
 	s := &session{inst: inst}
-	timeout := fmt.Errorf("%w: document took over %s", ErrTimeout, p.opts.DocTimeout)
-	docTimer := time.AfterFunc(p.opts.DocTimeout, func() { s.kill(timeout) })
+	timeout := fmt.Errorf("%w: document took over %s", ErrTimeout, opts.DocTimeout)
+	docTimer := time.AfterFunc(opts.DocTimeout, func() { s.kill(timeout) })
 	stopCtx := context.AfterFunc(ctx, func() { s.kill(fmt.Errorf("extract: %w", ctx.Err())) })
 	defer func() {
 		docTimer.Stop()
@@ -196,7 +195,7 @@ func (p *pdfiumEngine) extract(ctx context.Context, data []byte, password string
 			doc, err = nil, cause
 		}
 	}()
-	return s.read(data, password, p.opts.PageTimeout)
+	return s.read(data, opts.Password, opts.PageTimeout)
 }
 
 // read opens the document and reads its title and the text of every page.

@@ -112,7 +112,10 @@ func joinHyphenated(lines []string) []string {
 			ln = head
 			i++
 		}
-		out = append(out, strings.ReplaceAll(ln, "\u00ad", ""))
+		if strings.Contains(ln, "\u00ad") {
+			ln = strings.Join(strings.Fields(strings.ReplaceAll(ln, "\u00ad", "")), " ")
+		}
+		out = append(out, ln)
 	}
 	return out
 }
