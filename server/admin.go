@@ -14,6 +14,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -91,9 +92,12 @@ type adminFrame struct {
 }
 
 // AdminSocketPath returns where the server for the library at dbPath listens:
-// $XDG_RUNTIME_DIR/mcpvec-<hash>.sock, else <tmp>/mcpvec-<uid>/<hash>.sock,
-// where hash is taken from the absolute, symlink-resolved dbPath. The result
-// fits in sun_path on Linux and macOS. It is safe for concurrent use.
+// $XDG_RUNTIME_DIR/mcpvec-<hash>.sock; else /run/user/<uid>/mcpvec-<hash>.sock
+// when that directory exists (it is what XDG_RUNTIME_DIR normally is, so a
+// CLI run from cron or sudo -u without the variable still finds a server
+// started in a desktop session); else <tmp>/mcpvec-<uid>/<hash>.sock. hash is
+// taken from the absolute, symlink-resolved dbPath. The result fits in
+// sun_path on Linux and macOS. It is safe for concurrent use.
 func AdminSocketPath(dbPath string) string {
 	abs, err := filepath.Abs(dbPath)
 	if err != nil {
@@ -104,9 +108,16 @@ func AdminSocketPath(dbPath string) string {
 	}
 	sum := sha256.Sum256([]byte(abs))
 	hash := hex.EncodeToString(sum[:8])
+	name := "mcpvec-" + hash + ".sock"
 	if dir := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(dir) {
-		if p := filepath.Join(dir, "mcpvec-"+hash+".sock"); len(p) <= sunPathMax {
+		if p := filepath.Join(dir, name); len(p) <= sunPathMax {
 			return p
+		}
+	}
+	if runtime.GOOS == "linux" {
+		dir := fmt.Sprintf("/run/user/%d", os.Getuid())
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			return filepath.Join(dir, name)
 		}
 	}
 	sub := fmt.Sprintf("mcpvec-%d", os.Getuid())
@@ -163,8 +174,9 @@ func ListenAdmin(ctx context.Context, path string, run Runner, logger *slog.Logg
 	return a, nil
 }
 
-// ensurePrivateSocketDir checks that dir is a directory (not a symlink) with no
-// group or other permission bits, creating it with 0700 when create is set.
+// ensurePrivateSocketDir checks that dir is a directory (not a symlink) owned
+// by this user with no group or other permission bits, creating it with 0700
+// when create is set.
 func ensurePrivateSocketDir(dir string, create bool) error {
 	if create {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -180,10 +192,35 @@ func ensurePrivateSocketDir(dir string, create bool) error {
 	}
 	// Windows reports no meaningful permission bits; there the socket
 	// directory is private through its ACLs instead.
-	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
 		return fmt.Errorf("%w: %s has mode %v, want 0700", ErrInsecureSocketDir, dir, fi.Mode().Perm())
 	}
+	if uid, ok := fileOwner(fi); ok && uid != os.Getuid() {
+		return fmt.Errorf("%w: %s is owned by uid %d, not %d", ErrInsecureSocketDir, dir, uid, os.Getuid())
+	}
 	return nil
+}
+
+// fileOwner returns the owner's uid from the platform's stat structure.
+// Every unix syscall.Stat_t has a Uid field, but its type is not the same
+// type across platforms, so it is read by reflection to keep this file
+// portable without build tags.
+func fileOwner(fi fs.FileInfo) (int, bool) {
+	v := reflect.ValueOf(fi.Sys())
+	if v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return 0, false
+	}
+	f := v.FieldByName("Uid")
+	if !f.IsValid() || !f.CanUint() {
+		return 0, false
+	}
+	return int(f.Uint()), true
 }
 
 // removeStaleSocket removes path if it is a socket nobody listens on. It
@@ -328,6 +365,9 @@ func (a *adminServer) handle(c net.Conn) {
 	defer cancel()
 	go watchAdminClient(br, cancel) // EOF, error or a cancel line: stop the command
 	if !a.waitTurn(ctx, fw) {
+		if a.base.Err() != nil {
+			fw.send(adminFrame{Error: "server is shutting down; the command did not run"})
+		}
 		return
 	}
 	defer func() { a.turn <- struct{}{} }()
@@ -509,6 +549,9 @@ func (w *adminStreamWriter) Write(p []byte) (int, error) {
 // ErrAdminProtocol when the server refused the request or the stream broke.
 // Writes to stdout and stderr happen from the calling goroutine only.
 func CallAdmin(ctx context.Context, path string, args []string, cwd string, stdout, stderr io.Writer) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return ExitAdminUnknown, fmt.Errorf("call admin: %w", err)
+	}
 	if err := ensurePrivateSocketDir(filepath.Dir(path), false); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return ExitAdminUnknown, fmt.Errorf("%w: %s", ErrNoAdmin, path)

@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -625,8 +626,14 @@ func TestAdminSocketPath(t *testing.T) {
 	if len(p) > sunPathMax {
 		t.Errorf("AdminSocketPath = %q: %d bytes, want <= %d", p, len(p), sunPathMax)
 	}
-	if want := filepath.Join(os.TempDir(), fmt.Sprintf("mcpvec-%d", os.Getuid())); filepath.Dir(p) != want {
-		t.Errorf("AdminSocketPath = %q, want it under %s", p, want)
+	wantDir := filepath.Join(os.TempDir(), fmt.Sprintf("mcpvec-%d", os.Getuid()))
+	if runUser := fmt.Sprintf("/run/user/%d", os.Getuid()); runtime.GOOS == "linux" {
+		if fi, err := os.Stat(runUser); err == nil && fi.IsDir() {
+			wantDir = runUser
+		}
+	}
+	if filepath.Dir(p) != wantDir {
+		t.Errorf("AdminSocketPath = %q, want it in %s", p, wantDir)
 	}
 	if got := AdminSocketPath(link); got != p {
 		t.Errorf("through a symlink: %q, want %q", got, p)
@@ -644,8 +651,12 @@ func TestAdminSocketPath(t *testing.T) {
 		t.Errorf("two libraries share the socket %q", p)
 	}
 
+	name := filepath.Base(p)
+	if !strings.HasPrefix(name, "mcpvec-") {
+		name = "mcpvec-" + name
+	}
 	t.Setenv("XDG_RUNTIME_DIR", "/run/user/4242")
-	if got, want := AdminSocketPath(db), filepath.Join("/run/user/4242", "mcpvec-"+filepath.Base(p)); got != want {
+	if got, want := AdminSocketPath(db), filepath.Join("/run/user/4242", name); got != want {
 		t.Errorf("with XDG_RUNTIME_DIR: %q, want %q", got, want)
 	}
 	t.Setenv("XDG_RUNTIME_DIR", "/"+strings.Repeat("x", 120))
@@ -670,5 +681,80 @@ func TestAdminEndToEndSocketPath(t *testing.T) {
 	}
 	if got, want := stdout.String(), "ran rm doc1 in /home/u\n"; got != want {
 		t.Errorf("stdout = %q, want %q", got, want)
+	}
+}
+
+func TestAdminCloseRefusesQueuedCommand(t *testing.T) {
+	path := adminSockPath(t)
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var runs atomic.Int32
+	c, err := ListenAdmin(context.Background(), path, func(ctx context.Context, args []string, cwd string, o, e io.Writer) int {
+		runs.Add(1)
+		fmt.Fprint(o, "running\n")
+		<-ctx.Done()
+		return 130
+	}, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := newAdminBuffer("running\n")
+	firstDone := make(chan int, 1)
+	go func() {
+		code, _ := CallAdmin(context.Background(), path, []string{"first"}, "/", first, io.Discard)
+		firstDone <- code
+	}()
+	adminWaitFor(t, first.seen, "the first command to run")
+	queued := newAdminBuffer("waiting")
+	queuedErr := make(chan error, 1)
+	go func() {
+		_, err := CallAdmin(context.Background(), path, []string{"second"}, "/", io.Discard, queued)
+		queuedErr <- err
+	}()
+	adminWaitFor(t, queued.seen, "the second command to queue")
+	if err := c.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if got := <-firstDone; got != 130 {
+		t.Errorf("first command exit = %d, want 130", got)
+	}
+	if err := <-queuedErr; !errors.Is(err, ErrAdminProtocol) || !strings.Contains(err.Error(), "shutting down") {
+		t.Errorf("queued command: err = %v, want ErrAdminProtocol saying the server shuts down", err)
+	}
+	if got := runs.Load(); got != 1 {
+		t.Errorf("runs = %d, want 1 (the queued command must not run)", got)
+	}
+}
+
+func TestAdminFileOwner(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no uid on windows")
+	}
+	fi, err := os.Lstat(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	uid, ok := fileOwner(fi)
+	if !ok || uid != os.Getuid() {
+		t.Errorf("fileOwner = %d, %v; want %d, true", uid, ok, os.Getuid())
+	}
+}
+
+func TestAdminRefusesDirectoryOfAnotherUser(t *testing.T) {
+	if runtime.GOOS == "windows" || os.Getuid() != 0 {
+		t.Skip("needs root to give a directory to another user")
+	}
+	dir := filepath.Join(filepath.Dir(adminSockPath(t)), "theirs")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(dir, 4242, 4242); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "a.sock")
+	if _, err := ListenAdmin(context.Background(), sock, func(context.Context, []string, string, io.Writer, io.Writer) int { return 0 }, nil); !errors.Is(err, ErrInsecureSocketDir) {
+		t.Errorf("ListenAdmin in another user's directory: err = %v, want ErrInsecureSocketDir", err)
+	}
+	if _, err := CallAdmin(context.Background(), sock, []string{"x"}, "/", io.Discard, io.Discard); !errors.Is(err, ErrInsecureSocketDir) {
+		t.Errorf("CallAdmin in another user's directory: err = %v, want ErrInsecureSocketDir", err)
 	}
 }
