@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// Long-document check: SciFact abstracts bundled into multi-page PDFs (an
+// abstract may span a page break). A query scores a hit when one of its top
+// five passages lies on a page that holds part of a relevant abstract.
+const (
+	linesPerPage    = 56
+	lineWidth       = 95
+	abstractsPerPDF = 25
+	longDocTopK     = 5
+)
+
+type span struct {
+	file                string
+	firstPage, lastPage int
+}
+
+func longDoc(ctx context.Context, c config) error {
+	base := filepath.Join(c.shared, "eval", "scifact")
+	docs, err := readJSONL[corpusDoc](filepath.Join(base, "corpus.jsonl"))
+	if err != nil {
+		return err
+	}
+	queries, err := readJSONL[query](filepath.Join(base, "queries.jsonl"))
+	if err != nil {
+		return err
+	}
+	qrels, err := readQrels(filepath.Join(base, "qrels.tsv"))
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "mcpvec-longdoc-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	files := filepath.Join(dir, "pdfs")
+	os.MkdirAll(files, 0o755)
+	where, err := bundle(docs, files)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\n## Long documents: %d SciFact abstracts in %d PDFs of %d abstracts (%d lines a page)\n\n",
+		len(docs), (len(docs)+abstractsPerPDF-1)/abstractsPerPDF, abstractsPerPDF, linesPerPage)
+	fmt.Println("| chunk tokens | overlap | passages | mode | relevant page in top 5 | relevant page at rank 1 |")
+	fmt.Println("|---|---|---|---|---|---|")
+	for _, cs := range strings.Split(c.chunkSizes, ",") {
+		size, err := strconv.Atoi(cs)
+		if err != nil {
+			return err
+		}
+		if err := longDocRun(ctx, c, dir, files, size, queries, qrels, where); err != nil {
+			return fmt.Errorf("chunk size %d: %w", size, err)
+		}
+	}
+	return nil
+}
+
+// bundle writes the abstracts into PDFs in a fixed shuffled order and
+// returns where each abstract's text lies.
+func bundle(docs []corpusDoc, dir string) (map[string]span, error) {
+	order := rand.New(rand.NewSource(42)).Perm(len(docs))
+	where := map[string]span{}
+	for start := 0; start < len(order); start += abstractsPerPDF {
+		name := fmt.Sprintf("bundle-%03d.pdf", start/abstractsPerPDF)
+		var pages []pdfPage
+		var cur pdfPage
+		for _, i := range order[start:min(len(order), start+abstractsPerPDF)] {
+			d := docs[i]
+			first := len(pages) + 1
+			lines := append(wrap(d.Title, lineWidth), wrap(d.Text, lineWidth)...)
+			lines = append(lines, "")
+			for _, l := range lines {
+				if len(cur) == linesPerPage {
+					pages, cur = append(pages, cur), nil
+				}
+				cur = append(cur, l)
+			}
+			where[d.ID] = span{name, first, len(pages) + 1}
+		}
+		if len(cur) > 0 {
+			pages = append(pages, cur)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), writePDF(name, pages), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return where, nil
+}
+
+func longDocRun(ctx context.Context, c config, dir, files string, size int, queries []query, qrels map[string][]string, where map[string]span) error {
+	libDir := filepath.Join(dir, "lib-"+strconv.Itoa(size))
+	os.MkdirAll(libDir, 0o755)
+	tl, err := openTestLibrary(ctx, c, libDir)
+	if err != nil {
+		return err
+	}
+	defer tl.db.Close()
+	co := chunkOpts(c, size)
+	sum, err := tl.ingest(ctx, []string{files}, co)
+	if err != nil {
+		return err
+	}
+	docs, err := tl.db.Documents()
+	if err != nil {
+		return err
+	}
+	fileOf := map[string]string{}
+	for _, d := range docs {
+		fileOf[d.ID] = filepath.Base(d.SourcePath)
+	}
+	for _, m := range strings.Split(c.modes, ",") {
+		mode, err := library.ParseMode(m)
+		if err != nil {
+			return err
+		}
+		hit5, hit1, n := 0, 0, 0
+		for _, q := range queries {
+			rel := qrels[q.ID]
+			if len(rel) == 0 {
+				continue
+			}
+			n++
+			resp, err := tl.lib.Search(ctx, q.Text, library.SearchOptions{K: longDocTopK, Mode: mode})
+			if err != nil {
+				return err
+			}
+			for i, r := range resp.Results {
+				c, err := tl.db.Passage(r.ID)
+				if err != nil {
+					return err
+				}
+				if onRelevantPage(fileOf[c.DocID], c, rel, where) {
+					hit5++
+					if i == 0 {
+						hit1++
+					}
+					break
+				}
+			}
+		}
+		fmt.Printf("| %d | %d | %d | %s | %.3f | %.3f |\n", co.Size, co.Overlap, sum.Chunks, mode, float64(hit5)/float64(n), float64(hit1)/float64(n))
+	}
+	return nil
+}
+
+func onRelevantPage(file string, c *store.Chunk, rel []string, where map[string]span) bool {
+	for _, id := range rel {
+		s, ok := where[id]
+		if ok && s.file == file && c.PageStart <= s.lastPage && c.PageEnd >= s.firstPage {
+			return true
+		}
+	}
+	return false
+}
+
+func readQrels(path string) (map[string][]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string][]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 3 {
+			continue
+		}
+		if g, err := strconv.Atoi(f[len(f)-1]); err == nil && g > 0 {
+			m[f[0]] = append(m[f[0]], f[len(f)-2])
+		}
+	}
+	for _, v := range m {
+		sort.Strings(v)
+	}
+	return m, nil
+}

@@ -1,0 +1,274 @@
+// Command mcpvec-eval measures retrieval quality end to end: it ingests a
+// collection from ../shared/eval through the real ingest pipeline into a
+// temporary library, runs every query through the real query path in each
+// mode, writes TREC runs and scores them with ../shared/eval/eval.py. With
+// -longdoc it also bundles SciFact abstracts into multi-page PDFs and checks
+// whether the top passages land on the page that holds a relevant abstract.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mcpvec/mcpvec/ingest"
+	"github.com/mcpvec/mcpvec/ingest/chunk"
+	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/ingest/extract"
+	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+type config struct {
+	shared      string
+	collections string
+	modes       string
+	out         string
+	chunkSizes  string
+	overlap     int
+	dims        int
+	longdoc     bool
+	rrfK        float64
+	vecWeight   float64
+}
+
+func main() {
+	var c config
+	flag.StringVar(&c.shared, "shared", "../shared", "folder holding eval/ (SciFact, Cranfield, eval.py)")
+	flag.StringVar(&c.collections, "collections", "scifact,cranfield", "collections to run")
+	flag.StringVar(&c.modes, "modes", "lexical,vector,hybrid", "search modes to score")
+	flag.StringVar(&c.out, "out", "bin/eval", "folder for TREC runs and the report")
+	flag.StringVar(&c.chunkSizes, "longdoc-chunks", "128,256,512", "chunk sizes (tokens) for the long-document check")
+	flag.IntVar(&c.overlap, "overlap", -1, "chunk overlap in tokens (-1: default)")
+	flag.IntVar(&c.dims, "dims", 0, "offline embedder dimensions (0: default)")
+	flag.BoolVar(&c.longdoc, "longdoc", true, "run the long-document PDF check")
+	flag.Float64Var(&c.rrfK, "rrf-k", 0, "RRF constant (0: library default)")
+	flag.Float64Var(&c.vecWeight, "vector-weight", 0, "weight of the vector list in fusion (0: library default)")
+	flag.Parse()
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	if err := run(context.Background(), c); err != nil {
+		fmt.Fprintln(os.Stderr, "mcpvec-eval:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, c config) error {
+	if err := os.MkdirAll(c.out, 0o755); err != nil {
+		return err
+	}
+	for _, coll := range strings.Split(c.collections, ",") {
+		if err := evalCollection(ctx, c, coll); err != nil {
+			return fmt.Errorf("%s: %w", coll, err)
+		}
+	}
+	if c.longdoc {
+		return longDoc(ctx, c)
+	}
+	return nil
+}
+
+type corpusDoc struct{ ID, Title, Text string }
+type query struct{ ID, Text string }
+
+func readJSONL[T any](path string) ([]T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		out = append(out, v)
+	}
+	return out, sc.Err()
+}
+
+// testLibrary is a temporary library with the offline embedder.
+type testLibrary struct {
+	db  *store.DB
+	lib *library.Library
+	emb embed.Embedder
+	dir string
+}
+
+func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, error) {
+	db, err := store.Open(filepath.Join(dir, "library.db"), &store.Options{NoSync: true})
+	if err != nil {
+		return nil, err
+	}
+	hc := embed.DefaultHashConfig()
+	if c.dims > 0 {
+		hc.Dimensions = c.dims
+	}
+	emb := embed.NewHash(hc)
+	id := emb.Identity()
+	if err := db.SetEmbedder(store.EmbedderInfo{Provider: id.Provider, Model: id.Model, Dimensions: id.Dimensions}); err != nil {
+		return nil, err
+	}
+	opts := library.Options{MaxK: 100, RRFK: c.rrfK, VectorWeight: c.vecWeight}
+	lib, err := library.Open(ctx, db, emb, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &testLibrary{db: db, lib: lib, emb: emb, dir: dir}, nil
+}
+
+func (t *testLibrary) ingest(ctx context.Context, paths []string, co chunk.Options) (ingest.Summary, error) {
+	ex, err := extract.New(ctx, extract.Options{})
+	if err != nil {
+		return ingest.Summary{}, err
+	}
+	defer ex.Close()
+	in := ingest.New(t.db, ex, t.emb, ingest.Options{Chunk: co, OnWrite: t.lib.Apply, DropOriginals: true, Workers: 2})
+	sum, err := in.Run(ctx, paths)
+	if err == nil && len(sum.Failed) > 0 {
+		err = fmt.Errorf("%d files failed, first: %v", len(sum.Failed), sum.Failed[0])
+	}
+	return sum, err
+}
+
+func chunkOpts(c config, size int) chunk.Options {
+	o := chunk.DefaultOptions()
+	if size > 0 {
+		o.Size = size
+	}
+	if c.overlap >= 0 {
+		o.Overlap = c.overlap
+	}
+	if o.Overlap >= o.Size {
+		o.Overlap = o.Size / 4
+	}
+	return o
+}
+
+func evalCollection(ctx context.Context, c config, coll string) error {
+	base := filepath.Join(c.shared, "eval", coll)
+	docs, err := readJSONL[corpusDoc](filepath.Join(base, "corpus.jsonl"))
+	if err != nil {
+		return err
+	}
+	queries, err := readJSONL[query](filepath.Join(base, "queries.jsonl"))
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "mcpvec-eval-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	files := filepath.Join(dir, "files")
+	os.MkdirAll(files, 0o755)
+	var paths []string
+	for _, d := range docs {
+		if strings.TrimSpace(d.Title+d.Text) == "" {
+			continue // Cranfield has two empty documents; they cannot be retrieved.
+		}
+		p := filepath.Join(files, d.ID+".txt")
+		if err := os.WriteFile(p, []byte(d.Title+"\n\n"+d.Text+"\n"), 0o644); err != nil {
+			return err
+		}
+		paths = append(paths, p)
+	}
+	tl, err := openTestLibrary(ctx, c, dir)
+	if err != nil {
+		return err
+	}
+	defer tl.db.Close()
+	start := time.Now()
+	sum, err := tl.ingest(ctx, []string{files}, chunkOpts(c, 0))
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\n## %s: %d documents, %d passages, ingested in %s\n\n", coll, sum.Ingested, sum.Chunks, time.Since(start).Round(time.Millisecond))
+	docOf, err := sourceIDs(tl.db)
+	if err != nil {
+		return err
+	}
+	fmt.Println("| mode | nDCG@10 | R@10 | R@100 | MRR@10 | ms/query |")
+	fmt.Println("|---|---|---|---|---|---|")
+	for _, m := range strings.Split(c.modes, ",") {
+		mode, err := library.ParseMode(m)
+		if err != nil {
+			return err
+		}
+		runPath := filepath.Join(c.out, fmt.Sprintf("%s-%s.trec", coll, mode))
+		per, err := writeRun(ctx, tl.lib, queries, mode, docOf, runPath)
+		if err != nil {
+			return err
+		}
+		scores, err := score(c, filepath.Join(base, "qrels.tsv"), runPath)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("| %s | %.3f | %.3f | %.3f | %.3f | %.2f |\n", mode, scores["ndcg@10"], scores["recall@10"], scores["recall@100"], scores["mrr@10"], per.Seconds()*1000)
+	}
+	return nil
+}
+
+// sourceIDs maps library document ids to collection ids (the file names).
+func sourceIDs(db *store.DB) (map[string]string, error) {
+	docs, err := db.Documents()
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]string{}
+	for _, d := range docs {
+		m[d.ID] = strings.TrimSuffix(filepath.Base(d.SourcePath), filepath.Ext(d.SourcePath))
+	}
+	return m, nil
+}
+
+// writeRun searches every query and writes a TREC run; it returns the mean
+// time per query.
+func writeRun(ctx context.Context, lib *library.Library, qs []query, mode library.Mode, docOf map[string]string, path string) (time.Duration, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	var total time.Duration
+	for _, q := range qs {
+		start := time.Now()
+		resp, err := lib.Search(ctx, q.Text, library.SearchOptions{K: 100, Mode: mode})
+		total += time.Since(start)
+		if err != nil {
+			return 0, fmt.Errorf("query %s: %w", q.ID, err)
+		}
+		for i, r := range resp.Results {
+			fmt.Fprintf(w, "%s Q0 %s %d %.6f mcpvec-%s\n", q.ID, docOf[r.DocID], i+1, float64(len(resp.Results)-i), mode)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return 0, err
+	}
+	return total / time.Duration(max(len(qs), 1)), nil
+}
+
+func score(c config, qrels, run string) (map[string]float64, error) {
+	out, err := exec.Command("python3", filepath.Join(c.shared, "eval", "eval.py"), qrels, run, "--json").Output()
+	if err != nil {
+		return nil, fmt.Errorf("eval.py: %w", err)
+	}
+	var m struct {
+		Metrics map[string]float64 `json:"metrics"`
+	}
+	if err := json.Unmarshal(out, &m); err != nil {
+		return nil, fmt.Errorf("eval.py output %q: %w", out, err)
+	}
+	return m.Metrics, nil
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// pdfPage is the text lines of one page.
+type pdfPage []string
+
+// writePDF renders pages of plain text lines as a minimal PDF 1.4 file with
+// the standard Helvetica font. Characters outside Latin-1 become '?'. It is
+// only for building evaluation inputs.
+func writePDF(title string, pages []pdfPage) []byte {
+	var b bytes.Buffer
+	var offsets []int
+	obj := func(body string) {
+		offsets = append(offsets, b.Len())
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offsets), body)
+	}
+	b.WriteString("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+	// 1: catalog, 2: pages, 3: font, 4: info, then content/page pairs.
+	kids := make([]string, len(pages))
+	for i := range pages {
+		kids[i] = fmt.Sprintf("%d 0 R", 6+2*i)
+	}
+	obj("<< /Type /Catalog /Pages 2 0 R >>")
+	obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages)))
+	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+	obj(fmt.Sprintf("<< /Title (%s) /Producer (mcpvec-eval) >>", pdfString(title)))
+	for _, p := range pages {
+		var c bytes.Buffer
+		c.WriteString("BT /F1 10 Tf 12 TL 56 770 Td\n")
+		for _, line := range p {
+			fmt.Fprintf(&c, "(%s) '\n", pdfString(line))
+		}
+		c.WriteString("ET")
+		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", c.Len(), c.String()))
+		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R /Resources << /Font << /F1 3 0 R >> >> >>", len(offsets)))
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
+	for _, off := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", off)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R /Info 4 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
+	return b.Bytes()
+}
+
+// pdfString escapes s for a PDF literal string in WinAnsi encoding.
+func pdfString(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '(' || r == ')' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r >= 32 && r < 127:
+			b.WriteRune(r)
+		case r >= 160 && r <= 255:
+			fmt.Fprintf(&b, "\\%03o", r)
+		default:
+			b.WriteByte('?')
+		}
+	}
+	return b.String()
+}
+
+// wrap breaks text into lines of at most width characters.
+func wrap(text string, width int) []string {
+	var lines []string
+	var cur strings.Builder
+	for _, w := range strings.Fields(text) {
+		if cur.Len() > 0 && cur.Len()+1+len(w) > width {
+			lines = append(lines, cur.String())
+			cur.Reset()
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte(' ')
+		}
+		cur.WriteString(w)
+	}
+	if cur.Len() > 0 {
+		lines = append(lines, cur.String())
+	}
+	return lines
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestKillDuringIngest kills `mcpvec ingest` with SIGKILL at random moments,
+// repeatedly. After every kill the library must open, pass its consistency
+// check, hold no partial document, and still hold every document that was
+// there before; a final run completes the ingest.
+func TestKillDuringIngest(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	files := filepath.Join(dir, "files")
+	os.MkdirAll(files, 0o755)
+	rng := rand.New(rand.NewSource(7))
+	const nFiles = 150
+	for i := range nFiles {
+		var b strings.Builder
+		for p := range 40 {
+			fmt.Fprintf(&b, "Document %d paragraph %d talks about topic %d and word%d. ", i, p, rng.Intn(50), rng.Intn(1000))
+			if p%5 == 4 {
+				b.WriteString("\n\n")
+			}
+		}
+		os.WriteFile(filepath.Join(files, fmt.Sprintf("doc%03d.txt", i)), []byte(b.String()), 0o644)
+	}
+	have := map[string]bool{}
+	for round := range 6 {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cmd := exec.CommandContext(ctx, os.Args[0], "ingest", "-v", "--workers", "1", files)
+		cmd.Env = append(os.Environ(), "MCPVEC_TEST_MAIN=1", "MCPVEC_DB="+db)
+		stderr, _ := cmd.StderrPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Kill in the middle of the run: after a random number of newly
+		// ingested files, plus a random few milliseconds.
+		wantLines := 1 + rng.Intn(15)
+		sc := bufio.NewScanner(stderr)
+		for n := 0; n < wantLines && sc.Scan(); {
+			if strings.HasPrefix(sc.Text(), "ingested ") {
+				n++
+			}
+		}
+		time.Sleep(time.Duration(rng.Intn(30)) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		io.Copy(io.Discard, stderr)
+		cmd.Wait()
+		cancel()
+
+		r := mcpvec(t, db, "info", "--json")
+		var info struct {
+			Documents  int    `json:"documents"`
+			Passages   int    `json:"passages"`
+			Vectors    int    `json:"vectors"`
+			Consistent bool   `json:"consistent"`
+			Problems   string `json:"problems"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &info); err != nil {
+			if strings.Contains(r.stderr, "no library") {
+				continue // killed before the file was created
+			}
+			t.Fatalf("round %d: info: %v\n%s\n%s", round, err, r.stdout, r.stderr)
+		}
+		if !info.Consistent || info.Passages != info.Vectors {
+			t.Fatalf("round %d: inconsistent library after kill: %+v", round, info)
+		}
+		var ls struct{ Documents []struct{ Source string } }
+		json.Unmarshal([]byte(mustRun(t, db, "ls", "--json")), &ls)
+		now := map[string]bool{}
+		for _, d := range ls.Documents {
+			now[d.Source] = true
+		}
+		for s := range have {
+			if !now[s] {
+				t.Fatalf("round %d: %s was committed before the kill and is gone", round, s)
+			}
+		}
+		have = now
+		t.Logf("round %d: %d documents, %d passages after the kill", round, info.Documents, info.Passages)
+	}
+	out := mustRun(t, db, "ingest", files)
+	if !strings.Contains(out, "0 failed") {
+		t.Fatalf("final ingest: %s", out)
+	}
+	var ls struct{ Documents []struct{ Source string } }
+	json.Unmarshal([]byte(mustRun(t, db, "ls", "--json")), &ls)
+	if len(ls.Documents) != nFiles {
+		t.Fatalf("after the final run %d documents, want %d", len(ls.Documents), nFiles)
+	}
+	if out := mustRun(t, db, "search", "--json", "-k", "1", "Document 42 paragraph 7"); !strings.Contains(out, "doc042.txt") {
+		t.Fatalf("search after recovery: %s", out)
+	}
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/mcpvec/mcpvec/ingest"
+	"github.com/mcpvec/mcpvec/ingest/chunk"
+	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/ingest/extract"
+	"golang.org/x/term"
+)
+
+func runIngest(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("ingest", "[flags] PATH...", e)
+	var lf libFlags
+	var ef embedFlags
+	lf.register(fs)
+	ef.register(fs, e)
+	def := chunk.DefaultOptions()
+	url := fs.String("url", "", "canonical web address of the single file being ingested (for citations)")
+	prefix := fs.String("url-prefix", "", "map each file's path relative to the folder argument onto this web address")
+	force := fs.Bool("force", false, "re-process files even when unchanged")
+	maxMB := fs.Int64("max-size", 256, "largest file to ingest, in MiB")
+	size := fs.Int("chunk-tokens", def.Size, "passage size in estimated tokens")
+	overlap := fs.Int("overlap-tokens", def.Overlap, "overlap between passages in estimated tokens")
+	workers := fs.Int("workers", 2, "files processed in parallel")
+	password := fs.String("password", "", "user password for encrypted PDFs")
+	verbose := fs.Bool("v", false, "print a line per ingested file")
+	pos, st, ok := parseFlags(fs, args, e)
+	if !ok {
+		return st
+	}
+	if len(pos) == 0 {
+		fs.Usage()
+		return 2
+	}
+	for i := range pos {
+		pos[i] = absPath(e, pos[i])
+	}
+	h, err := openLibrary(ctx, e, &lf, true, true)
+	if errors.Is(err, errForward) {
+		return forward(ctx, e, &lf, append([]string{"ingest"}, args...))
+	}
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	defer h.close()
+	if err := ensureEmbedder(ctx, e, h, &ef); err != nil {
+		return errorf(e, "%v", err)
+	}
+	ex, err := newExtractor(ctx, *maxMB<<20, *password)
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	defer ex.Close()
+
+	opts := ingest.Options{
+		Chunk: chunk.Options{Size: *size, Overlap: *overlap}, MaxBytes: *maxMB << 20,
+		URL: *url, URLPrefix: *prefix, Force: *force, Workers: *workers,
+		OnWrite: h.lib.Apply, Report: e.stderr, Verbose: *verbose,
+	}
+	if f, ok := e.stderr.(*os.File); ok && e.forwarded == nil && term.IsTerminal(int(f.Fd())) {
+		opts.Progress = e.stderr
+	}
+	in := ingest.New(h.db, ex, h.emb, opts)
+	stopSaver := saveEvery(ctx, h, 30*time.Second)
+	sum, runErr := in.Run(ctx, pos)
+	stopSaver()
+	if err := h.lib.Save(); err != nil {
+		return errorf(e, "save indexes: %v", err)
+	}
+	fmt.Fprintln(e.stdout, sum.String()+tokenNote(h))
+	if runErr != nil {
+		return errorf(e, "%v", runErr)
+	}
+	if len(sum.Failed) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// ensureEmbedder records the embedder on a new library, or checks that
+// flags asking for another one are refused with a pointer to reindex.
+func ensureEmbedder(ctx context.Context, e *env, h *handle, ef *embedFlags) error {
+	want := ef.identity(e)
+	if h.emb != nil {
+		have := identityOf(h.emb)
+		if ef.set() && (want.Provider != have.Provider || (want.Model != "" && want.Model != have.Model) ||
+			(want.Dimensions != 0 && want.Dimensions != have.Dimensions)) {
+			return fmt.Errorf("the library was built with %s; to switch embedders run `mcpvec reindex` with the new --embedder/--embed-model", have)
+		}
+		return nil
+	}
+	emb, err := newEmbedder(ctx, e, want)
+	if err != nil {
+		return fmt.Errorf("embedder: %w", err)
+	}
+	if err := h.db.SetEmbedder(identityOf(emb)); err != nil {
+		return err
+	}
+	h.emb = emb
+	// Re-open the query path now that the library has dimensions.
+	return h.reopenLib(ctx)
+}
+
+func newExtractor(ctx context.Context, maxBytes int64, password string) (*extract.Extractor, error) {
+	exe, err := os.Executable()
+	var worker []string
+	if err == nil {
+		worker = []string{exe, extractWorkerCmd}
+	}
+	return extract.New(ctx, extract.Options{MaxBytes: maxBytes, WorkerCommand: worker, Password: password})
+}
+
+// saveEvery persists the indexes periodically during a long ingest so a
+// crash costs little re-indexing; the returned func stops it.
+func saveEvery(ctx context.Context, h *handle, d time.Duration) func() {
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				_ = h.lib.Save()
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
+}
+
+func tokenNote(h *handle) string {
+	type usager interface{ Usage() embed.Usage }
+	if u, ok := h.emb.(usager); ok {
+		us := u.Usage()
+		return fmt.Sprintf("; %d embedding tokens sent in %d requests (%d retries)", us.Tokens(), us.Requests, us.Retries)
+	}
+	return ""
+}

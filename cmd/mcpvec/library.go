@@ -1,0 +1,206 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/mcpvec/mcpvec/ingest/chunk"
+	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/server"
+	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// libFlags are the flags every library command shares.
+type libFlags struct {
+	db string
+}
+
+func (f *libFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.db, "db", "", "library file (default $MCPVEC_DB or ~/.local/share/mcpvec/library.db)")
+}
+
+func (f *libFlags) path(e *env) (string, error) {
+	p := f.db
+	if p == "" {
+		p = e.getenv("MCPVEC_DB")
+	}
+	if p == "" {
+		var err error
+		if p, err = store.DefaultPath(); err != nil {
+			return "", err
+		}
+	}
+	return absPath(e, p), nil
+}
+
+func absPath(e *env, p string) string {
+	if filepath.IsAbs(p) || e.cwd == "" {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(e.cwd, p)
+}
+
+// embedFlags choose the embedder when a library is created or reindexed.
+type embedFlags struct {
+	provider, model, url string
+	dims                 int
+}
+
+func (f *embedFlags) register(fs *flag.FlagSet, e *env) {
+	fs.StringVar(&f.provider, "embedder", e.getenv("MCPVEC_EMBEDDER"), "embedder for a new library: hash (offline, default) or openai (also any OpenAI-compatible server) ($MCPVEC_EMBEDDER)")
+	fs.StringVar(&f.model, "embed-model", "", "embedding model (openai default text-embedding-3-small)")
+	fs.StringVar(&f.url, "embed-url", "", "OpenAI-compatible base URL, e.g. http://localhost:11434/v1 for Ollama ($OPENAI_BASE_URL)")
+	fs.IntVar(&f.dims, "dimensions", 0, "vector dimensions (hash: default 1024; openai: shorten text-embedding-3 vectors)")
+}
+
+func (f *embedFlags) set() bool { return f.provider != "" || f.model != "" || f.url != "" || f.dims != 0 }
+
+// identity returns the embedder identity the flags ask for.
+func (f *embedFlags) identity(e *env) store.EmbedderInfo {
+	p := f.provider
+	if p == "" {
+		p = "hash"
+	}
+	info := store.EmbedderInfo{Provider: p, Model: f.model, Dimensions: f.dims, BaseURL: f.url}
+	if p == "openai" && info.BaseURL == "" {
+		info.BaseURL = e.getenv("OPENAI_BASE_URL")
+	}
+	return info
+}
+
+// newEmbedder builds the embedder for an identity. For openai it probes the
+// server so a missing key or unreachable server fails now.
+func newEmbedder(ctx context.Context, e *env, id store.EmbedderInfo) (embed.Embedder, error) {
+	switch id.Provider {
+	case "hash", "":
+		cfg := embed.DefaultHashConfig()
+		if id.Dimensions > 0 {
+			cfg.Dimensions = id.Dimensions
+		}
+		h := embed.NewHash(cfg)
+		if id.Model != "" && id.Model != h.Identity().Model {
+			return nil, fmt.Errorf("the library was built with offline embedder %q, this mcpvec has %q: run `mcpvec reindex --embedder hash`", id.Model, h.Identity().Model)
+		}
+		return h, nil
+	case "openai":
+		cfg := embed.OpenAIConfig{
+			APIKey: e.getenv("OPENAI_API_KEY"), BaseURL: id.BaseURL, Model: id.Model,
+			CountTokens: chunk.EstimateTokens, Concurrency: envInt(e, "MCPVEC_EMBED_CONCURRENCY", 0),
+		}
+		// Ask for shortened vectors only when the model's own size differs:
+		// some models and compatible servers reject the dimensions field.
+		o, err := embed.NewOpenAI(ctx, cfg)
+		if err != nil || id.Dimensions == 0 || o.Identity().Dimensions == id.Dimensions {
+			return o, err
+		}
+		cfg.Dimensions = id.Dimensions
+		return embed.NewOpenAI(ctx, cfg)
+	}
+	return nil, fmt.Errorf("unknown embedder %q (want hash or openai)", id.Provider)
+}
+
+func envInt(e *env, name string, def int) int {
+	if n, err := strconv.Atoi(e.getenv(name)); err == nil {
+		return n
+	}
+	return def
+}
+
+func identityOf(emb embed.Embedder) store.EmbedderInfo {
+	id := emb.Identity()
+	return store.EmbedderInfo{Provider: id.Provider, Model: id.Model, Dimensions: id.Dimensions, BaseURL: id.BaseURL}
+}
+
+// handle is an open library for one command.
+type handle struct {
+	db    *store.DB
+	lib   *library.Library
+	emb   embed.Embedder
+	close func()
+}
+
+// reopenLib loads the query path again, e.g. after the embedder was set.
+func (h *handle) reopenLib(ctx context.Context) error {
+	lib, err := library.Open(ctx, h.db, h.emb, library.Options{})
+	if err != nil {
+		return err
+	}
+	h.lib = lib
+	return nil
+}
+
+// errForward means the library is held by a running server that accepts
+// commands over its admin channel.
+var errForward = errors.New("forward to the running server")
+
+// openLibrary opens the library for a command. write opens it read-write
+// (creating it); otherwise it must exist. With needLib the query path is
+// loaded too. Inside a server (forwarded commands) the server's library is
+// used. When another process holds the library and runs a server, it returns
+// errForward.
+func openLibrary(ctx context.Context, e *env, lf *libFlags, write, needLib bool) (*handle, error) {
+	if st := e.forwarded; st != nil {
+		return &handle{db: st.db, lib: st.lib, emb: st.emb, close: func() {}}, nil
+	}
+	path, err := lf.path(e)
+	if err != nil {
+		return nil, err
+	}
+	if !write {
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("no library at %s yet: run `mcpvec ingest FILE...` first (or pass --db)", path)
+		}
+	}
+	db, err := store.Open(path, &store.Options{ReadOnly: !write, Timeout: time.Second})
+	if errors.Is(err, store.ErrLocked) {
+		if _, serr := os.Stat(server.AdminSocketPath(path)); serr == nil {
+			return nil, errForward
+		}
+		return nil, err
+	}
+	if err != nil {
+		return nil, err
+	}
+	h := &handle{db: db, close: func() { db.Close() }}
+	if !needLib {
+		return h, nil
+	}
+	meta, err := db.Meta()
+	if err != nil {
+		h.close()
+		return nil, err
+	}
+	if meta.Embedder != nil {
+		if h.emb, err = newEmbedder(ctx, e, *meta.Embedder); err != nil {
+			h.close()
+			return nil, fmt.Errorf("embedder: %w", err)
+		}
+	}
+	var qe library.QueryEmbedder
+	if h.emb != nil {
+		qe = h.emb
+	}
+	if h.lib, err = library.Open(ctx, db, qe, library.Options{}); err != nil {
+		h.close()
+		return nil, err
+	}
+	return h, nil
+}
+
+// forward runs the command in the server that holds the library.
+func forward(ctx context.Context, e *env, lf *libFlags, args []string) int {
+	path, _ := lf.path(e)
+	fmt.Fprintf(e.stderr, "mcpvec: the library is open in a running `mcpvec serve`; handing the command to it\n")
+	code, err := server.CallAdmin(ctx, server.AdminSocketPath(path), args, e.cwd, e.stdout, e.stderr)
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	return code
+}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// docJSON is one document in `ls --json`.
+type docJSON struct {
+	ID         string    `json:"id"`
+	Title      string    `json:"title"`
+	Source     string    `json:"source"`
+	SourceURL  string    `json:"source_url,omitempty"`
+	MediaType  string    `json:"media_type"`
+	Pages      int       `json:"pages"`
+	Passages   int       `json:"passages"`
+	Size       int64     `json:"size"`
+	SHA256     string    `json:"sha256"`
+	IngestedAt time.Time `json:"ingested_at"`
+}
+
+func runLs(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("ls", "[flags]", e)
+	var lf libFlags
+	lf.register(fs)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if _, st, ok := parseFlags(fs, args, e); !ok {
+		return st
+	}
+	h, err := openLibrary(ctx, e, &lf, false, false)
+	if errors.Is(err, errForward) {
+		return forward(ctx, e, &lf, append([]string{"ls"}, args...))
+	}
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	defer h.close()
+	docs, err := h.db.Documents()
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	sort.Slice(docs, func(i, j int) bool { return docs[i].SourcePath < docs[j].SourcePath })
+	out := []docJSON{}
+	for _, d := range docs {
+		out = append(out, docJSON{ID: d.ID, Title: d.Title, Source: d.SourcePath, SourceURL: d.SourceURL,
+			MediaType: d.MediaType, Pages: d.Pages, Passages: len(d.Chunks), Size: d.Size, SHA256: d.SHA256,
+			IngestedAt: d.IngestedAt})
+	}
+	if *asJSON {
+		return printJSON(e, map[string]any{"documents": out})
+	}
+	tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tPAGES\tPASSAGES\tTITLE\tSOURCE")
+	for _, d := range out {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", d.ID, d.Pages, d.Passages, d.Title, d.Source)
+	}
+	tw.Flush()
+	return 0
+}
+
+func runRm(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("rm", "[flags] ID|PATH...", e)
+	var lf libFlags
+	lf.register(fs)
+	pos, st, ok := parseFlags(fs, args, e)
+	if !ok {
+		return st
+	}
+	if len(pos) == 0 {
+		fs.Usage()
+		return 2
+	}
+	h, err := openLibrary(ctx, e, &lf, true, true)
+	if errors.Is(err, errForward) {
+		return forward(ctx, e, &lf, append([]string{"rm"}, args...))
+	}
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	defer h.close()
+	status := 0
+	for _, a := range pos {
+		id := a
+		if d, err := h.db.DocumentByPath(absPath(e, a)); err == nil {
+			id = d.ID
+		}
+		removed, err := h.db.DeleteDocument(id)
+		if errors.Is(err, store.ErrNotFound) {
+			fmt.Fprintf(e.stderr, "mcpvec: %s: no such document id or ingested path\n", a)
+			status = 1
+			continue
+		}
+		if err != nil {
+			return errorf(e, "rm %s: %v", a, err)
+		}
+		if err := h.lib.Apply(store.PutResult{Removed: removed}); err != nil {
+			return errorf(e, "%v", err)
+		}
+		fmt.Fprintf(e.stdout, "removed %s (%d passages)\n", id, len(removed))
+	}
+	if err := h.lib.Save(); err != nil {
+		return errorf(e, "save indexes: %v", err)
+	}
+	return status
+}
+
+func runInfo(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("info", "[flags]", e)
+	var lf libFlags
+	lf.register(fs)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if _, st, ok := parseFlags(fs, args, e); !ok {
+		return st
+	}
+	h, err := openLibrary(ctx, e, &lf, false, true)
+	if errors.Is(err, errForward) {
+		return forward(ctx, e, &lf, append([]string{"info"}, args...))
+	}
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	defer h.close()
+	st, err := h.db.Stats()
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	meta, err := h.db.Meta()
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	ix := h.lib.IndexStats()
+	checkErr := h.db.Check()
+	consistent := checkErr == nil && st.Chunks == st.Vectors && ix.LexicalPassages == st.Chunks &&
+		(meta.Embedder == nil || ix.VectorPassages == st.Chunks)
+	fileSize := st.FileBytes
+	if fi, err := os.Stat(h.db.Path()); err == nil {
+		fileSize = fi.Size()
+	}
+	info := map[string]any{
+		"path": h.db.Path(), "schema_version": meta.SchemaVersion, "documents": st.Documents,
+		"pages": st.Pages, "passages": st.Chunks, "vectors": st.Vectors, "file_bytes": fileSize,
+		"embedder": meta.Embedder, "index": ix, "consistent": consistent, "version": Version,
+	}
+	if checkErr != nil {
+		info["problems"] = checkErr.Error()
+	}
+	if *asJSON {
+		return printJSON(e, info)
+	}
+	emb := "none yet"
+	if meta.Embedder != nil {
+		emb = meta.Embedder.String()
+	}
+	fmt.Fprintf(e.stdout, "library:    %s (%.1f MiB, schema %d)\n", h.db.Path(), float64(fileSize)/(1<<20), meta.SchemaVersion)
+	fmt.Fprintf(e.stdout, "documents:  %d (%d pages)\npassages:   %d (%d vectors)\n", st.Documents, st.Pages, st.Chunks, st.Vectors)
+	fmt.Fprintf(e.stdout, "embedder:   %s\n", emb)
+	fmt.Fprintf(e.stdout, "index:      %d vectors, %d lexical passages — %s\n", ix.VectorPassages, ix.LexicalPassages, map[bool]string{true: "consistent", false: "INCONSISTENT"}[consistent])
+	if checkErr != nil {
+		fmt.Fprintf(e.stdout, "problems:\n%s\n", checkErr)
+	}
+	if !consistent {
+		return 1
+	}
+	return 0
+}

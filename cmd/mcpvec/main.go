@@ -1,0 +1,158 @@
+// Command mcpvec ingests documents into a local library and serves it over
+// MCP. Run `mcpvec help` for the commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/mcpvec/mcpvec/ingest/extract"
+)
+
+// Version is stamped by the Makefile (-ldflags "-X main.Version=...").
+var Version = "dev"
+
+// env is what a command sees of the process, so tests can run commands
+// in-process with their own streams.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	cwd            string
+	// forwarded is true when the command runs inside a server on behalf of
+	// a CLI (over the admin channel): it must use the server's library.
+	forwarded *serveState
+}
+
+type command struct {
+	name, summary string
+	run           func(ctx context.Context, e *env, args []string) int
+}
+
+func commands() []command {
+	return []command{
+		{"ingest", "add files and folders to the library", runIngest},
+		{"search", "search the library", runSearch},
+		{"fetch", "print a passage or a whole document", runFetch},
+		{"ls", "list documents", runLs},
+		{"rm", "remove documents by id or path", runRm},
+		{"info", "show what the library holds", runInfo},
+		{"serve", "serve the library over MCP", runServe},
+		{"reindex", "re-embed every passage with another embedder", runReindex},
+		{"version", "print the version", runVersion},
+	}
+}
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == extractWorkerCmd {
+		if err := extract.RunWorker(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "mcpvec extract worker:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cwd, _ := os.Getwd()
+	os.Exit(Main(ctx, os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, cwd: cwd}))
+}
+
+// extractWorkerCmd is the hidden subcommand that runs the isolated fallback
+// PDF extractor in a child process.
+const extractWorkerCmd = "__extract-worker"
+
+// Main runs one mcpvec command and returns the exit status.
+func Main(ctx context.Context, args []string, e *env) int {
+	slog.SetDefault(slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: logLevel(e)})))
+	return dispatch(ctx, args, e)
+}
+
+// dispatch runs one command without touching process-wide state, so the
+// server can run forwarded commands with it.
+func dispatch(ctx context.Context, args []string, e *env) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(e.stdout)
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, e, args[1:])
+		}
+	}
+	fmt.Fprintf(e.stderr, "mcpvec: unknown command %q\n\n", args[0])
+	usage(e.stderr)
+	return 2
+}
+
+func getenvFn() func(string) string { return os.Getenv }
+
+func logLevel(e *env) slog.Level {
+	if strings.EqualFold(e.getenv("MCPVEC_LOG"), "debug") {
+		return slog.LevelDebug
+	}
+	return slog.LevelInfo
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "mcpvec %s — a local search engine for your documents, served over MCP\n\nUsage: mcpvec <command> [flags] [args]\n\nCommands:\n", Version)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun `mcpvec <command> --help` for a command's flags.\nThe library is $MCPVEC_DB, else $XDG_DATA_HOME/mcpvec/library.db (~/.local/share/mcpvec/library.db); --db overrides.")
+}
+
+// parseFlags parses flags that may come before or after positional
+// arguments; "--" ends flag parsing. It returns the positional arguments, or
+// ok=false after printing an error or help (status is the exit code).
+func parseFlags(fs *flag.FlagSet, args []string, e *env) (pos []string, status int, ok bool) {
+	fs.SetOutput(e.stderr)
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, 0, false
+		}
+		if err != nil {
+			return nil, 2, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, 0, true
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), 0, true
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func newFlagSet(name, usageLine string, e *env) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: mcpvec %s %s\n\nFlags:\n", name, usageLine)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func runVersion(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("version", "", e)
+	if _, st, ok := parseFlags(fs, args, e); !ok {
+		return st
+	}
+	fmt.Fprintf(e.stdout, "mcpvec %s\n", Version)
+	return 0
+}
+
+func errorf(e *env, format string, a ...any) int {
+	fmt.Fprintf(e.stderr, "mcpvec: "+format+"\n", a...)
+	return 1
+}

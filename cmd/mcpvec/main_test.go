@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary stand in for the real mcpvec binary: with
+// MCPVEC_TEST_MAIN=1 it runs main() with the given arguments, so end-to-end
+// tests exec os.Args[0] like a user runs mcpvec (including the extraction
+// worker subprocess).
+func TestMain(m *testing.M) {
+	if os.Getenv("MCPVEC_TEST_MAIN") == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// mcpvec runs the binary with args against the library db.
+func mcpvec(t *testing.T, db string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "MCPVEC_TEST_MAIN=1", "MCPVEC_DB="+db)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run %v: %v", args, err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+func mustRun(t *testing.T, db string, args ...string) string {
+	t.Helper()
+	r := mcpvec(t, db, args...)
+	if r.code != 0 {
+		t.Fatalf("mcpvec %v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
+	}
+	return r.stdout
+}
+
+type searchJSON struct {
+	Results []struct{ ID, Title, URL, Text string } `json:"results"`
+}
+
+func TestEndToEndIngestSearchFetchRm(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	notes := filepath.Join(dir, "notes")
+	os.MkdirAll(notes, 0o755)
+	os.WriteFile(filepath.Join(notes, "valgrind.md"), []byte("# Valgrind notes\n\nRun memcheck with --leak-check=full to see every leaked block.\n\nThe BZ2_bzDecompressInit function prepares a decompression stream.\n"), 0o644)
+	os.WriteFile(filepath.Join(notes, "image.png"), []byte("\x89PNG\r\n"), 0o644)
+	cats, err := filepath.Abs("../../testdata/cats.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	r := mcpvec(t, db, "ingest", cats, notes)
+	if r.code != 0 {
+		t.Fatalf("ingest: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "ingested 2 documents") || !strings.Contains(r.stderr, "image.png") {
+		t.Fatalf("ingest summary/skip lines missing:\nstdout: %s\nstderr: %s", r.stdout, r.stderr)
+	}
+	// Re-ingesting unchanged files does nothing.
+	if out := mustRun(t, db, "ingest", cats, notes); !strings.Contains(out, "ingested 0 documents") || !strings.Contains(out, "2 unchanged") {
+		t.Fatalf("re-ingest: %s", out)
+	}
+
+	var sr searchJSON
+	out := mustRun(t, db, "search", "--json", "are cats attached to their homes")
+	if err := json.Unmarshal([]byte(out), &sr); err != nil {
+		t.Fatalf("search --json: %v\n%s", err, out)
+	}
+	if len(sr.Results) == 0 || !strings.Contains(sr.Results[0].Title, "p. ") {
+		t.Fatalf("search results = %+v", sr.Results)
+	}
+	top := sr.Results[0]
+
+	// Flags after arguments work too; identifiers are searchable.
+	out = mustRun(t, db, "search", "--leak-check=full", "--json", "-k", "1")
+	if err := json.Unmarshal([]byte(out), &sr); err != nil || len(sr.Results) != 1 || !strings.Contains(sr.Results[0].Text, "leak-check") {
+		t.Fatalf("identifier search: %v %s", err, out)
+	}
+	mdID := strings.Split(sr.Results[0].ID, ":")[0]
+
+	var fr struct {
+		ID, Title, Text, URL string
+		Metadata            map[string]any
+	}
+	out = mustRun(t, db, "fetch", top.ID, "--json")
+	if err := json.Unmarshal([]byte(out), &fr); err != nil {
+		t.Fatal(err)
+	}
+	if fr.ID != top.ID || fr.Text == "" || fr.Metadata["page_start"] == nil || fr.Metadata["chunk_index"] == nil || fr.Metadata["document_id"] == nil {
+		t.Fatalf("fetch = %+v", fr)
+	}
+
+	var ls struct{ Documents []struct{ ID, Source string } }
+	if err := json.Unmarshal([]byte(mustRun(t, db, "ls", "--json")), &ls); err != nil || len(ls.Documents) != 2 {
+		t.Fatalf("ls: %v %+v", err, ls)
+	}
+	if out := mustRun(t, db, "info"); !strings.Contains(out, "documents:  2") || !strings.Contains(out, "consistent") {
+		t.Fatalf("info: %s", out)
+	}
+
+	// rm by path, then the passage is gone from search and fetch.
+	mustRun(t, db, "rm", filepath.Join(notes, "valgrind.md"))
+	out = mustRun(t, db, "search", "--json", "--mode", "lexical", "leak-check")
+	if strings.Contains(out, mdID) {
+		t.Fatalf("removed document still found: %s", out)
+	}
+	if r := mcpvec(t, db, "fetch", mdID); r.code == 0 || !strings.Contains(r.stderr, "no document or passage") {
+		t.Fatalf("fetch removed: %+v", r)
+	}
+	if r := mcpvec(t, db, "rm", "nope"); r.code != 1 {
+		t.Fatalf("rm unknown id: %+v", r)
+	}
+}
+
+func TestIngestFailuresAreReportedAndBatchContinues(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	os.WriteFile(filepath.Join(dir, "good.txt"), []byte("Plain text about lighthouses and their keepers."), 0o644)
+	os.WriteFile(filepath.Join(dir, "broken.pdf"), []byte("%PDF-1.4\nthis is not really a pdf"), 0o644)
+	os.WriteFile(filepath.Join(dir, "empty.txt"), nil, 0o644)
+	r := mcpvec(t, db, "ingest", dir)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "ingested 1 documents") || !strings.Contains(r.stdout, "2 failed") {
+		t.Fatalf("summary: %s", r.stdout)
+	}
+	for _, f := range []string{"broken.pdf", "empty.txt"} {
+		if !strings.Contains(r.stderr, f) {
+			t.Errorf("no failure line for %s in:\n%s", f, r.stderr)
+		}
+	}
+}
+
+func TestWritesWhileServingAreForwarded(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("some text to index"), 0o644)
+	mustRun(t, db, "ingest", filepath.Join(dir, "a.txt"))
+	// Hold the library open with a server on a free port (stdio mode would
+	// need a pipe; HTTP mode is simplest), then try to write.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv := exec.CommandContext(ctx, os.Args[0], "serve", "--addr", "127.0.0.1:0")
+	srv.Env = append(os.Environ(), "MCPVEC_TEST_MAIN=1", "MCPVEC_DB="+db)
+	var sout bytes.Buffer
+	srv.Stdout = &sout
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Wait()
+	defer cancel()
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(sout.String(), "http://") && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	// A write from another process is handed to the running server.
+	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("lighthouse keepers trimmed the wicks nightly"), 0o644)
+	r := mcpvec(t, db, "ingest", filepath.Join(dir, "b.txt"))
+	if r.code != 0 || !strings.Contains(r.stdout, "ingested 1 documents") {
+		t.Fatalf("forwarded ingest: %+v", r)
+	}
+	out := mustRun(t, db, "search", "--json", "lighthouse keepers")
+	if !strings.Contains(out, "wicks") {
+		t.Fatalf("forwarded search did not see the new document: %s", out)
+	}
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcpvec/mcpvec/server/library"
+)
+
+func runSearch(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("search", "[flags] QUERY", e)
+	var lf libFlags
+	lf.register(fs)
+	k := fs.Int("k", 10, "number of results")
+	asJSON := fs.Bool("json", false, "print the MCP search tool's JSON object")
+	mode := fs.String("mode", "hybrid", "retrieval: hybrid, lexical or vector")
+	pos, st, ok := parseFlags(fs, args, e)
+	if !ok {
+		return st
+	}
+	query := strings.Join(pos, " ")
+	m, err := library.ParseMode(*mode)
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	h, err := openLibrary(ctx, e, &lf, false, true)
+	if errors.Is(err, errForward) {
+		return forward(ctx, e, &lf, append([]string{"search"}, args...))
+	}
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	defer h.close()
+	resp, err := h.lib.Search(ctx, query, library.SearchOptions{K: *k, Mode: m})
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	if *asJSON {
+		return printJSON(e, resp)
+	}
+	if len(resp.Results) == 0 {
+		fmt.Fprintln(e.stderr, "no results")
+		return 0
+	}
+	for i, r := range resp.Results {
+		fmt.Fprintf(e.stdout, "%d. %s  [%s]\n", i+1, r.Title, r.ID)
+		if r.URL != "" {
+			fmt.Fprintf(e.stdout, "   %s\n", r.URL)
+		}
+		fmt.Fprintf(e.stdout, "   %s\n\n", indent(r.Text))
+	}
+	return 0
+}
+
+func indent(s string) string {
+	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "\n", "\n   ")
+}
+
+func printJSON(e *env, v any) int {
+	if err := writeJSON(e.stdout, v); err != nil {
+		return errorf(e, "%v", err)
+	}
+	return 0
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func runFetch(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("fetch", "[flags] ID", e)
+	var lf libFlags
+	lf.register(fs)
+	asJSON := fs.Bool("json", false, "print the MCP fetch tool's JSON object")
+	pos, st, ok := parseFlags(fs, args, e)
+	if !ok {
+		return st
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return 2
+	}
+	h, err := openLibrary(ctx, e, &lf, false, true)
+	if errors.Is(err, errForward) {
+		return forward(ctx, e, &lf, append([]string{"fetch"}, args...))
+	}
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	defer h.close()
+	resp, err := h.lib.Fetch(ctx, pos[0])
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	if *asJSON {
+		return printJSON(e, resp)
+	}
+	fmt.Fprintf(e.stdout, "%s  [%s]\n", resp.Title, resp.ID)
+	if resp.URL != "" {
+		fmt.Fprintln(e.stdout, resp.URL)
+	}
+	fmt.Fprintf(e.stdout, "\n%s\n", resp.Text)
+	if t, _ := resp.Metadata["truncated"].(bool); t {
+		fmt.Fprintln(e.stderr, "(text truncated)")
+	}
+	return 0
+}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/server"
+	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// serveState is the library a running server holds; commands forwarded over
+// the admin channel run against it.
+type serveState struct {
+	db  *store.DB
+	lib *library.Library
+	emb embed.Embedder
+}
+
+// liveLibrary adapts the current *library.Library to server.Library; the
+// pointer is swapped when a reindex completes.
+type liveLibrary struct{ cur atomic.Pointer[library.Library] }
+
+func (l *liveLibrary) Search(ctx context.Context, q string, k int) (*library.SearchResponse, error) {
+	return l.cur.Load().Search(ctx, q, library.SearchOptions{K: k})
+}
+func (l *liveLibrary) Fetch(ctx context.Context, id string) (*library.FetchResponse, error) {
+	return l.cur.Load().Fetch(ctx, id)
+}
+func (l *liveLibrary) Original(ctx context.Context, id string) (*library.Original, error) {
+	return l.cur.Load().Original(ctx, id)
+}
+func (l *liveLibrary) Summary(ctx context.Context) (library.Summary, error) {
+	return l.cur.Load().Summary(ctx)
+}
+
+func runServe(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("serve", "[flags]", e)
+	var lf libFlags
+	var ef embedFlags
+	lf.register(fs)
+	ef.register(fs, e)
+	var o server.Options
+	fs.StringVar(&o.Addr, "addr", server.DefaultAddr, "listen address")
+	stdio := fs.Bool("stdio", false, "speak MCP on stdin/stdout (Claude Desktop, Codex) instead of HTTP")
+	fs.StringVar(&o.PublicURL, "public-url", e.getenv("MCPVEC_PUBLIC_URL"), "https address of a tunnel (cloudflared, ngrok) in front of this server ($MCPVEC_PUBLIC_URL)")
+	fs.StringVar(&o.Token, "token", e.getenv("MCPVEC_TOKEN"), "require Authorization: Bearer TOKEN on MCP endpoints ($MCPVEC_TOKEN)")
+	secret := fs.Bool("secret-path", false, "serve MCP only under an unguessable path prefix kept in the library (for ChatGPT connectors)")
+	fs.BoolVar(&o.InsecureNoAuth, "insecure-no-auth", false, "allow a non-loopback --addr without --token")
+	fs.IntVar(&o.MaxResults, "max-results", server.DefaultMaxResults, "search results per call")
+	fs.IntVar(&o.MaxFetchChars, "max-fetch-chars", server.DefaultMaxFetchChars, "largest fetch text in characters")
+	if _, st, ok := parseFlags(fs, args, e); !ok {
+		return st
+	}
+	if e.forwarded != nil {
+		return errorf(e, "a server is already running on this library")
+	}
+	h, err := openLibrary(ctx, e, &lf, true, true)
+	if errors.Is(err, errForward) {
+		path, _ := lf.path(e)
+		return errorf(e, "library %s is already served by another mcpvec serve", path)
+	}
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	defer h.close()
+	if err := ensureEmbedder(ctx, e, h, &ef); err != nil {
+		return errorf(e, "%v", err)
+	}
+	if o.LinkKey, err = h.db.SettingOrCreate("link-key", func() ([]byte, error) { return randomBytes(32) }); err != nil {
+		return errorf(e, "%v", err)
+	}
+	if *secret {
+		p, err := h.db.SettingOrCreate("secret-path", func() ([]byte, error) {
+			b, err := randomBytes(24)
+			return []byte("k-" + base64.RawURLEncoding.EncodeToString(b)), err
+		})
+		if err != nil {
+			return errorf(e, "%v", err)
+		}
+		o.SecretPath = string(p)
+	}
+	o.Version = Version
+	o.Logger = slog.Default()
+	live := &liveLibrary{}
+	live.cur.Store(h.lib)
+	srv, err := server.New(live, o)
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	state := &serveState{db: h.db, lib: h.lib, emb: h.emb}
+	admin, err := server.ListenAdmin(ctx, server.AdminSocketPath(h.db.Path()), adminRunner(state, live), slog.Default())
+	if err != nil {
+		slog.Warn("live updates disabled: admin channel unavailable", "err", err)
+	} else {
+		defer admin.Close()
+	}
+	if *stdio {
+		slog.Info("serving MCP over stdio", "library", h.db.Path())
+		if err := srv.ServeStdio(ctx, e.stdin, e.stdout); err != nil && !errors.Is(err, context.Canceled) {
+			return errorf(e, "%v", err)
+		}
+		return 0
+	}
+	go func() {
+		// Print the URLs once the listener is up.
+		for i := 0; i < 50 && ctx.Err() == nil; i++ {
+			if u := srv.URLs(); len(u) > 0 {
+				printURLs(e.stdout, u, h.db.Path())
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	if err := srv.ListenAndServe(ctx); err != nil {
+		return errorf(e, "%v", err)
+	}
+	return 0
+}
+
+func printURLs(w io.Writer, urls []string, path string) {
+	fmt.Fprintf(w, "mcpvec serving %s\n", path)
+	for _, u := range urls {
+		fmt.Fprintf(w, "  %s\n", u)
+	}
+}
+
+func randomBytes(n int) ([]byte, error) {
+	b := make([]byte, n)
+	_, err := rand.Read(b)
+	return b, err
+}
+
+// adminRunner runs forwarded write and read commands against the server's
+// library, one at a time (the admin channel serialises them).
+func adminRunner(st *serveState, live *liveLibrary) server.Runner {
+	return func(ctx context.Context, args []string, cwd string, stdout, stderr io.Writer) int {
+		e := &env{stdin: eofReader{}, stdout: stdout, stderr: stderr, getenv: getenvFn(), cwd: cwd, forwarded: st}
+		code := dispatch(ctx, args, e)
+		live.cur.Store(st.lib)
+		return code
+	}
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

@@ -1,0 +1,249 @@
+package embed
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+)
+
+// HashConfig configures the built-in offline embedder. Zero fields take the
+// defaults of DefaultHashConfig; a negative weight switches a feature off.
+type HashConfig struct {
+	Dimensions   int     // vector length
+	MinN, MaxN   int     // character n-gram lengths, counted in runes of "<word>"
+	WordWeight   float64 // weight of a word's stem feature
+	NgramWeight  float64 // total weight of a word's character n-grams
+	BigramWeight float64 // weight of adjacent-word features (full weight hurts)
+
+	// QueryWeight, when set, scales each query word (lower-case, unstemmed)
+	// in EmbedQuery only, e.g. by an idf taken from the lexical index at
+	// query time. Passage vectors never use it, so they do not go stale as
+	// the corpus grows. It must be safe for concurrent use and is not part
+	// of Identity.
+	QueryWeight func(word string) float64
+}
+
+// DefaultHashConfig returns the default offline embedder settings, chosen by
+// measurement on SciFact and Cranfield (see hash_eval_test.go).
+func DefaultHashConfig() HashConfig {
+	return HashConfig{Dimensions: 1024, MinN: 3, MaxN: 5, WordWeight: 1, NgramWeight: 1, BigramWeight: -1}
+}
+
+func (c HashConfig) withDefaults() HashConfig {
+	d := DefaultHashConfig()
+	if c.Dimensions <= 0 {
+		c.Dimensions = d.Dimensions
+	}
+	if c.MinN <= 0 {
+		c.MinN = d.MinN
+	}
+	if c.MaxN < c.MinN {
+		c.MaxN = max(c.MinN, d.MaxN)
+	}
+	for _, f := range []struct {
+		p   *float64
+		def float64
+	}{
+		{&c.WordWeight, d.WordWeight}, {&c.NgramWeight, d.NgramWeight}, {&c.BigramWeight, d.BigramWeight},
+	} {
+		if *f.p == 0 || math.IsNaN(*f.p) || math.IsInf(*f.p, 0) {
+			*f.p = f.def
+		}
+		if *f.p < 0 {
+			*f.p = 0
+		}
+	}
+	return c
+}
+
+// Hash is the built-in offline embedder: signed feature hashing of word
+// stems and character n-grams with sublinear term frequency, L2-normalised.
+// It needs no model and no network, is deterministic across runs and
+// machines, and is safe for concurrent use. It matches surface forms, not
+// meanings: it is lexical-grade, not a semantic model.
+type Hash struct {
+	cfg   HashConfig
+	model string
+}
+
+// NewHash returns an offline embedder; zero fields of cfg take defaults.
+func NewHash(cfg HashConfig) *Hash {
+	cfg = cfg.withDefaults()
+	model := fmt.Sprintf("hash-v2-n%d%d-w%s-c%s-b%s", cfg.MinN, cfg.MaxN,
+		fmtWeight(cfg.WordWeight), fmtWeight(cfg.NgramWeight), fmtWeight(cfg.BigramWeight))
+	return &Hash{cfg: cfg, model: model}
+}
+
+func fmtWeight(w float64) string { return strconv.FormatFloat(w, 'g', 3, 64) }
+
+// Identity reports provider "hash", a model name that encodes every setting
+// that changes passage vectors, and the dimensions.
+func (h *Hash) Identity() Identity {
+	return Identity{Provider: "hash", Model: h.model, Dimensions: h.cfg.Dimensions}
+}
+
+// Embed returns one unit vector per text. A text without any word gives the
+// constant unit vector (all components 1/√Dimensions), nearly orthogonal to
+// every hashed vector, so cosine is always defined. The only error is ctx's
+// (wrapped), checked between texts.
+func (h *Hash) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("hash embed: %w", err)
+		}
+		out[i] = h.vector(t, nil)
+	}
+	return out, nil
+}
+
+// EmbedQuery returns the unit vector for query, weighting its words with
+// HashConfig.QueryWeight when set. The only error is ctx's (wrapped).
+func (h *Hash) EmbedQuery(ctx context.Context, query string) ([]float32, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("hash embed query: %w", err)
+	}
+	return h.vector(query, h.cfg.QueryWeight), nil
+}
+
+// vector builds the hashed feature vector of text.
+func (h *Hash) vector(text string, weight func(string) float64) []float32 {
+	v := make([]float32, h.cfg.Dimensions)
+	words := hashWords(text)
+	counts := make(map[string]int, len(words))
+	for _, w := range words {
+		counts[w]++
+	}
+	buf := make([]byte, 0, 64)
+	var offs []int
+	for w, n := range counts {
+		scale := 1 + math.Log(float64(n))
+		if weight != nil {
+			scale *= weight(w)
+		}
+		if scale <= 0 || math.IsNaN(scale) {
+			continue
+		}
+		h.addWord(v, w, scale, &buf, &offs)
+	}
+	if h.cfg.BigramWeight > 0 {
+		h.addBigrams(v, words, weight)
+	}
+	normalize(v)
+	return v
+}
+
+// addWord adds a word's stem feature and its character n-grams; the n-grams
+// share NgramWeight so long words do not outweigh short ones.
+func (h *Hash) addWord(v []float32, w string, scale float64, buf *[]byte, offs *[]int) {
+	if h.cfg.WordWeight > 0 {
+		addFeature(v, 'w', stem(w), scale*h.cfg.WordWeight)
+	}
+	if h.cfg.NgramWeight <= 0 {
+		return
+	}
+	b := append(append(append((*buf)[:0], '<'), w...), '>')
+	o := (*offs)[:0]
+	for i := range b {
+		if utf8.RuneStart(b[i]) {
+			o = append(o, i)
+		}
+	}
+	o = append(o, len(b))
+	*buf, *offs = b, o
+	runes := len(o) - 1
+	count := 0
+	for n := h.cfg.MinN; n <= h.cfg.MaxN; n++ {
+		count += max(0, runes-n+1)
+	}
+	if count == 0 {
+		return
+	}
+	per := scale * h.cfg.NgramWeight / math.Sqrt(float64(count))
+	for n := h.cfg.MinN; n <= h.cfg.MaxN; n++ {
+		for i := 0; i+n <= runes; i++ {
+			addFeature(v, byte('0'+n), string(b[o[i]:o[i+n]]), per)
+		}
+	}
+}
+
+// addBigrams adds adjacent-word features at BigramWeight.
+func (h *Hash) addBigrams(v []float32, words []string, weight func(string) float64) {
+	for i := 1; i < len(words); i++ {
+		s := h.cfg.BigramWeight
+		if weight != nil {
+			s *= math.Sqrt(max(0, weight(words[i-1])*weight(words[i])))
+		}
+		addFeature(v, 'b', words[i-1]+" "+words[i], s)
+	}
+}
+
+// addFeature hashes kind+feature (FNV-1a, then a 64-bit finaliser) to a
+// slot and a sign.
+func addFeature(v []float32, kind byte, feature string, w float64) {
+	x := uint64(14695981039346656037)
+	x = (x ^ uint64(kind)) * 1099511628211
+	for i := 0; i < len(feature); i++ {
+		x = (x ^ uint64(feature[i])) * 1099511628211
+	}
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	if x>>63 == 1 {
+		w = -w
+	}
+	v[(x&(1<<63-1))%uint64(len(v))] += float32(w)
+}
+
+func normalize(v []float32) {
+	var sum float64
+	for _, x := range v {
+		sum += float64(x) * float64(x)
+	}
+	if sum == 0 {
+		for i := range v {
+			v[i] = float32(1 / math.Sqrt(float64(len(v))))
+		}
+		return
+	}
+	s := float32(1 / math.Sqrt(sum))
+	for i := range v {
+		v[i] *= s
+	}
+}
+
+// hashWords splits text into lower-case runs of letters and digits, without
+// English stopwords. Identifiers fall apart at punctuation (BZ2_bzDecompress
+// → bz2, bzdecompress); their n-grams still overlap with other spellings.
+func hashWords(text string) []string {
+	fields := strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r)
+	})
+	out := fields[:0]
+	for _, f := range fields {
+		f = strings.ToLower(f)
+		if len(f) > 64 || english.IsStopWord(f) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// stem applies the Snowball English stemmer to plain ASCII words.
+func stem(w string) string {
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return w
+		}
+	}
+	return english.Stem(w, true)
+}
