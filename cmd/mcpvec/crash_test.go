@@ -3,9 +3,9 @@ package main
 import (
 	"bufio"
 	"context"
-	"io"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand"
 	"os"
 	"os/exec"

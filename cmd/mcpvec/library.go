@@ -60,7 +60,9 @@ func (f *embedFlags) register(fs *flag.FlagSet, e *env) {
 	fs.IntVar(&f.dims, "dimensions", 0, "vector dimensions (hash: default 1024; openai: shorten text-embedding-3 vectors)")
 }
 
-func (f *embedFlags) set() bool { return f.provider != "" || f.model != "" || f.url != "" || f.dims != 0 }
+func (f *embedFlags) set() bool {
+	return f.provider != "" || f.model != "" || f.url != "" || f.dims != 0
+}
 
 // identity returns the embedder identity the flags ask for.
 func (f *embedFlags) identity(e *env) store.EmbedderInfo {

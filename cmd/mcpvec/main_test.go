@@ -104,7 +104,7 @@ func TestEndToEndIngestSearchFetchRm(t *testing.T) {
 
 	var fr struct {
 		ID, Title, Text, URL string
-		Metadata            map[string]any
+		Metadata             map[string]any
 	}
 	out = mustRun(t, db, "fetch", top.ID, "--json")
 	if err := json.Unmarshal([]byte(out), &fr); err != nil {

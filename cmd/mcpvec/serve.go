@@ -27,7 +27,9 @@ type serveState struct {
 
 // liveLibrary adapts the current *library.Library to server.Library; the
 // pointer is swapped when a reindex completes.
-type liveLibrary struct{ cur atomic.Pointer[library.Library] }
+type liveLibrary struct {
+	cur atomic.Pointer[library.Library]
+}
 
 func (l *liveLibrary) Search(ctx context.Context, q string, k int) (*library.SearchResponse, error) {
 	return l.cur.Load().Search(ctx, q, library.SearchOptions{K: k})
