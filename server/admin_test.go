@@ -758,3 +758,31 @@ func TestAdminRefusesDirectoryOfAnotherUser(t *testing.T) {
 		t.Errorf("CallAdmin in another user's directory: err = %v, want ErrInsecureSocketDir", err)
 	}
 }
+
+func ExampleCallAdmin() {
+	dir, err := os.MkdirTemp("", "mcpvec-example")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "admin.sock") // mcpvec uses AdminSocketPath(dbPath)
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+
+	// In `mcpvec serve`, which holds the library open:
+	run := func(ctx context.Context, args []string, cwd string, stdout, stderr io.Writer) int {
+		fmt.Fprintf(stdout, "server runs %q in %s\n", args, cwd)
+		return 0
+	}
+	closer, err := ListenAdmin(context.Background(), path, run, quiet)
+	if err != nil {
+		panic(err)
+	}
+	defer closer.Close()
+
+	// In `mcpvec ingest new.pdf` in another terminal:
+	code, err := CallAdmin(context.Background(), path, []string{"ingest", "/home/me/new.pdf"}, "/home/me", os.Stdout, os.Stderr)
+	fmt.Println("exit status", code, err)
+	// Output:
+	// server runs ["ingest" "/home/me/new.pdf"] in /home/me
+	// exit status 0 <nil>
+}
