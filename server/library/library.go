@@ -19,10 +19,10 @@ var (
 	ErrNotFound     = errors.New("no document or passage with that id")
 )
 
-// Aux bucket names of the derived indexes.
+// Aux bucket names of the derived indexes in the store.
 const (
-	auxVectors = "hnsw"
-	auxLexical = "lexical"
+	AuxVectors = "hnsw"
+	AuxLexical = "lexical"
 )
 
 // QueryEmbedder turns a query into a vector of the library's dimensions.
@@ -131,7 +131,7 @@ func Open(ctx context.Context, db *store.DB, emb QueryEmbedder, opts Options) (*
 	start := time.Now()
 	repaired := false
 	err = db.View(func(tx *store.Tx) error {
-		kv, err := tx.Aux(auxLexical)
+		kv, err := tx.Aux(AuxLexical)
 		if err != nil {
 			return err
 		}
@@ -140,10 +140,13 @@ func Open(ctx context.Context, db *store.DB, emb QueryEmbedder, opts Options) (*
 			return fmt.Errorf("load lexical index: %w", err)
 		}
 		repaired = repaired || lst.Tokenized > 0 || lst.Dropped > 0
+		if lst.Tokenized > 0 || lst.Dropped > 0 {
+			opts.Logger.Info("lexical index reconciled with the store", "indexed", lst.Tokenized, "dropped", lst.Dropped)
+		}
 		if l.dim == 0 {
 			return nil
 		}
-		if kv, err = tx.Aux(auxVectors); err != nil {
+		if kv, err = tx.Aux(AuxVectors); err != nil {
 			return err
 		}
 		var vst index.LoadStats
@@ -151,6 +154,9 @@ func Open(ctx context.Context, db *store.DB, emb QueryEmbedder, opts Options) (*
 			return fmt.Errorf("load vector index: %w", err)
 		}
 		repaired = repaired || vst.Inserted > 0 || vst.Removed > 0 || vst.Rebuilt
+		if vst.Inserted > 0 || vst.Removed > 0 {
+			opts.Logger.Info("vector index reconciled with the store", "inserted", vst.Inserted, "removed", vst.Removed)
+		}
 		if vst.Reason != nil {
 			opts.Logger.Warn("vector index rebuilt from the stored vectors", "reason", vst.Reason)
 		}
@@ -161,7 +167,6 @@ func Open(ctx context.Context, db *store.DB, emb QueryEmbedder, opts Options) (*
 	}
 	opts.Logger.Debug("library indexes loaded", "passages", l.lex.Len(), "took", time.Since(start))
 	if repaired {
-		opts.Logger.Info("library indexes reconciled with the store")
 		if err := l.Save(); err != nil && !errors.Is(err, store.ErrReadOnly) {
 			return nil, err
 		}
@@ -218,7 +223,7 @@ func (l *Library) Apply(res store.PutResult) error {
 // one transaction.
 func (l *Library) Save() error {
 	return l.db.Update(func(tx *store.Tx) error {
-		kv, err := tx.Aux(auxLexical)
+		kv, err := tx.Aux(AuxLexical)
 		if err != nil {
 			return err
 		}
@@ -228,7 +233,7 @@ func (l *Library) Save() error {
 		if l.vec == nil {
 			return nil
 		}
-		if kv, err = tx.Aux(auxVectors); err != nil {
+		if kv, err = tx.Aux(AuxVectors); err != nil {
 			return err
 		}
 		if err := l.vec.Save(kv); err != nil {
