@@ -338,8 +338,10 @@ func (x *Index) link(slot uint32, level int) {
 	var sel []uint32
 	for l := min(level, top); l >= 0; l-- {
 		w := x.searchLayer(q, eps, x.cfg.EfConstruction, l, v)
-		eps = append(eps[:0], w...)
-		sel = x.selectNeighbours(eps, x.m, sel)
+		if len(w) > 0 { // only tombstones found: keep descending from the old entries
+			eps = append(eps[:0], w...)
+		}
+		sel = x.selectNeighbours(w, x.m, sel)
 		x.stripe[slot%stripes].Lock()
 		x.setList(slot, l, sel)
 		x.stripe[slot%stripes].Unlock()

@@ -92,6 +92,7 @@ func New(dim int, cfg Config) *Index {
 		ep:       -1,
 		maxLevel: -1,
 		rng:      rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
+		rewrite:  true, // a new index owns the bucket: its first Save replaces what is there
 	}
 	return x
 }

@@ -58,8 +58,9 @@ type LoadStats struct {
 }
 
 // Save writes what changed since the last Save or Load into kv: the nodes
-// whose links changed, deletions of removed nodes and the header. After a
-// rebuild it replaces every stored node. It first repairs pending tombstones.
+// whose links changed, deletions of removed nodes and the header. The first
+// Save of an index made by New, or rebuilt by Load, replaces every stored node
+// (deleting any left in kv by an earlier graph). It first repairs pending tombstones.
 // It holds the write lock for its duration. On error the index keeps its
 // changes marked dirty, so the caller should roll back its transaction and
 // may Save again. It returns errors from kv wrapped with context.
@@ -261,6 +262,7 @@ func Load(kv KV, dim int, cfg Config, vectors iter.Seq2[uint64, []float32]) (*In
 		st.Inserted = x.linkPending()
 		return x, st, nil
 	}
+	x.rewrite = false
 	st.Repaired = x.repair()
 	st.Inserted = x.linkPending()
 	return x, st, nil

@@ -77,11 +77,15 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	d := clustered(2000, 50, 24, 10, 21)
 	x := mustBuild(t, d, persistCfg)
 	kv := newMemKV()
+	kv.m[string(nodeKey(1<<50))] = []byte("node of an older graph")
 	if err := x.Save(kv); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := kv.puts, 2001; got != want {
 		t.Fatalf("first save: %d puts, want %d (nodes + header)", got, want)
+	}
+	if kv.deletes != 1 || kv.Get(nodeKey(1<<50)) != nil {
+		t.Fatalf("first save of a new index kept a foreign node (%d deletes)", kv.deletes)
 	}
 	y, st := mustLoad(t, kv, d.dim, persistCfg, sourceOf(d))
 	if want := (LoadStats{Vectors: 2000, Nodes: 2000}); st != want {

@@ -1,0 +1,371 @@
+//go:build unix
+
+package index
+
+// Benchmarks for issue 3. The metrics that matter are reported with
+// b.ReportMetric, so the benchmark output is the table:
+//
+//	go test -run '^$' -bench . -benchtime 200x ./index/                      # 10k sizes
+//	MCPVEC_BENCH_LARGE=1 go test -run '^$' -bench . -benchtime 200x -timeout 3h ./index/
+//
+// recall@10 and cpu-us/query come from one pass over all 1000 queries
+// (process CPU time via getrusage, so a busy machine does not inflate it);
+// ns/op is the usual wall time per query over b.N queries.
+
+import (
+	"fmt"
+	"iter"
+	mrand "math/rand"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/coder/hnsw"
+	"go.etcd.io/bbolt"
+)
+
+const benchQueries = 1000
+
+type benchSize struct{ n, dim int }
+
+func (s benchSize) String() string { return fmt.Sprintf("n=%dk/d=%d", s.n/1000, s.dim) }
+
+func benchSizes() []benchSize {
+	s := []benchSize{{10_000, 384}, {10_000, 1536}}
+	if os.Getenv("MCPVEC_BENCH_LARGE") == "1" {
+		s = append(s, benchSize{100_000, 384}, benchSize{100_000, 1536})
+	}
+	return s
+}
+
+// benchSet is a dataset with its ground truth and a single-goroutine build of
+// our index, shared by the benchmarks of one size.
+type benchSet struct {
+	d         *dataset
+	truth     [][]uint64
+	x         *Index
+	buildWall time.Duration
+	buildCPU  time.Duration
+	heapBytes uint64
+	coder     *hnsw.Graph[uint64]
+}
+
+var (
+	setsMu sync.Mutex
+	sets   = map[benchSize]*benchSet{}
+)
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func heapInUse() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+func getSet(b *testing.B, sz benchSize) *benchSet {
+	setsMu.Lock()
+	defer setsMu.Unlock()
+	if s, ok := sets[sz]; ok {
+		return s
+	}
+	s := &benchSet{d: clustered(sz.n, benchQueries, sz.dim, sz.n/100, uint64(sz.n+sz.dim))}
+	h0 := heapInUse()
+	w0, c0 := time.Now(), cpuTime()
+	s.x = New(sz.dim, DefaultConfig())
+	for i, v := range s.d.vecs {
+		if err := s.x.Add(uint64(i), v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s.buildWall, s.buildCPU = time.Since(w0), cpuTime()-c0
+	s.heapBytes = heapInUse() - h0
+	s.truth = parallelTruth(b, s.x, s.d.queries, 10)
+	b.Logf("%v: built in %v wall, %v CPU", sz, s.buildWall.Round(time.Millisecond), s.buildCPU.Round(time.Millisecond))
+	sets[sz] = s
+	return s
+}
+
+func parallelTruth(b *testing.B, x *Index, qs [][]float32, k int) [][]uint64 {
+	out := make([][]uint64, len(qs))
+	var wg sync.WaitGroup
+	workers := runtime.GOMAXPROCS(0)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(qs); i += workers {
+				rs, err := x.SearchExact(qs[i], k)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				for _, r := range rs {
+					out[i] = append(out[i], r.ID)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// pass is the outcome of one run over every query.
+type pass struct{ recall, cpuMicros float64 }
+
+var (
+	passMu sync.Mutex
+	passes = map[string]pass{} // by benchmark name: the b.N=1 probe run reuses it
+)
+
+// measure runs search over every query once (per benchmark name) for recall
+// and CPU per query, then b.N queries for ns/op.
+func measure(b *testing.B, s *benchSet, search func(q []float32) []uint64) {
+	passMu.Lock()
+	p, ok := passes[b.Name()]
+	passMu.Unlock()
+	if !ok {
+		got := make([][]Result, len(s.d.queries))
+		c0 := cpuTime()
+		for i, q := range s.d.queries {
+			for _, id := range search(q) {
+				got[i] = append(got[i], Result{ID: id})
+			}
+		}
+		cpu := cpuTime() - c0
+		p = pass{recall(s.truth, got), float64(cpu.Microseconds()) / float64(len(s.d.queries))}
+		passMu.Lock()
+		passes[b.Name()] = p
+		passMu.Unlock()
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		search(s.d.queries[i%len(s.d.queries)])
+	}
+	b.StopTimer()
+	b.ReportMetric(p.recall, "recall@10")
+	b.ReportMetric(p.cpuMicros, "cpu-us/query")
+}
+
+// BenchmarkRecallLatency: our HNSW over an EfSearch sweep, exact search, and
+// coder/hnsw v0.6.1, on the same data and queries.
+func BenchmarkRecallLatency(b *testing.B) {
+	for _, sz := range benchSizes() {
+		s := getSet(b, sz)
+		for _, ef := range []int{10, 16, 24, 32, 48, 64, 96, 128, 256} {
+			b.Run(fmt.Sprintf("%v/hnsw/ef=%d", sz, ef), func(b *testing.B) {
+				measure(b, s, func(q []float32) []uint64 {
+					rs, err := s.x.SearchEf(q, 10, ef)
+					if err != nil {
+						b.Fatal(err)
+					}
+					return ids(rs)
+				})
+			})
+		}
+		b.Run(fmt.Sprintf("%v/exact", sz), func(b *testing.B) {
+			measure(b, s, func(q []float32) []uint64 {
+				rs, err := s.x.SearchExact(q, 10)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return ids(rs)
+			})
+		})
+		if s.coder == nil {
+			s.coder = buildCoder(b, s.d)
+		}
+		for _, ef := range []int{20, 200} {
+			b.Run(fmt.Sprintf("%v/coder-hnsw/ef=%d", sz, ef), func(b *testing.B) {
+				s.coder.EfSearch = ef
+				measure(b, s, func(q []float32) []uint64 {
+					var out []uint64
+					for _, n := range s.coder.Search(q, 10) {
+						out = append(out, n.Key)
+					}
+					return out
+				})
+			})
+		}
+	}
+}
+
+func ids(rs []Result) []uint64 {
+	out := make([]uint64, len(rs))
+	for i, r := range rs {
+		out[i] = r.ID
+	}
+	return out
+}
+
+func buildCoder(b *testing.B, d *dataset) *hnsw.Graph[uint64] {
+	g := hnsw.NewGraph[uint64]() // its defaults: M 16, Ml 0.25, cosine distance
+	g.Rng = mrand.New(mrand.NewSource(1))
+	w0, c0 := time.Now(), cpuTime()
+	for i, v := range d.vecs {
+		g.Add(hnsw.MakeNode(uint64(i), v))
+	}
+	b.Logf("coder/hnsw build of %d: %v wall, %v CPU", len(d.vecs), time.Since(w0).Round(time.Millisecond), (cpuTime() - c0).Round(time.Millisecond))
+	return g
+}
+
+// BenchmarkBuild reports inserts per second: single goroutine (the build
+// shared with the other benchmarks) and one goroutine per CPU.
+func BenchmarkBuild(b *testing.B) {
+	for _, sz := range benchSizes() {
+		s := getSet(b, sz)
+		b.Run(fmt.Sprintf("%v/single", sz), func(b *testing.B) {
+			b.ReportMetric(float64(sz.n)/s.buildWall.Seconds(), "inserts/s")
+			b.ReportMetric(float64(sz.n)/s.buildCPU.Seconds(), "inserts/cpu-s")
+			b.ReportMetric(float64(s.heapBytes)/float64(sz.n), "heap-B/vector")
+			raw := float64(4 * sz.dim)
+			links := float64(4 * (2*defaultM + 1))
+			b.ReportMetric(float64(s.heapBytes)/float64(sz.n)/(raw+links), "x(raw+links)")
+		})
+		b.Run(fmt.Sprintf("%v/parallel-%d", sz, runtime.GOMAXPROCS(0)), func(b *testing.B) {
+			for range b.N {
+				x := New(sz.dim, DefaultConfig())
+				w0, c0 := time.Now(), cpuTime()
+				var wg sync.WaitGroup
+				workers := runtime.GOMAXPROCS(0)
+				for w := range workers {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for i := w; i < sz.n; i += workers {
+							if err := x.Add(uint64(i), s.d.vecs[i]); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					}()
+				}
+				wg.Wait()
+				b.ReportMetric(float64(sz.n)/time.Since(w0).Seconds(), "inserts/s")
+				b.ReportMetric(float64(sz.n)/(cpuTime()-c0).Seconds(), "inserts/cpu-s")
+				got := make([][]Result, len(s.d.queries))
+				for i, q := range s.d.queries {
+					got[i], _ = x.SearchEf(q, 10, x.Config().EfSearch)
+				}
+				b.ReportMetric(recall(s.truth, got), "recall@10")
+			}
+		})
+	}
+}
+
+// boltKV adapts a bbolt bucket to KV, as the store does.
+type boltKV struct{ b *bbolt.Bucket }
+
+func (k boltKV) Get(key []byte) []byte                    { return k.b.Get(key) }
+func (k boltKV) Put(key, v []byte) error                  { return k.b.Put(key, v) }
+func (k boltKV) Delete(key []byte) error                  { return k.b.Delete(key) }
+func (k boltKV) ForEach(fn func(k, v []byte) error) error { return k.b.ForEach(fn) }
+
+// BenchmarkLoad saves the index into a bbolt file, then times Load from it
+// (vectors come from memory, as the store would stream them).
+func BenchmarkLoad(b *testing.B) {
+	for _, sz := range benchSizes() {
+		s := getSet(b, sz)
+		b.Run(sz.String(), func(b *testing.B) {
+			db, err := bbolt.Open(filepath.Join(b.TempDir(), "idx.db"), 0o600, &bbolt.Options{NoSync: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			w0 := time.Now()
+			err = db.Update(func(tx *bbolt.Tx) error {
+				bk, err := tx.CreateBucketIfNotExists([]byte("hnsw"))
+				if err != nil {
+					return err
+				}
+				s.x.rewrite = true // the shared index may have been saved before
+				return s.x.Save(boltKV{bk})
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			save := time.Since(w0).Seconds()
+			b.ResetTimer()
+			for range b.N {
+				c0 := cpuTime()
+				err = db.View(func(tx *bbolt.Tx) error {
+					y, st, err := Load(boltKV{tx.Bucket([]byte("hnsw"))}, sz.dim, DefaultConfig(), seqOf(s.d.vecs))
+					if err == nil && (st.Rebuilt || st.Inserted != 0 || y.Len() != sz.n) {
+						err = fmt.Errorf("load was not a clean read: %+v", st)
+					}
+					return err
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric((cpuTime() - c0).Seconds(), "cpu-s/load")
+			}
+			b.ReportMetric(save, "save-s")
+		})
+	}
+}
+
+func seqOf(vs [][]float32) iter.Seq2[uint64, []float32] {
+	return func(yield func(uint64, []float32) bool) {
+		for i, v := range vs {
+			if !yield(uint64(i), v) {
+				return
+			}
+		}
+	}
+}
+
+// BenchmarkSwitchover compares exact and graph search CPU per query on small
+// libraries; ExactBelow is set from where the graph starts to win.
+func BenchmarkSwitchover(b *testing.B) {
+	for _, dim := range []int{384, 1536} {
+		d := clustered(16_000, 200, dim, 160, uint64(dim))
+		for _, n := range []int{250, 500, 1000, 2000, 4000, 8000, 16000} {
+			x := New(dim, DefaultConfig())
+			for i := range n {
+				if err := x.Add(uint64(i), d.vecs[i]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			sub := &benchSet{d: &dataset{dim: dim, queries: d.queries}, x: x}
+			sub.truth = parallelTruth(b, x, d.queries, 10)
+			b.Run(fmt.Sprintf("d=%d/n=%d/exact", dim, n), func(b *testing.B) {
+				measure(b, sub, func(q []float32) []uint64 { rs, _ := x.SearchExact(q, 10); return ids(rs) })
+			})
+			b.Run(fmt.Sprintf("d=%d/n=%d/hnsw", dim, n), func(b *testing.B) {
+				measure(b, sub, func(q []float32) []uint64 { rs, _ := x.SearchEf(q, 10, defaultEfSearch); return ids(rs) })
+			})
+		}
+	}
+}
+
+// BenchmarkDot compares vek's assembly with the unrolled Go loop.
+func BenchmarkDot(b *testing.B) {
+	d := clustered(2, 0, 1536, 1, 1)
+	for _, dim := range []int{384, 1536} {
+		x, y := d.vecs[0][:dim], d.vecs[1][:dim]
+		for name, f := range map[string]func(a, b []float32) float32{"vek": dot, "go": dotGo} {
+			b.Run(fmt.Sprintf("%s/d=%d", name, dim), func(b *testing.B) {
+				var s float32
+				for range b.N {
+					s += f(x, y)
+				}
+				sink = s
+			})
+		}
+	}
+}
+
+var sink float32
