@@ -95,8 +95,8 @@ func TestEndToEndIngestSearchFetchRm(t *testing.T) {
 	}
 	top := sr.Results[0]
 
-	// Flags after arguments work too; identifiers are searchable.
-	out = mustRun(t, db, "search", "--leak-check=full", "--json", "-k", "1")
+	// Identifiers are searchable; "--" ends the flags.
+	out = mustRun(t, db, "search", "--json", "-k", "1", "--", "--leak-check=full")
 	if err := json.Unmarshal([]byte(out), &sr); err != nil || len(sr.Results) != 1 || !strings.Contains(sr.Results[0].Text, "leak-check") {
 		t.Fatalf("identifier search: %v %s", err, out)
 	}
