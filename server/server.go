@@ -108,7 +108,9 @@ type Server struct {
 	sse       *mcpserver.SSEServer
 	handler   http.Handler
 	mu        sync.Mutex
-	boundAddr string // set once listening
+	boundAddr string        // set once listening
+	ready     chan struct{} // closed once listening
+	readyOnce sync.Once
 }
 
 // New validates opts and builds a Server for lib. It asks lib for a Summary
@@ -121,7 +123,7 @@ func New(lib Library, opts Options) (*Server, error) {
 	if err := fillDefaults(&opts); err != nil {
 		return nil, err
 	}
-	s := &Server{lib: lib, opts: opts, log: opts.Logger}
+	s := &Server{lib: lib, opts: opts, log: opts.Logger, ready: make(chan struct{})}
 	if err := s.parseOptions(); err != nil {
 		return nil, err
 	}
@@ -266,6 +268,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.mu.Lock()
 	s.boundAddr = ln.Addr().String()
 	s.mu.Unlock()
+	s.readyOnce.Do(func() { close(s.ready) })
 	srv := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -310,6 +313,10 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	}
 	return nil
 }
+
+// Ready returns a channel closed once Serve (or ListenAndServe) is listening;
+// URLs then reports the bound port. Print URLs after it to tell the user.
+func (s *Server) Ready() <-chan struct{} { return s.ready }
 
 // URLs returns the MCP endpoint URLs to print at start: the public ones
 // (streamable HTTP, then SSE) when PublicURL is set, then the local ones.

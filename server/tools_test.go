@@ -148,6 +148,14 @@ func TestShutdownClosesStreams(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln) }()
+	select {
+	case <-s.Ready():
+	case <-time.After(5 * time.Second):
+		t.Fatal("Ready not closed after Serve started")
+	}
+	if got, want := s.URLs()[0], "http://"+ln.Addr().String()+"/mcp"; got != want {
+		t.Errorf("URLs()[0] = %q after Ready, want %q", got, want)
+	}
 	resp, err := http.Get("http://" + ln.Addr().String() + "/sse")
 	if err != nil {
 		t.Fatal(err)
