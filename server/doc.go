@@ -41,9 +41,10 @@
 //     anyone holding a link can read that one document.
 //   - A nil LinkKey makes a random key, so links die with the process; pass
 //     a stable key kept in the library.
-//   - Instructions and tool descriptions are written once, in New, from
-//     Library.Summary; documents ingested later are searchable but not named
-//     in the instructions until restart.
+//   - Instructions are rebuilt from Library.Summary for each new session
+//     (initialize or server/discover), at most every 5 seconds, so documents
+//     ingested while serving are named to new sessions. Tool descriptions
+//     are written once, in New, and keep the counts and titles of that time.
 //   - Search snippets are cut at 2000 characters and at most MaxResults
 //     results are returned; fetch text is cut at MaxFetchChars with
 //     metadata.truncated=true. The fetch metadata map is copied, never

@@ -1,8 +1,11 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/mcpvec/mcpvec/server/library"
 )
@@ -10,6 +13,37 @@ import (
 // maxInstructions bounds the instructions; clients show or keep only the
 // start, so the first 512 bytes say everything essential.
 const maxInstructions = 2000
+
+// instructionsTTL is how long a library summary is reused for the
+// instructions of new sessions, so a burst of connections costs one Summary.
+const instructionsTTL = 5 * time.Second
+
+// instructionCache holds the last instructions and when they were made.
+type instructionCache struct {
+	mu   sync.Mutex
+	text string
+	at   time.Time
+	ttl  time.Duration
+}
+
+// instructions returns instructions describing the library as it is now (at
+// most ttl old), so documents ingested while serving are named to new
+// sessions. On a Summary error the last instructions stay.
+func (s *Server) instructions(ctx context.Context) string {
+	c := &s.intro
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if time.Since(c.at) < c.ttl {
+		return c.text
+	}
+	sum, err := s.lib.Summary(ctx)
+	if err != nil {
+		s.log.Warn("library summary for instructions", "err", err)
+		return c.text
+	}
+	c.text, c.at = Instructions(sum), time.Now()
+	return c.text
+}
 
 // Instructions returns the MCP server instructions for a library: what it
 // holds and how to use the two tools, self-contained in the first 512

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpvec/mcpvec/server/library"
@@ -111,6 +112,7 @@ type Server struct {
 	boundAddr string        // set once listening
 	ready     chan struct{} // closed once listening
 	readyOnce sync.Once
+	intro     instructionCache
 }
 
 // New validates opts and builds a Server for lib. It asks lib for a Summary
@@ -131,9 +133,18 @@ func New(lib Library, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("library summary: %w", err)
 	}
+	s.intro = instructionCache{text: Instructions(sum), at: time.Now(), ttl: instructionsTTL}
+	hooks := &mcpserver.Hooks{}
+	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
+		res.Instructions = s.instructions(ctx)
+	})
+	hooks.AddAfterDiscover(func(ctx context.Context, _ any, _ *mcp.DiscoverRequest, res *mcp.DiscoverResult) {
+		res.Instructions = s.instructions(ctx)
+	})
 	s.mcp = mcpserver.NewMCPServer("mcpvec", opts.Version,
 		mcpserver.WithToolCapabilities(false),
-		mcpserver.WithInstructions(Instructions(sum)),
+		mcpserver.WithInstructions(s.intro.text),
+		mcpserver.WithHooks(hooks),
 		mcpserver.WithRecovery(),
 	)
 	s.addTools(sum)

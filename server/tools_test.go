@@ -215,3 +215,19 @@ func TestURLs(t *testing.T) {
 		t.Errorf("URLs = %v, want %v", got, want)
 	}
 }
+
+func TestInstructionsFollowTheLibrary(t *testing.T) {
+	lib := newFakeLib()
+	s := MustNew(t, lib, Options{})
+	s.intro.ttl = 0 // no caching, so the test needs no sleep
+	base := MustServe(t, s)
+	lib.mu.Lock()
+	lib.docs = append(lib.docs, fakeDoc{id: "d3", name: "late-arrival.txt", mediaType: "text/plain", pages: []string{"new"}})
+	lib.mu.Unlock()
+	for _, version := range []string{mcp.ProtocolVersion20250618, ""} {
+		_, init := MustClient(t, s, streamable, base+"/mcp", nil, version)
+		if !strings.Contains(init.Instructions, "3 documents, 4 passages") || !strings.Contains(init.Instructions, "late-arrival.txt") {
+			t.Errorf("instructions (%q) after an ingest = %q", version, init.Instructions)
+		}
+	}
+}
