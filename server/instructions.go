@@ -36,13 +36,24 @@ func (s *Server) instructions(ctx context.Context) string {
 	if time.Since(c.at) < c.ttl {
 		return c.text
 	}
-	sum, err := s.lib.Summary(ctx)
+	sum, err := s.summary(ctx)
 	if err != nil {
 		s.log.Warn("library summary for instructions", "err", err)
 		return c.text
 	}
 	c.text, c.at = Instructions(sum), time.Now()
 	return c.text
+}
+
+// summary calls Library.Summary, turning a panic into an error: it runs in
+// mcp-go hooks, which do not recover.
+func (s *Server) summary(ctx context.Context) (sum library.Summary, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("library summary panicked: %v", v)
+		}
+	}()
+	return s.lib.Summary(ctx)
 }
 
 // Instructions returns the MCP server instructions for a library: what it

@@ -129,7 +129,7 @@ func New(lib Library, opts Options) (*Server, error) {
 	if err := s.parseOptions(); err != nil {
 		return nil, err
 	}
-	sum, err := lib.Summary(context.Background())
+	sum, err := s.summary(context.Background())
 	if err != nil {
 		return nil, fmt.Errorf("library summary: %w", err)
 	}

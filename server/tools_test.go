@@ -231,3 +231,13 @@ func TestInstructionsFollowTheLibrary(t *testing.T) {
 		}
 	}
 }
+
+type summaryPanicLib struct{ *fakeLib }
+
+func (summaryPanicLib) Summary(context.Context) (library.Summary, error) { panic("boom") }
+
+func TestSummaryPanicIsAnError(t *testing.T) {
+	if _, err := New(summaryPanicLib{newFakeLib()}, withQuiet(t, Options{})); err == nil || !strings.Contains(err.Error(), "panicked") {
+		t.Errorf("New with a panicking Summary: %v, want an error", err)
+	}
+}
