@@ -32,7 +32,7 @@ type HashConfig struct {
 // DefaultHashConfig returns the default offline embedder settings, chosen by
 // measurement on SciFact and Cranfield (see hash_eval_test.go).
 func DefaultHashConfig() HashConfig {
-	return HashConfig{Dimensions: 1024, MinN: 3, MaxN: 5, WordWeight: 1, NgramWeight: 1, BigramWeight: -1}
+	return HashConfig{Dimensions: 1024, MinN: 4, MaxN: 5, WordWeight: 1, NgramWeight: 1, BigramWeight: -1}
 }
 
 func (c HashConfig) withDefaults() HashConfig {
@@ -116,14 +116,20 @@ func (h *Hash) EmbedQuery(ctx context.Context, query string) ([]float32, error) 
 func (h *Hash) vector(text string, weight func(string) float64) []float32 {
 	v := make([]float32, h.cfg.Dimensions)
 	words := hashWords(text)
+	// Unique words in first-occurrence order: float32 sums depend on order,
+	// and vectors must be bit-identical run to run.
 	counts := make(map[string]int, len(words))
+	uniq := make([]string, 0, len(words))
 	for _, w := range words {
+		if counts[w] == 0 {
+			uniq = append(uniq, w)
+		}
 		counts[w]++
 	}
 	buf := make([]byte, 0, 64)
 	var offs []int
-	for w, n := range counts {
-		scale := 1 + math.Log(float64(n))
+	for _, w := range uniq {
+		scale := 1 + math.Log(float64(counts[w]))
 		if weight != nil {
 			scale *= weight(w)
 		}

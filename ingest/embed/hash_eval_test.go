@@ -1,0 +1,324 @@
+package embed
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcpvec/mcpvec/index/lexical"
+)
+
+// The offline-embedder evaluation reads the shared collections (never copied
+// into the project), scores runs with the shared eval.py and prints a table.
+// It is opt-in, so CI does not pay for it:
+//
+//	MCPVEC_EVAL=1 go test -run TestEvalHash -v ./ingest/embed/
+//
+// MCPVEC_EVAL_DIR       collection folder (default /work/shared/eval)
+// MCPVEC_EVAL_DIMS      comma-separated dimensions for the quality curve
+//                       (default: the default dimensions only)
+// MCPVEC_EVAL_VARIANTS  =1 also scores feature ablations
+// MCPVEC_EVAL_OUT       folder to keep the TREC runs in
+
+type hashEvalDoc struct{ ID, Title, Text string }
+type hashEvalQuery struct{ ID, Text string }
+
+type evalColl struct {
+	name    string
+	docs    []hashEvalDoc
+	queries []hashEvalQuery
+	lex     *lexical.Index
+}
+
+type hit struct {
+	doc   int
+	score float64
+}
+
+func hashEvalDir(t *testing.T) string {
+	t.Helper()
+	if os.Getenv("MCPVEC_EVAL") == "" {
+		t.Skip("set MCPVEC_EVAL=1 to run the retrieval evaluation")
+	}
+	if dir := os.Getenv("MCPVEC_EVAL_DIR"); dir != "" {
+		return dir
+	}
+	return "/work/shared/eval"
+}
+
+func loadJSONL[T any](t *testing.T, path string) []T {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, v)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func loadColl(t *testing.T, dir, name string) *evalColl {
+	c := &evalColl{
+		name:    name,
+		docs:    loadJSONL[hashEvalDoc](t, filepath.Join(dir, name, "corpus.jsonl")),
+		queries: loadJSONL[hashEvalQuery](t, filepath.Join(dir, name, "queries.jsonl")),
+		lex:     lexical.New(lexical.DefaultConfig()),
+	}
+	for i, d := range c.docs {
+		c.lex.Add(uint64(i), d.Title+"\n"+d.Text)
+	}
+	return c
+}
+
+// idfWeight is the query-side word weight the lead can wire in: the idf of
+// the word's first lexical token, from the live lexical index.
+func idfWeight(ix *lexical.Index) func(string) float64 {
+	return func(word string) float64 {
+		toks := lexical.Tokenize(word)
+		if len(toks) == 0 {
+			return 0
+		}
+		df, n := ix.DocFreq(toks[0])
+		return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+	}
+}
+
+func (c *evalColl) lexical(depth int) [][]hit {
+	out := make([][]hit, len(c.queries))
+	for i, q := range c.queries {
+		for _, r := range c.lex.Search(q.Text, depth) {
+			out[i] = append(out[i], hit{int(r.ID), float64(r.Score)})
+		}
+	}
+	return out
+}
+
+// vector ranks by brute-force cosine (dot product of unit vectors).
+func (c *evalColl) vector(t *testing.T, h *Hash, depth int) [][]hit {
+	texts := make([]string, len(c.docs))
+	for i, d := range c.docs {
+		texts[i] = d.Title + "\n" + d.Text
+	}
+	vecs, err := h.Embed(context.Background(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([][]hit, len(c.queries))
+	scores := make([]hit, len(vecs))
+	for i, q := range c.queries {
+		qv, err := h.EmbedQuery(context.Background(), q.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, v := range vecs {
+			var dot float32
+			for k := range v {
+				dot += v[k] * qv[k]
+			}
+			scores[j] = hit{j, float64(dot)}
+		}
+		out[i] = topHits(scores, depth)
+	}
+	return out
+}
+
+func topHits(hs []hit, depth int) []hit {
+	s := slices.Clone(hs)
+	slices.SortFunc(s, func(a, b hit) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.doc, b.doc))
+	})
+	return s[:min(depth, len(s))]
+}
+
+// rrf fuses ranked lists by reciprocal rank, 1/(k+rank).
+func rrf(k float64, lists ...[][]hit) [][]hit {
+	out := make([][]hit, len(lists[0]))
+	for q := range out {
+		sum := map[int]float64{}
+		for _, l := range lists {
+			for rank, h := range l[q] {
+				sum[h.doc] += 1 / (k + float64(rank+1))
+			}
+		}
+		out[q] = fromMap(sum)
+	}
+	return out
+}
+
+// weighted fuses min-max normalised scores: w·lex + (1−w)·vec; a document
+// missing from one list gets 0 from it.
+func weighted(w float64, lex, vec [][]hit) [][]hit {
+	out := make([][]hit, len(lex))
+	for q := range out {
+		sum := map[int]float64{}
+		for _, part := range []struct {
+			l []hit
+			w float64
+		}{{lex[q], w}, {vec[q], 1 - w}} {
+			if len(part.l) == 0 {
+				continue
+			}
+			hi, lo := part.l[0].score, part.l[len(part.l)-1].score
+			for _, h := range part.l {
+				n := 1.0
+				if hi > lo {
+					n = (h.score - lo) / (hi - lo)
+				}
+				sum[h.doc] += part.w * n
+			}
+		}
+		out[q] = fromMap(sum)
+	}
+	return out
+}
+
+func fromMap(m map[int]float64) []hit {
+	hs := make([]hit, 0, len(m))
+	for d, s := range m {
+		hs = append(hs, hit{d, s})
+	}
+	return topHits(hs, 100)
+}
+
+type metrics struct{ ndcg, r10, r100, mrr float64 }
+
+// score writes a TREC run of the top 100 and scores it with eval.py.
+func (c *evalColl) score(t *testing.T, dir, tag string, run [][]hit) metrics {
+	t.Helper()
+	out := os.Getenv("MCPVEC_EVAL_OUT")
+	if out == "" {
+		out = t.TempDir()
+	}
+	path := filepath.Join(out, c.name+"-"+strings.NewReplacer(" ", "_", "/", "_", "=", "").Replace(tag)+".trec")
+	var b strings.Builder
+	for qi, hs := range run {
+		for rank, h := range hs[:min(100, len(hs))] {
+			fmt.Fprintf(&b, "%s Q0 %s %d %.6f %s\n", c.queries[qi].ID, c.docs[h.doc].ID, rank+1, h.score, "mcpvec")
+		}
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := exec.Command("python3", filepath.Join(dir, "eval.py"), filepath.Join(dir, c.name, "qrels.tsv"), path, "--json").Output()
+	if err != nil {
+		t.Fatalf("eval.py: %v", err)
+	}
+	var res struct {
+		Metrics map[string]float64 `json:"metrics"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil || len(res.Metrics) == 0 {
+		t.Fatalf("eval.py output %q: %v", raw, err)
+	}
+	m := res.Metrics
+	return metrics{m["ndcg@10"], m["recall@10"], m["recall@100"], m["mrr@10"]}
+}
+
+func logRow(t *testing.T, coll, system string, m metrics) {
+	t.Logf("| %-9s | %-34s | %.4f | %.4f | %.4f | %.4f |", coll, system, m.ndcg, m.r10, m.r100, m.mrr)
+}
+
+func logHeader(t *testing.T) {
+	t.Logf("| %-9s | %-34s | %-6s | %-6s | %-6s | %-6s |", "coll", "system", "nDCG10", "R@10", "R@100", "MRR@10")
+}
+
+func evalDims() []int {
+	s := os.Getenv("MCPVEC_EVAL_DIMS")
+	if s == "" {
+		return []int{DefaultHashConfig().Dimensions}
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil && n > 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// TestEvalHash prints lexical, vector (per dimension, with and without
+// query-side idf), RRF and weighted fusion on both collections.
+func TestEvalHash(t *testing.T) {
+	dir := hashEvalDir(t)
+	logHeader(t)
+	for _, name := range []string{"scifact", "cranfield"} {
+		c := loadColl(t, dir, name)
+		lex := c.lexical(1000)
+		logRow(t, name, "lexical bm25", c.score(t, dir, "lexical", lex))
+		for _, dims := range evalDims() {
+			for _, qw := range []bool{false, true} {
+				cfg := DefaultHashConfig()
+				cfg.Dimensions = dims
+				label := fmt.Sprintf("hash d=%d", dims)
+				if qw {
+					cfg.QueryWeight = idfWeight(c.lex)
+					label += " +qidf"
+				}
+				vec := c.vector(t, NewHash(cfg), 1000)
+				logRow(t, name, label, c.score(t, dir, label, vec))
+				logRow(t, name, "rrf60 lex+"+label, c.score(t, dir, "rrf "+label, rrf(60, lex, vec)))
+				for _, w := range []float64{0.6, 0.7, 0.8} {
+					tag := fmt.Sprintf("w%.1f lex+%s", w, label)
+					logRow(t, name, tag, c.score(t, dir, tag, weighted(w, lex, vec)))
+				}
+			}
+		}
+	}
+}
+
+// TestEvalHashVariants scores feature ablations at the default dimensions
+// with query-side idf (MCPVEC_EVAL_VARIANTS=1).
+func TestEvalHashVariants(t *testing.T) {
+	dir := hashEvalDir(t)
+	if os.Getenv("MCPVEC_EVAL_VARIANTS") == "" {
+		t.Skip("set MCPVEC_EVAL_VARIANTS=1 to score feature ablations")
+	}
+	variants := []struct {
+		name string
+		cfg  HashConfig
+	}{
+		{"words only", HashConfig{NgramWeight: -1}},
+		{"ngrams only 3-5", HashConfig{WordWeight: -1}},
+		{"words+ngrams 3-5", HashConfig{MinN: 3, MaxN: 5}},
+		{"words+ngrams 3-4", HashConfig{MinN: 3, MaxN: 4}},
+		{"words+ngrams 4-5", HashConfig{MinN: 4, MaxN: 5}},
+		{"words+0.5 ngrams", HashConfig{NgramWeight: 0.5}},
+		{"words+2 ngrams", HashConfig{NgramWeight: 2}},
+		{"words+ngrams+0.3 bigrams", HashConfig{BigramWeight: 0.3}},
+	}
+	logHeader(t)
+	for _, name := range []string{"scifact", "cranfield"} {
+		c := loadColl(t, dir, name)
+		lex := c.lexical(1000)
+		for _, v := range variants {
+			cfg := v.cfg
+			cfg.Dimensions = evalDims()[0]
+			cfg.QueryWeight = idfWeight(c.lex)
+			vec := c.vector(t, NewHash(cfg), 1000)
+			logRow(t, name, v.name, c.score(t, dir, v.name, vec))
+			logRow(t, name, "rrf60 "+v.name, c.score(t, dir, "rrf "+v.name, rrf(60, lex, vec)))
+			logRow(t, name, "w0.7 "+v.name, c.score(t, dir, "w0.7 "+v.name, weighted(0.7, lex, vec)))
+		}
+	}
+}
