@@ -1,0 +1,317 @@
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// EmbedCacheBucket is the store aux bucket that holds vectors embedded for
+// documents that are not stored yet.
+const EmbedCacheBucket = "embed-cache"
+
+// ErrEmbedCache is wrapped by errors about the cache itself (a short answer
+// from the wrapped embedder, a recovered panic), as opposed to the wrapped
+// embedder's own errors, which come back unchanged.
+var ErrEmbedCache = errors.New("embed cache")
+
+// EmbedCacheOptions configures NewEmbedCache. Zero values mean the defaults.
+type EmbedCacheOptions struct {
+	// Batch is the number of passages embedded and committed together
+	// (default 256). Matching the wrapped embedder's request size means a
+	// kill loses at most the requests in flight.
+	Batch int
+	// Parallel is the number of batches in flight per Embed call (default 4).
+	Parallel int
+	// Logger receives a warning when a batch cannot be saved (default
+	// slog.Default()).
+	Logger *slog.Logger
+}
+
+// EmbedCacheStats counts what an EmbedCache did.
+type EmbedCacheStats struct {
+	Cached   int64 // passages answered from the cache
+	Embedded int64 // passages the wrapped embedder answered
+	Batches  int64 // batches committed to the cache
+}
+
+// EmbedCache wraps an Embedder so that embedding work survives a killed or
+// failed ingest: every batch the wrapped embedder answers is committed to
+// the EmbedCacheBucket in its own small transaction, keyed by
+// sha256(provider, model, dimensions, text), and later calls are served
+// from it. It is safe for concurrent use.
+//
+// Entries are meant to be short-lived: call ForgetStored once a document is
+// written, and Clear after a run that left no file behind.
+type EmbedCache struct {
+	db     *store.DB
+	emb    Embedder
+	id     store.EmbedderInfo
+	prefix []byte
+	opts   EmbedCacheOptions
+
+	cached, embedded, batches atomic.Int64
+}
+
+// NewEmbedCache returns a caching wrapper around emb, whose identity is id
+// (it must be the identity of the vectors emb returns: entries of another
+// identity are never served).
+func NewEmbedCache(db *store.DB, emb Embedder, id store.EmbedderInfo, opts *EmbedCacheOptions) *EmbedCache {
+	var o EmbedCacheOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Batch <= 0 {
+		o.Batch = 256
+	}
+	if o.Parallel <= 0 {
+		o.Parallel = 4
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	prefix := []byte(id.Provider + "\x00" + id.Model + "\x00" + strconv.Itoa(id.Dimensions) + "\x00")
+	return &EmbedCache{db: db, emb: emb, id: id, prefix: prefix, opts: o}
+}
+
+// Stats returns a snapshot of the counters. Safe for concurrent use.
+func (c *EmbedCache) Stats() EmbedCacheStats {
+	return EmbedCacheStats{Cached: c.cached.Load(), Embedded: c.embedded.Load(), Batches: c.batches.Load()}
+}
+
+func (c *EmbedCache) key(text string) []byte {
+	h := sha256.New()
+	h.Write(c.prefix)
+	h.Write([]byte(text))
+	return h.Sum(nil)
+}
+
+// Embed returns one vector per text, in order. Texts already in the cache
+// are not sent again; the rest are embedded in batches of Options.Batch,
+// Options.Parallel at a time, and each answered batch is committed before
+// Embed returns. After the first failure no new batch starts, but batches
+// in flight still finish and are kept, so a rerun pays only for the rest.
+// Errors are the wrapped embedder's (with the batch's passage range as
+// context), ctx's, or wrap ErrEmbedCache. A failure to write the cache is
+// only logged: the vectors are still returned.
+func (c *EmbedCache) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	keys := make([][]byte, len(texts))
+	for i, t := range texts {
+		keys[i] = c.key(t)
+	}
+	if err := c.lookup(keys, out); err != nil {
+		return nil, err
+	}
+	// Identical passages in one call are embedded once.
+	var todo []int
+	first := map[string]int{}
+	var dups [][2]int // {index, index of the first with that key}
+	for i, v := range out {
+		if v != nil {
+			c.cached.Add(1)
+			continue
+		}
+		if j, ok := first[string(keys[i])]; ok {
+			dups = append(dups, [2]int{i, j})
+			continue
+		}
+		first[string(keys[i])] = i
+		todo = append(todo, i)
+	}
+	if err := c.embedMissing(ctx, texts, keys, todo, out); err != nil {
+		return nil, err
+	}
+	for _, d := range dups {
+		out[d[0]] = out[d[1]]
+	}
+	return out, nil
+}
+
+// lookup fills out with the cached vectors of keys; entries of the wrong
+// length (a corrupt record) count as missing.
+func (c *EmbedCache) lookup(keys [][]byte, out [][]float32) error {
+	err := c.db.View(func(tx *store.Tx) error {
+		kv, err := tx.Aux(EmbedCacheBucket)
+		if err != nil {
+			return err
+		}
+		for i, k := range keys {
+			if b := kv.Get(k); b != nil && len(b) == 4*c.id.Dimensions {
+				out[i] = store.DecodeVector(nil, b)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read embed cache: %w", err)
+	}
+	return nil
+}
+
+// embedMissing embeds texts[todo] batch by batch, filling out.
+func (c *EmbedCache) embedMissing(ctx context.Context, texts []string, keys [][]byte, todo []int, out [][]float32) error {
+	if len(todo) == 0 {
+		return nil
+	}
+	jobs := make(chan []int)
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+		failed   atomic.Bool
+	)
+	for range min(c.opts.Parallel, (len(todo)+c.opts.Batch-1)/c.opts.Batch) {
+		wg.Go(func() {
+			for batch := range jobs {
+				if err := c.batch(ctx, texts, keys, batch, out); err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					failed.Store(true)
+				}
+			}
+		})
+	}
+feed:
+	for i := 0; i < len(todo) && !failed.Load(); i += c.opts.Batch {
+		select {
+		case jobs <- todo[i:min(len(todo), i+c.opts.Batch)]:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	for _, i := range todo {
+		if out[i] == nil {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return fmt.Errorf("%w: passage %d left unembedded", ErrEmbedCache, i)
+		}
+	}
+	return nil
+}
+
+// batch embeds one batch and commits it to the cache.
+func (c *EmbedCache) batch(ctx context.Context, texts []string, keys [][]byte, idx []int, out [][]float32) (err error) {
+	defer func() {
+		// It runs on its own goroutine: a panic in the wrapped embedder
+		// would otherwise take the process down.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: recovered panic: %v", ErrEmbedCache, r)
+		}
+	}()
+	in := make([]string, len(idx))
+	for k, i := range idx {
+		in[k] = texts[i]
+	}
+	vecs, err := c.emb.Embed(ctx, in)
+	if err != nil {
+		return fmt.Errorf("passages %d..%d: %w", idx[0], idx[len(idx)-1], err)
+	}
+	if len(vecs) != len(in) {
+		return fmt.Errorf("%w: %d vectors for %d passages", ErrEmbedCache, len(vecs), len(in))
+	}
+	for k, i := range idx {
+		out[i] = vecs[k]
+	}
+	c.embedded.Add(int64(len(idx)))
+	err = c.db.Update(func(tx *store.Tx) error {
+		kv, err := tx.Aux(EmbedCacheBucket)
+		if err != nil {
+			return err
+		}
+		for k, i := range idx {
+			if err := kv.Put(keys[i], store.EncodeVector(vecs[k])); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		// Losing the cache costs money on a rerun, not correctness.
+		c.opts.Logger.Warn("could not save embeddings for resuming", "passages", len(idx), "err", err)
+		return nil
+	}
+	c.batches.Add(1)
+	return nil
+}
+
+// Forget drops the cache entries of texts (e.g. the passages of a document
+// that is now stored). Missing entries are not an error. Safe for
+// concurrent use; errors come from the store.
+func (c *EmbedCache) Forget(texts []string) error {
+	if len(texts) == 0 {
+		return nil
+	}
+	err := c.db.Update(func(tx *store.Tx) error {
+		kv, err := tx.Aux(EmbedCacheBucket)
+		if err != nil {
+			return err
+		}
+		for _, t := range texts {
+			if err := kv.Delete(c.key(t)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("forget cached embeddings: %w", err)
+	}
+	return nil
+}
+
+// ForgetStored drops the cache entries of the passages a document write
+// added; use it from Options.OnWrite. Errors come from the store.
+func (c *EmbedCache) ForgetStored(res store.PutResult) error {
+	if len(res.Added) == 0 {
+		return nil
+	}
+	chunks, err := c.db.Chunks(res.Added)
+	if err != nil {
+		return fmt.Errorf("forget cached embeddings: %w", err)
+	}
+	texts := make([]string, len(chunks))
+	for i, ch := range chunks {
+		texts[i] = ch.Text
+	}
+	return c.Forget(texts)
+}
+
+// Clear drops every cache entry, of every identity. Call it after a run in
+// which no file failed: nothing left in the cache can be needed then.
+// Errors come from the store.
+func (c *EmbedCache) Clear() error {
+	if err := c.db.Update(func(tx *store.Tx) error { return tx.DropAux(EmbedCacheBucket) }); err != nil {
+		return fmt.Errorf("clear embed cache: %w", err)
+	}
+	return nil
+}
+
+// Len returns the number of cached vectors. Errors come from the store.
+func (c *EmbedCache) Len() (int, error) {
+	n := 0
+	err := c.db.View(func(tx *store.Tx) error {
+		kv, err := tx.Aux(EmbedCacheBucket)
+		if err != nil {
+			return err
+		}
+		return kv.ForEach(func(_, _ []byte) error { n++; return nil })
+	})
+	return n, err
+}
