@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"sync/atomic"
-	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/server"
@@ -94,6 +94,15 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	o.Logger = slog.Default()
 	live := &liveLibrary{}
 	live.cur.Store(h.lib)
+	var ln net.Listener
+	if !*stdio {
+		// Listen first so the printed URLs carry the real port (--addr :0).
+		if ln, err = net.Listen("tcp", o.Addr); err != nil {
+			return errorf(e, "listen %s: %v", o.Addr, err)
+		}
+		defer ln.Close()
+		o.Addr = ln.Addr().String()
+	}
 	srv, err := server.New(live, o)
 	if err != nil {
 		return errorf(e, "%v", err)
@@ -112,27 +121,19 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		}
 		return 0
 	}
-	go func() {
-		// Print the URLs once the listener is up.
-		for i := 0; i < 50 && ctx.Err() == nil; i++ {
-			if u := srv.URLs(); len(u) > 0 {
-				printURLs(e.stdout, u, h.db.Path())
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	}()
-	if err := srv.ListenAndServe(ctx); err != nil {
+	printURLs(e.stdout, srv.URLs(), h.db.Path())
+	if err := srv.Serve(ctx, ln); err != nil {
 		return errorf(e, "%v", err)
 	}
 	return 0
 }
 
 func printURLs(w io.Writer, urls []string, path string) {
-	fmt.Fprintf(w, "mcpvec serving %s\n", path)
+	fmt.Fprintf(w, "mcpvec %s serving %s\nMCP endpoints (Streamable HTTP /mcp, legacy SSE /sse):\n", Version, path)
 	for _, u := range urls {
 		fmt.Fprintf(w, "  %s\n", u)
 	}
+	fmt.Fprintln(w, "Give the first URL to ChatGPT (connector), the Responses API (server_url) or any MCP client. Ctrl-C stops.")
 }
 
 func randomBytes(n int) ([]byte, error) {
