@@ -32,7 +32,8 @@ const benchQueries = 1000
 
 type benchSize struct{ n, dim int }
 
-func (s benchSize) String() string { return fmt.Sprintf("n=%dk/d=%d", s.n/1000, s.dim) }
+// String names a size without '/' so -bench can select it, e.g. n100k_d1536.
+func (s benchSize) String() string { return fmt.Sprintf("n%dk_d%d", s.n/1000, s.dim) }
 
 func benchSizes() []benchSize {
 	s := []benchSize{{10_000, 384}, {10_000, 1536}}
@@ -163,42 +164,45 @@ func measure(b *testing.B, s *benchSet, search func(q []float32) []uint64) {
 // coder/hnsw v0.6.1, on the same data and queries.
 func BenchmarkRecallLatency(b *testing.B) {
 	for _, sz := range benchSizes() {
-		s := getSet(b, sz)
-		for _, ef := range []int{10, 16, 24, 32, 48, 64, 96, 128, 256} {
-			b.Run(fmt.Sprintf("%v/hnsw/ef=%d", sz, ef), func(b *testing.B) {
-				measure(b, s, func(q []float32) []uint64 {
-					rs, err := s.x.SearchEf(q, 10, ef)
-					if err != nil {
-						b.Fatal(err)
-					}
-					return ids(rs)
-				})
-			})
-		}
-		b.Run(fmt.Sprintf("%v/exact", sz), func(b *testing.B) {
+		b.Run(sz.String(), func(b *testing.B) { recallLatency(b, getSet(b, sz)) })
+	}
+}
+
+func recallLatency(b *testing.B, s *benchSet) {
+	for _, ef := range []int{10, 16, 24, 32, 48, 64, 96, 128, 256} {
+		b.Run(fmt.Sprintf("hnsw/ef=%d", ef), func(b *testing.B) {
 			measure(b, s, func(q []float32) []uint64 {
-				rs, err := s.x.SearchExact(q, 10)
+				rs, err := s.x.SearchEf(q, 10, ef)
 				if err != nil {
 					b.Fatal(err)
 				}
 				return ids(rs)
 			})
 		})
-		if s.coder == nil {
-			s.coder = buildCoder(b, s.d)
-		}
-		for _, ef := range []int{20, 200} {
-			b.Run(fmt.Sprintf("%v/coder-hnsw/ef=%d", sz, ef), func(b *testing.B) {
-				s.coder.EfSearch = ef
-				measure(b, s, func(q []float32) []uint64 {
-					var out []uint64
-					for _, n := range s.coder.Search(q, 10) {
-						out = append(out, n.Key)
-					}
-					return out
-				})
+	}
+	b.Run("exact", func(b *testing.B) {
+		measure(b, s, func(q []float32) []uint64 {
+			rs, err := s.x.SearchExact(q, 10)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return ids(rs)
+		})
+	})
+	if s.coder == nil {
+		s.coder = buildCoder(b, s.d)
+	}
+	for _, ef := range []int{20, 200} {
+		b.Run(fmt.Sprintf("coder-hnsw/ef=%d", ef), func(b *testing.B) {
+			s.coder.EfSearch = ef
+			measure(b, s, func(q []float32) []uint64 {
+				var out []uint64
+				for _, n := range s.coder.Search(q, 10) {
+					out = append(out, n.Key)
+				}
+				return out
 			})
-		}
+		})
 	}
 }
 
@@ -225,44 +229,47 @@ func buildCoder(b *testing.B, d *dataset) *hnsw.Graph[uint64] {
 // shared with the other benchmarks) and one goroutine per CPU.
 func BenchmarkBuild(b *testing.B) {
 	for _, sz := range benchSizes() {
-		s := getSet(b, sz)
-		b.Run(fmt.Sprintf("%v/single", sz), func(b *testing.B) {
-			b.ReportMetric(float64(sz.n)/s.buildWall.Seconds(), "inserts/s")
-			b.ReportMetric(float64(sz.n)/s.buildCPU.Seconds(), "inserts/cpu-s")
-			b.ReportMetric(float64(s.heapBytes)/float64(sz.n), "heap-B/vector")
-			raw := float64(4 * sz.dim)
-			links := float64(4 * (2*defaultM + 1))
-			b.ReportMetric(float64(s.heapBytes)/float64(sz.n)/(raw+links), "x(raw+links)")
-		})
-		b.Run(fmt.Sprintf("%v/parallel-%d", sz, runtime.GOMAXPROCS(0)), func(b *testing.B) {
-			for range b.N {
-				x := New(sz.dim, DefaultConfig())
-				w0, c0 := time.Now(), cpuTime()
-				var wg sync.WaitGroup
-				workers := runtime.GOMAXPROCS(0)
-				for w := range workers {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						for i := w; i < sz.n; i += workers {
-							if err := x.Add(uint64(i), s.d.vecs[i]); err != nil {
-								b.Error(err)
-								return
-							}
-						}
-					}()
-				}
-				wg.Wait()
-				b.ReportMetric(float64(sz.n)/time.Since(w0).Seconds(), "inserts/s")
-				b.ReportMetric(float64(sz.n)/(cpuTime()-c0).Seconds(), "inserts/cpu-s")
-				got := make([][]Result, len(s.d.queries))
-				for i, q := range s.d.queries {
-					got[i], _ = x.SearchEf(q, 10, x.Config().EfSearch)
-				}
-				b.ReportMetric(recall(s.truth, got), "recall@10")
-			}
-		})
+		b.Run(sz.String(), func(b *testing.B) { build(b, sz, getSet(b, sz)) })
 	}
+}
+
+func build(b *testing.B, sz benchSize, s *benchSet) {
+	b.Run("single", func(b *testing.B) {
+		b.ReportMetric(float64(sz.n)/s.buildWall.Seconds(), "inserts/s")
+		b.ReportMetric(float64(sz.n)/s.buildCPU.Seconds(), "inserts/cpu-s")
+		b.ReportMetric(float64(s.heapBytes)/float64(sz.n), "heap-B/vector")
+		raw := float64(4 * sz.dim)
+		links := float64(4 * (2*defaultM + 1))
+		b.ReportMetric(float64(s.heapBytes)/float64(sz.n)/(raw+links), "x(raw+links)")
+	})
+	b.Run(fmt.Sprintf("parallel-%d", runtime.GOMAXPROCS(0)), func(b *testing.B) {
+		for range b.N {
+			x := New(sz.dim, DefaultConfig())
+			w0, c0 := time.Now(), cpuTime()
+			var wg sync.WaitGroup
+			workers := runtime.GOMAXPROCS(0)
+			for w := range workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := w; i < sz.n; i += workers {
+						if err := x.Add(uint64(i), s.d.vecs[i]); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			b.ReportMetric(float64(sz.n)/time.Since(w0).Seconds(), "inserts/s")
+			b.ReportMetric(float64(sz.n)/(cpuTime()-c0).Seconds(), "inserts/cpu-s")
+			got := make([][]Result, len(s.d.queries))
+			for i, q := range s.d.queries {
+				got[i], _ = x.SearchEf(q, 10, x.Config().EfSearch)
+			}
+			b.ReportMetric(recall(s.truth, got), "recall@10")
+		}
+	})
 }
 
 // boltKV adapts a bbolt bucket to KV, as the store does.
@@ -277,8 +284,8 @@ func (k boltKV) ForEach(fn func(k, v []byte) error) error { return k.b.ForEach(f
 // (vectors come from memory, as the store would stream them).
 func BenchmarkLoad(b *testing.B) {
 	for _, sz := range benchSizes() {
-		s := getSet(b, sz)
 		b.Run(sz.String(), func(b *testing.B) {
+			s := getSet(b, sz)
 			db, err := bbolt.Open(filepath.Join(b.TempDir(), "idx.db"), 0o600, &bbolt.Options{NoSync: true})
 			if err != nil {
 				b.Fatal(err)
@@ -331,11 +338,12 @@ func seqOf(vs [][]float32) iter.Seq2[uint64, []float32] {
 // libraries; ExactBelow is set from where the graph starts to win.
 func BenchmarkSwitchover(b *testing.B) {
 	for _, dim := range []int{384, 1536} {
-		d := clustered(16_000, 200, dim, 160, uint64(dim))
-		for _, n := range []int{250, 500, 1000, 2000, 4000, 8000, 16000} {
-			x := New(dim, DefaultConfig())
-			for i := range n {
-				if err := x.Add(uint64(i), d.vecs[i]); err != nil {
+		d := clustered(8000, 200, dim, 80, uint64(dim))
+		x := New(dim, DefaultConfig())
+		added := 0
+		for _, n := range []int{250, 500, 1000, 2000, 4000, 8000} {
+			for ; added < n; added++ { // grow the same index step by step
+				if err := x.Add(uint64(added), d.vecs[added]); err != nil {
 					b.Fatal(err)
 				}
 			}
