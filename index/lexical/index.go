@@ -78,7 +78,7 @@ type Index struct {
 	savedTerms int                 // dictionary terms already in the KV
 	chain      []uint32            // first ids of the dictionary chunks Load used
 	staleKeys  [][]byte            // dictionary chunks Save must delete
-	scratch    sync.Pool           // *[]float32 score accumulators
+	scratch    sync.Pool           // *scratch
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -231,6 +231,19 @@ func (ix *Index) DocFreq(term string) (df, n int) {
 	return df, ix.alive
 }
 
+// IDF returns the BM25 idf, ln(1 + (n−df+0.5)/(df+0.5)), of the first
+// token Tokenize(word) yields, or 0 when it yields none (a stopword). Meant
+// as a query-time word weight for other scorers (embed.HashConfig.QueryWeight).
+// It is safe for concurrent use.
+func (ix *Index) IDF(word string) float64 {
+	toks := Tokenize(word)
+	if len(toks) == 0 {
+		return 0
+	}
+	df, n := ix.DocFreq(toks[0])
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
 // Search returns up to k passages ranked by BM25 for query, best first; ties
 // go to the smaller id. No match, k ≤ 0 or an empty index give nil. It
 // is safe for concurrent use.
@@ -244,39 +257,44 @@ func (ix *Index) Search(query string, k int) []Result {
 	if ix.alive == 0 || len(qtf) == 0 {
 		return nil
 	}
-	buf := ix.scoreBuffer()
-	defer ix.scratch.Put(buf)
-	scores := *buf
-	touched := ix.accumulate(qtf, scores)
-	out := topK(ix.docs, scores, touched, k)
-	for _, s := range touched {
-		scores[s] = 0
+	acc := ix.accumulator()
+	defer ix.scratch.Put(acc)
+	acc.touched = ix.accumulate(qtf, acc.scores, acc.touched[:0])
+	out := topK(ix.docs, acc.scores, acc.touched, k)
+	for _, s := range acc.touched {
+		acc.scores[s] = 0
 	}
 	return out
 }
 
-// scoreBuffer returns a zeroed accumulator with one slot per document.
-func (ix *Index) scoreBuffer() *[]float32 {
-	buf, _ := ix.scratch.Get().(*[]float32)
-	if buf == nil {
-		buf = new([]float32)
+// scratch is per-search working memory, pooled: a score per document slot
+// (kept zeroed between uses) and the slots touched.
+type scratch struct {
+	scores  []float32
+	touched []uint32
+}
+
+// accumulator returns zeroed working memory with one slot per document.
+func (ix *Index) accumulator() *scratch {
+	acc, _ := ix.scratch.Get().(*scratch)
+	if acc == nil {
+		acc = new(scratch)
 	}
-	if len(*buf) < len(ix.docs) {
-		*buf = make([]float32, len(ix.docs)+len(ix.docs)/4)
+	if len(acc.scores) < len(ix.docs) {
+		acc.scores = make([]float32, len(ix.docs)+len(ix.docs)/4)
 	}
-	return buf
+	return acc
 }
 
 // accumulate adds each query term's BM25 contribution (Lucene's idf, which is
 // never negative) and returns the slots touched.
-func (ix *Index) accumulate(qtf map[string]uint32, scores []float32) []uint32 {
+func (ix *Index) accumulate(qtf map[string]uint32, scores []float32, touched []uint32) []uint32 {
 	n := float64(ix.alive)
 	avgdl := float64(ix.totalLen) / n
 	if avgdl == 0 {
 		avgdl = 1
 	}
 	k1, b := ix.cfg.K1, ix.cfg.B
-	var touched []uint32
 	// Sorted terms make float sums, hence scores, identical run to run.
 	for _, t := range slices.Sorted(maps.Keys(qtf)) {
 		q := qtf[t]

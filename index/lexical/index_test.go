@@ -205,3 +205,21 @@ func TestConcurrentUse(t *testing.T) {
 		t.Errorf("after concurrent churn Search(feline) = %v", got)
 	}
 }
+
+func TestIDF(t *testing.T) {
+	ix := newTiny(t)
+	df, n := ix.DocFreq("cat")
+	if df != 2 || n != 5 {
+		t.Fatalf("DocFreq(cat) = %d, %d; want 2, 5", df, n)
+	}
+	want := math.Log(1 + (5-2+0.5)/(2+0.5))
+	if got := ix.IDF("Cats"); math.Abs(got-want) > 1e-12 {
+		t.Errorf("IDF(Cats) = %v, want %v", got, want)
+	}
+	if got := ix.IDF("the"); got != 0 {
+		t.Errorf("IDF(the) = %v, want 0 for a stopword", got)
+	}
+	if rare, common := ix.IDF("feline"), ix.IDF("cats"); rare <= common {
+		t.Errorf("IDF(feline) = %v not above IDF(cats) = %v", rare, common)
+	}
+}

@@ -28,6 +28,7 @@ import (
 // MCPVEC_EVAL_DIMS      comma-separated dimensions for the quality curve
 //                       (default: the default dimensions only)
 // MCPVEC_EVAL_VARIANTS  =1 also scores feature ablations
+// MCPVEC_EVAL_ONLY      only ablations whose name contains this
 // MCPVEC_EVAL_OUT       folder to keep the TREC runs in
 
 type hashEvalDoc struct{ ID, Title, Text string }
@@ -94,16 +95,7 @@ func loadColl(t *testing.T, dir, name string) *evalColl {
 
 // idfWeight is the query-side word weight the lead can wire in: the idf of
 // the word's first lexical token, from the live lexical index.
-func idfWeight(ix *lexical.Index) func(string) float64 {
-	return func(word string) float64 {
-		toks := lexical.Tokenize(word)
-		if len(toks) == 0 {
-			return 0
-		}
-		df, n := ix.DocFreq(toks[0])
-		return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
-	}
-}
+func idfWeight(ix *lexical.Index) func(string) float64 { return ix.IDF }
 
 func (c *evalColl) lexical(depth int) [][]hit {
 	out := make([][]hit, len(c.queries))
@@ -152,14 +144,19 @@ func topHits(hs []hit, depth int) []hit {
 	return s[:min(depth, len(s))]
 }
 
-// rrf fuses ranked lists by reciprocal rank, 1/(k+rank).
-func rrf(k float64, lists ...[][]hit) [][]hit {
-	out := make([][]hit, len(lists[0]))
+// rrf fuses a lexical and a vector list by reciprocal rank, 1/(k+rank),
+// the vector list's terms multiplied by vw (1: plain RRF).
+func rrf(k, vw float64, lex, vec [][]hit) [][]hit {
+	out := make([][]hit, len(lex))
 	for q := range out {
 		sum := map[int]float64{}
-		for _, l := range lists {
-			for rank, h := range l[q] {
-				sum[h.doc] += 1 / (k + float64(rank+1))
+		for li, l := range [][]hit{lex[q], vec[q]} {
+			w := 1.0
+			if li == 1 {
+				w = vw
+			}
+			for rank, h := range l {
+				sum[h.doc] += w / (k + float64(rank+1))
 			}
 		}
 		out[q] = fromMap(sum)
@@ -277,7 +274,10 @@ func TestEvalHash(t *testing.T) {
 				}
 				vec := c.vector(t, NewHash(cfg), 1000)
 				logRow(t, name, label, c.score(t, dir, label, vec))
-				logRow(t, name, "rrf60 lex+"+label, c.score(t, dir, "rrf "+label, rrf(60, lex, vec)))
+				for _, vw := range []float64{1, 0.5, 0.3} {
+					tag := fmt.Sprintf("rrf60 vw%.1f lex+%s", vw, label)
+					logRow(t, name, tag, c.score(t, dir, tag, rrf(60, vw, lex, vec)))
+				}
 				for _, w := range []float64{0.6, 0.7, 0.8} {
 					tag := fmt.Sprintf("w%.1f lex+%s", w, label)
 					logRow(t, name, tag, c.score(t, dir, tag, weighted(w, lex, vec)))
@@ -294,18 +294,26 @@ func TestEvalHashVariants(t *testing.T) {
 	if os.Getenv("MCPVEC_EVAL_VARIANTS") == "" {
 		t.Skip("set MCPVEC_EVAL_VARIANTS=1 to score feature ablations")
 	}
-	variants := []struct {
+	type variant struct {
 		name string
 		cfg  HashConfig
-	}{
-		{"words only", HashConfig{NgramWeight: -1}},
-		{"ngrams only 3-5", HashConfig{WordWeight: -1}},
-		{"words+ngrams 3-5", HashConfig{MinN: 3, MaxN: 5}},
-		{"words+ngrams 3-4", HashConfig{MinN: 3, MaxN: 4}},
-		{"words+ngrams 4-5", HashConfig{MinN: 4, MaxN: 5}},
-		{"words+0.5 ngrams", HashConfig{NgramWeight: 0.5}},
-		{"words+2 ngrams", HashConfig{NgramWeight: 2}},
-		{"words+ngrams+0.3 bigrams", HashConfig{BigramWeight: 0.3}},
+		pow  float64 // exponent on the query-side idf (0: 1)
+	}
+	variants := []variant{
+		{"words only", HashConfig{NgramWeight: -1}, 0},
+		{"ngrams only 3-5", HashConfig{WordWeight: -1}, 0},
+		{"words+ngrams 3-5", HashConfig{MinN: 3, MaxN: 5}, 0},
+		{"words+ngrams 3-4", HashConfig{MinN: 3, MaxN: 4}, 0},
+		{"words+ngrams 4-5", HashConfig{MinN: 4, MaxN: 5}, 0},
+		{"words+0.5 ngrams", HashConfig{NgramWeight: 0.5}, 0},
+		{"words+2 ngrams", HashConfig{NgramWeight: 2}, 0},
+		{"words+ngrams+0.3 bigrams", HashConfig{BigramWeight: 0.3}, 0},
+		{"words+ngrams qidf^2", HashConfig{}, 2},
+		{"words+ngrams qidf^1.5", HashConfig{}, 1.5},
+		{"words only qidf^2", HashConfig{NgramWeight: -1}, 2},
+	}
+	if only := os.Getenv("MCPVEC_EVAL_ONLY"); only != "" {
+		variants = slices.DeleteFunc(variants, func(v variant) bool { return !strings.Contains(v.name, only) })
 	}
 	logHeader(t)
 	for _, name := range []string{"scifact", "cranfield"} {
@@ -314,10 +322,11 @@ func TestEvalHashVariants(t *testing.T) {
 		for _, v := range variants {
 			cfg := v.cfg
 			cfg.Dimensions = evalDims()[0]
-			cfg.QueryWeight = idfWeight(c.lex)
+			idf, pow := idfWeight(c.lex), cmp.Or(v.pow, 1)
+			cfg.QueryWeight = func(w string) float64 { return math.Pow(idf(w), pow) }
 			vec := c.vector(t, NewHash(cfg), 1000)
 			logRow(t, name, v.name, c.score(t, dir, v.name, vec))
-			logRow(t, name, "rrf60 "+v.name, c.score(t, dir, "rrf "+v.name, rrf(60, lex, vec)))
+			logRow(t, name, "rrf60 "+v.name, c.score(t, dir, "rrf "+v.name, rrf(60, 1, lex, vec)))
 			logRow(t, name, "w0.7 "+v.name, c.score(t, dir, "w0.7 "+v.name, weighted(0.7, lex, vec)))
 		}
 	}

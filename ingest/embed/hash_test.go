@@ -188,3 +188,27 @@ func BenchmarkHashEmbed(b *testing.B) {
 		})
 	}
 }
+
+func TestHashSetQueryWeight(t *testing.T) {
+	h := NewHash(HashConfig{Dimensions: 256})
+	text := "cats and elephants"
+	passage := hashEmbedOne(t, h, text)
+	query := func() []float32 {
+		q, err := h.EmbedQuery(context.Background(), text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	if got := hashDot(query(), passage); got < 1-1e-6 {
+		t.Errorf("no weight: query·passage = %v, want 1", got)
+	}
+	h.SetQueryWeight(func(w string) float64 { return map[string]float64{"cats": 3}[w] + 0.1 })
+	if got := hashDot(query(), passage); got > 0.99 {
+		t.Errorf("weighted query·passage = %v, want clearly below 1", got)
+	}
+	h.SetQueryWeight(nil)
+	if got := hashDot(query(), passage); got < 1-1e-6 {
+		t.Errorf("weight removed: query·passage = %v, want 1", got)
+	}
+}
