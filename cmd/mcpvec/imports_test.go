@@ -1,0 +1,70 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestImportLayering keeps the dependency arrows of the README true: store
+// and index are leaves, ingest and server never import each other, and only
+// cmd wires packages together. Test files are exempt (they may build real
+// libraries to test against).
+func TestImportLayering(t *testing.T) {
+	const mod = "github.com/mcpvec/mcpvec/"
+	allowed := map[string][]string{
+		"store":  {"store"},
+		"index":  {"index"},
+		"ingest": {"ingest", "store", "index"},
+		"server": {"server", "store", "index"},
+	}
+	root := filepath.Join("..", "..")
+	checked := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		top := strings.Split(filepath.ToSlash(rel), "/")[0]
+		ok, ruled := allowed[top]
+		if !ruled {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		checked++
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if !strings.HasPrefix(p, mod) {
+				continue
+			}
+			target := strings.Split(strings.TrimPrefix(p, mod), "/")[0]
+			good := false
+			for _, a := range ok {
+				good = good || a == target
+			}
+			if !good {
+				t.Errorf("%s imports %s: %s/ may import only %v", rel, p, top, ok)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 20 {
+		t.Fatalf("checked only %d files: is the walk looking at the module?", checked)
+	}
+}
