@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/klippa-app/go-pdfium"
 	pdfiumerrors "github.com/klippa-app/go-pdfium/errors"
@@ -263,12 +265,24 @@ func (s *session) pageText(d references.FPDF_DOCUMENT, i int) (string, error) {
 	return txt.Text, nil
 }
 
-// cleanTitle tidies a metadata title, dropping the "Microsoft Word - x.doc"
-// style prefix that office suites write.
+// cleanTitle tidies a metadata title and drops the placeholders authoring
+// tools leave there ("Untitled", "Microsoft Word - x.doc", a bare file
+// name), returning "" so that the caller falls back to the file name.
 func cleanTitle(t string) string {
 	t = oneLine(t)
 	for _, p := range []string{"Microsoft Word - ", "Microsoft PowerPoint - ", "Microsoft Excel - "} {
 		t = strings.TrimPrefix(t, p)
 	}
+	t = strings.TrimLeft(t, "-–—:;,. ")
+	switch {
+	case utf8.RuneCountInString(t) < 2, placeholderTitle[strings.ToLower(t)], fileNameTitle.MatchString(t):
+		return ""
+	}
 	return t
 }
+
+var (
+	placeholderTitle = map[string]bool{"untitled": true, "no title": true, "title": true, "document": true,
+		"untitled document": true, "slide 1": true, "powerpoint presentation": true}
+	fileNameTitle = regexp.MustCompile(`(?i)^[^/\\]*\.(?:docx?|pdf|pptx?|xlsx?|rtf|odt|odp|tex|dvi|ps|eps|indd|qxd|graffle|txt|html?|pages|key|numbers|ai)$`)
+)

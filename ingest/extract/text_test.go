@@ -112,3 +112,24 @@ func TestMediaType(t *testing.T) {
 		}
 	}
 }
+
+func TestCleanTitle(t *testing.T) {
+	for in, want := range map[string]string{
+		"Free Culture":                    "Free Culture",
+		"  Cats\n and\thomes ":            "Cats and homes",
+		"Microsoft Word - Report on cats": "Report on cats",
+		"Microsoft Word - report.doc":     "",
+		"102314.docx":                     "",
+		"IBM-PDFs.graffle":                "",
+		"Untitled":                        "",
+		"No Title":                        "",
+		"a":                               "",
+		"- Benutzerhandbuch":              "Benutzerhandbuch",
+		"PDF.js - Wikipedia":              "PDF.js - Wikipedia",
+		"Pretest วิชาสามัญ (2564)": "Pretest วิชาสามัญ (2564)",
+	} {
+		if got := cleanTitle(in); got != want {
+			t.Errorf("cleanTitle(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
