@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"time"
 
@@ -58,18 +59,28 @@ func runIngest(ctx context.Context, e *env, args []string) int {
 	}
 	defer ex.Close()
 
+	emb, cache := cachedEmbedder(e, h)
 	opts := ingest.Options{
 		Chunk: chunk.Options{Size: *size, Overlap: *overlap}, MaxBytes: *maxMB << 20,
 		URL: *url, URLPrefix: *prefix, Force: *force, Workers: *workers,
-		OnWrite: h.lib.Apply, Report: e.stderr, Verbose: *verbose,
+		OnWrite: forgetOnWrite(h.lib.Apply, cache), Report: e.stderr, Verbose: *verbose,
 	}
 	if f, ok := e.stderr.(*os.File); ok && e.forwarded == nil && term.IsTerminal(int(f.Fd())) {
 		opts.Progress = e.stderr
+		if cache != nil {
+			opts.Progress = &embedProgress{w: e.stderr, cache: cache, emb: h.emb, start: time.Now()}
+		}
 	}
-	in := ingest.New(h.db, ex, h.emb, opts)
+	in := ingest.New(h.db, ex, emb, opts)
 	stopSaver := saveEvery(ctx, h, 30*time.Second)
 	sum, runErr := in.Run(ctx, pos)
 	stopSaver()
+	if cache != nil && runErr == nil && len(sum.Failed) == 0 {
+		// Every file is stored or unchanged: no cached vector is needed.
+		if err := cache.Clear(); err != nil {
+			slog.Warn("could not clear the embedding cache", "err", err)
+		}
+	}
 	if err := h.lib.Save(); err != nil {
 		return errorf(e, "save indexes: %v", err)
 	}

@@ -1,0 +1,518 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpvec/mcpvec/ingest"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+const (
+	fakeDims   = 64
+	fakeKey    = "sk-test-fake-key"
+	probeInput = "mcpvec probe" // what embed.OpenAI sends to check a server
+)
+
+// fakeOpenAI speaks OpenAI's POST /v1/embeddings wire format on 127.0.0.1.
+// Vectors are bags of hashed lowercase words (plus a constant component, so
+// none is zero): deterministic, and texts sharing words are near. It counts
+// the inputs it answered with 200, which is what a user pays for.
+type fakeOpenAI struct {
+	*httptest.Server
+	t *testing.T
+
+	mu       sync.Mutex
+	requests int            // every embeddings request, probes included
+	answered map[string]int // inputs answered with 200
+	auth     []string
+	times    []time.Time
+	// hook may answer request n (1-based) itself and return true.
+	hook func(n int, inputs []string, w http.ResponseWriter, r *http.Request) bool
+}
+
+func newFakeOpenAI(t *testing.T) *fakeOpenAI {
+	f := &fakeOpenAI{t: t, answered: map[string]int{}}
+	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.Close)
+	return f
+}
+
+func (f *fakeOpenAI) baseURL() string { return f.URL + "/v1" }
+
+func (f *fakeOpenAI) setHook(h func(n int, inputs []string, w http.ResponseWriter, r *http.Request) bool) {
+	f.mu.Lock()
+	f.hook = h
+	f.mu.Unlock()
+}
+
+func (f *fakeOpenAI) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.requests
+}
+
+// paid returns how often each passage was answered, probes left out.
+func (f *fakeOpenAI) paid() map[string]int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := map[string]int{}
+	for k, v := range f.answered {
+		if k != probeInput {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func (f *fakeOpenAI) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/embeddings" {
+		http.Error(w, "404 page not found", http.StatusNotFound)
+		return
+	}
+	var body struct {
+		Input          []string `json:"input"`
+		Model          string   `json:"model"`
+		EncodingFormat string   `json:"encoding_format"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || len(body.Input) == 0 {
+		fakeError(w, http.StatusBadRequest, "could not parse JSON body")
+		return
+	}
+	f.mu.Lock()
+	f.requests++
+	n := f.requests
+	f.auth = append(f.auth, r.Header.Get("Authorization"))
+	f.times = append(f.times, time.Now())
+	hook := f.hook
+	f.mu.Unlock()
+	if hook != nil && hook(n, body.Input, w, r) {
+		return
+	}
+	items := make([]map[string]any, len(body.Input))
+	tokens := 0
+	for i, in := range body.Input {
+		items[i] = map[string]any{"object": "embedding", "index": i, "embedding": encodeVec(fakeVec(in), body.EncodingFormat)}
+		tokens += len(strings.Fields(in)) + 1
+	}
+	resp := map[string]any{"object": "list", "data": items, "model": body.Model,
+		"usage": map[string]int{"prompt_tokens": tokens, "total_tokens": tokens}}
+	w.Header().Set("Content-Type", "application/json")
+	if err := json.NewEncoder(w).Encode(resp); err != nil {
+		return
+	}
+	f.mu.Lock()
+	for _, in := range body.Input {
+		f.answered[in]++
+	}
+	f.mu.Unlock()
+}
+
+func encodeVec(v []float32, format string) any {
+	if format != "base64" {
+		return v
+	}
+	buf := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(x))
+	}
+	return base64.StdEncoding.EncodeToString(buf)
+}
+
+func fakeError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error", "param": nil, "code": nil}})
+}
+
+// fakeVec hashes each lowercase word into a bucket, then normalizes.
+func fakeVec(text string) []float32 {
+	v := make([]float32, fakeDims)
+	v[0] = 0.05
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
+	}) {
+		h := fnv.New32a()
+		h.Write([]byte(w))
+		v[1+h.Sum32()%(fakeDims-1)]++
+	}
+	var sum float64
+	for _, x := range v {
+		sum += float64(x) * float64(x)
+	}
+	for i := range v {
+		v[i] /= float32(math.Sqrt(sum))
+	}
+	return v
+}
+
+// childEnv is the environment of an mcpvec child: the test's own, without
+// any embedder settings of the machine, plus extra.
+func childEnv(db string, extra ...string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(k, "OPENAI_"), strings.HasPrefix(k, "MCPVEC_"),
+			strings.HasSuffix(strings.ToUpper(k), "_PROXY"):
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(append(out, "MCPVEC_TEST_MAIN=1", "MCPVEC_DB="+db), extra...)
+}
+
+// mcpvecEnv runs the binary with args against db and extra environment.
+func mcpvecEnv(t *testing.T, db string, env []string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = childEnv(db, env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run %v: %v", args, err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+func mustRunEnv(t *testing.T, db string, env []string, args ...string) string {
+	t.Helper()
+	r := mcpvecEnv(t, db, env, args...)
+	if r.code != 0 {
+		t.Fatalf("mcpvec %v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
+	}
+	return r.stdout
+}
+
+type infoJSON struct {
+	Documents  int                 `json:"documents"`
+	Passages   int                 `json:"passages"`
+	Vectors    int                 `json:"vectors"`
+	Consistent bool                `json:"consistent"`
+	Problems   string              `json:"problems"`
+	Embedder   *store.EmbedderInfo `json:"embedder"`
+	Index      struct {
+		VectorPassages int `json:"vector_passages"`
+	} `json:"index"`
+}
+
+func libInfo(t *testing.T, db string, env []string) infoJSON {
+	t.Helper()
+	out := mustRunEnv(t, db, env, "info", "--json")
+	var info infoJSON
+	if err := json.Unmarshal([]byte(out), &info); err != nil {
+		t.Fatalf("info --json: %v\n%s", err, out)
+	}
+	if !info.Consistent || info.Vectors != info.Passages || info.Index.VectorPassages != info.Passages {
+		t.Fatalf("library inconsistent: %+v", info)
+	}
+	return info
+}
+
+func writeFile(t *testing.T, path, text string) string {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func searchTop(t *testing.T, db string, env []string, mode, query string) searchJSON {
+	t.Helper()
+	out := mustRunEnv(t, db, env, "search", "--json", "--mode", mode, "-k", "3", "--", query)
+	var sr searchJSON
+	if err := json.Unmarshal([]byte(out), &sr); err != nil || len(sr.Results) == 0 {
+		t.Fatalf("search %q (%s): %v\n%s", query, mode, err, out)
+	}
+	return sr
+}
+
+func TestOpenAIIngestSearchFetchEndToEnd(t *testing.T) {
+	fake := newFakeOpenAI(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	light := writeFile(t, filepath.Join(dir, "light.md"), "# Lighthouses\n\nLighthouse keepers trimmed the wicks every night and polished the great lens.\n")
+	cats := writeFile(t, filepath.Join(dir, "cats.txt"), "Cats are attached to their homes and groom their kittens with care.")
+	keyEnv := []string{"OPENAI_API_KEY=" + fakeKey}
+
+	out := mustRunEnv(t, db, keyEnv, "ingest", "--embedder", "openai", "--embed-url", fake.baseURL(), "--embed-model", "fake-embed", light, cats)
+	if !strings.Contains(out, "ingested 2 documents") || !strings.Contains(out, "embedding tokens sent in") {
+		t.Fatalf("ingest summary: %s", out)
+	}
+	fake.mu.Lock()
+	auth := append([]string(nil), fake.auth...)
+	fake.mu.Unlock()
+	for _, a := range auth {
+		if a != "Bearer "+fakeKey {
+			t.Fatalf("Authorization header %q, want the key", a)
+		}
+	}
+	info := libInfo(t, db, keyEnv)
+	want := store.EmbedderInfo{Provider: "openai", Model: "fake-embed", Dimensions: fakeDims, BaseURL: fake.baseURL()}
+	if info.Embedder == nil || *info.Embedder != want || info.Documents != 2 {
+		t.Fatalf("info = %+v, embedder %+v; want embedder %+v", info, info.Embedder, want)
+	}
+
+	// Later commands take the embedder from the library: no flags, no URL.
+	before := fake.count()
+	sr := searchTop(t, db, keyEnv, "vector", "keepers polished the lens")
+	if !strings.Contains(sr.Results[0].Text, "wicks") {
+		t.Fatalf("semantic search top = %+v", sr.Results[0])
+	}
+	if fake.count() <= before {
+		t.Fatal("search did not embed the query at the library's server")
+	}
+	var fr struct{ ID, Text string }
+	if err := json.Unmarshal([]byte(mustRunEnv(t, db, keyEnv, "fetch", "--json", sr.Results[0].ID)), &fr); err != nil || !strings.Contains(fr.Text, "Lighthouse keepers") {
+		t.Fatalf("fetch: %v %+v", err, fr)
+	}
+
+	// Asking for another embedder on a later ingest is refused clearly.
+	more := writeFile(t, filepath.Join(dir, "more.txt"), "More text about harbours.")
+	for _, flags := range [][]string{{"--embedder", "hash"}, {"--embedder", "openai", "--embed-model", "other-model"}} {
+		r := mcpvecEnv(t, db, keyEnv, append(append([]string{"ingest"}, flags...), more)...)
+		if r.code != 1 || !strings.Contains(r.stderr, "the library was built with openai/fake-embed") || !strings.Contains(r.stderr, "mcpvec reindex") {
+			t.Fatalf("ingest %v on an openai library: exit %d\n%s", flags, r.code, r.stderr)
+		}
+	}
+	if got := libInfo(t, db, keyEnv).Documents; got != 2 {
+		t.Fatalf("refused ingest changed the library: %d documents", got)
+	}
+}
+
+func TestOpenAIMissingKeyFailsBeforeAnyRequest(t *testing.T) {
+	// Any request to api.openai.com would go through this proxy.
+	var mu sync.Mutex
+	hits := 0
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits++
+		mu.Unlock()
+		http.Error(w, "no network in tests", http.StatusBadGateway)
+	}))
+	defer proxy.Close()
+	proxyEnv := []string{"HTTPS_PROXY=" + proxy.URL, "HTTP_PROXY=" + proxy.URL, "NO_PROXY="}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	f := writeFile(t, filepath.Join(dir, "a.txt"), "some words")
+
+	r := mcpvecEnv(t, db, proxyEnv, "ingest", "--embedder", "openai", f)
+	if r.code != 1 || !strings.Contains(r.stderr, "OPENAI_API_KEY") {
+		t.Fatalf("ingest without a key: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	mu.Lock()
+	got := hits
+	mu.Unlock()
+	if got != 0 {
+		t.Fatalf("%d requests left the machine before the missing key was reported", got)
+	}
+	// The trap works: with a key the probe does go out (and fails clearly).
+	r = mcpvecEnv(t, db, append(proxyEnv, "OPENAI_API_KEY=sk-x"), "ingest", "--embedder", "openai", f)
+	mu.Lock()
+	got = hits
+	mu.Unlock()
+	if r.code != 1 || got == 0 || !strings.Contains(r.stderr, "probe embeddings at https://api.openai.com/v1") {
+		t.Fatalf("with a key: exit %d, %d proxy hits\n%s", r.code, got, r.stderr)
+	}
+}
+
+func TestOpenAIRetryAfterThenSuccess(t *testing.T) {
+	fake := newFakeOpenAI(t)
+	fake.setHook(func(n int, inputs []string, w http.ResponseWriter, r *http.Request) bool {
+		if n == 2 { // the first request after the probe
+			w.Header().Set("Retry-After", "1")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusTooManyRequests)
+			io.WriteString(w, `{"error":{"message":"Rate limit reached for requests","type":"requests","param":null,"code":"rate_limit_exceeded"}}`)
+			return true
+		}
+		return false
+	})
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	f := writeFile(t, filepath.Join(dir, "a.txt"), "Tides rise twice a day along the northern coast.")
+	out := mustRunEnv(t, db, []string{"OPENAI_BASE_URL=" + fake.baseURL()}, "ingest", "--embedder", "openai", f)
+	if !strings.Contains(out, "ingested 1 documents") || !strings.Contains(out, "(1 retries)") {
+		t.Fatalf("ingest after a 429: %s", out)
+	}
+	fake.mu.Lock()
+	gap := fake.times[2].Sub(fake.times[1])
+	fake.mu.Unlock()
+	if gap < 900*time.Millisecond {
+		t.Fatalf("retried %s after a 429 with Retry-After: 1", gap)
+	}
+	libInfo(t, db, nil)
+}
+
+func TestOpenAIBadVectorsFailTheFileAndKeepTheLibraryConsistent(t *testing.T) {
+	fake := newFakeOpenAI(t)
+	fake.setHook(func(n int, inputs []string, w http.ResponseWriter, r *http.Request) bool {
+		dims := 0
+		for _, in := range inputs {
+			switch {
+			case strings.Contains(in, "SHORTVEC"):
+				dims = fakeDims - 1
+			case strings.Contains(in, "ZEROVEC"):
+				dims = fakeDims
+			}
+		}
+		if dims == 0 {
+			return false
+		}
+		data := make([]map[string]any, len(inputs))
+		for i := range inputs {
+			data[i] = map[string]any{"object": "embedding", "index": i, "embedding": make([]float32, dims)}
+			if dims != fakeDims {
+				data[i]["embedding"] = fakeVec(inputs[i])[:dims]
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": "m"})
+		return true
+	})
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	env := []string{"OPENAI_BASE_URL=" + fake.baseURL()}
+	docs := filepath.Join(dir, "docs")
+	os.Mkdir(docs, 0o755)
+	writeFile(t, filepath.Join(docs, "good.txt"), "A perfectly ordinary passage about rivers.")
+	writeFile(t, filepath.Join(docs, "short.txt"), "This one makes the server answer SHORTVEC vectors.")
+	writeFile(t, filepath.Join(docs, "zero.txt"), "This one makes the server answer ZEROVEC vectors.")
+	r := mcpvecEnv(t, db, env, "ingest", "--embedder", "openai", docs)
+	if r.code != 1 || !strings.Contains(r.stdout, "ingested 1 documents") || !strings.Contains(r.stdout, "2 failed") {
+		t.Fatalf("ingest: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"failed " + filepath.Join(docs, "short.txt") + ": embed:",
+		"failed " + filepath.Join(docs, "zero.txt") + ": embed:",
+		fmt.Sprintf("%d dimensions, want %d", fakeDims-1, fakeDims),
+		"all zeros",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if info := libInfo(t, db, env); info.Documents != 1 {
+		t.Fatalf("info = %+v, want the good document only", info)
+	}
+}
+
+// TestIngestKilledMidDocumentResumesWithoutPayingTwice kills an OpenAI
+// ingest with SIGKILL in the middle of one large document; the rerun sends
+// only the passages the first run did not get answers for.
+func TestIngestKilledMidDocumentResumesWithoutPayingTwice(t *testing.T) {
+	fake := newFakeOpenAI(t)
+	hung := make(chan struct{})
+	var once sync.Once
+	const answerFirst = 4 // embedding requests answered before the server hangs
+	fake.setHook(func(n int, inputs []string, w http.ResponseWriter, r *http.Request) bool {
+		if n <= 1+answerFirst { // the probe, then the first requests
+			return false
+		}
+		once.Do(func() { close(hung) })
+		<-r.Context().Done()
+		return true
+	})
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	var b strings.Builder
+	for i := range 600 {
+		fmt.Fprintf(&b, "Sentence %d of the long report mentions item%d and region%d.\n\n", i, i, i%17)
+	}
+	big := writeFile(t, filepath.Join(dir, "report.txt"), b.String())
+	env := []string{"OPENAI_BASE_URL=" + fake.baseURL(), "MCPVEC_EMBED_CONCURRENCY=2"}
+	args := []string{"ingest", "--embedder", "openai", "--chunk-tokens", "24", "--overlap-tokens", "0", big}
+
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = childEnv(db, env...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-hung:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("the ingest never reached the hanging request\n%s", errb.String())
+	}
+	// The answered batches commit in milliseconds; leave them ample time.
+	time.Sleep(1500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	first := fake.paid()
+	if len(first) != answerFirst*64 {
+		t.Fatalf("first run got %d passages answered, want %d", len(first), answerFirst*64)
+	}
+	if n := cachedVectors(t, db); n != len(first) {
+		t.Fatalf("after the kill the library keeps %d embedded passages, the server answered %d", n, len(first))
+	}
+
+	fake.setHook(nil)
+	out := mustRunEnv(t, db, env, args...)
+	if !strings.Contains(out, "ingested 1 documents") {
+		t.Fatalf("rerun: %s", out)
+	}
+	info := libInfo(t, db, env)
+	paid := fake.paid()
+	if len(paid) != info.Passages || info.Passages <= len(first) {
+		t.Fatalf("%d distinct passages answered, library has %d (first run: %d)", len(paid), info.Passages, len(first))
+	}
+	for text, n := range paid {
+		if n != 1 {
+			t.Fatalf("%q was embedded %d times", text, n)
+		}
+	}
+	if n := cachedVectors(t, db); n != 0 {
+		t.Fatalf("%d cached vectors left after a clean run", n)
+	}
+	sr := searchTop(t, db, env, "hybrid", "Sentence 321 mentions item321")
+	if !strings.Contains(sr.Results[0].Text, "item321") {
+		t.Fatalf("search after resume: %+v", sr.Results[0])
+	}
+}
+
+// cachedVectors counts the entries of the ingest embedding cache.
+func cachedVectors(t *testing.T, path string) int {
+	t.Helper()
+	db, err := store.Open(path, &store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	n := 0
+	err = db.View(func(tx *store.Tx) error {
+		kv, err := tx.Aux(ingest.EmbedCacheBucket)
+		if err != nil {
+			return err
+		}
+		return kv.ForEach(func(_, _ []byte) error { n++; return nil })
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
