@@ -1,0 +1,91 @@
+package ingest_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpvec/mcpvec/ingest"
+	"github.com/mcpvec/mcpvec/ingest/chunk"
+)
+
+// corpusDir is the shared real-world PDF corpus (not part of the project).
+const corpusDir = "../../shared/pdfs/corpus"
+
+// BenchmarkIngestPDFCorpus ingests every PDF of the shared corpus into a new
+// library per iteration: extraction (pdfium-wasm, fallback worker disabled),
+// chunking, offline embedding and one transaction per document, fsync on.
+// Reports pages/s and passages/s.
+func BenchmarkIngestPDFCorpus(b *testing.B) {
+	if _, err := os.Stat(corpusDir); err != nil {
+		b.Skipf("shared PDF corpus not found at %s", corpusDir)
+	}
+	var pages, chunks int
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		e := newEnv(b)
+		b.StartTimer()
+		sum, err := ingest.New(e.db, e.ex, e.emb, ingest.Options{}).Run(context.Background(), []string{corpusDir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages += sum.Pages
+		chunks += sum.Chunks
+	}
+	secs := b.Elapsed().Seconds()
+	b.ReportMetric(float64(pages)/secs, "pages/s")
+	b.ReportMetric(float64(chunks)/secs, "passages/s")
+}
+
+// BenchmarkEmbedHash measures the offline embedder alone on 256-token
+// passages of English-like text.
+func BenchmarkEmbedHash(b *testing.B) {
+	e := newEnv(b)
+	rng := rand.New(rand.NewSource(1))
+	words := strings.Fields("the cat sat on a mat while researchers measured territorial behaviour in domestic felines across seasons and homes")
+	texts := make([]string, 256)
+	for i := range texts {
+		var sb strings.Builder
+		for sb.Len() < 1100 {
+			sb.WriteString(words[rng.Intn(len(words))])
+			sb.WriteByte(' ')
+		}
+		texts[i] = sb.String()
+	}
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		if _, err := e.emb.Embed(context.Background(), texts); err != nil {
+			b.Fatal(err)
+		}
+		n += len(texts)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "passages/s")
+}
+
+// BenchmarkIngestText ingests generated text files (no PDF extraction) to
+// show the pipeline's own cost: chunking, embedding, the store.
+func BenchmarkIngestText(b *testing.B) {
+	var chunks int
+	for b.Loop() {
+		b.StopTimer()
+		e := newEnv(b)
+		dir := filepath.Join(e.dir, "gen")
+		os.MkdirAll(dir, 0o755)
+		for i := range 50 {
+			os.WriteFile(filepath.Join(dir, fmt.Sprintf("%02d.txt", i)), []byte(strings.Repeat(fmt.Sprintf("Paragraph %d about ledgers, tides and lanterns. ", i), 400)), 0o644)
+		}
+		b.StartTimer()
+		sum, err := ingest.New(e.db, e.ex, e.emb, ingest.Options{Chunk: chunk.DefaultOptions()}).Run(context.Background(), []string{dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		chunks += sum.Chunks
+	}
+	b.ReportMetric(float64(chunks)/b.Elapsed().Seconds(), "passages/s")
+}
