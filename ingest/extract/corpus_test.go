@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -58,77 +59,90 @@ func corpusFiles(tb testing.TB) []corpusFile {
 
 var sentinels = []error{ErrEncrypted, ErrNoText, ErrMalformed, ErrTooLarge, ErrUnsupported, ErrTimeout, ErrGarbage}
 
-// TestCorpusRobustness extracts every PDF of the shared corpus: each must
-// end with text or a one-line error wrapping a sentinel, without panic,
-// within the document timeout, and without writing to os.Stdout.
+// TestCorpusRobustness extracts every PDF of the shared corpus, two at a
+// time: each must end with text or a one-line error wrapping a sentinel,
+// without panic, within the document timeout, and without writing to
+// os.Stdout.
 func TestCorpusRobustness(t *testing.T) {
 	files := corpusFiles(t)
 	const docTimeout = 60 * time.Second
 	exts := map[string]*Extractor{}
-	extFor := func(pw string) *Extractor {
-		if e := exts[pw]; e != nil {
-			return e
+	for _, f := range files {
+		if exts[f.password] != nil {
+			continue
 		}
 		opts := testOptions()
-		opts.Password, opts.DocTimeout, opts.PageTimeout = pw, docTimeout, 20*time.Second
+		opts.Password, opts.DocTimeout, opts.PageTimeout = f.password, docTimeout, 20*time.Second
 		e, err := New(context.Background(), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		exts[pw] = e
-		return e
+		defer e.Close()
+		exts[f.password] = e
 	}
-	defer func() {
-		for _, e := range exts {
-			e.Close()
-		}
-	}()
 
+	type result struct {
+		doc  *Document
+		err  error
+		took time.Duration
+	}
+	results := make([]result, len(files))
 	stdout := captureStdout(t)
-	var lines []string
+	start := time.Now()
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(2, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for i := range next {
+				data, err := os.ReadFile(files[i].path)
+				if err != nil {
+					results[i].err = err
+					continue
+				}
+				t0 := time.Now()
+				doc, err := exts[files[i].password].Extract(context.Background(), filepath.Base(files[i].path), data)
+				results[i] = result{doc, err, time.Since(t0)}
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	elapsed := time.Since(start)
+	if out := stdout(); out != "" {
+		t.Errorf("extraction wrote %d bytes to os.Stdout: %.200q", len(out), out)
+	}
+
 	counts := map[string]int{}
 	pages, ok := 0, 0
-	start := time.Now()
-	for _, f := range files {
-		data, err := os.ReadFile(f.path)
-		if err != nil {
-			t.Fatal(err)
+	for i, r := range results {
+		name := filepath.Base(files[i].path)
+		if r.took > docTimeout+10*time.Second {
+			t.Errorf("%s: took %s, over the %s document timeout", name, r.took, docTimeout)
 		}
-		t0 := time.Now()
-		doc, err := extFor(f.password).Extract(context.Background(), filepath.Base(f.path), data)
-		took := time.Since(t0)
-		name := filepath.Base(f.path)
-		if took > docTimeout+10*time.Second {
-			t.Errorf("%s: took %s, over the %s document timeout", name, took, docTimeout)
-		}
-		if err != nil {
+		if r.err != nil {
 			kind := "unexplained"
 			for _, s := range sentinels {
-				if errors.Is(err, s) {
+				if errors.Is(r.err, s) {
 					kind = s.Error()
 					break
 				}
 			}
 			counts[kind]++
-			if kind == "unexplained" || strings.Contains(err.Error(), "\n") {
-				t.Errorf("%s: error is not one clear line wrapping a sentinel: %q", name, err)
+			if kind == "unexplained" || strings.Contains(r.err.Error(), "\n") {
+				t.Errorf("%s: error is not one clear line wrapping a sentinel: %q", name, r.err)
 			}
-			lines = append(lines, fmt.Sprintf("%-45s %6.2fs  error: %v", name, took.Seconds(), err))
+			t.Logf("%-45s %6.2fs  error: %v", name, r.took.Seconds(), r.err)
 			continue
 		}
 		ok++
-		pages += len(doc.Pages)
-		if textQuality(joinPages(doc.Pages)) != nil {
+		pages += len(r.doc.Pages)
+		if textQuality(joinPages(r.doc.Pages)) != nil {
 			t.Errorf("%s: success without usable text", name)
 		}
-		lines = append(lines, fmt.Sprintf("%-45s %6.2fs  ok: %d pages, %d chars, title %q", name, took.Seconds(), len(doc.Pages), len(joinPages(doc.Pages)), doc.Title))
-	}
-	elapsed := time.Since(start)
-	if out := stdout(); out != "" {
-		t.Errorf("extraction wrote %d bytes to os.Stdout: %.200q", len(out), out)
-	}
-	for _, ln := range lines {
-		t.Log(ln)
+		t.Logf("%-45s %6.2fs  ok: %d pages, %d chars, title %q", name, r.took.Seconds(), len(r.doc.Pages), len(joinPages(r.doc.Pages)), r.doc.Title)
 	}
 	t.Logf("corpus: %d files, %d extracted (%d pages), failures by kind %v, %s (%.0f pages/s)",
 		len(files), ok, pages, counts, elapsed.Round(time.Millisecond), float64(pages)/elapsed.Seconds())
