@@ -10,16 +10,19 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/klippa-app/go-pdfium"
 	pdfiumerrors "github.com/klippa-app/go-pdfium/errors"
 	"github.com/klippa-app/go-pdfium/references"
 	"github.com/klippa-app/go-pdfium/requests"
+	"github.com/klippa-app/go-pdfium/responses"
 	"github.com/klippa-app/go-pdfium/webassembly"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+	"golang.org/x/text/unicode/norm"
 )
 
 // pdfiumEngine is a pool of pdfium WebAssembly instances sharing one
@@ -202,11 +205,7 @@ func (p *pdfiumEngine) extract(ctx context.Context, data []byte, opts Options) (
 
 // read opens the document and reads its title and the text of every page.
 func (s *session) read(data []byte, password string, pageTimeout time.Duration) (*Document, error) {
-	req := &requests.OpenDocument{File: &data}
-	if password != "" {
-		req.Password = &password
-	}
-	opened, err := s.inst.OpenDocument(req)
+	opened, err := s.open(data, password)
 	switch {
 	case errors.Is(err, pdfiumerrors.ErrPassword):
 		return nil, ErrEncrypted
@@ -241,6 +240,39 @@ func (s *session) read(data []byte, password string, pageTimeout time.Duration) 
 		return nil, fmt.Errorf("%w: no page could be read", ErrMalformed)
 	}
 	return doc, nil
+}
+
+// open opens the document with the user password; for AES-256 files
+// (revision 6) whose password needs SASLprep, which pdfium leaves to the
+// caller, it retries with the prepared password.
+func (s *session) open(data []byte, password string) (*responses.OpenDocument, error) {
+	req := &requests.OpenDocument{File: &data}
+	if password != "" {
+		req.Password = &password
+	}
+	opened, err := s.inst.OpenDocument(req)
+	if prepared := saslPrep(password); errors.Is(err, pdfiumerrors.ErrPassword) && prepared != password {
+		req.Password = &prepared
+		return s.inst.OpenDocument(req)
+	}
+	return opened, err
+}
+
+// saslPrep approximates RFC 4013 SASLprep as PDF 2.0 asks for revision 6
+// passwords: characters mapped to nothing are removed, non-ASCII spaces
+// become spaces, and the result is NFKC-normalised.
+func saslPrep(pw string) string {
+	pw = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\u00ad' || r == '\u034f' || r == '\u1806' || (r >= '\u180b' && r <= '\u180d') ||
+			(r >= '\u200b' && r <= '\u200d') || r == '\u2060' || (r >= '\ufe00' && r <= '\ufe0f') || r == '\ufeff':
+			return -1
+		case r > 0x7f && unicode.Is(unicode.Zs, r):
+			return ' '
+		}
+		return r
+	}, pw)
+	return norm.NFKC.String(pw)
 }
 
 func (s *session) pageText(d references.FPDF_DOCUMENT, i int) (string, error) {
