@@ -26,7 +26,7 @@ import (
 )
 
 const (
-	fakeDims   = 64
+	fakeDims   = 256
 	fakeKey    = "sk-test-fake-key"
 	probeInput = "mcpvec probe" // what embed.OpenAI sends to check a server
 )

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// reindexLibrary ingests files with the offline embedder: a lighthouse
+// document, a cats document and a long report of unique sentences giving
+// about passages passages (at 24 tokens each).
+func reindexLibrary(t *testing.T, sentences int) (db string) {
+	t.Helper()
+	dir := t.TempDir()
+	db = filepath.Join(dir, "lib.db")
+	docs := filepath.Join(dir, "docs")
+	os.Mkdir(docs, 0o755)
+	writeFile(t, filepath.Join(docs, "light.md"), "# Lighthouses\n\nLighthouse keepers trimmed the wicks every night and polished the great lens.\n")
+	writeFile(t, filepath.Join(docs, "cats.txt"), "Cats are attached to their homes and groom their kittens with care.")
+	var b strings.Builder
+	for i := range sentences {
+		fmt.Fprintf(&b, "Sentence %d of the annual report mentions item%d and region%d.\n\n", i, i, i%17)
+	}
+	writeFile(t, filepath.Join(docs, "report.txt"), b.String())
+	mustRunEnv(t, db, nil, "ingest", "--chunk-tokens", "24", "--overlap-tokens", "0", docs)
+	if info := libInfo(t, db, nil); info.Embedder.Provider != "hash" {
+		t.Fatalf("library embedder %+v, want hash", info.Embedder)
+	}
+	return db
+}
+
+func TestReindexHashToOpenAISwitchesEmbedderAndVectors(t *testing.T) {
+	db := reindexLibrary(t, 20)
+	before := libInfo(t, db, nil)
+	fake := newFakeOpenAI(t)
+	env := []string{"OPENAI_API_KEY=" + fakeKey}
+
+	out := mustRunEnv(t, db, env, "reindex", "--embedder", "openai", "--embed-url", fake.baseURL(), "--embed-model", "fake-embed")
+	if want := fmt.Sprintf("reindexed %d passages with openai/fake-embed (%d dimensions)", before.Passages, fakeDims); !strings.Contains(out, want) {
+		t.Fatalf("reindex output %q lacks %q", out, want)
+	}
+	if !strings.Contains(out, "embedding tokens sent in") {
+		t.Fatalf("reindex output lacks the token count: %s", out)
+	}
+	after := libInfo(t, db, env)
+	want := store.EmbedderInfo{Provider: "openai", Model: "fake-embed", Dimensions: fakeDims, BaseURL: fake.baseURL()}
+	if *after.Embedder != want || after.Passages != before.Passages || after.Documents != before.Documents {
+		t.Fatalf("after reindex: %+v embedder %+v, want %d passages and embedder %+v", after, after.Embedder, before.Passages, want)
+	}
+	paid := fake.paid()
+	if len(paid) != before.Passages {
+		t.Fatalf("%d passages embedded, library has %d", len(paid), before.Passages)
+	}
+	for text, n := range paid {
+		if n != 1 {
+			t.Fatalf("%q embedded %d times", text, n)
+		}
+	}
+	// The stored vectors are the new embedder's: vector search through the
+	// fake's query embedding finds the passage sharing the words.
+	sr := searchTop(t, db, env, "vector", "keepers trimmed wicks polished lens")
+	if !strings.Contains(sr.Results[0].Text, "Lighthouse keepers") {
+		t.Fatalf("vector search after reindex: %+v", sr.Results)
+	}
+	// And ingest now uses the new embedder without flags.
+	more := writeFile(t, filepath.Join(t.TempDir(), "more.txt"), "Harbour pilots guide ships past the breakwater.")
+	mustRunEnv(t, db, env, "ingest", more)
+	if p := fake.paid(); p["Harbour pilots guide ships past the breakwater."] != 1 {
+		t.Fatalf("ingest after reindex did not embed with the new embedder")
+	}
+	libInfo(t, db, env)
+}
+
+// failFrom makes the fake answer 400 to every request from the n-th
+// (probe included) until failing is switched off.
+func failFrom(fake *fakeOpenAI, n int) {
+	fake.setHook(func(i int, inputs []string, w http.ResponseWriter, r *http.Request) bool {
+		if i < n {
+			return false
+		}
+		fakeError(w, http.StatusBadRequest, "This model's maximum context length was exceeded (simulated)")
+		return true
+	})
+}
+
+func TestReindexInterruptedKeepsOldIndexAndResumesPayingOnlyForTheRest(t *testing.T) {
+	db := reindexLibrary(t, 400)
+	before := libInfo(t, db, nil)
+	fake := newFakeOpenAI(t)
+	env := []string{"OPENAI_BASE_URL=" + fake.baseURL(), "MCPVEC_EMBED_CONCURRENCY=2"}
+	args := []string{"reindex", "--embedder", "openai"}
+	failFrom(fake, 5) // the probe and three batches succeed
+
+	r := mcpvecEnv(t, db, env, args...)
+	if r.code != 1 || !strings.Contains(r.stderr, "reindex stopped (rerun the same command to resume") || !strings.Contains(r.stderr, "http 400") {
+		t.Fatalf("failing reindex: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	first := fake.paid()
+	if len(first) < 3*64 || len(first) >= before.Passages {
+		t.Fatalf("first run embedded %d of %d passages", len(first), before.Passages)
+	}
+	// The old embedder, vectors and index are intact and serve.
+	mid := libInfo(t, db, nil)
+	if mid.Embedder.Provider != "hash" || mid.Passages != before.Passages {
+		t.Fatalf("after a failed reindex: %+v embedder %+v", mid, mid.Embedder)
+	}
+	if sr := searchTop(t, db, nil, "vector", "lighthouse keepers trimmed the wicks"); !strings.Contains(sr.Results[0].Text, "Lighthouse keepers") {
+		t.Fatalf("old index does not serve after a failed reindex: %+v", sr.Results)
+	}
+	// Another target is refused while one is pending.
+	r = mcpvecEnv(t, db, env, "reindex", "--embedder", "openai", "--embed-model", "other-model")
+	if r.code != 1 || !strings.Contains(r.stderr, "an interrupted reindex to openai/text-embedding-3-small") || !strings.Contains(r.stderr, "--discard") {
+		t.Fatalf("reindex to another model while one is pending: exit %d\n%s", r.code, r.stderr)
+	}
+
+	fake.setHook(nil)
+	r = mcpvecEnv(t, db, env, args...)
+	if r.code != 0 || !strings.Contains(r.stderr, "resuming the reindex") || !strings.Contains(r.stderr, fmt.Sprintf("%d of %d passages already embedded", len(first), before.Passages)) {
+		t.Fatalf("resumed reindex: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	paid := fake.paid()
+	if len(paid) != before.Passages {
+		t.Fatalf("%d distinct passages embedded, library has %d", len(paid), before.Passages)
+	}
+	for text, n := range paid {
+		if n != 1 {
+			t.Fatalf("%q embedded %d times over the interrupted and the resumed run", text, n)
+		}
+	}
+	after := libInfo(t, db, env)
+	if after.Embedder.Provider != "openai" || after.Embedder.Dimensions != fakeDims {
+		t.Fatalf("after resume: embedder %+v", after.Embedder)
+	}
+	if sr := searchTop(t, db, env, "vector", "Sentence 123 of the annual report mentions item123 and region4."); !strings.Contains(sr.Results[0].Text, "item123 ") {
+		t.Fatalf("vector search after the resumed reindex: %+v", sr.Results[0])
+	}
+}
+
+func TestReindexDiscard(t *testing.T) {
+	db := reindexLibrary(t, 200)
+	fake := newFakeOpenAI(t)
+	env := []string{"OPENAI_BASE_URL=" + fake.baseURL()}
+	failFrom(fake, 3)
+	if r := mcpvecEnv(t, db, env, "reindex", "--embedder", "openai"); r.code != 1 {
+		t.Fatalf("failing reindex: exit %d\n%s", r.code, r.stderr)
+	}
+	staged := len(fake.paid())
+	if staged == 0 {
+		t.Fatal("nothing was staged before the failure")
+	}
+	if out := mustRunEnv(t, db, env, "reindex", "--discard"); !strings.Contains(out, "discarded the interrupted reindex") {
+		t.Fatalf("discard: %s", out)
+	}
+	if out := mustRunEnv(t, db, env, "reindex", "--discard"); !strings.Contains(out, "no interrupted reindex") {
+		t.Fatalf("second discard: %s", out)
+	}
+	if info := libInfo(t, db, nil); info.Embedder.Provider != "hash" {
+		t.Fatalf("discard changed the embedder: %+v", info.Embedder)
+	}
+	// A different target is accepted now, and starts from scratch.
+	fake.setHook(nil)
+	r := mcpvecEnv(t, db, env, "reindex", "--embedder", "openai", "--embed-model", "other-model")
+	if r.code != 0 || strings.Contains(r.stderr, "resuming") || strings.Contains(r.stderr, "already embedded") {
+		t.Fatalf("reindex after discard: exit %d\n%s", r.code, r.stderr)
+	}
+	info := libInfo(t, db, env)
+	if info.Embedder.Model != "other-model" {
+		t.Fatalf("embedder after reindex: %+v", info.Embedder)
+	}
+	twice := 0
+	for _, n := range fake.paid() {
+		if n == 2 {
+			twice++
+		}
+	}
+	if twice != staged {
+		t.Fatalf("%d passages embedded twice, want the %d discarded ones", twice, staged)
+	}
+}
+
+func TestReindexBackToHashWithoutTheOldServer(t *testing.T) {
+	fake := newFakeOpenAI(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	f := writeFile(t, filepath.Join(dir, "a.txt"), "Lighthouse keepers trimmed the wicks every night.")
+	mustRunEnv(t, db, nil, "ingest", "--embedder", "openai", "--embed-url", fake.baseURL(), f)
+	fake.Close() // the old server is gone: reindex must not need it
+	out := mustRunEnv(t, db, nil, "reindex", "--embedder", "hash")
+	if !strings.Contains(out, "reindexed 1 passages with hash/") {
+		t.Fatalf("reindex to hash: %s", out)
+	}
+	if info := libInfo(t, db, nil); info.Embedder.Provider != "hash" {
+		t.Fatalf("embedder %+v", info.Embedder)
+	}
+	if sr := searchTop(t, db, nil, "vector", "lighthouse keepers"); !strings.Contains(sr.Results[0].Text, "wicks") {
+		t.Fatalf("search: %+v", sr.Results)
+	}
+	if r := mcpvecEnv(t, db, nil, "reindex"); r.code != 1 || !strings.Contains(r.stderr, "reindex needs the new embedder") {
+		t.Fatalf("reindex without flags: exit %d %s", r.code, r.stderr)
+	}
+}
