@@ -33,7 +33,12 @@
 //   - Time: a PDF page is stopped after Options.PageTimeout and a document
 //     after Options.DocTimeout by killing the pdfium instance (wazero
 //     interrupts the running WebAssembly); the call returns ErrTimeout and
-//     the partial text is discarded.
+//     the partial text is discarded. The fallback worker gets its own
+//     DocTimeout, so a file pdfium rejects can take up to twice as long.
+//   - Memory: a reused pdfium instance keeps the WebAssembly memory it grew
+//     to (at most Options.MemoryLimit) until it is retired or the
+//     Extractor is closed; an idle Extractor with MaxInstances 2 typically
+//     holds 100-200 MiB after the first PDFs.
 //   - Panics: Extract recovers panics from the PDF libraries and returns
 //     ErrMalformed; the fallback worker recovers them per page, and a crash
 //     of the worker process is ErrMalformed too.
@@ -50,4 +55,9 @@
 //   - Plain text that is not valid UTF-8 (and has no UTF-16/32 byte order
 //     mark) is decoded as Windows-1252, a superset of Latin-1.
 //   - No OCR: scanned PDFs without a text layer return ErrNoText.
+//   - Paragraphs: pdfium reports lines, not paragraphs, so PDF pages come
+//     back as lines separated by single newlines, without blank lines.
+//   - Titles: placeholder metadata titles ("Untitled", a bare file name such
+//     as "report.docx") are dropped; PDFs have no heading fallback, so the
+//     title is then "" and the caller uses the file name.
 package extract

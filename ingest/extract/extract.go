@@ -38,7 +38,8 @@ type Options struct {
 	MaxBytes int64
 	// PageTimeout bounds the time spent on one PDF page (0 =
 	// DefaultPageTimeout); DocTimeout bounds a whole document (0 =
-	// DefaultDocTimeout), including a fallback worker run.
+	// DefaultDocTimeout). pdfium and, when it cannot open the file, the
+	// fallback worker each get at most DocTimeout.
 	PageTimeout, DocTimeout time.Duration
 	// CacheDir holds wazero's compiled pdfium so only the first run pays the
 	// compile ("" = os.UserCacheDir()/mcpvec/wasm; if that cannot be created
@@ -48,7 +49,9 @@ type Options struct {
 	// which must call RunWorker with its stdin and stdout, e.g.
 	// {os.Executable(), "__extract-worker"}. nil disables the fallback.
 	WorkerCommand []string
-	// Password is the user password tried on encrypted PDFs.
+	// Password is the user password tried on encrypted PDFs (for AES-256
+	// files also after SASLprep). Owner passwords are not needed: a file
+	// with only an owner password opens without one.
 	Password string
 	// MemoryLimit bounds the memory of one pdfium instance and of the
 	// fallback worker's resident set, in bytes (0 = DefaultMemoryLimit).
