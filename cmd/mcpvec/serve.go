@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"strings"
 	"sync/atomic"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
@@ -59,6 +60,9 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	fs.BoolVar(&o.InsecureNoAuth, "insecure-no-auth", false, "allow a non-loopback --addr without --token")
 	fs.IntVar(&o.MaxResults, "max-results", server.DefaultMaxResults, "search results per call")
 	fs.IntVar(&o.MaxFetchChars, "max-fetch-chars", server.DefaultMaxFetchChars, "largest fetch text in characters")
+	fs.IntVar(&o.MaxQueryLen, "max-query-len", server.DefaultMaxQueryLen, "longest search query in characters")
+	var origins stringList
+	fs.Var(&origins, "allow-origin", "extra browser origin allowed to call the MCP endpoints (repeatable; chatgpt.com and claude.ai are allowed)")
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
 	}
@@ -89,6 +93,9 @@ func runServe(ctx context.Context, e *env, args []string) int {
 			return errorf(e, "%v", err)
 		}
 		o.SecretPath = string(p)
+	}
+	if len(origins) > 0 {
+		o.AllowedOrigins = append(append([]string{}, server.DefaultAllowedOrigins...), origins...)
 	}
 	o.Version = Version
 	o.Logger = slog.Default()
@@ -122,6 +129,12 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		return 0
 	}
 	printURLs(e.stdout, srv.URLs(), h.db.Path())
+	if o.Token != "" {
+		fmt.Fprintln(e.stdout, "Clients must send the header: Authorization: Bearer <your --token>")
+	}
+	if o.SecretPath != "" {
+		fmt.Fprintln(e.stdout, "The k-… path is a password: share the URL only with your connector.")
+	}
 	if err := srv.Serve(ctx, ln); err != nil {
 		return errorf(e, "%v", err)
 	}
@@ -156,3 +169,9 @@ func adminRunner(st *serveState, live *liveLibrary) server.Runner {
 type eofReader struct{}
 
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
