@@ -128,8 +128,10 @@ func (h *Hash) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 }
 
 // EmbedQuery returns the unit vector for query, weighting its words with
-// HashConfig.QueryWeight when set. The only error is ctx's (wrapped).
-func (h *Hash) EmbedQuery(ctx context.Context, query string) ([]float32, error) {
+// HashConfig.QueryWeight when set. Errors: ctx's (wrapped), or ErrPanic
+// (wrapped) when the query weight function panics.
+func (h *Hash) EmbedQuery(ctx context.Context, query string) (_ []float32, err error) {
+	defer hashRecover(&err) // QueryWeight is caller code
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("hash embed query: %w", err)
 	}
@@ -138,6 +140,13 @@ func (h *Hash) EmbedQuery(ctx context.Context, query string) ([]float32, error) 
 		weight = *p
 	}
 	return h.vector(query, weight), nil
+}
+
+// hashRecover turns a panic into an error wrapping ErrPanic.
+func hashRecover(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("hash embed query: %w: %v", ErrPanic, r)
+	}
 }
 
 // vector builds the hashed feature vector of text.

@@ -212,3 +212,10 @@ func TestHashSetQueryWeight(t *testing.T) {
 		t.Errorf("weight removed: query·passage = %v, want 1", got)
 	}
 }
+
+func TestHashQueryWeightPanicIsError(t *testing.T) {
+	h := NewHash(HashConfig{Dimensions: 32, QueryWeight: func(string) float64 { panic("weight exploded") }})
+	if _, err := h.EmbedQuery(context.Background(), "boom"); !errors.Is(err, ErrPanic) {
+		t.Errorf("EmbedQuery with panicking weight: err = %v, want ErrPanic", err)
+	}
+}
