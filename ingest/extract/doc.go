@@ -37,8 +37,8 @@
 //     DocTimeout, so a file pdfium rejects can take up to twice as long.
 //   - Memory: a reused pdfium instance keeps the WebAssembly memory it grew
 //     to (at most Options.MemoryLimit) until it is retired or the
-//     Extractor is closed; an idle Extractor with MaxInstances 2 typically
-//     holds 100-200 MiB after the first PDFs.
+//     Extractor is closed. Measured: a process held 57 MiB after its first
+//     PDF and 214 MiB after the 102 files of the shared test corpus.
 //   - Panics: Extract recovers panics from the PDF libraries and returns
 //     ErrMalformed; the fallback worker recovers them per page, and a crash
 //     of the worker process is ErrMalformed too.
