@@ -45,7 +45,7 @@ func extractHTML(data []byte) (title, text string, err error) {
 	}
 	root, err := html.Parse(bytes.NewReader(data))
 	if err != nil {
-		return "", "", fmt.Errorf("parse html: %w: %w", ErrMalformed, err)
+		return "", "", fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	w := &htmlWalker{}
 	if t := findElement(root, atom.Title); t != nil {

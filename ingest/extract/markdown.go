@@ -115,18 +115,40 @@ func mdLine(ln string) string {
 
 // mdInline strips inline markup, keeping link and image text. Escaped
 // punctuation is parked in the private-use area while markup is removed.
+// Each pattern runs only when its marker character occurs, which keeps
+// plain prose fast.
 func mdInline(s string) string {
-	s = mdEscape.ReplaceAllStringFunc(s, func(m string) string { return string(rune(0xF0000) + rune(m[1])) })
-	s = mdImage.ReplaceAllString(s, "$1")
-	s = mdLink.ReplaceAllString(s, "$1")
-	s = mdAutolink.ReplaceAllString(s, "$1")
-	s = mdTag.ReplaceAllString(s, "")
-	s = mdCode.ReplaceAllString(s, "$1")
+	has := func(chars string) bool { return strings.ContainsAny(s, chars) }
+	escaped := has(`\`)
+	if escaped {
+		s = mdEscape.ReplaceAllStringFunc(s, func(m string) string { return string(rune(0xF0000) + rune(m[1])) })
+	}
+	if has("[") {
+		s = mdImage.ReplaceAllString(s, "$1")
+		s = mdLink.ReplaceAllString(s, "$1")
+	}
+	if has("<") {
+		s = mdAutolink.ReplaceAllString(s, "$1")
+		s = mdTag.ReplaceAllString(s, "")
+	}
+	if has("`") {
+		s = mdCode.ReplaceAllString(s, "$1")
+	}
 	for range 3 { // nested emphasis such as **_word_**
+		if !has("*_~") {
+			break
+		}
+		before := s
 		for _, re := range mdEmphasis {
 			s = re.ReplaceAllString(s, "$1")
 		}
 		s = mdUnderline.ReplaceAllString(s, "$1$2$3")
+		if s == before {
+			break
+		}
+	}
+	if !escaped {
+		return s
 	}
 	return strings.Map(func(r rune) rune {
 		if r >= 0xF0000 && r < 0xF0080 {
