@@ -50,13 +50,13 @@ const (
 	defaultM              = 16
 	defaultEfConstruction = 128
 	defaultEfSearch       = 64
-	defaultExactBelow     = 2000
+	defaultExactBelow     = 3000 // BenchmarkSwitchover: graph wins from ~4000 (384-d and 1536-d), exact up to ~2000
 	maxM                  = 256
 	maxLevel              = 16
 )
 
 // DefaultConfig returns the measured defaults: Cosine, M 16, EfConstruction
-// 128, EfSearch 64, Seed 1, ExactBelow 2000.
+// 128, EfSearch 64, Seed 1, ExactBelow 3000.
 func DefaultConfig() Config {
 	return Config{
 		Metric:         Cosine,
