@@ -8,6 +8,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -268,4 +269,37 @@ func setHeaderVersion(kv *memKV, ver uint16) {
 	h := kv.m["h"]
 	binary.LittleEndian.PutUint16(h[4:], ver)
 	binary.LittleEndian.PutUint32(h[len(h)-4:], crcOf(h[:len(h)-4]))
+}
+
+// failKV fails every Put after the first okPuts.
+type failKV struct {
+	*memKV
+	okPuts int
+}
+
+func (k *failKV) Put(key, v []byte) error {
+	if k.okPuts == 0 {
+		return errors.New("disk full")
+	}
+	k.okPuts--
+	return k.memKV.Put(key, v)
+}
+
+func TestSaveErrorKeepsDirty(t *testing.T) {
+	d := clustered(500, 0, 8, 4, 25)
+	x := mustBuild(t, d, persistCfg)
+	bad := &failKV{memKV: newMemKV(), okPuts: 100}
+	if err := x.Save(bad); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("save into a failing kv: %v", err)
+	}
+	good := newMemKV() // the failed transaction was rolled back: start again
+	if err := x.Save(good); err != nil {
+		t.Fatal(err)
+	}
+	if good.puts != 501 {
+		t.Fatalf("save after a failed save wrote %d records, want all 501", good.puts)
+	}
+	if _, st := mustLoad(t, good, 8, persistCfg, sourceOf(d)); st != (LoadStats{Vectors: 500, Nodes: 500}) {
+		t.Fatalf("load %+v", st)
+	}
 }
