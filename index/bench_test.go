@@ -160,6 +160,25 @@ func measure(b *testing.B, s *benchSet, search func(q []float32) []uint64) {
 	b.ReportMetric(p.cpuMicros, "cpu-us/query")
 }
 
+var shots = map[string]map[string]float64{}
+
+// oneShot runs an expensive measurement (a whole build, a whole load) once
+// per benchmark name, whatever b.N is, and reports its metrics on every run.
+func oneShot(b *testing.B, f func() map[string]float64) {
+	passMu.Lock()
+	m, ok := shots[b.Name()]
+	passMu.Unlock()
+	if !ok {
+		m = f()
+		passMu.Lock()
+		shots[b.Name()] = m
+		passMu.Unlock()
+	}
+	for unit, v := range m {
+		b.ReportMetric(v, unit)
+	}
+}
+
 // BenchmarkRecallLatency: our HNSW over an EfSearch sweep, exact search, and
 // coder/hnsw v0.6.1, on the same data and queries.
 func BenchmarkRecallLatency(b *testing.B) {
@@ -243,7 +262,8 @@ func build(b *testing.B, sz benchSize, s *benchSet) {
 		b.ReportMetric(float64(s.heapBytes)/float64(sz.n)/(raw+links), "x(raw+links)")
 	})
 	b.Run(fmt.Sprintf("parallel-%d", runtime.GOMAXPROCS(0)), func(b *testing.B) {
-		for range b.N {
+		// One build whatever b.N is; every run reports its metrics.
+		oneShot(b, func() map[string]float64 {
 			x := New(sz.dim, DefaultConfig())
 			w0, c0 := time.Now(), cpuTime()
 			var wg sync.WaitGroup
@@ -261,15 +281,53 @@ func build(b *testing.B, sz benchSize, s *benchSet) {
 				}()
 			}
 			wg.Wait()
-			b.ReportMetric(float64(sz.n)/time.Since(w0).Seconds(), "inserts/s")
-			b.ReportMetric(float64(sz.n)/(cpuTime()-c0).Seconds(), "inserts/cpu-s")
+			m := map[string]float64{
+				"inserts/s":     float64(sz.n) / time.Since(w0).Seconds(),
+				"inserts/cpu-s": float64(sz.n) / (cpuTime() - c0).Seconds(),
+			}
 			got := make([][]Result, len(s.d.queries))
 			for i, q := range s.d.queries {
 				got[i], _ = x.SearchEf(q, 10, x.Config().EfSearch)
 			}
-			b.ReportMetric(recall(s.truth, got), "recall@10")
-		}
+			m["recall@10"] = recall(s.truth, got)
+			return m
+		})
 	})
+}
+
+func saveAndLoad(b *testing.B, sz benchSize, s *benchSet) map[string]float64 {
+	db, err := bbolt.Open(filepath.Join(b.TempDir(), "idx.db"), 0o600, &bbolt.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	w0 := time.Now()
+	err = db.Update(func(tx *bbolt.Tx) error {
+		bk, err := tx.CreateBucketIfNotExists([]byte("hnsw"))
+		if err != nil {
+			return err
+		}
+		s.x.rewrite = true // the shared index may have been saved before
+		return s.x.Save(boltKV{bk})
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := map[string]float64{"save-s": time.Since(w0).Seconds()}
+	w0, c0 := time.Now(), cpuTime()
+	err = db.View(func(tx *bbolt.Tx) error {
+		y, st, err := Load(boltKV{tx.Bucket([]byte("hnsw"))}, sz.dim, DefaultConfig(), seqOf(s.d.vecs))
+		if err == nil && (st.Rebuilt || st.Inserted != 0 || y.Len() != sz.n) {
+			err = fmt.Errorf("load was not a clean read: %+v", st)
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m["wall-s/load"] = time.Since(w0).Seconds()
+	m["cpu-s/load"] = (cpuTime() - c0).Seconds()
+	return m
 }
 
 // boltKV adapts a bbolt bucket to KV, as the store does.
@@ -286,40 +344,7 @@ func BenchmarkLoad(b *testing.B) {
 	for _, sz := range benchSizes() {
 		b.Run(sz.String(), func(b *testing.B) {
 			s := getSet(b, sz)
-			db, err := bbolt.Open(filepath.Join(b.TempDir(), "idx.db"), 0o600, &bbolt.Options{NoSync: true})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer db.Close()
-			w0 := time.Now()
-			err = db.Update(func(tx *bbolt.Tx) error {
-				bk, err := tx.CreateBucketIfNotExists([]byte("hnsw"))
-				if err != nil {
-					return err
-				}
-				s.x.rewrite = true // the shared index may have been saved before
-				return s.x.Save(boltKV{bk})
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
-			save := time.Since(w0).Seconds()
-			b.ResetTimer()
-			for range b.N {
-				c0 := cpuTime()
-				err = db.View(func(tx *bbolt.Tx) error {
-					y, st, err := Load(boltKV{tx.Bucket([]byte("hnsw"))}, sz.dim, DefaultConfig(), seqOf(s.d.vecs))
-					if err == nil && (st.Rebuilt || st.Inserted != 0 || y.Len() != sz.n) {
-						err = fmt.Errorf("load was not a clean read: %+v", st)
-					}
-					return err
-				})
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.ReportMetric((cpuTime() - c0).Seconds(), "cpu-s/load")
-			}
-			b.ReportMetric(save, "save-s")
+			oneShot(b, func() map[string]float64 { return saveAndLoad(b, sz, s) })
 		})
 	}
 }
