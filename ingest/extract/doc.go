@@ -55,8 +55,11 @@
 //   - Plain text that is not valid UTF-8 (and has no UTF-16/32 byte order
 //     mark) is decoded as Windows-1252, a superset of Latin-1.
 //   - No OCR: scanned PDFs without a text layer return ErrNoText.
-//   - Paragraphs: pdfium reports lines, not paragraphs, so PDF pages come
-//     back as lines separated by single newlines, without blank lines.
+//   - Paragraphs: pdfium reports lines, not paragraphs. A blank line is
+//     inserted where the gap between two baselines exceeds 1.4 times the
+//     page's usual line spacing, or the text jumps upwards (a new column).
+//     This is a heuristic: headings, captions and footnotes also get blank
+//     lines around them, and pages with no regular spacing get none.
 //   - Titles: placeholder metadata titles ("Untitled", a bare file name such
 //     as "report.docx") are dropped; PDFs have no heading fallback, so the
 //     title is then "" and the caller uses the file name.

@@ -162,3 +162,27 @@ func TestExtractConcurrent(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestExtractPDFParagraphs(t *testing.T) {
+	data := testPDF{Pages: [][]string{{
+		"First paragraph, line one,", "and line two.", "",
+		"Second paragraph, a sin-", "gle hyphenated word.", "", "",
+		"Third paragraph.", "Still the third.",
+	}}}.Bytes(t)
+	doc, err := mustExtractor(t).Extract(context.Background(), "p.pdf", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "First paragraph, line one,\nand line two.\n\nSecond paragraph, a single hyphenated word.\n\nThird paragraph.\nStill the third."
+	if got := doc.Pages[0]; got != want {
+		t.Errorf("page = %q, want %q", got, want)
+	}
+}
+
+func TestSplitRuneLines(t *testing.T) {
+	got := splitRuneLines([]rune("ab\r\n  \r\n cd \nef\rg"))
+	want := []runeLine{{0, 2, 0, 1}, {8, 12, 9, 10}, {13, 15, 13, 14}, {16, 17, 16, 16}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("splitRuneLines = %v, want %v", got, want)
+	}
+}

@@ -294,7 +294,7 @@ func (s *session) pageText(d references.FPDF_DOCUMENT, i int) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("get text: %w", err)
 	}
-	return txt.Text, nil
+	return s.markParagraphs(tp.TextPage, txt.Text, cnt.Count), nil
 }
 
 // cleanTitle tidies a metadata title and drops the placeholders authoring
