@@ -31,7 +31,13 @@ type HashConfig struct {
 }
 
 // DefaultHashConfig returns the default offline embedder settings, chosen by
-// measurement on SciFact and Cranfield (see hash_eval_test.go).
+// measurement on SciFact and Cranfield (see hash_eval_test.go). Vector-only
+// nDCG@10 with query-side idf, SciFact / Cranfield, by dimensions:
+// 256 0.447/0.271, 512 0.547/0.322, 1024 0.587/0.348, 2048 0.626/0.353,
+// 4096 0.656/0.362. Fused with BM25 the dimensions barely matter (weighted
+// fusion 0.69-0.70 / 0.38 at every size), and every 1024 dimensions cost
+// 400 MB at 100k passages, so the default is 1024. Character 4-5-grams beat
+// 3-5 and 3-4; bigrams at 0.3 changed nothing, so they are off.
 func DefaultHashConfig() HashConfig {
 	return HashConfig{Dimensions: 1024, MinN: 4, MaxN: 5, WordWeight: 1, NgramWeight: 1, BigramWeight: -1}
 }
