@@ -4,7 +4,6 @@ LDFLAGS := -X main.Version=$(VERSION)
 BIN     := bin/mcpvec
 GO      ?= go
 DEMO_DB := $(CURDIR)/bin/demo-library.db
-export CGO_ENABLED ?= 0
 
 .PHONY: help build test race lint tidy bench bench-large fuzz demo eval ci node-deps clean
 
@@ -12,7 +11,7 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
 build: ## build bin/mcpvec with the version stamped
-	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mcpvec
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mcpvec
 
 test: node-deps ## run every test with the race detector (what CI runs)
 	$(GO) test -race -count=1 -timeout 45m ./...
@@ -20,7 +19,7 @@ test: node-deps ## run every test with the race detector (what CI runs)
 race: test ## alias of test
 
 node-deps: ## install the pinned npm MCP clients the server tests drive (skipped without npm)
-	@if command -v npm >/dev/null 2>&1 && [ ! -d server/testdata/node/node_modules ]; then \
+	@if command -v npm >/dev/null 2>&1 && [ ! -f server/testdata/node/node_modules/.package-lock.json ]; then \
 		cd server/testdata/node && npm ci --no-audit --no-fund --loglevel=error; \
 	fi
 
