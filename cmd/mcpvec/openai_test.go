@@ -251,6 +251,7 @@ func searchTop(t *testing.T, db string, env []string, mode, query string) search
 }
 
 func TestOpenAIIngestSearchFetchEndToEnd(t *testing.T) {
+	t.Parallel()
 	fake := newFakeOpenAI(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "lib.db")
@@ -304,6 +305,7 @@ func TestOpenAIIngestSearchFetchEndToEnd(t *testing.T) {
 }
 
 func TestOpenAIMissingKeyFailsBeforeAnyRequest(t *testing.T) {
+	t.Parallel()
 	// Any request to api.openai.com would go through this proxy.
 	var mu sync.Mutex
 	hits := 0
@@ -340,6 +342,7 @@ func TestOpenAIMissingKeyFailsBeforeAnyRequest(t *testing.T) {
 }
 
 func TestOpenAIRetryAfterThenSuccess(t *testing.T) {
+	t.Parallel()
 	fake := newFakeOpenAI(t)
 	fake.setHook(func(n int, inputs []string, w http.ResponseWriter, r *http.Request) bool {
 		if n == 2 { // the first request after the probe
@@ -368,6 +371,7 @@ func TestOpenAIRetryAfterThenSuccess(t *testing.T) {
 }
 
 func TestOpenAIBadVectorsFailTheFileAndKeepTheLibraryConsistent(t *testing.T) {
+	t.Parallel()
 	fake := newFakeOpenAI(t)
 	fake.setHook(func(n int, inputs []string, w http.ResponseWriter, r *http.Request) bool {
 		dims := 0

@@ -35,6 +35,7 @@ func reindexLibrary(t *testing.T, sentences int) (db string) {
 }
 
 func TestReindexHashToOpenAISwitchesEmbedderAndVectors(t *testing.T) {
+	t.Parallel()
 	db := reindexLibrary(t, 20)
 	before := libInfo(t, db, nil)
 	fake := newFakeOpenAI(t)
@@ -89,6 +90,7 @@ func failFrom(fake *fakeOpenAI, n int) {
 }
 
 func TestReindexInterruptedKeepsOldIndexAndResumesPayingOnlyForTheRest(t *testing.T) {
+	t.Parallel()
 	db := reindexLibrary(t, 400)
 	before := libInfo(t, db, nil)
 	fake := newFakeOpenAI(t)
@@ -142,6 +144,7 @@ func TestReindexInterruptedKeepsOldIndexAndResumesPayingOnlyForTheRest(t *testin
 }
 
 func TestReindexDiscard(t *testing.T) {
+	t.Parallel()
 	db := reindexLibrary(t, 200)
 	fake := newFakeOpenAI(t)
 	env := []string{"OPENAI_BASE_URL=" + fake.baseURL()}
@@ -184,6 +187,7 @@ func TestReindexDiscard(t *testing.T) {
 }
 
 func TestReindexBackToHashWithoutTheOldServer(t *testing.T) {
+	t.Parallel()
 	fake := newFakeOpenAI(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "lib.db")
