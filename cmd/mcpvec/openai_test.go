@@ -358,7 +358,9 @@ func TestOpenAIRetryAfterThenSuccess(t *testing.T) {
 	db := filepath.Join(dir, "lib.db")
 	f := writeFile(t, filepath.Join(dir, "a.txt"), "Tides rise twice a day along the northern coast.")
 	out := mustRunEnv(t, db, []string{"OPENAI_BASE_URL=" + fake.baseURL()}, "ingest", "--embedder", "openai", f)
-	if !strings.Contains(out, "ingested 1 documents") || !strings.Contains(out, "(1 retries)") {
+	// Tokens as the fake reports them (words + 1): 3 for the probe, 10 for
+	// the passage; requests: the probe, the 429 and its retry.
+	if !strings.Contains(out, "ingested 1 documents") || !strings.Contains(out, "; 13 embedding tokens sent in 3 requests (1 retries)") {
 		t.Fatalf("ingest after a 429: %s", out)
 	}
 	fake.mu.Lock()

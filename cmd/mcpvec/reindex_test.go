@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mcpvec/mcpvec/ingest"
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -206,5 +211,44 @@ func TestReindexBackToHashWithoutTheOldServer(t *testing.T) {
 	}
 	if r := mcpvecEnv(t, db, nil, "reindex"); r.code != 1 || !strings.Contains(r.stderr, "reindex needs the new embedder") {
 		t.Fatalf("reindex without flags: exit %d %s", r.code, r.stderr)
+	}
+}
+
+func TestEmbedProgressAddsThroughputToTheProgressLine(t *testing.T) {
+	t.Parallel()
+	db, err := store.Open(filepath.Join(t.TempDir(), "lib.db"), &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	h := embed.NewHash(embed.DefaultHashConfig())
+	cache := ingest.NewEmbedCache(db, h, identityOf(h), nil)
+	if _, err := cache.Embed(context.Background(), []string{"one", "two", "three"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cache.Embed(context.Background(), []string{"two"}); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	p := &embedProgress{w: &buf, cache: cache, emb: h, start: time.Now().Add(-time.Second)}
+	for _, in := range []string{"\r\033[Kfiles 1/2  pages 3", "\r\033[K", "skipped a.png: unsupported\n"} {
+		buf.Reset()
+		n, err := p.Write([]byte(in))
+		if err != nil || n != len(in) {
+			t.Fatalf("Write(%q) = %d, %v", in, n, err)
+		}
+		want := in
+		if strings.HasPrefix(in, "\r\033[Kfiles") {
+			want = in + "  embedded 3 ("
+		}
+		if got := buf.String(); !strings.HasPrefix(got, want) {
+			t.Fatalf("Write(%q) wrote %q, want it to start with %q", in, got, want)
+		}
+		if want != in && !strings.Contains(buf.String(), "/s), 1 resumed") {
+			t.Fatalf("progress line %q lacks throughput and resumed count", buf.String())
+		}
+		if want == in && buf.String() != in {
+			t.Fatalf("Write(%q) changed a line that is not a progress redraw: %q", in, buf.String())
+		}
 	}
 }
