@@ -156,12 +156,21 @@ func (c *EmbedCache) lookup(keys [][]byte, out [][]float32) error {
 	return nil
 }
 
-// embedMissing embeds texts[todo] batch by batch, filling out.
+// embedMissing embeds texts[todo] batch by batch, filling out. Answered
+// batches go to one committer goroutine, which writes whatever has queued
+// up in one transaction: the workers start their next request instead of
+// waiting for the store, and concurrent batches share an fsync.
 func (c *EmbedCache) embedMissing(ctx context.Context, texts []string, keys [][]byte, todo []int, out [][]float32) error {
 	if len(todo) == 0 {
 		return nil
 	}
 	jobs := make(chan []int)
+	answered := make(chan []int, c.opts.Parallel)
+	committed := make(chan struct{})
+	go func() {
+		defer close(committed)
+		c.commitLoop(keys, out, answered)
+	}()
 	var (
 		wg       sync.WaitGroup
 		mu       sync.Mutex
@@ -171,14 +180,17 @@ func (c *EmbedCache) embedMissing(ctx context.Context, texts []string, keys [][]
 	for range min(c.opts.Parallel, (len(todo)+c.opts.Batch-1)/c.opts.Batch) {
 		wg.Go(func() {
 			for batch := range jobs {
-				if err := c.batch(ctx, texts, keys, batch, out); err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					failed.Store(true)
+				err := c.batch(ctx, texts, batch, out)
+				if err == nil {
+					answered <- batch
+					continue
 				}
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+				failed.Store(true)
 			}
 		})
 	}
@@ -192,6 +204,8 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
+	close(answered)
+	<-committed
 	if firstErr != nil {
 		return firstErr
 	}
@@ -206,8 +220,8 @@ feed:
 	return nil
 }
 
-// batch embeds one batch and commits it to the cache.
-func (c *EmbedCache) batch(ctx context.Context, texts []string, keys [][]byte, idx []int, out [][]float32) (err error) {
+// batch embeds the passages idx and puts their vectors in out.
+func (c *EmbedCache) batch(ctx context.Context, texts []string, idx []int, out [][]float32) (err error) {
 	defer func() {
 		// It runs on its own goroutine: a panic in the wrapped embedder
 		// would otherwise take the process down.
@@ -230,25 +244,47 @@ func (c *EmbedCache) batch(ctx context.Context, texts []string, keys [][]byte, i
 		out[i] = vecs[k]
 	}
 	c.embedded.Add(int64(len(idx)))
-	err = c.db.Update(func(tx *store.Tx) error {
-		kv, err := tx.Aux(EmbedCacheBucket)
-		if err != nil {
-			return err
-		}
-		for k, i := range idx {
-			if err := kv.Put(keys[i], store.EncodeVector(vecs[k])); err != nil {
-				return err
+	return nil
+}
+
+// commitLoop writes answered batches to the cache until the channel is
+// closed, each time all that has queued up in one transaction.
+func (c *EmbedCache) commitLoop(keys [][]byte, out [][]float32, answered <-chan []int) {
+	for first := range answered {
+		group := [][]int{first}
+	drain:
+		for {
+			select {
+			case b, ok := <-answered:
+				if !ok {
+					break drain
+				}
+				group = append(group, b)
+			default:
+				break drain
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		// Losing the cache costs money on a rerun, not correctness.
-		c.opts.Logger.Warn("could not save embeddings for resuming", "passages", len(idx), "err", err)
-		return nil
+		err := c.db.Update(func(tx *store.Tx) error {
+			kv, err := tx.Aux(EmbedCacheBucket)
+			if err != nil {
+				return err
+			}
+			for _, idx := range group {
+				for _, i := range idx {
+					if err := kv.Put(keys[i], store.EncodeVector(out[i])); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			// Losing the cache costs money on a rerun, not correctness.
+			c.opts.Logger.Warn("could not save embeddings for resuming", "batches", len(group), "err", err)
+			continue
+		}
+		c.batches.Add(int64(len(group)))
 	}
-	c.batches.Add(1)
-	return nil
 }
 
 // Forget drops the cache entries of texts (e.g. the passages of a document

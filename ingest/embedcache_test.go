@@ -277,3 +277,93 @@ func TestEmbedCacheBadEmbedderIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// latencyEmbedder answers after a fixed delay, like a remote server.
+type latencyEmbedder struct {
+	dims    int
+	latency time.Duration
+}
+
+func (l latencyEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	select {
+	case <-time.After(l.latency):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	out := make([][]float32, len(texts))
+	for i := range out {
+		v := make([]float32, l.dims)
+		for j := range v {
+			v[j] = float32(i+j) + 1
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// BenchmarkEmbedCache measures what committing every batch costs (fsync
+// included) against embedding without the cache, for 2,048 passages of
+// 1,536 dimensions from a server with 50 ms per request, and a fully
+// resumed run (every vector from the cache).
+func BenchmarkEmbedCache(b *testing.B) {
+	const n, dims = 2048, 1536
+	texts := passages(n)
+	inner := latencyEmbedder{dims: dims, latency: 50 * time.Millisecond}
+	id := store.EmbedderInfo{Provider: "fake", Model: "m", Dimensions: dims}
+	for _, batch := range []int{64, 256} {
+		b.Run(fmt.Sprintf("direct/batch=%d", batch), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var wg sync.WaitGroup
+				sem := make(chan struct{}, 4)
+				for i := 0; i < n; i += batch {
+					sem <- struct{}{}
+					wg.Go(func() {
+						defer func() { <-sem }()
+						inner.Embed(context.Background(), texts[i:min(n, i+batch)])
+					})
+				}
+				wg.Wait()
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "passages/s")
+		})
+		b.Run(fmt.Sprintf("cold/batch=%d", batch), func(b *testing.B) {
+			db, err := store.Open(filepath.Join(b.TempDir(), "lib.db"), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			c := NewEmbedCache(db, inner, id, &EmbedCacheOptions{Batch: batch, Parallel: 4})
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.Embed(context.Background(), texts); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				if err := c.Clear(); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "passages/s")
+		})
+	}
+	b.Run("resumed", func(b *testing.B) {
+		db, err := store.Open(filepath.Join(b.TempDir(), "lib.db"), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+		c := NewEmbedCache(db, inner, id, nil)
+		if _, err := c.Embed(context.Background(), texts); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := c.Embed(context.Background(), texts); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "passages/s")
+	})
+}
