@@ -3,13 +3,20 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpvec/mcpvec/ingest"
 	"github.com/mcpvec/mcpvec/ingest/embed"
@@ -250,5 +257,139 @@ func TestEmbedProgressAddsThroughputToTheProgressLine(t *testing.T) {
 		if want == in && buf.String() != in {
 			t.Fatalf("Write(%q) changed a line that is not a progress redraw: %q", in, buf.String())
 		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe to read while a child writes to it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// mcpSearch calls the search tool and returns the passages' texts.
+func mcpSearch(t *testing.T, c *client.Client, query string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "search"
+	req.Params.Arguments = map[string]any{"query": query}
+	res, err := c.CallTool(ctx, req)
+	if err != nil || res.IsError || len(res.Content) != 1 {
+		t.Fatalf("search %q over MCP: %v %+v", query, err, res)
+	}
+	var sr searchJSON
+	if err := json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &sr); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range sr.Results {
+		out = append(out, r.Text)
+	}
+	return out
+}
+
+// TestReindexWhileServing hands a reindex to a running server: MCP searches
+// keep being answered from the old index while the new vectors are being
+// embedded, and use the new embedder as soon as the reindex completes.
+func TestReindexWhileServing(t *testing.T) {
+	t.Parallel()
+	db := reindexLibrary(t, 100)
+	fake := newFakeOpenAI(t)
+	gate := make(chan struct{})
+	blocked := make(chan struct{})
+	var once sync.Once
+	fake.setHook(func(n int, inputs []string, w http.ResponseWriter, r *http.Request) bool {
+		if n >= 2 { // hold the first batch after the probe until released
+			once.Do(func() { close(blocked) })
+			select {
+			case <-gate:
+			case <-r.Context().Done():
+			}
+		}
+		return false
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv := exec.CommandContext(ctx, os.Args[0], "serve", "--addr", "127.0.0.1:0")
+	srv.Env = childEnv(db)
+	var sout syncBuffer
+	srv.Stdout = &sout
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Wait()
+	defer cancel()
+	endpoint := ""
+	for deadline := time.Now().Add(time.Minute); endpoint == "" && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		for _, l := range strings.Split(sout.String(), "\n") {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "http://127.0.0.1:") && strings.HasSuffix(l, "/mcp") {
+				endpoint = l
+			}
+		}
+	}
+	if endpoint == "" {
+		t.Fatalf("server printed no endpoint: %s", sout.String())
+	}
+	tr, err := transport.NewStreamableHTTP(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr)
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "mcpvec-test", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+
+	done := make(chan result, 1)
+	go func() {
+		done <- mcpvecEnv(t, db, nil, "reindex", "--embedder", "openai", "--embed-url", fake.baseURL())
+	}()
+	select {
+	case <-blocked:
+	case r := <-done:
+		t.Fatalf("reindex ended before embedding: %+v", r)
+	case <-time.After(time.Minute):
+		t.Fatal("the reindex never reached the embeddings server")
+	}
+	const q = "lighthouse keepers trimmed the wicks"
+	if got := mcpSearch(t, c, q); len(got) == 0 || !strings.Contains(got[0], "Lighthouse keepers") {
+		t.Fatalf("search during the reindex: %q", got)
+	}
+	if fake.paid()[q] != 0 {
+		t.Fatal("the query was embedded by the new embedder before the switch")
+	}
+	close(gate)
+	r := <-done
+	if r.code != 0 || !strings.Contains(r.stdout, "reindexed") {
+		t.Fatalf("forwarded reindex: %+v", r)
+	}
+	if got := mcpSearch(t, c, q); len(got) == 0 || !strings.Contains(got[0], "Lighthouse keepers") {
+		t.Fatalf("search after the reindex: %q", got)
+	}
+	if fake.paid()[q] != 1 {
+		t.Fatal("after the switch the server does not embed queries with the new embedder")
+	}
+	info := libInfo(t, db, nil) // forwarded to the server too
+	if info.Embedder.Provider != "openai" {
+		t.Fatalf("embedder after a forwarded reindex: %+v", info.Embedder)
 	}
 }
