@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -167,17 +169,20 @@ func TestWritesWhileServingAreForwarded(t *testing.T) {
 	defer cancel()
 	srv := exec.CommandContext(ctx, os.Args[0], "serve", "--addr", "127.0.0.1:0")
 	srv.Env = append(os.Environ(), "MCPVEC_TEST_MAIN=1", "MCPVEC_DB="+db)
-	var sout bytes.Buffer
-	srv.Stdout = &sout
+	sout, err := srv.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Wait()
 	defer cancel()
-	deadline := time.Now().Add(60 * time.Second)
-	for !strings.Contains(sout.String(), "http://") && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
+	// The URLs are printed once the server listens and its admin channel is up.
+	sc := bufio.NewScanner(sout)
+	for sc.Scan() && !strings.Contains(sc.Text(), "http://") {
 	}
+	go io.Copy(io.Discard, sout)
 	// A write from another process is handed to the running server.
 	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("lighthouse keepers trimmed the wicks nightly"), 0o644)
 	r := mcpvec(t, db, "ingest", filepath.Join(dir, "b.txt"))
