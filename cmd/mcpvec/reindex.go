@@ -67,7 +67,11 @@ func runReindex(ctx context.Context, e *env, args []string) int {
 	if meta.Embedder == nil {
 		return errorf(e, "the library is empty: choose the embedder with `mcpvec ingest --embedder ...` instead")
 	}
-	emb, err := reindexEmbedder(ctx, e, h.db, ef.identity(e))
+	target := ef.identity(e)
+	if target.Provider == "hash" && target.Model != "" {
+		return errorf(e, "--embed-model is for --embedder openai (the offline embedder has one model)")
+	}
+	emb, err := reindexEmbedder(ctx, e, h.db, target)
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
@@ -197,14 +201,21 @@ func stageVectors(ctx context.Context, e *env, db *store.DB, emb embed.Embedder,
 	if done := total - len(pending); done > 0 {
 		fmt.Fprintf(e.stderr, "%d of %d passages already embedded\n", done, total)
 	}
-	var doneN atomic.Int64
-	doneN.Store(int64(total - len(pending)))
+	var (
+		mu    sync.Mutex
+		doneN = total - len(pending)
+		start = time.Now()
+	)
 	size, par := embedBatching(e, id)
 	err = inBatches(ctx, pending, size, par, func(ctx context.Context, seqs []uint64) error {
 		if err := stageBatch(ctx, db, emb, seqs); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "\rembedded %d/%d passages", doneN.Add(int64(len(seqs))), total)
+		mu.Lock()
+		defer mu.Unlock()
+		doneN += len(seqs)
+		rate := float64(doneN-(total-len(pending))) / max(time.Since(start).Seconds(), 0.001)
+		fmt.Fprintf(e.stderr, "\r\033[Kembedded %d/%d passages (%.0f/s)", doneN, total, rate)
 		return nil
 	})
 	if len(pending) > 0 {
