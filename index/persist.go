@@ -11,8 +11,10 @@ import (
 
 // KV is the key/value bucket the index persists into. The store implements it
 // on a bbolt bucket inside a write transaction (Get/ForEach also work in a
-// read transaction for Load). Keys and values passed to or returned by it are
-// valid only during the call; the index copies what it keeps. The bucket
+// read transaction for Load). Keys and values returned by it are valid only
+// during the call; the index copies what it keeps. Keys and values the index
+// passes to Put are never modified afterwards, as bbolt requires (it keeps
+// them until the transaction commits). The bucket
 // should hold nothing but the index's keys.
 type KV interface {
 	Get(key []byte) []byte
@@ -90,12 +92,12 @@ func (x *Index) Save(kv KV) error {
 			return fmt.Errorf("delete node %d: %w", id, err)
 		}
 	}
-	var buf []byte
 	for s := uint32(0); int(s) < x.n; s++ {
 		if x.state[s] != stateLive || !(x.dirty[s] || x.rewrite) {
 			continue
 		}
-		buf = x.encodeNode(buf[:0], s)
+		// A fresh buffer per record: bbolt keeps Put's value until commit.
+		buf := x.encodeNode(make([]byte, 0, 1+4+4+2+8*x.m0), s)
 		if err := kv.Put(nodeKey(x.ids[s]), buf); err != nil {
 			return fmt.Errorf("put node %d: %w", x.ids[s], err)
 		}

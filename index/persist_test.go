@@ -1,7 +1,6 @@
 package index
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"iter"
@@ -12,7 +11,8 @@ import (
 	"testing"
 )
 
-// memKV is a map-backed KV that counts writes.
+// memKV is a map-backed KV that counts writes. Like bbolt it keeps the
+// slices given to Put without copying, so reusing a buffer would corrupt it.
 type memKV struct {
 	m             map[string][]byte
 	puts, deletes int
@@ -23,7 +23,7 @@ func newMemKV() *memKV { return &memKV{m: map[string][]byte{}} }
 func (k *memKV) Get(key []byte) []byte { return k.m[string(key)] }
 func (k *memKV) Put(key, v []byte) error {
 	k.puts++
-	k.m[string(key)] = bytes.Clone(v)
+	k.m[string(key)] = v
 	return nil
 }
 func (k *memKV) Delete(key []byte) error {
