@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -391,5 +392,67 @@ func TestReindexWhileServing(t *testing.T) {
 	info := libInfo(t, db, nil) // forwarded to the server too
 	if info.Embedder.Provider != "openai" {
 		t.Fatalf("embedder after a forwarded reindex: %+v", info.Embedder)
+	}
+}
+
+// TestReindexKilledResumes kills a reindex with SIGKILL while requests are
+// in flight: the library keeps serving the old embedder, and the rerun
+// pays only for what the killed run got no answer for.
+func TestReindexKilledResumes(t *testing.T) {
+	db := reindexLibrary(t, 300)
+	fake := newFakeOpenAI(t)
+	hung := make(chan struct{})
+	var once sync.Once
+	const answerFirst = 3
+	fake.setHook(func(n int, inputs []string, w http.ResponseWriter, r *http.Request) bool {
+		if n <= 1+answerFirst {
+			return false
+		}
+		once.Do(func() { close(hung) })
+		<-r.Context().Done()
+		return true
+	})
+	env := []string{"OPENAI_BASE_URL=" + fake.baseURL(), "MCPVEC_EMBED_CONCURRENCY=2"}
+	cmd := exec.Command(os.Args[0], "reindex", "--embedder", "openai")
+	cmd.Env = childEnv(db, env...)
+	var errb syncBuffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-hung:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("the reindex never reached the hanging request\n%s", errb.String())
+	}
+	time.Sleep(1500 * time.Millisecond) // let the answered batches commit
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	first := fake.paid()
+	if len(first) != answerFirst*64 {
+		t.Fatalf("killed run got %d passages answered, want %d", len(first), answerFirst*64)
+	}
+	info := libInfo(t, db, nil)
+	if info.Embedder.Provider != "hash" {
+		t.Fatalf("embedder after a killed reindex: %+v", info.Embedder)
+	}
+
+	fake.setHook(nil)
+	r := mcpvecEnv(t, db, env, "reindex", "--embedder", "openai")
+	if r.code != 0 || !strings.Contains(r.stderr, fmt.Sprintf("%d of %d passages already embedded", len(first), info.Passages)) {
+		t.Fatalf("resumed reindex: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	paid := fake.paid()
+	if len(paid) != info.Passages {
+		t.Fatalf("%d distinct passages embedded, library has %d", len(paid), info.Passages)
+	}
+	for text, n := range paid {
+		if n != 1 {
+			t.Fatalf("%q embedded %d times", text, n)
+		}
+	}
+	if after := libInfo(t, db, env); after.Embedder.Provider != "openai" {
+		t.Fatalf("embedder after the resumed reindex: %+v", after.Embedder)
 	}
 }
