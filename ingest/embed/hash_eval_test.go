@@ -305,6 +305,8 @@ func TestEvalHashVariants(t *testing.T) {
 		{"words+ngrams 3-5", HashConfig{MinN: 3, MaxN: 5}, 0},
 		{"words+ngrams 3-4", HashConfig{MinN: 3, MaxN: 4}, 0},
 		{"words+ngrams 4-5", HashConfig{MinN: 4, MaxN: 5}, 0},
+		{"words+ngrams 4-4", HashConfig{MinN: 4, MaxN: 4}, 0},
+		{"words+ngrams 5-5", HashConfig{MinN: 5, MaxN: 5}, 0},
 		{"words+0.5 ngrams", HashConfig{NgramWeight: 0.5}, 0},
 		{"words+2 ngrams", HashConfig{NgramWeight: 2}, 0},
 		{"words+ngrams+0.3 bigrams", HashConfig{BigramWeight: 0.3}, 0},
