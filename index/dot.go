@@ -44,24 +44,27 @@ func prepare(vec []float32, dim int, metric Metric) ([]float32, error) {
 }
 
 // prepareInto validates vec (len(vec) == len(dst)) and writes the stored form
-// into dst: a copy, normalised under Cosine.
+// into dst: a copy, normalised under Cosine. The fast path checks NaN and Inf
+// through the SIMD self dot product (any NaN or Inf makes it non-finite); only
+// then, or on float32 overflow, does it fall back to an exact scalar check.
 func prepareInto(dst, vec []float32, metric Metric) error {
-	var norm float64
-	for i, f := range vec {
-		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-			return ErrInvalidVector
+	copy(dst, vec)
+	n := float64(dot(dst, dst))
+	if math.IsNaN(n) || math.IsInf(n, 0) {
+		var sum float64
+		for _, f := range vec {
+			if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+				return ErrInvalidVector
+			}
+			sum += float64(f) * float64(f)
 		}
-		dst[i] = f
-		norm += float64(f) * float64(f)
+		n = sum // finite values whose squares overflowed float32
 	}
 	if metric == Cosine {
-		if norm == 0 {
+		if n == 0 {
 			return ErrInvalidVector
 		}
-		inv := float32(1 / math.Sqrt(norm))
-		for i := range dst {
-			dst[i] *= inv
-		}
+		vek32.MulNumber_Inplace(dst, float32(1/math.Sqrt(n)))
 	}
 	return nil
 }

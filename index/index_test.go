@@ -15,6 +15,16 @@ func TestAddSearchErrors(t *testing.T) {
 	if err := x.Add(1, []float32{1, float32(math.NaN()), 0}); !errors.Is(err, ErrInvalidVector) {
 		t.Fatalf("NaN: got %v", err)
 	}
+	if err := x.Add(1, []float32{1, float32(math.Inf(-1)), 0}); !errors.Is(err, ErrInvalidVector) {
+		t.Fatalf("Inf: got %v", err)
+	}
+	if err := x.Add(9, []float32{3e20, 4e20, 0}); err != nil { // squares overflow float32
+		t.Fatalf("huge finite vector: %v", err)
+	}
+	if rs, _ := x.SearchExact([]float32{3, 4, 0}, 1); len(rs) != 1 || math.Abs(float64(rs[0].Score)-1) > 1e-6 {
+		t.Fatalf("huge vector not normalised: %v", rs)
+	}
+	x.Delete(9)
 	if err := x.Add(1, []float32{0, 0, 0}); !errors.Is(err, ErrInvalidVector) {
 		t.Fatalf("zero vector under cosine: got %v", err)
 	}
