@@ -283,7 +283,8 @@ func (c *EmbedCache) commitLoop(keys [][]byte, out [][]float32, answered <-chan 
 			c.opts.Logger.Warn("could not save embeddings for resuming", "batches", len(group), "err", err)
 			continue
 		}
-		c.batches.Add(int64(len(group)))
+		n := c.batches.Add(int64(len(group)))
+		c.opts.Logger.Debug("embeddings saved for resuming", "batches", len(group), "committed", n)
 	}
 }
 

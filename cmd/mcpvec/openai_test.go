@@ -430,6 +430,7 @@ func TestOpenAIBadVectorsFailTheFileAndKeepTheLibraryConsistent(t *testing.T) {
 // ingest with SIGKILL in the middle of one large document; the rerun sends
 // only the passages the first run did not get answers for.
 func TestIngestKilledMidDocumentResumesWithoutPayingTwice(t *testing.T) {
+	t.Parallel()
 	fake := newFakeOpenAI(t)
 	hung := make(chan struct{})
 	var once sync.Once
@@ -453,8 +454,8 @@ func TestIngestKilledMidDocumentResumesWithoutPayingTwice(t *testing.T) {
 	args := []string{"ingest", "--embedder", "openai", "--chunk-tokens", "24", "--overlap-tokens", "0", big}
 
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = childEnv(db, env...)
-	var errb bytes.Buffer
+	cmd.Env = childEnv(db, append(env, "MCPVEC_LOG=debug")...)
+	var errb syncBuffer
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -465,8 +466,7 @@ func TestIngestKilledMidDocumentResumesWithoutPayingTwice(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatalf("the ingest never reached the hanging request\n%s", errb.String())
 	}
-	// The answered batches commit in milliseconds; leave them ample time.
-	time.Sleep(1500 * time.Millisecond)
+	waitFor(t, &errb, fmt.Sprintf("committed=%d\n", answerFirst))
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	first := fake.paid()
@@ -521,4 +521,15 @@ func cachedVectors(t *testing.T, path string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// waitFor waits until a child's output contains s.
+func waitFor(t *testing.T, out *syncBuffer, s string) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(out.String(), s); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in:\n%s", s, out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -399,6 +399,7 @@ func TestReindexWhileServing(t *testing.T) {
 // in flight: the library keeps serving the old embedder, and the rerun
 // pays only for what the killed run got no answer for.
 func TestReindexKilledResumes(t *testing.T) {
+	t.Parallel()
 	db := reindexLibrary(t, 300)
 	fake := newFakeOpenAI(t)
 	hung := make(chan struct{})
@@ -426,7 +427,7 @@ func TestReindexKilledResumes(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatalf("the reindex never reached the hanging request\n%s", errb.String())
 	}
-	time.Sleep(1500 * time.Millisecond) // let the answered batches commit
+	waitFor(t, &errb, fmt.Sprintf("embedded %d/", answerFirst*64))
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	first := fake.paid()
