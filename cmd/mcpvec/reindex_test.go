@@ -207,6 +207,10 @@ func TestReindexBackToHashWithoutTheOldServer(t *testing.T) {
 	f := writeFile(t, filepath.Join(dir, "a.txt"), "Lighthouse keepers trimmed the wicks every night.")
 	mustRunEnv(t, db, nil, "ingest", "--embedder", "openai", "--embed-url", fake.baseURL(), f)
 	fake.Close() // the old server is gone: reindex must not need it
+	// Commands that need it say so at start.
+	if r := mcpvecEnv(t, db, nil, "search", "lighthouse"); r.code != 1 || !strings.Contains(r.stderr, "embedder: probe embeddings at "+fake.baseURL()) {
+		t.Fatalf("search with the embeddings server gone: exit %d\n%s", r.code, r.stderr)
+	}
 	out := mustRunEnv(t, db, nil, "reindex", "--embedder", "hash")
 	if !strings.Contains(out, "reindexed 1 passages with hash/") {
 		t.Fatalf("reindex to hash: %s", out)
@@ -455,5 +459,42 @@ func TestReindexKilledResumes(t *testing.T) {
 	}
 	if after := libInfo(t, db, env); after.Embedder.Provider != "openai" {
 		t.Fatalf("embedder after the resumed reindex: %+v", after.Embedder)
+	}
+}
+
+func TestEmbedBatchingFollowsTheRequestSize(t *testing.T) {
+	t.Parallel()
+	e := &env{getenv: func(k string) string {
+		if k == "MCPVEC_EMBED_CONCURRENCY" {
+			return "3"
+		}
+		return ""
+	}}
+	for _, c := range []struct {
+		id        store.EmbedderInfo
+		size, par int
+	}{
+		{store.EmbedderInfo{Provider: "openai", BaseURL: "https://api.openai.com/v1"}, 256, 3},
+		{store.EmbedderInfo{Provider: "openai"}, 256, 3},
+		{store.EmbedderInfo{Provider: "openai", BaseURL: "http://localhost:11434/v1"}, 64, 3},
+		{store.EmbedderInfo{Provider: "hash"}, 1024, 1},
+	} {
+		if size, par := embedBatching(e, c.id); size != c.size || par != c.par {
+			t.Errorf("embedBatching(%+v) = %d, %d; want %d, %d", c.id, size, par, c.size, c.par)
+		}
+	}
+	for _, c := range []struct {
+		want, have store.EmbedderInfo
+		ok         bool
+	}{
+		{store.EmbedderInfo{Provider: "openai"}, store.EmbedderInfo{Provider: "openai", Model: "m", Dimensions: 8}, true},
+		{store.EmbedderInfo{Provider: "openai", Model: "m"}, store.EmbedderInfo{Provider: "openai", Model: "m", Dimensions: 8}, true},
+		{store.EmbedderInfo{Provider: "openai", Model: "x"}, store.EmbedderInfo{Provider: "openai", Model: "m", Dimensions: 8}, false},
+		{store.EmbedderInfo{Provider: "openai", Dimensions: 4}, store.EmbedderInfo{Provider: "openai", Model: "m", Dimensions: 8}, false},
+		{store.EmbedderInfo{Provider: "hash"}, store.EmbedderInfo{Provider: "openai", Model: "m", Dimensions: 8}, false},
+	} {
+		if got := wants(c.want, c.have); got != c.ok {
+			t.Errorf("wants(%+v, %+v) = %v", c.want, c.have, got)
+		}
 	}
 }
