@@ -50,6 +50,18 @@ type EmbedCacheStats struct {
 //
 // Entries are meant to be short-lived: call ForgetStored once a document is
 // written, and Clear after a run that left no file behind.
+//
+// Caveats:
+//   - A kill loses only the requests in flight and batches answered but not
+//     yet committed (milliseconds). Size batches to one request of the
+//     wrapped embedder, or a failed request discards its siblings' answers.
+//   - Entries are keyed by text, not by document: files sharing a passage
+//     share its entry, and the first one stored forgets it.
+//   - What is left after a failed or killed run is bounded by the passages
+//     of the documents that did not finish, not by the library; it stays
+//     until Clear (or until those documents are stored).
+//   - Commits are extra write transactions (with fsync); for a local
+//     embedder that is cheaper than the commit, do not wrap it.
 type EmbedCache struct {
 	db     *store.DB
 	emb    Embedder
