@@ -226,9 +226,8 @@ func decodeNode(b []byte, m, m0 int) (nodeRec, error) {
 // kv on the next Save. A missing, corrupt or incompatible graph is rebuilt
 // from the vectors (in parallel); LoadStats says what happened. Load returns
 // ErrInvalidDimension, ErrDimensionMismatch or ErrInvalidVector (wrapped with
-// the offending id) for bad vectors, and errors from kv or the iterator. The
-// vectors sequence may yield an error by being an iterator that stops early;
-// Load cannot tell, so callers should check their own iteration error.
+// the offending id) for bad vectors, and errors from kv.ForEach. The vectors
+// sequence cannot report an error: callers check their own iteration error.
 func Load(kv KV, dim int, cfg Config, vectors iter.Seq2[uint64, []float32]) (*Index, LoadStats, error) {
 	x := New(dim, cfg)
 	var st LoadStats
@@ -254,6 +253,9 @@ func Load(kv KV, dim int, cfg Config, vectors iter.Seq2[uint64, []float32]) (*In
 	st.Vectors = x.n
 	if herr == nil {
 		herr = x.readGraph(kv, h, &st)
+		if herr != nil && !errors.Is(herr, ErrCorrupt) {
+			return nil, st, fmt.Errorf("read stored graph: %w", herr)
+		}
 	}
 	if herr != nil {
 		if !errors.Is(herr, errMissing) {

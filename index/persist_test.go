@@ -303,3 +303,20 @@ func TestSaveErrorKeepsDirty(t *testing.T) {
 		t.Fatalf("load %+v", st)
 	}
 }
+
+// errKV fails ForEach, as a broken store would.
+type errKV struct{ *memKV }
+
+func (errKV) ForEach(func(k, v []byte) error) error { return errors.New("io error") }
+
+func TestLoadReturnsKVErrors(t *testing.T) {
+	d := clustered(300, 0, 8, 4, 26)
+	kv := newMemKV()
+	if err := mustBuild(t, d, persistCfg).Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := Load(errKV{kv}, 8, persistCfg, sourceOf(d).seq())
+	if err == nil || !strings.Contains(err.Error(), "io error") || errors.Is(err, ErrCorrupt) {
+		t.Fatalf("load over a failing kv: %v", err)
+	}
+}
