@@ -316,7 +316,7 @@ func saveAndLoad(b *testing.B, sz benchSize, s *benchSet) map[string]float64 {
 	m := map[string]float64{"save-s": time.Since(w0).Seconds()}
 	w0, c0 := time.Now(), cpuTime()
 	err = db.View(func(tx *bbolt.Tx) error {
-		y, st, err := Load(boltKV{tx.Bucket([]byte("hnsw"))}, sz.dim, DefaultConfig(), seqOf(s.d.vecs))
+		y, st, err := Load(boltKV{tx.Bucket([]byte("hnsw"))}, sz.dim, s.x.Config(), seqOf(s.d.vecs))
 		if err == nil && (st.Rebuilt || st.Inserted != 0 || y.Len() != sz.n) {
 			err = fmt.Errorf("load was not a clean read: %+v", st)
 		}
@@ -402,3 +402,38 @@ func BenchmarkDot(b *testing.B) {
 }
 
 var sink float32
+
+// BenchmarkLoadOnly measures Load alone at 100k x 1536 (MCPVEC_BENCH_LARGE=1)
+// or 10k x 1536, on a graph built cheaply (EfConstruction 16, in parallel):
+// Load's cost depends on the graph's size (same M, same link counts), not on
+// its quality, so this avoids the full build of BenchmarkLoad.
+func BenchmarkLoadOnly(b *testing.B) {
+	n := 10_000
+	if os.Getenv("MCPVEC_BENCH_LARGE") == "1" {
+		n = 100_000
+	}
+	const dim = 1536
+	d := clustered(n, 0, dim, n/100, 77)
+	cfg := DefaultConfig()
+	cfg.EfConstruction = 16
+	x := New(dim, cfg)
+	var wg sync.WaitGroup
+	workers := runtime.GOMAXPROCS(0)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += workers {
+				if err := x.Add(uint64(i), d.vecs[i]); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	s := &benchSet{d: d, x: x}
+	b.Run(fmt.Sprintf("n%dk_d%d", n/1000, dim), func(b *testing.B) {
+		oneShot(b, func() map[string]float64 { return saveAndLoad(b, benchSize{n, dim}, s) })
+	})
+}
