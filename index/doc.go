@@ -65,6 +65,26 @@
 // gone, and rebuilds everything (in parallel) if the graph is missing,
 // corrupt, or written with another dim, metric, M or format version.
 //
+// # Measured
+//
+// bench_test.go on clustered synthetic data (1000 queries, fixed seeds, 2
+// shared cores, CPU time per query from getrusage), defaults M 16,
+// EfConstruction 128:
+//
+//	100k x 1536   ef 24: recall@10 0.946,   408 us/query
+//	              ef 32: recall@10 0.968,   487 us
+//	              ef 64 (default): 0.994,   745 us   (37x faster than exact)
+//	              exact scan:      1.000, 27701 us
+//	              coder/hnsw v0.6.1, ef 20 or 200: recall@10 0.073
+//	10k x 1536    ef 64: 0.999, 560 us; exact 2871 us; coder/hnsw 0.195
+//	10k x 384     ef 64: 0.9995, 81 us; exact 319 us; coder/hnsw 0.236
+//
+// Exact and graph search cost the same near 3000 vectors (BenchmarkSwitchover),
+// hence ExactBelow 3000. vek's dot product is about 10x the unrolled Go loop
+// (54 vs 579 ns at 384-d, 334 vs 3208 ns at 1536-d). Memory: 1.08-1.26x the
+// raw float32 bytes plus layer-0 links (the slab grows by 1.25x; Load sizes it
+// exactly).
+//
 // # Caveats
 //
 //   - Save must run in the same transaction as the vector writes it covers;
