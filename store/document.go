@@ -172,7 +172,7 @@ func (db *DB) PutDocument(doc *Document, chunks []Chunk, vectors [][]float32, or
 			c := chunks[i]
 			c.DocID, c.Index, c.Seq = doc.ID, i, seq
 			chunks[i].Seq, chunks[i].DocID, chunks[i].Index = seq, doc.ID, i
-			if err := putJSON(cb, seqKey(seq), c); err != nil {
+			if err := cb.Put(seqKey(seq), encodeChunk(&c)); err != nil {
 				return err
 			}
 			if err := vb.Put(seqKey(seq), EncodeVector(vectors[i])); err != nil {
@@ -347,18 +347,6 @@ func (db *DB) Chunks(seqs []uint64) ([]*Chunk, error) {
 		return nil
 	})
 	return out, err
-}
-
-func decodeChunk(seq uint64, v []byte) (*Chunk, error) {
-	if v == nil {
-		return nil, fmt.Errorf("chunk %d: %w", seq, ErrNotFound)
-	}
-	var c Chunk
-	if err := json.Unmarshal(v, &c); err != nil {
-		return nil, fmt.Errorf("decode chunk %d: %w", seq, err)
-	}
-	c.Seq = seq
-	return &c, nil
 }
 
 // Passage returns a passage by its public id ("<doc>:<index>"), or ErrNotFound.

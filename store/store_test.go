@@ -319,3 +319,31 @@ func TestCheckFindsOrphans(t *testing.T) {
 		t.Fatalf("damaged library: %v", err)
 	}
 }
+
+func TestChunkRecordRoundTripAndCorruption(t *testing.T) {
+	db := MustOpenDB(t)
+	d, c, v := testDoc("dddd", "/d", "héllo wörld — ünïcode", "")
+	if _, err := db.PutDocument(d, c, v, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Chunks(d.Chunks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range got {
+		want := c[i]
+		if g.Text != want.Text || g.Start != want.Start || g.End != want.End || g.PageStart != 1 || g.DocID != "dddd" || g.Index != i {
+			t.Fatalf("chunk %d = %+v, want %+v", i, g, want)
+		}
+	}
+	db.View(func(tx *store.Tx) error {
+		var texts []string
+		for _, text := range tx.ChunkTexts() {
+			texts = append(texts, text)
+		}
+		if len(texts) != 2 || texts[0] != "héllo wörld — ünïcode" || texts[1] != "" {
+			t.Fatalf("ChunkTexts = %q", texts)
+		}
+		return nil
+	})
+}

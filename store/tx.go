@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -80,13 +79,11 @@ func (t *Tx) ChunkTexts() iter.Seq2[uint64, string] {
 	return func(yield func(uint64, string) bool) {
 		c := t.tx.Bucket(bucketChunks).Cursor()
 		for k, v := c.First(); k != nil; k, v = c.Next() {
-			var ch struct {
-				Text string `json:"text"`
-			}
-			if json.Unmarshal(v, &ch) != nil {
+			text, err := chunkText(v)
+			if err != nil {
 				continue
 			}
-			if !yield(SeqFromKey(k), ch.Text) {
+			if !yield(SeqFromKey(k), string(text)) {
 				return
 			}
 		}
