@@ -51,7 +51,7 @@ func main() {
 	flag.IntVar(&c.dims, "dims", 0, "offline embedder dimensions (0: default)")
 	flag.BoolVar(&c.longdoc, "longdoc", true, "run the long-document PDF check")
 	flag.Float64Var(&c.rrfK, "rrf-k", 0, "RRF constant (0: library default)")
-	flag.Float64Var(&c.vecWeight, "vector-weight", 0, "weight of the vector list in fusion (0: library default)")
+	flag.Float64Var(&c.vecWeight, "vector-weight", 0, "weight of the vector list in fusion (0: 0.3, mcpvec's default with the offline embedder)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	if err := run(context.Background(), c); err != nil {
@@ -118,6 +118,9 @@ func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, e
 	id := emb.Identity()
 	if err := db.SetEmbedder(store.EmbedderInfo{Provider: id.Provider, Model: id.Model, Dimensions: id.Dimensions}); err != nil {
 		return nil, err
+	}
+	if c.vecWeight == 0 {
+		c.vecWeight = 0.3 // cmd/mcpvec's default for the offline embedder
 	}
 	opts := library.Options{MaxK: 100, RRFK: c.rrfK, VectorWeight: c.vecWeight}
 	lib, err := library.Open(ctx, db, emb, opts)

@@ -84,7 +84,7 @@ func runReindex(ctx context.Context, e *env, args []string) int {
 	if st := e.forwarded; st != nil {
 		// Swap the running server over; searches in flight finish on the
 		// old library, which stays consistent in memory.
-		lib, err := library.Open(ctx, h.db, emb, library.Options{})
+		lib, err := library.Open(ctx, h.db, emb, libOptions(emb))
 		if err != nil {
 			return errorf(e, "reindexed, but reloading the server's indexes failed (restart it): %v", err)
 		}

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/mcpvec/mcpvec/index/lexical"
 )
 
 // snippet returns about max characters of text centred on the sentence that
@@ -18,15 +16,7 @@ func snippet(text string, terms map[string]bool, maxChars int) string {
 	sents := sentences(text)
 	best, bestScore := 0, -1
 	for i, s := range sents {
-		score := 0
-		seen := map[string]bool{}
-		for _, t := range lexical.Tokenize(text[s[0]:s[1]]) {
-			if terms[t] && !seen[t] {
-				seen[t] = true
-				score++
-			}
-		}
-		if score > bestScore {
+		if score := matchScore(text[s[0]:s[1]], terms); score > bestScore {
 			best, bestScore = i, score
 		}
 	}
@@ -54,6 +44,23 @@ func snippet(text string, terms map[string]bool, maxChars int) string {
 		out += "…"
 	}
 	return out
+}
+
+// matchScore counts the distinct query terms a sentence matches. A word
+// matches a term when it starts with the term's stem (stems are mostly
+// prefixes: "attached" → "attach"; Snowball's "y" → "i" is undone). This
+// avoids stemming every word of every result, which dominated search time.
+func matchScore(sentence string, terms map[string]bool) int {
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(sentence, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		w = strings.ToLower(w)
+		for t := range terms {
+			if !seen[t] && (strings.HasPrefix(w, t) || (strings.HasSuffix(t, "i") && strings.HasPrefix(w, t[:len(t)-1]+"y"))) {
+				seen[t] = true
+			}
+		}
+	}
+	return len(seen)
 }
 
 // sentences splits text into [start,end) byte ranges at sentence ends and
