@@ -38,6 +38,7 @@ type config struct {
 	longdoc     bool
 	rrfK        float64
 	vecWeight   float64
+	fusion      string
 }
 
 func main() {
@@ -51,6 +52,7 @@ func main() {
 	flag.IntVar(&c.dims, "dims", 0, "offline embedder dimensions (0: default)")
 	flag.BoolVar(&c.longdoc, "longdoc", true, "run the long-document PDF check")
 	flag.Float64Var(&c.rrfK, "rrf-k", 0, "RRF constant (0: library default)")
+	flag.StringVar(&c.fusion, "fusion", "", "hybrid fusion: rrf or scores (\"\": library default)")
 	flag.Float64Var(&c.vecWeight, "vector-weight", 0, "weight of the vector list in fusion (0: 0.3, mcpvec's default with the offline embedder)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
@@ -122,7 +124,7 @@ func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, e
 	if c.vecWeight == 0 {
 		c.vecWeight = 0.3 // cmd/mcpvec's default for the offline embedder
 	}
-	opts := library.Options{MaxK: 100, RRFK: c.rrfK, VectorWeight: c.vecWeight}
+	opts := library.Options{MaxK: 100, RRFK: c.rrfK, VectorWeight: c.vecWeight, Fusion: c.fusion}
 	lib, err := library.Open(ctx, db, emb, opts)
 	if err != nil {
 		return nil, err

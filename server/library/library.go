@@ -51,6 +51,15 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("unknown search mode %q (want hybrid, lexical or vector)", s)
 }
 
+// Fusion methods for hybrid search.
+const (
+	// FusionRRF is weighted reciprocal rank fusion.
+	FusionRRF = "rrf"
+	// FusionScores is a weighted sum of min-max normalised scores: lexical
+	// weight 1, vector weight VectorWeight.
+	FusionScores = "scores"
+)
+
 // Options tunes the query path. Zero values mean the defaults.
 type Options struct {
 	K             int  // results per search (default 10)
@@ -68,9 +77,11 @@ type Options struct {
 	// (default 1: plain RRF, right for a semantic model; cmd uses 0.3 for the
 	// lexical-grade offline embedder, measured on SciFact and Cranfield).
 	VectorWeight float64
-	Index        index.Config
-	Lexical      lexical.Config
-	Logger       *slog.Logger
+	// Fusion is FusionRRF (default) or FusionScores.
+	Fusion  string
+	Index   index.Config
+	Lexical lexical.Config
+	Logger  *slog.Logger
 }
 
 func (o Options) withDefaults() Options {

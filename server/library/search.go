@@ -81,7 +81,47 @@ func (l *Library) rank(ctx context.Context, query string, mode Mode, n int) ([]h
 	if len(lists) == 1 {
 		return lists[0], nil
 	}
+	if l.opts.Fusion == FusionScores {
+		return fuseScores(lists, weights), nil
+	}
 	return fuseRRF(lists, weights, l.opts.RRFK), nil
+}
+
+// fuseScores combines lists by a weighted sum of min-max normalised scores;
+// a passage missing from a list scores 0 there.
+func fuseScores(lists [][]hit, weights []float64) []hit {
+	score := map[uint64]float64{}
+	for li, list := range lists {
+		if len(list) == 0 {
+			continue
+		}
+		lo, hi := list[0].score, list[0].score
+		for _, h := range list {
+			lo, hi = min(lo, h.score), max(hi, h.score)
+		}
+		for _, h := range list {
+			norm := 1.0
+			if hi > lo {
+				norm = (h.score - lo) / (hi - lo)
+			}
+			score[h.seq] += weights[li] * norm
+		}
+	}
+	return sortHits(score)
+}
+
+func sortHits(score map[uint64]float64) []hit {
+	out := make([]hit, 0, len(score))
+	for s, v := range score {
+		out = append(out, hit{s, v})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return out[i].seq < out[j].seq
+	})
+	return out
 }
 
 // fuseRRF combines ranked lists by weighted reciprocal rank fusion.
