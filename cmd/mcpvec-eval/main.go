@@ -34,6 +34,7 @@ type config struct {
 	out         string
 	chunkSizes  string
 	overlap     int
+	chunkTokens int
 	dims        int
 	longdoc     bool
 	rrfK        float64
@@ -48,6 +49,7 @@ func main() {
 	flag.StringVar(&c.modes, "modes", "lexical,vector,hybrid", "search modes to score")
 	flag.StringVar(&c.out, "out", "bin/eval", "folder for TREC runs and the report")
 	flag.StringVar(&c.chunkSizes, "longdoc-chunks", "128,256,512", "chunk sizes (tokens) for the long-document check")
+	flag.IntVar(&c.chunkTokens, "chunk-tokens", 0, "passage size for the collections (0: mcpvec's default)")
 	flag.IntVar(&c.overlap, "overlap", -1, "chunk overlap in tokens (-1: default)")
 	flag.IntVar(&c.dims, "dims", 0, "offline embedder dimensions (0: default)")
 	flag.BoolVar(&c.longdoc, "longdoc", true, "run the long-document PDF check")
@@ -177,7 +179,6 @@ func evalCollection(ctx context.Context, c config, coll string) error {
 	defer os.RemoveAll(dir)
 	files := filepath.Join(dir, "files")
 	os.MkdirAll(files, 0o755)
-	var paths []string
 	for _, d := range docs {
 		if strings.TrimSpace(d.Title+d.Text) == "" {
 			continue // Cranfield has two empty documents; they cannot be retrieved.
@@ -186,7 +187,6 @@ func evalCollection(ctx context.Context, c config, coll string) error {
 		if err := os.WriteFile(p, []byte(d.Title+"\n\n"+d.Text+"\n"), 0o644); err != nil {
 			return err
 		}
-		paths = append(paths, p)
 	}
 	tl, err := openTestLibrary(ctx, c, dir)
 	if err != nil {
@@ -194,7 +194,7 @@ func evalCollection(ctx context.Context, c config, coll string) error {
 	}
 	defer tl.db.Close()
 	start := time.Now()
-	sum, err := tl.ingest(ctx, []string{files}, chunkOpts(c, 0))
+	sum, err := tl.ingest(ctx, []string{files}, chunkOpts(c, c.chunkTokens))
 	if err != nil {
 		return err
 	}
