@@ -76,6 +76,8 @@
 //	              ef 64 (default): 0.994,   745 us   (37x faster than exact)
 //	              exact scan:      1.000, 27701 us
 //	              coder/hnsw v0.6.1, ef 20 or 200: recall@10 0.073
+//	100k x 384    ef 24: 0.950, 150 us; ef 64: 0.994, 336 us; exact 8101 us;
+//	              coder/hnsw 0.077
 //	10k x 1536    ef 64: 0.999, 560 us; exact 2871 us; coder/hnsw 0.195
 //	10k x 384     ef 64: 0.9995, 81 us; exact 319 us; coder/hnsw 0.236
 //
