@@ -55,7 +55,7 @@ func main() {
 	flag.BoolVar(&c.longdoc, "longdoc", true, "run the long-document PDF check")
 	flag.Float64Var(&c.rrfK, "rrf-k", 0, "RRF constant (0: library default)")
 	flag.StringVar(&c.fusion, "fusion", "", "hybrid fusion: rrf or scores (\"\": library default)")
-	flag.Float64Var(&c.vecWeight, "vector-weight", 0, "weight of the vector list in fusion (0: 0.3, mcpvec's default with the offline embedder)")
+	flag.Float64Var(&c.vecWeight, "vector-weight", 0, "weight of the vector list in fusion (0: mcpvec's default for the embedder)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	if err := run(context.Background(), c); err != nil {
@@ -123,10 +123,14 @@ func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, e
 	if err := db.SetEmbedder(store.EmbedderInfo{Provider: id.Provider, Model: id.Model, Dimensions: id.Dimensions}); err != nil {
 		return nil, err
 	}
-	if c.vecWeight == 0 {
-		c.vecWeight = 0.3 // cmd/mcpvec's default for the offline embedder
+	opts := library.OptionsFor(id.Provider) // what mcpvec uses for this embedder
+	opts.MaxK, opts.RRFK = 100, c.rrfK
+	if c.vecWeight != 0 {
+		opts.VectorWeight = c.vecWeight
 	}
-	opts := library.Options{MaxK: 100, RRFK: c.rrfK, VectorWeight: c.vecWeight, Fusion: c.fusion}
+	if c.fusion != "" {
+		opts.Fusion = c.fusion
+	}
 	lib, err := library.Open(ctx, db, emb, opts)
 	if err != nil {
 		return nil, err

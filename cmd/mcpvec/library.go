@@ -207,16 +207,10 @@ func forward(ctx context.Context, e *env, lf *libFlags, args []string) int {
 	return code
 }
 
-// hashVectorWeight is the fusion weight of the offline embedder's ranking
-// against BM25's: it is lexical-grade, and weighted RRF at 0.3 beat equal
-// weights on SciFact and Cranfield (see README, Retrieval quality).
-const hashVectorWeight = 0.3
-
 // libOptions returns the query-path options for an embedder.
 func libOptions(emb embed.Embedder) library.Options {
-	var o library.Options
-	if emb != nil && emb.Identity().Provider == "hash" {
-		o.VectorWeight = hashVectorWeight
+	if emb == nil {
+		return library.Options{}
 	}
-	return o
+	return library.OptionsFor(emb.Identity().Provider)
 }
