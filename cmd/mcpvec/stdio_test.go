@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// TestServeStdioWithRealBinary runs `mcpvec serve --stdio` as a child
+// process, as Claude Desktop or Codex do, and drives it with mcp-go's stdio
+// client: anything the binary printed to stdout besides MCP would break the
+// session.
+func TestServeStdioWithRealBinary(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	cats, _ := filepath.Abs("../../testdata/cats.pdf")
+	mustRun(t, db, "ingest", "--url", "https://example.org/cats.pdf", cats)
+
+	env := append(os.Environ(), "MCPVEC_TEST_MAIN=1", "MCPVEC_DB="+db)
+	c, err := client.NewStdioMCPClient(os.Args[0], env, "serve", "--stdio")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = "2025-06-18"
+	init.Params.ClientInfo = mcp.Implementation{Name: "stdio-test", Version: "1"}
+	res, err := c.Initialize(ctx, init)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ServerInfo.Name != "mcpvec" || !strings.Contains(res.Instructions, "1 document") {
+		t.Fatalf("initialize = %+v", res)
+	}
+	tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil || len(tools.Tools) != 2 {
+		t.Fatalf("tools = %+v, %v", tools, err)
+	}
+	call := mcp.CallToolRequest{}
+	call.Params.Name = "search"
+	call.Params.Arguments = map[string]any{"query": "are cats attached to their homes"}
+	out, err := c.CallTool(ctx, call)
+	if err != nil || out.IsError {
+		t.Fatalf("search: %+v, %v", out, err)
+	}
+	var sr struct {
+		Results []struct{ ID, Title, URL, Text string } `json:"results"`
+	}
+	text := out.Content[0].(mcp.TextContent).Text
+	if err := json.Unmarshal([]byte(text), &sr); err != nil || len(sr.Results) == 0 {
+		t.Fatalf("search text %q: %v", text, err)
+	}
+	if r := sr.Results[0]; !strings.HasPrefix(r.URL, "https://example.org/cats.pdf#page=") || !strings.Contains(r.Title, "p. ") {
+		t.Fatalf("top result = %+v", r)
+	}
+	call.Params.Name = "fetch"
+	call.Params.Arguments = map[string]any{"id": sr.Results[0].ID}
+	out, err = c.CallTool(ctx, call)
+	if err != nil || out.IsError || !strings.Contains(out.Content[0].(mcp.TextContent).Text, `"page_start"`) {
+		t.Fatalf("fetch: %+v, %v", out, err)
+	}
+	call.Params.Arguments = map[string]any{"id": "nope:1"}
+	if out, err = c.CallTool(ctx, call); err != nil || !out.IsError {
+		t.Fatalf("unknown id should be a tool error: %+v, %v", out, err)
+	}
+}
