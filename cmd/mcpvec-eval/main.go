@@ -69,6 +69,9 @@ func run(ctx context.Context, c config) error {
 		return err
 	}
 	for _, coll := range strings.Split(c.collections, ",") {
+		if coll == "" {
+			continue
+		}
 		if err := evalCollection(ctx, c, coll); err != nil {
 			return fmt.Errorf("%s: %w", coll, err)
 		}
