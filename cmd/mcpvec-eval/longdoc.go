@@ -11,14 +11,13 @@ import (
 	"strings"
 
 	"github.com/mcpvec/mcpvec/server/library"
-	"github.com/mcpvec/mcpvec/store"
 )
 
 // Long-document check: SciFact abstracts bundled into multi-page PDFs (an
 // abstract may span a page break). A query scores a hit when one of its top
-// five passages is cited at a page (its first page: the url's #page=N) that
-// holds part of a relevant abstract. Counting any page a passage spans would
-// favour long passages.
+// five results is cited at a page (the url's #page=N) that holds part of a
+// relevant abstract. Counting any page a passage spans would favour long
+// passages.
 const (
 	linesPerPage    = 56
 	lineWidth       = 95
@@ -142,11 +141,7 @@ func longDocRun(ctx context.Context, c config, dir, files string, size int, quer
 				return err
 			}
 			for i, r := range resp.Results {
-				c, err := tl.db.Passage(r.ID)
-				if err != nil {
-					return err
-				}
-				if onRelevantPage(fileOf[c.DocID], c, rel, where) {
+				if onRelevantPage(fileOf[r.DocID], r.Page, rel, where) {
 					hit5++
 					if i == 0 {
 						hit1++
@@ -160,10 +155,10 @@ func longDocRun(ctx context.Context, c config, dir, files string, size int, quer
 	return nil
 }
 
-func onRelevantPage(file string, c *store.Chunk, rel []string, where map[string]span) bool {
+func onRelevantPage(file string, page int, rel []string, where map[string]span) bool {
 	for _, id := range rel {
 		s, ok := where[id]
-		if ok && s.file == file && c.PageStart >= s.firstPage && c.PageStart <= s.lastPage {
+		if ok && s.file == file && page >= s.firstPage && page <= s.lastPage {
 			return true
 		}
 	}

@@ -243,3 +243,29 @@ func TestSnippetCentresOnMatchingSentence(t *testing.T) {
 		t.Fatalf("snippet = %q", sn)
 	}
 }
+
+func TestResultCitesThePageOfTheMatchingSentence(t *testing.T) {
+	f := newFixture(t, library.Options{})
+	p1 := "Harbour seals rest on sandbanks at low tide. They haul out in groups."
+	p2 := "Lighthouse keepers logged every passing ship in a ledger."
+	text := p1 + "\n\n" + p2
+	d := &store.Document{ID: "sea", Title: "sea.pdf", SourcePath: "/sea.pdf", SourceURL: "https://example.org/sea.pdf",
+		MediaType: "application/pdf", Pages: 2, PageStarts: []int{0, len(p1) + 2}, Text: text}
+	chunks := []store.Chunk{{Text: text, Start: 0, End: len(text), PageStart: 1, PageEnd: 2}}
+	res, err := f.db.PutDocument(d, chunks, [][]float32{wordEmbedder{}.vec(text)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.lib.Apply(res)
+	resp, err := f.lib.Search(context.Background(), "lighthouse ledger ships", library.SearchOptions{Mode: library.Lexical})
+	if err != nil || len(resp.Results) != 1 {
+		t.Fatal(resp, err)
+	}
+	if r := resp.Results[0]; r.Page != 2 || r.URL != "https://example.org/sea.pdf#page=2" || r.Title != "sea.pdf — p. 2" {
+		t.Fatalf("result = %+v, want page 2", r)
+	}
+	resp, _ = f.lib.Search(context.Background(), "harbour seals sandbanks", library.SearchOptions{Mode: library.Lexical})
+	if r := resp.Results[0]; r.Page != 1 {
+		t.Fatalf("result = %+v, want page 1", r)
+	}
+}

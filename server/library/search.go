@@ -210,16 +210,21 @@ func overlapsChosen(c *store.Chunk, chosen []*store.Chunk) bool {
 	return false
 }
 
+// result builds a search result. For paged documents it cites the page
+// holding the passage's best-matching sentence, which is where a reader
+// should land, not merely where the passage starts.
 func (l *Library) result(d *store.Document, c *store.Chunk, terms map[string]bool, score float64) SearchResult {
-	page := 0
+	text, off := snippet(c.Text, terms, l.opts.SnippetChars)
+	page, title := 0, d.Title
 	if isPaged(d) {
-		page = c.PageStart
+		page = min(max(d.PageOf(c.Start+off), c.PageStart), c.PageEnd)
+		title = pageTitle(d, page, page)
 	}
 	return SearchResult{
 		ID:    c.ID(),
-		Title: pageTitle(d, c.PageStart, c.PageEnd),
+		Title: title,
 		URL:   sourceURL(d, page),
-		Text:  snippet(c.Text, terms, l.opts.SnippetChars),
+		Text:  text,
 		DocID: d.ID,
 		Page:  page,
 		Score: score,

@@ -6,19 +6,38 @@ import (
 	"unicode/utf8"
 )
 
-// snippet returns about max characters of text centred on the sentence that
-// holds the most distinct query terms, widened with its neighbours.
-func snippet(text string, terms map[string]bool, maxChars int) string {
-	text = strings.TrimSpace(text)
-	if utf8.RuneCountInString(text) <= maxChars {
-		return text
-	}
+// bestSentence returns the sentences of text and the index of the one that
+// holds the most distinct query terms (the first on a tie).
+func bestSentence(text string, terms map[string]bool) ([][2]int, int) {
 	sents := sentences(text)
 	best, bestScore := 0, -1
 	for i, s := range sents {
 		if score := matchScore(text[s[0]:s[1]], terms); score > bestScore {
 			best, bestScore = i, score
 		}
+	}
+	return sents, best
+}
+
+// snippet returns about max characters of text centred on the sentence that
+// holds the most distinct query terms, widened with its neighbours, and the
+// byte offset of that sentence in text (for citing its page).
+func snippet(text string, terms map[string]bool, maxChars int) (string, int) {
+	sents, best := bestSentence(text, terms)
+	bestOff := 0
+	if len(sents) > 0 {
+		// The sentence proper starts after the break that ended the last one.
+		bestOff = sents[best][0]
+		for bestOff < sents[best][1] && (text[bestOff] == ' ' || text[bestOff] == '\n') {
+			bestOff++
+		}
+	}
+	trimmed := strings.TrimSpace(text)
+	if utf8.RuneCountInString(trimmed) <= maxChars {
+		return trimmed, bestOff
+	}
+	if len(sents) == 0 {
+		return cutRunes(trimmed, maxChars-1) + "…", 0
 	}
 	lo, hi := sents[best][0], sents[best][1]
 	for i, j := best-1, best+1; ; i, j = i-1, j+1 {
@@ -43,7 +62,7 @@ func snippet(text string, terms map[string]bool, maxChars int) string {
 	if hi < len(text) && !strings.HasSuffix(out, "…") {
 		out += "…"
 	}
-	return out
+	return strings.TrimSpace(out), bestOff
 }
 
 // matchScore counts the distinct query terms a sentence matches. A word
