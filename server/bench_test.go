@@ -110,5 +110,9 @@ func BenchmarkSearchHTTPLibrary(b *testing.B) {
 		chunks = 10_000
 	}
 	lib := benchLibrary(b, chunks)
-	benchSearch(b, realLib{lib}, benchQueries(50))
+	queries := benchQueries(50)
+	if resp, err := (realLib{lib}).Search(context.Background(), queries[0], 10); err != nil || len(resp.Results) == 0 {
+		b.Fatalf("the benchmark library answers %q with %v, %v: it would measure nothing", queries[0], resp, err)
+	}
+	benchSearch(b, realLib{lib}, queries)
 }
