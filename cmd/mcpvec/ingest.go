@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -42,12 +41,9 @@ func runIngest(ctx context.Context, e *env, args []string) int {
 	for i := range pos {
 		pos[i] = absPath(e, pos[i])
 	}
-	h, err := openLibrary(ctx, e, &lf, true, true)
-	if errors.Is(err, errForward) {
-		return forward(ctx, e, &lf, append([]string{"ingest"}, args...))
-	}
-	if err != nil {
-		return errorf(e, "%v", err)
+	h, st := openOrForward(ctx, e, &lf, "ingest", args, true, true)
+	if h == nil {
+		return st
 	}
 	defer h.close()
 	if err := ensureEmbedder(ctx, e, h, &ef); err != nil {

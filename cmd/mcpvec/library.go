@@ -196,6 +196,20 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write, needLib bool)
 	return h, nil
 }
 
+// openOrForward opens the library for command name or, when a running
+// server holds it, hands the whole command to that server. A nil handle
+// comes with the exit status to return.
+func openOrForward(ctx context.Context, e *env, lf *libFlags, name string, args []string, write, needLib bool) (*handle, int) {
+	h, err := openLibrary(ctx, e, lf, write, needLib)
+	if errors.Is(err, errForward) {
+		return nil, forward(ctx, e, lf, append([]string{name}, args...))
+	}
+	if err != nil {
+		return nil, errorf(e, "%v", err)
+	}
+	return h, 0
+}
+
 // forward runs the command in the server that holds the library.
 func forward(ctx context.Context, e *env, lf *libFlags, args []string) int {
 	path, _ := lf.path(e)

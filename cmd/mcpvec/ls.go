@@ -34,12 +34,9 @@ func runLs(ctx context.Context, e *env, args []string) int {
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
 	}
-	h, err := openLibrary(ctx, e, &lf, false, false)
-	if errors.Is(err, errForward) {
-		return forward(ctx, e, &lf, append([]string{"ls"}, args...))
-	}
-	if err != nil {
-		return errorf(e, "%v", err)
+	h, st := openOrForward(ctx, e, &lf, "ls", args, false, false)
+	if h == nil {
+		return st
 	}
 	defer h.close()
 	docs, err := h.db.Documents()
@@ -77,12 +74,9 @@ func runRm(ctx context.Context, e *env, args []string) int {
 		fs.Usage()
 		return 2
 	}
-	h, err := openLibrary(ctx, e, &lf, true, true)
-	if errors.Is(err, errForward) {
-		return forward(ctx, e, &lf, append([]string{"rm"}, args...))
-	}
-	if err != nil {
-		return errorf(e, "%v", err)
+	h, st := openOrForward(ctx, e, &lf, "rm", args, true, true)
+	if h == nil {
+		return st
 	}
 	defer h.close()
 	status := 0
@@ -119,12 +113,9 @@ func runInfo(ctx context.Context, e *env, args []string) int {
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
 	}
-	h, err := openLibrary(ctx, e, &lf, false, true)
-	if errors.Is(err, errForward) {
-		return forward(ctx, e, &lf, append([]string{"info"}, args...))
-	}
-	if err != nil {
-		return errorf(e, "%v", err)
+	h, code := openOrForward(ctx, e, &lf, "info", args, false, true)
+	if h == nil {
+		return code
 	}
 	defer h.close()
 	st, err := h.db.Stats()

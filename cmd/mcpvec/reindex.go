@@ -49,12 +49,9 @@ func runReindex(ctx context.Context, e *env, args []string) int {
 	}
 	// The old embedder is not needed (it may be gone: an old hash model, a
 	// server that no longer runs), so the query path is not loaded.
-	h, err := openLibrary(ctx, e, &lf, true, false)
-	if errors.Is(err, errForward) {
-		return forward(ctx, e, &lf, append([]string{"reindex"}, args...))
-	}
-	if err != nil {
-		return errorf(e, "%v", err)
+	h, st := openOrForward(ctx, e, &lf, "reindex", args, true, false)
+	if h == nil {
+		return st
 	}
 	defer h.close()
 	if *discard {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -27,12 +26,9 @@ func runSearch(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
-	h, err := openLibrary(ctx, e, &lf, false, true)
-	if errors.Is(err, errForward) {
-		return forward(ctx, e, &lf, append([]string{"search"}, args...))
-	}
-	if err != nil {
-		return errorf(e, "%v", err)
+	h, st := openOrForward(ctx, e, &lf, "search", args, false, true)
+	if h == nil {
+		return st
 	}
 	defer h.close()
 	resp, err := h.lib.Search(ctx, query, library.SearchOptions{K: *k, Mode: m})
@@ -87,12 +83,9 @@ func runFetch(ctx context.Context, e *env, args []string) int {
 		fs.Usage()
 		return 2
 	}
-	h, err := openLibrary(ctx, e, &lf, false, true)
-	if errors.Is(err, errForward) {
-		return forward(ctx, e, &lf, append([]string{"fetch"}, args...))
-	}
-	if err != nil {
-		return errorf(e, "%v", err)
+	h, st := openOrForward(ctx, e, &lf, "fetch", args, false, true)
+	if h == nil {
+		return st
 	}
 	defer h.close()
 	resp, err := h.lib.Fetch(ctx, pos[0])
