@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -106,12 +107,21 @@ func Open(path string, opts *Options) (*DB, error) {
 	return db, nil
 }
 
+// readPID returns the PID recorded in the sidecar file if that process is
+// still alive, else 0: a stale file from a killed writer must not name an
+// innocent process (readers, which take a shared lock, record no PID).
 func readPID(path string) int {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		return 0
+	}
+	if p, err := os.FindProcess(pid); err != nil || p.Signal(syscall.Signal(0)) != nil {
+		return 0
+	}
 	return pid
 }
 

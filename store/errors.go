@@ -33,7 +33,7 @@ func (e *LockedError) Error() string {
 	if e.PID > 0 {
 		return fmt.Sprintf("library %s is in use by PID %d (a running mcpvec serve or ingest)", e.Path, e.PID)
 	}
-	return fmt.Sprintf("library %s is in use by another process", e.Path)
+	return fmt.Sprintf("library %s is in use by another process (an mcpvec command reading or writing it)", e.Path)
 }
 
 // Is makes errors.Is(err, ErrLocked) true.

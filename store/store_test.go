@@ -347,3 +347,19 @@ func TestChunkRecordRoundTripAndCorruption(t *testing.T) {
 		return nil
 	})
 }
+
+func TestLockedErrorIgnoresStalePID(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lib.db")
+	db, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// A PID file left by a writer that died (no such process).
+	os.WriteFile(path+".pid", []byte("999999999\n"), 0o600)
+	_, err = store.Open(path, &store.Options{Timeout: 100 * time.Millisecond})
+	var le *store.LockedError
+	if !errors.As(err, &le) || le.PID != 0 || strings.Contains(err.Error(), "999999999") {
+		t.Fatalf("stale pid named: %v", err)
+	}
+}
