@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestMain lets the test binary stand in for the real mcpvec binary: with
@@ -34,29 +32,12 @@ type result struct {
 // mcpvec runs the binary with args against the library db.
 func mcpvec(t *testing.T, db string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "MCPVEC_TEST_MAIN=1", "MCPVEC_DB="+db)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run %v: %v", args, err)
-	}
-	return result{out.String(), errb.String(), code}
+	return mcpvecEnv(t, db, nil, args...)
 }
 
 func mustRun(t *testing.T, db string, args ...string) string {
 	t.Helper()
-	r := mcpvec(t, db, args...)
-	if r.code != 0 {
-		t.Fatalf("mcpvec %v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
-	}
-	return r.stdout
+	return mustRunEnv(t, db, nil, args...)
 }
 
 type searchJSON struct {
