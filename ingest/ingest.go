@@ -39,8 +39,8 @@ type Options struct {
 	URLPrefix string        // source URL = prefix + path relative to the folder argument
 	Force     bool          // re-process unchanged files
 	Workers   int           // files processed in parallel (default 2)
-	// KeepOriginals stores each file's bytes so the server can serve it
-	// (default true via NewOptions; the zero value keeps them too).
+	// DropOriginals skips storing each file's bytes; by default they are
+	// kept so the server's /docs links can serve the original file.
 	DropOriginals bool
 	// OnWrite is called after each document write with what changed, e.g.
 	// to update in-memory indexes. Its error fails that file.

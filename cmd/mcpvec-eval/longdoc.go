@@ -32,11 +32,7 @@ type span struct {
 
 func longDoc(ctx context.Context, c config) error {
 	base := filepath.Join(c.shared, "eval", "scifact")
-	docs, err := readJSONL[corpusDoc](filepath.Join(base, "corpus.jsonl"))
-	if err != nil {
-		return err
-	}
-	queries, err := readJSONL[query](filepath.Join(base, "queries.jsonl"))
+	docs, queries, err := loadCollection(base)
 	if err != nil {
 		return err
 	}

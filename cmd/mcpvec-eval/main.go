@@ -169,13 +169,19 @@ func chunkOpts(c config, size int) chunk.Options {
 	return o
 }
 
-func evalCollection(ctx context.Context, c config, coll string) error {
-	base := filepath.Join(c.shared, "eval", coll)
+// loadCollection reads a collection's documents and queries.
+func loadCollection(base string) ([]corpusDoc, []query, error) {
 	docs, err := readJSONL[corpusDoc](filepath.Join(base, "corpus.jsonl"))
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	queries, err := readJSONL[query](filepath.Join(base, "queries.jsonl"))
+	return docs, queries, err
+}
+
+func evalCollection(ctx context.Context, c config, coll string) error {
+	base := filepath.Join(c.shared, "eval", coll)
+	docs, queries, err := loadCollection(base)
 	if err != nil {
 		return err
 	}
