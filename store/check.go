@@ -15,7 +15,7 @@ import (
 // problems joined, or nil.
 func (db *DB) Check() error {
 	var errs []error
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		for err := range tx.Check() {
 			errs = append(errs, fmt.Errorf("bbolt: %w", err))
 		}

@@ -87,7 +87,18 @@ func Open(path string, opts *Options) (*DB, error) {
 	} else if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open library: %w", err)
 	}
-	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, ReadOnly: o.ReadOnly, NoSync: o.NoSync})
+	empty, err := checkFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if empty && o.ReadOnly {
+		return nil, fmt.Errorf("%s: %w (0 bytes)", path, ErrEmpty)
+	}
+	var bdb *bolt.DB
+	err = guardPath(path, func() (err error) {
+		bdb, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, ReadOnly: o.ReadOnly, NoSync: o.NoSync})
+		return err
+	})
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, &LockedError{Path: path, PID: readPID(path + ".pid")}
 	}
@@ -95,7 +106,7 @@ func Open(path string, opts *Options) (*DB, error) {
 		return nil, fmt.Errorf("open library %s: %w", path, err)
 	}
 	db := &DB{bolt: bdb, path: path, readOnly: o.ReadOnly}
-	if err := db.init(); err != nil {
+	if err := db.guard(db.init); err != nil {
 		bdb.Close()
 		return nil, err
 	}
@@ -127,7 +138,7 @@ func readPID(path string) int {
 
 func (db *DB) init() error {
 	if db.readOnly {
-		return db.bolt.View(func(tx *bolt.Tx) error {
+		return db.view(func(tx *bolt.Tx) error {
 			m := tx.Bucket(bucketMeta)
 			if m == nil {
 				return fmt.Errorf("%s: %w: no meta record", db.path, ErrSchema)
@@ -217,7 +228,7 @@ type Meta struct {
 // Meta reads the meta record.
 func (db *DB) Meta() (Meta, error) {
 	var m Meta
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketMeta)
 		m.SchemaVersion, _ = strconv.Atoi(string(b.Get([]byte("schema"))))
 		m.Created, _ = time.Parse(time.RFC3339, string(b.Get([]byte("created"))))
@@ -266,7 +277,7 @@ func (db *DB) SetEmbedder(e EmbedderInfo) error {
 // Setting returns a stored setting or ErrNotFound.
 func (db *DB) Setting(name string) ([]byte, error) {
 	var out []byte
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketSettings).Get([]byte(name))
 		if v == nil {
 			return fmt.Errorf("setting %q: %w", name, ErrNotFound)
@@ -310,7 +321,13 @@ func (db *DB) update(fn func(tx *bolt.Tx) error) error {
 	if db.readOnly {
 		return ErrReadOnly
 	}
-	return db.bolt.Update(fn)
+	return db.guard(func() error { return db.bolt.Update(fn) })
+}
+
+// view runs fn in a read transaction, with bbolt's panics and memory faults
+// on a damaged file turned into ErrCorrupt.
+func (db *DB) view(fn func(tx *bolt.Tx) error) error {
+	return db.guard(func() error { return db.bolt.View(fn) })
 }
 
 func putJSON(b *bolt.Bucket, key []byte, v any) error {

@@ -262,7 +262,7 @@ func getDoc(tx *bolt.Tx, id string) (*Document, error) {
 // Document returns a document with its full text, or ErrNotFound.
 func (db *DB) Document(id string) (*Document, error) {
 	var d *Document
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		var err error
 		if d, err = getDoc(tx, id); err != nil {
 			return err
@@ -277,7 +277,7 @@ func (db *DB) Document(id string) (*Document, error) {
 // It is the cheap lookup for the query path.
 func (db *DB) DocumentInfo(id string) (*Document, error) {
 	var d *Document
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		var err error
 		d, err = getDoc(tx, id)
 		return err
@@ -289,7 +289,7 @@ func (db *DB) DocumentInfo(id string) (*Document, error) {
 // ErrNotFound.
 func (db *DB) DocumentByPath(path string) (*Document, error) {
 	var d *Document
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		id := tx.Bucket(bucketPaths).Get([]byte(path))
 		if id == nil {
 			return fmt.Errorf("path %s: %w", path, ErrNotFound)
@@ -304,7 +304,7 @@ func (db *DB) DocumentByPath(path string) (*Document, error) {
 // Documents lists every document (without text), ordered by id.
 func (db *DB) Documents() ([]*Document, error) {
 	var out []*Document
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
 			var d Document
 			if err := json.Unmarshal(v, &d); err != nil {
@@ -320,7 +320,7 @@ func (db *DB) Documents() ([]*Document, error) {
 // Original returns the original bytes of a document, or ErrNotFound.
 func (db *DB) Original(id string) ([]byte, error) {
 	var out []byte
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketOriginals).Get([]byte(id))
 		if v == nil {
 			return fmt.Errorf("original of %s: %w", id, ErrNotFound)
@@ -335,7 +335,7 @@ func (db *DB) Original(id string) ([]byte, error) {
 // order; a missing one is an error matching ErrNotFound.
 func (db *DB) Chunks(seqs []uint64) ([]*Chunk, error) {
 	out := make([]*Chunk, len(seqs))
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketChunks)
 		for i, s := range seqs {
 			c, err := decodeChunk(s, b.Get(seqKey(s)))
@@ -356,7 +356,7 @@ func (db *DB) Passage(id string) (*Chunk, error) {
 		return nil, fmt.Errorf("passage %q: %w", id, ErrNotFound)
 	}
 	var c *Chunk
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		d, err := getDoc(tx, docID)
 		if err != nil {
 			return err
@@ -380,7 +380,7 @@ type Stats struct {
 // Stats counts documents, passages and vectors.
 func (db *DB) Stats() (Stats, error) {
 	var s Stats
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		s.Chunks = tx.Bucket(bucketChunks).Stats().KeyN
 		s.Vectors = tx.Bucket(bucketVectors).Stats().KeyN
 		s.FileBytes = tx.Size()

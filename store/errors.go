@@ -21,6 +21,13 @@ var (
 	ErrDimensions = errors.New("vector dimensions differ from the library's")
 	// ErrReadOnly is returned by writes on a DB opened read-only.
 	ErrReadOnly = errors.New("library opened read-only")
+	// ErrCorrupt is returned when the file is damaged: truncated, partly
+	// overwritten, or with pages bbolt cannot read. What is still readable
+	// can be copied out with Salvage.
+	ErrCorrupt = errors.New("library file is damaged")
+	// ErrEmpty is returned when a library is opened read-only and the file
+	// is empty (0 bytes): nothing was ever written to it.
+	ErrEmpty = errors.New("library file is empty")
 )
 
 // LockedError says another process holds the library open for writing.

@@ -17,7 +17,7 @@ type Tx struct {
 
 // View runs fn in a read-only transaction.
 func (db *DB) View(fn func(tx *Tx) error) error {
-	return db.bolt.View(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx}) })
+	return db.view(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx}) })
 }
 
 // Update runs fn in a read-write transaction; fn's error rolls it back.
