@@ -145,16 +145,7 @@ func TestSalvageCopiesWhatIsReadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	dst, err := store.Open(filepath.Join(t.TempDir(), "new.db"), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dst.Close()
-	rep, err := store.Salvage(path, dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("copied %d, lost %d, incomplete %v", rep.Copied, len(rep.Lost), rep.Incomplete)
+	dst, rep := salvage(t, path)
 	if rep.Copied == 0 || rep.Copied+len(rep.Lost) > 300 {
 		t.Fatalf("copied %d, lost %d of 300", rep.Copied, len(rep.Lost))
 	}
@@ -182,17 +173,24 @@ func TestSalvageTruncated(t *testing.T) {
 	if err := os.Truncate(path, st.Size()*2/3); err != nil {
 		t.Fatal(err)
 	}
+	dst, rep := salvage(t, path)
+	if err := dst.Check(); err != nil {
+		t.Fatalf("salvaged library fails its check: %v", err)
+	}
+}
+
+// salvage copies path into a new library and returns it with the report.
+func salvage(t *testing.T, path string) (*store.DB, store.SalvageReport) {
+	t.Helper()
 	dst, err := store.Open(filepath.Join(t.TempDir(), "new.db"), &store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dst.Close()
+	t.Cleanup(func() { dst.Close() })
 	rep, err := store.Salvage(path, dst)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("copied %d, lost %d, incomplete %v", rep.Copied, len(rep.Lost), rep.Incomplete)
-	if err := dst.Check(); err != nil {
-		t.Fatalf("salvaged library fails its check: %v", err)
-	}
+	return dst, rep
 }
