@@ -173,7 +173,7 @@ func TestSalvageTruncated(t *testing.T) {
 	if err := os.Truncate(path, st.Size()*2/3); err != nil {
 		t.Fatal(err)
 	}
-	dst, rep := salvage(t, path)
+	dst, _ := salvage(t, path)
 	if err := dst.Check(); err != nil {
 		t.Fatalf("salvaged library fails its check: %v", err)
 	}
