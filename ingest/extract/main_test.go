@@ -22,6 +22,9 @@ func TestMain(m *testing.M) {
 		time.Sleep(20 * time.Second)
 		os.Exit(int(hog[1]))
 	}
+	if os.Getenv(orphanParentEnv) == "1" { // a parent for TestWorkerDiesWithParent
+		runOrphanParent()
+	}
 	if os.Getenv(WorkerEnv) == "1" {
 		if err := RunWorker(os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)

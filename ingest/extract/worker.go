@@ -136,6 +136,8 @@ func runWorker(ctx context.Context, opts Options, data []byte) (*Document, error
 	cmd.Stdout = out
 	cmd.Stderr = slogWriter{}
 	cmd.WaitDelay = time.Second
+	release := tieToParent(cmd)
+	defer release()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start worker: %w", err)
 	}

@@ -1,0 +1,87 @@
+package extract
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const orphanParentEnv = "MCPVEC_EXTRACT_TEST_ORPHAN_PARENT"
+
+// runOrphanParent is the test binary acting as an ingest: it starts a
+// fallback worker that never finishes (sleep) and waits on it.
+func runOrphanParent() {
+	opts := testOptions().withDefaults()
+	opts.WorkerCommand = []string{"sleep", "120"}
+	opts.DocTimeout = 2 * time.Minute
+	_, err := runWorker(context.Background(), opts, nil)
+	fmt.Fprintln(os.Stderr, err)
+	os.Exit(3)
+}
+
+// TestWorkerDiesWithParent kills an ingest with SIGKILL while its fallback
+// worker runs and expects the kernel to take the worker down with it.
+func TestWorkerDiesWithParent(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the parent-death signal is Linux-only")
+	}
+	parent := exec.Command(os.Args[0], "-test.run=^$")
+	parent.Env = append(os.Environ(), orphanParentEnv+"=1")
+	if err := parent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer parent.Process.Kill()
+	worker := waitForChild(t, parent.Process.Pid, "sleep")
+	if err := parent.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	parent.Wait()
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(worker) {
+		if time.Now().After(deadline) {
+			syscall.Kill(worker, syscall.SIGKILL)
+			t.Fatalf("worker %d still runs 5 s after its parent was killed", worker)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitForChild returns the pid of ppid's child running comm.
+func waitForChild(t *testing.T, ppid int, comm string) int {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", ppid))
+		for _, f := range tasks {
+			b, _ := os.ReadFile(f)
+			for _, f := range strings.Fields(string(b)) {
+				pid, _ := strconv.Atoi(f)
+				c, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+				if strings.TrimSpace(string(c)) == comm {
+					return pid
+				}
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("process %d started no %s within 10 s", ppid, comm)
+	return 0
+}
+
+// alive reports whether pid exists and is not a zombie.
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z"
+}
