@@ -56,7 +56,7 @@ func runLs(ctx context.Context, e *env, args []string) int {
 	tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tPAGES\tPASSAGES\tTITLE\tSOURCE")
 	for _, d := range out {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", d.ID, d.Pages, d.Passages, d.Title, d.Source)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", d.ID, d.Pages, d.Passages, termSafe(d.Title, false), termSafe(d.Source, false))
 	}
 	tw.Flush()
 	return 0
@@ -87,7 +87,7 @@ func runRm(ctx context.Context, e *env, args []string) int {
 		}
 		removed, err := h.db.DeleteDocument(id)
 		if errors.Is(err, store.ErrNotFound) {
-			fmt.Fprintf(e.stderr, "mcpvec: %s: no such document id or ingested path\n", a)
+			fmt.Fprintf(e.stderr, "mcpvec: %s: no such document id or ingested path\n", termSafe(a, false))
 			status = 1
 			continue
 		}

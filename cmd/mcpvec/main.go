@@ -153,6 +153,6 @@ func runVersion(ctx context.Context, e *env, args []string) int {
 }
 
 func errorf(e *env, format string, a ...any) int {
-	fmt.Fprintf(e.stderr, "mcpvec: "+format+"\n", a...)
+	fmt.Fprintln(e.stderr, "mcpvec: "+termSafe(fmt.Sprintf(format, a...), true))
 	return 1
 }

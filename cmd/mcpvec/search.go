@@ -43,11 +43,11 @@ func runSearch(ctx context.Context, e *env, args []string) int {
 		return 0
 	}
 	for i, r := range resp.Results {
-		fmt.Fprintf(e.stdout, "%d. %s  [%s]\n", i+1, r.Title, r.ID)
+		fmt.Fprintf(e.stdout, "%d. %s  [%s]\n", i+1, termSafe(r.Title, false), r.ID)
 		if r.URL != "" {
-			fmt.Fprintf(e.stdout, "   %s\n", r.URL)
+			fmt.Fprintf(e.stdout, "   %s\n", termSafe(r.URL, false))
 		}
-		fmt.Fprintf(e.stdout, "   %s\n\n", indent(r.Text))
+		fmt.Fprintf(e.stdout, "   %s\n\n", termSafe(indent(r.Text), true))
 	}
 	return 0
 }
@@ -95,11 +95,11 @@ func runFetch(ctx context.Context, e *env, args []string) int {
 	if *asJSON {
 		return printJSON(e, resp)
 	}
-	fmt.Fprintf(e.stdout, "%s  [%s]\n", resp.Title, resp.ID)
+	fmt.Fprintf(e.stdout, "%s  [%s]\n", termSafe(resp.Title, false), resp.ID)
 	if resp.URL != "" {
-		fmt.Fprintln(e.stdout, resp.URL)
+		fmt.Fprintln(e.stdout, termSafe(resp.URL, false))
 	}
-	fmt.Fprintf(e.stdout, "\n%s\n", resp.Text)
+	fmt.Fprintf(e.stdout, "\n%s\n", termSafe(resp.Text, true))
 	if t, _ := resp.Metadata["truncated"].(bool); t {
 		fmt.Fprintln(e.stderr, "(text truncated)")
 	}
