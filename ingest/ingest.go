@@ -19,6 +19,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/discover"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	"github.com/mcpvec/mcpvec/store"
+	"golang.org/x/sync/errgroup"
 )
 
 // Embedder is what ingest needs from an embedder.
@@ -47,6 +48,9 @@ type Options struct {
 	OnWrite func(store.PutResult) error
 	// Progress receives a progress line on a terminal; nil for none.
 	Progress io.Writer
+	// ProgressNote, if set, is called on each redraw of the progress line
+	// and its text appended to the line (e.g. embedding throughput).
+	ProgressNote func() string
 	// Report receives one line per file that was not ingested (and, with
 	// Verbose, per ingested file); nil discards them.
 	Report  io.Writer
@@ -142,53 +146,59 @@ func (in *Ingester) Run(ctx context.Context, args []string) (Summary, error) {
 		sum.Failed = append(sum.Failed, fe)
 		fmt.Fprintf(in.opts.Report, "failed %s\n", fe)
 	}
-	prog := newProgress(in.opts.Progress, len(files))
+	prog := newProgress(in.opts.Progress, in.opts.ProgressNote, len(files))
 	defer prog.stop()
-
 	var mu sync.Mutex
-	jobs := make(chan discover.File)
-	var wg sync.WaitGroup
-	for range min(in.opts.Workers, max(len(files), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for f := range jobs {
-				pages, chunks, removed, how, err := in.file(ctx, f)
-				mu.Lock()
-				switch how {
-				case ingested:
-					sum.Ingested++
-					sum.Pages += pages
-					sum.Chunks += chunks
-					sum.Removed += removed
-					if in.opts.Verbose {
-						fmt.Fprintf(in.opts.Report, "ingested %s (%d pages, %d passages)\n", f.Path, pages, chunks)
-					}
-				case unchanged:
-					sum.Unchanged++
-				case duplicate:
-					sum.Duplicates++
-					fmt.Fprintf(in.opts.Report, "duplicate %s: %v\n", f.Path, err)
-				case failed:
-					fe := &FileError{Path: f.Path, Err: err}
-					sum.Failed = append(sum.Failed, fe)
-					fmt.Fprintf(in.opts.Report, "failed %s\n", fe)
-				}
-				prog.add(pages, chunks)
-				mu.Unlock()
-			}
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(in.opts.Workers)
 	for _, f := range files {
 		if ctx.Err() != nil {
 			break
 		}
-		jobs <- f
+		g.Go(func() error {
+			r := in.file(ctx, f)
+			mu.Lock()
+			defer mu.Unlock()
+			in.record(&sum, f, r)
+			prog.add(r.pages, r.chunks)
+			return nil
+		})
 	}
-	close(jobs)
-	wg.Wait()
+	g.Wait()
 	sum.Elapsed = time.Since(start)
 	return sum, ctx.Err()
+}
+
+// fileResult is what ingesting one file did.
+type fileResult struct {
+	how                    outcome
+	pages, chunks, removed int   // when ingested
+	err                    error // why it failed or is a duplicate
+}
+
+func failure(err error) fileResult { return fileResult{how: failed, err: err} }
+
+// record adds a file's result to sum and reports it.
+func (in *Ingester) record(sum *Summary, f discover.File, r fileResult) {
+	switch r.how {
+	case ingested:
+		sum.Ingested++
+		sum.Pages += r.pages
+		sum.Chunks += r.chunks
+		sum.Removed += r.removed
+		if in.opts.Verbose {
+			fmt.Fprintf(in.opts.Report, "ingested %s (%d pages, %d passages)\n", f.Path, r.pages, r.chunks)
+		}
+	case unchanged:
+		sum.Unchanged++
+	case duplicate:
+		sum.Duplicates++
+		fmt.Fprintf(in.opts.Report, "duplicate %s: %v\n", f.Path, r.err)
+	case failed:
+		fe := &FileError{Path: f.Path, Err: r.err}
+		sum.Failed = append(sum.Failed, fe)
+		fmt.Fprintf(in.opts.Report, "failed %s\n", fe)
+	}
 }
 
 func supported(name string) bool {
@@ -197,22 +207,22 @@ func supported(name string) bool {
 }
 
 // file ingests one file.
-func (in *Ingester) file(ctx context.Context, f discover.File) (pages, chunks, removed int, how outcome, err error) {
+func (in *Ingester) file(ctx context.Context, f discover.File) (res fileResult) {
 	defer func() {
 		// A bug in a dependency must not take the batch down.
 		if r := recover(); r != nil {
-			how, err = failed, fmt.Errorf("internal error: %v", r)
+			res = failure(fmt.Errorf("internal error: %v", r))
 		}
 	}()
 	if ctx.Err() != nil {
-		return 0, 0, 0, failed, ctx.Err()
+		return failure(ctx.Err())
 	}
 	if f.Size > in.opts.MaxBytes {
-		return 0, 0, 0, failed, fmt.Errorf("%w: %s exceeds the %s limit (--max-size)", extract.ErrTooLarge, humanBytes(f.Size), humanBytes(in.opts.MaxBytes))
+		return failure(fmt.Errorf("%w: %s exceeds the %s limit (--max-size)", extract.ErrTooLarge, humanBytes(f.Size), humanBytes(in.opts.MaxBytes)))
 	}
 	data, err := os.ReadFile(f.Path)
 	if err != nil {
-		return 0, 0, 0, failed, err
+		return failure(err)
 	}
 	sha := sha256.Sum256(data)
 	shaHex := hex.EncodeToString(sha[:])
@@ -220,23 +230,28 @@ func (in *Ingester) file(ctx context.Context, f discover.File) (pages, chunks, r
 	srcURL := in.sourceURL(f)
 	if !in.opts.Force {
 		if old, err := in.db.DocumentByPath(f.Path); err == nil && old.SHA256 == shaHex && old.SourceURL == srcURL {
-			return 0, 0, 0, unchanged, nil
+			return fileResult{how: unchanged}
 		}
 		if other, err := in.db.DocumentInfo(id); err == nil && other.SourcePath != f.Path {
-			return 0, 0, 0, duplicate, fmt.Errorf("same content as %s (document %s)", other.SourcePath, id)
+			return fileResult{how: duplicate, err: fmt.Errorf("same content as %s (document %s)", other.SourcePath, id)}
 		}
 	}
+	return in.process(ctx, f, data, shaHex, srcURL)
+}
+
+// process extracts, splits, embeds and stores a new or changed file.
+func (in *Ingester) process(ctx context.Context, f discover.File, data []byte, shaHex, srcURL string) fileResult {
 	xd, err := in.ex.Extract(ctx, f.Path, data)
 	if err != nil {
-		return 0, 0, 0, failed, err
+		return failure(err)
 	}
 	text, starts := joinPages(xd.Pages)
 	cs, err := chunk.Split(text, starts, in.opts.Chunk)
 	if err != nil {
-		return 0, 0, 0, failed, fmt.Errorf("split into passages: %w", err)
+		return failure(fmt.Errorf("split into passages: %w", err))
 	}
 	if len(cs) == 0 {
-		return 0, 0, 0, failed, extract.ErrNoText
+		return failure(extract.ErrNoText)
 	}
 	texts := make([]string, len(cs))
 	for i, c := range cs {
@@ -244,10 +259,10 @@ func (in *Ingester) file(ctx context.Context, f discover.File) (pages, chunks, r
 	}
 	vecs, err := in.emb.Embed(ctx, texts)
 	if err != nil {
-		return 0, 0, 0, failed, fmt.Errorf("embed: %w", err)
+		return failure(fmt.Errorf("embed: %w", err))
 	}
 	doc := &store.Document{
-		ID: id, Title: title(xd, f.Path), SourcePath: f.Path, SourceURL: srcURL,
+		ID: shaHex[:16], Title: title(xd, f.Path), SourcePath: f.Path, SourceURL: srcURL,
 		MediaType: xd.MediaType, SHA256: shaHex, Size: int64(len(data)), Pages: len(xd.Pages),
 		IngestedAt: time.Now().UTC(), PageStarts: starts, Text: text,
 	}
@@ -259,16 +274,16 @@ func (in *Ingester) file(ctx context.Context, f discover.File) (pages, chunks, r
 	if !in.opts.DropOriginals {
 		orig = data
 	}
-	res, err := in.db.PutDocument(doc, sc, vecs, orig)
+	put, err := in.db.PutDocument(doc, sc, vecs, orig)
 	if err != nil {
-		return 0, 0, 0, failed, err
+		return failure(err)
 	}
 	if in.opts.OnWrite != nil {
-		if err := in.opts.OnWrite(res); err != nil {
-			return 0, 0, 0, failed, fmt.Errorf("update indexes: %w", err)
+		if err := in.opts.OnWrite(put); err != nil {
+			return failure(fmt.Errorf("update indexes: %w", err))
 		}
 	}
-	return len(xd.Pages), len(cs), len(res.Removed), ingested, nil
+	return fileResult{how: ingested, pages: len(xd.Pages), chunks: len(cs), removed: len(put.Removed)}
 }
 
 // joinPages joins page texts with a blank line and returns where each page

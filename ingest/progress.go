@@ -11,6 +11,7 @@ import (
 // milliseconds; with a nil writer it does nothing.
 type progress struct {
 	w                   io.Writer
+	note                func() string
 	total               int
 	mu                  sync.Mutex
 	files, pages, parts int
@@ -19,8 +20,8 @@ type progress struct {
 	wg                  sync.WaitGroup
 }
 
-func newProgress(w io.Writer, total int) *progress {
-	p := &progress{w: w, total: total, start: time.Now(), done: make(chan struct{})}
+func newProgress(w io.Writer, note func() string, total int) *progress {
+	p := &progress{w: w, note: note, total: total, start: time.Now(), done: make(chan struct{})}
 	if w == nil {
 		return p
 	}
@@ -53,8 +54,12 @@ func (p *progress) draw() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	secs := time.Since(p.start).Seconds()
-	fmt.Fprintf(p.w, "\r\033[Kfiles %d/%d  pages %d  passages %d  %.1f pages/s  %.0f passages/s",
+	line := fmt.Sprintf("\r\033[Kfiles %d/%d  pages %d  passages %d  %.1f pages/s  %.0f passages/s",
 		p.files, p.total, p.pages, p.parts, float64(p.pages)/secs, float64(p.parts)/secs)
+	if p.note != nil {
+		line += p.note()
+	}
+	io.WriteString(p.w, line)
 }
 
 func (p *progress) stop() {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/chunk"
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/ingest/extract"
+	"github.com/mcpvec/mcpvec/server/library"
 	"golang.org/x/term"
 )
 
@@ -55,30 +55,20 @@ func runIngest(ctx context.Context, e *env, args []string) int {
 	}
 	defer ex.Close()
 
-	emb, cache := cachedEmbedder(e, h)
+	batch, par := embedBatching(e, identityOf(h.emb))
+	w := h.lib.BeginWrites(ctx, h.emb, identityOf(h.emb), batch, par, 30*time.Second)
 	opts := ingest.Options{
 		Chunk: chunk.Options{Size: *size, Overlap: *overlap}, MaxBytes: *maxMB << 20,
 		URL: *url, URLPrefix: *prefix, Force: *force, Workers: *workers,
-		OnWrite: forgetOnWrite(h.lib.Apply, cache), Report: termWriter{e.stderr}, Verbose: *verbose,
+		OnWrite: w.Stored, Report: termWriter{e.stderr}, Verbose: *verbose,
 	}
 	if f, ok := e.stderr.(*os.File); ok && e.forwarded == nil && term.IsTerminal(int(f.Fd())) {
 		opts.Progress = e.stderr
-		if cache != nil {
-			opts.Progress = &embedProgress{w: e.stderr, cache: cache, emb: h.emb, start: time.Now()}
-		}
+		opts.ProgressNote = embedNote(w, h.emb, time.Now())
 	}
-	in := ingest.New(h.db, ex, emb, opts)
-	stopSaver := saveEvery(ctx, h, 30*time.Second)
-	sum, runErr := in.Run(ctx, pos)
-	stopSaver()
-	if cache != nil && runErr == nil && len(sum.Failed) == 0 {
-		// Every file is stored or unchanged: no cached vector is needed.
-		if err := cache.Clear(); err != nil {
-			slog.Warn("could not clear the embedding cache", "err", err)
-		}
-	}
-	if err := h.lib.Save(); err != nil {
-		return errorf(e, "save indexes: %v", err)
+	sum, runErr := ingest.New(h.db, ex, w.Embedder(), opts).Run(ctx, pos)
+	if err := w.Finish(runErr == nil && len(sum.Failed) == 0); err != nil {
+		return errorf(e, "%v", err)
 	}
 	fmt.Fprintln(e.stdout, sum.String()+tokenNote(h))
 	if runErr != nil {
@@ -123,27 +113,24 @@ func newExtractor(ctx context.Context, maxBytes int64, password string) (*extrac
 	return extract.New(ctx, extract.Options{MaxBytes: maxBytes, WorkerCommand: worker, Password: password})
 }
 
-// saveEvery persists the indexes periodically during a long ingest so a
-// crash costs little re-indexing; the returned func stops it.
-func saveEvery(ctx context.Context, h *handle, d time.Duration) func() {
-	done := make(chan struct{})
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		t := time.NewTicker(d)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				_ = h.lib.Save()
-			}
+// embedNote adds embedding throughput to the ingest progress line when the
+// embedder is cached (a network embedder), else it returns nil.
+func embedNote(w *library.Writes, emb embed.Embedder, start time.Time) func() string {
+	if _, ok := w.Cached(); !ok {
+		return nil
+	}
+	return func() string {
+		st, _ := w.Cached()
+		secs := max(time.Since(start).Seconds(), 0.001)
+		s := fmt.Sprintf("  embedded %d (%.0f/s)", st.Embedded, float64(st.Embedded)/secs)
+		if st.Cached > 0 {
+			s += fmt.Sprintf(", %d resumed", st.Cached)
 		}
-	}()
-	return func() { close(done); <-stopped }
+		if u, ok := emb.(interface{ Usage() embed.Usage }); ok {
+			s += fmt.Sprintf(", %.0f tokens/s", float64(u.Usage().Tokens())/secs)
+		}
+		return s
+	}
 }
 
 func tokenNote(h *handle) string {

@@ -149,7 +149,7 @@ var errForward = errors.New("forward to the running server")
 // errForward.
 func openLibrary(ctx context.Context, e *env, lf *libFlags, write, needLib bool) (*handle, error) {
 	if st := e.forwarded; st != nil {
-		return &handle{db: st.db, lib: st.lib, emb: st.emb, close: func() {}}, nil
+		return &handle{db: st.db, lib: st.live.Current(), emb: st.emb, close: func() {}}, nil
 	}
 	path, err := lf.path(e)
 	if err != nil {
@@ -221,10 +221,15 @@ func forward(ctx context.Context, e *env, lf *libFlags, args []string) int {
 	return code
 }
 
-// libOptions returns the query-path options for an embedder.
+// libOptions returns the query-path options for an embedder. The offline
+// embedder weighs query words by the library's idf.
 func libOptions(emb embed.Embedder) library.Options {
 	if emb == nil {
 		return library.Options{}
 	}
-	return library.OptionsFor(emb.Identity().Provider)
+	o := library.OptionsFor(emb.Identity().Provider)
+	if h, ok := emb.(*embed.Hash); ok {
+		o.UseIDF = h.SetQueryWeight
+	}
+	return o
 }

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/server/library"
 )
 
 // docJSON is one document in `ls --json`.
@@ -85,8 +85,8 @@ func runRm(ctx context.Context, e *env, args []string) int {
 		if d, err := h.db.DocumentByPath(absPath(e, a)); err == nil {
 			id = d.ID
 		}
-		removed, err := h.db.DeleteDocument(id)
-		if errors.Is(err, store.ErrNotFound) {
+		removed, err := h.lib.Remove(id)
+		if errors.Is(err, library.ErrNotFound) {
 			fmt.Fprintf(e.stderr, "mcpvec: %s: no such document id or ingested path\n", termSafe(a, false))
 			status = 1
 			continue
@@ -94,10 +94,7 @@ func runRm(ctx context.Context, e *env, args []string) int {
 		if err != nil {
 			return errorf(e, "rm %s: %v", a, err)
 		}
-		if err := h.lib.Apply(store.PutResult{Removed: removed}); err != nil {
-			return errorf(e, "%v", err)
-		}
-		fmt.Fprintf(e.stdout, "removed %s (%d passages)\n", id, len(removed))
+		fmt.Fprintf(e.stdout, "removed %s (%d passages)\n", id, removed)
 	}
 	if err := h.lib.Save(); err != nil {
 		return errorf(e, "save indexes: %v", err)
@@ -118,18 +115,11 @@ func runInfo(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	defer h.close()
-	st, err := h.db.Stats()
+	hl, err := h.lib.Check(ctx)
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
-	meta, err := h.db.Meta()
-	if err != nil {
-		return errorf(e, "%v", err)
-	}
-	ix := h.lib.IndexStats()
-	checkErr := h.db.Check()
-	consistent := checkErr == nil && st.Chunks == st.Vectors && ix.LexicalPassages == st.Chunks &&
-		(meta.Embedder == nil || ix.VectorPassages == st.Chunks)
+	st, meta, ix, checkErr, consistent := hl.Stats, hl.Meta, hl.Index, hl.Problems, hl.Consistent
 	fileSize := st.FileBytes
 	if fi, err := os.Stat(h.db.Path()); err == nil {
 		fileSize = fi.Size()

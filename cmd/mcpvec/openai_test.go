@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpvec/mcpvec/ingest"
+	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -511,7 +511,7 @@ func cachedVectors(t *testing.T, path string) int {
 	defer db.Close()
 	n := 0
 	err = db.View(func(tx *store.Tx) error {
-		kv, err := tx.Aux(ingest.EmbedCacheBucket)
+		kv, err := tx.Aux(library.AuxEmbedCache)
 		if err != nil {
 			return err
 		}

@@ -19,8 +19,8 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpvec/mcpvec/ingest"
 	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -226,7 +226,7 @@ func TestReindexBackToHashWithoutTheOldServer(t *testing.T) {
 	}
 }
 
-func TestEmbedProgressAddsThroughputToTheProgressLine(t *testing.T) {
+func TestEmbedNoteAddsThroughputToTheProgressLine(t *testing.T) {
 	t.Parallel()
 	db, err := store.Open(filepath.Join(t.TempDir(), "lib.db"), &store.Options{NoSync: true})
 	if err != nil {
@@ -234,34 +234,28 @@ func TestEmbedProgressAddsThroughputToTheProgressLine(t *testing.T) {
 	}
 	defer db.Close()
 	h := embed.NewHash(embed.DefaultHashConfig())
-	cache := ingest.NewEmbedCache(db, h, identityOf(h), nil)
-	if _, err := cache.Embed(context.Background(), []string{"one", "two", "three"}); err != nil {
+	id := identityOf(h)
+	if err := db.SetEmbedder(id); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cache.Embed(context.Background(), []string{"two"}); err != nil {
+	lib, err := library.Open(context.Background(), db, h, libOptions(h))
+	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	p := &embedProgress{w: &buf, cache: cache, emb: h, start: time.Now().Add(-time.Second)}
-	for _, in := range []string{"\r\033[Kfiles 1/2  pages 3", "\r\033[K", "skipped a.png: unsupported\n"} {
-		buf.Reset()
-		n, err := p.Write([]byte(in))
-		if err != nil || n != len(in) {
-			t.Fatalf("Write(%q) = %d, %v", in, n, err)
+	if w := lib.BeginWrites(context.Background(), h, id, 0, 0, 0); embedNote(w, h, time.Now()) != nil {
+		t.Fatal("the offline embedder is not cached, so it has no note")
+	}
+	id.Provider = "cached-hash" // any other provider is cached
+	w := lib.BeginWrites(context.Background(), h, id, 0, 0, 0)
+	defer w.Finish(false)
+	for _, texts := range [][]string{{"one", "two", "three"}, {"two"}} {
+		if _, err := w.Embedder().Embed(context.Background(), texts); err != nil {
+			t.Fatal(err)
 		}
-		want := in
-		if strings.HasPrefix(in, "\r\033[Kfiles") {
-			want = in + "  embedded 3 ("
-		}
-		if got := buf.String(); !strings.HasPrefix(got, want) {
-			t.Fatalf("Write(%q) wrote %q, want it to start with %q", in, got, want)
-		}
-		if want != in && !strings.Contains(buf.String(), "/s), 1 resumed") {
-			t.Fatalf("progress line %q lacks throughput and resumed count", buf.String())
-		}
-		if want == in && buf.String() != in {
-			t.Fatalf("Write(%q) changed a line that is not a progress redraw: %q", in, buf.String())
-		}
+	}
+	note := embedNote(w, h, time.Now().Add(-time.Second))
+	if got := note(); !strings.HasPrefix(got, "  embedded 3 (") || !strings.Contains(got, "/s), 1 resumed") {
+		t.Fatalf("progress note %q lacks throughput and resumed count", got)
 	}
 }
 

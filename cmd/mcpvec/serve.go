@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"strings"
-	"sync/atomic"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/server"
@@ -21,28 +20,9 @@ import (
 // serveState is the library a running server holds; commands forwarded over
 // the admin channel run against it.
 type serveState struct {
-	db  *store.DB
-	lib *library.Library
-	emb embed.Embedder
-}
-
-// liveLibrary adapts the current *library.Library to server.Library; the
-// pointer is swapped when a reindex completes.
-type liveLibrary struct {
-	cur atomic.Pointer[library.Library]
-}
-
-func (l *liveLibrary) Search(ctx context.Context, q string, k int) (*library.SearchResponse, error) {
-	return l.cur.Load().Search(ctx, q, library.SearchOptions{K: k})
-}
-func (l *liveLibrary) Fetch(ctx context.Context, id string) (*library.FetchResponse, error) {
-	return l.cur.Load().Fetch(ctx, id)
-}
-func (l *liveLibrary) Original(ctx context.Context, id string) (*library.Original, error) {
-	return l.cur.Load().Original(ctx, id)
-}
-func (l *liveLibrary) Summary(ctx context.Context) (library.Summary, error) {
-	return l.cur.Load().Summary(ctx)
+	db   *store.DB
+	live *library.Live
+	emb  embed.Embedder
 }
 
 func runServe(ctx context.Context, e *env, args []string) int {
@@ -99,8 +79,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	o.Version = Version
 	o.Logger = slog.Default()
-	live := &liveLibrary{}
-	live.cur.Store(h.lib)
+	live := library.NewLive(h.lib)
 	var ln net.Listener
 	if !*stdio {
 		// Listen first so the printed URLs carry the real port (--addr :0).
@@ -114,8 +93,8 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
-	state := &serveState{db: h.db, lib: h.lib, emb: h.emb}
-	admin, err := server.ListenAdmin(ctx, server.AdminSocketPath(h.db.Path()), adminRunner(state, live), slog.Default())
+	state := &serveState{db: h.db, live: live, emb: h.emb}
+	admin, err := server.ListenAdmin(ctx, server.AdminSocketPath(h.db.Path()), adminRunner(state), slog.Default())
 	if err != nil {
 		slog.Warn("live updates disabled: admin channel unavailable", "err", err)
 	} else {
@@ -157,12 +136,10 @@ func randomBytes(n int) ([]byte, error) {
 
 // adminRunner runs forwarded write and read commands against the server's
 // library, one at a time (the admin channel serialises them).
-func adminRunner(st *serveState, live *liveLibrary) server.Runner {
+func adminRunner(st *serveState) server.Runner {
 	return func(ctx context.Context, args []string, cwd string, stdout, stderr io.Writer) int {
 		e := &env{stdin: eofReader{}, stdout: stdout, stderr: stderr, getenv: getenvFn(), cwd: cwd, forwarded: st}
-		code := dispatch(ctx, args, e)
-		live.cur.Store(st.lib)
-		return code
+		return dispatch(ctx, args, e)
 	}
 }
 

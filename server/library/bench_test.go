@@ -70,7 +70,7 @@ func benchLib(b *testing.B, n int) (*library.Library, *embed.Hash) {
 	}
 	b.Cleanup(func() { db.Close() })
 	start := time.Now()
-	lib, err := library.Open(context.Background(), db, emb, library.Options{})
+	lib, err := library.Open(context.Background(), db, emb, library.Options{UseIDF: emb.SetQueryWeight})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func buildBenchLib(b *testing.B, path string, n int, emb *embed.Hash) {
 	defer db.Close()
 	id := emb.Identity()
 	db.SetEmbedder(store.EmbedderInfo{Provider: id.Provider, Model: id.Model, Dimensions: id.Dimensions})
-	lib, err := library.Open(context.Background(), db, emb, library.Options{})
+	lib, err := library.Open(context.Background(), db, emb, library.Options{UseIDF: emb.SetQueryWeight})
 	if err != nil {
 		b.Fatal(err)
 	}

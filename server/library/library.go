@@ -19,7 +19,8 @@ var (
 	ErrNotFound     = errors.New("no document or passage with that id")
 )
 
-// Aux bucket names of the derived indexes in the store.
+// Aux bucket names of the derived indexes in the store (see also
+// AuxEmbedCache).
 const (
 	AuxVectors = "hnsw"
 	AuxLexical = "lexical"
@@ -77,7 +78,12 @@ type Options struct {
 	// 1) in fusion (default 1; see OptionsFor).
 	VectorWeight float64
 	// Fusion is FusionRRF (default) or FusionScores.
-	Fusion  string
+	Fusion string
+	// UseIDF, if set, is called once the lexical index is loaded with its
+	// inverse document frequency of a word (safe for concurrent use). The
+	// offline embedder weighs query words by it (embed.Hash.SetQueryWeight);
+	// passage vectors use no corpus statistics, so they never go stale.
+	UseIDF  func(idf func(word string) float64)
 	Index   index.Config
 	Lexical lexical.Config
 	Logger  *slog.Logger
@@ -189,10 +195,8 @@ func Open(ctx context.Context, db *store.DB, emb QueryEmbedder, opts Options) (*
 	if err != nil {
 		return nil, err
 	}
-	// The offline embedder weighs query words by the library's idf; passage
-	// vectors use no corpus statistics, so they never go stale.
-	if w, ok := emb.(interface{ SetQueryWeight(func(string) float64) }); ok {
-		w.SetQueryWeight(l.lex.IDF)
+	if opts.UseIDF != nil {
+		opts.UseIDF(l.lex.IDF)
 	}
 	opts.Logger.Debug("library indexes loaded", "passages", l.lex.Len(), "took", time.Since(start))
 	if repaired {

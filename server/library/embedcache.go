@@ -1,4 +1,4 @@
-package ingest
+package library
 
 import (
 	"context"
@@ -7,15 +7,21 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
-	"sync"
 	"sync/atomic"
 
 	"github.com/mcpvec/mcpvec/store"
+	"golang.org/x/sync/errgroup"
 )
 
-// EmbedCacheBucket is the store aux bucket that holds vectors embedded for
-// documents that are not stored yet.
-const EmbedCacheBucket = "embed-cache"
+// AuxEmbedCache is the store aux bucket that holds vectors embedded but not
+// stored yet: passages of documents an ingest has not written, and the
+// staged vectors of a reindex.
+const AuxEmbedCache = "embed-cache"
+
+// Embedder turns passages into vectors, one per text, in order.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
 
 // ErrEmbedCache is wrapped by errors about the cache itself (a short answer
 // from the wrapped embedder, a recovered panic), as opposed to the wrapped
@@ -30,6 +36,10 @@ type EmbedCacheOptions struct {
 	Batch int
 	// Parallel is the number of batches in flight per Embed call (default 4).
 	Parallel int
+	// Committed, if set, is called after each cache commit with the number
+	// of passages it saved; calls are serialised. Progress shown from it
+	// counts only work a kill would not lose.
+	Committed func(passages int)
 	// Logger receives a warning when a batch cannot be saved (default
 	// slog.Default()).
 	Logger *slog.Logger
@@ -44,7 +54,7 @@ type EmbedCacheStats struct {
 
 // EmbedCache wraps an Embedder so that embedding work survives a killed or
 // failed ingest: every batch the wrapped embedder answers is committed to
-// the EmbedCacheBucket in its own small transaction, keyed by
+// the AuxEmbedCache in its own small transaction, keyed by
 // sha256(provider, model, dimensions, text), and later calls are served
 // from it. It is safe for concurrent use.
 //
@@ -151,7 +161,7 @@ func (c *EmbedCache) Embed(ctx context.Context, texts []string) ([][]float32, er
 // length (a corrupt record) count as missing.
 func (c *EmbedCache) lookup(keys [][]byte, out [][]float32) error {
 	err := c.db.View(func(tx *store.Tx) error {
-		kv, err := tx.Aux(EmbedCacheBucket)
+		kv, err := tx.Aux(AuxEmbedCache)
 		if err != nil {
 			return err
 		}
@@ -176,46 +186,29 @@ func (c *EmbedCache) embedMissing(ctx context.Context, texts []string, keys [][]
 	if len(todo) == 0 {
 		return nil
 	}
-	jobs := make(chan []int)
 	answered := make(chan []int, c.opts.Parallel)
 	committed := make(chan struct{})
 	go func() {
 		defer close(committed)
 		c.commitLoop(keys, out, answered)
 	}()
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-		failed   atomic.Bool
-	)
-	for range min(c.opts.Parallel, (len(todo)+c.opts.Batch-1)/c.opts.Batch) {
-		wg.Go(func() {
-			for batch := range jobs {
-				err := c.batch(ctx, texts, batch, out)
-				if err == nil {
-					answered <- batch
-					continue
-				}
-				mu.Lock()
-				if firstErr == nil {
-					firstErr = err
-				}
-				mu.Unlock()
+	// After the first failure no new batch starts; batches in flight finish
+	// and are kept (their context is not cancelled: they are paid for).
+	var g errgroup.Group
+	g.SetLimit(c.opts.Parallel)
+	var failed atomic.Bool
+	for i := 0; i < len(todo) && !failed.Load() && ctx.Err() == nil; i += c.opts.Batch {
+		batch := todo[i:min(len(todo), i+c.opts.Batch)]
+		g.Go(func() error {
+			if err := c.batch(ctx, texts, batch, out); err != nil {
 				failed.Store(true)
+				return err
 			}
+			answered <- batch
+			return nil
 		})
 	}
-feed:
-	for i := 0; i < len(todo) && !failed.Load(); i += c.opts.Batch {
-		select {
-		case jobs <- todo[i:min(len(todo), i+c.opts.Batch)]:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
-	wg.Wait()
+	firstErr := g.Wait()
 	close(answered)
 	<-committed
 	if firstErr != nil {
@@ -277,7 +270,7 @@ func (c *EmbedCache) commitLoop(keys [][]byte, out [][]float32, answered <-chan 
 			}
 		}
 		err := c.db.Update(func(tx *store.Tx) error {
-			kv, err := tx.Aux(EmbedCacheBucket)
+			kv, err := tx.Aux(AuxEmbedCache)
 			if err != nil {
 				return err
 			}
@@ -296,6 +289,13 @@ func (c *EmbedCache) commitLoop(keys [][]byte, out [][]float32, answered <-chan 
 			continue
 		}
 		n := c.batches.Add(int64(len(group)))
+		if c.opts.Committed != nil {
+			saved := 0
+			for _, idx := range group {
+				saved += len(idx)
+			}
+			c.opts.Committed(saved)
+		}
 		c.opts.Logger.Debug("embeddings saved for resuming", "batches", len(group), "committed", n)
 	}
 }
@@ -308,7 +308,7 @@ func (c *EmbedCache) Forget(texts []string) error {
 		return nil
 	}
 	err := c.db.Update(func(tx *store.Tx) error {
-		kv, err := tx.Aux(EmbedCacheBucket)
+		kv, err := tx.Aux(AuxEmbedCache)
 		if err != nil {
 			return err
 		}
@@ -346,7 +346,7 @@ func (c *EmbedCache) ForgetStored(res store.PutResult) error {
 // which no file failed: nothing left in the cache can be needed then.
 // Errors come from the store.
 func (c *EmbedCache) Clear() error {
-	if err := c.db.Update(func(tx *store.Tx) error { return tx.DropAux(EmbedCacheBucket) }); err != nil {
+	if err := c.db.Update(func(tx *store.Tx) error { return tx.DropAux(AuxEmbedCache) }); err != nil {
 		return fmt.Errorf("clear embed cache: %w", err)
 	}
 	return nil
@@ -356,7 +356,7 @@ func (c *EmbedCache) Clear() error {
 func (c *EmbedCache) Len() (int, error) {
 	n := 0
 	err := c.db.View(func(tx *store.Tx) error {
-		kv, err := tx.Aux(EmbedCacheBucket)
+		kv, err := tx.Aux(AuxEmbedCache)
 		if err != nil {
 			return err
 		}

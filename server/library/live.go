@@ -1,0 +1,47 @@
+package library
+
+import (
+	"context"
+	"sync/atomic"
+)
+
+// Live is the library a running server answers from. Writes go to the
+// current Library; a reindex replaces it with Swap. It is safe for
+// concurrent use: calls in flight finish on the Library they started on,
+// which stays consistent in memory.
+type Live struct {
+	cur atomic.Pointer[Library]
+}
+
+// NewLive returns a Live serving l.
+func NewLive(l *Library) *Live {
+	lv := &Live{}
+	lv.cur.Store(l)
+	return lv
+}
+
+// Current returns the Library being served.
+func (lv *Live) Current() *Library { return lv.cur.Load() }
+
+// Swap makes l the Library being served.
+func (lv *Live) Swap(l *Library) { lv.cur.Store(l) }
+
+// Search is Library.Search on the current Library with k results.
+func (lv *Live) Search(ctx context.Context, query string, k int) (*SearchResponse, error) {
+	return lv.Current().Search(ctx, query, SearchOptions{K: k})
+}
+
+// Fetch is Library.Fetch on the current Library.
+func (lv *Live) Fetch(ctx context.Context, id string) (*FetchResponse, error) {
+	return lv.Current().Fetch(ctx, id)
+}
+
+// Original is Library.Original on the current Library.
+func (lv *Live) Original(ctx context.Context, id string) (*Original, error) {
+	return lv.Current().Original(ctx, id)
+}
+
+// Summary is Library.Summary on the current Library.
+func (lv *Live) Summary(ctx context.Context) (Summary, error) {
+	return lv.Current().Summary(ctx)
+}

@@ -1,0 +1,153 @@
+package library
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// Batching returns how many passages to embed and commit together and how
+// many such batches to keep in flight for an embedder, given the wanted
+// parallelism (<= 0: 4). A batch is one request of the OpenAI embedder (it
+// sends up to 64 inputs per request to servers other than api.openai.com),
+// so a kill loses at most the requests in flight.
+func Batching(id store.EmbedderInfo, parallel int) (size, par int) {
+	if parallel <= 0 {
+		parallel = 4
+	}
+	switch {
+	case id.Provider == "hash":
+		return 1024, 1 // local and fast: few, large transactions
+	case isOpenAIHost(id.BaseURL):
+		return 256, parallel
+	}
+	return 64, parallel
+}
+
+func isOpenAIHost(base string) bool {
+	if base == "" {
+		return true
+	}
+	u, err := url.Parse(base)
+	return err == nil && strings.EqualFold(u.Hostname(), "api.openai.com")
+}
+
+// Writes is one ingest's write session on a Library: the embedder to embed
+// with (wrapped in an EmbedCache for network embedders), what to call after
+// each document write, and a periodic index save. Create it with
+// BeginWrites and end it with Finish. Its methods are safe for concurrent
+// use.
+type Writes struct {
+	lib   *Library
+	emb   Embedder
+	cache *EmbedCache
+	stop  func()
+}
+
+// BeginWrites starts a write session embedding with emb, whose identity is
+// id, in batches of size, par at a time. The offline "hash" embedder is not
+// wrapped in the cache: recomputing is cheaper than a transaction per
+// batch. The indexes are saved every saveEvery (0: never) until Finish.
+func (l *Library) BeginWrites(ctx context.Context, emb Embedder, id store.EmbedderInfo, size, par int, saveEvery time.Duration) *Writes {
+	w := &Writes{lib: l, emb: emb, stop: func() {}}
+	if id.Provider != "hash" {
+		w.cache = NewEmbedCache(l.db, emb, id, &EmbedCacheOptions{Batch: size, Parallel: par, Logger: l.opts.Logger})
+		w.emb = w.cache
+	}
+	if saveEvery > 0 {
+		w.stop = l.saveEvery(ctx, saveEvery)
+	}
+	return w
+}
+
+// Embedder returns the embedder an ingest should use.
+func (w *Writes) Embedder() Embedder { return w.emb }
+
+// Cached reports the embed cache's counters, and false when there is no
+// cache.
+func (w *Writes) Cached() (EmbedCacheStats, bool) {
+	if w.cache == nil {
+		return EmbedCacheStats{}, false
+	}
+	return w.cache.Stats(), true
+}
+
+// Stored brings the indexes up to date after a document write and drops the
+// stored passages' cache entries. A failure to drop them is only logged (it
+// costs disk, not correctness, and the next clean run clears the cache).
+// Errors are Apply's.
+func (w *Writes) Stored(res store.PutResult) error {
+	if err := w.lib.Apply(res); err != nil {
+		return err
+	}
+	if w.cache != nil {
+		if err := w.cache.ForgetStored(res); err != nil {
+			w.lib.opts.Logger.Warn("could not drop cached embeddings", "err", err)
+		}
+	}
+	return nil
+}
+
+// Finish stops the periodic save, clears the embed cache when clean (every
+// file is stored or unchanged: no cached vector is needed) and saves the
+// indexes. Errors are Save's; a failure to clear the cache is only logged.
+func (w *Writes) Finish(clean bool) error {
+	w.stop()
+	if w.cache != nil && clean {
+		if err := w.cache.Clear(); err != nil {
+			w.lib.opts.Logger.Warn("could not clear the embedding cache", "err", err)
+		}
+	}
+	if err := w.lib.Save(); err != nil {
+		return fmt.Errorf("save indexes: %w", err)
+	}
+	return nil
+}
+
+// saveEvery persists the indexes periodically during a long write so a
+// crash costs little re-indexing; the returned func stops it.
+func (l *Library) saveEvery(ctx context.Context, d time.Duration) func() {
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := l.Save(); err != nil {
+					l.opts.Logger.Debug("periodic index save", "err", err)
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
+}
+
+// Remove deletes the document id and its passages from the store and the
+// in-memory indexes, returning the number of passages removed; call Save to
+// persist the indexes. It returns ErrNotFound for an unknown id, otherwise
+// the store's errors.
+func (l *Library) Remove(id string) (int, error) {
+	removed, err := l.db.DeleteDocument(id)
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if err := l.Apply(store.PutResult{Removed: removed}); err != nil {
+		return 0, err
+	}
+	return len(removed), nil
+}
