@@ -43,6 +43,10 @@ type Options struct {
 	// DropOriginals skips storing each file's bytes; by default they are
 	// kept so the server's /docs links can serve the original file.
 	DropOriginals bool
+	// Put stores a document with its passages, their vectors and its
+	// original bytes (nil: none); default store.DB.PutDocument on the
+	// Ingester's store. Its error fails that file.
+	Put func(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error)
 	// OnWrite is called after each document write with what changed, e.g.
 	// to update in-memory indexes. Its error fails that file.
 	OnWrite func(store.PutResult) error
@@ -107,6 +111,9 @@ func New(db *store.DB, ex Extractor, emb Embedder, opts Options) *Ingester {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.Put == nil {
+		opts.Put = db.PutDocument
 	}
 	return &Ingester{db: db, ex: ex, emb: emb, opts: opts}
 }
@@ -274,7 +281,7 @@ func (in *Ingester) process(ctx context.Context, f discover.File, data []byte, s
 	if !in.opts.DropOriginals {
 		orig = data
 	}
-	put, err := in.db.PutDocument(doc, sc, vecs, orig)
+	put, err := in.opts.Put(doc, sc, vecs, orig)
 	if err != nil {
 		return failure(err)
 	}

@@ -60,7 +60,7 @@ func runIngest(ctx context.Context, e *env, args []string) int {
 	opts := ingest.Options{
 		Chunk: chunk.Options{Size: *size, Overlap: *overlap}, MaxBytes: *maxMB << 20,
 		URL: *url, URLPrefix: *prefix, Force: *force, Workers: *workers,
-		OnWrite: w.Stored, Report: termWriter{e.stderr}, Verbose: *verbose,
+		Put: w.Put, Report: termWriter{e.stderr}, Verbose: *verbose,
 	}
 	if f, ok := e.stderr.(*os.File); ok && e.forwarded == nil && term.IsTerminal(int(f.Fd())) {
 		opts.Progress = e.stderr

@@ -22,20 +22,5 @@ type Health struct {
 // Check verifies the library's consistency rule: the store's own check
 // passes, every passage has a vector, and the lexical index (and, once an
 // embedder is recorded, the vector index) holds exactly the passages. Errors
-// are the store's failures to read; what it finds is in Health.
-func (l *Library) Check(ctx context.Context) (Health, error) {
-	var h Health
-	var err error
-	if h.Stats, err = l.db.Stats(); err != nil {
-		return h, err
-	}
-	if h.Meta, err = l.db.Meta(); err != nil {
-		return h, err
-	}
-	h.Index = l.IndexStats()
-	h.Problems = l.db.Check()
-	n := h.Stats.Chunks
-	h.Consistent = h.Problems == nil && n == h.Stats.Vectors && h.Index.LexicalPassages == n &&
-		(h.Meta.Embedder == nil || h.Index.VectorPassages == n)
-	return h, nil
-}
+// are failures to read; what it finds is in Health.
+func (l *Library) Check(ctx context.Context) (Health, error) { return l.be.Check(ctx) }

@@ -23,7 +23,7 @@ func (l *Library) Fetch(ctx context.Context, id string) (*FetchResponse, error) 
 	if docID, idx, ok := store.ParsePassageID(id); ok {
 		return l.fetchPassage(docID, idx)
 	}
-	d, err := l.db.Document(id)
+	d, err := l.be.Document(id, true)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
 	}
@@ -45,14 +45,14 @@ func (l *Library) Fetch(ctx context.Context, id string) (*FetchResponse, error) 
 }
 
 func (l *Library) fetchPassage(docID string, idx int) (*FetchResponse, error) {
-	d, err := l.db.Document(docID)
+	d, err := l.be.Document(docID, true)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && idx >= len(d.Chunks)) {
 		return nil, fmt.Errorf("%w: %q", ErrNotFound, fmt.Sprintf("%s:%d", docID, idx))
 	}
 	if err != nil {
 		return nil, err
 	}
-	cs, err := l.db.Chunks([]uint64{d.Chunks[idx]})
+	cs, err := l.be.Chunks([]uint64{d.Chunks[idx]})
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (l *Library) fetchPassage(docID string, idx int) (*FetchResponse, error) {
 	} else {
 		// The passage with its neighbours' text around it.
 		lo, hi := c.Start, c.End
-		if nb, err := l.db.Chunks(neighbours(d, idx)); err == nil {
+		if nb, err := l.be.Chunks(neighbours(d, idx)); err == nil {
 			for _, n := range nb {
 				lo, hi = min(lo, n.Start), max(hi, n.End)
 			}
@@ -127,17 +127,17 @@ type Original struct {
 
 // Original returns a document's original bytes, or ErrNotFound.
 func (l *Library) Original(ctx context.Context, docID string) (*Original, error) {
-	d, err := l.db.DocumentInfo(docID)
+	d, err := l.be.Document(docID, false)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("%w: %q", ErrNotFound, docID)
 	}
 	if err != nil {
 		return nil, err
 	}
-	data, err := l.db.Original(docID)
+	data, err := l.be.Original(docID)
 	if errors.Is(err, store.ErrNotFound) {
 		// No original kept: serve the extracted text.
-		return &Original{Name: d.ID + ".txt", MediaType: "text/plain; charset=utf-8", Data: []byte(mustText(l.db, docID))}, nil
+		return &Original{Name: d.ID + ".txt", MediaType: "text/plain; charset=utf-8", Data: []byte(mustText(l.be, docID))}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -149,8 +149,8 @@ func (l *Library) Original(ctx context.Context, docID string) (*Original, error)
 	return &Original{Name: filepath.Base(d.SourcePath), MediaType: mt, Data: data}, nil
 }
 
-func mustText(db *store.DB, id string) string {
-	d, err := db.Document(id)
+func mustText(be Backend, id string) string {
+	d, err := be.Document(id, true)
 	if err != nil {
 		return ""
 	}
@@ -167,7 +167,7 @@ type Summary struct {
 
 // Summary counts the library's contents and samples its titles.
 func (l *Library) Summary(ctx context.Context) (Summary, error) {
-	docs, err := l.db.Documents()
+	docs, err := l.be.Documents()
 	if err != nil {
 		return Summary{}, err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/index/lexical"
@@ -135,146 +134,50 @@ func OptionsFor(provider string) Options {
 	return Options{Fusion: FusionRRF}
 }
 
-// Library answers searches over one store. Create it with Open.
+// Library is the live library: the one query path (search, fetch) and every
+// write (ingest writes, rm, reindex) over a Backend. Create it with Open (the
+// embedded store) or New. It is safe for concurrent use: searches run in
+// parallel with writes.
 type Library struct {
-	db   *store.DB
+	be   Backend
+	db   *store.DB // the store of Open (embed cache, reindex); nil with New
 	emb  QueryEmbedder
 	opts Options
-	dim  int
-	vec  *index.Index
-	lex  *lexical.Index
 }
 
-// Open loads the library's derived indexes, reconciling them with the store,
-// and persists any repair when the store is writable. emb may be nil, which
-// restricts searches to lexical mode.
+// New returns a Library answering from be. emb may be nil, which restricts
+// searches to lexical mode.
+func New(be Backend, emb QueryEmbedder, opts Options) *Library {
+	return &Library{be: be, emb: emb, opts: opts.withDefaults()}
+}
+
+// Open loads the embedded backend's indexes over db, reconciling them with
+// the store, and persists any repair when the store is writable. emb may be
+// nil, which restricts searches to lexical mode. Errors come from the store
+// and from loading the indexes.
 func Open(ctx context.Context, db *store.DB, emb QueryEmbedder, opts Options) (*Library, error) {
 	opts = opts.withDefaults()
-	meta, err := db.Meta()
-	if err != nil {
-		return nil, fmt.Errorf("read library meta: %w", err)
-	}
-	l := &Library{db: db, emb: emb, opts: opts}
-	if meta.Embedder != nil {
-		l.dim = meta.Embedder.Dimensions
-	}
-	start := time.Now()
-	repaired := false
-	err = db.View(func(tx *store.Tx) error {
-		kv, err := tx.Aux(AuxLexical)
-		if err != nil {
-			return err
-		}
-		var lst lexical.LoadStats
-		if l.lex, lst, err = lexical.Load(kv, opts.Lexical, tx.ChunkTexts()); err != nil {
-			return fmt.Errorf("load lexical index: %w", err)
-		}
-		repaired = repaired || lst.Tokenized > 0 || lst.Dropped > 0
-		if lst.Tokenized > 0 || lst.Dropped > 0 {
-			opts.Logger.Info("lexical index reconciled with the store", "indexed", lst.Tokenized, "dropped", lst.Dropped)
-		}
-		if l.dim == 0 {
-			return nil
-		}
-		if kv, err = tx.Aux(AuxVectors); err != nil {
-			return err
-		}
-		var vst index.LoadStats
-		if l.vec, vst, err = index.Load(kv, l.dim, opts.Index, tx.Vectors()); err != nil {
-			return fmt.Errorf("load vector index: %w", err)
-		}
-		repaired = repaired || vst.Inserted > 0 || vst.Removed > 0 || vst.Rebuilt
-		if vst.Inserted > 0 || vst.Removed > 0 {
-			opts.Logger.Info("vector index reconciled with the store", "inserted", vst.Inserted, "removed", vst.Removed)
-		}
-		if vst.Reason != nil {
-			opts.Logger.Warn("vector index rebuilt from the stored vectors", "reason", vst.Reason)
-		}
-		return nil
-	})
+	be, err := openEmbedded(ctx, db, opts)
 	if err != nil {
 		return nil, err
 	}
 	if opts.UseIDF != nil {
-		opts.UseIDF(l.lex.IDF)
+		opts.UseIDF(be.lex.IDF)
 	}
-	opts.Logger.Debug("library indexes loaded", "passages", l.lex.Len(), "took", time.Since(start))
-	if repaired {
-		if err := l.Save(); err != nil && !errors.Is(err, store.ErrReadOnly) {
-			return nil, err
-		}
-	}
+	l := &Library{be: be, db: db, emb: emb, opts: opts}
 	return l, nil
 }
 
-// DB returns the underlying store.
+// DB returns the underlying store (nil for a Library made with New).
 func (l *Library) DB() *store.DB { return l.db }
 
-// Apply brings the in-memory indexes up to date after a store write: it
-// removes the removed passages and indexes the added ones. Call Save to
-// persist.
-func (l *Library) Apply(res store.PutResult) error {
-	for _, s := range res.Removed {
-		l.lex.Delete(s)
-		if l.vec != nil {
-			l.vec.Delete(s)
-		}
-	}
-	if len(res.Added) == 0 {
-		return nil
-	}
-	chunks, err := l.db.Chunks(res.Added)
-	if err != nil {
-		return fmt.Errorf("apply: %w", err)
-	}
-	vecs := make([][]float32, len(res.Added))
-	err = l.db.View(func(tx *store.Tx) error {
-		for i, s := range res.Added {
-			vecs[i] = tx.Vector(s)
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("apply: %w", err)
-	}
-	if l.vec == nil && len(vecs[0]) > 0 {
-		l.dim = len(vecs[0])
-		l.vec = index.New(l.dim, l.opts.Index)
-	}
-	for i, c := range chunks {
-		l.lex.Add(c.Seq, c.Text)
-		if vecs[i] != nil {
-			if err := l.vec.Add(c.Seq, vecs[i]); err != nil {
-				return fmt.Errorf("apply: index passage %s: %w", c.ID(), err)
-			}
-		}
-	}
-	return nil
-}
+// Apply brings the indexes up to date after a store write made directly to
+// the store (store.DB.PutDocument): it removes the removed passages and
+// indexes the added ones. Call Save to persist.
+func (l *Library) Apply(res store.PutResult) error { return l.be.Apply(res) }
 
-// Save persists what changed in the indexes since the last Save or Open, in
-// one transaction.
-func (l *Library) Save() error {
-	return l.db.Update(func(tx *store.Tx) error {
-		kv, err := tx.Aux(AuxLexical)
-		if err != nil {
-			return err
-		}
-		if err := l.lex.Save(kv); err != nil {
-			return fmt.Errorf("save lexical index: %w", err)
-		}
-		if l.vec == nil {
-			return nil
-		}
-		if kv, err = tx.Aux(AuxVectors); err != nil {
-			return err
-		}
-		if err := l.vec.Save(kv); err != nil {
-			return fmt.Errorf("save vector index: %w", err)
-		}
-		return nil
-	})
-}
+// Save persists what changed in the indexes since the last Save or Open.
+func (l *Library) Save() error { return l.be.Save() }
 
 // IndexStats describes the in-memory indexes for `mcpvec info`.
 type IndexStats struct {
@@ -283,11 +186,5 @@ type IndexStats struct {
 	Dimensions      int `json:"dimensions"`
 }
 
-// IndexStats reports the sizes of the in-memory indexes.
-func (l *Library) IndexStats() IndexStats {
-	st := IndexStats{LexicalPassages: l.lex.Len(), Dimensions: l.dim}
-	if l.vec != nil {
-		st.VectorPassages = l.vec.Len()
-	}
-	return st
-}
+// IndexStats reports the sizes of the indexes.
+func (l *Library) IndexStats() IndexStats { return l.be.Counts() }

@@ -45,38 +45,32 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	return l.results(query, hits, k)
 }
 
-type hit struct {
-	seq   uint64
-	score float64
-}
-
 // rank returns fused candidates, best first.
-func (l *Library) rank(ctx context.Context, query string, mode Mode, n int) ([]hit, error) {
-	var lists [][]hit
-	var weights []float64
-	if mode == Lexical || mode == Hybrid {
-		var lh []hit
-		for _, r := range l.lex.Search(query, n) {
-			lh = append(lh, hit{r.ID, float64(r.Score)})
-		}
-		lists, weights = append(lists, lh), append(weights, 1)
-	}
-	if (mode == Vector || mode == Hybrid) && l.vec != nil && l.emb != nil && l.vec.Len() > 0 {
-		q, err := l.emb.EmbedQuery(ctx, query)
+func (l *Library) rank(ctx context.Context, query string, mode Mode, n int) ([]Hit, error) {
+	q := Query{Text: query, Mode: mode, N: n}
+	if (mode == Vector || mode == Hybrid) && l.emb != nil && l.be.Counts().VectorPassages > 0 {
+		v, err := l.emb.EmbedQuery(ctx, query)
 		if err != nil {
 			return nil, fmt.Errorf("embed query: %w", err)
 		}
-		rs, err := l.vec.Search(q, n)
-		if err != nil {
-			return nil, fmt.Errorf("vector search: %w", err)
-		}
-		var vh []hit
-		for _, r := range rs {
-			vh = append(vh, hit{r.ID, float64(r.Score)})
-		}
-		lists, weights = append(lists, vh), append(weights, l.opts.VectorWeight)
+		q.Vector = v
 	} else if mode == Vector {
 		return nil, errors.New("vector search is unavailable: the library has no vector index or embedder")
+	}
+	c, err := l.be.Candidates(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if c.Fused != nil {
+		return c.Fused, nil
+	}
+	var lists [][]Hit
+	var weights []float64
+	if mode == Lexical || mode == Hybrid {
+		lists, weights = append(lists, c.Lexical), append(weights, 1)
+	}
+	if c.Vector != nil {
+		lists, weights = append(lists, c.Vector), append(weights, l.opts.VectorWeight)
 	}
 	if len(lists) == 1 {
 		return lists[0], nil
@@ -89,58 +83,58 @@ func (l *Library) rank(ctx context.Context, query string, mode Mode, n int) ([]h
 
 // fuseScores combines lists by a weighted sum of min-max normalised scores;
 // a passage missing from a list scores 0 there.
-func fuseScores(lists [][]hit, weights []float64) []hit {
+func fuseScores(lists [][]Hit, weights []float64) []Hit {
 	score := map[uint64]float64{}
 	for li, list := range lists {
 		if len(list) == 0 {
 			continue
 		}
-		lo, hi := list[0].score, list[0].score
+		lo, hi := list[0].Score, list[0].Score
 		for _, h := range list {
-			lo, hi = min(lo, h.score), max(hi, h.score)
+			lo, hi = min(lo, h.Score), max(hi, h.Score)
 		}
 		for _, h := range list {
 			norm := 1.0
 			if hi > lo {
-				norm = (h.score - lo) / (hi - lo)
+				norm = (h.Score - lo) / (hi - lo)
 			}
-			score[h.seq] += weights[li] * norm
+			score[h.Seq] += weights[li] * norm
 		}
 	}
 	return sortHits(score)
 }
 
-func sortHits(score map[uint64]float64) []hit {
-	out := make([]hit, 0, len(score))
+func sortHits(score map[uint64]float64) []Hit {
+	out := make([]Hit, 0, len(score))
 	for s, v := range score {
-		out = append(out, hit{s, v})
+		out = append(out, Hit{s, v})
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
 		}
-		return out[i].seq < out[j].seq
+		return out[i].Seq < out[j].Seq
 	})
 	return out
 }
 
 // fuseRRF combines ranked lists by weighted reciprocal rank fusion.
-func fuseRRF(lists [][]hit, weights []float64, k float64) []hit {
+func fuseRRF(lists [][]Hit, weights []float64, k float64) []Hit {
 	score := map[uint64]float64{}
 	for li, list := range lists {
 		for rank, h := range list {
-			score[h.seq] += weights[li] / (k + float64(rank+1))
+			score[h.Seq] += weights[li] / (k + float64(rank+1))
 		}
 	}
-	out := make([]hit, 0, len(score))
+	out := make([]Hit, 0, len(score))
 	for s, v := range score {
-		out = append(out, hit{s, v})
+		out = append(out, Hit{s, v})
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
 		}
-		return out[i].seq < out[j].seq
+		return out[i].Seq < out[j].Seq
 	})
 	return out
 }
@@ -148,7 +142,7 @@ func fuseRRF(lists [][]hit, weights []float64, k float64) []hit {
 // results loads passages for hits in order, skipping passages that overlap
 // an already chosen passage of the same document (chunk overlap) or repeat
 // its text, until k are chosen.
-func (l *Library) results(query string, hits []hit, k int) (*SearchResponse, error) {
+func (l *Library) results(query string, hits []Hit, k int) (*SearchResponse, error) {
 	resp := &SearchResponse{Results: []SearchResult{}}
 	docs := map[string]*store.Document{}
 	var chosen []*store.Chunk
@@ -158,9 +152,9 @@ func (l *Library) results(query string, hits []hit, k int) (*SearchResponse, err
 		batch := hits[start:min(len(hits), start+k)]
 		seqs := make([]uint64, len(batch))
 		for i, h := range batch {
-			seqs[i] = h.seq
+			seqs[i] = h.Seq
 		}
-		chunks, err := l.db.Chunks(seqs)
+		chunks, err := l.be.Chunks(seqs)
 		if err != nil {
 			// A passage deleted between ranking and loading: fall back to one
 			// at a time so the rest still come back.
@@ -172,14 +166,14 @@ func (l *Library) results(query string, hits []hit, k int) (*SearchResponse, err
 			}
 			d, ok := docs[c.DocID]
 			if !ok {
-				if d, err = l.db.DocumentInfo(c.DocID); err != nil {
+				if d, err = l.be.Document(c.DocID, false); err != nil {
 					continue
 				}
 				docs[c.DocID] = d
 			}
 			chosen = append(chosen, c)
 			seen[c.Text] = true
-			resp.Results = append(resp.Results, l.result(d, c, terms, batch[i].score))
+			resp.Results = append(resp.Results, l.result(d, c, terms, batch[i].Score))
 		}
 	}
 	return resp, nil
@@ -188,7 +182,7 @@ func (l *Library) results(query string, hits []hit, k int) (*SearchResponse, err
 func (l *Library) chunksLenient(seqs []uint64) []*store.Chunk {
 	out := make([]*store.Chunk, len(seqs))
 	for i, s := range seqs {
-		if cs, err := l.db.Chunks([]uint64{s}); err == nil {
+		if cs, err := l.be.Chunks([]uint64{s}); err == nil {
 			out[i] = cs[0]
 		}
 	}

@@ -52,10 +52,11 @@ type Writes struct {
 // BeginWrites starts a write session embedding with emb, whose identity is
 // id, in batches of size, par at a time. The offline "hash" embedder is not
 // wrapped in the cache: recomputing is cheaper than a transaction per
-// batch. The indexes are saved every saveEvery (0: never) until Finish.
+// batch, nor is anything for a Library made with New (the cache lives in
+// the embedded store). The indexes are saved every saveEvery (0: never) until Finish.
 func (l *Library) BeginWrites(ctx context.Context, emb Embedder, id store.EmbedderInfo, size, par int, saveEvery time.Duration) *Writes {
 	w := &Writes{lib: l, emb: emb, stop: func() {}}
-	if id.Provider != "hash" {
+	if id.Provider != "hash" && l.db != nil {
 		w.cache = NewEmbedCache(l.db, emb, id, &EmbedCacheOptions{Batch: size, Parallel: par, Logger: l.opts.Logger})
 		w.emb = w.cache
 	}
@@ -77,20 +78,24 @@ func (w *Writes) Cached() (EmbedCacheStats, bool) {
 	return w.cache.Stats(), true
 }
 
-// Stored brings the indexes up to date after a document write and drops the
-// stored passages' cache entries. A failure to drop them is only logged (it
-// costs disk, not correctness, and the next clean run clears the cache).
-// Errors are Apply's.
-func (w *Writes) Stored(res store.PutResult) error {
-	if err := w.lib.Apply(res); err != nil {
-		return err
+// Put stores a document with its passages, their vectors and its original
+// bytes (nil: none) through the backend, which indexes them, and drops the
+// passages' cache entries. A failure to drop them is only logged (it costs
+// disk, not correctness, and the next clean run clears the cache). Errors
+// are the backend's. It has the shape of ingest.Options.Put.
+func (w *Writes) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
+	res, err := w.lib.be.Put(doc, chunks, vecs, original)
+	if err != nil || w.cache == nil {
+		return res, err
 	}
-	if w.cache != nil {
-		if err := w.cache.ForgetStored(res); err != nil {
-			w.lib.opts.Logger.Warn("could not drop cached embeddings", "err", err)
-		}
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = c.Text
 	}
-	return nil
+	if err := w.cache.Forget(texts); err != nil {
+		w.lib.opts.Logger.Warn("could not drop cached embeddings", "err", err)
+	}
+	return res, nil
 }
 
 // Finish stops the periodic save, clears the embed cache when clean (every
@@ -139,14 +144,11 @@ func (l *Library) saveEvery(ctx context.Context, d time.Duration) func() {
 // persist the indexes. It returns ErrNotFound for an unknown id, otherwise
 // the store's errors.
 func (l *Library) Remove(id string) (int, error) {
-	removed, err := l.db.DeleteDocument(id)
+	removed, err := l.be.Delete(id)
 	if errors.Is(err, store.ErrNotFound) {
 		return 0, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
 	if err != nil {
-		return 0, err
-	}
-	if err := l.Apply(store.PutResult{Removed: removed}); err != nil {
 		return 0, err
 	}
 	return len(removed), nil

@@ -1,0 +1,81 @@
+package library
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// Put stores the document in one transaction and indexes its passages.
+func (l *embedded) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
+	res, err := l.db.PutDocument(doc, chunks, vecs, original)
+	if err != nil {
+		return res, err
+	}
+	return res, l.Apply(res)
+}
+
+// Delete removes the document from the store and the indexes.
+func (l *embedded) Delete(id string) ([]uint64, error) {
+	removed, err := l.db.DeleteDocument(id)
+	if err != nil {
+		return nil, err
+	}
+	return removed, l.Apply(store.PutResult{Removed: removed})
+}
+
+func (l *embedded) Document(id string, text bool) (*store.Document, error) {
+	if text {
+		return l.db.Document(id)
+	}
+	return l.db.DocumentInfo(id)
+}
+
+func (l *embedded) Documents() ([]*store.Document, error)        { return l.db.Documents() }
+func (l *embedded) Chunks(seqs []uint64) ([]*store.Chunk, error) { return l.db.Chunks(seqs) }
+func (l *embedded) Original(id string) ([]byte, error)           { return l.db.Original(id) }
+
+// Candidates searches BM25 and, when q has a vector, HNSW; the Library
+// fuses the two lists.
+func (l *embedded) Candidates(ctx context.Context, q Query) (Candidates, error) {
+	var c Candidates
+	if q.Mode == Lexical || q.Mode == Hybrid {
+		c.Lexical = []Hit{}
+		for _, r := range l.lex.Search(q.Text, q.N) {
+			c.Lexical = append(c.Lexical, Hit{r.ID, float64(r.Score)})
+		}
+	}
+	vec := l.vectors()
+	if q.Vector == nil || vec == nil || (q.Mode != Vector && q.Mode != Hybrid) {
+		return c, nil
+	}
+	rs, err := vec.Search(q.Vector, q.N)
+	if err != nil {
+		return c, fmt.Errorf("vector search: %w", err)
+	}
+	c.Vector = []Hit{}
+	for _, r := range rs {
+		c.Vector = append(c.Vector, Hit{r.ID, float64(r.Score)})
+	}
+	return c, nil
+}
+
+// Check applies the consistency rule to the store and the in-memory
+// indexes.
+func (l *embedded) Check(ctx context.Context) (Health, error) {
+	var h Health
+	var err error
+	if h.Stats, err = l.db.Stats(); err != nil {
+		return h, err
+	}
+	if h.Meta, err = l.db.Meta(); err != nil {
+		return h, err
+	}
+	h.Index = l.Counts()
+	h.Problems = l.db.Check()
+	n := h.Stats.Chunks
+	h.Consistent = h.Problems == nil && n == h.Stats.Vectors && h.Index.LexicalPassages == n &&
+		(h.Meta.Embedder == nil || h.Index.VectorPassages == n)
+	return h, nil
+}
