@@ -34,12 +34,15 @@ type Extractor interface {
 
 // Options configures an Ingester. Zero values mean the defaults.
 type Options struct {
-	Chunk     chunk.Options // default chunk.DefaultOptions()
-	MaxBytes  int64         // files larger fail as too large (default 256 MiB)
-	URL       string        // source URL for a single file argument
-	URLPrefix string        // source URL = prefix + path relative to the folder argument
-	Force     bool          // re-process unchanged files
-	Workers   int           // files processed in parallel (default 2)
+	Chunk    chunk.Options // default chunk.DefaultOptions()
+	MaxBytes int64         // files larger fail as too large (default 256 MiB)
+	// SizeHint is appended to the too-large error, e.g. how to raise
+	// MaxBytes.
+	SizeHint  string
+	URL       string // source URL for a single file argument
+	URLPrefix string // source URL = prefix + path relative to the folder argument
+	Force     bool   // re-process unchanged files
+	Workers   int    // files processed in parallel (default 2)
 	// DropOriginals skips storing each file's bytes; by default they are
 	// kept so the server's /docs links can serve the original file.
 	DropOriginals bool
@@ -61,6 +64,10 @@ type Options struct {
 	Verbose bool
 	Logger  *slog.Logger
 }
+
+// ErrOneFileURL is returned by Run when Options.URL is set with other than
+// one file argument.
+var ErrOneFileURL = errors.New("a source URL needs exactly one file argument (use a URL prefix for folders)")
 
 // FileError says why one file was not ingested.
 type FileError struct {
@@ -134,7 +141,7 @@ func (in *Ingester) Run(ctx context.Context, args []string) (Summary, error) {
 	start := time.Now()
 	var sum Summary
 	if in.opts.URL != "" && len(args) != 1 {
-		return sum, errors.New("--url needs exactly one file argument (use --url-prefix for folders)")
+		return sum, ErrOneFileURL
 	}
 	if err := in.opts.Chunk.Validate(); err != nil {
 		return sum, err
@@ -225,7 +232,7 @@ func (in *Ingester) file(ctx context.Context, f discover.File) (res fileResult) 
 		return failure(ctx.Err())
 	}
 	if f.Size > in.opts.MaxBytes {
-		return failure(fmt.Errorf("%w: %s exceeds the %s limit (--max-size)", extract.ErrTooLarge, humanBytes(f.Size), humanBytes(in.opts.MaxBytes)))
+		return failure(fmt.Errorf("%w: %s exceeds the %s limit%s", extract.ErrTooLarge, humanBytes(f.Size), humanBytes(in.opts.MaxBytes), in.opts.SizeHint))
 	}
 	data, err := os.ReadFile(f.Path)
 	if err != nil {

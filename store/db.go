@@ -52,14 +52,12 @@ type DB struct {
 	pidFile  string
 }
 
-// DefaultPath returns $MCPVEC_DB, else $XDG_DATA_HOME/mcpvec/library.db,
-// else ~/.local/share/mcpvec/library.db.
-func DefaultPath() (string, error) {
-	if p := os.Getenv("MCPVEC_DB"); p != "" {
-		return p, nil
-	}
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
-		return filepath.Join(d, "mcpvec", "library.db"), nil
+// DefaultPath returns dataHome/mcpvec/library.db, or with dataHome ""
+// (the caller passes $XDG_DATA_HOME) ~/.local/share/mcpvec/library.db. It
+// fails only when there is no home directory.
+func DefaultPath(dataHome string) (string, error) {
+	if dataHome != "" {
+		return filepath.Join(dataHome, "mcpvec", "library.db"), nil
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {

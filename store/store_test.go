@@ -261,14 +261,12 @@ func TestAuxBucketAndSettings(t *testing.T) {
 }
 
 func TestDefaultPath(t *testing.T) {
-	t.Setenv("MCPVEC_DB", "")
-	t.Setenv("XDG_DATA_HOME", "/tmp/xdg")
-	if p, _ := store.DefaultPath(); p != "/tmp/xdg/mcpvec/library.db" {
+	if p, _ := store.DefaultPath("/tmp/xdg"); p != "/tmp/xdg/mcpvec/library.db" {
 		t.Fatalf("xdg path = %s", p)
 	}
-	t.Setenv("MCPVEC_DB", "/tmp/here.db")
-	if p, _ := store.DefaultPath(); p != "/tmp/here.db" {
-		t.Fatalf("env path = %s", p)
+	t.Setenv("HOME", "/tmp/home")
+	if p, _ := store.DefaultPath(""); p != "/tmp/home/.local/share/mcpvec/library.db" {
+		t.Fatalf("home path = %s", p)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,6 +22,11 @@ func TestImportLayering(t *testing.T) {
 		"index":  {"index"},
 		"ingest": {"ingest", "store", "index"},
 		"server": {"server", "store", "index"},
+	}
+	// Packages with a narrower rule than their top folder: the live library
+	// names buckets and indexes, never ingest or the MCP server.
+	exact := map[string][]string{
+		"server/library": {"server/library", "store", "index", "index/lexical"},
 	}
 	root := filepath.Join("..", "..")
 	checked := 0
@@ -45,6 +51,13 @@ func TestImportLayering(t *testing.T) {
 			return err
 		}
 		checked++
+		dir := filepath.ToSlash(filepath.Dir(rel))
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if only, ok := exact[dir]; ok && strings.HasPrefix(p, mod) && !slices.Contains(only, strings.TrimPrefix(p, mod)) {
+				t.Errorf("%s imports %s: %s may import only %v", rel, p, dir, only)
+			}
+		}
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
 			if !strings.HasPrefix(p, mod) {

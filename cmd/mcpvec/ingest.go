@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -49,28 +50,35 @@ func runIngest(ctx context.Context, e *env, args []string) int {
 	if err := ensureEmbedder(ctx, e, h, &ef); err != nil {
 		return errorf(e, "%v", err)
 	}
-	ex, err := newExtractor(ctx, *maxMB<<20, *password)
+	return ingestFiles(ctx, e, h, pos, *password, ingest.Options{
+		Chunk: chunk.Options{Size: *size, Overlap: *overlap}, MaxBytes: *maxMB << 20, SizeHint: " (--max-size)",
+		URL: *url, URLPrefix: *prefix, Force: *force, Workers: *workers, Report: termWriter{e.stderr}, Verbose: *verbose,
+	})
+}
+
+// ingestFiles runs the ingest of paths into the open library and prints
+// its summary.
+func ingestFiles(ctx context.Context, e *env, h *handle, paths []string, password string, opts ingest.Options) int {
+	ex, err := newExtractor(ctx, opts.MaxBytes, password)
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
 	defer ex.Close()
-
 	batch, par := embedBatching(e, identityOf(h.emb))
 	w := h.lib.BeginWrites(ctx, h.emb, identityOf(h.emb), batch, par, 30*time.Second)
-	opts := ingest.Options{
-		Chunk: chunk.Options{Size: *size, Overlap: *overlap}, MaxBytes: *maxMB << 20,
-		URL: *url, URLPrefix: *prefix, Force: *force, Workers: *workers,
-		Put: w.Put, Report: termWriter{e.stderr}, Verbose: *verbose,
-	}
+	opts.Put = w.Put
 	if f, ok := e.stderr.(*os.File); ok && e.forwarded == nil && term.IsTerminal(int(f.Fd())) {
 		opts.Progress = e.stderr
 		opts.ProgressNote = embedNote(w, h.emb, time.Now())
 	}
-	sum, runErr := ingest.New(h.db, ex, w.Embedder(), opts).Run(ctx, pos)
+	sum, runErr := ingest.New(h.db, ex, w.Embedder(), opts).Run(ctx, paths)
 	if err := w.Finish(runErr == nil && len(sum.Failed) == 0); err != nil {
 		return errorf(e, "%v", err)
 	}
 	fmt.Fprintln(e.stdout, sum.String()+tokenNote(h))
+	if errors.Is(runErr, ingest.ErrOneFileURL) {
+		return errorf(e, "--url needs exactly one file argument (use --url-prefix for folders)")
+	}
 	if runErr != nil {
 		return errorf(e, "%v", runErr)
 	}

@@ -33,7 +33,7 @@ func (f *libFlags) path(e *env) (string, error) {
 	}
 	if p == "" {
 		var err error
-		if p, err = store.DefaultPath(); err != nil {
+		if p, err = store.DefaultPath(e.getenv("XDG_DATA_HOME")); err != nil {
 			return "", err
 		}
 	}
