@@ -13,10 +13,10 @@
 //     every file either fully ingested or absent; rerunning continues.
 //   - An Ingester is safe for concurrent use, but the store admits one
 //     writing process at a time.
-//   - EmbedCache (used by cmd for network embedders) saves finished
-//     embedding batches in the store's "embed-cache" bucket, so a killed
-//     ingest or reindex pays for no passage twice; a document's entries are
-//     dropped once it is stored, the bucket after a clean run.
+//   - Documents are stored through Options.Put (cmd passes the live
+//     library's, which indexes them and keeps the resumable embed cache);
+//     ingest itself names no bucket. Progress is a line redrawn on
+//     Options.Progress with Options.ProgressNote appended.
 //   - Document ids are the first 16 hex digits of the SHA-256 of the file's
 //     bytes: stable across restarts and re-ingests of an unchanged file.
 package ingest

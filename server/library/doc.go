@@ -1,16 +1,38 @@
-// Package library is mcpvec's one query path: it opens the derived indexes
-// (HNSW vectors and BM25 lexical) over a store.DB, keeps them in step with
-// writes, and answers search and fetch with the exact objects that the MCP
-// tools return and `mcpvec search --json` / `fetch --json` print.
+// Package library is mcpvec's live library: the one query path and every
+// write. It answers search and fetch with the exact objects that the MCP
+// tools return and `mcpvec search --json` / `fetch --json` print; it stores
+// ingested documents (Writes.Put), removes them (Remove), switches the whole
+// library to another embedder (Reindex) and checks consistency (Check).
+// Live is the Library a running server serves, swapped after a reindex.
+//
+// The data lives behind a Backend (put/delete a document with its passages
+// and vectors, get, list, lexical and vector candidates, counts). Open gives
+// the embedded backend: the store's passages and vectors plus in-memory HNSW
+// and BM25 indexes. New takes any other Backend; one that searches hybrid
+// itself answers Candidates with fused hits.
+//
+// # Buckets
+//
+// Besides store, this is the only package that names a bucket: the derived
+// indexes persist in the store's aux buckets AuxVectors ("hnsw") and
+// AuxLexical ("lexical"); AuxEmbedCache ("embed-cache") holds vectors
+// embedded but not stored yet (an ingest's unfinished documents, a reindex's
+// staged vectors), keyed by sha256(provider, model, dimensions, text). The
+// pending reindex target is the store setting "reindex-target".
 //
 // # Caveats
 //
 //   - A Library is safe for concurrent use: searches run in parallel with
-//     Apply, which updates the in-memory indexes after a store write.
+//     writes, which update the in-memory indexes after each store write.
 //   - The store's passages and vectors are the source of truth. Open loads
 //     the persisted indexes and reconciles them with the store (inserting what
 //     is missing, dropping what was deleted); Save persists only what changed.
 //     A crash between a document write and Save therefore loses nothing.
+//   - Reindex switches vectors, embedder identity and a rebuilt vector index
+//     in one transaction; a Library already open on the store must be
+//     reopened after it (Live.Swap). Staged vectors share the embed cache
+//     with ingest: a clean ingest run (Writes.Finish(true)) clears it, which
+//     costs a pending reindex a re-embedding, never correctness.
 //   - Errors a model can act on are sentinels: ErrEmptyQuery,
 //     ErrQueryTooLong, ErrNotFound. Anything else is a broken library.
 package library
