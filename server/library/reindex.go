@@ -17,6 +17,10 @@ import (
 // transaction; until then the old vectors and index keep serving.
 const reindexSetting = "reindex-target"
 
+// legacyReindexBucket held staged vectors before they went through the
+// embed cache; a switch or discard drops what an old run left there.
+const legacyReindexBucket = "reindex-vectors"
+
 // ErrUnstaged means passages were added while a reindex staged vectors and
 // are still without one after a few rounds.
 var ErrUnstaged = errors.New("passages without a staged vector")
@@ -58,7 +62,7 @@ func DiscardReindex(db *store.DB) (bool, error) {
 		return false, err
 	}
 	err := db.Update(func(tx *store.Tx) error {
-		if err := tx.DropAux(AuxEmbedCache); err != nil {
+		if err := dropStaged(tx); err != nil {
 			return err
 		}
 		return tx.DeleteSetting(reindexSetting)
@@ -188,11 +192,19 @@ func switchVectors(db *store.DB, id store.EmbedderInfo) error {
 		if err := saveVectorIndex(tx, ix); err != nil {
 			return err
 		}
-		if err := tx.DropAux(AuxEmbedCache); err != nil {
+		if err := dropStaged(tx); err != nil {
 			return err
 		}
 		return tx.DeleteSetting(reindexSetting)
 	})
+}
+
+// dropStaged drops the embed cache and what an older mcpvec staged.
+func dropStaged(tx *store.Tx) error {
+	if err := tx.DropAux(AuxEmbedCache); err != nil {
+		return err
+	}
+	return tx.DropAux(legacyReindexBucket)
 }
 
 // saveVectorIndex replaces the persisted vector index with ix.
