@@ -58,8 +58,8 @@ type EmbedCacheStats struct {
 // sha256(provider, model, dimensions, text), and later calls are served
 // from it. It is safe for concurrent use.
 //
-// Entries are meant to be short-lived: call ForgetStored once a document is
-// written, and Clear after a run that left no file behind.
+// Entries are meant to be short-lived: Forget a document's passages once it is
+// stored (Writes.Put does), and Clear after a run that left no file behind.
 //
 // Caveats:
 //   - A kill loses only the requests in flight and batches answered but not
@@ -326,7 +326,7 @@ func (c *EmbedCache) Forget(texts []string) error {
 }
 
 // ForgetStored drops the cache entries of the passages a document write
-// added; use it from Options.OnWrite. Errors come from the store.
+// added, e.g. from ingest.Options.OnWrite. Errors come from the store.
 func (c *EmbedCache) ForgetStored(res store.PutResult) error {
 	if len(res.Added) == 0 {
 		return nil
