@@ -126,17 +126,7 @@ func fuseRRF(lists [][]Hit, weights []float64, k float64) []Hit {
 			score[h.Seq] += weights[li] / (k + float64(rank+1))
 		}
 	}
-	out := make([]Hit, 0, len(score))
-	for s, v := range score {
-		out = append(out, Hit{s, v})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
-		}
-		return out[i].Seq < out[j].Seq
-	})
-	return out
+	return sortHits(score)
 }
 
 // results loads passages for hits in order, skipping passages that overlap
