@@ -168,9 +168,6 @@ func Open(ctx context.Context, db *store.DB, emb QueryEmbedder, opts Options) (*
 	return l, nil
 }
 
-// DB returns the underlying store (nil for a Library made with New).
-func (l *Library) DB() *store.DB { return l.db }
-
 // Apply brings the indexes up to date after a store write made directly to
 // the store (store.DB.PutDocument): it removes the removed passages and
 // indexes the added ones. Call Save to persist.
