@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mcpvec/mcpvec/ingest/extract"
 )
 
 // File is one input file to ingest.
@@ -33,16 +35,11 @@ const (
 	ReasonBrokenLink  = "broken symlink"
 )
 
-// extensions are the file types Supported accepts.
-var extensions = map[string]bool{
-	".pdf": true, ".txt": true, ".text": true, ".md": true, ".markdown": true, ".html": true, ".htm": true,
-}
-
-// Supported reports whether name has an extension mcpvec can ingest: .pdf,
-// .txt, .text, .md, .markdown, .html or .htm, in any letter case. It is safe
-// for concurrent use.
+// Supported reports whether name has an extension mcpvec can ingest, in any
+// letter case. The list is extract.Extensions, so discovery and extraction
+// cannot disagree. It is safe for concurrent use.
 func Supported(name string) bool {
-	return extensions[strings.ToLower(filepath.Ext(name))]
+	return extract.Supported(name)
 }
 
 // Walk expands args, files and directories, into the files to ingest.

@@ -199,7 +199,7 @@ func TestWalkCancelledMidway(t *testing.T) {
 func TestSupported(t *testing.T) {
 	for name, want := range map[string]bool{
 		"a.pdf": true, "A.PDF": true, "b.txt": true, "c.text": true, "d.md": true, "e.markdown": true,
-		"f.html": true, "g.htm": true, "h.docx": false, "pdf": false, "i.pdf.gz": false, "": false,
+		"f.html": true, "g.htm": true, "x.xhtml": true, "y.mkd": true, "h.exe": false, "pdf": false, "i.pdf.gz": false, "": false,
 	} {
 		if got := Supported(name); got != want {
 			t.Errorf("Supported(%q) = %v, want %v", name, got, want)

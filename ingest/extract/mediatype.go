@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -26,6 +27,26 @@ var extTypes = map[string]string{
 	".html":     TypeHTML,
 	".htm":      TypeHTML,
 	".xhtml":    TypeHTML,
+}
+
+// Extensions returns the file name extensions Extract handles, lower case
+// with the leading dot, sorted. It is the one list of supported types:
+// discover uses it to decide what to skip.
+func Extensions() []string {
+	exts := make([]string, 0, len(extTypes))
+	for e := range extTypes {
+		exts = append(exts, e)
+	}
+	slices.Sort(exts)
+	return exts
+}
+
+// Supported reports whether name has one of Extensions, in any letter
+// case. Files without an extension may still be extracted when their content
+// sniffs as text (see MediaType). Supported is safe for concurrent use.
+func Supported(name string) bool {
+	_, ok := extTypes[strings.ToLower(filepath.Ext(name))]
+	return ok
 }
 
 // MediaType decides how a file is extracted, from its name's extension and
