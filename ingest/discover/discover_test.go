@@ -91,7 +91,7 @@ func TestWalkArgs(t *testing.T) {
 		"docs/two.pdf": "2",
 		"single.txt":   "s",
 		".dot.md":      "hidden but named",
-		"image.png":    "png",
+		"image.exe":    "exe",
 	}, nil)
 	t.Chdir(root)
 	args := []string{
@@ -101,7 +101,7 @@ func TestWalkArgs(t *testing.T) {
 		"./docs/one.md", // already listed through the folder
 		"docs",          // the same folder again
 		".dot.md",       // a hidden file named explicitly is used
-		"image.png",
+		"image.exe",
 	}
 	files, skipped, errs := Walk(context.Background(), args, nil)
 	want := []File{
@@ -113,7 +113,7 @@ func TestWalkArgs(t *testing.T) {
 	if diff := cmp.Diff(want, files); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]Skipped{{Path: filepath.Join(root, "image.png"), Reason: ReasonUnsupported}}, skipped); diff != "" {
+	if diff := cmp.Diff([]Skipped{{Path: filepath.Join(root, "image.exe"), Reason: ReasonUnsupported}}, skipped); diff != "" {
 		t.Errorf("skipped (-want +got):\n%s", diff)
 	}
 	if len(errs) != 1 || !errors.Is(errs[0], fs.ErrNotExist) || !strings.Contains(errs[0].Error(), "missing.pdf") {

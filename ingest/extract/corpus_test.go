@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -57,14 +58,22 @@ func corpusFiles(tb testing.TB) []corpusFile {
 	return files
 }
 
+var corpusOCR = flag.Bool("corpus-ocr", false, "read the shared corpus with OCR")
+
 var sentinels = []error{ErrEncrypted, ErrNoText, ErrMalformed, ErrTooLarge, ErrUnsupported, ErrTimeout, ErrGarbage}
 
 // TestCorpusRobustness extracts every PDF of the shared corpus, two at a
 // time: each must end with text or a one-line error wrapping a sentinel,
 // without panic, within the document timeout, and without writing to
 // os.Stdout.
+//
+// With -corpus-ocr the files are read with OCR (when tesseract is
+// installed), to count how many scanned files OCR rescues.
 func TestCorpusRobustness(t *testing.T) {
 	files := corpusFiles(t)
+	if *corpusOCR {
+		needTesseract(t)
+	}
 	if testing.Short() { // a deterministic quarter of the corpus
 		var sub []corpusFile
 		for i := 0; i < len(files); i += 4 {
@@ -81,6 +90,9 @@ func TestCorpusRobustness(t *testing.T) {
 		}
 		opts := testOptions()
 		opts.Password, opts.DocTimeout, opts.PageTimeout = f.password, docTimeout, 20*time.Second
+		if *corpusOCR {
+			opts.OCR = OCRAuto
+		}
 		e, err := New(context.Background(), opts)
 		if err != nil {
 			t.Fatal(err)

@@ -1,5 +1,22 @@
-// Package extract turns the bytes of a PDF, plain-text, Markdown or HTML
-// file into cleaned text, one string per page.
+// Package extract turns the bytes of a PDF, plain-text, Markdown, HTML,
+// Office (DOCX, PPTX, XLSX), OpenDocument (ODT, ODP, ODS), EPUB or RTF file
+// into cleaned text, one string per page.
+//
+// The "page" is each format's natural unit, the one a citation points to: a
+// PDF page; a DOCX page as Word last recorded it (explicit page breaks,
+// page-break-before and lastRenderedPageBreak; a document never laid out by
+// Word is one page); an ODT page at LibreOffice's soft page breaks; a slide
+// with its speaker notes after "Notes:" (PPTX, ODP); a worksheet starting
+// with its name (XLSX, ODS); a spine document with text (EPUB: the cover
+// and other empty ones are not counted); an RTF \page break. Tables come
+// out one row per line, cells separated by " | ". Titles come from
+// docProps/core.xml, meta.xml, the EPUB package's dc:title or RTF \info.
+//
+// The ZIP and XML formats are read with archive/zip and encoding/xml: the
+// standard library covers what is needed (text, tables, notes, order), is
+// maintained with Go's security fixes, and its limits are easy to state;
+// the Go Office libraries add write support and large APIs we would not
+// use, and none handles all eight formats.
 //
 // PDFs are read by pdfium compiled to WebAssembly
 // (github.com/klippa-app/go-pdfium in webassembly mode, running in wazero,
@@ -60,6 +77,20 @@
 //     page's usual line spacing, or the text jumps upwards (a new column).
 //     This is a heuristic: headings, captions and footnotes also get blank
 //     lines around them, and pages with no regular spacing get none.
+//   - Archives: parts are read by exact name from an in-memory ZIP; no
+//     entry name ever becomes a file path, and non-local names ("../x",
+//     "/x", backslashes) are dropped. A part may inflate to 64 MiB and a
+//     file to 256 MiB in all, at most 20000 entries, and an entry over
+//     1 MiB may compress at most 200:1; beyond that Extract returns
+//     ErrTooLarge. The bytes actually inflated are counted, not the sizes
+//     the header claims.
+//   - XML: encoding/xml in strict mode expands only the predefined
+//     entities, so entity bombs fail as ErrMalformed; a DOCTYPE declaring
+//     entities and nesting deeper than 512 are refused too. Elements are
+//     matched by local name (w:t, a:p, text:p) whatever their prefix.
+//   - Office content not read: headers, footers, comments, footnotes of
+//     DOCX, charts, SmartArt, and embedded objects. Spreadsheet cells show
+//     their cached values; dates are Excel's serial numbers.
 //   - Titles: placeholder metadata titles ("Untitled", a bare file name such
 //     as "report.docx") are dropped; PDFs have no heading fallback, so the
 //     title is then "" and the caller uses the file name.

@@ -10,8 +10,9 @@ var (
 	// one, was given.
 	ErrEncrypted = errors.New("password required")
 	// ErrNoText means the document opened but holds no extractable text,
-	// typically a scanned PDF without a text layer.
-	ErrNoText = errors.New("no extractable text — scanned? OCR is not supported")
+	// typically a scanned PDF without a text layer when OCR is off or
+	// tesseract is missing (the message then says how to install it).
+	ErrNoText = errors.New("no extractable text")
 	// ErrMalformed means neither pdfium nor the fallback reader could parse
 	// the file.
 	ErrMalformed = errors.New("malformed document")

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -59,6 +60,17 @@ type Options struct {
 	// MaxInstances bounds how many PDFs are extracted at once, each in its
 	// own pdfium instance of about 55 MiB (0 = min(GOMAXPROCS, 4)).
 	MaxInstances int
+	// OCR says when scanned pages and images are read by tesseract ("" =
+	// OCRAuto). OCRLang is tesseract's -l ("" = "eng"; e.g. "eng+deu"),
+	// OCRDPI the render resolution (0 = DefaultOCRDPI), OCRCommand the
+	// program ("" = "tesseract", looked up on PATH) and OCRWorkers how many
+	// pages are read at once across all documents (0 = GOMAXPROCS). Each
+	// page gets PageTimeout.
+	OCR        OCRMode
+	OCRLang    string
+	OCRDPI     int
+	OCRCommand string
+	OCRWorkers int
 }
 
 func (o Options) withDefaults() Options {
@@ -77,6 +89,11 @@ func (o Options) withDefaults() Options {
 	if o.MaxInstances <= 0 {
 		o.MaxInstances = min(runtime.GOMAXPROCS(0), defaultMaxInstances)
 	}
+	o.OCR = cmp.Or(o.OCR, OCRAuto)
+	o.OCRLang = cmp.Or(o.OCRLang, "eng")
+	o.OCRCommand = cmp.Or(o.OCRCommand, "tesseract")
+	o.OCRDPI = cmp.Or(o.OCRDPI, DefaultOCRDPI)
+	o.OCRWorkers = cmp.Or(o.OCRWorkers, runtime.GOMAXPROCS(0))
 	if o.CacheDir == "" {
 		if dir, err := os.UserCacheDir(); err == nil {
 			o.CacheDir = filepath.Join(dir, "mcpvec", "wasm")
@@ -95,6 +112,7 @@ var ErrClosed = errors.New("extractor closed")
 // reused. Other formats need no shared state.
 type Extractor struct {
 	opts Options
+	ocr  *ocrEngine // nil when OCR is off or tesseract is missing
 
 	mu     sync.Mutex // guards pdf and closed
 	pdf    *pdfiumEngine
@@ -103,7 +121,8 @@ type Extractor struct {
 
 // New returns an Extractor. It does not start pdfium: the WebAssembly
 // module is compiled (or loaded from Options.CacheDir) on the first PDF, so
-// New is cheap and only fails on invalid options.
+// New is cheap and only fails on invalid options, or with ErrNoOCR when
+// Options.OCR is OCRAlways and tesseract is not found.
 func New(ctx context.Context, opts Options) (*Extractor, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("new extractor: %w", err)
@@ -111,7 +130,17 @@ func New(ctx context.Context, opts Options) (*Extractor, error) {
 	if opts.MaxBytes < 0 || opts.PageTimeout < 0 || opts.DocTimeout < 0 {
 		return nil, errors.New("new extractor: negative limit")
 	}
-	return &Extractor{opts: opts.withDefaults()}, nil
+	switch opts.OCR {
+	case "", OCRAuto, OCRAlways, OCRNever:
+	default:
+		return nil, fmt.Errorf("new extractor: ocr mode %q is not auto, always or never", opts.OCR)
+	}
+	opts = opts.withDefaults()
+	ocr, err := newOCR(opts)
+	if err != nil {
+		return nil, fmt.Errorf("new extractor: %w", err)
+	}
+	return &Extractor{opts: opts, ocr: ocr}, nil
 }
 
 // Extract returns the text of the file called name (used only for its
@@ -136,6 +165,10 @@ func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc 
 	switch mt {
 	case TypePDF:
 		doc, err = e.extractPDF(ctx, data)
+	case TypeDOCX, TypePPTX, TypeXLSX, TypeODT, TypeODP, TypeODS, TypeEPUB, TypeRTF:
+		doc, err = extractStructured(mt, data)
+	case TypePNG, TypeJPEG, TypeTIFF:
+		doc, err = e.extractImage(ctx, data)
 	case TypeHTML:
 		title, text, herr := extractHTML(data)
 		doc, err = &Document{Title: title, Pages: []string{text}}, herr
@@ -153,11 +186,11 @@ func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc 
 		return nil, err
 	}
 	doc.MediaType = mt
-	if mt != TypePDF { // PDF pages are cleaned as they are read
+	if mt == TypeHTML || mt == TypeText || mt == TypeMarkdown { // the others clean their pages
 		doc.Pages[0] = CleanText(doc.Pages[0])
 	}
 	if err := textQuality(joinPages(doc.Pages)); err != nil {
-		return nil, err
+		return nil, e.explainNoText(mt, err)
 	}
 	return doc, nil
 }

@@ -126,7 +126,7 @@ func TestExtractErrors(t *testing.T) {
 		{"markup.md", []byte("---\n***\n"), ErrNoText},
 		{"garbage.txt", []byte(strings.Repeat("\ufffd", 50)), ErrGarbage},
 		{"script.html", []byte("<script>only()</script>"), ErrNoText},
-		{"photo.jpg", []byte("\xff\xd8\xff"), ErrUnsupported},
+		{"photo.exe", []byte("MZ\x90\x00"), ErrUnsupported},
 		{"broken.pdf", []byte("%PDF-1.4\nthis is not really a pdf"), ErrMalformed},
 		{"empty.pdf", testPDF{Pages: [][]string{{}, {}}}.Bytes(t), ErrNoText},
 	} {

@@ -7,7 +7,7 @@ import (
 	"unicode"
 )
 
-var fuzzNames = []string{"f.pdf", "f.txt", "f.md", "f.html", "f"}
+var fuzzNames = []string{"f.pdf", "f.txt", "f.md", "f.html", "f", "f.docx", "f.pptx", "f.xlsx", "f.odt", "f.ods", "f.epub", "f.rtf"}
 
 // FuzzExtract checks that Extract never panics and that what it returns is
 // either a sentinel error or a clean, non-empty document.
@@ -19,6 +19,13 @@ func FuzzExtract(f *testing.F) {
 	f.Add(uint8(2), []byte("# T\n\n**b** [l](u) `c`\n```\ncode\n"))
 	f.Add(uint8(3), []byte("<title>x</title><p>a<br>b<script>s</script>"))
 	f.Add(uint8(4), []byte("<!DOCTYPE html><h1>h</h1>"))
+	f.Add(uint8(5), testDOCX(f))
+	f.Add(uint8(6), testPPTX(f))
+	f.Add(uint8(7), testXLSX(f))
+	f.Add(uint8(8), testODT(f))
+	f.Add(uint8(9), testODS(f))
+	f.Add(uint8(10), testEPUB(f))
+	f.Add(uint8(11), testRTF())
 	ext := mustExtractor(f)
 	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {
 		if len(data) > 64<<10 {

@@ -53,9 +53,11 @@ func testCacheDir() string {
 	return filepath.Join(dir, "mcpvec", "wasm")
 }
 
-// testOptions are the options of the shared test extractor.
+// testOptions are the options of the shared test extractor. OCR is off so
+// that results do not depend on whether tesseract is installed; the OCR
+// tests turn it on.
 func testOptions() Options {
-	return Options{CacheDir: testCacheDir(), WorkerCommand: []string{os.Args[0]}}
+	return Options{CacheDir: testCacheDir(), WorkerCommand: []string{os.Args[0]}, OCR: OCRNever}
 }
 
 // mustExtractor returns an Extractor shared by the tests of this package,

@@ -14,7 +14,24 @@ const (
 	TypeText     = "text/plain"
 	TypeMarkdown = "text/markdown"
 	TypeHTML     = "text/html"
+	TypeDOCX     = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+	TypePPTX     = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
+	TypeXLSX     = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+	TypeODT      = "application/vnd.oasis.opendocument.text"
+	TypeODP      = "application/vnd.oasis.opendocument.presentation"
+	TypeODS      = "application/vnd.oasis.opendocument.spreadsheet"
+	TypeEPUB     = "application/epub+zip"
+	TypeRTF      = "application/rtf"
+	TypePNG      = "image/png"
+	TypeJPEG     = "image/jpeg"
+	TypeTIFF     = "image/tiff"
 )
+
+// binaryTypes are the media types whose content is not sniffed as text.
+var binaryTypes = map[string]bool{
+	TypePDF: true, TypeDOCX: true, TypePPTX: true, TypeXLSX: true, TypeODT: true, TypeODP: true,
+	TypeODS: true, TypeEPUB: true, TypeRTF: true, TypePNG: true, TypeJPEG: true, TypeTIFF: true,
+}
 
 var extTypes = map[string]string{
 	".pdf":      TypePDF,
@@ -27,6 +44,21 @@ var extTypes = map[string]string{
 	".html":     TypeHTML,
 	".htm":      TypeHTML,
 	".xhtml":    TypeHTML,
+	".docx":     TypeDOCX,
+	".docm":     TypeDOCX,
+	".pptx":     TypePPTX,
+	".xlsx":     TypeXLSX,
+	".xlsm":     TypeXLSX,
+	".odt":      TypeODT,
+	".odp":      TypeODP,
+	".ods":      TypeODS,
+	".epub":     TypeEPUB,
+	".rtf":      TypeRTF,
+	".png":      TypePNG,
+	".jpg":      TypeJPEG,
+	".jpeg":     TypeJPEG,
+	".tif":      TypeTIFF,
+	".tiff":     TypeTIFF,
 }
 
 // Extensions returns the file name extensions Extract handles, lower case
@@ -52,7 +84,8 @@ func Supported(name string) bool {
 // MediaType decides how a file is extracted, from its name's extension and
 // a sniff of its first bytes. Content that starts with a PDF header is a PDF
 // whatever its name, and a .pdf file is a PDF even without one (so a broken
-// file is reported as malformed rather than skipped); a known text extension (.txt, .md, .html, ...) must not
+// file is reported as malformed rather than skipped), and so is every other
+// binary format by its extension (.docx, .epub, .png, ...); a known text extension (.txt, .md, .html, ...) must not
 // look binary; a file without extension is accepted when its content sniffs
 // as text or HTML. It returns false for anything else, which callers list as
 // skipped. MediaType is safe for concurrent use.
@@ -63,8 +96,8 @@ func MediaType(name string, data []byte) (string, bool) {
 	}
 	ext := strings.ToLower(filepath.Ext(name))
 	if t, ok := extTypes[ext]; ok {
-		if t == TypePDF {
-			return t, true // no header: Extract reports it as malformed
+		if binaryTypes[t] {
+			return t, true // a broken file is reported as malformed, not skipped
 		}
 		if _, text := decodeText(head); !text {
 			return "", false

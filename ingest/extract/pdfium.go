@@ -98,9 +98,16 @@ func (e *Extractor) extractPDF(ctx context.Context, data []byte) (*Document, err
 	if err != nil {
 		return nil, err
 	}
-	doc, err := eng.extract(ctx, data, e.opts)
+	var mode OCRMode
+	if e.ocr != nil {
+		mode = e.opts.OCR
+	}
+	doc, scans, err := eng.extract(ctx, data, e.opts, mode)
 	var oerr *openError
 	if !errors.As(err, &oerr) {
+		if err == nil && len(scans) > 0 {
+			err = e.ocr.scans(ctx, doc, scans)
+		}
 		return doc, err
 	}
 	if len(e.opts.WorkerCommand) == 0 {
@@ -137,6 +144,10 @@ type session struct {
 	cause  error
 
 	pageErrors int // pages pdfium failed to read
+
+	ocr   OCRMode        // "" when pages are not rendered for OCR
+	dpi   int            // render resolution for OCR
+	scans map[int][]byte // page index to rendered PNG, for pages to OCR
 }
 
 // retireSize is the input size above which a pdfium instance is destroyed
@@ -177,15 +188,17 @@ func (s *session) finish(retire bool) error {
 	return nil
 }
 
-func (p *pdfiumEngine) extract(ctx context.Context, data []byte, opts Options) (doc *Document, err error) {
+// extract reads data in one pdfium instance. With an OCR mode, pages that
+// need OCR are also rendered and returned in scans.
+func (p *pdfiumEngine) extract(ctx context.Context, data []byte, opts Options, ocr OCRMode) (doc *Document, scans map[int][]byte, err error) {
 	inst, err := p.pool.GetInstanceWithContext(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("wait for pdfium: %w", ctx.Err())
+			return nil, nil, fmt.Errorf("wait for pdfium: %w", ctx.Err())
 		}
-		return nil, fmt.Errorf("get pdfium instance: %w", err)
+		return nil, nil, fmt.Errorf("get pdfium instance: %w", err)
 	}
-	s := &session{inst: inst}
+	s := &session{inst: inst, ocr: ocr, dpi: opts.OCRDPI, scans: map[int][]byte{}}
 	timeout := fmt.Errorf("%w: document took over %s", ErrTimeout, opts.DocTimeout)
 	docTimer := time.AfterFunc(opts.DocTimeout, func() { s.kill(timeout) })
 	stopCtx := context.AfterFunc(ctx, func() { s.kill(fmt.Errorf("extract: %w", ctx.Err())) })
@@ -193,14 +206,15 @@ func (p *pdfiumEngine) extract(ctx context.Context, data []byte, opts Options) (
 		docTimer.Stop()
 		stopCtx()
 		if r := recover(); r != nil {
-			doc, err = nil, fmt.Errorf("%w: pdfium: %v", ErrMalformed, r)
+			doc, scans, err = nil, nil, fmt.Errorf("%w: pdfium: %v", ErrMalformed, r)
 		}
 		retire := err != nil || s.pageErrors > 0 || len(data) > retireSize
 		if cause := s.finish(retire); cause != nil {
-			doc, err = nil, cause
+			doc, scans, err = nil, nil, cause
 		}
 	}()
-	return s.read(data, opts.Password, opts.PageTimeout)
+	doc, err = s.read(data, opts.Password, opts.PageTimeout)
+	return doc, s.scans, err
 }
 
 // read opens the document and reads its title and the text of every page.
@@ -228,13 +242,15 @@ func (s *session) read(data []byte, password string, pageTimeout time.Duration) 
 		timeout := fmt.Errorf("%w: page %d took over %s", ErrTimeout, i+1, pageTimeout)
 		t := time.AfterFunc(pageTimeout, func() { s.kill(timeout) })
 		text, err := s.pageText(d, i)
-		t.Stop()
 		if err != nil {
+			t.Stop()
 			s.pageErrors++
 			slog.Debug("pdfium page", "page", i+1, "err", err)
 			continue
 		}
 		doc.Pages[i] = CleanText(text)
+		s.scan(d, i, doc.Pages[i])
+		t.Stop()
 	}
 	if s.pageErrors > 0 && s.pageErrors == len(doc.Pages) {
 		return nil, fmt.Errorf("%w: no page could be read", ErrMalformed)

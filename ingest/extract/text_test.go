@@ -101,7 +101,12 @@ func TestMediaType(t *testing.T) {
 		{"page.HTM", []byte("<p>x"), TypeHTML, true},
 		{"README", []byte("plain words"), TypeText, true},
 		{"index", []byte("<!DOCTYPE html><html><body>x"), TypeHTML, true},
-		{"photo.jpg", []byte("\xff\xd8\xff\xe0"), "", false},
+		{"photo.jpg", []byte("\xff\xd8\xff\xe0"), TypeJPEG, true},
+		{"scan.TIFF", []byte("II*\x00"), TypeTIFF, true},
+		{"report.docx", []byte("PK\x03\x04"), TypeDOCX, true},
+		{"book.epub", nil, TypeEPUB, true},
+		{"letter.rtf", []byte(`{\rtf1`), TypeRTF, true},
+		{"setup.exe", []byte("MZ"), "", false},
 		{"main.go", []byte("package main"), "", false},
 		{"data.txt", []byte{0, 1, 2, 3}, "", false},
 		{"blob", []byte{0, 1, 2, 3}, "", false},
@@ -143,6 +148,19 @@ func TestSASLPrep(t *testing.T) {
 	} {
 		if got := saslPrep(in); got != want {
 			t.Errorf("saslPrep(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestExtensions checks that every listed extension is one MediaType
+// accepts, since discover skips files by this list.
+func TestExtensions(t *testing.T) {
+	for _, ext := range Extensions() {
+		if !Supported("x" + strings.ToUpper(ext)) {
+			t.Errorf("Supported(%q) = false", "x"+ext)
+		}
+		if _, ok := MediaType("x"+ext, []byte("text")); !ok {
+			t.Errorf("MediaType(%q) not accepted", "x"+ext)
 		}
 	}
 }

@@ -1,0 +1,90 @@
+package extract
+
+import (
+	"encoding/xml"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// opfHandler reads an EPUB package document: the manifest (id to href)
+// and the spine (reading order of ids).
+type opfHandler struct {
+	opf      string
+	manifest map[string]string
+	spine    []string
+}
+
+func (h *opfHandler) start(e xml.StartElement) bool {
+	switch e.Name.Local {
+	case "item":
+		href := xmlAttr(e, "href")
+		if u, err := url.PathUnescape(href); err == nil {
+			href = u
+		}
+		href, _, _ = strings.Cut(href, "#")
+		h.manifest[xmlAttr(e, "id")] = resolve(h.opf, href)
+	case "itemref":
+		h.spine = append(h.spine, xmlAttr(e, "idref"))
+	}
+	return false
+}
+func (h *opfHandler) end(xml.EndElement) {}
+func (h *opfHandler) chars(string)       {}
+
+// rootfileHandler finds the package document in META-INF/container.xml.
+type rootfileHandler struct{ path string }
+
+func (h *rootfileHandler) start(e xml.StartElement) bool {
+	if e.Name.Local == "rootfile" && h.path == "" {
+		h.path = xmlAttr(e, "full-path")
+	}
+	return false
+}
+func (h *rootfileHandler) end(xml.EndElement) {}
+func (h *rootfileHandler) chars(string)       {}
+
+// extractEPUB returns one page per spine document that has text, in
+// reading order, and the package's dc:title. Each spine document is
+// (X)HTML and goes through the HTML extractor. Hrefs are resolved inside
+// the archive only.
+func extractEPUB(a *archive) (*Document, error) {
+	data, err := a.read("META-INF/container.xml")
+	if err != nil {
+		return nil, err
+	}
+	root := &rootfileHandler{}
+	if err := walkXML(data, root); err != nil {
+		return nil, fmt.Errorf("container: %w", err)
+	}
+	opf, err := a.read(root.path)
+	if err != nil {
+		return nil, fmt.Errorf("package document: %w", err)
+	}
+	h := &opfHandler{opf: root.path, manifest: map[string]string{}}
+	if err := walkXML(opf, h); err != nil {
+		return nil, fmt.Errorf("package document: %w", err)
+	}
+	doc := &Document{Title: partTitle(a, root.path)}
+	for _, id := range h.spine {
+		part, ok := h.manifest[id]
+		if !ok || !a.has(part) {
+			continue
+		}
+		chapter, err := a.read(part)
+		if err != nil {
+			return nil, err
+		}
+		_, text, err := extractHTML(chapter)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", part, err)
+		}
+		if text = CleanText(text); text != "" {
+			doc.Pages = append(doc.Pages, text)
+		}
+	}
+	if len(doc.Pages) == 0 {
+		doc.Pages = []string{""}
+	}
+	return doc, nil
+}

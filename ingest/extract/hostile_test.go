@@ -1,0 +1,111 @@
+package extract
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// billionLaughs is the classic entity-expansion bomb: 10^9 "lol"s if a
+// parser expanded it.
+const billionLaughs = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">` +
+	`<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">` +
+	`<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">` +
+	`<!ENTITY lol9 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">]>`
+
+// zipBomb is a DOCX whose document.xml inflates to size bytes of spaces
+// from a few hundred KiB.
+func zipBomb(tb testing.TB, size int) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.Create("word/document.xml")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	chunk := bytes.Repeat([]byte(" "), 1<<20)
+	for written := 0; written < size; written += len(chunk) {
+		if _, err := w.Write(chunk); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestExtractHostile(t *testing.T) {
+	wdoc := func(body string) string {
+		return xmlHead + `<w:document ` + nsW + `><w:body>` + body + `</w:body></w:document>`
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want error
+	}{
+		{"bomb.docx", zipBomb(t, 300<<20), ErrTooLarge},
+		{"laughs.docx", zipParts(t, "word/document.xml", billionLaughs+`<w:document><w:t>&lol9;</w:t></w:document>`), ErrMalformed},
+		{"undeclared-entity.docx", zipParts(t, "word/document.xml", wdoc(`<w:p><w:r><w:t>&lol9;</w:t></w:r></w:p>`)), ErrMalformed},
+		{"deep.docx", zipParts(t, "word/document.xml", strings.Repeat("<a>", 100000)), ErrMalformed},
+		{"not-a-zip.docx", []byte("PK\x03\x04 not really"), ErrMalformed},
+		{"empty-zip.pptx", zipParts(t), ErrMalformed},
+		{"unbalanced.xlsx", zipParts(t, "xl/workbook.xml", "</sheets>"), ErrMalformed},
+		{"dotdot.docx", zipParts(t, "../word/document.xml", wdoc(wPara("", "outside"))), ErrMalformed},
+		{"deep.rtf", []byte(`{\rtf1` + strings.Repeat("{", 5000)), ErrMalformed},
+		{"nortf.rtf", []byte("plain text"), ErrMalformed},
+	} {
+		start := time.Now()
+		_, err := mustExtractor(t).Extract(context.Background(), tc.name, tc.data)
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.want)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("%s: took %s", tc.name, d)
+		}
+	}
+}
+
+// TestArchiveDotDot checks that an entry named "../x" is never looked up:
+// an EPUB whose spine points outside the archive reads only its own parts.
+func TestArchiveDotDot(t *testing.T) {
+	a, err := openArchive(zipParts(t, "../evil.xhtml", "x", "/abs.xml", "y", `a\b.xml`, "z", "ok.xml", "w"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(a.files), 1; got != want {
+		t.Errorf("kept %d entries, want %d (only ok.xml)", got, want)
+	}
+	for _, tc := range []struct{ from, target, want string }{
+		{"OEBPS/content.opf", "../../etc/passwd", "../etc/passwd"},
+		{"ppt/slides/slide1.xml", "../notesSlides/n.xml", "ppt/notesSlides/n.xml"},
+		{"xl/workbook.xml", "/xl/worksheets/s.xml", "xl/worksheets/s.xml"},
+	} {
+		if got := resolve(tc.from, tc.target); got != tc.want {
+			t.Errorf("resolve(%q, %q) = %q, want %q", tc.from, tc.target, got, tc.want)
+		}
+		if localName(resolve(tc.from, tc.target)) != !strings.HasPrefix(tc.want, "..") {
+			t.Errorf("%q: localName disagrees", tc.want)
+		}
+	}
+}
+
+// TestXMLNoEntityExpansion pins the property walkXML's safety rests on:
+// encoding/xml, even without our DOCTYPE check, refuses an entity defined
+// in the DTD rather than expanding it.
+func TestXMLNoEntityExpansion(t *testing.T) {
+	d := xml.NewDecoder(strings.NewReader(billionLaughs + `<r>&lol9;</r>`))
+	d.Strict = true
+	var err error
+	for err == nil {
+		_, err = d.Token()
+	}
+	if err == io.EOF || !strings.Contains(err.Error(), "entity") {
+		t.Errorf("err = %v, want an invalid entity error", err)
+	}
+}

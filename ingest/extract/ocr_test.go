@@ -1,0 +1,182 @@
+package extract
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+)
+
+// ocrTestsEnv set to "required" (as .ci/run does) makes a missing
+// tesseract a test failure instead of a skip.
+const ocrTestsEnv = "MCPVEC_OCR_TESTS"
+
+// needTesseract skips the test when tesseract is not installed, or fails
+// it when OCR tests are required.
+func needTesseract(tb testing.TB) {
+	tb.Helper()
+	if _, err := exec.LookPath("tesseract"); err != nil {
+		if os.Getenv(ocrTestsEnv) == "required" {
+			tb.Fatalf("tesseract not found and %s=required: apt-get install tesseract-ocr", ocrTestsEnv)
+		}
+		tb.Skipf("tesseract not installed (apt install tesseract-ocr / brew install tesseract); set %s=required to fail instead", ocrTestsEnv)
+	}
+}
+
+// ocrExtractor is an Extractor with OCR at dpi.
+func ocrExtractor(tb testing.TB, dpi int) *Extractor {
+	tb.Helper()
+	opts := testOptions()
+	opts.OCR, opts.OCRDPI = OCRAuto, dpi
+	e, err := New(context.Background(), opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { e.Close() })
+	return e
+}
+
+// wordF1 compares the words of got with those of want (case-folded,
+// split at anything but letters and digits, counted as multisets).
+func wordF1(got, want string) float64 {
+	words := func(s string) map[string]int {
+		m := map[string]int{}
+		for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			m[w]++
+		}
+		return m
+	}
+	g, w := words(got), words(want)
+	var match, ng, nw int
+	for k, n := range g {
+		match += min(n, w[k])
+		ng += n
+	}
+	for _, n := range w {
+		nw += n
+	}
+	if match == 0 {
+		return 0
+	}
+	p, r := float64(match)/float64(ng), float64(match)/float64(nw)
+	return 2 * p * r / (p + r)
+}
+
+// scanFixture returns the committed scanned PDF called name, rewriting
+// it from the generator with -update.
+func scanFixture(t testing.TB, name string, skew float64) []byte {
+	path := filepath.Join("testdata", "scans", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, scannedPDF(t, skew), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func scanWant() string {
+	var b strings.Builder
+	for _, p := range scanText {
+		b.WriteString(strings.Join(p, "\n") + "\n")
+	}
+	return b.String()
+}
+
+// TestOCRScannedPDF reads the scanned fixtures (pages that are only
+// images) through OCR at the default DPI and checks word F1 >= 0.95.
+func TestOCRScannedPDF(t *testing.T) {
+	needTesseract(t)
+	ext := ocrExtractor(t, DefaultOCRDPI)
+	for name, skew := range map[string]float64{"scan.pdf": 0, "skewed.pdf": 2.5} {
+		doc, err := ext.Extract(context.Background(), name, scanFixture(t, name, skew))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got, want := len(doc.Pages), len(scanText); got != want {
+			t.Errorf("%s: %d pages, want %d", name, got, want)
+		}
+		if f1 := wordF1(strings.Join(doc.Pages, "\n"), scanWant()); f1 < 0.95 {
+			t.Errorf("%s: word F1 = %.3f, want >= 0.95; text:\n%s", name, f1, strings.Join(doc.Pages, "\n"))
+		}
+	}
+}
+
+// TestOCRImage reads a PNG file as a one-page document.
+func TestOCRImage(t *testing.T) {
+	needTesseract(t)
+	img := renderPDF(t, testPDF{Pages: scanText[1:]}.Bytes(t), 200)[0]
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := ocrExtractor(t, 0).Extract(context.Background(), "page.png", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f1 := wordF1(doc.Pages[0], strings.Join(scanText[1], "\n")); f1 < 0.95 || doc.MediaType != TypePNG {
+		t.Errorf("type %s, word F1 = %.3f; text:\n%s", doc.MediaType, f1, doc.Pages[0])
+	}
+}
+
+// TestOCRMissing checks the message for scanned files without tesseract,
+// and that --ocr always refuses to start without it.
+func TestOCRMissing(t *testing.T) {
+	opts := testOptions()
+	opts.OCR, opts.OCRCommand = OCRAuto, "mcpvec-no-such-tesseract"
+	ext, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ext.Close()
+	data := imagePDF(t, renderPDF(t, testPDF{Pages: scanText[1:]}.Bytes(t), 50))
+	for name, data := range map[string][]byte{"scan.pdf": data, "photo.png": []byte("\x89PNG")} {
+		_, err = ext.Extract(context.Background(), name, data)
+		if !errors.Is(err, ErrNoText) || !strings.Contains(err.Error(), "apt install tesseract-ocr") {
+			t.Errorf("%s: err = %v, want ErrNoText saying how to install tesseract", name, err)
+		}
+	}
+	opts.OCR = OCRAlways
+	if _, err := New(context.Background(), opts); !errors.Is(err, ErrNoOCR) {
+		t.Errorf("always without tesseract: err = %v, want ErrNoOCR", err)
+	}
+}
+
+// BenchmarkOCR measures OCR of the scanned fixture at several DPIs and
+// reports pages/s and word F1: the measurement behind DefaultOCRDPI.
+func BenchmarkOCR(b *testing.B) {
+	needTesseract(b)
+	for _, skew := range []float64{0, 2.5} {
+		data := scannedPDF(b, skew)
+		for _, dpi := range []int{150, 200, 300} {
+			b.Run(fmt.Sprintf("skew=%v/dpi=%d", skew, dpi), func(b *testing.B) {
+				ext := ocrExtractor(b, dpi)
+				var f1 float64
+				start := time.Now()
+				for b.Loop() {
+					doc, err := ext.Extract(context.Background(), "scan.pdf", data)
+					if err != nil {
+						b.Fatal(err)
+					}
+					f1 = wordF1(strings.Join(doc.Pages, "\n"), scanWant())
+				}
+				b.ReportMetric(float64(b.N*len(scanText))/time.Since(start).Seconds(), "pages/s")
+				b.ReportMetric(f1, "F1")
+			})
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package extract
+
+import (
+	"encoding/xml"
+	"strconv"
+	"strings"
+)
+
+// odfHandler reads an OpenDocument content.xml (text, presentation or
+// spreadsheet). Pages: ODT splits at the soft page breaks its last layout
+// recorded (breaks set in paragraph styles are not seen: styles are not
+// read); ODP makes a page per draw:page with its notes after "Notes:"; ODS
+// a page per table:table starting with the table's name.
+type odfHandler struct {
+	f        flow
+	repeat   int // number-columns-repeated of the current cell
+	cellText int // page length when the cell started, to see if it had text
+	sheet    bool
+}
+
+func (h *odfHandler) start(e xml.StartElement) bool {
+	switch e.Name.Local {
+	case "tab":
+		h.f.text("\t")
+	case "s":
+		n, _ := strconv.Atoi(xmlAttr(e, "c"))
+		h.f.text(strings.Repeat(" ", min(max(n, 1), 64)))
+	case "note-body":
+		h.f.text(" ")
+	case "line-break":
+		h.f.line()
+	case "soft-page-break":
+		h.f.pageBreak()
+	case "page": // draw:page, a slide
+		h.f.pageBreak()
+	case "notes":
+		h.f.para()
+		h.f.text("Notes: ")
+	case "table":
+		h.startTable(e)
+	case "table-row":
+		h.f.startRow()
+	case "table-cell":
+		h.repeat, _ = strconv.Atoi(xmlAttr(e, "number-columns-repeated"))
+	case "note-citation", "annotation", "tracked-changes", "forms", "sequence-decls", "variable-decls":
+		return true
+	}
+	return false
+}
+
+func (h *odfHandler) startTable(e xml.StartElement) {
+	if h.sheet && h.f.table == 0 {
+		h.f.pageBreak()
+		h.f.text(xmlAttr(e, "name"))
+		h.f.para()
+	}
+	h.f.startTable()
+}
+
+func (h *odfHandler) end(e xml.EndElement) {
+	switch e.Name.Local {
+	case "p", "h":
+		h.f.para()
+	case "table-cell":
+		h.endCell()
+	case "table-row":
+		h.f.endRow()
+	case "table":
+		h.f.endTable()
+	case "page":
+		h.f.pageBreak()
+	}
+}
+
+// endCell closes a cell, repeating a cell with text up to
+// maxRepeatedCells times (spreadsheets repeat empty cells to column 1024).
+func (h *odfHandler) endCell() {
+	if strings.TrimSpace(h.f.cell.String()) == "" || h.repeat <= 1 {
+		h.f.endCell()
+		return
+	}
+	v := h.f.cell.String()
+	for i := range min(h.repeat, maxRepeatedCells) {
+		if i > 0 {
+			h.f.text(v)
+		}
+		h.f.endCell()
+	}
+}
+
+func (h *odfHandler) chars(s string) { h.f.text(s) }
+
+// extractODF reads content.xml of an ODT, ODP or ODS file and the title in
+// meta.xml.
+func extractODF(a *archive, mt string) (*Document, error) {
+	data, err := a.read("content.xml")
+	if err != nil {
+		return nil, err
+	}
+	h := &odfHandler{sheet: mt == TypeODS}
+	if err := walkXML(data, h); err != nil {
+		return nil, err
+	}
+	return &Document{Title: partTitle(a, "meta.xml"), Pages: h.f.finish()}, nil
+}

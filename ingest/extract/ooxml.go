@@ -1,0 +1,165 @@
+package extract
+
+import (
+	"encoding/xml"
+	"path"
+	"strings"
+)
+
+// attr returns the value of the attribute with local name local.
+func xmlAttr(e xml.StartElement, local string) string {
+	for _, a := range e.Attr {
+		if a.Name.Local == local {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// docxHandler reads word/document.xml. Elements are matched by local name
+// (w:p, w:t, ...), since writers use the conventional prefixes.
+type docxHandler struct{ runText }
+
+func (h *docxHandler) start(e xml.StartElement) bool {
+	switch e.Name.Local {
+	case "t":
+		h.inText = true
+	case "tab":
+		h.f.text("\t")
+	case "br", "cr":
+		if xmlAttr(e, "type") == "page" {
+			h.f.pageBreak()
+		} else {
+			h.f.line()
+		}
+	case "lastRenderedPageBreak", "pageBreakBefore":
+		h.f.pageBreak()
+	case "tbl":
+		h.f.startTable()
+	case "tr":
+		h.f.startRow()
+	case "delText", "instrText", "Fallback", "footnoteReference", "commentReference":
+		return true // deleted text, field codes, duplicate text-box renderings
+	}
+	return false
+}
+
+// runText is what Word and DrawingML share: runs of text in t elements,
+// paragraphs in p, and tables of tr rows and tc cells.
+type runText struct {
+	f      *flow
+	inText bool
+}
+
+func (h *runText) end(e xml.EndElement) {
+	switch e.Name.Local {
+	case "t":
+		h.inText = false
+	case "p":
+		h.f.para()
+	case "tc":
+		h.f.endCell()
+	case "tr":
+		h.f.endRow()
+	case "tbl":
+		h.f.endTable()
+	}
+}
+
+func (h *runText) chars(s string) {
+	if h.inText {
+		h.f.text(s)
+	}
+}
+
+// extractDOCX returns the body text of a Word document, split into pages
+// where Word recorded page breaks (explicit breaks, page-break-before, and
+// the breaks Word saw when it last laid the document out).
+func extractDOCX(a *archive) (*Document, error) {
+	data, err := a.read("word/document.xml")
+	if err != nil {
+		return nil, err
+	}
+	f := &flow{}
+	if err := walkXML(data, &docxHandler{runText{f: f}}); err != nil {
+		return nil, err
+	}
+	return &Document{Title: coreTitle(a), Pages: f.finish()}, nil
+}
+
+// titleHandler captures the text of the first element called local
+// (dc:title in docProps/core.xml, meta.xml and EPUB package files).
+type titleHandler struct {
+	local string
+	in    bool
+	done  bool
+	b     strings.Builder
+}
+
+func (h *titleHandler) start(e xml.StartElement) bool {
+	h.in = !h.done && e.Name.Local == h.local
+	return false
+}
+
+func (h *titleHandler) end(e xml.EndElement) {
+	if h.in && e.Name.Local == h.local {
+		h.in, h.done = false, true
+	}
+}
+
+func (h *titleHandler) chars(s string) {
+	if h.in {
+		h.b.WriteString(s)
+	}
+}
+
+// metaTitle returns the cleaned dc:title of the XML part name, or "" when
+// the part is missing or unreadable (a title is never worth failing for).
+func partTitle(a *archive, name string) string {
+	data, err := a.read(name)
+	if err != nil {
+		return ""
+	}
+	h := &titleHandler{local: "title"}
+	if walkXML(data, h) != nil {
+		return ""
+	}
+	return cleanTitle(h.b.String())
+}
+
+// coreTitle is the title in an OOXML file's docProps/core.xml.
+func coreTitle(a *archive) string { return partTitle(a, "docProps/core.xml") }
+
+// relsHandler reads a .rels part: relationship Id to target part name.
+type relsHandler struct {
+	from    string
+	targets map[string]string
+	types   map[string]string
+}
+
+func (h *relsHandler) start(e xml.StartElement) bool {
+	if e.Name.Local == "Relationship" && xmlAttr(e, "TargetMode") != "External" {
+		id := xmlAttr(e, "Id")
+		h.targets[id] = resolve(h.from, xmlAttr(e, "Target"))
+		h.types[id] = path.Base(xmlAttr(e, "Type"))
+	}
+	return false
+}
+func (h *relsHandler) end(xml.EndElement) {}
+func (h *relsHandler) chars(string)       {}
+
+// rels returns the relationships of part: id to resolved target and id to
+// relationship type (the last segment, e.g. "notesSlide"). A missing rels
+// part is no relationships.
+func rels(a *archive, part string) (targets, types map[string]string, err error) {
+	name := path.Join(path.Dir(part), "_rels", path.Base(part)+".rels")
+	h := &relsHandler{from: part, targets: map[string]string{}, types: map[string]string{}}
+	if !a.has(name) {
+		return h.targets, h.types, nil
+	}
+	data, err := a.read(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return h.targets, h.types, walkXML(data, h)
+}
