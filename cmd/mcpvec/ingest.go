@@ -31,6 +31,8 @@ func runIngest(ctx context.Context, e *env, args []string) int {
 	workers := fs.Int("workers", 2, "files processed in parallel")
 	password := fs.String("password", "", "user password for encrypted PDFs")
 	verbose := fs.Bool("v", false, "print a line per ingested file")
+	ocr := fs.String("ocr", "auto", "read scanned pages and images with tesseract: auto (when installed), always, never")
+	ocrLang := fs.String("ocr-lang", "eng", "tesseract languages, e.g. eng+deu")
 	pos, st, ok := parseFlags(fs, args, e)
 	if !ok {
 		return st
@@ -50,16 +52,17 @@ func runIngest(ctx context.Context, e *env, args []string) int {
 	if err := ensureEmbedder(ctx, e, h, &ef); err != nil {
 		return errorf(e, "%v", err)
 	}
-	return ingestFiles(ctx, e, h, pos, *password, ingest.Options{
+	return ingestFiles(ctx, e, h, pos, extract.Options{MaxBytes: *maxMB << 20, Password: *password,
+		OCR: extract.OCRMode(*ocr), OCRLang: *ocrLang, OCRWorkers: *workers}, ingest.Options{
 		Chunk: chunk.Options{Size: *size, Overlap: *overlap}, MaxBytes: *maxMB << 20, SizeHint: " (--max-size)",
 		URL: *url, URLPrefix: *prefix, Force: *force, Workers: *workers, Report: termWriter{e.stderr}, Verbose: *verbose,
 	})
 }
 
-// ingestFiles runs the ingest of paths into the open library and prints
-// its summary.
-func ingestFiles(ctx context.Context, e *env, h *handle, paths []string, password string, opts ingest.Options) int {
-	ex, err := newExtractor(ctx, opts.MaxBytes, password)
+// ingestFiles runs the ingest of paths into the open library with an
+// extractor configured by xo, and prints its summary.
+func ingestFiles(ctx context.Context, e *env, h *handle, paths []string, xo extract.Options, opts ingest.Options) int {
+	ex, err := newExtractor(ctx, xo)
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
@@ -112,13 +115,15 @@ func ensureEmbedder(ctx context.Context, e *env, h *handle, ef *embedFlags) erro
 	return h.reopenLib(ctx)
 }
 
-func newExtractor(ctx context.Context, maxBytes int64, password string) (*extract.Extractor, error) {
+// newExtractor returns an Extractor with opts and the fallback worker.
+func newExtractor(ctx context.Context, opts extract.Options) (*extract.Extractor, error) {
 	exe, err := os.Executable()
 	var worker []string
 	if err == nil {
 		worker = []string{exe, extractWorkerCmd}
 	}
-	return extract.New(ctx, extract.Options{MaxBytes: maxBytes, WorkerCommand: worker, Password: password})
+	opts.WorkerCommand = worker
+	return extract.New(ctx, opts)
 }
 
 // embedNote adds embedding throughput to the ingest progress line when the

@@ -58,7 +58,7 @@ func corpusFiles(tb testing.TB) []corpusFile {
 	return files
 }
 
-var corpusOCR = flag.Bool("corpus-ocr", false, "read the shared corpus with OCR")
+var corpusOCR = flag.String("corpus-ocr", "", "read the shared corpus with OCR in this mode (auto or always)")
 
 var sentinels = []error{ErrEncrypted, ErrNoText, ErrMalformed, ErrTooLarge, ErrUnsupported, ErrTimeout, ErrGarbage}
 
@@ -67,11 +67,11 @@ var sentinels = []error{ErrEncrypted, ErrNoText, ErrMalformed, ErrTooLarge, ErrU
 // without panic, within the document timeout, and without writing to
 // os.Stdout.
 //
-// With -corpus-ocr the files are read with OCR (when tesseract is
-// installed), to count how many scanned files OCR rescues.
+// With -corpus-ocr=auto (or always) the files are read with OCR, to count
+// how many scanned files OCR rescues.
 func TestCorpusRobustness(t *testing.T) {
 	files := corpusFiles(t)
-	if *corpusOCR {
+	if *corpusOCR != "" {
 		needTesseract(t)
 	}
 	if testing.Short() { // a deterministic quarter of the corpus
@@ -90,8 +90,8 @@ func TestCorpusRobustness(t *testing.T) {
 		}
 		opts := testOptions()
 		opts.Password, opts.DocTimeout, opts.PageTimeout = f.password, docTimeout, 20*time.Second
-		if *corpusOCR {
-			opts.OCR = OCRAuto
+		if *corpusOCR != "" {
+			opts.OCR = OCRMode(*corpusOCR)
 		}
 		e, err := New(context.Background(), opts)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strconv"
@@ -41,7 +42,13 @@ const (
 	// maxOCRPixels bounds one rendered page (a poster-sized page is
 	// rendered at a lower DPI instead).
 	maxOCRPixels = 40 << 20
-	maxOCROutput = 4 << 20
+	// minOCRDPI is the lowest resolution worth reading; a page too large
+	// for maxOCRPixels even at this DPI is not OCRed.
+	minOCRDPI = 50
+	// maxScanObjects bounds how many page objects are inspected when
+	// deciding whether a page is a scan.
+	maxScanObjects = 1000
+	maxOCROutput   = 4 << 20
 )
 
 // ErrNoOCR means OCR was asked for (--ocr always) but tesseract is not
@@ -71,8 +78,33 @@ func newOCR(opts Options) (*ocrEngine, error) {
 		}
 		return nil, nil
 	}
+	if err := checkLangs(path, opts.OCRLang); err != nil {
+		return nil, err
+	}
 	return &ocrEngine{path: path, lang: opts.OCRLang, dpi: opts.OCRDPI, timeout: opts.PageTimeout,
 		sem: make(chan struct{}, opts.OCRWorkers)}, nil
+}
+
+// checkLangs fails when a language of lang ("eng+deu") is not installed,
+// naming the Debian package that has it; if tesseract cannot list its
+// languages the check is skipped and pages will report the problem.
+func checkLangs(path, lang string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "--list-langs").Output()
+	if err != nil {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, l := range strings.Fields(string(out)) {
+		have[l] = true
+	}
+	for _, l := range strings.Split(lang, "+") {
+		if !have[l] {
+			return fmt.Errorf("ocr language %q is not installed (apt install tesseract-ocr-%s)", l, strings.ToLower(strings.ReplaceAll(l, "_", "-")))
+		}
+	}
+	return nil
 }
 
 // image reads the text of one image (PNG, JPEG, TIFF, any that leptonica
@@ -117,34 +149,39 @@ func lastLine(s string) string {
 }
 
 // scans reads the rendered pages in parallel and puts the OCR text into
-// doc where it has more words than the text layer. A page that fails
-// keeps its text layer; the first timeout or cancellation is returned.
-func (o *ocrEngine) scans(ctx context.Context, doc *Document, scans map[int][]byte) error {
+// doc where it has more words than the text layer. The OCR of a document
+// gets its own budget of limit (like the fallback reader), after which,
+// or when ctx ends, it fails with ErrTimeout or ctx's error; a page that
+// fails or passes the page timeout keeps its text layer.
+func (o *ocrEngine) scans(ctx context.Context, doc *Document, scans map[int][]byte, limit time.Duration) error {
+	docCtx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
 	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		first error
+		wg sync.WaitGroup
+		mu sync.Mutex
 	)
 	for i, img := range scans {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			text, err := o.image(ctx, img, o.dpi)
-			mu.Lock()
-			defer mu.Unlock()
+		wg.Go(func() {
+			text, err := o.image(docCtx, img, o.dpi)
 			if err != nil {
-				if first == nil && (errors.Is(err, ErrTimeout) || ctx.Err() != nil) {
-					first = err
-				}
+				slog.Debug("ocr page", "page", i+1, "err", err)
 				return
 			}
+			mu.Lock()
+			defer mu.Unlock()
 			if text = CleanText(text); len(strings.Fields(text)) > len(strings.Fields(doc.Pages[i])) {
 				doc.Pages[i] = text
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	return first
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("ocr: %w", ctx.Err())
+	case docCtx.Err() != nil:
+		return fmt.Errorf("%w: ocr of %d pages took over %s", ErrTimeout, len(scans), limit)
+	}
+	return nil
 }
 
 // needsOCR reports whether a PDF page's text layer is so thin that the

@@ -180,3 +180,14 @@ func BenchmarkOCR(b *testing.B) {
 		}
 	}
 }
+
+// TestOCRLanguageMissing checks that an uninstalled --ocr-lang is refused
+// up front with the package to install.
+func TestOCRLanguageMissing(t *testing.T) {
+	needTesseract(t)
+	opts := testOptions()
+	opts.OCR, opts.OCRLang = OCRAuto, "eng+xyz"
+	if _, err := New(context.Background(), opts); err == nil || !strings.Contains(err.Error(), "tesseract-ocr-xyz") {
+		t.Errorf("err = %v, want one naming tesseract-ocr-xyz", err)
+	}
+}

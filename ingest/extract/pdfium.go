@@ -106,7 +106,7 @@ func (e *Extractor) extractPDF(ctx context.Context, data []byte) (*Document, err
 	var oerr *openError
 	if !errors.As(err, &oerr) {
 		if err == nil && len(scans) > 0 {
-			err = e.ocr.scans(ctx, doc, scans)
+			err = e.ocr.scans(ctx, doc, scans, e.opts.DocTimeout)
 		}
 		return doc, err
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 
+	"github.com/klippa-app/go-pdfium/enums"
 	"github.com/klippa-app/go-pdfium/references"
 	"github.com/klippa-app/go-pdfium/requests"
 )
@@ -20,7 +21,10 @@ func (s *session) renderPage(d references.FPDF_DOCUMENT, i, dpi int) ([]byte, in
 		return nil, 0, fmt.Errorf("page size: %w", err)
 	}
 	if px := size.Width * size.Height / (72 * 72) * float64(dpi*dpi); px > maxOCRPixels {
-		dpi = max(int(float64(dpi)*math.Sqrt(maxOCRPixels/px)), 1)
+		dpi = int(float64(dpi) * math.Sqrt(maxOCRPixels/px))
+	}
+	if dpi < minOCRDPI {
+		return nil, 0, fmt.Errorf("page of %.0f×%.0f points too large to render for OCR", size.Width, size.Height)
 	}
 	r, err := s.inst.RenderPageInDPI(&requests.RenderPageInDPI{
 		Page:        requests.Page{ByIndex: &requests.PageByIndex{Document: d, Index: i}},
@@ -42,7 +46,7 @@ func (s *session) renderPage(d references.FPDF_DOCUMENT, i, dpi int) ([]byte, in
 // scan renders page i for OCR when OCR is on and its text layer is thin.
 // A page that fails to render keeps its text layer.
 func (s *session) scan(d references.FPDF_DOCUMENT, i int, text string) {
-	if s.ocr == "" || !needsOCR(s.ocr, text) {
+	if s.ocr == "" || !needsOCR(s.ocr, text) || s.ocr == OCRAuto && !s.hasScan(d, i) {
 		return
 	}
 	img, _, err := s.renderPage(d, i, s.dpi)
@@ -51,4 +55,32 @@ func (s *session) scan(d references.FPDF_DOCUMENT, i int, text string) {
 		return
 	}
 	s.scans[i] = img
+}
+
+// hasScan reports whether page i shows an image (or form) covering at
+// least a quarter of the page: a thin text layer on such a page is a
+// scan, while a blank or chapter-title page of a born-digital file is not
+// worth rendering. Errors count as no scan.
+func (s *session) hasScan(d references.FPDF_DOCUMENT, i int) bool {
+	page := requests.Page{ByIndex: &requests.PageByIndex{Document: d, Index: i}}
+	size, err := s.inst.FPDF_GetPageSizeByIndex(&requests.FPDF_GetPageSizeByIndex{Document: d, Index: i})
+	n, err2 := s.inst.FPDFPage_CountObjects(&requests.FPDFPage_CountObjects{Page: page})
+	if err != nil || err2 != nil || !(size.Width*size.Height > 0) {
+		return false
+	}
+	for j := range min(n.Count, maxScanObjects) {
+		obj, err := s.inst.FPDFPage_GetObject(&requests.FPDFPage_GetObject{Page: page, Index: j})
+		if err != nil {
+			return false
+		}
+		typ, err := s.inst.FPDFPageObj_GetType(&requests.FPDFPageObj_GetType{PageObject: obj.PageObject})
+		if err != nil || typ.Type != enums.FPDF_PAGEOBJ_IMAGE && typ.Type != enums.FPDF_PAGEOBJ_FORM {
+			continue
+		}
+		b, err := s.inst.FPDFPageObj_GetBounds(&requests.FPDFPageObj_GetBounds{PageObject: obj.PageObject})
+		if err == nil && float64(b.Right-b.Left)*float64(b.Top-b.Bottom)*4 >= size.Width*size.Height {
+			return true
+		}
+	}
+	return false
 }
