@@ -71,7 +71,22 @@
 //     such as "well-\nknown" also loses its hyphen.
 //   - Plain text that is not valid UTF-8 (and has no UTF-16/32 byte order
 //     mark) is decoded as Windows-1252, a superset of Latin-1.
-//   - No OCR: scanned PDFs without a text layer return ErrNoText.
+//   - OCR: with Options.OCR auto (and tesseract on PATH) or always, a PDF
+//     page with under 50 visible characters whose content includes an
+//     image or form covering a quarter of the page is rendered grey by
+//     pdfium (at Options.OCRDPI, lower for huge pages, not at all below 50
+//     DPI) and read by a tesseract process per page: PNG on stdin, text on
+//     stdout, OMP_THREAD_LIMIT=1, killed after PageTimeout or when ctx
+//     ends. The OCR text replaces the page's text layer only when it has
+//     more words. Rendered pages are held in memory (about 100-300 KB each)
+//     until pdfium is released, then read in parallel, at most
+//     Options.OCRWorkers processes per Extractor; the OCR of a document has
+//     its own DocTimeout, so a scanned file can take up to twice as long.
+//     A page whose OCR fails keeps its text layer (logged at debug level).
+//     PNG, JPEG and TIFF files are read the same way, as one page. Without
+//     tesseract such files are ErrNoText with a message saying how to
+//     install it. Tesseract's quality depends on the scan: skew of a few
+//     degrees is corrected, handwriting and photos of text are not read well.
 //   - Paragraphs: pdfium reports lines, not paragraphs. A blank line is
 //     inserted where the gap between two baselines exceeds 1.4 times the
 //     page's usual line spacing, or the text jumps upwards (a new column).

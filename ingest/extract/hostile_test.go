@@ -7,6 +7,8 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -107,5 +109,48 @@ func TestXMLNoEntityExpansion(t *testing.T) {
 	}
 	if err == io.EOF || !strings.Contains(err.Error(), "entity") {
 		t.Errorf("err = %v, want an invalid entity error", err)
+	}
+}
+
+// hostileCases are the committed hostile archives under testdata/hostile,
+// small enough to keep in the repository, with the error each must give.
+func hostileCases(tb testing.TB) map[string]struct {
+	data []byte
+	want error
+} {
+	type c = struct {
+		data []byte
+		want error
+	}
+	return map[string]c{
+		// 16 MiB of spaces in 16 KiB: refused by its compression ratio.
+		"bomb.docx":   {zipBomb(tb, 16<<20), ErrTooLarge},
+		"laughs.docx": {zipParts(tb, "word/document.xml", billionLaughs+`<w:document><w:t>&lol9;</w:t></w:document>`), ErrMalformed},
+		// The only chapter is reachable through "../": nothing is read.
+		"dotdot.epub": {zipParts(tb, "META-INF/container.xml", xmlHead+`<container><rootfiles><rootfile full-path="../content.opf"/></rootfiles></container>`,
+			"../content.opf", `<package><manifest><item id="c" href="../../etc/passwd"/></manifest><spine><itemref idref="c"/></spine></package>`), ErrMalformed},
+	}
+}
+
+// TestHostileFixtures extracts the committed hostile archives (rewritten
+// with -update).
+func TestHostileFixtures(t *testing.T) {
+	for name, tc := range hostileCases(t) {
+		path := filepath.Join("testdata", "hostile", name)
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, tc.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := mustExtractor(t).Extract(context.Background(), name, data); !errors.Is(err, tc.want) {
+			t.Errorf("%s: err = %v, want %v", name, err, tc.want)
+		}
 	}
 }

@@ -78,7 +78,7 @@ func scanFixture(t testing.TB, name string, skew float64) []byte {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, scannedPDF(t, skew), 0o644); err != nil {
+		if err := os.WriteFile(path, scannedPDF(t, skew, 0), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -160,10 +160,13 @@ func TestOCRMissing(t *testing.T) {
 // reports pages/s and word F1: the measurement behind DefaultOCRDPI.
 func BenchmarkOCR(b *testing.B) {
 	needTesseract(b)
-	for _, skew := range []float64{0, 2.5} {
-		data := scannedPDF(b, skew)
+	for _, c := range []struct {
+		skew float64
+		pt   int
+	}{{0, 11}, {2.5, 11}, {0, 6}, {2.5, 6}} {
+		data := scannedPDF(b, c.skew, c.pt)
 		for _, dpi := range []int{150, 200, 300} {
-			b.Run(fmt.Sprintf("skew=%v/dpi=%d", skew, dpi), func(b *testing.B) {
+			b.Run(fmt.Sprintf("skew=%v/pt=%d/dpi=%d", c.skew, c.pt, dpi), func(b *testing.B) {
 				ext := ocrExtractor(b, dpi)
 				var f1 float64
 				start := time.Now()

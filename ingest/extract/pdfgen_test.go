@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/md5"
 	"crypto/rc4"
 	"encoding/binary"
@@ -18,6 +19,7 @@ type testPDF struct {
 	Title    string
 	Pages    [][]string
 	Password string // when set, the file is encrypted (RC4 40-bit, revision 2) with this user password
+	FontSize int    // in points; 0 = 11
 }
 
 // pdfPadding is the password padding string of the standard security handler.
@@ -51,7 +53,8 @@ func (p testPDF) Bytes(tb testing.TB) []byte {
 		n := 6 + 2*i
 		w.obj(n, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", n+1))
 		var c bytes.Buffer
-		c.WriteString("BT /F1 11 Tf 14 TL 72 740 Td\n")
+		size := cmp.Or(p.FontSize, 11)
+		fmt.Fprintf(&c, "BT /F1 %d Tf %d TL 72 740 Td\n", size, size*14/11)
 		for _, ln := range lines {
 			fmt.Fprintf(&c, "%s Tj T*\n", pdfLiteral(tb, ln))
 		}

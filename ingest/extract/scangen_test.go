@@ -124,10 +124,11 @@ func imagePDF(tb testing.TB, pages []*image.Gray) []byte {
 	return w.finish(5 + 3*len(pages))
 }
 
-// scannedPDF renders the scan text at 300 DPI and wraps the images in a
-// PDF without text layer; skew rotates each page by that many degrees.
-func scannedPDF(tb testing.TB, skew float64) []byte {
-	imgs := renderPDF(tb, testPDF{Pages: scanText}.Bytes(tb), 300)
+// scannedPDF renders the scan text in fontSize points (0 = 11) at 300 DPI
+// and wraps the images in a PDF without text layer; skew rotates each
+// page by that many degrees.
+func scannedPDF(tb testing.TB, skew float64, fontSize int) []byte {
+	imgs := renderPDF(tb, testPDF{Pages: scanText, FontSize: fontSize}.Bytes(tb), 300)
 	if skew != 0 {
 		for i := range imgs {
 			imgs[i] = rotate(imgs[i], skew)
