@@ -1,0 +1,8 @@
+//go:build !unix
+
+package extract
+
+import "time"
+
+// childCPU is not measured on this system.
+func childCPU() time.Duration { return 0 }
