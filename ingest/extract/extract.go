@@ -23,13 +23,15 @@ const (
 
 // Document is the text of one file.
 type Document struct {
-	// Title is the PDF metadata title, else the first heading (Markdown #,
-	// HTML <title> or <h1>), else "" and the caller uses the file name.
+	// Title is the document's metadata title (PDF Info, docProps/core.xml,
+	// meta.xml, EPUB dc:title, RTF \info), else the first heading (Markdown
+	// #, HTML <title> or <h1>), else "" and the caller uses the file name.
 	Title string
-	// MediaType is one of TypePDF, TypeText, TypeMarkdown, TypeHTML.
+	// MediaType is one of the Type constants (TypePDF, TypeDOCX, ...).
 	MediaType string
-	// Pages holds the cleaned text of each page (see CleanText); formats
-	// without pages have exactly one. A PDF page without text is "".
+	// Pages holds the cleaned text of each page, the unit a citation
+	// points to (a slide, a sheet, an EPUB chapter; see the package doc);
+	// formats without pages have exactly one. A page without text is "".
 	Pages []string
 }
 
