@@ -9,6 +9,8 @@ import (
 	"io"
 	"path"
 	"strings"
+
+	"golang.org/x/net/html/charset"
 )
 
 // Limits on what an Office or EPUB archive may expand to. A real document
@@ -127,6 +129,7 @@ type xmlHandler interface {
 func walkXML(data []byte, h xmlHandler) error {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
+	d.CharsetReader = charset.NewReaderLabel // a UTF-16 or Latin-1 part
 	depth, skipAt := 0, 0
 	for {
 		tok, err := d.RawToken()

@@ -70,3 +70,43 @@ func FuzzCleanText(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStructured runs the Office, OpenDocument, EPUB and RTF parsers
+// without their recover, so a panic fails the fuzz run; it needs no
+// pdfium and so explores much faster than FuzzExtract.
+func FuzzStructured(f *testing.F) {
+	types := []string{TypeDOCX, TypePPTX, TypeXLSX, TypeODT, TypeODP, TypeODS, TypeEPUB, TypeRTF}
+	for i, data := range [][]byte{testDOCX(f), testPPTX(f), testXLSX(f), testODT(f), testODP(f), testODS(f), testEPUB(f), testRTF()} {
+		f.Add(uint8(i), data)
+	}
+	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {
+		doc, err := parseStructured(types[int(kind)%len(types)], data)
+		if err == nil && len(doc.Pages) == 0 {
+			t.Fatal("document without pages")
+		}
+	})
+}
+
+// FuzzXMLParts feeds arbitrary XML to each part reader, which zip-level
+// mutation rarely reaches.
+func FuzzXMLParts(f *testing.F) {
+	f.Add(uint8(0), []byte(`<w:document><w:body><w:tbl><w:tr><w:tc><w:p><w:t>a</w:t></w:p></w:tc></w:tr></w:tbl><w:br w:type="page"/></w:body></w:document>`))
+	f.Add(uint8(1), []byte(`<p:sld><a:tbl><a:tr><a:tc><a:p><a:t>x</a:t><a:br/></a:p></a:tc></a:tr></a:tbl></p:sld>`))
+	f.Add(uint8(2), []byte(`<sheetData><row><c r="ZZZ9" t="s"><v>0</v></c><c r="B1" t="b"><v>1</v></c></row></sheetData>`))
+	f.Add(uint8(3), []byte(`<office:spreadsheet><table:table table:name="x"><table:table-row><table:table-cell table:number-columns-repeated="99999"><text:p>v<text:s text:c="9"/></text:p></table:table-cell></table:table-row></table:table></office:spreadsheet>`))
+	f.Add(uint8(4), []byte(`<package><manifest><item id="a" href="%2e%2e/x#y"/></manifest><spine><itemref idref="a"/></spine></package>`))
+	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {
+		fl := &flow{}
+		handlers := []xmlHandler{
+			&docxHandler{runText{f: fl}}, &drawingHandler{runText{f: fl}},
+			&sheetHandler{f: fl, shared: []string{"s"}}, &odfHandler{sheet: true},
+			&opfHandler{opf: "OEBPS/p.opf", manifest: map[string]string{}}, &sharedStringsHandler{},
+		}
+		_ = walkXML(data, handlers[int(kind)%len(handlers)])
+		for _, p := range fl.finish() {
+			if CleanText(p) != p {
+				t.Fatalf("page not clean: %q", p)
+			}
+		}
+	})
+}

@@ -14,6 +14,12 @@ func extractStructured(mt string, data []byte) (doc *Document, err error) {
 			doc, err = nil, fmt.Errorf("%w: internal error: %v", ErrMalformed, r)
 		}
 	}()
+	return parseStructured(mt, data)
+}
+
+// parseStructured is extractStructured without the recover, so that the
+// fuzz test sees panics.
+func parseStructured(mt string, data []byte) (doc *Document, err error) {
 	if mt == TypeRTF {
 		return extractRTF(data)
 	}
