@@ -12,10 +12,9 @@ import (
 // read); ODP makes a page per draw:page with its notes after "Notes:"; ODS
 // a page per table:table starting with the table's name.
 type odfHandler struct {
-	f        flow
-	repeat   int // number-columns-repeated of the current cell
-	cellText int // page length when the cell started, to see if it had text
-	sheet    bool
+	f      flow
+	repeat int // number-columns-repeated of the current cell
+	sheet  bool
 }
 
 func (h *odfHandler) start(e xml.StartElement) bool {
