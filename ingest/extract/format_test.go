@@ -30,7 +30,7 @@ func TestExtractHTML(t *testing.T) {
 		Title:     "Do cats love their homes?",
 		MediaType: TypeHTML,
 		Pages: []string{"Cats & homes\n\nCats are territorial: they mark\ntheir range.\n\nFirst point\nSecond point\n\n" +
-			"code block\nkept\n\nImage: a sleeping cat end.\n\na b\nc d"},
+			"code block\nkept\n\nImage: a sleeping cat end.\n\na | b\nc | d"},
 	}
 	if diff := cmp.Diff(want, doc); diff != "" {
 		t.Errorf("document mismatch (-want +got):\n%s", diff)

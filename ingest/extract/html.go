@@ -64,6 +64,7 @@ type htmlWalker struct {
 	title string
 	h1    string
 	pre   int
+	cells int // cells opened so far in the current table row
 }
 
 func (w *htmlWalker) walk(n *html.Node) {
@@ -126,8 +127,14 @@ func (w *htmlWalker) brk(a atom.Atom, open bool) {
 		w.b.WriteString("\n\n")
 	case lineHTML[a] && open:
 		w.b.WriteString("\n")
-	case a == atom.Td || a == atom.Th:
-		w.b.WriteString(" ")
+	case (a == atom.Td || a == atom.Th) && open:
+		if w.cells > 0 {
+			w.b.WriteString(" | ") // cells as in the other formats' tables
+		}
+		w.cells++
+	}
+	if a == atom.Tr {
+		w.cells = 0
 	}
 }
 

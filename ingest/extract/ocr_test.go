@@ -3,8 +3,11 @@ package extract
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"image"
+	"image/jpeg"
 	"image/png"
 	"os"
 	"os/exec"
@@ -116,21 +119,55 @@ func TestOCRScannedPDF(t *testing.T) {
 	}
 }
 
-// TestOCRImage reads a PNG file as a one-page document.
+// TestOCRImage reads PNG, JPEG and TIFF files as one-page documents.
 func TestOCRImage(t *testing.T) {
 	needTesseract(t)
 	img := renderPDF(t, testPDF{Pages: scanText[1:]}.Bytes(t), 200)[0]
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
+	var pngData, jpegData bytes.Buffer
+	if err := png.Encode(&pngData, img); err != nil {
 		t.Fatal(err)
 	}
-	doc, err := ocrExtractor(t, 0).Extract(context.Background(), "page.png", buf.Bytes())
-	if err != nil {
+	if err := jpeg.Encode(&jpegData, img, &jpeg.Options{Quality: 75}); err != nil {
 		t.Fatal(err)
 	}
-	if f1 := wordF1(doc.Pages[0], strings.Join(scanText[1], "\n")); f1 < 0.95 || doc.MediaType != TypePNG {
-		t.Errorf("type %s, word F1 = %.3f; text:\n%s", doc.MediaType, f1, doc.Pages[0])
+	ext := ocrExtractor(t, 0)
+	for _, tc := range []struct {
+		name, want string
+		data       []byte
+	}{{"page.png", TypePNG, pngData.Bytes()}, {"page.JPG", TypeJPEG, jpegData.Bytes()}, {"page.tif", TypeTIFF, grayTIFF(img)}} {
+		doc, err := ext.Extract(context.Background(), tc.name, tc.data)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if f1 := wordF1(doc.Pages[0], strings.Join(scanText[1], "\n")); f1 < 0.95 || doc.MediaType != tc.want {
+			t.Errorf("%s: type %s, word F1 = %.3f; text:\n%s", tc.name, doc.MediaType, f1, doc.Pages[0])
+		}
 	}
+}
+
+// grayTIFF writes img as an uncompressed 8-bit grey baseline TIFF (the
+// standard library has no TIFF encoder): a header, one strip, one IFD.
+func grayTIFF(img *image.Gray) []byte {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	var b bytes.Buffer
+	le := binary.LittleEndian
+	b.WriteString("II")
+	binary.Write(&b, le, uint16(42))
+	binary.Write(&b, le, uint32(8+len(img.Pix))) // IFD after the pixels
+	b.Write(img.Pix)
+	tags := [][3]uint32{ // tag, type (3 short, 4 long), value
+		{256, 4, uint32(w)}, {257, 4, uint32(h)}, {258, 3, 8}, {259, 3, 1}, {262, 3, 1},
+		{273, 4, 8}, {277, 3, 1}, {278, 4, uint32(h)}, {279, 4, uint32(len(img.Pix))},
+	}
+	binary.Write(&b, le, uint16(len(tags)))
+	for _, tg := range tags {
+		binary.Write(&b, le, uint16(tg[0]))
+		binary.Write(&b, le, uint16(tg[1]))
+		binary.Write(&b, le, uint32(1))
+		binary.Write(&b, le, tg[2]) // shorts sit in the low bytes, little-endian
+	}
+	binary.Write(&b, le, uint32(0))
+	return b.Bytes()
 }
 
 // TestOCRMissing checks the message for scanned files without tesseract,

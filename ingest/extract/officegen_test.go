@@ -195,5 +195,5 @@ func testEPUB(tb testing.TB) []byte {
 			`<spine><itemref idref="cover"/><itemref idref="c2"/><itemref idref="c1"/><itemref idref="evil"/></spine></package>`,
 		"OEBPS/cover.xhtml", chapter("Cover", `<img src="cover.png" alt=""/>`),
 		"OEBPS/text/ch 1.xhtml", chapter("One", `<h1>Chapter One</h1><p>Kittens are born blind.</p>`),
-		"OEBPS/text/ch2.xhtml", chapter("Two", `<h1>Chapter Two</h1><p>Old cats sleep more.</p><p>Much more.</p>`))
+		"OEBPS/text/ch2.xhtml", chapter("Two", `<h1>Chapter Two</h1><p>Old cats sleep more.</p><table><tr><th>Age</th><th>Sleep</th></tr><tr><td>kitten</td><td>20 h</td></tr></table><p>Much more.</p>`))
 }
