@@ -119,6 +119,35 @@ func TestOCRScannedPDF(t *testing.T) {
 	}
 }
 
+// TestOCRThinTextLayer checks the pages that carry a little real text
+// over a scan (a stamped running header) are OCRed, while a born-digital
+// page keeps its text layer, and that --ocr always also reads them.
+func TestOCRThinTextLayer(t *testing.T) {
+	needTesseract(t)
+	imgs := renderPDF(t, testPDF{Pages: scanText}.Bytes(t), 200)
+	data := headedImagePDF(t, imgs, "Archive scan 2026")
+	for _, mode := range []OCRMode{OCRAuto, OCRAlways} {
+		opts := testOptions()
+		opts.OCR = mode
+		ext, err := New(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ext.Close()
+		doc, err := ext.Extract(context.Background(), "headed.pdf", data)
+		if err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		if f1 := wordF1(strings.Join(doc.Pages, "\n"), scanWant()); f1 < 0.9 {
+			t.Errorf("%s: word F1 = %.3f; text:\n%s", mode, f1, strings.Join(doc.Pages, "\n"))
+		}
+		text, err := ext.Extract(context.Background(), "text.pdf", testPDF{Pages: [][]string{{"Born digital, kept as is."}}}.Bytes(t))
+		if err != nil || text.Pages[0] != "Born digital, kept as is." {
+			t.Errorf("%s: text page = %v, %v", mode, text, err)
+		}
+	}
+}
+
 // TestOCRImage reads PNG, JPEG and TIFF files as one-page documents.
 func TestOCRImage(t *testing.T) {
 	needTesseract(t)

@@ -95,7 +95,11 @@ func rotate(img *image.Gray, deg float64) *image.Gray {
 
 // imagePDF writes a PDF whose pages are only images (no text layer), one
 // per image, each filling a US Letter page: what a scanner produces.
-func imagePDF(tb testing.TB, pages []*image.Gray) []byte {
+func imagePDF(tb testing.TB, pages []*image.Gray) []byte { return headedImagePDF(tb, pages, "") }
+
+// headedImagePDF is imagePDF with a line of real text, header, at the top
+// of each page, as scanning software that stamps a running header makes.
+func headedImagePDF(tb testing.TB, pages []*image.Gray, header string) []byte {
 	tb.Helper()
 	w := &pdfWriter{}
 	kids := make([]string, len(pages))
@@ -104,13 +108,17 @@ func imagePDF(tb testing.TB, pages []*image.Gray) []byte {
 	}
 	w.obj(1, "<< /Type /Catalog /Pages 2 0 R >>")
 	w.obj(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages)))
-	w.obj(3, "null")
+	w.obj(3, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
 	w.obj(4, "<< /Producer (mcpvec scan generator) >>")
 	w.obj(5, "null")
 	for i, img := range pages {
 		n := 6 + 3*i
-		w.obj(n, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 %d 0 R >> >> /Contents %d 0 R >>", n+2, n+1))
-		w.stream(n+1, []byte("q 612 0 0 792 0 0 cm /Im1 Do Q\n"))
+		w.obj(n, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 %d 0 R >> /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", n+2, n+1))
+		content := "q 612 0 0 792 0 0 cm /Im1 Do Q\n"
+		if header != "" {
+			content += fmt.Sprintf("BT /F1 8 Tf 72 780 Td %s Tj ET\n", pdfLiteral(tb, header))
+		}
+		w.stream(n+1, []byte(content))
 		var z bytes.Buffer
 		zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
 		zw.Write(img.Pix)
