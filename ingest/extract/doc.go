@@ -83,7 +83,10 @@
 //     Options.OCRWorkers processes per Extractor; the OCR of a document has
 //     its own DocTimeout, so a scanned file can take up to twice as long.
 //     A page whose OCR fails keeps its text layer (logged at debug level).
-//     PNG, JPEG and TIFF files are read the same way, as one page. Without
+//     PNG, JPEG and TIFF files are read the same way, as one page (a
+//     multi-page TIFF's text comes out as one page); an image whose header
+//     declares over 150 Mpx is ErrTooLarge and never reaches tesseract,
+//     whose memory is otherwise not limited. Without
 //     tesseract such files are ErrNoText with a message saying how to
 //     install it. Tesseract's quality depends on the scan: skew of a few
 //     degrees is corrected, handwriting and photos of text are not read well.

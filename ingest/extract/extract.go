@@ -170,7 +170,7 @@ func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc 
 	case TypeDOCX, TypePPTX, TypeXLSX, TypeODT, TypeODP, TypeODS, TypeEPUB, TypeRTF:
 		doc, err = extractStructured(mt, data)
 	case TypePNG, TypeJPEG, TypeTIFF:
-		doc, err = e.extractImage(ctx, data)
+		doc, err = e.extractImage(ctx, mt, data)
 	case TypeHTML:
 		title, text, herr := extractHTML(data)
 		doc, err = &Document{Title: title, Pages: []string{text}}, herr

@@ -211,10 +211,14 @@ func needsOCR(mode OCRMode, text string) bool {
 // images (OCR is not off and tesseract was found).
 func (e *Extractor) OCRAvailable() bool { return e.ocr != nil }
 
-// extractImage reads an image file by OCR: one page.
-func (e *Extractor) extractImage(ctx context.Context, data []byte) (*Document, error) {
+// extractImage reads an image file by OCR: one page. Images whose header
+// declares more than maxImagePixels are ErrTooLarge.
+func (e *Extractor) extractImage(ctx context.Context, mt string, data []byte) (*Document, error) {
 	if e.ocr == nil {
 		return &Document{Pages: []string{""}}, nil // explainNoText says why
+	}
+	if err := checkImage(mt, data); err != nil {
+		return nil, err
 	}
 	text, err := e.ocr.image(ctx, data, 0)
 	if err != nil {

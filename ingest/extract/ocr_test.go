@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -171,6 +172,32 @@ func TestOCRImage(t *testing.T) {
 		if f1 := wordF1(doc.Pages[0], strings.Join(scanText[1], "\n")); f1 < 0.95 || doc.MediaType != tc.want {
 			t.Errorf("%s: type %s, word F1 = %.3f; text:\n%s", tc.name, doc.MediaType, f1, doc.Pages[0])
 		}
+	}
+}
+
+// TestOCRImageBomb checks that images declaring huge sizes never reach
+// tesseract.
+func TestOCRImageBomb(t *testing.T) {
+	needTesseract(t)
+	var pngBomb bytes.Buffer
+	if err := png.Encode(&pngBomb, image.NewGray(image.Rect(0, 0, 1, 1))); err != nil {
+		t.Fatal(err)
+	}
+	b := pngBomb.Bytes()
+	binary.BigEndian.PutUint32(b[16:], 100000) // IHDR width and height, then its CRC
+	binary.BigEndian.PutUint32(b[20:], 100000)
+	binary.BigEndian.PutUint32(b[29:], crc32.ChecksumIEEE(b[12:29]))
+	tiff := grayTIFF(image.NewGray(image.Rect(0, 0, 1, 1)))
+	binary.LittleEndian.PutUint32(tiff[8+1+2+8:], 1<<20) // width tag's value: the first IFD entry
+	binary.LittleEndian.PutUint32(tiff[8+1+2+12+8:], 1<<20)
+	ext := ocrExtractor(t, 0)
+	for name, data := range map[string][]byte{"bomb.png": b, "bomb.tif": tiff} {
+		if _, err := ext.Extract(context.Background(), name, data); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%s: err = %v, want ErrTooLarge", name, err)
+		}
+	}
+	if _, err := ext.Extract(context.Background(), "junk.jpg", []byte("\xff\xd8\xffjunk")); !errors.Is(err, ErrMalformed) {
+		t.Errorf("junk.jpg: err = %v, want ErrMalformed", err)
 	}
 }
 
