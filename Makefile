@@ -40,6 +40,8 @@ bench-large: ## the issue-sized benchmarks: 100k vectors, 1536 dimensions (slow)
 fuzz: ## short, bounded fuzzing of the chunker and the extractor
 	$(GO) test -run '^$$' -fuzz FuzzSplit -fuzztime 20s ./ingest/chunk
 	$(GO) test -run '^$$' -fuzz FuzzExtract -fuzztime 20s ./ingest/extract
+	$(GO) test -run '^$$' -fuzz FuzzStructured -fuzztime 20s ./ingest/extract
+	$(GO) test -run '^$$' -fuzz FuzzXMLParts -fuzztime 20s ./ingest/extract
 
 demo: build ## build, ingest testdata/cats.pdf into a demo library, search it, then serve it
 	rm -f $(DEMO_DB)
