@@ -50,7 +50,7 @@ func TestEndToEndIngestSearchFetchRm(t *testing.T) {
 	notes := filepath.Join(dir, "notes")
 	os.MkdirAll(notes, 0o755)
 	os.WriteFile(filepath.Join(notes, "valgrind.md"), []byte("# Valgrind notes\n\nRun memcheck with --leak-check=full to see every leaked block.\n\nThe BZ2_bzDecompressInit function prepares a decompression stream.\n"), 0o644)
-	os.WriteFile(filepath.Join(notes, "image.png"), []byte("\x89PNG\r\n"), 0o644)
+	os.WriteFile(filepath.Join(notes, "setup.exe"), []byte("MZ\x90\x00"), 0o644)
 	cats, err := filepath.Abs("../../testdata/cats.pdf")
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +60,7 @@ func TestEndToEndIngestSearchFetchRm(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("ingest: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	if !strings.Contains(r.stdout, "ingested 2 documents") || !strings.Contains(r.stderr, "image.png") {
+	if !strings.Contains(r.stdout, "ingested 2 documents") || !strings.Contains(r.stderr, "setup.exe") {
 		t.Fatalf("ingest summary/skip lines missing:\nstdout: %s\nstderr: %s", r.stdout, r.stderr)
 	}
 	// Re-ingesting unchanged files does nothing.
