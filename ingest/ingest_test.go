@@ -30,7 +30,7 @@ func newEnv(t testing.TB) *env {
 	}
 	emb := embed.NewHash(embed.DefaultHashConfig())
 	id := emb.Identity()
-	if err := db.SetEmbedder(store.EmbedderInfo{Provider: id.Provider, Model: id.Model, Dimensions: id.Dimensions}); err != nil {
+	if err := db.SetEmbedder(id); err != nil {
 		t.Fatal(err)
 	}
 	ex, err := extract.New(context.Background(), extract.Options{})

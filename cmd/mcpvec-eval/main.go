@@ -123,7 +123,7 @@ func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, e
 	}
 	emb := embed.NewHash(hc)
 	id := emb.Identity()
-	if err := db.SetEmbedder(store.EmbedderInfo{Provider: id.Provider, Model: id.Model, Dimensions: id.Dimensions}); err != nil {
+	if err := db.SetEmbedder(id); err != nil {
 		return nil, err
 	}
 	opts := library.OptionsFor(id.Provider) // what mcpvec uses for this embedder

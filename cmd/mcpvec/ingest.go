@@ -10,6 +10,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest"
 	"github.com/mcpvec/mcpvec/ingest/chunk"
 	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/ingest/embed/openai"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	"github.com/mcpvec/mcpvec/server/library"
 	"golang.org/x/term"
@@ -67,8 +68,8 @@ func ingestFiles(ctx context.Context, e *env, h *handle, paths []string, xo extr
 		return errorf(e, "%v", err)
 	}
 	defer ex.Close()
-	batch, par := embedBatching(e, identityOf(h.emb))
-	w := h.lib.BeginWrites(ctx, h.emb, identityOf(h.emb), batch, par, 30*time.Second)
+	batch, par := embedBatching(e, h.emb.Identity())
+	w := h.lib.BeginWrites(ctx, h.emb, h.emb.Identity(), batch, par, 30*time.Second)
 	opts.Put = w.Put
 	if f, ok := e.stderr.(*os.File); ok && e.forwarded == nil && term.IsTerminal(int(f.Fd())) {
 		opts.Progress = e.stderr
@@ -96,7 +97,7 @@ func ingestFiles(ctx context.Context, e *env, h *handle, paths []string, xo extr
 func ensureEmbedder(ctx context.Context, e *env, h *handle, ef *embedFlags) error {
 	want := ef.identity(e)
 	if h.emb != nil {
-		have := identityOf(h.emb)
+		have := h.emb.Identity()
 		if ef.set() && (want.Provider != have.Provider || (want.Model != "" && want.Model != have.Model) ||
 			(want.Dimensions != 0 && want.Dimensions != have.Dimensions)) {
 			return fmt.Errorf("the library was built with %s; to switch embedders run `mcpvec reindex` with the new --embedder/--embed-model", have)
@@ -107,7 +108,7 @@ func ensureEmbedder(ctx context.Context, e *env, h *handle, ef *embedFlags) erro
 	if err != nil {
 		return fmt.Errorf("embedder: %w", err)
 	}
-	if err := h.db.SetEmbedder(identityOf(emb)); err != nil {
+	if err := h.db.SetEmbedder(emb.Identity()); err != nil {
 		return err
 	}
 	h.emb = emb
@@ -139,7 +140,7 @@ func embedNote(w *library.Writes, emb embed.Embedder, start time.Time) func() st
 		if st.Cached > 0 {
 			s += fmt.Sprintf(", %d resumed", st.Cached)
 		}
-		if u, ok := emb.(interface{ Usage() embed.Usage }); ok {
+		if u, ok := emb.(interface{ Usage() openai.Usage }); ok {
 			s += fmt.Sprintf(", %.0f tokens/s", float64(u.Usage().Tokens())/secs)
 		}
 		return s
@@ -147,7 +148,7 @@ func embedNote(w *library.Writes, emb embed.Embedder, start time.Time) func() st
 }
 
 func tokenNote(h *handle) string {
-	type usager interface{ Usage() embed.Usage }
+	type usager interface{ Usage() openai.Usage }
 	if u, ok := h.emb.(usager); ok {
 		us := u.Usage()
 		return fmt.Sprintf("; %d embedding tokens sent in %d requests (%d retries)", us.Tokens(), us.Requests, us.Retries)

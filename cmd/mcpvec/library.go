@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/mcpvec/mcpvec/ingest/chunk"
 	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/ingest/embed/openai"
 	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
@@ -92,18 +92,18 @@ func newEmbedder(ctx context.Context, e *env, id store.EmbedderInfo) (embed.Embe
 		}
 		return h, nil
 	case "openai":
-		cfg := embed.OpenAIConfig{
-			APIKey: e.getenv("OPENAI_API_KEY"), BaseURL: id.BaseURL, Model: id.Model,
-			CountTokens: chunk.EstimateTokens, Concurrency: envInt(e, "MCPVEC_EMBED_CONCURRENCY", 0),
+		cfg := openai.Config{
+			APIKey: e.getenv("OPENAI_API_KEY"), APIKeyName: "OPENAI_API_KEY", BaseURL: id.BaseURL, Model: id.Model,
+			Concurrency: envInt(e, "MCPVEC_EMBED_CONCURRENCY", 0),
 		}
 		// Ask for shortened vectors only when the model's own size differs:
 		// some models and compatible servers reject the dimensions field.
-		o, err := embed.NewOpenAI(ctx, cfg)
+		o, err := openai.New(ctx, cfg)
 		if err != nil || id.Dimensions == 0 || o.Identity().Dimensions == id.Dimensions {
 			return o, err
 		}
 		cfg.Dimensions = id.Dimensions
-		return embed.NewOpenAI(ctx, cfg)
+		return openai.New(ctx, cfg)
 	}
 	return nil, fmt.Errorf("unknown embedder %q (want hash or openai)", id.Provider)
 }
@@ -113,11 +113,6 @@ func envInt(e *env, name string, def int) int {
 		return n
 	}
 	return def
-}
-
-func identityOf(emb embed.Embedder) store.EmbedderInfo {
-	id := emb.Identity()
-	return store.EmbedderInfo{Provider: id.Provider, Model: id.Model, Dimensions: id.Dimensions, BaseURL: id.BaseURL}
 }
 
 // handle is an open library for one command.

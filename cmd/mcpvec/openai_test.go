@@ -3,13 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"io"
-	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,147 +17,54 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpvec/mcpvec/ingest/embed/openai/openaitest"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
 )
 
 const (
-	fakeDims   = 256
+	fakeDims   = openaitest.DefaultDimensions
 	fakeKey    = "sk-test-fake-key"
-	probeInput = "mcpvec probe" // what embed.OpenAI sends to check a server
+	probeInput = "mcpvec probe" // what openai.Embedder sends to check a server
 )
 
-// fakeOpenAI speaks OpenAI's POST /v1/embeddings wire format on 127.0.0.1.
-// Vectors are bags of hashed lowercase words (plus a constant component, so
-// none is zero): deterministic, and texts sharing words are near. It counts
-// the inputs it answered with 200, which is what a user pays for.
-type fakeOpenAI struct {
-	*httptest.Server
-	t *testing.T
-
-	mu       sync.Mutex
-	requests int            // every embeddings request, probes included
-	answered map[string]int // inputs answered with 200
-	auth     []string
-	times    []time.Time
-	// hook may answer request n (1-based) itself and return true.
-	hook func(n int, inputs []string, w http.ResponseWriter, r *http.Request) bool
-}
+// fakeOpenAI is the shared fake embeddings server (openaitest) with the
+// helpers these tests use. Its vectors are bags of hashed words, so texts
+// sharing words are near.
+type fakeOpenAI struct{ *openaitest.Server }
 
 func newFakeOpenAI(t *testing.T) *fakeOpenAI {
-	f := &fakeOpenAI{t: t, answered: map[string]int{}}
-	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.Close)
-	return f
+	return &fakeOpenAI{openaitest.NewServer(t, openaitest.Options{Dimensions: fakeDims})}
 }
 
-func (f *fakeOpenAI) baseURL() string { return f.URL + "/v1" }
+func (f *fakeOpenAI) baseURL() string { return f.BaseURL() }
 
+// setHook installs h, which may answer request n itself; n counts from 1,
+// the probe being request 1.
 func (f *fakeOpenAI) setHook(h func(n int, inputs []string, w http.ResponseWriter, r *http.Request) bool) {
-	f.mu.Lock()
-	f.hook = h
-	f.mu.Unlock()
+	if h == nil {
+		f.SetHook(nil)
+		return
+	}
+	f.SetHook(func(n int, req openaitest.Request, w http.ResponseWriter, r *http.Request) bool {
+		return h(n+1, req.Input, w, r)
+	})
 }
 
-func (f *fakeOpenAI) count() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.requests
-}
+func (f *fakeOpenAI) count() int { return f.Count() }
 
 // paid returns how often each passage was answered, probes left out.
 func (f *fakeOpenAI) paid() map[string]int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	out := map[string]int{}
-	for k, v := range f.answered {
-		if k != probeInput {
-			out[k] = v
-		}
-	}
+	out := f.Answered()
+	delete(out, probeInput)
 	return out
 }
 
-func (f *fakeOpenAI) serve(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/embeddings" {
-		http.Error(w, "404 page not found", http.StatusNotFound)
-		return
-	}
-	var body struct {
-		Input          []string `json:"input"`
-		Model          string   `json:"model"`
-		EncodingFormat string   `json:"encoding_format"`
-	}
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || len(body.Input) == 0 {
-		fakeError(w, http.StatusBadRequest, "could not parse JSON body")
-		return
-	}
-	f.mu.Lock()
-	f.requests++
-	n := f.requests
-	f.auth = append(f.auth, r.Header.Get("Authorization"))
-	f.times = append(f.times, time.Now())
-	hook := f.hook
-	f.mu.Unlock()
-	if hook != nil && hook(n, body.Input, w, r) {
-		return
-	}
-	items := make([]map[string]any, len(body.Input))
-	tokens := 0
-	for i, in := range body.Input {
-		items[i] = map[string]any{"object": "embedding", "index": i, "embedding": encodeVec(fakeVec(in), body.EncodingFormat)}
-		tokens += len(strings.Fields(in)) + 1
-	}
-	resp := map[string]any{"object": "list", "data": items, "model": body.Model,
-		"usage": map[string]int{"prompt_tokens": tokens, "total_tokens": tokens}}
-	w.Header().Set("Content-Type", "application/json")
-	if err := json.NewEncoder(w).Encode(resp); err != nil {
-		return
-	}
-	f.mu.Lock()
-	for _, in := range body.Input {
-		f.answered[in]++
-	}
-	f.mu.Unlock()
-}
-
-func encodeVec(v []float32, format string) any {
-	if format != "base64" {
-		return v
-	}
-	buf := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(x))
-	}
-	return base64.StdEncoding.EncodeToString(buf)
-}
-
 func fakeError(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error", "param": nil, "code": nil}})
+	openaitest.WriteError(w, status, "invalid_request_error", msg)
 }
 
-// fakeVec hashes each lowercase word into a bucket, then normalizes.
-func fakeVec(text string) []float32 {
-	v := make([]float32, fakeDims)
-	v[0] = 0.05
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
-	}) {
-		h := fnv.New32a()
-		h.Write([]byte(w))
-		v[1+h.Sum32()%(fakeDims-1)]++
-	}
-	var sum float64
-	for _, x := range v {
-		sum += float64(x) * float64(x)
-	}
-	for i := range v {
-		v[i] /= float32(math.Sqrt(sum))
-	}
-	return v
-}
+func fakeVec(text string) []float32 { return openaitest.Vector(text, fakeDims) }
 
 // childEnv is the environment of an mcpvec child: the test's own, without
 // any embedder settings of the machine, plus extra.
@@ -263,12 +166,9 @@ func TestOpenAIIngestSearchFetchEndToEnd(t *testing.T) {
 	if !strings.Contains(out, "ingested 2 documents") || !strings.Contains(out, "embedding tokens sent in") {
 		t.Fatalf("ingest summary: %s", out)
 	}
-	fake.mu.Lock()
-	auth := append([]string(nil), fake.auth...)
-	fake.mu.Unlock()
-	for _, a := range auth {
-		if a != "Bearer "+fakeKey {
-			t.Fatalf("Authorization header %q, want the key", a)
+	for _, r := range fake.Requests() {
+		if r.Auth != "Bearer "+fakeKey {
+			t.Fatalf("Authorization header %q, want the key", r.Auth)
 		}
 	}
 	info := libInfo(t, db, keyEnv)
@@ -363,9 +263,8 @@ func TestOpenAIRetryAfterThenSuccess(t *testing.T) {
 	if !strings.Contains(out, "ingested 1 documents") || !strings.Contains(out, "; 13 embedding tokens sent in 3 requests (1 retries)") {
 		t.Fatalf("ingest after a 429: %s", out)
 	}
-	fake.mu.Lock()
-	gap := fake.times[2].Sub(fake.times[1])
-	fake.mu.Unlock()
+	reqs := fake.Requests()
+	gap := reqs[2].At.Sub(reqs[1].At)
 	if gap < 900*time.Millisecond {
 		t.Fatalf("retried %s after a 429 with Retry-After: 1", gap)
 	}

@@ -55,7 +55,7 @@ func runReindex(ctx context.Context, e *env, args []string) int {
 // reindexWith runs the reindex to emb and, inside a server, swaps the
 // served library for the reindexed one.
 func reindexWith(ctx context.Context, e *env, h *handle, emb embed.Embedder) int {
-	id := identityOf(emb)
+	id := emb.Identity()
 	start := time.Now()
 	opts, endLine := reindexOptions(e, id)
 	n, err := library.Reindex(ctx, h.db, emb, id, opts)
@@ -140,7 +140,7 @@ func reindexEmbedder(ctx context.Context, e *env, db *store.DB, target store.Emb
 	if err != nil {
 		return nil, fmt.Errorf("embedder: %w", err)
 	}
-	if id := identityOf(emb); p != nil && !id.Same(target) {
+	if id := emb.Identity(); p != nil && !id.Same(target) {
 		return nil, fmt.Errorf("the embedder now gives %s, the interrupted reindex staged %s: `mcpvec reindex --discard` and start again", id, target)
 	}
 	return emb, nil

@@ -234,7 +234,7 @@ func TestEmbedNoteAddsThroughputToTheProgressLine(t *testing.T) {
 	}
 	defer db.Close()
 	h := embed.NewHash(embed.DefaultHashConfig())
-	id := identityOf(h)
+	id := h.Identity()
 	if err := db.SetEmbedder(id); err != nil {
 		t.Fatal(err)
 	}

@@ -1,24 +1,11 @@
-// Package embed turns passages and queries into vectors.
-//
-// An Embedder is one small interface; each provider lives in its own file
-// (hash.go: the built-in offline embedder; openai.go: OpenAI and every
-// OpenAI-compatible server). cmd/mcpvec builds one value and passes it to
-// both the ingest pipeline and the query path.
 package embed
 
 import (
 	"context"
 	"errors"
-)
 
-// Identity names the embedder a library was built with. It is stored in the
-// library's meta record; a library refuses vectors from a different identity.
-type Identity struct {
-	Provider   string `json:"provider"`           // "hash", "openai"
-	Model      string `json:"model"`              // e.g. "text-embedding-3-small"
-	Dimensions int    `json:"dimensions"`         // length of every vector
-	BaseURL    string `json:"base_url,omitempty"` // without credentials
-}
+	"github.com/mcpvec/mcpvec/store"
+)
 
 // Embedder turns texts into vectors of Identity().Dimensions float32s.
 // Implementations are safe for concurrent use.
@@ -28,10 +15,18 @@ type Embedder interface {
 	// EmbedQuery returns the vector for a search query (some models embed
 	// queries differently from passages).
 	EmbedQuery(ctx context.Context, query string) ([]float32, error)
-	// Identity describes the model; it never contains secrets.
-	Identity() Identity
+	// Identity names the model as the library records it (provider, model,
+	// dimensions, base URL); it never contains secrets.
+	Identity() store.EmbedderInfo
 }
 
-// ErrBadVector is returned (wrapped) when a provider answers with a vector of
-// the wrong length, NaN/Inf values or all zeros.
-var ErrBadVector = errors.New("embed: bad vector")
+// Errors shared by the embedders, returned wrapped.
+var (
+	// ErrBadVector: a provider answered with a vector of the wrong length,
+	// NaN/Inf values or all zeros.
+	ErrBadVector = errors.New("embed: bad vector")
+	// ErrPanic: a panic inside an embedder (in caller-supplied code such as
+	// a query weight or a token counter) was recovered; it never crosses
+	// the package boundary.
+	ErrPanic = errors.New("embed: recovered panic")
+)

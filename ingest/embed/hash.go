@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
+
+	"github.com/mcpvec/mcpvec/store"
 )
 
 // HashConfig configures the built-in offline embedder. Zero fields take the
@@ -30,14 +32,10 @@ type HashConfig struct {
 	QueryWeight func(word string) float64
 }
 
-// DefaultHashConfig returns the default offline embedder settings, chosen by
-// measurement on SciFact and Cranfield (see hash_eval_test.go). Vector-only
-// nDCG@10 with query-side idf, SciFact / Cranfield, by dimensions:
-// 256 0.447/0.271, 512 0.547/0.322, 1024 0.587/0.348, 2048 0.626/0.353,
-// 4096 0.656/0.362. Fused with BM25 the dimensions barely matter (weighted
-// fusion 0.69-0.70 / 0.38 at every size), and every 1024 dimensions cost
-// 400 MB at 100k passages, so the default is 1024. Character 4-5-grams beat
-// 3-5 and 3-4; bigrams at 0.3 changed nothing, so they are off.
+// DefaultHashConfig returns the default offline embedder settings: 1024
+// dimensions, stems plus character 4-5-grams, no bigrams. They were chosen
+// with hash_eval_test.go on SciFact and Cranfield (the numbers are in
+// BENCHMARKS.md); rerun it before changing them.
 func DefaultHashConfig() HashConfig {
 	return HashConfig{Dimensions: 1024, MinN: 4, MaxN: 5, WordWeight: 1, NgramWeight: 1, BigramWeight: -1}
 }
@@ -76,13 +74,12 @@ func (c HashConfig) withDefaults() HashConfig {
 // machines, and is safe for concurrent use.
 //
 // Caveats: it matches surface forms, not meanings; it is lexical-grade, not
-// a semantic model, and fused with BM25 it adds little (see
-// hash_eval_test.go). Passage vectors use no corpus statistics, so they
-// never go stale; the idf-style weighting happens at query time through
-// QueryWeight/SetQueryWeight, without which vector-only quality drops a lot
-// (SciFact nDCG@10 0.59 → 0.51 at 1024 dimensions). Changing the hashing or
-// features must change the model name, so libraries built with the old
-// vectors are refused rather than mixed.
+// a semantic model (BENCHMARKS.md has its measured quality). Passage vectors
+// use no corpus statistics, so they never go stale; the idf-style weighting
+// happens at query time through QueryWeight/SetQueryWeight, without which
+// vector-only quality drops a lot. Changing the hashing or features must
+// change the model name, so libraries built with the old vectors are
+// refused rather than mixed.
 type Hash struct {
 	cfg   HashConfig
 	model string
@@ -114,8 +111,8 @@ func fmtWeight(w float64) string { return strconv.FormatFloat(w, 'g', 3, 64) }
 
 // Identity reports provider "hash", a model name that encodes every setting
 // that changes passage vectors, and the dimensions.
-func (h *Hash) Identity() Identity {
-	return Identity{Provider: "hash", Model: h.model, Dimensions: h.cfg.Dimensions}
+func (h *Hash) Identity() store.EmbedderInfo {
+	return store.EmbedderInfo{Provider: "hash", Model: h.model, Dimensions: h.cfg.Dimensions}
 }
 
 // Embed returns one unit vector per text. A text without any word gives the

@@ -86,7 +86,7 @@ func buildBenchLib(b *testing.B, path string, n int, emb *embed.Hash) {
 	}
 	defer db.Close()
 	id := emb.Identity()
-	db.SetEmbedder(store.EmbedderInfo{Provider: id.Provider, Model: id.Model, Dimensions: id.Dimensions})
+	db.SetEmbedder(id)
 	lib, err := library.Open(context.Background(), db, emb, library.Options{UseIDF: emb.SetQueryWeight})
 	if err != nil {
 		b.Fatal(err)

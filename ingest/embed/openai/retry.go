@@ -1,4 +1,4 @@
-package embed
+package openai
 
 import (
 	"context"
@@ -12,31 +12,31 @@ import (
 	"strings"
 	"time"
 
-	openai "github.com/sashabaranov/go-openai"
+	goopenai "github.com/sashabaranov/go-openai"
 )
 
-// openaiMaxRetryAfter is the longest Retry-After the embedder will sleep
+// maxRetryAfter is the longest Retry-After the embedder will sleep
 // through; a server asking for more (a daily quota, say) fails the call.
-const openaiMaxRetryAfter = 5 * time.Minute
+const maxRetryAfter = 5 * time.Minute
 
-// openaiReply is what the transport saw of one HTTP exchange; go-openai's
+// reply is what the transport saw of one HTTP exchange; go-openai's
 // errors do not carry response headers, so the transport records them.
-type openaiReply struct {
+type reply struct {
 	status     int
 	retryAfter time.Duration
 }
 
-type openaiReplyKey struct{}
+type replyKey struct{}
 
-// openaiDoer wraps the user's HTTP client: it re-adds query parameters of
+// doer wraps the user's HTTP client: it re-adds query parameters of
 // the base URL (go-openai appends the path to the base as a string, which
 // would put them in the wrong place) and records status and Retry-After.
-type openaiDoer struct {
+type doer struct {
 	client *http.Client
 	query  url.Values
 }
 
-func (d *openaiDoer) Do(req *http.Request) (*http.Response, error) {
+func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	if len(d.query) > 0 {
 		q := req.URL.Query()
 		for k, vs := range d.query {
@@ -50,18 +50,18 @@ func (d *openaiDoer) Do(req *http.Request) (*http.Response, error) {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		// The query may hold a key (?api-key=); keep it out of errors and logs.
-		ue.URL = openaiRedact(ue.URL)
+		ue.URL = redact(ue.URL)
 	}
-	if rep, ok := req.Context().Value(openaiReplyKey{}).(*openaiReply); ok && resp != nil {
+	if rep, ok := req.Context().Value(replyKey{}).(*reply); ok && resp != nil {
 		rep.status = resp.StatusCode
-		rep.retryAfter = openaiParseRetryAfter(resp.Header, time.Now())
+		rep.retryAfter = parseRetryAfter(resp.Header, time.Now())
 	}
 	return resp, err
 }
 
-// openaiParseRetryAfter reads retry-after-ms (Azure, OpenAI) or Retry-After
+// parseRetryAfter reads retry-after-ms (Azure, OpenAI) or Retry-After
 // in seconds or as an HTTP date. It returns 0 when absent or unparseable.
-func openaiParseRetryAfter(h http.Header, now time.Time) time.Duration {
+func parseRetryAfter(h http.Header, now time.Time) time.Duration {
 	if ms := h.Get("Retry-After-Ms"); ms != "" {
 		if v, err := strconv.ParseFloat(ms, 64); err == nil && v > 0 {
 			return time.Duration(v * float64(time.Millisecond))
@@ -83,52 +83,52 @@ func openaiParseRetryAfter(h http.Header, now time.Time) time.Duration {
 	return 0
 }
 
-// openaiAttemptError is the outcome of one failed attempt.
-type openaiAttemptError struct {
+// attemptError is the outcome of one failed attempt.
+type attemptError struct {
 	err        error
 	retry      bool
 	retryAfter time.Duration
 }
 
-// openaiClassify decides whether a failed attempt may be retried.
-func openaiClassify(parent, attempt context.Context, rep *openaiReply, err error) openaiAttemptError {
+// classify decides whether a failed attempt may be retried.
+func (o *Embedder) classify(parent, attempt context.Context, rep *reply, err error) attemptError {
 	switch {
 	case parent.Err() != nil:
-		return openaiAttemptError{err: context.Cause(parent)}
+		return attemptError{err: context.Cause(parent)}
 	case errors.Is(attempt.Err(), context.DeadlineExceeded):
-		return openaiAttemptError{err: fmt.Errorf("request timed out: %w", err), retry: true}
+		return attemptError{err: fmt.Errorf("request timed out: %w", err), retry: true}
 	}
 	if rep.status == 0 {
 		var ne net.Error
-		if errors.As(err, &ne) || errors.Is(err, net.ErrClosed) || openaiIsConnErr(err) {
-			return openaiAttemptError{err: fmt.Errorf("connect: %w", err), retry: true}
+		if errors.As(err, &ne) || errors.Is(err, net.ErrClosed) || isConnErr(err) {
+			return attemptError{err: fmt.Errorf("connect: %w", err), retry: true}
 		}
-		return openaiAttemptError{err: err}
+		return attemptError{err: err}
 	}
 	if rep.status >= 200 && rep.status < 300 {
 		// The body did not decode: a truncated or garbled answer.
-		return openaiAttemptError{err: fmt.Errorf("decode response: %w: %w", ErrBadResponse, err), retry: true}
+		return attemptError{err: fmt.Errorf("decode response: %w: %w", ErrBadResponse, err), retry: true}
 	}
-	ae := openaiAttemptError{err: openaiStatusError(rep.status, err), retryAfter: rep.retryAfter}
+	ae := attemptError{err: statusError(rep.status, o.cfg.APIKeyName, err), retryAfter: rep.retryAfter}
 	switch {
 	case rep.status == http.StatusTooManyRequests:
-		ae.retry = !openaiIsQuota(err)
+		ae.retry = !isQuota(err)
 	case rep.status == http.StatusRequestTimeout, rep.status == http.StatusConflict, rep.status >= 500:
 		ae.retry = true
 	}
 	return ae
 }
 
-func openaiIsConnErr(err error) bool {
+func isConnErr(err error) bool {
 	s := err.Error()
 	return strings.Contains(s, "connection reset") || strings.Contains(s, "EOF") ||
 		strings.Contains(s, "connection refused") || strings.Contains(s, "broken pipe")
 }
 
-// openaiIsQuota reports OpenAI's "insufficient_quota" 429, which no amount
+// isQuota reports OpenAI's "insufficient_quota" 429, which no amount
 // of waiting fixes.
-func openaiIsQuota(err error) bool {
-	var ae *openai.APIError
+func isQuota(err error) bool {
+	var ae *goopenai.APIError
 	if !errors.As(err, &ae) {
 		return false
 	}
@@ -136,23 +136,23 @@ func openaiIsQuota(err error) bool {
 	return code == "insufficient_quota" || ae.Type == "insufficient_quota"
 }
 
-// openaiStatusError adds a hint a user can act on to a non-2xx answer.
-func openaiStatusError(status int, err error) error {
+// statusError adds a hint a user can act on to a non-2xx answer.
+func statusError(status int, keyName string, err error) error {
 	hint := ""
 	switch status {
 	case http.StatusUnauthorized, http.StatusForbidden:
-		hint = " (check OPENAI_API_KEY)"
+		hint = " (check " + keyName + ")"
 	case http.StatusNotFound:
 		hint = " (check the model name and that the base URL ends in /v1)"
 	}
 	return fmt.Errorf("http %d%s: %w", status, hint, err)
 }
 
-// openaiBackoff is the wait before retry number n (0-based): exponential
+// backoff is the wait before retry number n (0-based): exponential
 // from base, capped at maxDelay, with "equal jitter" (half fixed, half
 // random) so that parallel workers do not retry in lockstep. A Retry-After
 // from the server wins when it is longer.
-func openaiBackoff(n int, base, maxDelay, retryAfter time.Duration) time.Duration {
+func backoff(n int, base, maxDelay, retryAfter time.Duration) time.Duration {
 	d := base << min(n, 30)
 	if d <= 0 || d > maxDelay {
 		d = maxDelay
@@ -165,8 +165,8 @@ func openaiBackoff(n int, base, maxDelay, retryAfter time.Duration) time.Duratio
 	return d
 }
 
-// openaiSleep waits d or until ctx is done.
-func openaiSleep(ctx context.Context, d time.Duration) error {
+// sleep waits d or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

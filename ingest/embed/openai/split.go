@@ -1,81 +1,45 @@
-package embed
+package openai
 
 import (
 	"math"
-	"unicode"
 	"unicode/utf8"
 )
 
-// openaiEstimateTokens is the built-in token estimate used when
-// OpenAIConfig.CountTokens is nil. It errs high so that an input is never
-// sent over the model's limit: byte-level BPE tokenizers (cl100k, o200k)
-// never produce more tokens than bytes, non-ASCII runes are charged their
-// full UTF-8 length, runs of ASCII letters and digits one token per two
-// characters (real text averages about four), and every other ASCII
-// character (punctuation, newline) one token, spaces and tabs a quarter.
-func openaiEstimateTokens(s string) int {
-	n, run, ws := 0, 0, 0
-	flush := func() {
-		n += (run + 1) / 2
-		run = 0
-	}
-	for _, r := range s {
-		switch {
-		case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			run++
-		case r < utf8.RuneSelf:
-			flush()
-			if r == ' ' || r == '\t' {
-				ws++ // spaces mostly merge into the next word's token
-			} else {
-				n++
-			}
-		default:
-			flush()
-			n += utf8.RuneLen(r)
-		}
-	}
-	flush()
-	n += (ws + 3) / 4
-	// A whitespace-only string still costs a token.
-	return max(n, 1)
-}
-
-// openaiPiece is one request input: a whole text or a slice of a text that
+// piece is one request input: a whole text or a slice of a text that
 // was over the per-input token limit.
-type openaiPiece struct {
+type piece struct {
 	text   string
 	tokens int
 	owner  int // index of the text in the caller's slice
 }
 
-// openaiSplit cuts text into pieces of at most limit tokens as counted by
+// split cuts text into pieces of at most limit tokens as counted by
 // count, preferring to cut at whitespace. It always makes progress, so a
 // count that claims one rune is over the limit still terminates (that rune
 // is sent alone).
-func openaiSplit(text string, limit int, count func(string) int) []string {
+func split(text string, limit int, count func(string) int) []string {
 	var out []string
 	for text != "" {
 		if count(text) <= limit {
 			return append(out, text)
 		}
-		cut := openaiLongestPrefix(text, limit, count)
+		cut := longestPrefix(text, limit, count)
 		out = append(out, text[:cut])
 		text = text[cut:]
 	}
 	return out
 }
 
-// openaiLongestPrefix returns the byte length of the longest prefix of text
+// longestPrefix returns the byte length of the longest prefix of text
 // (on a rune boundary, at least one rune) whose count is within limit,
 // pulled back to the last whitespace when that keeps at least half of it.
-func openaiLongestPrefix(text string, limit int, count func(string) int) int {
+func longestPrefix(text string, limit int, count func(string) int) int {
 	// Gallop from a guess of 4 bytes per token so that the cost follows the
 	// piece size, not the text size; then binary search over byte offsets,
 	// snapped to rune starts.
 	lo, hi := 0, len(text) // count(text[:lo]) <= limit; count(text[:hi]) > limit
 	for probe := max(4*limit, 4); probe < hi; probe *= 2 {
-		p := openaiRuneStart(text, probe)
+		p := runeStart(text, probe)
 		if p <= lo {
 			break
 		}
@@ -86,9 +50,9 @@ func openaiLongestPrefix(text string, limit int, count func(string) int) int {
 		lo = p
 	}
 	for hi-lo > 1 {
-		mid := openaiRuneStart(text, lo+(hi-lo)/2)
+		mid := runeStart(text, lo+(hi-lo)/2)
 		if mid <= lo {
-			mid = lo + openaiRuneLen(text, lo)
+			mid = lo + runeLen(text, lo)
 			if mid >= hi {
 				break
 			}
@@ -100,7 +64,7 @@ func openaiLongestPrefix(text string, limit int, count func(string) int) int {
 		}
 	}
 	if lo == 0 {
-		return openaiRuneLen(text, 0)
+		return runeLen(text, 0)
 	}
 	for i := lo - 1; i > lo/2; i-- {
 		if text[i] == ' ' || text[i] == '\n' || text[i] == '\t' {
@@ -110,36 +74,36 @@ func openaiLongestPrefix(text string, limit int, count func(string) int) int {
 	return lo
 }
 
-func openaiRuneStart(s string, i int) int {
+func runeStart(s string, i int) int {
 	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
 		i--
 	}
 	return i
 }
 
-func openaiRuneLen(s string, i int) int {
+func runeLen(s string, i int) int {
 	_, n := utf8.DecodeRuneInString(s[i:])
 	return max(n, 1)
 }
 
-// openaiPieces turns texts into request inputs: empty texts become a single
+// makePieces turns texts into request inputs: empty texts become a single
 // space (OpenAI rejects empty strings) and texts over limit are split.
-func openaiPieces(texts []string, limit int, count func(string) int) []openaiPiece {
-	pieces := make([]openaiPiece, 0, len(texts))
+func makePieces(texts []string, limit int, count func(string) int) []piece {
+	pieces := make([]piece, 0, len(texts))
 	for i, t := range texts {
 		if t == "" {
 			t = " "
 		}
-		for _, p := range openaiSplit(t, limit, count) {
-			pieces = append(pieces, openaiPiece{text: p, tokens: max(count(p), 1), owner: i})
+		for _, p := range split(t, limit, count) {
+			pieces = append(pieces, piece{text: p, tokens: max(count(p), 1), owner: i})
 		}
 	}
 	return pieces
 }
 
-// openaiPlan groups consecutive pieces into batches of at most maxInputs
+// plan groups consecutive pieces into batches of at most maxInputs
 // inputs and maxTokens estimated tokens. It returns [start, end) ranges.
-func openaiPlan(pieces []openaiPiece, maxInputs, maxTokens int) [][2]int {
+func plan(pieces []piece, maxInputs, maxTokens int) [][2]int {
 	var batches [][2]int
 	start, tokens := 0, 0
 	for i, p := range pieces {
@@ -155,10 +119,10 @@ func openaiPlan(pieces []openaiPiece, maxInputs, maxTokens int) [][2]int {
 	return batches
 }
 
-// openaiCombine folds piece vectors back into one vector per text. A text
+// combine folds piece vectors back into one vector per text. A text
 // that was split gets the token-weighted mean of its pieces, rescaled to
 // unit length (OpenAI vectors are unit length, so cosine stays meaningful).
-func openaiCombine(pieces []openaiPiece, vecs [][]float32, ntexts int) [][]float32 {
+func combine(pieces []piece, vecs [][]float32, ntexts int) [][]float32 {
 	out := make([][]float32, ntexts)
 	weight := make([]int, ntexts)
 	for i, p := range pieces {
@@ -184,13 +148,13 @@ func openaiCombine(pieces []openaiPiece, vecs [][]float32, ntexts int) [][]float
 	}
 	for t, v := range out {
 		if weight[t] > 1 {
-			openaiNormalize(v)
+			normalize(v)
 		}
 	}
 	return out
 }
 
-func openaiNormalize(v []float32) {
+func normalize(v []float32) {
 	var sum float64
 	for _, x := range v {
 		sum += float64(x) * float64(x)

@@ -1,4 +1,4 @@
-package embed
+package openai
 
 import (
 	"context"
@@ -8,11 +8,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpvec/mcpvec/ingest/embed/openai/openaitest"
 )
 
-// openaiBenchChunks returns n passages of about size bytes (1,500 is a
+// benchChunks returns n passages of about size bytes (1,500 is a
 // typical chunk of ~350 real tokens), fixed seed.
-func openaiBenchChunks(n, size int) []string {
+func benchChunks(n, size int) []string {
 	words := strings.Fields("the index stores every passage with its vector and the lexical " +
 		"terms so that search can rank by meaning and by exact words alike while fetch returns " +
 		"the full text of a document page section table figure reference appendix")
@@ -57,12 +59,10 @@ func BenchmarkOpenAIEmbed(b *testing.B) {
 		cases = append(cases, bench{64, conc, "float", 100, 16})
 	}
 	for _, bc := range cases {
-		chunks := openaiBenchChunks(1000, bc.size)
+		chunks := benchChunks(1000, bc.size)
 		b.Run(fmt.Sprintf("size=%d/dims=%d/batch=%d/enc=%s/conc=%d", bc.size, bc.dims, bc.batch, bc.enc, bc.conc), func(b *testing.B) {
-			f := newOpenaiFakeServer(b, "openai", bc.dims)
-			f.latency = 50 * time.Millisecond
-			f.discard = true
-			o, err := NewOpenAI(context.Background(), OpenAIConfig{
+			f := openaitest.NewServer(b, openaitest.Options{Dimensions: bc.dims, Latency: 50 * time.Millisecond, Discard: true})
+			o, err := New(context.Background(), Config{
 				APIKey: "sk-bench", BaseURL: f.BaseURL(), Dimensions: bc.dims, EncodingFormat: bc.enc,
 				MaxBatchInputs: bc.batch, Concurrency: bc.conc, SkipProbe: true,
 				Logger: slog.New(slog.DiscardHandler),
@@ -80,7 +80,7 @@ func BenchmarkOpenAIEmbed(b *testing.B) {
 			}
 			elapsed := time.Since(start)
 			b.ReportMetric(float64(len(chunks)*b.N)/elapsed.Seconds(), "chunks/s")
-			b.ReportMetric(float64(f.count.Load())/float64(b.N)*1000/float64(len(chunks)), "req/1000chunks")
+			b.ReportMetric(float64(f.Count())/float64(b.N)*1000/float64(len(chunks)), "req/1000chunks")
 		})
 	}
 }

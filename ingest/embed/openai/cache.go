@@ -1,29 +1,29 @@
-package embed
+package openai
 
 import (
 	"container/list"
 	"sync"
 )
 
-// openaiLRU is a small mutex-guarded LRU from query text to vector. Values
+// lru is a small mutex-guarded LRU from query text to vector. Values
 // are copied in and out so callers cannot corrupt the cache.
-type openaiLRU struct {
+type lru struct {
 	mu    sync.Mutex
 	cap   int
-	order *list.List // front = most recent; values are *openaiLRUEntry
+	order *list.List // front = most recent; values are *lruEntry
 	items map[string]*list.Element
 }
 
-type openaiLRUEntry struct {
+type lruEntry struct {
 	key string
 	vec []float32
 }
 
-func newOpenaiLRU(capacity int) *openaiLRU {
-	return &openaiLRU{cap: capacity, order: list.New(), items: make(map[string]*list.Element)}
+func newLRU(capacity int) *lru {
+	return &lru{cap: capacity, order: list.New(), items: make(map[string]*list.Element)}
 }
 
-func (c *openaiLRU) get(key string) ([]float32, bool) {
+func (c *lru) get(key string) ([]float32, bool) {
 	if c == nil || c.cap <= 0 {
 		return nil, false
 	}
@@ -34,10 +34,10 @@ func (c *openaiLRU) get(key string) ([]float32, bool) {
 		return nil, false
 	}
 	c.order.MoveToFront(el)
-	return append([]float32(nil), el.Value.(*openaiLRUEntry).vec...), true
+	return append([]float32(nil), el.Value.(*lruEntry).vec...), true
 }
 
-func (c *openaiLRU) put(key string, vec []float32) {
+func (c *lru) put(key string, vec []float32) {
 	if c == nil || c.cap <= 0 {
 		return
 	}
@@ -45,19 +45,19 @@ func (c *openaiLRU) put(key string, vec []float32) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.items[key]; ok {
-		el.Value.(*openaiLRUEntry).vec = v
+		el.Value.(*lruEntry).vec = v
 		c.order.MoveToFront(el)
 		return
 	}
-	c.items[key] = c.order.PushFront(&openaiLRUEntry{key: key, vec: v})
+	c.items[key] = c.order.PushFront(&lruEntry{key: key, vec: v})
 	for c.order.Len() > c.cap {
 		last := c.order.Back()
 		c.order.Remove(last)
-		delete(c.items, last.Value.(*openaiLRUEntry).key)
+		delete(c.items, last.Value.(*lruEntry).key)
 	}
 }
 
-func (c *openaiLRU) len() int {
+func (c *lru) len() int {
 	if c == nil {
 		return 0
 	}

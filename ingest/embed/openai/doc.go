@@ -1,0 +1,32 @@
+// Package openai is the embedder for the OpenAI embeddings API and every
+// server speaking it (Ollama, LM Studio, vLLM, LocalAI, llama.cpp server).
+//
+// New takes a Config (key, base URL, model, limits); it reads no
+// environment variables — cmd/mcpvec maps those to options. An Embedder
+// implements embed.Embedder and reports its Usage for cost reports.
+//
+// Where things are:
+//   - embedder.go: the type, Embed/EmbedQuery, and the per-call worker pool
+//     (errgroup with a limit of Config.Concurrency).
+//   - request.go: one batch: attempts, partial answers, vector checks.
+//   - split.go: texts to request inputs (split over MaxInputTokens, batched
+//     by count and token budget) and pieces' vectors back to one per text.
+//   - retry.go: the transport wrapper, error classification and backoff.
+//   - config.go: defaults and validation; cache.go: the query-vector LRU.
+//   - openaitest: the fake server every test that needs one uses.
+//
+// Caveats:
+//   - An Embedder is safe for concurrent use. Concurrency bounds requests
+//     in flight twice: per call (errgroup) and across all callers together
+//     (a semaphore around each HTTP attempt).
+//   - Token limits are enforced on Config.CountTokens (default
+//     chunk.EstimateTokens), not on the server's tokenizer.
+//   - Embed is all or nothing (see Embedder).
+//   - Errors wrap ErrMissingAPIKey, ErrConfig, ErrBadResponse,
+//     ErrRetriesExhausted, embed.ErrBadVector, embed.ErrPanic, a
+//     *goopenai.APIError (github.com/sashabaranov/go-openai) for HTTP errors,
+//     or ctx's error. A panic (in CountTokens or the HTTP stack) never
+//     crosses the package boundary.
+//   - Secrets (key, userinfo or query of the base URL) never reach errors,
+//     logs or Identity.
+package openai
