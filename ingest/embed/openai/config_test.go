@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -14,8 +13,7 @@ import (
 )
 
 func TestOpenAIDimensions(t *testing.T) {
-	f := newFake(t, openaitest.OpenAI, 1536)
-	o := newTestOpenAI(t, f.BaseURL(), func(c *Config) { c.Dimensions = 256 })
+	f, o := newPair(t, 1536, func(c *Config) { c.Dimensions = 256 })
 	got, err := o.Embed(context.Background(), texts(2))
 	if err != nil {
 		t.Fatal(err)
@@ -103,14 +101,9 @@ func TestOpenAIEncodingDefault(t *testing.T) {
 }
 
 func TestOpenAISecretsNotInErrors(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := closedAddr(t)
 	var logs strings.Builder
-	_, err = New(context.Background(), Config{
+	_, err := New(context.Background(), Config{
 		BaseURL: "http://bob:pa55word@" + addr + "/v1?api-key=s3cret", Model: "m", APIKey: "sk-live-123",
 		RetryBaseDelay: time.Millisecond, Logger: slog.New(slog.NewTextHandler(&logs, nil)),
 	})

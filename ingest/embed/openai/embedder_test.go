@@ -177,18 +177,10 @@ func TestOpenAILRU(t *testing.T) {
 func TestOpenAIServerCapsBatch(t *testing.T) {
 	// A server that silently answers only its first 4 inputs per request.
 	f := newFake(t, openaitest.OpenAI, 8)
-	f.SetHook(func(n int, req openaitest.Request, w http.ResponseWriter, _ *http.Request) bool {
-		items := f.Embeddings(req)
-		f.Answer(w, req, items[:min(4, len(items))])
-		return true
-	})
+	mangle(f, always, func(items []openaitest.Item) []openaitest.Item { return items[:min(4, len(items))] })
 	o := newTestOpenAI(t, f.BaseURL(), func(c *Config) { c.SkipProbe = true; c.MaxRetries = 1 })
 	in := texts(18)
-	got, err := o.Embed(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assertVecs(t, in, got, 8)
+	mustEmbed(t, o, in, 8)
 	if n := len(f.Requests()); n != 5 {
 		t.Errorf("requests = %d, want 5 (4 answered each time)", n)
 	}

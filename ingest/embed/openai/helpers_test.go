@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"slices"
 	"testing"
@@ -16,6 +17,14 @@ import (
 func newFake(tb testing.TB, flavor openaitest.Flavor, dims int) *openaitest.Server {
 	tb.Helper()
 	return openaitest.NewServer(tb, openaitest.Options{Flavor: flavor, Dimensions: dims})
+}
+
+// newPair starts an OpenAI-flavoured fake with vectors of dims and an
+// embedder against it (see newTestOpenAI).
+func newPair(t *testing.T, dims int, mutate func(*Config)) (*openaitest.Server, *Embedder) {
+	t.Helper()
+	f := newFake(t, openaitest.OpenAI, dims)
+	return f, newTestOpenAI(t, f.BaseURL(), mutate)
 }
 
 // newTestOpenAI builds an embedder against base with fast retries and a
@@ -64,4 +73,52 @@ func hang(w http.ResponseWriter, r *http.Request) bool {
 	case <-time.After(10 * time.Second):
 	}
 	return true
+}
+
+// mustEmbed embeds in and checks that every vector is the server's vector
+// for its text.
+func mustEmbed(t *testing.T, o *Embedder, in []string, dims int) {
+	t.Helper()
+	got, err := o.Embed(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertVecs(t, in, got, dims)
+}
+
+// mangle makes f answer request n, when when(n), with its own items
+// passed through change.
+func mangle(f *openaitest.Server, when func(n int) bool, change func([]openaitest.Item) []openaitest.Item) {
+	f.SetHook(func(n int, req openaitest.Request, w http.ResponseWriter, _ *http.Request) bool {
+		if !when(n) {
+			return false
+		}
+		f.Answer(w, req, change(f.Embeddings(req)))
+		return true
+	})
+}
+
+// hangWhen makes f hang on request n, when when(n), until the client gives
+// up.
+func hangWhen(f *openaitest.Server, when func(n int) bool) {
+	f.SetHook(func(n int, _ openaitest.Request, w http.ResponseWriter, r *http.Request) bool {
+		return when(n) && hang(w, r)
+	})
+}
+
+// always and only are conditions for mangle and hangWhen.
+func always(int) bool { return true }
+
+func only(k int) func(int) bool { return func(n int) bool { return n == k } }
+
+// closedAddr returns a loopback address nothing listens on.
+func closedAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -36,11 +35,7 @@ func TestOpenAIRetryAfter(t *testing.T) {
 			})
 			o := newTestOpenAI(t, f.BaseURL(), func(c *Config) { c.SkipProbe = true })
 			in := texts(2)
-			got, err := o.Embed(context.Background(), in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			assertVecs(t, in, got, 8)
+			mustEmbed(t, o, in, 8)
 			reqs := f.Requests()
 			if len(reqs) != 2 {
 				t.Fatalf("requests = %d, want 2", len(reqs))
@@ -135,29 +130,18 @@ func TestOpenAIServerErrors(t *testing.T) {
 
 func TestOpenAITimeout(t *testing.T) {
 	f := newFake(t, openaitest.OpenAI, 8)
-	f.SetHook(func(n int, req openaitest.Request, w http.ResponseWriter, r *http.Request) bool {
-		if n == 0 {
-			return hang(w, r)
-		}
-		return false
-	})
+	hangWhen(f, only(0))
 	o := newTestOpenAI(t, f.BaseURL(), func(c *Config) { c.SkipProbe = true; c.Timeout = 100 * time.Millisecond })
 	in := texts(2)
-	got, err := o.Embed(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assertVecs(t, in, got, 8)
+	mustEmbed(t, o, in, 8)
 
-	f.SetHook(func(n int, req openaitest.Request, w http.ResponseWriter, r *http.Request) bool {
-		return hang(w, r)
-	})
+	hangWhen(f, always)
 	o = newTestOpenAI(t, f.BaseURL(), func(c *Config) {
 		c.SkipProbe = true
 		c.Timeout = 50 * time.Millisecond
 		c.MaxRetries = 1
 	})
-	_, err = o.Embed(context.Background(), in)
+	_, err := o.Embed(context.Background(), in)
 	if !errors.Is(err, ErrRetriesExhausted) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want ErrRetriesExhausted wrapping a deadline", err)
 	}
@@ -165,9 +149,7 @@ func TestOpenAITimeout(t *testing.T) {
 
 func TestOpenAICancel(t *testing.T) {
 	f := newFake(t, openaitest.OpenAI, 8)
-	f.SetHook(func(n int, req openaitest.Request, w http.ResponseWriter, r *http.Request) bool {
-		return hang(w, r)
-	})
+	hangWhen(f, always)
 	o := newTestOpenAI(t, f.BaseURL(), func(c *Config) { c.SkipProbe = true; c.MaxBatchInputs = 1; c.Timeout = time.Minute })
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
@@ -186,9 +168,7 @@ func TestOpenAICancel(t *testing.T) {
 
 func TestOpenAIQueryTimeout(t *testing.T) {
 	f := newFake(t, openaitest.OpenAI, 8)
-	f.SetHook(func(n int, req openaitest.Request, w http.ResponseWriter, r *http.Request) bool {
-		return hang(w, r)
-	})
+	hangWhen(f, always)
 	o := newTestOpenAI(t, f.BaseURL(), func(c *Config) { c.SkipProbe = true; c.QueryTimeout = 50 * time.Millisecond })
 	start := time.Now()
 	_, err := o.EmbedQuery(context.Background(), "slow")
@@ -201,14 +181,9 @@ func TestOpenAIQueryTimeout(t *testing.T) {
 }
 
 func TestOpenAIUnreachable(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := closedAddr(t)
 	start := time.Now()
-	_, err = New(context.Background(), Config{BaseURL: "http://" + addr + "/v1", Model: "m",
+	_, err := New(context.Background(), Config{BaseURL: "http://" + addr + "/v1", Model: "m",
 		RetryBaseDelay: time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
 	if err == nil || !strings.Contains(err.Error(), "probe embeddings at http://"+addr) {
 		t.Fatalf("err = %v, want a probe error naming the server", err)
@@ -249,11 +224,7 @@ func TestOpenAIDroppedConnectionRetried(t *testing.T) {
 	})
 	o := newTestOpenAI(t, f.BaseURL(), func(c *Config) { c.SkipProbe = true })
 	in := texts(3)
-	got, err := o.Embed(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assertVecs(t, in, got, 8)
+	mustEmbed(t, o, in, 8)
 	if u := o.Usage(); u.Requests != 2 || u.Retries != 1 {
 		t.Errorf("Usage = %+v, want one retry", u)
 	}

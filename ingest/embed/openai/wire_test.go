@@ -15,14 +15,9 @@ import (
 )
 
 func TestOpenAIWireOpenAI(t *testing.T) {
-	f := newFake(t, openaitest.OpenAI, 64)
-	o := newTestOpenAI(t, f.BaseURL(), func(c *Config) { c.MaxBatchInputs = 3; c.Concurrency = 1 })
+	f, o := newPair(t, 64, func(c *Config) { c.MaxBatchInputs = 3; c.Concurrency = 1 })
 	in := texts(10)
-	got, err := o.Embed(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assertVecs(t, in, got, 64)
+	mustEmbed(t, o, in, 64)
 	reqs := f.Requests()
 	if got, want := len(reqs), 1+4; got != want { // probe + ceil(10/3)
 		t.Fatalf("requests = %d, want %d", got, want)
@@ -47,11 +42,7 @@ func TestOpenAIWireOllama(t *testing.T) {
 			f := newFake(t, openaitest.Flavor(flavor), 768)
 			o := newTestOpenAI(t, f.BaseURL(), func(c *Config) { c.APIKey = ""; c.Model = "nomic-embed-text" })
 			in := texts(5)
-			got, err := o.Embed(context.Background(), in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			assertVecs(t, in, got, 768)
+			mustEmbed(t, o, in, 768)
 			for _, r := range f.Requests() {
 				if r.Auth != "" || r.Model != "nomic-embed-text" {
 					t.Errorf("request auth=%q model=%q; want no auth header and the model", r.Auth, r.Model)
@@ -73,44 +64,26 @@ func TestOpenAIWireOllama(t *testing.T) {
 
 func TestOpenAIOutOfOrderIndex(t *testing.T) {
 	f := newFake(t, openaitest.OpenAI, 16)
-	f.SetHook(func(n int, req openaitest.Request, w http.ResponseWriter, _ *http.Request) bool {
-		items := f.Embeddings(req)
-		slices.Reverse(items)
-		f.Answer(w, req, items)
-		return true
-	})
+	mangle(f, always, func(items []openaitest.Item) []openaitest.Item { slices.Reverse(items); return items })
 	o := newTestOpenAI(t, f.BaseURL(), nil)
 	in := texts(7)
-	got, err := o.Embed(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assertVecs(t, in, got, 16)
+	mustEmbed(t, o, in, 16)
 }
 
 func TestOpenAIPartialBatchResent(t *testing.T) {
 	f := newFake(t, openaitest.OpenAI, 16)
 	// Answer only the even-numbered inputs of the first Embed request.
-	f.SetHook(func(n int, req openaitest.Request, w http.ResponseWriter, _ *http.Request) bool {
-		if n != 1 {
-			return false
-		}
-		var items []openaitest.Item
-		for _, it := range f.Embeddings(req) {
+	mangle(f, only(1), func(all []openaitest.Item) (items []openaitest.Item) {
+		for _, it := range all {
 			if it.Index%2 == 0 {
 				items = append(items, it)
 			}
 		}
-		f.Answer(w, req, items)
-		return true
+		return items
 	})
 	o := newTestOpenAI(t, f.BaseURL(), nil)
 	in := texts(6)
-	got, err := o.Embed(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assertVecs(t, in, got, 16)
+	mustEmbed(t, o, in, 16)
 	reqs := f.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("requests = %d, want probe + partial + rest", len(reqs))
@@ -122,10 +95,7 @@ func TestOpenAIPartialBatchResent(t *testing.T) {
 
 func TestOpenAIEmptyAnswerExhaustsRetries(t *testing.T) {
 	f := newFake(t, openaitest.OpenAI, 16)
-	f.SetHook(func(n int, req openaitest.Request, w http.ResponseWriter, _ *http.Request) bool {
-		f.Answer(w, req, nil)
-		return true
-	})
+	mangle(f, always, func([]openaitest.Item) []openaitest.Item { return nil })
 	o := newTestOpenAI(t, f.BaseURL(), func(c *Config) { c.SkipProbe = true; c.MaxRetries = 2 })
 	_, err := o.Embed(context.Background(), texts(3))
 	if !errors.Is(err, ErrRetriesExhausted) || !errors.Is(err, ErrBadResponse) {
@@ -137,17 +107,14 @@ func TestOpenAIEmptyAnswerExhaustsRetries(t *testing.T) {
 }
 
 func TestOpenAIBadIndex(t *testing.T) {
-	for name, mangle := range map[string]func([]openaitest.Item) []openaitest.Item{
+	for name, change := range map[string]func([]openaitest.Item) []openaitest.Item{
 		"duplicate":    func(it []openaitest.Item) []openaitest.Item { it[1].Index = 2; return it },
 		"out of range": func(it []openaitest.Item) []openaitest.Item { it[0].Index = 99; return it },
 		"too many":     func(it []openaitest.Item) []openaitest.Item { return append(it, it[0]) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := newFake(t, openaitest.OpenAI, 8)
-			f.SetHook(func(n int, req openaitest.Request, w http.ResponseWriter, _ *http.Request) bool {
-				f.Answer(w, req, mangle(f.Embeddings(req)))
-				return true
-			})
+			mangle(f, always, change)
 			o := newTestOpenAI(t, f.BaseURL(), func(c *Config) { c.SkipProbe = true })
 			_, err := o.Embed(context.Background(), texts(3))
 			if !errors.Is(err, ErrBadResponse) {
@@ -162,21 +129,15 @@ func TestOpenAIBadIndex(t *testing.T) {
 
 func TestOpenAIAllZeroIndexReadPositionally(t *testing.T) {
 	f := newFake(t, openaitest.OpenAI, 8)
-	f.SetHook(func(n int, req openaitest.Request, w http.ResponseWriter, _ *http.Request) bool {
-		items := f.Embeddings(req)
+	mangle(f, always, func(items []openaitest.Item) []openaitest.Item {
 		for i := range items {
 			items[i].Index = 0
 		}
-		f.Answer(w, req, items)
-		return true
+		return items
 	})
 	o := newTestOpenAI(t, f.BaseURL(), nil)
 	in := texts(4)
-	got, err := o.Embed(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assertVecs(t, in, got, 8)
+	mustEmbed(t, o, in, 8)
 }
 
 func TestOpenAIMalformedJSON(t *testing.T) {
@@ -207,22 +168,15 @@ func TestOpenAIMalformedJSON(t *testing.T) {
 }
 
 func TestOpenAIBadVectors(t *testing.T) {
-	for name, mangle := range map[string]func(openaitest.Item) openaitest.Item{
+	for name, change := range map[string]func(openaitest.Item) openaitest.Item{
 		"wrong dims": func(it openaitest.Item) openaitest.Item { it.Embedding = it.Embedding[:7]; return it },
 		"all zero":   func(it openaitest.Item) openaitest.Item { it.Embedding = make([]float32, 8); return it },
 		"null":       func(it openaitest.Item) openaitest.Item { it.Embedding = nil; return it },
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := newFake(t, openaitest.OpenAI, 8)
-			f.SetHook(func(n int, req openaitest.Request, w http.ResponseWriter, _ *http.Request) bool {
-				if n == 0 {
-					return false // the probe is fine
-				}
-				items := f.Embeddings(req)
-				items[1] = mangle(items[1])
-				f.Answer(w, req, items)
-				return true
-			})
+			notProbe := func(n int) bool { return n > 0 }
+			mangle(f, notProbe, func(items []openaitest.Item) []openaitest.Item { items[1] = change(items[1]); return items })
 			o := newTestOpenAI(t, f.BaseURL(), nil)
 			got, err := o.Embed(context.Background(), texts(3))
 			if !errors.Is(err, embed.ErrBadVector) || got != nil {
@@ -263,8 +217,7 @@ func TestOpenAICheckVector(t *testing.T) {
 }
 
 func TestOpenAIEmptyText(t *testing.T) {
-	f := newFake(t, openaitest.OpenAI, 8) // rejects "" like OpenAI does
-	o := newTestOpenAI(t, f.BaseURL(), func(c *Config) { c.SkipProbe = true })
+	_, o := newPair(t, 8, func(c *Config) { c.SkipProbe = true }) // the fake rejects "" like OpenAI does
 	got, err := o.Embed(context.Background(), []string{"a", "", "b"})
 	if err != nil {
 		t.Fatal(err)
@@ -275,14 +228,9 @@ func TestOpenAIEmptyText(t *testing.T) {
 }
 
 func TestOpenAIBase64(t *testing.T) {
-	f := newFake(t, openaitest.OpenAI, 32)
-	o := newTestOpenAI(t, f.BaseURL(), func(c *Config) { c.EncodingFormat = "base64" })
+	f, o := newPair(t, 32, func(c *Config) { c.EncodingFormat = "base64" })
 	in := texts(5)
-	got, err := o.Embed(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assertVecs(t, in, got, 32)
+	mustEmbed(t, o, in, 32)
 	if r := f.Requests()[1]; r.EncodingFormat != "base64" {
 		t.Errorf("encoding_format = %q, want base64", r.EncodingFormat)
 	}
