@@ -44,7 +44,7 @@ func benchQueries(n int) []string {
 func benchLibrary(b *testing.B, n int) *library.Library {
 	b.Helper()
 	path := filepath.Join(os.TempDir(), fmt.Sprintf("mcpvec-bench-server-%d-%d-%d.db", n, benchDim, benchWordsEach))
-	emb := hashEmbedder{dim: benchDim}
+	emb := hashEmbedder{Dims: benchDim}
 	if _, err := os.Stat(path); err != nil {
 		start := time.Now()
 		buildBenchStore(b, path+".tmp", n, emb)
@@ -77,7 +77,7 @@ func buildBenchStore(b *testing.B, path string, n int, emb hashEmbedder) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "hash", Dimensions: emb.dim}); err != nil {
+	if err := db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "hash", Dimensions: emb.Dims}); err != nil {
 		b.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(1, 2))

@@ -2,15 +2,13 @@ package server
 
 import (
 	"context"
-	"hash/fnv"
-	"math"
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpvec/mcpvec/ingest/embed/embedtest"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -22,42 +20,9 @@ func (r realLib) Search(ctx context.Context, query string, k int) (*library.Sear
 	return r.Library.Search(ctx, query, library.SearchOptions{K: k})
 }
 
-// hashEmbedder is a deterministic offline embedder: each word adds 1 to a
-// hashed dimension, then the vector is normalised.
-type hashEmbedder struct{ dim int }
-
-func (h hashEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	out := make([][]float32, len(texts))
-	for i, t := range texts {
-		out[i] = h.vector(t)
-	}
-	return out, nil
-}
-
-func (h hashEmbedder) EmbedQuery(ctx context.Context, q string) ([]float32, error) {
-	return h.vector(q), nil
-}
-
-func (h hashEmbedder) vector(text string) []float32 {
-	v := make([]float32, h.dim)
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		f := fnv.New32a()
-		f.Write([]byte(w))
-		v[f.Sum32()%uint32(h.dim)]++
-	}
-	var n float64
-	for _, x := range v {
-		n += float64(x * x)
-	}
-	if n == 0 {
-		v[0] = 1
-		return v
-	}
-	for i := range v {
-		v[i] /= float32(math.Sqrt(n))
-	}
-	return v
-}
+// hashEmbedder is the shared deterministic test embedder: each word adds 1
+// to a hashed dimension, then the vector is normalised.
+type hashEmbedder = embedtest.Words
 
 // testDoc is a document written straight into the store, one passage per
 // page (or per paragraph for unpaged documents).
@@ -75,7 +40,7 @@ func MustRealLibrary(tb testing.TB, emb hashEmbedder, docs []testDoc) *library.L
 	if err != nil {
 		tb.Fatalf("open store: %v", err)
 	}
-	if err := db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "hash", Dimensions: emb.dim}); err != nil {
+	if err := db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "hash", Dimensions: emb.Dims}); err != nil {
 		tb.Fatal(err)
 	}
 	total := 0
@@ -140,7 +105,7 @@ var realDocs = []testDoc{
 }
 
 func TestRealLibraryEndToEnd(t *testing.T) {
-	lib := realLib{MustRealLibrary(t, hashEmbedder{dim: 64}, realDocs)}
+	lib := realLib{MustRealLibrary(t, hashEmbedder{Dims: 64}, realDocs)}
 	s := MustNew(t, lib, Options{})
 	base := MustServe(t, s)
 	for _, kind := range []transportKind{streamable, sse, stdio} {

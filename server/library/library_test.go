@@ -3,45 +3,19 @@ package library_test
 import (
 	"context"
 	"errors"
-	"hash/fnv"
-	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/ingest/embed/embedtest"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
 )
 
-// wordEmbedder is a deterministic test embedder: a bag of hashed stemmed
-// words in 64 dimensions.
-type wordEmbedder struct{}
-
-func (wordEmbedder) vec(s string) []float32 {
-	v := make([]float32, 64)
-	for _, t := range lexical.Tokenize(s) {
-		h := fnv.New32a()
-		h.Write([]byte(t))
-		v[h.Sum32()%64]++
-	}
-	var n float64
-	for _, x := range v {
-		n += float64(x * x)
-	}
-	if n == 0 {
-		v[0] = 1
-		return v
-	}
-	for i := range v {
-		v[i] /= float32(math.Sqrt(n))
-	}
-	return v
-}
-
-func (w wordEmbedder) EmbedQuery(_ context.Context, q string) ([]float32, error) {
-	return w.vec(q), nil
-}
+// wordEmbedder is the shared deterministic test embedder over stemmed
+// lexical tokens, in 64 dimensions.
+var wordEmbedder = embedtest.Words{Dims: 64, Tokenize: lexical.Tokenize}
 
 type fixture struct {
 	db  *store.DB
@@ -59,7 +33,7 @@ func newFixture(t *testing.T, opts library.Options) *fixture {
 	if err := db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "words", Dimensions: 64}); err != nil {
 		t.Fatal(err)
 	}
-	lib, err := library.Open(context.Background(), db, wordEmbedder{}, opts)
+	lib, err := library.Open(context.Background(), db, wordEmbedder, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +57,7 @@ func (f *fixture) add(t *testing.T, id, title, mediaType, url string, pages ...s
 	var vecs [][]float32
 	for i, p := range pages {
 		chunks = append(chunks, store.Chunk{Text: p, Start: starts[i], End: starts[i] + len(p), PageStart: i + 1, PageEnd: i + 1})
-		vecs = append(vecs, wordEmbedder{}.vec(p))
+		vecs = append(vecs, wordEmbedder.Vector(p))
 	}
 	res, err := f.db.PutDocument(d, chunks, vecs, []byte("original bytes of "+id))
 	if err != nil {
@@ -177,7 +151,7 @@ func TestOverlappingPassagesAreDeduplicated(t *testing.T) {
 	}
 	var vecs [][]float32
 	for _, c := range chunks {
-		vecs = append(vecs, wordEmbedder{}.vec(c.Text))
+		vecs = append(vecs, wordEmbedder.Vector(c.Text))
 	}
 	res, err := f.db.PutDocument(d, chunks, vecs, nil)
 	if err != nil {
@@ -209,7 +183,7 @@ func TestReopenReconcilesUnsavedWrites(t *testing.T) {
 	if err != nil || len(removed) != 1 {
 		t.Fatal(err)
 	}
-	lib, err := library.Open(context.Background(), f.db, wordEmbedder{}, library.Options{})
+	lib, err := library.Open(context.Background(), f.db, wordEmbedder, library.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +226,7 @@ func TestResultCitesThePageOfTheMatchingSentence(t *testing.T) {
 	d := &store.Document{ID: "sea", Title: "sea.pdf", SourcePath: "/sea.pdf", SourceURL: "https://example.org/sea.pdf",
 		MediaType: "application/pdf", Pages: 2, PageStarts: []int{0, len(p1) + 2}, Text: text}
 	chunks := []store.Chunk{{Text: text, Start: 0, End: len(text), PageStart: 1, PageEnd: 2}}
-	res, err := f.db.PutDocument(d, chunks, [][]float32{wordEmbedder{}.vec(text)}, nil)
+	res, err := f.db.PutDocument(d, chunks, [][]float32{wordEmbedder.Vector(text)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
