@@ -1,5 +1,6 @@
 // Package chunk splits extracted document text into overlapping passages
-// sized in estimated tokens, and estimates token counts for embedders.
+// sized in estimated tokens, estimates token counts for embedders, and cuts
+// text to a token budget (TruncateTokens).
 //
 // Split cuts text into atoms (runs of letters, runs of digits, single
 // punctuation marks, single CJK characters), prices each atom with the

@@ -2,7 +2,8 @@ package openai
 
 import (
 	"math"
-	"unicode/utf8"
+
+	"github.com/mcpvec/mcpvec/ingest/chunk"
 )
 
 // piece is one request input: a whole text or a slice of a text that
@@ -14,76 +15,17 @@ type piece struct {
 }
 
 // split cuts text into pieces of at most limit tokens as counted by
-// count, preferring to cut at whitespace. It always makes progress, so a
-// count that claims one rune is over the limit still terminates (that rune
-// is sent alone).
+// count, preferring to cut at whitespace (chunk.TruncateTokens). It always
+// makes progress, so a count that claims one rune is over the limit still
+// terminates (that rune is sent alone).
 func split(text string, limit int, count func(string) int) []string {
 	var out []string
 	for text != "" {
-		if count(text) <= limit {
-			return append(out, text)
-		}
-		cut := longestPrefix(text, limit, count)
-		out = append(out, text[:cut])
-		text = text[cut:]
+		head := chunk.TruncateTokens(text, limit, count)
+		out = append(out, head)
+		text = text[len(head):]
 	}
 	return out
-}
-
-// longestPrefix returns the byte length of the longest prefix of text
-// (on a rune boundary, at least one rune) whose count is within limit,
-// pulled back to the last whitespace when that keeps at least half of it.
-func longestPrefix(text string, limit int, count func(string) int) int {
-	// Gallop from a guess of 4 bytes per token so that the cost follows the
-	// piece size, not the text size; then binary search over byte offsets,
-	// snapped to rune starts.
-	lo, hi := 0, len(text) // count(text[:lo]) <= limit; count(text[:hi]) > limit
-	for probe := max(4*limit, 4); probe < hi; probe *= 2 {
-		p := runeStart(text, probe)
-		if p <= lo {
-			break
-		}
-		if count(text[:p]) > limit {
-			hi = p
-			break
-		}
-		lo = p
-	}
-	for hi-lo > 1 {
-		mid := runeStart(text, lo+(hi-lo)/2)
-		if mid <= lo {
-			mid = lo + runeLen(text, lo)
-			if mid >= hi {
-				break
-			}
-		}
-		if count(text[:mid]) <= limit {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	if lo == 0 {
-		return runeLen(text, 0)
-	}
-	for i := lo - 1; i > lo/2; i-- {
-		if text[i] == ' ' || text[i] == '\n' || text[i] == '\t' {
-			return i + 1
-		}
-	}
-	return lo
-}
-
-func runeStart(s string, i int) int {
-	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return i
-}
-
-func runeLen(s string, i int) int {
-	_, n := utf8.DecodeRuneInString(s[i:])
-	return max(n, 1)
 }
 
 // makePieces turns texts into request inputs: empty texts become a single
