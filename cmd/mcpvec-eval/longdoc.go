@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
 	"github.com/mcpvec/mcpvec/server/library"
 )
 
@@ -32,7 +33,7 @@ type span struct {
 
 func longDoc(ctx context.Context, c config) error {
 	base := filepath.Join(c.shared, "eval", "scifact")
-	docs, queries, err := loadCollection(base)
+	docs, queries, err := evalset.Load(base)
 	if err != nil {
 		return err
 	}

@@ -9,16 +9,15 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
 	"github.com/mcpvec/mcpvec/ingest"
 	"github.com/mcpvec/mcpvec/ingest/chunk"
 	"github.com/mcpvec/mcpvec/ingest/embed"
@@ -82,27 +81,10 @@ func run(ctx context.Context, c config) error {
 	return nil
 }
 
-type corpusDoc struct{ ID, Title, Text string }
-type query struct{ ID, Text string }
-
-func readJSONL[T any](path string) ([]T, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		out = append(out, v)
-	}
-	return out, sc.Err()
-}
+type (
+	corpusDoc = evalset.Doc
+	query     = evalset.Query
+)
 
 // testLibrary is a temporary library with the offline embedder.
 type testLibrary struct {
@@ -169,19 +151,9 @@ func chunkOpts(c config, size int) chunk.Options {
 	return o
 }
 
-// loadCollection reads a collection's documents and queries.
-func loadCollection(base string) ([]corpusDoc, []query, error) {
-	docs, err := readJSONL[corpusDoc](filepath.Join(base, "corpus.jsonl"))
-	if err != nil {
-		return nil, nil, err
-	}
-	queries, err := readJSONL[query](filepath.Join(base, "queries.jsonl"))
-	return docs, queries, err
-}
-
 func evalCollection(ctx context.Context, c config, coll string) error {
 	base := filepath.Join(c.shared, "eval", coll)
-	docs, queries, err := loadCollection(base)
+	docs, queries, err := evalset.Load(base)
 	if err != nil {
 		return err
 	}
@@ -278,15 +250,5 @@ func writeRun(ctx context.Context, lib *library.Library, qs []query, mode librar
 }
 
 func score(c config, qrels, run string) (map[string]float64, error) {
-	out, err := exec.Command("python3", filepath.Join(c.shared, "eval", "eval.py"), qrels, run, "--json").Output()
-	if err != nil {
-		return nil, fmt.Errorf("eval.py: %w", err)
-	}
-	var m struct {
-		Metrics map[string]float64 `json:"metrics"`
-	}
-	if err := json.Unmarshal(out, &m); err != nil {
-		return nil, fmt.Errorf("eval.py output %q: %w", out, err)
-	}
-	return m.Metrics, nil
+	return evalset.Score(filepath.Join(c.shared, "eval", "eval.py"), qrels, run)
 }

@@ -2,13 +2,13 @@ package lexical
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
 )
 
 // The retrieval evaluation reads the shared collections (never copied into
@@ -18,14 +18,6 @@ import (
 //
 // MCPVEC_EVAL_DIR overrides the collection folder (default
 // /work/shared/eval); MCPVEC_EVAL_SWEEP=1 also scores a k1/b grid.
-
-type evalDoc struct {
-	ID, Title, Text string
-}
-
-type evalQuery struct {
-	ID, Text string
-}
 
 func evalDir(t *testing.T) string {
 	t.Helper()
@@ -39,31 +31,8 @@ func evalDir(t *testing.T) string {
 	return dir
 }
 
-func readJSONL[T any](t *testing.T, path string) []T {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, v)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // scoreRun writes a TREC run and returns eval.py's metrics.
-func scoreRun(t *testing.T, dir, coll string, qs []evalQuery, ids []string, run func(q string) []Result) map[string]float64 {
+func scoreRun(t *testing.T, dir, coll string, qs []evalset.Query, ids []string, run func(q string) []Result) map[string]float64 {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), coll+".trec")
 	f, err := os.Create(path)
@@ -80,17 +49,11 @@ func scoreRun(t *testing.T, dir, coll string, qs []evalQuery, ids []string, run 
 		t.Fatal(err)
 	}
 	f.Close()
-	out, err := exec.Command("python3", filepath.Join(dir, "eval.py"), filepath.Join(dir, coll, "qrels.tsv"), path, "--json").Output()
+	m, err := evalset.Score(filepath.Join(dir, "eval.py"), filepath.Join(dir, coll, "qrels.tsv"), path)
 	if err != nil {
-		t.Fatalf("eval.py: %v", err)
+		t.Fatal(err)
 	}
-	var res struct {
-		Metrics map[string]float64 `json:"metrics"`
-	}
-	if err := json.Unmarshal(out, &res); err != nil || len(res.Metrics) == 0 {
-		t.Fatalf("eval.py output %q: %v", out, err)
-	}
-	return res.Metrics
+	return m
 }
 
 func TestEvalBM25(t *testing.T) {
@@ -104,8 +67,10 @@ func TestEvalBM25(t *testing.T) {
 		}
 	}
 	for _, coll := range []string{"scifact", "cranfield"} {
-		docs := readJSONL[evalDoc](t, filepath.Join(dir, coll, "corpus.jsonl"))
-		qs := readJSONL[evalQuery](t, filepath.Join(dir, coll, "queries.jsonl"))
+		docs, qs, err := evalset.Load(filepath.Join(dir, coll))
+		if err != nil {
+			t.Fatal(err)
+		}
 		ids := make([]string, len(docs))
 		for _, cfg := range grid {
 			ix := New(cfg)

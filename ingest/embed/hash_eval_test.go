@@ -1,20 +1,18 @@
 package embed
 
 import (
-	"bufio"
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
 	"github.com/mcpvec/mcpvec/index/lexical"
 )
 
@@ -31,13 +29,10 @@ import (
 // MCPVEC_EVAL_ONLY      only ablations whose name contains this
 // MCPVEC_EVAL_OUT       folder to keep the TREC runs in
 
-type hashEvalDoc struct{ ID, Title, Text string }
-type hashEvalQuery struct{ ID, Text string }
-
 type evalColl struct {
 	name    string
-	docs    []hashEvalDoc
-	queries []hashEvalQuery
+	docs    []evalset.Doc
+	queries []evalset.Query
 	lex     *lexical.Index
 }
 
@@ -57,36 +52,12 @@ func hashEvalDir(t *testing.T) string {
 	return "/work/shared/eval"
 }
 
-func loadJSONL[T any](t *testing.T, path string) []T {
-	t.Helper()
-	f, err := os.Open(path)
+func loadColl(t *testing.T, dir, name string) *evalColl {
+	docs, queries, err := evalset.Load(filepath.Join(dir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, v)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func loadColl(t *testing.T, dir, name string) *evalColl {
-	c := &evalColl{
-		name:    name,
-		docs:    loadJSONL[hashEvalDoc](t, filepath.Join(dir, name, "corpus.jsonl")),
-		queries: loadJSONL[hashEvalQuery](t, filepath.Join(dir, name, "queries.jsonl")),
-		lex:     lexical.New(lexical.DefaultConfig()),
-	}
+	c := &evalColl{name: name, docs: docs, queries: queries, lex: lexical.New(lexical.DefaultConfig())}
 	for i, d := range c.docs {
 		c.lex.Add(uint64(i), d.Title+"\n"+d.Text)
 	}
@@ -218,17 +189,10 @@ func (c *evalColl) score(t *testing.T, dir, tag string, run [][]hit) metrics {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := exec.Command("python3", filepath.Join(dir, "eval.py"), filepath.Join(dir, c.name, "qrels.tsv"), path, "--json").Output()
+	m, err := evalset.Score(filepath.Join(dir, "eval.py"), filepath.Join(dir, c.name, "qrels.tsv"), path)
 	if err != nil {
-		t.Fatalf("eval.py: %v", err)
+		t.Fatal(err)
 	}
-	var res struct {
-		Metrics map[string]float64 `json:"metrics"`
-	}
-	if err := json.Unmarshal(raw, &res); err != nil || len(res.Metrics) == 0 {
-		t.Fatalf("eval.py output %q: %v", raw, err)
-	}
-	m := res.Metrics
 	return metrics{m["ndcg@10"], m["recall@10"], m["recall@100"], m["mrr@10"]}
 }
 
