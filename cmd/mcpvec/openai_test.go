@@ -331,17 +331,8 @@ func TestOpenAIBadVectorsFailTheFileAndKeepTheLibraryConsistent(t *testing.T) {
 func TestIngestKilledMidDocumentResumesWithoutPayingTwice(t *testing.T) {
 	t.Parallel()
 	fake := newFakeOpenAI(t)
-	hung := make(chan struct{})
-	var once sync.Once
 	const answerFirst = 4 // embedding requests answered before the server hangs
-	fake.setHook(func(n int, inputs []string, w http.ResponseWriter, r *http.Request) bool {
-		if n <= 1+answerFirst { // the probe, then the first requests
-			return false
-		}
-		once.Do(func() { close(hung) })
-		<-r.Context().Done()
-		return true
-	})
+	hung := fake.hangAfter(answerFirst)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "lib.db")
 	var b strings.Builder
@@ -352,22 +343,7 @@ func TestIngestKilledMidDocumentResumesWithoutPayingTwice(t *testing.T) {
 	env := []string{"OPENAI_BASE_URL=" + fake.baseURL(), "MCPVEC_EMBED_CONCURRENCY=2"}
 	args := []string{"ingest", "--embedder", "openai", "--chunk-tokens", "24", "--overlap-tokens", "0", big}
 
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = childEnv(db, append(env, "MCPVEC_LOG=debug")...)
-	var errb syncBuffer
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-hung:
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		t.Fatalf("the ingest never reached the hanging request\n%s", errb.String())
-	}
-	waitFor(t, &errb, fmt.Sprintf("committed=%d\n", answerFirst))
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
+	killWhen(t, db, append(env, "MCPVEC_LOG=debug"), hung, fmt.Sprintf("committed=%d\n", answerFirst), args...)
 	first := fake.paid()
 	if len(first) != answerFirst*64 {
 		t.Fatalf("first run got %d passages answered, want %d", len(first), answerFirst*64)
@@ -382,21 +358,71 @@ func TestIngestKilledMidDocumentResumesWithoutPayingTwice(t *testing.T) {
 		t.Fatalf("rerun: %s", out)
 	}
 	info := libInfo(t, db, env)
-	paid := fake.paid()
-	if len(paid) != info.Passages || info.Passages <= len(first) {
-		t.Fatalf("%d distinct passages answered, library has %d (first run: %d)", len(paid), info.Passages, len(first))
+	if info.Passages <= len(first) {
+		t.Fatalf("library has %d passages, the first run already %d", info.Passages, len(first))
 	}
-	for text, n := range paid {
-		if n != 1 {
-			t.Fatalf("%q was embedded %d times", text, n)
-		}
-	}
+	fake.assertPaidOnce(t, info.Passages)
 	if n := cachedVectors(t, db); n != 0 {
 		t.Fatalf("%d cached vectors left after a clean run", n)
 	}
 	sr := searchTop(t, db, env, "hybrid", "Sentence 321 mentions item321")
 	if !strings.Contains(sr.Results[0].Text, "item321") {
 		t.Fatalf("search after resume: %+v", sr.Results[0])
+	}
+}
+
+// hangAfter makes the fake answer the probe and the next answered requests,
+// then hold every later request until its client gives up; the channel
+// closes when the first one is held.
+func (f *fakeOpenAI) hangAfter(answered int) <-chan struct{} {
+	hung := make(chan struct{})
+	var once sync.Once
+	f.setHook(func(n int, inputs []string, w http.ResponseWriter, r *http.Request) bool {
+		if n <= 1+answered { // the probe, then the answered requests
+			return false
+		}
+		once.Do(func() { close(hung) })
+		<-r.Context().Done()
+		return true
+	})
+	return hung
+}
+
+// killWhen runs mcpvec args against db, waits until the fake holds a
+// request (hung) and the child's stderr shows marker, then kills it with
+// SIGKILL.
+func killWhen(t *testing.T, db string, env []string, hung <-chan struct{}, marker string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = childEnv(db, env...)
+	var errb syncBuffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-hung:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("mcpvec %v never reached the hanging request\n%s", args, errb.String())
+	}
+	waitFor(t, &errb, marker)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+}
+
+// assertPaidOnce checks that the fake answered each of passages distinct
+// passages exactly once (probes left out).
+func (f *fakeOpenAI) assertPaidOnce(t *testing.T, passages int) {
+	t.Helper()
+	paid := f.paid()
+	if len(paid) != passages {
+		t.Fatalf("%d distinct passages answered, library has %d", len(paid), passages)
+	}
+	for text, n := range paid {
+		if n != 1 {
+			t.Fatalf("%q was embedded %d times", text, n)
+		}
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -400,34 +399,10 @@ func TestReindexKilledResumes(t *testing.T) {
 	t.Parallel()
 	db := reindexLibrary(t, 300)
 	fake := newFakeOpenAI(t)
-	hung := make(chan struct{})
-	var once sync.Once
 	const answerFirst = 3
-	fake.setHook(func(n int, inputs []string, w http.ResponseWriter, r *http.Request) bool {
-		if n <= 1+answerFirst {
-			return false
-		}
-		once.Do(func() { close(hung) })
-		<-r.Context().Done()
-		return true
-	})
+	hung := fake.hangAfter(answerFirst)
 	env := []string{"OPENAI_BASE_URL=" + fake.baseURL(), "MCPVEC_EMBED_CONCURRENCY=2"}
-	cmd := exec.Command(os.Args[0], "reindex", "--embedder", "openai")
-	cmd.Env = childEnv(db, env...)
-	var errb syncBuffer
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-hung:
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		t.Fatalf("the reindex never reached the hanging request\n%s", errb.String())
-	}
-	waitFor(t, &errb, fmt.Sprintf("embedded %d/", answerFirst*64))
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
+	killWhen(t, db, env, hung, fmt.Sprintf("embedded %d/", answerFirst*64), "reindex", "--embedder", "openai")
 	first := fake.paid()
 	if len(first) != answerFirst*64 {
 		t.Fatalf("killed run got %d passages answered, want %d", len(first), answerFirst*64)
@@ -442,15 +417,7 @@ func TestReindexKilledResumes(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stderr, fmt.Sprintf("%d of %d passages already embedded", len(first), info.Passages)) {
 		t.Fatalf("resumed reindex: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	paid := fake.paid()
-	if len(paid) != info.Passages {
-		t.Fatalf("%d distinct passages embedded, library has %d", len(paid), info.Passages)
-	}
-	for text, n := range paid {
-		if n != 1 {
-			t.Fatalf("%q embedded %d times", text, n)
-		}
-	}
+	fake.assertPaidOnce(t, info.Passages)
 	if after := libInfo(t, db, env); after.Embedder.Provider != "openai" {
 		t.Fatalf("embedder after the resumed reindex: %+v", after.Embedder)
 	}

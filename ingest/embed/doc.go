@@ -3,7 +3,9 @@
 // An Embedder is one small interface. This package holds it, the shared
 // errors and the built-in offline embedder (hash.go); the OpenAI-compatible
 // provider lives in embed/openai, and its fake server for tests in
-// embed/openai/openaitest. cmd/mcpvec builds one value and passes it to both
+// embed/openai/openaitest; embed/embedtest holds a deterministic
+// bag-of-words embedder for tests of the packages that consume vectors.
+// cmd/mcpvec builds one value and passes it to both
 // the ingest pipeline and the query path.
 //
 // The identity of an embedder is store.EmbedderInfo: the library records it
