@@ -27,6 +27,13 @@ func TestImportLayering(t *testing.T) {
 	// names buckets and indexes, never ingest or the MCP server.
 	exact := map[string][]string{
 		"server/library": {"server/library", "store", "index", "index/lexical"},
+		// The embedders: the interface and the offline one need only the
+		// identity type; the provider adds token estimates; the test kits
+		// stand alone.
+		"ingest/embed":                   {"store"},
+		"ingest/embed/openai":            {"ingest/embed", "ingest/chunk", "store"},
+		"ingest/embed/openai/openaitest": {},
+		"ingest/embed/embedtest":         {"store"},
 	}
 	root := filepath.Join("..", "..")
 	checked := 0
