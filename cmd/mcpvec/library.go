@@ -166,7 +166,7 @@ func dialServer(ctx context.Context, e *env, path string, lockErr error) error {
 	case errors.Is(err, admin.ErrNoServer):
 		return lockErr
 	}
-	return fmt.Errorf("%w; not handing the command to its server: %w", lockErr, err)
+	return fmt.Errorf("%w; refusing its admin socket: %w", lockErr, err)
 }
 
 // openLibrary opens the library for a command. write opens it read-write
