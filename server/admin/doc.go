@@ -27,10 +27,11 @@
 //   - Commands run one at a time in arrival order as the turn allows;
 //     callers that wait are told so on stderr.
 //   - A client that stops reading cannot hold the turn: a command's output
-//     is buffered up to a bound (1 MiB), and a write to the client that makes
-//     no progress within Options.WriteTimeout disconnects it, cancels its
-//     command and fails the command's further writes. The turn passes on as
-//     soon as the Runner returns, while its buffered output still drains.
+//     is queued up to a bound (64 frames, at most 2 MiB; a full queue blocks
+//     the Runner's writes), and a write to the client that makes no progress
+//     within Options.WriteTimeout disconnects it, cancels its command and
+//     fails the command's further writes. The turn passes on as soon as the
+//     Runner returns, while its queued output still drains.
 //   - A client that hangs up has its command's ctx cancelled. A Runner must
 //     honour its ctx: Server.Close waits for it.
 //   - Access control rests on the socket's directory being 0700 and owned by
