@@ -156,3 +156,5 @@ func rawStatus(tb testing.TB, path, method, target, body string) int {
 	resp.Body.Close()
 	return resp.StatusCode
 }
+
+func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

@@ -68,3 +68,35 @@ func TestTurnPassesWhileOutputDrains(t *testing.T) {
 		t.Fatalf("next command = %d, %v; want it to run while the first one's output waits", code, err)
 	}
 }
+
+// TestCloseWithStalledClient checks that a client that stopped reading
+// cannot hold up shutdown beyond the write timeout.
+func TestCloseWithStalledClient(t *testing.T) {
+	path := sockPath(t)
+	started := make(chan struct{})
+	s, err := Listen(context.Background(), path, func(ctx context.Context, args []string, cwd string, o, e io.Writer) int {
+		close(started)
+		chunk := bytes.Repeat([]byte("z"), 64<<10)
+		for ctx.Err() == nil {
+			if _, err := o.Write(chunk); err != nil {
+				break
+			}
+		}
+		return 1
+	}, &Options{WriteTimeout: 300 * time.Millisecond, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rawRun(t, path, "flood")
+	waitFor(t, started, "the command to start")
+	closed := make(chan error, 1)
+	go func() { closed <- s.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close blocked on a client that stopped reading")
+	}
+}
