@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"log/slog"
 	"net"
 	"os"
 	"strings"
@@ -17,7 +16,7 @@ import (
 
 func TestCloseCancelsRunningCommand(t *testing.T) {
 	path := sockPath(t)
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logger := quietLogger()
 	var finished atomic.Bool
 	c, err := Listen(context.Background(), path, func(ctx context.Context, args []string, cwd string, o, e io.Writer) int {
 		fmt.Fprint(o, "running\n")
@@ -83,7 +82,7 @@ func TestStopsWhenContextEnds(t *testing.T) {
 
 func TestCloseKeepsReplacedSocket(t *testing.T) {
 	path := sockPath(t)
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logger := quietLogger()
 	c, err := Listen(context.Background(), path, func(context.Context, []string, string, io.Writer, io.Writer) int { return 0 }, &Options{Logger: logger})
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +106,7 @@ func TestCloseKeepsReplacedSocket(t *testing.T) {
 
 func TestCloseRefusesQueuedCommand(t *testing.T) {
 	path := sockPath(t)
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logger := quietLogger()
 	var runs atomic.Int32
 	c, err := Listen(context.Background(), path, func(ctx context.Context, args []string, cwd string, o, e io.Writer) int {
 		runs.Add(1)

@@ -42,7 +42,7 @@ func mustListen(tb testing.TB, path string, run Runner) *Server {
 func mustListenWith(tb testing.TB, path string, run Runner, opts *Options) *Server {
 	tb.Helper()
 	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		opts.Logger = quietLogger()
 	}
 	c, err := Listen(context.Background(), path, run, opts)
 	if err != nil {
