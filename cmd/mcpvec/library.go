@@ -225,7 +225,8 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write, needLib bool)
 // comes with the exit status to return.
 func openOrForward(ctx context.Context, e *env, lf *libFlags, name string, args []string, write, needLib bool) (*handle, int) {
 	h, err := openLibrary(ctx, e, lf, write, needLib)
-	if fw := (*forwardTo)(nil); errors.As(err, &fw) {
+	var fw *forwardTo
+	if errors.As(err, &fw) {
 		return nil, forward(ctx, e, fw.client, append([]string{name}, args...))
 	}
 	if err != nil {

@@ -129,7 +129,7 @@ func rawRun(tb testing.TB, path string, args ...string) net.Conn {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := fmt.Fprintf(conn, "POST /v1/run HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+	if _, err := fmt.Fprintf(conn, "POST /v1/run HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body); err != nil {
 		tb.Fatal(err)
 	}
 	return conn

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -100,5 +101,19 @@ func TestServerRefusesAnotherLibrary(t *testing.T) {
 	}
 	if code, err := c.Run(context.Background(), []string{"ls"}, "/", io.Discard, io.Discard); err != nil || code != 0 {
 		t.Errorf("Run = %d, %v; want 0, nil", code, err)
+	}
+}
+
+func TestDialRefusesSocketOfAnotherUser(t *testing.T) {
+	if runtime.GOOS == "windows" || os.Getuid() != 0 {
+		t.Skip("needs root to give a socket to another user")
+	}
+	path := sockPath(t)
+	mustListen(t, path, func(context.Context, []string, string, io.Writer, io.Writer) int { return 0 })
+	if err := os.Lchown(path, 4242, 4242); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Dial(context.Background(), path, ""); !errors.Is(err, ErrInsecureSocket) {
+		t.Errorf("Dial of another user's socket: err = %v, want ErrInsecureSocket", err)
 	}
 }
