@@ -57,11 +57,4 @@
 //   - Logs go to Options.Logger (slog); nothing is written to stdout except
 //     the MCP stream of ServeStdio.
 //   - A Server and its Handler are safe for concurrent use.
-//   - The admin channel (ListenAdmin/CallAdmin) runs one command at a time;
-//     callers queue and are told so. A Runner must honour its ctx, because
-//     Close waits for it. Access control rests on the socket's directory
-//     being 0700 and owned by the user (checked on both sides). The socket
-//     path depends on XDG_RUNTIME_DIR (or TMPDIR without /run/user): a CLI
-//     whose environment differs from the server's computes another path,
-//     gets ErrNoAdmin and then meets the library's lock.
 package server

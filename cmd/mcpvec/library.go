@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/ingest/embed/openai"
-	"github.com/mcpvec/mcpvec/server"
+	"github.com/mcpvec/mcpvec/server/admin"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -137,6 +137,33 @@ func (h *handle) reopenLib(ctx context.Context) error {
 // commands over its admin channel.
 var errForward = errors.New("forward to the running server")
 
+// forwardTo is the errForward openLibrary returns, with a connection to
+// the server already checked.
+type forwardTo struct{ client *admin.Client }
+
+func (*forwardTo) Error() string        { return errForward.Error() }
+func (*forwardTo) Is(target error) bool { return target == errForward }
+
+// adminSocket returns where the server for the library at path listens.
+func adminSocket(e *env, path string) string {
+	return admin.SocketPath(e.getenv("XDG_RUNTIME_DIR"), path)
+}
+
+// dialServer reports how to treat a library locked by another process
+// (lockErr): forward to the server that holds it, or, when no server
+// answers (none runs, or a killed one left its socket), the plain lock
+// error.
+func dialServer(ctx context.Context, e *env, path string, lockErr error) error {
+	c, err := admin.Dial(ctx, adminSocket(e, path), path)
+	switch {
+	case err == nil:
+		return &forwardTo{client: c}
+	case errors.Is(err, admin.ErrNoServer):
+		return lockErr
+	}
+	return fmt.Errorf("%w; refusing its admin socket: %w", lockErr, err)
+}
+
 // openLibrary opens the library for a command. write opens it read-write
 // (creating it); otherwise it must exist. With needLib the query path is
 // loaded too. Inside a server (forwarded commands) the server's library is
@@ -157,10 +184,7 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write, needLib bool)
 	}
 	db, err := store.Open(path, &store.Options{ReadOnly: !write, Timeout: time.Second})
 	if errors.Is(err, store.ErrLocked) {
-		if _, serr := os.Stat(server.AdminSocketPath(path)); serr == nil {
-			return nil, errForward
-		}
-		return nil, err
+		return nil, dialServer(ctx, e, path, err)
 	}
 	if err != nil {
 		return nil, err
@@ -196,8 +220,9 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write, needLib bool)
 // comes with the exit status to return.
 func openOrForward(ctx context.Context, e *env, lf *libFlags, name string, args []string, write, needLib bool) (*handle, int) {
 	h, err := openLibrary(ctx, e, lf, write, needLib)
-	if errors.Is(err, errForward) {
-		return nil, forward(ctx, e, lf, append([]string{name}, args...))
+	var fw *forwardTo
+	if errors.As(err, &fw) {
+		return nil, forward(ctx, e, fw.client, append([]string{name}, args...))
 	}
 	if err != nil {
 		return nil, errorf(e, "%v", err)
@@ -206,10 +231,9 @@ func openOrForward(ctx context.Context, e *env, lf *libFlags, name string, args 
 }
 
 // forward runs the command in the server that holds the library.
-func forward(ctx context.Context, e *env, lf *libFlags, args []string) int {
-	path, _ := lf.path(e)
+func forward(ctx context.Context, e *env, c *admin.Client, args []string) int {
 	fmt.Fprintf(e.stderr, "mcpvec: the library is open in a running `mcpvec serve`; handing the command to it\n")
-	code, err := server.CallAdmin(ctx, server.AdminSocketPath(path), args, e.cwd, e.stdout, e.stderr)
+	code, err := c.Run(ctx, args, e.cwd, e.stdout, e.stderr)
 	if err != nil {
 		return errorf(e, "%v", err)
 	}

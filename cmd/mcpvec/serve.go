@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/server"
+	"github.com/mcpvec/mcpvec/server/admin"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -94,11 +95,11 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		return errorf(e, "%v", err)
 	}
 	state := &serveState{db: h.db, live: live, emb: h.emb}
-	admin, err := server.ListenAdmin(ctx, server.AdminSocketPath(h.db.Path()), adminRunner(state), slog.Default())
+	ac, err := admin.Listen(ctx, adminSocket(e, h.db.Path()), adminRunner(state), &admin.Options{Library: h.db.Path(), Logger: slog.Default()})
 	if err != nil {
 		slog.Warn("live updates disabled: admin channel unavailable", "err", err)
 	} else {
-		defer admin.Close()
+		defer ac.Close()
 	}
 	if *stdio {
 		slog.Info("serving MCP over stdio", "library", h.db.Path())
@@ -136,7 +137,7 @@ func randomBytes(n int) ([]byte, error) {
 
 // adminRunner runs forwarded write and read commands against the server's
 // library, one at a time (the admin channel serialises them).
-func adminRunner(st *serveState) server.Runner {
+func adminRunner(st *serveState) admin.Runner {
 	return func(ctx context.Context, args []string, cwd string, stdout, stderr io.Writer) int {
 		e := &env{stdin: eofReader{}, stdout: stdout, stderr: stderr, getenv: getenvFn(), cwd: cwd, forwarded: st}
 		return dispatch(ctx, args, e)
