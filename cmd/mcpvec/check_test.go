@@ -178,3 +178,17 @@ func runFor(t *testing.T, db string, d time.Duration, args ...string) result {
 	}
 	return result{out.String(), errb.String(), code}
 }
+
+// TestCheckForwardedToServer: with a server holding the library, check
+// runs inside it (read-only) and --repair is refused.
+func TestCheckForwardedToServer(t *testing.T) {
+	db, _ := checkLibrary(t, 3)
+	startServer(t, db)
+	r := mcpvec(t, db, "check")
+	if r.code != 0 || !strings.Contains(r.stderr, "handing the command") || !strings.Contains(r.stdout, ": ok") {
+		t.Fatalf("forwarded check: %+v", r)
+	}
+	if r := mcpvec(t, db, "check", "--repair"); r.code == 0 || !strings.Contains(r.stderr, "stop it") {
+		t.Fatalf("check --repair while served: %+v", r)
+	}
+}
