@@ -15,6 +15,7 @@ import (
 // killFigures is what the kill campaign counted.
 type killFigures struct {
 	Kills, Checks, CheckFailures int
+	Finished                     int      // rounds whose command ended before its kill came
 	Failed                       []string // the first few failed checks
 }
 
@@ -25,32 +26,42 @@ type killFigures struct {
 func killCampaign(ctx context.Context, bin, dir string, rounds int, rng *rand.Rand, out io.Writer) (*killFigures, error) {
 	kdir := filepath.Join(dir, "kills")
 	files := filepath.Join(kdir, "files")
-	if err := writeCorpus(files, 40, rng); err != nil {
+	if err := writeCorpus(files, 120, rng); err != nil {
 		return nil, err
 	}
 	kf := &killFigures{}
 	ops := []struct {
 		name string
-		run  func() error
+		run  func() (bool, error)
 	}{
-		{"ingest", func() error { return killOne(ctx, bin, kdir, rng, "ingest", "--workers", "1", files) }},
-		{"reindex", func() error {
-			return killOne(ctx, bin, kdir, rng, "reindex", "--embedder", "hash", "--dimensions", fmt.Sprint(256+128*rng.Intn(3)))
-		}},
-		{"changing", func() error {
-			if err := changeCorpus(files, rng); err != nil {
-				return err
+		{"ingest", func() (bool, error) {
+			if err := rewrite(files, 30, rng); err != nil {
+				return false, err
 			}
 			return killOne(ctx, bin, kdir, rng, "ingest", "--workers", "1", files)
 		}},
-		{"serve", func() error { return killServe(ctx, bin, kdir, files, rng) }},
+		{"reindex", func() (bool, error) {
+			return killOne(ctx, bin, kdir, rng, "reindex", "--embedder", "hash", "--dimensions", fmt.Sprint(256+128*rng.Intn(3)))
+		}},
+		{"changing", func() (bool, error) {
+			if err := changeCorpus(files, rng); err != nil {
+				return false, err
+			}
+			return killOne(ctx, bin, kdir, rng, "ingest", "--workers", "1", files)
+		}},
+		{"serve", func() (bool, error) { return true, killServe(ctx, bin, kdir, files, rng) }},
 	}
 	for _, op := range ops {
 		for range rounds {
-			if err := op.run(); err != nil {
+			killed, err := op.run()
+			if err != nil {
 				return kf, fmt.Errorf("%s: %w", op.name, err)
 			}
-			kf.Kills++
+			if killed {
+				kf.Kills++
+			} else {
+				kf.Finished++
+			}
 			kf.check(ctx, bin, kdir, op.name)
 		}
 		fmt.Fprintf(out, "  kill -9 %-8s ×%d, checks failed so far %d\n", op.name, rounds, kf.CheckFailures)
@@ -72,22 +83,22 @@ func (kf *killFigures) check(ctx context.Context, bin, kdir, after string) {
 }
 
 // killOne starts `mcpvec args...` and kills it with SIGKILL after a random
-// 5-400 ms (or lets it finish if it is quicker).
-func killOne(ctx context.Context, bin, kdir string, rng *rand.Rand, args ...string) error {
+// 5-150 ms; killed is false when it finished first.
+func killOne(ctx context.Context, bin, kdir string, rng *rand.Rand, args ...string) (killed bool, err error) {
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = childEnv(kdir)
 	if err := cmd.Start(); err != nil {
-		return err
+		return false, err
 	}
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
 	select {
 	case <-done:
-	case <-time.After(time.Duration(5+rng.Intn(400)) * time.Millisecond):
-		cmd.Process.Kill()
+	case <-time.After(time.Duration(5+rng.Intn(145)) * time.Millisecond):
+		killed = cmd.Process.Kill() == nil
 		<-done
 	}
-	return ctx.Err()
+	return killed, ctx.Err()
 }
 
 // killServe starts serve, hands it an ingest of the changing folder over the
@@ -128,18 +139,25 @@ func writeCorpus(dir string, n int, rng *rand.Rand) error {
 	return nil
 }
 
-// changeCorpus rewrites two files, removes one and adds one, as a folder
+// rewrite gives n random files of dir new text, so an ingest has work.
+func rewrite(dir string, n int, rng *rand.Rand) error {
+	names, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	for i := 0; i < n && err == nil && len(names) > 0; i++ {
+		j := rng.Intn(len(names))
+		err = os.WriteFile(names[j], corpusText(j, rng), 0o600)
+	}
+	return err
+}
+
+// changeCorpus rewrites ten files, removes one and adds one, as a folder
 // in use changes between syncs.
 func changeCorpus(dir string, rng *rand.Rand) error {
 	names, err := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if err != nil || len(names) < 3 {
 		return err
 	}
-	for range 2 {
-		i := rng.Intn(len(names))
-		if err := os.WriteFile(names[i], corpusText(i, rng), 0o600); err != nil {
-			return err
-		}
+	if err := rewrite(dir, 10, rng); err != nil {
+		return err
 	}
 	if err := os.Remove(names[rng.Intn(len(names))]); err != nil {
 		return err
