@@ -1,0 +1,147 @@
+//go:build unix
+
+package index
+
+import (
+	"fmt"
+	"iter"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpvec/mcpvec/index/internal/synth"
+	"go.etcd.io/bbolt"
+)
+
+// BenchmarkScale measures the vector index on the clustered unit vectors of
+// index/internal/synth (1000 topics) at 10k vectors, 100k with
+// MCPVEC_BENCH_LARGE=1, 1M with MCPVEC_BENCH_HUGE=1; MCPVEC_BENCH_DIM sets
+// the dimension (default 384):
+//
+//	MCPVEC_BENCH_LARGE=1 go test -run '^$' -bench Scale -benchtime 1x ./index/
+//
+// Each size runs once whatever b.N is and reports vectors/s inserted (all
+// cores, default config), heap-MB (HeapInuse after GC, minus the baseline),
+// save-s and load-s (a clean read of the saved graph through a bbolt file;
+// vectors come from memory, as if the store streamed them), query p50/p99 over 1000 queries (k 10, one goroutine) and
+// recall@10 against the exact scan. MCPVEC_BENCH_PROFILE=dir writes a heap
+// profile after the build.
+func BenchmarkScale(b *testing.B) {
+	dim := 384
+	if v, err := strconv.Atoi(os.Getenv("MCPVEC_BENCH_DIM")); err == nil && v > 0 {
+		dim = v
+	}
+	for _, n := range synth.Sizes() {
+		b.Run(fmt.Sprintf("n%dk_d%d", n/1000, dim), func(b *testing.B) {
+			for unit, v := range scaleRun(b, n, dim) {
+				b.ReportMetric(v, unit)
+			}
+		})
+	}
+}
+
+func scaleRun(b *testing.B, n, dim int) map[string]float64 {
+	c := synth.New(1, 250, dim)
+	base := synth.HeapInuse()
+	t0 := time.Now()
+	x := scaleBuild(b, c, n)
+	m := map[string]float64{"vectors/s": float64(n) / time.Since(t0).Seconds()}
+	m["heap-MB"] = float64(synth.HeapInuse()-base) / (1 << 20)
+	if err := synth.WriteHeapProfile(fmt.Sprintf("index-%dk-d%d", n/1000, dim)); err != nil {
+		b.Fatal(err)
+	}
+	p50, p99, r := scaleQueries(b, c, x, n)
+	m["p50-us"], m["p99-us"], m["recall@10"] = float64(p50.Microseconds()), float64(p99.Microseconds()), r
+	save, load := scaleSaveLoad(b, c, x, n)
+	m["save-s"], m["load-s"] = save.Seconds(), load.Seconds()
+	return m
+}
+
+func scaleBuild(b *testing.B, c *synth.Corpus, n int) *Index {
+	x := New(c.Dim, DefaultConfig())
+	var wg sync.WaitGroup
+	workers := runtime.GOMAXPROCS(0)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += workers {
+				if err := x.Add(uint64(i), c.Vector(uint64(i))); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return x
+}
+
+func scaleQueries(b *testing.B, c *synth.Corpus, x *Index, n int) (p50, p99 time.Duration, r float64) {
+	const nq = 1000
+	ds := make([]time.Duration, nq)
+	got, want := make([][]Result, nq), make([][]uint64, nq)
+	for j := range nq {
+		q := c.QueryVector(uint64(j), n)
+		t0 := time.Now()
+		rs, err := x.Search(q, 10)
+		ds[j] = time.Since(t0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		got[j] = rs
+		ex, _ := x.SearchExact(q, 10)
+		want[j] = ids(ex)
+	}
+	return synth.Percentile(ds, 0.5), synth.Percentile(ds, 0.99), recall(want, got)
+}
+
+func scaleSaveLoad(b *testing.B, c *synth.Corpus, x *Index, n int) (save, load time.Duration) {
+	db, err := bbolt.Open(filepath.Join(b.TempDir(), "idx.db"), 0o600, &bbolt.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	t0 := time.Now()
+	err = db.Update(func(tx *bbolt.Tx) error {
+		bk, err := tx.CreateBucket([]byte("hnsw"))
+		if err != nil {
+			return err
+		}
+		return x.Save(boltKV{bk})
+	})
+	save = time.Since(t0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	vecs := make([][]float32, n) // the store streams them from bbolt; not timed here
+	for i := range vecs {
+		vecs[i] = c.Vector(uint64(i))
+	}
+	t0 = time.Now()
+	err = db.View(func(tx *bbolt.Tx) error {
+		y, st, err := Load(boltKV{tx.Bucket([]byte("hnsw"))}, c.Dim, DefaultConfig(), seqVectors(vecs))
+		if err == nil && (st.Rebuilt || st.Inserted != 0 || y.Len() != n) {
+			err = fmt.Errorf("load was not a clean read: %+v", st)
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return save, time.Since(t0)
+}
+
+func seqVectors(vs [][]float32) iter.Seq2[uint64, []float32] {
+	return func(yield func(uint64, []float32) bool) {
+		for i, v := range vs {
+			if !yield(uint64(i), v) {
+				return
+			}
+		}
+	}
+}
