@@ -4,7 +4,6 @@ package index
 
 import (
 	"fmt"
-	"iter"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -124,7 +123,7 @@ func scaleSaveLoad(b *testing.B, c *synth.Corpus, x *Index, n int) (save, load t
 	}
 	t0 = time.Now()
 	err = db.View(func(tx *bbolt.Tx) error {
-		y, st, err := Load(boltKV{tx.Bucket([]byte("hnsw"))}, c.Dim, DefaultConfig(), seqVectors(vecs))
+		y, st, err := Load(boltKV{tx.Bucket([]byte("hnsw"))}, c.Dim, DefaultConfig(), seqOf(vecs))
 		if err == nil && (st.Rebuilt || st.Inserted != 0 || y.Len() != n) {
 			err = fmt.Errorf("load was not a clean read: %+v", st)
 		}
@@ -134,14 +133,4 @@ func scaleSaveLoad(b *testing.B, c *synth.Corpus, x *Index, n int) (save, load t
 		b.Fatal(err)
 	}
 	return save, time.Since(t0)
-}
-
-func seqVectors(vs [][]float32) iter.Seq2[uint64, []float32] {
-	return func(yield func(uint64, []float32) bool) {
-		for i, v := range vs {
-			if !yield(uint64(i), v) {
-				return
-			}
-		}
-	}
 }
