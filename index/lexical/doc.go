@@ -25,6 +25,21 @@
 //
 //	MCPVEC_EVAL=1 MCPVEC_EVAL_SWEEP=1 go test -run TestEvalBM25 -v ./index/lexical/
 //
+// Search is document at a time with MaxScore pruning (Turtle & Flood 1995):
+// terms whose summed upper bounds cannot reach the k-th best score only
+// probe the passages other terms found, skipping whole posting blocks. It
+// returns exactly the passages and scores of exhaustive scoring
+// (TestMaxScoreMatchesExhaustive compares them on random corpora).
+//
+// # Memory
+//
+// Posting lists are blocks of 128 (slot delta, tf) uvarint pairs with a
+// small header per block (last slot, offset, largest tf, shortest passage:
+// what skipping and the score bounds need), about 2–3 bytes a posting. Each
+// passage keeps its terms packed exactly as its stored record holds them
+// (needed to delete it, to compact and to save). See BENCHMARKS.md for
+// heap profiles.
+//
 // # Persistence
 //
 // Save writes into a caller-provided KV (a bbolt bucket in a write
