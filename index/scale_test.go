@@ -26,7 +26,8 @@ import (
 // Each size runs once whatever b.N is and reports vectors/s inserted (all
 // cores, default config), heap-MB (HeapInuse after GC, minus the baseline),
 // save-s and load-s (a clean read of the saved graph through a bbolt file;
-// vectors come from memory, as if the store streamed them), query p50/p99 over 1000 queries (k 10, one goroutine) and
+// vectors come from memory, as if the store streamed them), query p50/p99 over 1000 queries (k 10, one goroutine; wall and thread CPU
+// time) and
 // recall@10 against the exact scan. MCPVEC_BENCH_PROFILE=dir writes a heap
 // profile after the build.
 func BenchmarkScale(b *testing.B) {
@@ -53,8 +54,9 @@ func scaleRun(b *testing.B, n, dim int) map[string]float64 {
 	if err := synth.WriteHeapProfile(fmt.Sprintf("index-%dk-d%d", n/1000, dim)); err != nil {
 		b.Fatal(err)
 	}
-	p50, p99, r := scaleQueries(b, c, x, n)
-	m["p50-us"], m["p99-us"], m["recall@10"] = float64(p50.Microseconds()), float64(p99.Microseconds()), r
+	for unit, v := range scaleQueries(b, c, x, n) {
+		m[unit] = v
+	}
 	save, load := scaleSaveLoad(b, c, x, n)
 	m["save-s"], m["load-s"] = save.Seconds(), load.Seconds()
 	return m
@@ -80,23 +82,29 @@ func scaleBuild(b *testing.B, c *synth.Corpus, n int) *Index {
 	return x
 }
 
-func scaleQueries(b *testing.B, c *synth.Corpus, x *Index, n int) (p50, p99 time.Duration, r float64) {
+func scaleQueries(b *testing.B, c *synth.Corpus, x *Index, n int) map[string]float64 {
 	const nq = 1000
-	ds := make([]time.Duration, nq)
-	got, want := make([][]Result, nq), make([][]uint64, nq)
+	qs, want := make([][]float32, nq), make([][]uint64, nq)
 	for j := range nq {
-		q := c.QueryVector(uint64(j), n)
-		t0 := time.Now()
+		qs[j] = c.QueryVector(uint64(j), n)
+		ex, _ := x.SearchExact(qs[j], 10)
+		want[j] = ids(ex)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	wall, cpu, got := make([]time.Duration, nq), make([]time.Duration, nq), make([][]Result, nq)
+	for j, q := range qs {
+		t0, c0 := time.Now(), synth.ThreadCPU()
 		rs, err := x.Search(q, 10)
-		ds[j] = time.Since(t0)
+		wall[j], cpu[j] = time.Since(t0), synth.ThreadCPU()-c0
 		if err != nil {
 			b.Fatal(err)
 		}
 		got[j] = rs
-		ex, _ := x.SearchExact(q, 10)
-		want[j] = ids(ex)
 	}
-	return synth.Percentile(ds, 0.5), synth.Percentile(ds, 0.99), recall(want, got)
+	m := synth.LatencyMetrics(wall, cpu)
+	m["recall@10"] = recall(want, got)
+	return m
 }
 
 func scaleSaveLoad(b *testing.B, c *synth.Corpus, x *Index, n int) (save, load time.Duration) {

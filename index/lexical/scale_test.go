@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -21,7 +22,8 @@ import (
 // generation excluded), heap-MB (HeapInuse after GC, minus the baseline),
 // save-s and load-s (through a bbolt file; texts come from memory, as if the
 // store streamed them), and query p50/p99 over 1000 queries (k 10, one
-// goroutine). MCPVEC_BENCH_PROFILE=dir writes a heap profile after the build.
+// goroutine), as wall time and as the thread's CPU time (steadier on a
+// shared machine). MCPVEC_BENCH_PROFILE=dir writes a heap profile after the build.
 func BenchmarkScale(b *testing.B) {
 	for _, n := range synth.Sizes() {
 		b.Run(fmt.Sprintf("n%dk", n/1000), func(b *testing.B) {
@@ -41,8 +43,9 @@ func scaleRun(b *testing.B, n int) map[string]float64 {
 	if err := synth.WriteHeapProfile(fmt.Sprintf("lexical-%dk", n/1000)); err != nil {
 		b.Fatal(err)
 	}
-	p50, p99 := scaleQueries(c, ix, n)
-	m["p50-us"], m["p99-us"] = float64(p50.Microseconds()), float64(p99.Microseconds())
+	for unit, v := range scaleQueries(c, ix, n) {
+		m[unit] = v
+	}
 	save, load := scaleSaveLoad(b, c, ix, n)
 	m["save-s"], m["load-s"] = save.Seconds(), load.Seconds()
 	return m
@@ -68,18 +71,20 @@ func scaleBuild(c *synth.Corpus, n int) (*Index, float64) {
 	return ix, float64(n) / spent.Seconds()
 }
 
-func scaleQueries(c *synth.Corpus, ix *Index, n int) (p50, p99 time.Duration) {
+func scaleQueries(c *synth.Corpus, ix *Index, n int) map[string]float64 {
 	qs := make([]string, 1000)
 	for j := range qs {
 		qs[j] = c.Query(uint64(j), n)
 	}
-	ds := make([]time.Duration, len(qs))
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	wall, cpu := make([]time.Duration, len(qs)), make([]time.Duration, len(qs))
 	for j, q := range qs {
-		t0 := time.Now()
+		t0, c0 := time.Now(), synth.ThreadCPU()
 		ix.Search(q, 10)
-		ds[j] = time.Since(t0)
+		wall[j], cpu[j] = time.Since(t0), synth.ThreadCPU()-c0
 	}
-	return synth.Percentile(ds, 0.5), synth.Percentile(ds, 0.99)
+	return synth.LatencyMetrics(wall, cpu)
 }
 
 func scaleSaveLoad(b *testing.B, c *synth.Corpus, ix *Index, n int) (save, load time.Duration) {

@@ -185,3 +185,13 @@ func Percentile(ds []time.Duration, p float64) time.Duration {
 	i := int(math.Ceil(p*float64(len(ds)))) - 1
 	return ds[max(i, 0)]
 }
+
+// LatencyMetrics reports the p50 and p99 of wall and CPU query times in
+// microseconds, as benchmark metrics.
+func LatencyMetrics(wall, cpu []time.Duration) map[string]float64 {
+	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
+	return map[string]float64{
+		"p50-us": us(Percentile(wall, 0.5)), "p99-us": us(Percentile(wall, 0.99)),
+		"cpu-p50-us": us(Percentile(cpu, 0.5)), "cpu-p99-us": us(Percentile(cpu, 0.99)),
+	}
+}
