@@ -23,9 +23,15 @@
 // products (cosine after normalising once on insert), computed with
 // github.com/viterin/vek (AVX2+FMA, with a pure-Go fallback on other CPUs).
 //
-// Vectors live in one contiguous slab (grown by 1.25x); layer-0 links in one
-// flat []uint32 of (2M+1) words per node; upper layers (about 1 node in M)
-// in a small slice each.
+// The graph is walked and built on int8 copies of the vectors (one scale
+// per vector, max|v|/127; the query is quantised the same way) with an AVX2
+// inner product (quant_amd64.s; a Go loop elsewhere); the ef candidates a
+// search ends with are re-scored exactly in float32, so only the walk is
+// approximate and results carry exact scores.
+//
+// Vectors live in one contiguous slab (grown by 1.25x), their int8 codes in
+// another; layer-0 links in one flat []uint32 of (2M+1) words per node;
+// upper layers (about 1 node in M) in a small slice each.
 //
 // # Locking
 //

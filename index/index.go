@@ -47,6 +47,8 @@ type Index struct {
 	// write lock; a slot's entries are written by the goroutine owning the slot.
 	mu     sync.RWMutex
 	vecs   []float32  // slab: slot s occupies vecs[s*dim:(s+1)*dim]
+	codes  []int8     // the same vectors quantised, for graph traversal
+	scales []float32  // slot s's quantisation scale
 	links0 []uint32   // slot s: [count, m0 neighbour slots], words accessed atomically
 	upper  [][]uint32 // slot s, layers 1..level: (m+1) words each; nil for level 0
 	levels []uint8
@@ -124,6 +126,12 @@ func (x *Index) vec(s uint32) []float32 {
 	return x.vecs[o : o+x.dim : o+x.dim]
 }
 
+// code returns slot s's quantised vector.
+func (x *Index) code(s uint32) qvec {
+	o := int(s) * x.dim
+	return qvec{x.codes[o : o+x.dim : o+x.dim], x.scales[s]}
+}
+
 func (x *Index) isLive(s uint32) bool { return atomic.LoadUint32(&x.state[s]) == stateLive }
 
 // Add inserts vec under id, replacing any vector already stored under id.
@@ -187,6 +195,7 @@ func (x *Index) alloc(id uint64) (uint32, bool) {
 // linked, so no other goroutine can reach it through the graph.
 func (x *Index) fill(slot uint32, v []float32, sum uint32) {
 	copy(x.vec(slot), v)
+	x.scales[slot] = quantize(x.code(slot).codes, v)
 	x.crcs[slot] = sum
 	// A Delete or replacement may already have tombstoned the reserved slot.
 	atomic.CompareAndSwapUint32(&x.state[slot], stateFree, stateLive)
@@ -206,6 +215,8 @@ func (x *Index) grow(want int) {
 		nc = 64
 	}
 	x.vecs = growTo(x.vecs, nc*x.dim)
+	x.codes = growTo(x.codes, nc*x.dim)
+	x.scales = growTo(x.scales, nc)
 	x.links0 = growTo(x.links0, nc*(x.m0+1))
 	x.upper = growTo(x.upper, nc)
 	x.levels = growTo(x.levels, nc)

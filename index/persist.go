@@ -305,6 +305,7 @@ func (x *Index) setVector(s uint32, v []float32) error {
 	if err := prepareInto(x.vec(s), v, x.cfg.Metric); err != nil {
 		return err
 	}
+	x.scales[s] = quantize(x.code(s).codes, x.vec(s))
 	x.crcs[s] = vecCRC(v)
 	return nil
 }
