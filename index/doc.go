@@ -29,6 +29,11 @@
 // search ends with are re-scored exactly in float32, so only the walk is
 // approximate and results carry exact scores.
 //
+// With Config.Source set the index keeps no float32 copies at all: it
+// re-scores through the Source (the store's vectors), without holding its
+// locks, and its memory is the int8 codes (a quarter of the float32 bytes)
+// plus links. Without one it keeps both, 1.25x the float32 bytes.
+//
 // Vectors live in one contiguous slab (grown by 1.25x), their int8 codes in
 // another; layer-0 links in one flat []uint32 of (2M+1) words per node;
 // upper layers (about 1 node in M) in a small slice each.
@@ -99,6 +104,10 @@
 //
 // # Caveats
 //
+//   - With a Source, a search fails if the Source does; a vector it no
+//     longer has keeps its int8 score. SearchExact then scans int8 codes and
+//     re-scores the best max(k, EfSearch), so it is exact only up to int8
+//     rounding at that boundary.
 //   - Save must run in the same transaction as the vector writes it covers;
 //     if it returns an error, roll back (the index keeps its dirty marks).
 //   - Builds are deterministic for a Seed only when one goroutine adds in a

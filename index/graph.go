@@ -254,9 +254,10 @@ func (x *Index) entry() (int64, int) {
 	return x.ep, x.maxLevel
 }
 
-// graphSearch is K-NN-SEARCH from the paper over the quantised vectors,
-// followed by exact re-scoring of the ef candidates found: int8 scores only
-// steer the walk, the ranking returned is float32.
+// graphSearch is K-NN-SEARCH from the paper over the quantised vectors. It
+// returns all ef candidates found, best first, re-scored in float32 when
+// the index keeps float32 copies (else finish re-scores them through the
+// Source): int8 scores only steer the walk.
 func (x *Index) graphSearch(q []float32, k, ef int) []Result {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -276,12 +277,10 @@ func (x *Index) graphSearch(q []float32, k, ef int) []Result {
 		cur = x.greedy(qq, cur, l, v)
 	}
 	res := x.searchLayer(qq, []cand{cur}, ef, 0, v)
-	for i := range res {
-		res[i].score = dot(q, x.vec(res[i].slot))
-	}
-	sortCands(res)
-	if len(res) > k {
-		res = res[:k]
+	if x.vecs != nil {
+		for i := range res {
+			res[i].score = dot(q, x.vec(res[i].slot))
+		}
 	}
 	return x.results(res)
 }

@@ -3,7 +3,9 @@
 package index
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,7 +21,8 @@ import (
 // BenchmarkScale measures the vector index on the clustered unit vectors of
 // index/internal/synth (1000 topics) at 10k vectors, 100k with
 // MCPVEC_BENCH_LARGE=1, 1M with MCPVEC_BENCH_HUGE=1; MCPVEC_BENCH_DIM sets
-// the dimension (default 384):
+// the dimension (default 384), MCPVEC_BENCH_SOURCE=1 keeps the float32
+// vectors in a bbolt bucket read through Config.Source instead of in memory:
 //
 //	MCPVEC_BENCH_LARGE=1 go test -run '^$' -bench Scale -benchtime 1x ./index/
 //
@@ -46,9 +49,18 @@ func BenchmarkScale(b *testing.B) {
 
 func scaleRun(b *testing.B, n, dim int) map[string]float64 {
 	c := synth.New(1, 250, dim)
+	db, err := bbolt.Open(filepath.Join(b.TempDir(), "idx.db"), 0o600, &bbolt.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	cfg := DefaultConfig()
+	if os.Getenv("MCPVEC_BENCH_SOURCE") == "1" {
+		cfg.Source = storeVectors(b, db, c, n)
+	}
 	base := synth.HeapInuse()
 	t0 := time.Now()
-	x := scaleBuild(b, c, n)
+	x := scaleBuild(b, c, n, cfg)
 	m := map[string]float64{"vectors/s": float64(n) / time.Since(t0).Seconds()}
 	m["heap-MB"] = float64(synth.HeapInuse()-base) / (1 << 20)
 	if err := synth.WriteHeapProfile(fmt.Sprintf("index-%dk-d%d", n/1000, dim)); err != nil {
@@ -57,13 +69,13 @@ func scaleRun(b *testing.B, n, dim int) map[string]float64 {
 	for unit, v := range scaleQueries(b, c, x, n) {
 		m[unit] = v
 	}
-	save, load := scaleSaveLoad(b, c, x, n)
+	save, load := scaleSaveLoad(b, db, c, x, n)
 	m["save-s"], m["load-s"] = save.Seconds(), load.Seconds()
 	return m
 }
 
-func scaleBuild(b *testing.B, c *synth.Corpus, n int) *Index {
-	x := New(c.Dim, DefaultConfig())
+func scaleBuild(b *testing.B, c *synth.Corpus, n int, cfg Config) *Index {
+	x := New(c.Dim, cfg)
 	var wg sync.WaitGroup
 	workers := runtime.GOMAXPROCS(0)
 	for w := range workers {
@@ -84,12 +96,11 @@ func scaleBuild(b *testing.B, c *synth.Corpus, n int) *Index {
 
 func scaleQueries(b *testing.B, c *synth.Corpus, x *Index, n int) map[string]float64 {
 	const nq = 1000
-	qs, want := make([][]float32, nq), make([][]uint64, nq)
+	qs := make([][]float32, nq)
 	for j := range nq {
 		qs[j] = c.QueryVector(uint64(j), n)
-		ex, _ := x.SearchExact(qs[j], 10)
-		want[j] = ids(ex)
 	}
+	want := bruteTruth(c, n, qs, 10)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	wall, cpu, got := make([]time.Duration, nq), make([]time.Duration, nq), make([][]Result, nq)
@@ -107,14 +118,9 @@ func scaleQueries(b *testing.B, c *synth.Corpus, x *Index, n int) map[string]flo
 	return m
 }
 
-func scaleSaveLoad(b *testing.B, c *synth.Corpus, x *Index, n int) (save, load time.Duration) {
-	db, err := bbolt.Open(filepath.Join(b.TempDir(), "idx.db"), 0o600, &bbolt.Options{NoSync: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+func scaleSaveLoad(b *testing.B, db *bbolt.DB, c *synth.Corpus, x *Index, n int) (save, load time.Duration) {
 	t0 := time.Now()
-	err = db.Update(func(tx *bbolt.Tx) error {
+	err := db.Update(func(tx *bbolt.Tx) error {
 		bk, err := tx.CreateBucket([]byte("hnsw"))
 		if err != nil {
 			return err
@@ -131,7 +137,7 @@ func scaleSaveLoad(b *testing.B, c *synth.Corpus, x *Index, n int) (save, load t
 	}
 	t0 = time.Now()
 	err = db.View(func(tx *bbolt.Tx) error {
-		y, st, err := Load(boltKV{tx.Bucket([]byte("hnsw"))}, c.Dim, DefaultConfig(), seqOf(vecs))
+		y, st, err := Load(boltKV{tx.Bucket([]byte("hnsw"))}, c.Dim, x.Config(), seqOf(vecs))
 		if err == nil && (st.Rebuilt || st.Inserted != 0 || y.Len() != n) {
 			err = fmt.Errorf("load was not a clean read: %+v", st)
 		}
@@ -141,4 +147,80 @@ func scaleSaveLoad(b *testing.B, c *synth.Corpus, x *Index, n int) (save, load t
 		b.Fatal(err)
 	}
 	return save, time.Since(t0)
+}
+
+// boltSource reads vectors from a bbolt bucket, one read transaction per
+// search, as the store would.
+type boltSource struct{ db *bbolt.DB }
+
+func (s *boltSource) Vectors(ids []uint64, fn func(int, []float32)) error {
+	return s.db.View(func(tx *bbolt.Tx) error {
+		bk := tx.Bucket([]byte("vectors"))
+		var v []float32
+		for i, id := range ids {
+			raw := bk.Get(binary.BigEndian.AppendUint64(nil, id))
+			v = v[:0]
+			for j := 0; j+4 <= len(raw); j += 4 {
+				v = append(v, math.Float32frombits(binary.LittleEndian.Uint32(raw[j:])))
+			}
+			if raw != nil {
+				fn(i, v)
+			}
+		}
+		return nil
+	})
+}
+
+// storeVectors writes the n vectors into the "vectors" bucket.
+func storeVectors(b *testing.B, db *bbolt.DB, c *synth.Corpus, n int) *boltSource {
+	err := db.Update(func(tx *bbolt.Tx) error {
+		bk, err := tx.CreateBucket([]byte("vectors"))
+		if err != nil {
+			return err
+		}
+		for i := range n {
+			var raw []byte
+			for _, f := range c.Vector(uint64(i)) {
+				raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(f))
+			}
+			if err := bk.Put(binary.BigEndian.AppendUint64(nil, uint64(i)), raw); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &boltSource{db}
+}
+
+// bruteTruth is the exact top k of every query by float32 brute force over
+// regenerated vectors (the index may hold only int8 codes), 1000 at a time.
+func bruteTruth(c *synth.Corpus, n int, qs [][]float32, k int) [][]uint64 {
+	hs := make([]minHeap, len(qs))
+	for lo := 0; lo < n; lo += 1000 {
+		var chunk [][]float32
+		for i := lo; i < min(n, lo+1000); i++ {
+			chunk = append(chunk, c.Vector(uint64(i)))
+		}
+		for j, q := range qs {
+			for i, v := range chunk {
+				sc := dot(q, v)
+				if len(hs[j]) < k {
+					hs[j].push(cand{uint32(lo + i), sc})
+				} else if sc > hs[j][0].score {
+					hs[j][0] = cand{uint32(lo + i), sc}
+					hs[j].fix0()
+				}
+			}
+		}
+	}
+	out := make([][]uint64, len(qs))
+	for j, h := range hs {
+		for _, c := range h {
+			out[j] = append(out[j], uint64(c.slot))
+		}
+	}
+	return out
 }
