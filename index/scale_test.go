@@ -27,7 +27,8 @@ import (
 //	MCPVEC_BENCH_LARGE=1 go test -run '^$' -bench Scale -benchtime 1x ./index/
 //
 // Each size runs once whatever b.N is and reports vectors/s inserted (all
-// cores, default config), heap-MB (HeapInuse after GC, minus the baseline),
+// cores, default config; wall and per CPU-second, vector generation
+// included), heap-MB (HeapInuse after GC, minus the baseline),
 // save-s and load-s (a clean read of the saved graph through a bbolt file;
 // vectors come from memory, as if the store streamed them), query p50/p99 over 1000 queries (k 10, one goroutine; wall and thread CPU
 // time) and
@@ -59,9 +60,10 @@ func scaleRun(b *testing.B, n, dim int) map[string]float64 {
 		cfg.Source = storeVectors(b, db, c, n)
 	}
 	base := synth.HeapInuse()
-	t0 := time.Now()
+	t0, c0 := time.Now(), cpuTime()
 	x := scaleBuild(b, c, n, cfg)
 	m := map[string]float64{"vectors/s": float64(n) / time.Since(t0).Seconds()}
+	m["vectors/cpu-s"] = float64(n) / (cpuTime() - c0).Seconds()
 	m["heap-MB"] = float64(synth.HeapInuse()-base) / (1 << 20)
 	if err := synth.WriteHeapProfile(fmt.Sprintf("index-%dk-d%d", n/1000, dim)); err != nil {
 		b.Fatal(err)
