@@ -78,6 +78,7 @@ type Index struct {
 	chain      []uint32            // first ids of the dictionary chunks Load used
 	staleKeys  [][]byte            // dictionary chunks Save must delete
 	scratch    sync.Pool           // *scratch
+	deferPost  bool                // Load: insertLocked leaves postings to invert
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -183,7 +184,9 @@ func (ix *Index) insertLocked(id uint64, sum, length, nterms uint32, terms []byt
 	ix.slot[id] = s
 	for t, tf := range unpackTerms(terms) {
 		ix.df[t]++
-		ix.post[t].add(s, tf, length)
+		if !ix.deferPost {
+			ix.post[t].add(s, tf, length)
+		}
 	}
 	ix.alive++
 	ix.totalLen += uint64(length)
@@ -231,21 +234,18 @@ func (ix *Index) compactLocked() {
 	old := ix.docs
 	ix.docs = make([]docEntry, 0, ix.alive)
 	ix.slot = make(map[uint64]uint32, ix.alive)
-	clear(ix.post)
 	clear(ix.df)
 	ix.alive, ix.totalLen, ix.livePost, ix.deadPost = 0, 0, 0, 0
+	deferred := ix.deferPost
+	ix.deferPost = true
 	for _, d := range old {
 		if d.alive {
 			ix.insertLocked(d.id, d.sum, d.length, d.nterms, d.terms)
 		}
 	}
-	ix.trimPostings()
-}
-
-// trimPostings gives back the capacity append left in the posting lists.
-func (ix *Index) trimPostings() {
-	for t := range ix.post {
-		ix.post[t] = ix.post[t].trim()
+	ix.deferPost = deferred
+	if !deferred {
+		ix.invert()
 	}
 }
 

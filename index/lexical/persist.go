@@ -153,13 +153,14 @@ func Load(kv KV, cfg Config, texts iter.Seq2[uint64, string]) (*Index, LoadStats
 		st.Corrupt += ix.loadDictionary(kv)
 	}
 	recs := make(map[uint64]record)
+	var sl slab
 	err := kv.ForEach(func(k, v []byte) error {
 		switch {
 		case len(k) == 8:
 			var r record
 			if ix.metaOK {
 				var ok bool
-				if r, ok = ix.decodeDoc(v); !ok {
+				if r, ok = ix.decodeDoc(v, &sl); !ok {
 					st.Corrupt++
 				}
 			}
@@ -172,10 +173,12 @@ func Load(kv KV, cfg Config, texts iter.Seq2[uint64, string]) (*Index, LoadStats
 	if err != nil {
 		return nil, st, fmt.Errorf("load lexical records: %w", err)
 	}
+	ix.deferPost = true
 	for id, text := range texts {
 		ix.restore(id, text, recs, &st)
 	}
-	ix.trimPostings()
+	ix.deferPost = false
+	ix.invert()
 	for id := range recs {
 		ix.removed[id] = struct{}{}
 		st.Dropped++
@@ -242,10 +245,11 @@ func (ix *Index) inChain(k []byte) bool {
 	return found
 }
 
-// decodeDoc validates a passage record and copies out its packed terms. A
+// decodeDoc validates a passage record and copies out its packed terms
+// (into slab). A
 // record of another version or referring to unknown terms comes back
 // unusable with ok = true; ok = false means it was damaged.
-func (ix *Index) decodeDoc(v []byte) (r record, ok bool) {
+func (ix *Index) decodeDoc(v []byte, slab *slab) (r record, ok bool) {
 	if len(v) < 5 || v[0] != recordVersion {
 		return record{}, len(v) > 0 && v[0] < recordVersion
 	}
@@ -273,11 +277,24 @@ func (ix *Index) decodeDoc(v []byte) (r record, ok bool) {
 	if len(v) != 0 {
 		return record{}, false
 	}
-	r.terms = bytes.Clone(body)
-	if r.terms == nil {
-		r.terms = []byte{}
+	if r.terms = slab.copy(body); r.terms == nil {
+		r.terms = []byte{} // nil would mark the record unusable
 	}
 	return r, true
+}
+
+// slab hands out copies carved from 1 MiB chunks: one allocation per
+// thousands of records instead of one each, and no size-class rounding.
+type slab struct{ free []byte }
+
+func (s *slab) copy(b []byte) []byte {
+	if len(b) > len(s.free) {
+		s.free = make([]byte, max(1<<20, len(b)))
+	}
+	out := s.free[:len(b):len(b)]
+	copy(out, b)
+	s.free = s.free[len(b):]
+	return out
 }
 
 // restore adds one passage from its record when the record matches the

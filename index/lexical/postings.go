@@ -74,18 +74,6 @@ func (p *postings) decode(i int, docs, tfs *[blockSize]uint32) int {
 	return n
 }
 
-// trim returns the list with its slices reallocated to their length, to give
-// back what append over-allocated.
-func (p postings) trim() postings {
-	if cap(p.data) > len(p.data)+len(p.data)/16 {
-		p.data = append([]byte(nil), p.data...)
-	}
-	if cap(p.blocks) > len(p.blocks) {
-		p.blocks = append([]block(nil), p.blocks...)
-	}
-	return p
-}
-
 // exhausted is the slot of a cursor past its list's end.
 const exhausted = math.MaxUint32
 
