@@ -71,8 +71,8 @@ func scaleRun(b *testing.B, n, dim int) map[string]float64 {
 	for unit, v := range scaleQueries(b, c, x, n) {
 		m[unit] = v
 	}
-	save, load := scaleSaveLoad(b, db, c, x, n)
-	m["save-s"], m["load-s"] = save.Seconds(), load.Seconds()
+	save, load, loadCPU := scaleSaveLoad(b, db, c, x, n)
+	m["save-s"], m["load-s"], m["load-cpu-s"] = save.Seconds(), load.Seconds(), loadCPU.Seconds()
 	return m
 }
 
@@ -120,7 +120,7 @@ func scaleQueries(b *testing.B, c *synth.Corpus, x *Index, n int) map[string]flo
 	return m
 }
 
-func scaleSaveLoad(b *testing.B, db *bbolt.DB, c *synth.Corpus, x *Index, n int) (save, load time.Duration) {
+func scaleSaveLoad(b *testing.B, db *bbolt.DB, c *synth.Corpus, x *Index, n int) (save, load, loadCPU time.Duration) {
 	t0 := time.Now()
 	err := db.Update(func(tx *bbolt.Tx) error {
 		bk, err := tx.CreateBucket([]byte("hnsw"))
@@ -137,7 +137,7 @@ func scaleSaveLoad(b *testing.B, db *bbolt.DB, c *synth.Corpus, x *Index, n int)
 	for i := range vecs {
 		vecs[i] = c.Vector(uint64(i))
 	}
-	t0 = time.Now()
+	t0, c0 := time.Now(), cpuTime()
 	err = db.View(func(tx *bbolt.Tx) error {
 		y, st, err := Load(boltKV{tx.Bucket([]byte("hnsw"))}, c.Dim, x.Config(), seqOf(vecs))
 		if err == nil && (st.Rebuilt || st.Inserted != 0 || y.Len() != n) {
@@ -148,7 +148,7 @@ func scaleSaveLoad(b *testing.B, db *bbolt.DB, c *synth.Corpus, x *Index, n int)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return save, time.Since(t0)
+	return save, time.Since(t0), cpuTime() - c0
 }
 
 // boltSource reads vectors from a bbolt bucket, one read transaction per

@@ -53,7 +53,11 @@
 // Load reads the dictionary chain, decodes the records without touching term
 // strings, then walks the passages (the source of truth) and tokenises only
 // those whose record is missing, stale or damaged; records of vanished
-// passages are dropped and deleted by the next Save.
+// passages are dropped and deleted by the next Save. It then builds all
+// posting lists at once, term by term. LoadIDs does the same from passage
+// ids alone, reading a passage's text only when its record is unusable: for
+// callers whose records cannot drift from the text (Save in the passages'
+// transaction, text never changed under an id), start-up then reads no text.
 //
 // # Caveats
 //

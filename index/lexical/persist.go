@@ -146,6 +146,54 @@ type record struct {
 // the repairs. kv is only read. Load returns errors from kv.ForEach, wrapped;
 // damaged records are repaired, not reported as errors.
 func Load(kv KV, cfg Config, texts iter.Seq2[uint64, string]) (*Index, LoadStats, error) {
+	ix, recs, st, err := readRecords(kv, cfg)
+	if err != nil {
+		return nil, st, err
+	}
+	ix.deferPost = true
+	for id, text := range texts {
+		ix.restore(id, text, recs, &st)
+	}
+	ix.finishLoad(recs, &st)
+	return ix, st, nil
+}
+
+// LoadIDs is Load for a caller whose records cannot drift from its
+// passages' text: it Saves in the same transaction as it writes passages
+// and never changes the text under an id. It reconciles by id alone, so
+// start-up reads no passage text, except through text for a passage whose
+// record is missing, unreadable or from another TokenizerVersion (that one
+// is tokenised). A record without a passage in ids is dropped. It returns
+// errors from kv.ForEach and from text, wrapped.
+func LoadIDs(kv KV, cfg Config, ids iter.Seq[uint64], text func(id uint64) (string, error)) (*Index, LoadStats, error) {
+	ix, recs, st, err := readRecords(kv, cfg)
+	if err != nil {
+		return nil, st, err
+	}
+	ix.deferPost = true
+	for id := range ids {
+		r, ok := recs[id]
+		delete(recs, id)
+		if ok && r.terms != nil {
+			ix.deleteLocked(id)
+			ix.insertLocked(id, r.sum, r.length, r.nterms, r.terms)
+			st.Loaded++
+			continue
+		}
+		t, err := text(id)
+		if err != nil {
+			return nil, st, fmt.Errorf("load lexical: text of passage %d: %w", id, err)
+		}
+		ix.Add(id, t)
+		st.Tokenized++
+	}
+	ix.finishLoad(recs, &st)
+	return ix, st, nil
+}
+
+// readRecords reads the dictionary and every passage record, noting stale
+// dictionary chunks.
+func readRecords(kv KV, cfg Config) (*Index, map[uint64]record, LoadStats, error) {
 	ix := New(cfg)
 	var st LoadStats
 	if string(kv.Get(metaKey)) == TokenizerVersion {
@@ -171,19 +219,20 @@ func Load(kv KV, cfg Config, texts iter.Seq2[uint64, string]) (*Index, LoadStats
 		return nil
 	})
 	if err != nil {
-		return nil, st, fmt.Errorf("load lexical records: %w", err)
+		return nil, nil, st, fmt.Errorf("load lexical records: %w", err)
 	}
-	ix.deferPost = true
-	for id, text := range texts {
-		ix.restore(id, text, recs, &st)
-	}
+	return ix, recs, st, nil
+}
+
+// finishLoad builds the postings and marks the records no passage claimed
+// for deletion.
+func (ix *Index) finishLoad(recs map[uint64]record, st *LoadStats) {
 	ix.deferPost = false
 	ix.invert()
 	for id := range recs {
 		ix.removed[id] = struct{}{}
 		st.Dropped++
 	}
-	return ix, st, nil
 }
 
 // loadDictionary reads the chain of dictionary chunks, stopping at the first

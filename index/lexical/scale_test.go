@@ -46,8 +46,9 @@ func scaleRun(b *testing.B, n int) map[string]float64 {
 	for unit, v := range scaleQueries(c, ix, n) {
 		m[unit] = v
 	}
-	save, load := scaleSaveLoad(b, c, ix, n)
-	m["save-s"], m["load-s"] = save.Seconds(), load.Seconds()
+	save, load, loadCPU, loadIDs := scaleSaveLoad(b, c, ix, n)
+	m["save-s"], m["load-s"], m["loadids-s"] = save.Seconds(), load.Seconds(), loadIDs.Seconds()
+	m["load-cpu-s"] = loadCPU.Seconds()
 	return m
 }
 
@@ -89,7 +90,7 @@ func scaleQueries(c *synth.Corpus, ix *Index, n int) map[string]float64 {
 	return synth.LatencyMetrics(wall, cpu)
 }
 
-func scaleSaveLoad(b *testing.B, c *synth.Corpus, ix *Index, n int) (save, load time.Duration) {
+func scaleSaveLoad(b *testing.B, c *synth.Corpus, ix *Index, n int) (save, load, loadCPU, loadIDs time.Duration) {
 	db, err := bbolt.Open(filepath.Join(b.TempDir(), "lex.db"), 0o600, &bbolt.Options{NoSync: true})
 	if err != nil {
 		b.Fatal(err)
@@ -111,7 +112,7 @@ func scaleSaveLoad(b *testing.B, c *synth.Corpus, ix *Index, n int) (save, load 
 	for i := range texts {
 		texts[i] = c.Text(uint64(i))
 	}
-	t0 = time.Now()
+	t0, c0 := time.Now(), synth.ProcessCPU()
 	err = db.View(func(tx *bbolt.Tx) error {
 		y, st, err := Load(tx.Bucket([]byte("lexical")), DefaultConfig(), seqStrings(texts))
 		if err == nil && (st.Loaded != n || y.Len() != n) {
@@ -122,7 +123,24 @@ func scaleSaveLoad(b *testing.B, c *synth.Corpus, ix *Index, n int) (save, load 
 	if err != nil {
 		b.Fatal(err)
 	}
-	return save, time.Since(t0)
+	load, loadCPU = time.Since(t0), synth.ProcessCPU()-c0
+	t0 = time.Now()
+	err = db.View(func(tx *bbolt.Tx) error {
+		ids := func(yield func(uint64) bool) {
+			for i := range n {
+				if !yield(uint64(i)) {
+					return
+				}
+			}
+		}
+		noText := func(id uint64) (string, error) { return "", fmt.Errorf("text of %d asked", id) }
+		_, _, err := LoadIDs(tx.Bucket([]byte("lexical")), DefaultConfig(), ids, noText)
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return save, load, loadCPU, time.Since(t0)
 }
 
 func seqStrings(ts []string) iter.Seq2[uint64, string] {

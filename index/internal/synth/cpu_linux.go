@@ -16,3 +16,12 @@ func ThreadCPU() time.Duration {
 	}
 	return time.Duration(ts.Nano())
 }
+
+// ProcessCPU is the CPU time (user and system) the process has used.
+func ProcessCPU() time.Duration {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
