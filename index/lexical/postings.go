@@ -86,6 +86,7 @@ type cursor struct {
 	doc  uint32  // current slot, or exhausted
 	tf   uint32  // current term frequency
 	bi   int     // current block
+	sbi  int     // block blockBound last found (≥ bi once set)
 	i, n int     // position in, and length of, the decoded block
 	docs [blockSize]uint32
 	tfs  [blockSize]uint32
@@ -93,7 +94,7 @@ type cursor struct {
 
 // reset places c on the first posting of p.
 func (c *cursor) reset(p *postings) {
-	c.p, c.bi, c.i, c.n = p, -1, 0, 0
+	c.p, c.bi, c.sbi, c.i, c.n = p, -1, 0, 0, 0
 	c.enter(0)
 }
 
@@ -119,6 +120,24 @@ func (c *cursor) next() {
 		return
 	}
 	c.enter(c.bi + 1)
+}
+
+// blockBound is the largest contribution any posting of the block that
+// would hold target can make (0 past the end), found without decoding: the
+// block-max idea of Ding & Suel (2011), applied to MaxScore's probes. The
+// block found is remembered, so repeated calls with growing targets walk
+// each list's block headers once.
+func (c *cursor) blockBound(target uint32, bm bm25) float64 {
+	bi := max(c.bi, c.sbi)
+	for bi < len(c.p.blocks) && c.p.blocks[bi].last < target {
+		bi++
+	}
+	c.sbi = bi
+	if bi == len(c.p.blocks) {
+		return 0
+	}
+	b := &c.p.blocks[bi]
+	return bm.term(c.w, b.maxTF, b.minLen)
 }
 
 // seek moves c to the first posting with slot ≥ target, skipping whole

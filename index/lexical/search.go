@@ -182,6 +182,13 @@ func (sc *scratch) score(doc uint32, ne int, d *docEntry, bm bm25, theta, margin
 		}
 		i := sc.order[j]
 		c := &sc.cursors[i]
+		rest := 0.0
+		if j > 0 {
+			rest = sc.cum[j-1]
+		}
+		if (partial+c.blockBound(doc, bm)+rest)*margin < theta {
+			return false // block-max: the block that could hold doc scores too little
+		}
 		if c.seek(doc); c.doc == doc {
 			sc.contrib[i] = float32(bm.term(c.w, c.tf, d.length))
 			partial += float64(sc.contrib[i])
