@@ -1,7 +1,5 @@
 package index
 
-import "math"
-
 // qvec is a vector quantised to int8 with one scale: v ≈ scale · codes.
 type qvec struct {
 	codes []int8
@@ -14,17 +12,22 @@ type qvec struct {
 func quantize(dst []int8, v []float32) float32 {
 	var m float32
 	for _, f := range v {
-		m = max(m, float32(math.Abs(float64(f))))
+		m = max(m, f, -f)
 	}
 	if m == 0 {
 		clear(dst)
 		return 0
 	}
 	scale := m / 127
-	inv := 1 / scale
+	inv := 127 / m
 	for i, f := range v {
-		c := math.Round(float64(f * inv))
-		dst[i] = int8(max(-127, min(127, c)))
+		c := f * inv // within ±127 up to rounding: no clamp needed
+		if c >= 0 {
+			c += 0.5
+		} else {
+			c -= 0.5
+		}
+		dst[i] = int8(max(-127, min(127, int32(c))))
 	}
 	return scale
 }

@@ -60,3 +60,14 @@ func BenchmarkDotInt8(b *testing.B) {
 }
 
 var sinkI int32
+
+func TestQuantizeRounds(t *testing.T) {
+	v := []float32{1, -1, 0.5, -0.5, 0.25, 0, 1.0 / 254, -1.0 / 254}
+	dst := make([]int8, len(v))
+	if s := quantize(dst, v); s != 1.0/127 {
+		t.Fatalf("scale %g, want 1/127", s)
+	}
+	if got, want := fmt.Sprint(dst), "[127 -127 64 -64 32 0 1 -1]"; got != want {
+		t.Fatalf("codes %s, want %s", got, want)
+	}
+}
