@@ -174,7 +174,7 @@ func (s *boltSource) Vectors(ids []uint64, fn func(int, []float32)) error {
 }
 
 // storeVectors writes the n vectors into the "vectors" bucket.
-func storeVectors(b *testing.B, db *bbolt.DB, c *synth.Corpus, n int) *boltSource {
+func storeVectors(b testing.TB, db *bbolt.DB, c *synth.Corpus, n int) *boltSource {
 	err := db.Update(func(tx *bbolt.Tx) error {
 		bk, err := tx.CreateBucket([]byte("vectors"))
 		if err != nil {

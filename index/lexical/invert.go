@@ -3,24 +3,52 @@ package lexical
 import "encoding/binary"
 
 // invert rebuilds every posting list from the live passages' packed terms,
-// term by term rather than passage by passage: count the postings of each
-// term, scatter (slot, tf) into one array grouped by term, then encode each
-// list in turn into one shared, exactly sized arena. Load and compaction
-// use it; it is about twice as fast as adding passage by passage (which
-// touches a different list for every posting) and leaves no slack.
-// Callers hold the write lock.
+// term by term rather than passage by passage: scatter (slot, tf) into one
+// array grouped by term (df gives each term's share), then encode each list
+// in turn, sequentially, into one shared arena trimmed to size. Load and
+// compaction use it; it leaves no slack. Callers hold the write lock.
 func (ix *Index) invert() {
-	// df counts the live passages holding each term: the postings to place.
-	start := make([]int, len(ix.post)+1)
+	start := make([]uint32, len(ix.post)+1)
 	for t, df := range ix.df {
-		start[t+1] = start[t] + int(df)
+		start[t+1] = start[t] + df
 	}
-	ps := make([]slotTF, start[len(ix.post)])
-	next := append([]int(nil), start[:len(ix.post)]...)
+	ps, lengths := ix.scatter(start)
+	ends := make([]int, len(ix.post)) // each list's end in data
+	var data []byte
+	blocks := make([]block, 0, len(ps)/blockSize+len(ix.post))
+	var tmp postings
+	for t := range ix.post {
+		tmp = postings{data: tmp.data[:0], blocks: tmp.blocks[:0]}
+		for _, e := range ps[start[t]:start[t+1]] {
+			tmp.add(e.slot, e.tf, lengths[e.slot])
+		}
+		data = append(data, tmp.data...)
+		ends[t] = len(data)
+		blocks = append(blocks, tmp.blocks...)
+		ix.post[t] = postings{blocks: blocks[len(blocks)-len(tmp.blocks) : len(blocks) : len(blocks)], n: tmp.n}
+	}
+	data = append([]byte(nil), data...) // drop append's slack
+	off := 0
+	for t, end := range ends {
+		ix.post[t].data = data[off:end:end]
+		off = end
+	}
+}
+
+type slotTF struct{ slot, tf uint32 }
+
+// scatter places every live posting at its term's next free position
+// (term t's run starts at start[t]) and returns them with the passage
+// lengths by slot.
+func (ix *Index) scatter(start []uint32) (ps []slotTF, lengths []uint32) {
+	ps = make([]slotTF, start[len(ix.post)])
+	next := append([]uint32(nil), start[:len(ix.post)]...)
+	lengths = make([]uint32, len(ix.docs))
 	for s, d := range ix.docs {
 		if !d.alive {
 			continue
 		}
+		lengths[s] = d.length
 		b, t := d.terms, uint32(0)
 		for len(b) > 0 {
 			delta, n := binary.Uvarint(b)
@@ -31,40 +59,5 @@ func (ix *Index) invert() {
 			next[t]++
 		}
 	}
-	data, blocks := ix.arenas(start, ps)
-	for t := range ix.post {
-		p := postings{data: data[:0], blocks: blocks[:0]}
-		for _, e := range ps[start[t]:start[t+1]] {
-			p.add(e.slot, e.tf, ix.docs[e.slot].length)
-		}
-		p.data, p.blocks = p.data[:len(p.data):len(p.data)], p.blocks[:len(p.blocks):len(p.blocks)]
-		data, blocks = data[len(p.data):], blocks[len(p.blocks):]
-		ix.post[t] = p
-	}
-}
-
-type slotTF struct{ slot, tf uint32 }
-
-// arenas allocates the exact bytes and blocks the lists grouped by start
-// need.
-func (ix *Index) arenas(start []int, ps []slotTF) ([]byte, []block) {
-	nbytes, nblocks := 0, 0
-	for t := range ix.post {
-		lo, hi := start[t], start[t+1]
-		nblocks += (hi - lo + blockSize - 1) / blockSize
-		prev := uint32(0) // each delta is from the previous posting, across blocks too
-		for _, e := range ps[lo:hi] {
-			nbytes += uvarintLen(e.slot-prev) + uvarintLen(e.tf)
-			prev = e.slot
-		}
-	}
-	return make([]byte, nbytes), make([]block, nblocks)
-}
-
-func uvarintLen(v uint32) int {
-	n := 1
-	for ; v >= 0x80; v >>= 7 {
-		n++
-	}
-	return n
+	return ps, lengths
 }
