@@ -1,5 +1,11 @@
 package index
 
+import (
+	"math"
+
+	"github.com/viterin/vek/vek32"
+)
+
 // qvec is a vector quantised to int8 with one scale: v ≈ scale · codes.
 type qvec struct {
 	codes []int8
@@ -10,26 +16,22 @@ type qvec struct {
 // symmetric per-vector scale max|v|/127 and returns that scale. Rounding to
 // nearest keeps each component within scale/2 of its value.
 func quantize(dst []int8, v []float32) float32 {
-	var m float32
-	for _, f := range v {
-		m = max(m, f, -f)
-	}
-	if m == 0 {
+	m := max(vek32.Max(v), -vek32.Min(v))
+	if !(m > 0) {
 		clear(dst)
 		return 0
 	}
-	scale := m / 127
 	inv := 127 / m
+	dst = dst[:len(v)]
 	for i, f := range v {
-		c := f * inv // within ±127 up to rounding: no clamp needed
-		if c >= 0 {
-			c += 0.5
-		} else {
-			c -= 0.5
-		}
-		dst[i] = int8(max(-127, min(127, int32(c))))
+		// |f·inv| ≤ 127 up to rounding; adding ±0.5 (the sign copied by bit
+		// mask: a branch on the sign mispredicts half the time) then
+		// truncating rounds half away from zero.
+		c := f * inv
+		half := math.Float32frombits(0x3f000000 | math.Float32bits(c)&0x80000000)
+		dst[i] = int8(int32(c + half))
 	}
-	return scale
+	return m / 127
 }
 
 // approx is the int8 estimate of the inner product of a and b.

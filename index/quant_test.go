@@ -71,3 +71,11 @@ func TestQuantizeRounds(t *testing.T) {
 		t.Fatalf("codes %s, want %s", got, want)
 	}
 }
+
+func BenchmarkQuantize(b *testing.B) {
+	d := clustered(1, 0, 1024, 1, 1)
+	dst := make([]int8, 1024)
+	for range b.N {
+		quantize(dst, d.vecs[0])
+	}
+}
