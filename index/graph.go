@@ -334,11 +334,25 @@ func (x *Index) link(slot uint32, level int) {
 	}
 	x.epMu.Unlock()
 
+	x.connect(slot, level, uint32(ep), top)
+	if level > top {
+		x.epMu.Lock()
+		if level > x.maxLevel {
+			x.ep, x.maxLevel = int64(slot), level
+		}
+		x.epMu.Unlock()
+	}
+}
+
+// connect descends from the entry point ep on layer top to slot's level,
+// then links slot on each of its layers to the neighbours the heuristic
+// picks, adding the back links.
+func (x *Index) connect(slot uint32, level int, ep uint32, top int) {
 	q := x.code(slot)
 	v := x.getVisited()
 	defer x.visited.Put(v)
 	v.visit(slot)
-	cur := cand{uint32(ep), approx(q, x.code(uint32(ep)))}
+	cur := cand{ep, approx(q, x.code(ep))}
 	for l := top; l > level; l-- {
 		cur = x.greedy(q, cur, l, v)
 	}
@@ -367,13 +381,6 @@ func (x *Index) link(slot uint32, level int) {
 			v.gen = 1
 		}
 		v.visit(slot)
-	}
-	if level > top {
-		x.epMu.Lock()
-		if level > x.maxLevel {
-			x.ep, x.maxLevel = int64(slot), level
-		}
-		x.epMu.Unlock()
 	}
 }
 
