@@ -52,7 +52,7 @@ type Config struct {
 
 // Source reads vectors back by id, as they were given to Add or Load (the
 // store keeps them). Search calls it, without holding the index's locks,
-// for the few dozen candidates it re-scores.
+// for the 3·k best candidates of the int8 walk, which it re-scores.
 type Source interface {
 	// Vectors calls fn(i, vec) for each ids[i] that has a vector, one call
 	// at a time; vec need only be valid during the call. Ids without a

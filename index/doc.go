@@ -109,8 +109,8 @@
 //
 //   - With a Source, a search fails if the Source does; a vector it no
 //     longer has keeps its int8 score. SearchExact then scans int8 codes and
-//     re-scores the best max(k, EfSearch), so it is exact only up to int8
-//     rounding at that boundary.
+//     re-scores the best 3·k, so it is exact only up to int8 rounding at
+//     that boundary.
 //   - Save must run in the same transaction as the vector writes it covers;
 //     if it returns an error, roll back (the index keeps its dirty marks).
 //   - Builds are deterministic for a Seed only when one goroutine adds in a

