@@ -65,11 +65,23 @@ func (p *postings) decode(i int, docs, tfs *[blockSize]uint32) int {
 	}
 	b := p.data[p.blocks[i].off:]
 	for j := range n {
-		d, k := binary.Uvarint(b)
-		tf, k2 := binary.Uvarint(b[k:])
-		b = b[k+k2:]
-		doc += uint32(d)
-		docs[j], tfs[j] = doc, uint32(tf)
+		// Inlined one-byte fast paths: most deltas and nearly all tfs.
+		d := uint32(b[0])
+		if d < 0x80 {
+			b = b[1:]
+		} else {
+			v, k := binary.Uvarint(b)
+			d, b = uint32(v), b[k:]
+		}
+		tf := uint32(b[0])
+		if tf < 0x80 {
+			b = b[1:]
+		} else {
+			v, k := binary.Uvarint(b)
+			tf, b = uint32(v), b[k:]
+		}
+		doc += d
+		docs[j], tfs[j] = doc, tf
 	}
 	return n
 }
