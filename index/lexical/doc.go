@@ -25,11 +25,13 @@
 //
 //	MCPVEC_EVAL=1 MCPVEC_EVAL_SWEEP=1 go test -run TestEvalBM25 -v ./index/lexical/
 //
-// Search is document at a time with MaxScore pruning (Turtle & Flood 1995):
-// terms whose summed upper bounds cannot reach the k-th best score only
-// probe the passages other terms found, skipping whole posting blocks. It
-// returns exactly the passages and scores of exhaustive scoring
-// (TestMaxScoreMatchesExhaustive compares them on random corpora).
+// For k below 50, Search is document at a time with MaxScore pruning
+// (Turtle & Flood 1995) and block-max bounds (Ding & Suel 2011): terms whose
+// summed upper bounds cannot reach the k-th best score only probe the
+// passages other terms found, skipping whole posting blocks. From k 50 the
+// k-th score is low, pruning saves little, and Search scores every posting
+// term at a time. Both return exactly the passages and scores of exhaustive
+// scoring (TestMaxScoreMatchesExhaustive compares them on random corpora).
 //
 // # Memory
 //
