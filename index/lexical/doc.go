@@ -80,4 +80,7 @@
 //     character per term: matching works, ranking is crude. Stemming and
 //     stopwords are English only.
 //   - Changing TokenizerVersion makes the next Load re-tokenise everything.
+//   - After Load (or a compaction) all posting lists share one allocation;
+//     a list that grows past its share moves to its own, and the share it
+//     left stays allocated until the next compaction.
 package lexical
