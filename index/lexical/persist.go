@@ -261,6 +261,10 @@ func (ix *Index) decodeTerms(v []byte) bool {
 	if !ok || count > uint64(len(v)) {
 		return false
 	}
+	// Room for the chunk at once: appending term by term regrows the
+	// per-term slices (56-byte list headers) many times over.
+	n := int(count)
+	ix.termStr, ix.df, ix.post = slices.Grow(ix.termStr, n), slices.Grow(ix.df, n), slices.Grow(ix.post, n)
 	for range count {
 		n, rest, ok := uvarint(v)
 		if !ok || n > uint64(len(rest)) {
