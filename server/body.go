@@ -28,6 +28,9 @@ func (s *Server) readBody(next http.Handler) http.Handler {
 		body, status, msg := s.bufferBody(w, r)
 		if status != 0 {
 			s.log.Warn("refused request body", "path", r.URL.Path, "status", status, "reason", msg)
+			// The rest of the body is unread: end the connection rather than
+			// let net/http wait to drain it.
+			w.Header().Set("Connection", "close")
 			writeRPCError(w, status, mcp.INVALID_REQUEST, msg)
 			return
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -33,4 +34,7 @@ func TestReliabilityShort(t *testing.T) {
 
 type testOutput struct{ t *testing.T }
 
-func (w testOutput) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }
+func (w testOutput) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
