@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -137,6 +138,7 @@ type Server struct {
 	mcp       *mcpserver.MCPServer
 	http      *mcpserver.StreamableHTTPServer
 	sessions  *sessionTable
+	evicted   atomic.Int64 // sessions ended by the cap
 	sse       *mcpserver.SSEServer
 	sseConns  *sseLimiter
 	handler   http.Handler

@@ -109,7 +109,10 @@ func (s *Server) evictSession(id string) {
 	}
 	req.Header.Set(mcpserver.HeaderKeySessionID, id)
 	s.http.ServeHTTP(discardWriter{h: http.Header{}}, req)
-	s.log.Debug("evicted least recently used session", "cap", s.opts.MaxSessions)
+	if s.evicted.Add(1) == 1 {
+		s.log.Warn("too many live MCP sessions: ending the least recently used ones (their clients will initialize again)",
+			"max_sessions", s.opts.MaxSessions)
+	}
 }
 
 // discardWriter is a ResponseWriter that drops everything.
