@@ -34,7 +34,7 @@ type OriginalReader struct {
 func (db *DB) OriginalReader(id string) (*OriginalReader, int64, time.Time, error) {
 	var size int64
 	var modTime time.Time
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		d, err := getDoc(tx, id)
 		if err != nil {
 			return err
@@ -55,7 +55,8 @@ func (db *DB) OriginalReader(id string) (*OriginalReader, int64, time.Time, erro
 // Read copies the next bytes of the original into p (at most 256 KiB per
 // call). It returns io.EOF at the end, and an error matching
 // ErrOriginalChanged when the document was removed or its original replaced
-// by one of another size since the reader was opened.
+// by one of another size since the reader was opened, and one matching
+// ErrCorrupt when the file is damaged where the original lies.
 func (r *OriginalReader) Read(p []byte) (int, error) {
 	if r.off >= r.size {
 		return 0, io.EOF
@@ -64,7 +65,7 @@ func (r *OriginalReader) Read(p []byte) (int, error) {
 		p = p[:maxPiece]
 	}
 	var n int
-	err := r.db.bolt.View(func(tx *bolt.Tx) error {
+	err := r.db.view(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketOriginals).Get(r.id)
 		if int64(len(v)) != r.size {
 			return fmt.Errorf("original of %s: %w", r.id, ErrOriginalChanged)
