@@ -218,6 +218,12 @@ func TestClearJSONRPCErrors(t *testing.T) {
 	if code := rpcErrorCode(t, resp); resp.StatusCode != http.StatusRequestEntityTooLarge || code != mcp.INVALID_REQUEST {
 		t.Errorf("oversized chunked body: %d, code %d; want 413, %d", resp.StatusCode, code, mcp.INVALID_REQUEST)
 	}
+	for _, q := range []string{"?sessionId=nope", ""} {
+		code, _, body := do(t, "POST", base+"/message"+q, "", initBody, nil)
+		if code != http.StatusNotFound || !strings.Contains(body, `"code":-32600`) || !strings.Contains(body, "open the SSE stream again") {
+			t.Errorf("message to session %q: %d %s; want 404 and -32600", q, code, body)
+		}
+	}
 	c, _ := MustClient(t, s, streamable, base+"/mcp", nil, "")
 	for _, tc := range []struct {
 		tool string

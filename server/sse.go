@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -94,9 +95,17 @@ func (l *sseLimiter) stream(next http.Handler, wrap func(http.ResponseWriter, fu
 // already has maxPending unread answers closes that stream and is refused.
 func (l *sseLimiter) message(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.URL.Query().Get("sessionId")
 		l.mu.Lock()
-		c := l.conns[r.URL.Query().Get("sessionId")]
+		c := l.conns[id]
 		l.mu.Unlock()
+		if c == nil && r.Method == http.MethodPost {
+			// Every stream is registered here, so the session is unknown or
+			// closed (mcp-go would call it "invalid params").
+			writeRPCError(w, http.StatusNotFound, mcp.INVALID_REQUEST,
+				fmt.Sprintf("unknown or closed SSE session %q: open the SSE stream again", id))
+			return
+		}
 		if c == nil || r.Method != http.MethodPost || !isRequest(r) {
 			next.ServeHTTP(w, r)
 			return
