@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpvec/mcpvec/server/library"
@@ -177,10 +178,16 @@ func TestSlowBodyIsCut(t *testing.T) {
 	if code := rpcErrorCode(t, resp); resp.StatusCode != http.StatusRequestTimeout || code != mcp.INVALID_REQUEST {
 		t.Errorf("stalled body: %d, JSON-RPC code %d; want 408, %d", resp.StatusCode, code, mcp.INVALID_REQUEST)
 	}
-	// An SSE stream idle for longer than both deadlines still works.
+	// Streams idle for longer than both deadlines still work.
 	c, _ := MustClient(t, s, sse, base+"/sse", nil, "")
+	tr, err := transport.NewStreamableHTTP(base+"/mcp", transport.WithContinuousListening())
+	if err != nil {
+		t.Fatal(err)
+	}
+	listening := clientOn(t, tr, "")
 	time.Sleep(800 * time.Millisecond)
 	decodeResult(t, callTool(t, c, "fetch", map[string]any{"id": "d1:0"}), new(map[string]any))
+	decodeResult(t, callTool(t, listening, "fetch", map[string]any{"id": "d1:0"}), new(map[string]any))
 }
 
 func rpcErrorCode(tb testing.TB, resp *http.Response) int {
