@@ -85,7 +85,7 @@ func TestIdleSessionsExpire(t *testing.T) {
 // per request and ignored Range (finding 2).
 func TestDocLinkStreamsRanges(t *testing.T) {
 	orig := bytes.Repeat([]byte("0123456789"), 100000)
-	lib := MustRealLibrary(t, hashEmbedder{dim: 16}, []testDoc{{id: "big", title: "big.pdf", path: "/lib/big.pdf",
+	lib := MustRealLibrary(t, hashEmbedder{Dims: 16}, []testDoc{{id: "big", title: "big.pdf", path: "/lib/big.pdf",
 		mediaType: "application/pdf", original: orig, passages: []string{"a big file"}}})
 	base := MustServe(t, MustNew(t, realLib{lib}, Options{}))
 	url := base + "/docs/big/" + signatureFor(testLinkKey, "big")
