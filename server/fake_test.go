@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sort"
@@ -114,7 +115,7 @@ func (f *fakeLib) Original(ctx context.Context, docID string) (*library.Original
 	defer f.mu.Unlock()
 	for _, d := range f.docs {
 		if d.id == docID {
-			return &library.Original{Name: d.name, MediaType: d.mediaType, Data: d.data}, nil
+			return &library.Original{Name: d.name, MediaType: d.mediaType, Content: bytes.NewReader(d.data), Size: int64(len(d.data))}, nil
 		}
 	}
 	return nil, fmt.Errorf("document %q: %w", docID, library.ErrNotFound)

@@ -280,7 +280,7 @@ func (l *nodeLibrary) Original(ctx context.Context, docID string) (*library.Orig
 	if text.Len() == 0 {
 		return nil, fmt.Errorf("original %q: %w", docID, library.ErrNotFound)
 	}
-	return &library.Original{Name: docID, MediaType: "text/plain; charset=utf-8", Data: []byte(text.String())}, nil
+	return &library.Original{Name: docID, MediaType: "text/plain; charset=utf-8", Content: strings.NewReader(text.String()), Size: int64(text.Len())}, nil
 }
 
 func (l *nodeLibrary) Summary(ctx context.Context) (library.Summary, error) {

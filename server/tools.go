@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -93,8 +94,11 @@ func withTitle(a mcp.ToolAnnotation, title string) mcp.ToolAnnotation {
 // handleSearch answers the search tool. Mistakes the model can fix come back
 // as a result with isError; library failures are Go errors (logged).
 func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	query := strings.TrimSpace(req.GetString("query", ""))
-	if query == "" {
+	query, bad := stringArg(req, "query")
+	if bad != nil {
+		return bad, nil
+	}
+	if query = strings.TrimSpace(query); query == "" {
 		return mcp.NewToolResultError("The query is empty. Pass a question or a few key words in \"query\"."), nil
 	}
 	if n := utf8.RuneCountInString(query); n > s.opts.MaxQueryLen {
@@ -128,8 +132,11 @@ func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mc
 
 // handleFetch answers the fetch tool; an unknown id is a result with isError.
 func (s *Server) handleFetch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	id := strings.TrimSpace(req.GetString("id", ""))
-	if id == "" {
+	id, bad := stringArg(req, "id")
+	if bad != nil {
+		return bad, nil
+	}
+	if id = strings.TrimSpace(id); id == "" {
 		return mcp.NewToolResultError("The id is empty. Pass an id returned by search."), nil
 	}
 	resp, err := s.lib.Fetch(ctx, id)
@@ -143,6 +150,10 @@ func (s *Server) handleFetch(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	out := *resp
 	out.Metadata = make(map[string]any, len(resp.Metadata)+1)
 	maps.Copy(out.Metadata, resp.Metadata)
+	if src, ok := out.Metadata["source"].(string); ok && !s.opts.ShowPaths && filepath.IsAbs(src) {
+		// Where the owner keeps files is not the remote client's business.
+		out.Metadata["source"] = filepath.Base(src)
+	}
 	var cut bool
 	if out.Text, cut = truncate(out.Text, s.opts.MaxFetchChars); cut {
 		out.Metadata["truncated"] = true
@@ -151,6 +162,42 @@ func (s *Server) handleFetch(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		out.URL = s.docURL(ctx, resp.DocID, resp.Page)
 	}
 	return structured(out)
+}
+
+// stringArg returns the string argument name ("" when absent), or a tool
+// error result telling the model what is wrong with the arguments.
+func stringArg(req mcp.CallToolRequest, name string) (string, *mcp.CallToolResult) {
+	if req.Params.Arguments == nil {
+		return "", nil
+	}
+	args, ok := req.Params.Arguments.(map[string]any)
+	if !ok {
+		return "", mcp.NewToolResultError(fmt.Sprintf("The arguments must be a JSON object such as {%q: \"...\"}.", name))
+	}
+	switch v := args[name].(type) {
+	case nil:
+		return "", nil
+	case string:
+		return v, nil
+	default:
+		return "", mcp.NewToolResultError(fmt.Sprintf("%q must be a string, not %s.", name, jsonType(v)))
+	}
+}
+
+// jsonType names the JSON type of a decoded value.
+func jsonType(v any) string {
+	switch v.(type) {
+	case bool:
+		return "a boolean"
+	case float64, json.Number, int, int64:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	default:
+		return fmt.Sprintf("%T", v)
+	}
 }
 
 // structured returns v as structuredContent and the same JSON as one text item.

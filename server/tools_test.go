@@ -110,7 +110,7 @@ func TestLibraryFailureIsProtocolError(t *testing.T) {
 	if msg := errorText(t, callTool(t, c, "search", map[string]any{"q": "pump"})); !strings.Contains(msg, "empty") {
 		t.Errorf("missing query message = %q", msg)
 	}
-	if msg := errorText(t, callTool(t, c, "fetch", map[string]any{"id": 42})); !strings.Contains(msg, "empty") {
+	if msg := errorText(t, callTool(t, c, "fetch", map[string]any{"id": 42})); !strings.Contains(msg, "must be a string, not a number") {
 		t.Errorf("numeric id message = %q", msg)
 	}
 }

@@ -42,6 +42,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	fs.IntVar(&o.MaxResults, "max-results", server.DefaultMaxResults, "search results per call")
 	fs.IntVar(&o.MaxFetchChars, "max-fetch-chars", server.DefaultMaxFetchChars, "largest fetch text in characters")
 	fs.IntVar(&o.MaxQueryLen, "max-query-len", server.DefaultMaxQueryLen, "longest search query in characters")
+	fs.BoolVar(&o.ShowPaths, "show-paths", false, "send each document's absolute local path to clients in fetch metadata (default: the file name only)")
 	var origins stringList
 	fs.Var(&origins, "allow-origin", "extra browser origin allowed to call the MCP endpoints (repeatable; chatgpt.com and claude.ai are allowed)")
 	if _, st, ok := parseFlags(fs, args, e); !ok {

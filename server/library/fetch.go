@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mcpvec/mcpvec/store"
@@ -122,10 +124,15 @@ func capText(s string, n int) (string, bool) {
 type Original struct {
 	Name      string // file name to offer
 	MediaType string
-	Data      []byte
+	// Content reads the file from the library in small pieces (no read
+	// transaction is held between reads); it is for one request only.
+	Content io.ReadSeeker
+	Size    int64
+	ModTime time.Time // when the document was ingested
 }
 
-// Original returns a document's original bytes, or ErrNotFound.
+// Original opens a document's original file, or returns ErrNotFound. When
+// no original was kept, the extracted text stands in for it.
 func (l *Library) Original(ctx context.Context, docID string) (*Original, error) {
 	d, err := l.be.Document(docID, false)
 	if errors.Is(err, store.ErrNotFound) {
@@ -134,10 +141,11 @@ func (l *Library) Original(ctx context.Context, docID string) (*Original, error)
 	if err != nil {
 		return nil, err
 	}
-	data, err := l.be.Original(docID)
+	r, size, mod, err := l.be.Original(docID)
 	if errors.Is(err, store.ErrNotFound) {
-		// No original kept: serve the extracted text.
-		return &Original{Name: d.ID + ".txt", MediaType: "text/plain; charset=utf-8", Data: []byte(mustText(l.be, docID))}, nil
+		text := mustText(l.be, docID)
+		return &Original{Name: d.ID + ".txt", MediaType: "text/plain; charset=utf-8",
+			Content: strings.NewReader(text), Size: int64(len(text)), ModTime: d.IngestedAt}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -146,7 +154,7 @@ func (l *Library) Original(ctx context.Context, docID string) (*Original, error)
 	if strings.HasPrefix(mt, "text/") {
 		mt += "; charset=utf-8"
 	}
-	return &Original{Name: filepath.Base(d.SourcePath), MediaType: mt, Data: data}, nil
+	return &Original{Name: filepath.Base(d.SourcePath), MediaType: mt, Content: r, Size: size, ModTime: mod}, nil
 }
 
 func mustText(be Backend, id string) string {

@@ -3,6 +3,7 @@ package library_test
 import (
 	"context"
 	"errors"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -134,8 +135,11 @@ func TestFetchPassageAndDocument(t *testing.T) {
 		t.Fatalf("document fetch = %+v", d)
 	}
 	o, err := f.lib.Original(ctx, "cats")
-	if err != nil || string(o.Data) != "original bytes of cats" || o.MediaType != "application/pdf" || o.Name != "cats" {
+	if err != nil || o.MediaType != "application/pdf" || o.Name != "cats" || o.Size != 22 {
 		t.Fatalf("original = %+v, %v", o, err)
+	}
+	if b, err := io.ReadAll(o.Content); err != nil || string(b) != "original bytes of cats" {
+		t.Fatalf("original content = %q, %v", b, err)
 	}
 }
 
