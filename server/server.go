@@ -25,8 +25,8 @@ import (
 // Library is the query path the server needs. *library.Library satisfies it;
 // implementations must be safe for concurrent use.
 type Library interface {
-	Search(ctx context.Context, query string, k int) (*library.SearchResponse, error)
-	Fetch(ctx context.Context, id string) (*library.FetchResponse, error)
+	Search(ctx context.Context, query string, opt library.SearchOptions) (*library.SearchResponse, error)
+	Fetch(ctx context.Context, id string, opt library.FetchOptions) (*library.FetchResponse, error)
 	Original(ctx context.Context, docID string) (*library.Original, error)
 	Summary(ctx context.Context) (library.Summary, error)
 }
@@ -46,8 +46,6 @@ const (
 	// DefaultMaxSSEPending caps the answers a legacy SSE client may leave
 	// unread before its stream is closed.
 	DefaultMaxSSEPending = 32
-	// maxSnippetChars caps the text of one search result, in characters.
-	maxSnippetChars = 2000
 )
 
 // Errors returned by New; callers branch on them with errors.Is.
