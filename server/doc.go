@@ -53,6 +53,10 @@
 //     pins the file in memory nor blocks the library's writers.
 //   - fetch metadata "source" is the file name only, unless ShowPaths: the
 //     owner's folder layout is not sent to remote clients.
+//   - With Options.Auth (an Authorizer such as server/oauth's), its routes
+//     are mounted at /.well-known/ and /oauth/ (unprotected, at the root even
+//     with a secret path), and every other route except /docs accepts its
+//     access tokens; Options.Token, when set too, is tried first.
 //   - A nil LinkKey makes a random key, so links die with the process; pass
 //     a stable key kept in the library.
 //   - Instructions are rebuilt from Library.Summary for each new session

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/mcpvec/mcpvec/server/library"
 )
@@ -43,7 +44,11 @@ func newFakeLib() *fakeLib {
 
 func passageID(docID string, i int) string { return fmt.Sprintf("%s:%d", docID, i) }
 
-func (f *fakeLib) Search(ctx context.Context, query string, k int) (*library.SearchResponse, error) {
+func (f *fakeLib) Search(ctx context.Context, query string, so library.SearchOptions) (*library.SearchResponse, error) {
+	if err := checkQuery(query, so); err != nil {
+		return nil, err
+	}
+	k := so.K
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.searches++
@@ -87,7 +92,7 @@ func (f *fakeLib) Search(ctx context.Context, query string, k int) (*library.Sea
 	return out, nil
 }
 
-func (f *fakeLib) Fetch(ctx context.Context, id string) (*library.FetchResponse, error) {
+func (f *fakeLib) Fetch(ctx context.Context, id string, fo library.FetchOptions) (*library.FetchResponse, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.failWith != nil {
@@ -98,9 +103,16 @@ func (f *fakeLib) Fetch(ctx context.Context, id string) (*library.FetchResponse,
 			if passageID(d.id, i) != id {
 				continue
 			}
-			r := &library.FetchResponse{ID: id, Title: fmt.Sprintf("%s — p. %d", d.name, i+1), Text: p,
+			text, cut := p, false
+			if fo.MaxChars > 0 {
+				text, cut = library.CutText(p, fo.MaxChars)
+			}
+			r := &library.FetchResponse{ID: id, Title: fmt.Sprintf("%s — p. %d", d.name, i+1), Text: text,
 				URL: d.source, DocID: d.id, Page: i + 1,
 				Metadata: map[string]any{"document_id": d.id, "source": d.name, "chunk_index": i}}
+			if cut {
+				r.Metadata["truncated"] = true
+			}
 			if d.source != "" {
 				r.Page = 0
 			}
@@ -130,4 +142,17 @@ func (f *fakeLib) Summary(ctx context.Context) (library.Summary, error) {
 		s.Titles = append(s.Titles, d.name)
 	}
 	return s, nil
+}
+
+// checkQuery is the validation the real library does, which the fakes
+// share: a blank query is ErrEmptyQuery, a long one a *QueryTooLongError.
+func checkQuery(query string, so library.SearchOptions) error {
+	query = strings.TrimSpace(query)
+	if query == "" {
+		return library.ErrEmptyQuery
+	}
+	if n := utf8.RuneCountInString(query); so.MaxQueryLen > 0 && n > so.MaxQueryLen {
+		return &library.QueryTooLongError{Len: n, Max: so.MaxQueryLen}
+	}
+	return nil
 }

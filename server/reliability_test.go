@@ -252,8 +252,8 @@ func TestClearJSONRPCErrors(t *testing.T) {
 // real library reports them.
 type pathLib struct{ *fakeLib }
 
-func (p pathLib) Fetch(ctx context.Context, id string) (*library.FetchResponse, error) {
-	r, err := p.fakeLib.Fetch(ctx, id)
+func (p pathLib) Fetch(ctx context.Context, id string, fo library.FetchOptions) (*library.FetchResponse, error) {
+	r, err := p.fakeLib.Fetch(ctx, id, fo)
 	if r != nil {
 		r.Metadata["source"] = "/home/owner/private/" + r.Metadata["source"].(string)
 	}

@@ -25,8 +25,8 @@ import (
 // Library is the query path the server needs. *library.Library satisfies it;
 // implementations must be safe for concurrent use.
 type Library interface {
-	Search(ctx context.Context, query string, k int) (*library.SearchResponse, error)
-	Fetch(ctx context.Context, id string) (*library.FetchResponse, error)
+	Search(ctx context.Context, query string, opt library.SearchOptions) (*library.SearchResponse, error)
+	Fetch(ctx context.Context, id string, opt library.FetchOptions) (*library.FetchResponse, error)
 	Original(ctx context.Context, docID string) (*library.Original, error)
 	Summary(ctx context.Context) (library.Summary, error)
 }
@@ -46,8 +46,6 @@ const (
 	// DefaultMaxSSEPending caps the answers a legacy SSE client may leave
 	// unread before its stream is closed.
 	DefaultMaxSSEPending = 32
-	// maxSnippetChars caps the text of one search result, in characters.
-	maxSnippetChars = 2000
 )
 
 // Errors returned by New; callers branch on them with errors.Is.
@@ -81,6 +79,10 @@ type Options struct {
 	// SecretPath is "" or "k-" followed by at least 32 URL-safe characters;
 	// the MCP endpoints are then served only under "/<SecretPath>".
 	SecretPath string
+	// Auth, when set, is an OAuth authorization server: its routes are
+	// mounted at /.well-known/ and /oauth/, and the MCP routes accept its
+	// access tokens (besides Token, when that is set too).
+	Auth Authorizer
 	// InsecureNoAuth allows a non-loopback Addr without Token.
 	InsecureNoAuth bool
 	// LinkKey is the HMAC key signing /docs links. Keep it stable across
@@ -241,7 +243,7 @@ func (s *Server) parseOptions() error {
 	if err != nil {
 		return fmt.Errorf("%w: addr %q: %v", ErrBadOption, o.Addr, err)
 	}
-	if o.Token == "" && !o.InsecureNoAuth && !isLoopback(host) {
+	if o.Token == "" && o.Auth == nil && !o.InsecureNoAuth && !isLoopback(host) {
 		return fmt.Errorf("addr %q: %w", o.Addr, ErrNeedAuth)
 	}
 	if o.SecretPath != "" {
@@ -312,7 +314,8 @@ func (s *Server) buildHandler() {
 	})
 	root := http.NewServeMux()
 	root.Handle("/docs/", http.HandlerFunc(s.serveDoc))
-	root.Handle("/", s.requireToken(mcpMux))
+	s.mountAuth(root)
+	root.Handle("/", s.requireAuth(mcpMux))
 	s.handler = s.recoverPanics(s.guard(s.readBody(root)))
 }
 

@@ -8,7 +8,6 @@ import (
 	"maps"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -98,16 +97,13 @@ func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mc
 	if bad != nil {
 		return bad, nil
 	}
-	if query = strings.TrimSpace(query); query == "" {
-		return mcp.NewToolResultError("The query is empty. Pass a question or a few key words in \"query\"."), nil
-	}
-	if n := utf8.RuneCountInString(query); n > s.opts.MaxQueryLen {
-		return mcp.NewToolResultError(fmt.Sprintf("The query is too long (%d characters, at most %d). Shorten it to the key words.", n, s.opts.MaxQueryLen)), nil
-	}
-	resp, err := s.lib.Search(ctx, query, s.opts.MaxResults)
+	resp, err := s.lib.Search(ctx, query, library.SearchOptions{K: s.opts.MaxResults, MaxQueryLen: s.opts.MaxQueryLen})
+	var long *library.QueryTooLongError
 	switch {
 	case errors.Is(err, library.ErrEmptyQuery):
-		return mcp.NewToolResultError("The query has no searchable words. Use different key words."), nil
+		return mcp.NewToolResultError("The query is empty. Pass a question or a few key words in \"query\"."), nil
+	case errors.As(err, &long):
+		return mcp.NewToolResultError(fmt.Sprintf("The query is too long (%d characters, at most %d). Shorten it to the key words.", long.Len, long.Max)), nil
 	case errors.Is(err, library.ErrQueryTooLong):
 		return mcp.NewToolResultError("The query is too long. Shorten it to the key words."), nil
 	case err != nil:
@@ -120,7 +116,6 @@ func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mc
 			if len(out.Results) == s.opts.MaxResults {
 				break
 			}
-			r.Text, _ = truncate(r.Text, maxSnippetChars)
 			if r.URL == "" {
 				r.URL = s.docURL(ctx, r.DocID, r.Page)
 			}
@@ -139,7 +134,7 @@ func (s *Server) handleFetch(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	if id = strings.TrimSpace(id); id == "" {
 		return mcp.NewToolResultError("The id is empty. Pass an id returned by search."), nil
 	}
-	resp, err := s.lib.Fetch(ctx, id)
+	resp, err := s.lib.Fetch(ctx, id, library.FetchOptions{MaxChars: s.opts.MaxFetchChars})
 	switch {
 	case errors.Is(err, library.ErrNotFound) || (err == nil && resp == nil):
 		return mcp.NewToolResultError(fmt.Sprintf("Unknown id %q. Use an id returned by search (the library may have changed; search again).", id)), nil
@@ -153,10 +148,6 @@ func (s *Server) handleFetch(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	if src, ok := out.Metadata["source"].(string); ok && !s.opts.ShowPaths && filepath.IsAbs(src) {
 		// Where the owner keeps files is not the remote client's business.
 		out.Metadata["source"] = filepath.Base(src)
-	}
-	var cut bool
-	if out.Text, cut = truncate(out.Text, s.opts.MaxFetchChars); cut {
-		out.Metadata["truncated"] = true
 	}
 	if out.URL == "" {
 		out.URL = s.docURL(ctx, resp.DocID, resp.Page)
@@ -219,25 +210,4 @@ func (s *Server) docURL(ctx context.Context, docID string, page int) string {
 		return ""
 	}
 	return base + s.docPath(docID, page)
-}
-
-// truncate cuts text to at most max characters, preferring a word boundary
-// near the end, and reports whether it cut.
-func truncate(text string, max int) (string, bool) {
-	if utf8.RuneCountInString(text) <= max {
-		return text, false
-	}
-	cut, n := len(text), 0
-	for i := range text {
-		if n == max-1 { // leave room for the ellipsis
-			cut = i
-			break
-		}
-		n++
-	}
-	t := text[:cut]
-	if sp := strings.LastIndexAny(t, " \n\t"); sp > cut*9/10 {
-		t = t[:sp]
-	}
-	return strings.TrimRight(t, " \n\t") + "…", true
 }

@@ -48,6 +48,7 @@ func commands() []command {
 		{"serve", "serve the library over MCP", runServe},
 		{"reindex", "re-embed every passage with another embedder", runReindex},
 		{"check", "verify the library; --repair rebuilds or copies out what is readable", runCheck},
+		{"auth", "manage OAuth sign-in for serve --oauth (passphrase, approve, ls, revoke)", runAuth},
 		{"version", "print the version", runVersion},
 	}
 }

@@ -88,7 +88,7 @@ func runFetch(ctx context.Context, e *env, args []string) int {
 		return st
 	}
 	defer h.close()
-	resp, err := h.lib.Fetch(ctx, pos[0])
+	resp, err := h.lib.Fetch(ctx, pos[0], library.FetchOptions{})
 	if err != nil {
 		return errorf(e, "%v", err)
 	}

@@ -39,7 +39,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	ef.register(fs, e)
 	var o server.Options
 	var origins stringList
-	stdio, secret, readOnly := serveFlags(fs, e, &o, &origins)
+	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
 	}
@@ -52,6 +52,9 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	defer h.close()
 	if err := serveKeys(h, &o, *secret, *readOnly); err != nil {
+		return errorf(e, "%v", err)
+	}
+	if err := setupOAuth(e, h, &o, *useOAuth, *readOnly); err != nil {
 		return errorf(e, "%v", err)
 	}
 	if len(origins) > 0 {
@@ -92,12 +95,13 @@ func runServe(ctx context.Context, e *env, args []string) int {
 
 // serveFlags registers serve's own flags into o and origins and returns
 // the switches serve reads itself.
-func serveFlags(fs *flag.FlagSet, e *env, o *server.Options, origins *stringList) (stdio, secret, readOnly *bool) {
+func serveFlags(fs *flag.FlagSet, e *env, o *server.Options, origins *stringList) (stdio, secret, readOnly, useOAuth *bool) {
 	fs.StringVar(&o.Addr, "addr", server.DefaultAddr, "listen address")
 	stdio = fs.Bool("stdio", false, "speak MCP on stdin/stdout (Claude Desktop, Codex) instead of HTTP")
 	fs.StringVar(&o.PublicURL, "public-url", e.getenv("MCPVEC_PUBLIC_URL"), "https address of a tunnel (cloudflared, ngrok) in front of this server ($MCPVEC_PUBLIC_URL)")
 	fs.StringVar(&o.Token, "token", e.getenv("MCPVEC_TOKEN"), "require Authorization: Bearer TOKEN on MCP endpoints ($MCPVEC_TOKEN)")
 	secret = fs.Bool("secret-path", false, "serve MCP only under an unguessable path prefix kept in the library (for ChatGPT connectors)")
+	useOAuth = fs.Bool("oauth", false, "let ChatGPT and Claude sign in with OAuth, each sign-in approved by you (needs --public-url; see `mcpvec auth`)")
 	fs.BoolVar(&o.InsecureNoAuth, "insecure-no-auth", false, "allow a non-loopback --addr without --token")
 	fs.IntVar(&o.MaxResults, "max-results", server.DefaultMaxResults, "search results per call")
 	fs.IntVar(&o.MaxFetchChars, "max-fetch-chars", server.DefaultMaxFetchChars, "largest fetch text in characters")
@@ -105,7 +109,7 @@ func serveFlags(fs *flag.FlagSet, e *env, o *server.Options, origins *stringList
 	readOnly = fs.Bool("read-only", false, "open the library read-only (a read-only mount): search, fetch and document links work, writes are refused; chosen by itself when the file cannot be opened for writing")
 	fs.BoolVar(&o.ShowPaths, "show-paths", false, "send each document's absolute local path to clients in fetch metadata (default: the file name only)")
 	fs.Var(origins, "allow-origin", "extra browser origin allowed to call the MCP endpoints (repeatable; chatgpt.com and claude.ai are allowed)")
-	return stdio, secret, readOnly
+	return stdio, secret, readOnly, useOAuth
 }
 
 // openServed opens the library for serving: for writing, or read-only with
@@ -173,6 +177,20 @@ func serveKeys(h *handle, o *server.Options, secret, readOnly bool) error {
 		return fmt.Errorf("the read-only library has no secret path yet: run `mcpvec serve --secret-path` once where it is writable")
 	}
 	o.SecretPath = string(p)
+	return err
+}
+
+// setupOAuth sets up serve --oauth, which keeps its sign-ins in the
+// library and so needs it writable.
+func setupOAuth(e *env, h *handle, o *server.Options, on, readOnly bool) error {
+	if !on {
+		return nil
+	}
+	if readOnly {
+		return errors.New("--oauth keeps sign-ins in the library, which is read-only here: use --token instead")
+	}
+	var err error
+	o.Auth, err = newAuthorizer(e, h.db, o)
 	return err
 }
 

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,17 +14,24 @@ import (
 	"github.com/mcpvec/mcpvec/store"
 )
 
+// FetchOptions overrides the library's defaults for one fetch.
+type FetchOptions struct {
+	// MaxChars caps the text in characters (0: Options.MaxFetchChars).
+	MaxChars int
+}
+
 // Fetch returns a passage with the pages it lies on (or its neighbouring
 // passages for documents without pages), or a whole document, capped at
-// Options.MaxFetchChars with metadata.truncated set when cut. An unknown id
-// returns ErrNotFound.
-func (l *Library) Fetch(ctx context.Context, id string) (*FetchResponse, error) {
+// fo.MaxChars with metadata.truncated set when cut: it is the one place
+// fetched text is cut. An unknown id returns ErrNotFound.
+func (l *Library) Fetch(ctx context.Context, id string, fo FetchOptions) (*FetchResponse, error) {
+	limit := cmp.Or(fo.MaxChars, l.opts.MaxFetchChars)
 	id = strings.TrimSpace(id)
 	if id == "" {
 		return nil, fmt.Errorf("%w: empty id", ErrNotFound)
 	}
 	if docID, idx, ok := store.ParsePassageID(id); ok {
-		return l.fetchPassage(docID, idx)
+		return l.fetchPassage(docID, idx, limit)
 	}
 	d, err := l.be.Document(id, true)
 	if errors.Is(err, store.ErrNotFound) {
@@ -32,7 +40,7 @@ func (l *Library) Fetch(ctx context.Context, id string) (*FetchResponse, error) 
 	if err != nil {
 		return nil, err
 	}
-	text, truncated := capText(d.Text, l.opts.MaxFetchChars)
+	text, truncated := CutText(d.Text, limit)
 	md := docMetadata(d, truncated)
 	md["chunks"] = len(d.Chunks)
 	if isPaged(d) {
@@ -46,7 +54,7 @@ func (l *Library) Fetch(ctx context.Context, id string) (*FetchResponse, error) 
 		Metadata: md, DocID: d.ID, Page: page}, nil
 }
 
-func (l *Library) fetchPassage(docID string, idx int) (*FetchResponse, error) {
+func (l *Library) fetchPassage(docID string, idx, limit int) (*FetchResponse, error) {
 	d, err := l.be.Document(docID, true)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && idx >= len(d.Chunks)) {
 		return nil, fmt.Errorf("%w: %q", ErrNotFound, fmt.Sprintf("%s:%d", docID, idx))
@@ -74,7 +82,7 @@ func (l *Library) fetchPassage(docID string, idx int) (*FetchResponse, error) {
 		}
 		text = d.Text[max(lo, 0):min(hi, len(d.Text))]
 	}
-	text, truncated := capText(strings.TrimSpace(text), l.opts.MaxFetchChars)
+	text, truncated := CutText(strings.TrimSpace(text), limit)
 	md := docMetadata(d, truncated)
 	md["chunk_index"] = idx
 	md["passage"] = c.Text
@@ -112,12 +120,21 @@ func docMetadata(d *store.Document, truncated bool) map[string]any {
 	return md
 }
 
-// capText cuts s to at most n characters at a rune boundary.
-func capText(s string, n int) (string, bool) {
-	if utf8.RuneCountInString(s) <= n {
-		return s, false
+// CutText cuts text to at most max characters, preferring a word boundary
+// near the end and ending with an ellipsis, and reports whether it cut. It is
+// the one cut of text for readers (fetch, and the server's instructions).
+func CutText(text string, max int) (string, bool) {
+	if utf8.RuneCountInString(text) <= max {
+		return text, false
 	}
-	return cutRunes(s, n), true
+	if max < 1 {
+		return "", true
+	}
+	t := cutRunes(text, max-1) // leave room for the ellipsis
+	if sp := strings.LastIndexAny(t, " \n\t"); sp > len(t)*9/10 {
+		t = t[:sp]
+	}
+	return strings.TrimRight(t, " \n\t") + "…", true
 }
 
 // Original is a document's original file, for the server's /docs links.
