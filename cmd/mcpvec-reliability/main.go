@@ -1,11 +1,17 @@
-// Command mcpvec-reliability is the reliability campaign for `mcpvec serve`:
-// it builds the real binary, ingests an offline demo library (the cats PDF
-// and one large PDF) into a temporary folder, serves it on 127.0.0.1:0 and
-// drives bounded abuse over loopback while reading the server's memory from
-// /proc/<pid>/status: sessions initialized and abandoned by the thousand,
-// slow readers of a large original, and a legacy SSE client that never
-// reads its stream. It prints the figures and exits 1 when the server's
-// peak RSS (VmHWM) passes the bound or a check fails.
+// Command mcpvec-reliability is the reliability campaign for `mcpvec serve`
+// and the CLI (issue 15): it builds the real binary, ingests an offline demo
+// library (the cats PDF and one large PDF) into a temporary folder, serves
+// it on 127.0.0.1:0 and drives bounded abuse over loopback while reading the
+// server's memory from /proc/<pid>/status: sessions initialized and
+// abandoned by the thousand, slow readers of a large original, a legacy SSE
+// client that never reads its stream, and a fuzz pass of malformed tool
+// arguments, JSON-RPC framing, oversized and deeply nested bodies and
+// tampered document links. Then, on libraries of their own, it kills
+// ingest, reindex, ingest of a changing folder and serve (with a forwarded
+// ingest under way) with SIGKILL at random moments, running `mcpvec check`
+// after every kill, and fills a small tmpfs with ingest and rm (root only;
+// skipped with a message otherwise). It prints the figures and exits 1 when
+// the server's peak RSS (VmHWM) passes the bound (100 MB) or a check fails.
 //
 // Every loop is bounded in count and time; no traffic leaves 127.0.0.1.
 package main
@@ -15,9 +21,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 )
 
@@ -30,12 +38,15 @@ type config struct {
 	SSE        int           // search calls posted to an unread SSE stream
 	BoundBytes int64         // peak RSS allowed
 	Timeout    time.Duration // the whole run
+	Kills      int           // SIGKILL rounds per operation (ingest, reindex, changing folder, serve)
+	Fuzz       int           // malformed requests sent to the server
+	DiskMiB    int           // size of the tmpfs filled by ingest (0: skip)
 }
 
 // fullSize is issue 15's campaign; shortSize is what `make test` runs.
 var (
-	fullSize  = config{Sessions: 20000, Readers: 30, FileMiB: 50, ReadFor: 15 * time.Second, SSE: 5000, BoundBytes: 100 << 20, Timeout: 15 * time.Minute}
-	shortSize = config{Sessions: 2000, Readers: 5, FileMiB: 10, ReadFor: 3 * time.Second, SSE: 500, BoundBytes: 100 << 20, Timeout: 5 * time.Minute}
+	fullSize  = config{Sessions: 20000, Readers: 30, FileMiB: 50, ReadFor: 15 * time.Second, SSE: 5000, BoundBytes: 100 << 20, Timeout: 20 * time.Minute, Kills: 20, Fuzz: 3000, DiskMiB: 4}
+	shortSize = config{Sessions: 2000, Readers: 5, FileMiB: 10, ReadFor: 3 * time.Second, SSE: 500, BoundBytes: 100 << 20, Timeout: 5 * time.Minute, Kills: 3, Fuzz: 300, DiskMiB: 4}
 )
 
 // figures is what a run measured.
@@ -48,6 +59,9 @@ type figures struct {
 	RSSStart, RSSEnd   int64
 	Peak               int64 // VmHWM
 	PhasePeak          map[string]int64
+	Fuzz               *fuzzFigures
+	Kills              *killFigures
+	Disk               *diskFigures
 }
 
 func main() {
@@ -57,12 +71,22 @@ func main() {
 	flag.IntVar(&c.FileMiB, "file-mib", c.FileMiB, "size of the large original in MiB")
 	flag.DurationVar(&c.ReadFor, "read-for", c.ReadFor, "how long the slow readers read")
 	flag.IntVar(&c.SSE, "sse", c.SSE, "search calls posted to an SSE stream nobody reads")
+	flag.IntVar(&c.Kills, "kills", c.Kills, "kill -9 rounds for each of ingest, reindex, changing folder and serve")
+	flag.IntVar(&c.Fuzz, "fuzz", c.Fuzz, "malformed requests sent to the server")
 	bound := flag.Int64("bound-mb", c.BoundBytes>>20, "peak server RSS allowed, in MB")
 	short := flag.Bool("short", false, "the short form (what make test runs)")
 	flag.Parse()
 	if *short {
 		c = shortSize
 	}
+	flag.Visit(func(fl *flag.Flag) { // explicit flags win over --short
+		switch fl.Name {
+		case "kills":
+			c.Kills, _ = strconv.Atoi(fl.Value.String())
+		case "fuzz":
+			c.Fuzz, _ = strconv.Atoi(fl.Value.String())
+		}
+	})
 	c.BoundBytes = *bound << 20
 	f, err := run(context.Background(), c, os.Stdout)
 	if err != nil {
@@ -100,13 +124,32 @@ func run(ctx context.Context, c config, out io.Writer) (*figures, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer srv.stop()
 	f, err := drive(ctx, c, srv, out)
+	srv.stop()
 	if err != nil {
 		return nil, fmt.Errorf("%w\nserver stderr (tail):\n%s", err, tail(srv.stderrText(), 2000))
 	}
+	if err := faults(ctx, c, bin, dir, f, out); err != nil {
+		return nil, err
+	}
 	report(out, c, f)
 	return f, nil
+}
+
+// faults runs the kill campaign and the full disk, each on a library of
+// its own (the server of drive has stopped).
+func faults(ctx context.Context, c config, bin, dir string, f *figures, out io.Writer) error {
+	rng := rand.New(rand.NewSource(15))
+	var err error
+	if f.Kills, err = killCampaign(ctx, bin, dir, c.Kills, rng, out); err != nil {
+		return fmt.Errorf("kill campaign: %w", err)
+	}
+	if c.DiskMiB > 0 {
+		if f.Disk, err = fillDisk(ctx, bin, dir, c.DiskMiB, rng); err != nil {
+			return fmt.Errorf("disk full: %w", err)
+		}
+	}
+	return nil
 }
 
 // drive runs the three phases against srv, sampling its memory throughout.
@@ -144,6 +187,12 @@ func drive(ctx context.Context, c config, srv *serverProc, out io.Writer) (*figu
 			return err
 		})
 	}
+	if err == nil {
+		err = phase("fuzz", func() (err error) {
+			f.Fuzz, err = fuzzServer(ctx, srv.base, c.Fuzz, rand.New(rand.NewSource(9)))
+			return err
+		})
+	}
 	f.Requests, f.Errors = t.requests.Load(), t.errors.Load()
 	f.RSSEnd, f.Peak, _ = memory(pid)
 	if err == nil && srv.cmd.ProcessState != nil {
@@ -178,8 +227,37 @@ func report(out io.Writer, c config, f *figures) {
 		f.Sessions, f.FirstSessionStatus, http.StatusText(f.FirstSessionStatus), f.LastSessionStatus, http.StatusText(f.LastSessionStatus))
 	fmt.Fprintf(out, "readers: %d slow readers of a %d MiB original for %s\n", c.Readers, c.FileMiB, c.ReadFor)
 	fmt.Fprintf(out, "sse: %d search calls posted to an unread stream, %d refused after the cut-off\n", c.SSE, f.SSERefused)
-	fmt.Fprintf(out, "requests %d, errors %d, RSS start %d MB, end %d MB, peak (VmHWM) %d MB, bound %d MB\n",
-		f.Requests, f.Errors, f.RSSStart>>20, f.RSSEnd>>20, f.Peak>>20, c.BoundBytes>>20)
+	fmt.Fprintf(out, "fuzz: %d malformed requests (tool arguments, JSON-RPC framing, oversized and deep bodies, document links), %d answered 5xx, %d dropped\n",
+		f.Fuzz.Requests, f.Fuzz.ServerErrors, f.Fuzz.Transport)
+	for _, s := range append(f.Fuzz.Failed, f.Kills.Failed...) {
+		fmt.Fprintf(out, "  failed: %s\n", s)
+	}
+	fmt.Fprintf(out, "kills: %d (kill -9 of ingest, reindex, ingest of a changing folder, serve; %d more rounds finished before the kill), %d checks, %d failed\n",
+		f.Kills.Kills, f.Kills.Finished, f.Kills.Checks, f.Kills.CheckFailures)
+	f.Disk.report(out)
+	fmt.Fprintf(out, "TOTAL requests %d, sessions %d, kills %d, faults %d, errors %d, peak RSS (VmHWM) %d MB, bound %d MB\n",
+		f.Requests+int64(f.Fuzz.Requests), f.Sessions, f.Kills.Kills, f.faultCount(), f.errorCount(), f.Peak>>20, c.BoundBytes>>20)
+	fmt.Fprintf(out, "RSS start %d MB, end %d MB\n", f.RSSStart>>20, f.RSSEnd>>20)
+}
+
+// faultCount is every fault injected: kills, malformed requests and the
+// full disk.
+func (f *figures) faultCount() int {
+	n := f.Kills.Kills + f.Fuzz.Requests
+	if f.Disk != nil {
+		n += f.Disk.Full
+	}
+	return n
+}
+
+// errorCount is every failure: failed load requests, 5xx or dropped fuzz
+// requests, libraries failing check.
+func (f *figures) errorCount() int64 {
+	n := f.Errors + int64(f.Fuzz.ServerErrors+f.Fuzz.Transport+f.Kills.CheckFailures)
+	if f.Disk != nil {
+		n += int64(f.Disk.CheckFailures)
+	}
+	return n
 }
 
 func tail(s string, n int) string {

@@ -24,8 +24,11 @@ func TestReliabilityShort(t *testing.T) {
 	if f.Peak > c.BoundBytes {
 		t.Errorf("server peak RSS %d MB, want at most %d MB", f.Peak>>20, c.BoundBytes>>20)
 	}
-	if f.Errors != 0 {
-		t.Errorf("%d requests failed", f.Errors)
+	if n := f.errorCount(); n != 0 {
+		t.Errorf("%d errors: %d failed requests, fuzz %+v, kills %+v, disk %+v", n, f.Errors, f.Fuzz, f.Kills, f.Disk)
+	}
+	if n := f.Kills.Kills + f.Kills.Finished; n != 4*c.Kills || f.Kills.Checks != n || f.Kills.Kills < c.Kills {
+		t.Errorf("kills %d (+%d finished), checks %d, want %d rounds checked, at least %d killed", f.Kills.Kills, f.Kills.Finished, f.Kills.Checks, 4*c.Kills, c.Kills)
 	}
 	if f.LastSessionStatus != 200 {
 		t.Errorf("tools/list on the newest session: status %d, want 200", f.LastSessionStatus)

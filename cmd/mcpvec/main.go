@@ -47,6 +47,7 @@ func commands() []command {
 		{"info", "show what the library holds", runInfo},
 		{"serve", "serve the library over MCP", runServe},
 		{"reindex", "re-embed every passage with another embedder", runReindex},
+		{"check", "verify the library; --repair rebuilds or copies out what is readable", runCheck},
 		{"auth", "manage OAuth sign-in for serve --oauth (passphrase, approve, ls, revoke)", runAuth},
 		{"version", "print the version", runVersion},
 	}
@@ -153,7 +154,17 @@ func runVersion(ctx context.Context, e *env, args []string) int {
 	return 0
 }
 
+// errorf prints a command's error. A damaged or empty library file, which
+// every command can meet, is one line pointing to `mcpvec check --repair`.
 func errorf(e *env, format string, a ...any) int {
+	for _, v := range a {
+		if err, ok := v.(error); ok {
+			if hint, ok := damagedHint(err); ok {
+				fmt.Fprintln(e.stderr, "mcpvec: "+termSafe(hint, false))
+				return 1
+			}
+		}
+	}
 	fmt.Fprintln(e.stderr, "mcpvec: "+termSafe(fmt.Sprintf(format, a...), true))
 	return 1
 }
