@@ -67,13 +67,9 @@ func runRm(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet("rm", "[flags] ID|PATH...", e)
 	var lf libFlags
 	lf.register(fs)
-	pos, st, ok := parseFlags(fs, args, e)
+	pos, st, ok := parseArgs(fs, args, e, some)
 	if !ok {
 		return st
-	}
-	if len(pos) == 0 {
-		fs.Usage()
-		return 2
 	}
 	h, st := openOrForward(ctx, e, &lf, "rm", args, true, true)
 	if h == nil {
