@@ -347,14 +347,20 @@ func (in *Ingester) sourceURL(f discover.File) string {
 	if in.opts.URL != "" {
 		return in.opts.URL
 	}
-	if in.opts.URLPrefix == "" {
+	return SourceURL(in.opts.URLPrefix, f.Rel)
+}
+
+// SourceURL maps a file's slash-separated path rel, relative to its folder
+// argument, onto a URL prefix, escaping each segment; "" without a prefix.
+func SourceURL(prefix, rel string) string {
+	if prefix == "" {
 		return ""
 	}
-	parts := strings.Split(f.Rel, "/")
+	parts := strings.Split(rel, "/")
 	for i, p := range parts {
 		parts[i] = url.PathEscape(p)
 	}
-	return strings.TrimSuffix(in.opts.URLPrefix, "/") + "/" + strings.Join(parts, "/")
+	return strings.TrimSuffix(prefix, "/") + "/" + strings.Join(parts, "/")
 }
 
 func humanBytes(n int64) string {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"path/filepath"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -32,6 +33,9 @@ func (db *DB) MoveDocument(id, path, sourceURL string, modTime time.Time) (PutRe
 			if err := pb.Delete([]byte(d.SourcePath)); err != nil {
 				return err
 			}
+		}
+		if d.Title == filepath.Base(d.SourcePath) && path != "" {
+			d.Title = filepath.Base(path) // a title taken from the file name follows it
 		}
 		d.SourcePath, d.SourceURL, d.ModTime = path, sourceURL, modTime.UTC()
 		if err := putJSON(tx.Bucket(bucketDocs), []byte(id), d); err != nil {

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
@@ -29,6 +30,8 @@ type serveState struct {
 	// readOnly: the library is served read-only; forwarded writes are
 	// refused before they start.
 	readOnly bool
+	// syncMu serialises syncs: forwarded `mcpvec sync` and the watcher.
+	syncMu sync.Mutex
 }
 
 func runServe(ctx context.Context, e *env, args []string) int {

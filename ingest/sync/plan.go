@@ -1,0 +1,272 @@
+package sync
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/mcpvec/mcpvec/ingest"
+	"github.com/mcpvec/mcpvec/ingest/discover"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// Item is one file to ingest, with the index of its root in Plan.Roots.
+type Item struct {
+	Root int
+	File discover.File
+}
+
+// Move re-points Doc at File (in Plan.Roots[Root]) with source URL URL.
+type Move struct {
+	Doc  *store.Document
+	Root int
+	File discover.File
+	URL  string
+}
+
+// Plan is what a sync will do. Build it with Syncer.Plan; Apply runs it.
+type Plan struct {
+	Roots     []Root
+	Add       []Item            // new files
+	Update    []Item            // changed content at a known path
+	Move      []Move            // known content at a new path
+	Touch     []Move            // same content and path, new time (or URL)
+	Remove    []*store.Document // documents whose file is gone
+	Unchanged int
+	Pending   []discover.File     // modified too recently (Options.Settle)
+	Skipped   []discover.Skipped  // unsupported, ignored, temporary
+	Failed    []*ingest.FileError // unreadable files and roots
+}
+
+// planner holds the library's documents while a Plan is built.
+type planner struct {
+	s      *Syncer
+	plan   *Plan
+	byPath map[string]*store.Document
+	byHash map[string][]*store.Document
+	seen   map[string]bool // paths found in the roots
+	keep   []string        // folders that could not be walked
+	fresh  []fresh         // files at paths without a document
+}
+
+type fresh struct {
+	item Item
+	hash string
+}
+
+// Plan walks the roots and compares them with the library. Only changed
+// and new files are read (to hash them). It returns an error when the
+// library cannot be listed or ctx is cancelled.
+func (s *Syncer) Plan(ctx context.Context, roots []Root) (*Plan, error) {
+	docs, err := s.opts.Library.Documents()
+	if err != nil {
+		return nil, fmt.Errorf("list documents: %w", err)
+	}
+	p := &planner{s: s, plan: &Plan{Roots: roots}, byPath: map[string]*store.Document{},
+		byHash: map[string][]*store.Document{}, seen: map[string]bool{}}
+	for _, d := range docs {
+		p.byPath[d.SourcePath] = d
+		p.byHash[d.SHA256] = append(p.byHash[d.SHA256], d)
+	}
+	for i := range roots {
+		if err := p.root(ctx, i); err != nil {
+			return nil, err
+		}
+	}
+	gone := p.gone()
+	p.matchMoves(gone)
+	for _, d := range docs {
+		if gone[d.ID] {
+			p.plan.Remove = append(p.plan.Remove, d)
+		}
+	}
+	return p.plan, ctx.Err()
+}
+
+// root walks one root and judges each file in it.
+func (p *planner) root(ctx context.Context, i int) error {
+	r := p.plan.Roots[i]
+	files, skipped, errs := discover.WalkWith(ctx, []string{r.Path}, &discover.Options{
+		Supported: p.s.opts.Supported, Exclude: r.Exclude, IgnoreFiles: true, SkipTemporary: true,
+		OnIgnoreError: func(err error) { p.fail("", err) },
+	})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	p.plan.Skipped = append(p.plan.Skipped, skipped...)
+	for _, err := range errs {
+		p.walkError(r, err)
+	}
+	for _, f := range files {
+		p.seen[f.Path] = true
+		p.file(Item{Root: i, File: f})
+	}
+	return nil
+}
+
+// walkError records a folder that could not be walked and keeps its
+// documents, unless it is gone (then its documents go too).
+func (p *planner) walkError(r Root, err error) {
+	var pe *fs.PathError
+	path := r.Path
+	if errors.As(err, &pe) {
+		path = pe.Path
+	}
+	if errors.Is(err, fs.ErrNotExist) && path != r.Path {
+		return
+	}
+	p.keep = append(p.keep, path)
+	if path == r.Path {
+		err = fmt.Errorf("%w (its documents are kept)", err)
+	}
+	p.fail(path, err)
+}
+
+func (p *planner) fail(path string, err error) {
+	p.plan.Failed = append(p.plan.Failed, &ingest.FileError{Path: path, Err: err})
+}
+
+// file judges one file found in a root.
+func (p *planner) file(it Item) {
+	f := it.File
+	d := p.byPath[f.Path]
+	if d != nil && d.Size == f.Size && d.ModTime.Equal(f.ModTime) {
+		p.plan.Unchanged++
+		return
+	}
+	if st := p.s.opts.Settle; st > 0 && p.s.now().Sub(f.ModTime) < st {
+		p.plan.Pending = append(p.plan.Pending, f)
+		return
+	}
+	hash, err := hashFile(f.Path)
+	if err != nil {
+		p.fail(f.Path, err)
+		return
+	}
+	url := ingest.SourceURL(p.plan.Roots[it.Root].URLPrefix, f.Rel)
+	switch {
+	case d == nil:
+		p.fresh = append(p.fresh, fresh{it, hash})
+	case d.SHA256 == hash:
+		p.plan.Touch = append(p.plan.Touch, Move{Doc: d, Root: it.Root, File: f, URL: url})
+	default:
+		p.plan.Update = append(p.plan.Update, it)
+	}
+}
+
+// gone returns the ids of documents under the roots whose file was not
+// found, except below folders that could not be walked.
+func (p *planner) gone() map[string]bool {
+	out := map[string]bool{}
+	for path, d := range p.byPath {
+		if p.seen[path] || !p.inRoots(path) || p.kept(path) {
+			continue
+		}
+		out[d.ID] = true
+	}
+	return out
+}
+
+func (p *planner) inRoots(path string) bool {
+	for _, r := range p.plan.Roots {
+		if r.Contains(path) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *planner) kept(path string) bool {
+	for _, k := range p.keep {
+		if under(k, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchMoves turns each new file whose content belongs to a gone document
+// (or to one outside the roots whose file no longer exists) into a move;
+// the rest are additions. A claimed document leaves gone.
+func (p *planner) matchMoves(gone map[string]bool) {
+	for _, fr := range p.fresh {
+		var claim *store.Document
+		for _, d := range p.byHash[fr.hash] {
+			if gone[d.ID] || (!p.inRoots(d.SourcePath) && missing(d.SourcePath)) {
+				claim = d
+				break
+			}
+		}
+		if claim == nil {
+			p.plan.Add = append(p.plan.Add, fr.item)
+			continue
+		}
+		delete(gone, claim.ID)
+		p.byHash[fr.hash] = nil // one document moves once
+		url := ingest.SourceURL(p.plan.Roots[fr.item.Root].URLPrefix, fr.item.File.Rel)
+		p.plan.Move = append(p.plan.Move, Move{Doc: claim, Root: fr.item.Root, File: fr.item.File, URL: url})
+	}
+}
+
+func missing(path string) bool {
+	_, err := os.Lstat(path)
+	return errors.Is(err, fs.ErrNotExist)
+}
+
+// hashFile returns the hex SHA-256 of a file's content.
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Empty reports whether the plan changes nothing.
+func (p *Plan) Empty() bool {
+	return len(p.Add)+len(p.Update)+len(p.Move)+len(p.Touch)+len(p.Remove) == 0
+}
+
+// Print writes one line per change ("add", "update", "move", "remove") and
+// per failure, for --dry-run.
+func (p *Plan) Print(w io.Writer) {
+	for _, it := range p.Add {
+		fmt.Fprintf(w, "add     %s\n", it.File.Path)
+	}
+	for _, it := range p.Update {
+		fmt.Fprintf(w, "update  %s\n", it.File.Path)
+	}
+	for _, m := range p.Move {
+		fmt.Fprintf(w, "move    %s -> %s\n", m.Doc.SourcePath, m.File.Path)
+	}
+	for _, d := range p.Remove {
+		fmt.Fprintf(w, "remove  %s (%s)\n", d.SourcePath, d.ID)
+	}
+	for _, f := range p.Pending {
+		fmt.Fprintf(w, "wait    %s (still changing)\n", f.Path)
+	}
+	for _, fe := range p.Failed {
+		fmt.Fprintf(w, "failed  %s\n", fe)
+	}
+	fmt.Fprintf(w, "plan: %d to add, %d to update, %d to move, %d to remove, %d unchanged, %d failed\n",
+		len(p.Add), len(p.Update), len(p.Move), len(p.Remove), p.Unchanged+len(p.Touch), len(p.Failed))
+}
+
+// now is the Syncer's clock.
+func (s *Syncer) now() time.Time {
+	if s.opts.Now != nil {
+		return s.opts.Now()
+	}
+	return time.Now()
+}
