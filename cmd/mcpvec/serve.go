@@ -35,7 +35,7 @@ type serveState struct {
 }
 
 func runServe(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("serve", "[flags]", e)
+	fs := newFlagSet("serve", "[flags] [--watch [FOLDER...]]", e)
 	var lf libFlags
 	var ef embedFlags
 	lf.register(fs)
@@ -43,8 +43,14 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	var o server.Options
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
-	if _, st, ok := parseFlags(fs, args, e); !ok {
+	var wf watchFlags
+	wf.register(fs)
+	pos, st, ok := parseFlags(fs, args, e)
+	if !ok {
 		return st
+	}
+	if len(pos) > 0 && !wf.on {
+		return errorf(e, "serve takes folders only with --watch")
 	}
 	if e.forwarded != nil {
 		return errorf(e, "a server is already running on this library")
@@ -80,6 +86,13 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	state := &serveState{db: h.db, live: live, emb: h.emb, readOnly: *readOnly}
 	defer listenAdmin(ctx, e, state)()
+	if wf.on {
+		stop, err := startWatch(ctx, e, state, pos, wf)
+		if err != nil {
+			return errorf(e, "watch: %v", err)
+		}
+		defer stop()
+	}
 	if *stdio {
 		slog.Info("serving MCP over stdio", "library", h.db.Path())
 		err = srv.ServeStdio(ctx, e.stdin, e.stdout)

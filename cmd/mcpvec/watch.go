@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/mcpvec/mcpvec/ingest/chunk"
+	isync "github.com/mcpvec/mcpvec/ingest/sync"
+	"github.com/mcpvec/mcpvec/ingest/watch"
+)
+
+// watchFlags are serve's flags for keeping folders current.
+type watchFlags struct {
+	on            bool
+	quiet, rescan time.Duration
+}
+
+func (f *watchFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&f.on, "watch", false, "keep folders current: the FOLDER arguments, else every folder `mcpvec sync` remembers")
+	fs.DurationVar(&f.quiet, "watch-quiet", watch.DefaultQuiet, "with --watch: sync a folder once its files have been still this long")
+	fs.DurationVar(&f.rescan, "watch-rescan", watch.DefaultRescan, "with --watch: rescan every folder this often, for changes notifications miss (0: default, negative: never)")
+}
+
+// watchRoots returns the folders to watch: paths (remembered with their
+// options if known, then remembered), else every remembered root.
+func watchRoots(e *env, st *serveState, paths []string) ([]isync.Root, error) {
+	have, err := isync.LoadRoots(st.db)
+	if err != nil || len(paths) == 0 {
+		return have, err
+	}
+	var roots []isync.Root
+	for _, p := range paths {
+		p = absPath(e, p)
+		i := slices.IndexFunc(have, func(r isync.Root) bool { return r.Path == p })
+		if i >= 0 {
+			roots = append(roots, have[i])
+			continue
+		}
+		roots = append(roots, isync.Root{Path: p, Chunk: chunk.DefaultOptions()})
+	}
+	return roots, isync.Remember(st.db, roots)
+}
+
+// startWatch runs the watcher on the server's live library until the
+// returned stop func is called (it waits for a sync in progress).
+func startWatch(ctx context.Context, e *env, st *serveState, paths []string, wf watchFlags) (stop func(), err error) {
+	roots, err := watchRoots(e, st, paths)
+	if err != nil {
+		return nil, err
+	}
+	if len(roots) == 0 {
+		return nil, watch.ErrNoRoots
+	}
+	cfg := syncConfig{maxBytes: 256 << 20, workers: 2, settle: wf.quiet, report: termWriter{e.stderr}}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		err := watch.Run(ctx, watch.Options{Roots: roots, Quiet: wf.quiet, Rescan: wf.rescan, Logger: slog.Default(),
+			Sync: func(ctx context.Context, roots []isync.Root) (isync.Summary, error) {
+				st.syncMu.Lock()
+				defer st.syncMu.Unlock()
+				h := &handle{db: st.db, lib: st.live.Current(), emb: st.emb, close: func() {}}
+				return syncRoots(ctx, h, roots, cfg)
+			}})
+		if err != nil {
+			slog.Error("folder watcher stopped", "err", err)
+		}
+	}()
+	for _, r := range roots {
+		slog.Info("watching folder", "path", r.Path)
+	}
+	return func() { cancel(); <-done }, nil
+}
