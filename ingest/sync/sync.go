@@ -109,6 +109,11 @@ func (s *Syncer) Apply(ctx context.Context, p *Plan) (Summary, error) {
 	for _, fe := range p.Failed {
 		fmt.Fprintf(s.opts.Report, "failed %s\n", fe)
 	}
+	for _, sk := range p.Skipped {
+		if s.opts.Verbose || sk.Reason == discover.ReasonNotRegular {
+			fmt.Fprintf(s.opts.Report, "skipped %s: %s\n", sk.Path, sk.Reason)
+		}
+	}
 	s.moves(ctx, p.Move, &sum, &sum.Moved, "moved")
 	s.moves(ctx, p.Touch, &sum, &sum.Unchanged, "")
 	s.removes(ctx, p.Remove, &sum)
