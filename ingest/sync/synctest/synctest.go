@@ -23,8 +23,6 @@ import (
 	"github.com/mcpvec/mcpvec/store"
 )
 
-// StoreLibrary is the sync.Library of a bare store, as the live library
-// behaves minus its in-memory indexes.
 // StoreLibrary is the sync.Library of a bare store: the live library
 // minus its in-memory indexes.
 type StoreLibrary struct{ db *store.DB }
