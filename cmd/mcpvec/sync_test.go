@@ -1,14 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"io/fs"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -240,5 +245,79 @@ func waitSearch(t *testing.T, c *client.Client, query, want string) {
 			t.Fatalf("%q never became searchable", want)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestKillDuringSync kills `mcpvec sync` with SIGKILL in the middle of
+// adds, then of moves, removals and adds: after every kill the library is
+// consistent, and a final sync makes it match the folder exactly.
+func TestKillDuringSync(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	docs := filepath.Join(dir, "docs")
+	os.MkdirAll(filepath.Join(docs, "moved"), 0o755)
+	const n = 120
+	for i := range n {
+		writeFile(t, filepath.Join(docs, fmt.Sprintf("d%03d.txt", i)), strings.Repeat(fmt.Sprintf("Document %d speaks of river %d. ", i, i*7), 30))
+	}
+	rng := rand.New(rand.NewSource(11))
+	killSyncs(t, db, docs, rng, 3, 20)
+	mustRun(t, db, "sync", docs)
+	for i := range n {
+		p := filepath.Join(docs, fmt.Sprintf("d%03d.txt", i))
+		switch i % 3 {
+		case 0:
+			os.Rename(p, filepath.Join(docs, "moved", filepath.Base(p)))
+		case 1:
+			os.Remove(p)
+		}
+		if i%4 == 0 {
+			writeFile(t, filepath.Join(docs, fmt.Sprintf("new%03d.txt", i)), fmt.Sprintf("A new note %d on canal %d.", i, i))
+		}
+	}
+	killSyncs(t, db, docs, rng, 4, 35)
+	out := mustRun(t, db, "sync", docs)
+	if !strings.Contains(out, "0 failed") {
+		t.Fatalf("final sync: %s", out)
+	}
+	var want []string
+	filepath.WalkDir(docs, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			want = append(want, p)
+		}
+		return nil
+	})
+	sort.Strings(want)
+	if got := lsSources(t, db); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("after the final sync the library holds %d documents, the folder %d files", len(got), len(want))
+	}
+	libInfo(t, db, nil)
+}
+
+// killSyncs runs `sync -v` rounds times, killing it after a random number
+// of changes (up to maxChanges), and checks the library after each kill.
+func killSyncs(t *testing.T, db, docs string, rng *rand.Rand, rounds, maxChanges int) {
+	t.Helper()
+	for round := range rounds {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cmd := exec.CommandContext(ctx, os.Args[0], "sync", "-v", "--workers", "1", docs)
+		cmd.Env = childEnv(db)
+		stderr, _ := cmd.StderrPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(stderr)
+		for want, got := 1+rng.Intn(maxChanges), 0; got < want && sc.Scan(); {
+			if l := sc.Text(); strings.HasPrefix(l, "ingested ") || strings.HasPrefix(l, "moved ") || strings.HasPrefix(l, "removed ") {
+				got++
+			}
+		}
+		time.Sleep(time.Duration(rng.Intn(20)) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		io.Copy(io.Discard, stderr)
+		cmd.Wait()
+		cancel()
+		info := libInfo(t, db, nil) // fails on an inconsistent library
+		t.Logf("round %d: %d documents after the kill", round, info.Documents)
 	}
 }
