@@ -92,7 +92,7 @@ type served struct {
 
 // startServe runs `mcpvec serve --addr 127.0.0.1:0 args...` on db until
 // the test ends and connects an MCP client to it.
-func startServe(t *testing.T, db string, args ...string) *served {
+func startServe(t testing.TB, db string, args ...string) *served {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	srv := exec.CommandContext(ctx, os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
