@@ -30,18 +30,28 @@ type Move struct {
 	URL  string
 }
 
+// Duplicate is a file with the same content as document Of, at another
+// path; it is not ingested.
+type Duplicate struct {
+	File   discover.File
+	Of     *store.Document
+	OfPath string // where Of is after the plan's moves
+}
+
 // Plan is what a sync will do. Build it with Syncer.Plan; Apply runs it.
 type Plan struct {
-	Roots     []Root
-	Add       []Item            // new files
-	Update    []Item            // changed content at a known path
-	Move      []Move            // known content at a new path
-	Touch     []Move            // same content and path, new time (or URL)
-	Remove    []*store.Document // documents whose file is gone
-	Unchanged int
-	Pending   []discover.File     // modified too recently (Options.Settle)
-	Skipped   []discover.Skipped  // unsupported, ignored, temporary
-	Failed    []*ingest.FileError // unreadable files and roots
+	Roots  []Root
+	Add    []Item            // new files
+	Update []Item            // changed content at a known path
+	Move   []Move            // known content at a new path
+	Touch  []Move            // same content and path, new time (or URL)
+	Remove []*store.Document // documents whose file is gone (or now a duplicate)
+	// Duplicates are files whose content another document already has.
+	Duplicates []Duplicate
+	Unchanged  int
+	Pending    []discover.File     // modified too recently (Options.Settle)
+	Skipped    []discover.Skipped  // unsupported, ignored, temporary
+	Failed     []*ingest.FileError // unreadable files and roots
 }
 
 // planner holds the library's documents while a Plan is built.
@@ -52,12 +62,20 @@ type planner struct {
 	byHash map[string][]*store.Document
 	seen   map[string]bool // paths found in the roots
 	keep   []string        // folders that could not be walked
-	fresh  []fresh         // files at paths without a document
+	fresh  []fresh         // new or changed files, judged after the walk
+	// changed holds the paths whose document no longer matches the file.
+	changed map[string]bool
+	// taken holds documents already moved (to the path given) or displaced
+	// ("") by this plan.
+	taken map[string]string
 }
 
+// fresh is a file at a path without a document (old nil) or whose
+// document has other content (old).
 type fresh struct {
 	item Item
 	hash string
+	old  *store.Document
 }
 
 // Plan walks the roots and compares them with the library. Only changed
@@ -69,7 +87,7 @@ func (s *Syncer) Plan(ctx context.Context, roots []Root) (*Plan, error) {
 		return nil, fmt.Errorf("list documents: %w", err)
 	}
 	p := &planner{s: s, plan: &Plan{Roots: roots}, byPath: map[string]*store.Document{},
-		byHash: map[string][]*store.Document{}, seen: map[string]bool{}}
+		byHash: map[string][]*store.Document{}, seen: map[string]bool{}, changed: map[string]bool{}, taken: map[string]string{}}
 	for _, d := range docs {
 		p.byPath[d.SourcePath] = d
 		p.byHash[d.SHA256] = append(p.byHash[d.SHA256], d)
@@ -150,14 +168,14 @@ func (p *planner) file(it Item) {
 		return
 	}
 	url := ingest.SourceURL(p.plan.Roots[it.Root].URLPrefix, f.Rel)
-	switch {
-	case d == nil:
-		p.fresh = append(p.fresh, fresh{it, hash})
-	case d.SHA256 == hash:
+	if d != nil && d.SHA256 == hash {
 		p.plan.Touch = append(p.plan.Touch, Move{Doc: d, Root: it.Root, File: f, URL: url})
-	default:
-		p.plan.Update = append(p.plan.Update, it)
+		return
 	}
+	if d != nil {
+		p.changed[f.Path] = true
+	}
+	p.fresh = append(p.fresh, fresh{it, hash, d})
 }
 
 // gone returns the ids of documents under the roots whose file was not
@@ -191,27 +209,59 @@ func (p *planner) kept(path string) bool {
 	return false
 }
 
-// matchMoves turns each new file whose content belongs to a gone document
-// (or to one outside the roots whose file no longer exists) into a move;
-// the rest are additions. A claimed document leaves gone.
+// matchMoves judges the new and changed files. One whose content belongs
+// to a document that left its own path (gone, changed there, or outside
+// the roots and missing) is a move of that document, displacing the
+// path's old document if any. One whose content another document already
+// has is a duplicate: its path's old document is removed. The rest are
+// additions and updates. A claimed document leaves gone.
 func (p *planner) matchMoves(gone map[string]bool) {
 	for _, fr := range p.fresh {
-		var claim *store.Document
-		for _, d := range p.byHash[fr.hash] {
-			if gone[d.ID] || (!p.inRoots(d.SourcePath) && missing(d.SourcePath)) {
-				claim = d
-				break
+		if fr.old != nil {
+			if _, ok := p.taken[fr.old.ID]; ok {
+				fr.old = nil // already moved away or displaced: a plain add
 			}
 		}
-		if claim == nil {
+		claim, dup, dupPath := p.claim(fr.hash, gone)
+		switch {
+		case claim != nil:
+			p.taken[claim.ID] = fr.item.File.Path
+			delete(gone, claim.ID)
+			if fr.old != nil {
+				p.taken[fr.old.ID] = "" // MoveDocument replaces it
+			}
+			url := ingest.SourceURL(p.plan.Roots[fr.item.Root].URLPrefix, fr.item.File.Rel)
+			p.plan.Move = append(p.plan.Move, Move{Doc: claim, Root: fr.item.Root, File: fr.item.File, URL: url})
+		case dup != nil:
+			p.plan.Duplicates = append(p.plan.Duplicates, Duplicate{File: fr.item.File, Of: dup, OfPath: dupPath})
+			if fr.old != nil {
+				p.taken[fr.old.ID] = ""
+				p.plan.Remove = append(p.plan.Remove, fr.old)
+			}
+		case fr.old != nil:
+			p.plan.Update = append(p.plan.Update, fr.item)
+		default:
 			p.plan.Add = append(p.plan.Add, fr.item)
+		}
+	}
+}
+
+// claim returns a document with content hash that may move (claim), or
+// else one that stays, or already moved, at dupPath (dup).
+func (p *planner) claim(hash string, gone map[string]bool) (claim, dup *store.Document, dupPath string) {
+	for _, d := range p.byHash[hash] {
+		if to, ok := p.taken[d.ID]; ok {
+			if to != "" {
+				dup, dupPath = d, to
+			}
 			continue
 		}
-		delete(gone, claim.ID)
-		p.byHash[fr.hash] = nil // one document moves once
-		url := ingest.SourceURL(p.plan.Roots[fr.item.Root].URLPrefix, fr.item.File.Rel)
-		p.plan.Move = append(p.plan.Move, Move{Doc: claim, Root: fr.item.Root, File: fr.item.File, URL: url})
+		if gone[d.ID] || p.changed[d.SourcePath] || (!p.inRoots(d.SourcePath) && missing(d.SourcePath)) {
+			return d, nil, ""
+		}
+		dup, dupPath = d, d.SourcePath
 	}
+	return nil, dup, dupPath
 }
 
 func missing(path string) bool {
@@ -252,6 +302,9 @@ func (p *Plan) Print(w io.Writer) {
 	}
 	for _, d := range p.Remove {
 		fmt.Fprintf(w, "remove  %s (%s)\n", d.SourcePath, d.ID)
+	}
+	for _, d := range p.Duplicates {
+		fmt.Fprintf(w, "dup     %s (same content as %s)\n", d.File.Path, d.OfPath)
 	}
 	for _, f := range p.Pending {
 		fmt.Fprintf(w, "wait    %s (still changing)\n", f.Path)

@@ -104,8 +104,11 @@ func (s *Syncer) Run(ctx context.Context, roots []Root) (Summary, error) {
 // transaction. It returns ctx's error when cancelled; everything else is
 // in Summary.Failed.
 func (s *Syncer) Apply(ctx context.Context, p *Plan) (Summary, error) {
-	sum := Summary{Roots: len(p.Roots), Unchanged: p.Unchanged, Pending: len(p.Pending),
+	sum := Summary{Roots: len(p.Roots), Unchanged: p.Unchanged, Pending: len(p.Pending), Duplicates: len(p.Duplicates),
 		Skipped: len(p.Skipped), Failed: append([]*ingest.FileError(nil), p.Failed...)}
+	for _, d := range p.Duplicates {
+		fmt.Fprintf(s.opts.Report, "duplicate %s: same content as %s (document %s)\n", d.File.Path, d.OfPath, d.Of.ID)
+	}
 	for _, fe := range p.Failed {
 		fmt.Fprintf(s.opts.Report, "failed %s\n", fe)
 	}

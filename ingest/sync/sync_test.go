@@ -283,3 +283,37 @@ func TestRememberRoots(t *testing.T) {
 		t.Fatal("roots not stored as a setting")
 	}
 }
+
+func TestSyncSwappedAndDuplicatedContent(t *testing.T) {
+	f := synctest.MustFixture(t)
+	f.Write(t, "r/a.txt", "Alpha text about anchors and sails.")
+	f.Write(t, "r/b.txt", "Bravo text about buoys and tides.")
+	f.Write(t, "r/c.txt", "Charlie text about compasses.")
+	f.Run(t, f.Root("r"))
+	// Swap a and b by renames, and make c a copy of a's new content.
+	os.Rename(f.Path("r/a.txt"), f.Path("r/tmp"))
+	os.Rename(f.Path("r/b.txt"), f.Path("r/a.txt"))
+	os.Rename(f.Path("r/tmp"), f.Path("r/b.txt"))
+	f.Write(t, "r/c.txt", "Bravo text about buoys and tides.")
+	f.Write(t, "r/copy.txt", "Bravo text about buoys and tides.")
+	sum := f.Run(t, f.Root("r"))
+	if len(sum.Failed) != 0 || sum.Duplicates != 2 {
+		t.Fatalf("swap+duplicates: %+v\n%s", sum, f.Report.String())
+	}
+	for rel, want := range map[string]string{"r/a.txt": "Bravo", "r/b.txt": "Alpha"} {
+		d, err := f.DB.DocumentByPath(f.Path(rel))
+		if err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+		if full, _ := f.DB.Document(d.ID); !strings.HasPrefix(full.Text, want) {
+			t.Fatalf("%s holds %q, want %s…", rel, full.Text, want)
+		}
+	}
+	// c and copy duplicate a: no stale Charlie document stays behind.
+	if diff := cmp.Diff([]string{"r/a.txt", "r/b.txt"}, f.Sources(t)); diff != "" {
+		t.Fatalf("%s\n%s", diff, f.Report.String())
+	}
+	if !strings.Contains(f.Report.String(), "duplicate "+f.Path("r/copy.txt")+": same content as "+f.Path("r/a.txt")) {
+		t.Fatalf("no duplicate line: %s", f.Report.String())
+	}
+}
