@@ -122,6 +122,9 @@ func (p *planner) root(ctx context.Context, i int) error {
 		p.walkError(r, err)
 	}
 	for _, f := range files {
+		if p.seen[f.Path] {
+			continue // nested or repeated roots: judged once
+		}
 		p.seen[f.Path] = true
 		p.file(Item{Root: i, File: f})
 	}

@@ -317,3 +317,16 @@ func TestSyncSwappedAndDuplicatedContent(t *testing.T) {
 		t.Fatalf("no duplicate line: %s", f.Report.String())
 	}
 }
+
+func TestSyncNestedRootsJudgeAFileOnce(t *testing.T) {
+	f := synctest.MustFixture(t)
+	f.Write(t, "r/a.txt", "Outer file about oars.")
+	f.Write(t, "r/inner/b.txt", "Inner file about keels.")
+	root, inner := f.Root("r"), f.Root("r/inner")
+	if got, want := synctest.CountsOf(f.Run(t, root, inner, root)), (synctest.Counts{Added: 2}); got != want {
+		t.Fatalf("= %+v, want %+v\n%s", got, want, f.Report.String())
+	}
+	if got, want := synctest.CountsOf(f.Run(t, inner, root)), (synctest.Counts{Unchanged: 2}); got != want {
+		t.Fatalf("re-sync = %+v, want %+v", got, want)
+	}
+}
