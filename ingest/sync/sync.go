@@ -84,7 +84,9 @@ func (s Summary) String() string {
 	return line + " in " + s.Elapsed.Round(time.Millisecond).String()
 }
 
-// Run plans and applies a sync of roots.
+// Run plans and applies a sync of roots. It returns ErrNoRoots without
+// roots, Plan's errors, and ctx's error when cancelled; per-file and
+// per-root failures are in Summary.Failed.
 func (s *Syncer) Run(ctx context.Context, roots []Root) (Summary, error) {
 	start := time.Now()
 	if len(roots) == 0 {

@@ -91,11 +91,14 @@ func text(f *synctest.Fixture, rel string) string {
 	return full.Text
 }
 
-func TestWatchAddModifyReplaceDeleteNewFolder(t *testing.T) {
+func TestWatchAddModifyReplaceDeleteNewFolderSymlinkLoop(t *testing.T) {
 	f := synctest.MustFixture(t)
 	f.Write(t, "r/a.txt", "Kelp forests sway in cold water.")
 	old := time.Now().Add(-time.Hour) // settled before the server started
 	os.Chtimes(f.Path("r/a.txt"), old, old)
+	if err := os.Symlink(f.Path("r"), f.Path("r/loop")); err != nil { // must not be followed forever
+		t.Fatal(err)
+	}
 	startWatch(t, f, Options{Quiet: 100 * time.Millisecond, Rescan: -1})
 	if text(f, "r/a.txt") == "" {
 		t.Fatal("the initial sync did not ingest the folder")
