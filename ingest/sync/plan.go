@@ -52,6 +52,9 @@ type Plan struct {
 	Pending    []discover.File     // modified too recently (Options.Settle)
 	Skipped    []discover.Skipped  // unsupported, ignored, temporary
 	Failed     []*ingest.FileError // unreadable files and roots
+	// Warnings are problems that change nothing, e.g. a malformed line in
+	// a .mcpvecignore (the rest of the file applies).
+	Warnings []error
 }
 
 // planner holds the library's documents while a Plan is built.
@@ -112,7 +115,7 @@ func (p *planner) root(ctx context.Context, i int) error {
 	r := p.plan.Roots[i]
 	files, skipped, errs := discover.WalkWith(ctx, []string{r.Path}, &discover.Options{
 		Supported: p.s.opts.Supported, Exclude: r.Exclude, IgnoreFiles: true, SkipTemporary: true,
-		OnIgnoreError: func(err error) { p.fail("", err) },
+		OnIgnoreError: func(err error) { p.plan.Warnings = append(p.plan.Warnings, err) },
 	})
 	if err := ctx.Err(); err != nil {
 		return err
@@ -314,6 +317,9 @@ func (p *Plan) Print(w io.Writer) {
 	}
 	for _, fe := range p.Failed {
 		fmt.Fprintf(w, "failed  %s\n", fe)
+	}
+	for _, err := range p.Warnings {
+		fmt.Fprintf(w, "warning %v\n", err)
 	}
 	fmt.Fprintf(w, "plan: %d to add, %d to update, %d to move, %d to remove, %d unchanged, %d failed\n",
 		len(p.Add), len(p.Update), len(p.Move), len(p.Remove), p.Unchanged+len(p.Touch), len(p.Failed))

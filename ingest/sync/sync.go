@@ -114,6 +114,9 @@ func (s *Syncer) Apply(ctx context.Context, p *Plan) (Summary, error) {
 	for _, fe := range p.Failed {
 		fmt.Fprintf(s.opts.Report, "failed %s\n", fe)
 	}
+	for _, err := range p.Warnings {
+		fmt.Fprintf(s.opts.Report, "warning %v\n", err)
+	}
 	for _, sk := range p.Skipped {
 		if s.opts.Verbose || sk.Reason == discover.ReasonNotRegular {
 			fmt.Fprintf(s.opts.Report, "skipped %s: %s\n", sk.Path, sk.Reason)

@@ -152,7 +152,7 @@ func TestSyncFolderDeletedAndRootMissing(t *testing.T) {
 func TestSyncSymlinkLoopIgnoredAndTemporaryFiles(t *testing.T) {
 	f := synctest.MustFixture(t)
 	f.Write(t, "r/a.txt", "Coral reefs shelter fish.")
-	f.Write(t, "r/.mcpvecignore", "drafts/\n*.private.md\n")
+	f.Write(t, "r/.mcpvecignore", "drafts/\n*.private.md\n[broken\n")
 	f.Write(t, "r/drafts/d.md", "# Draft")
 	f.Write(t, "r/me.private.md", "# Diary")
 	f.Write(t, "r/report.pdf.crdownload", "%PDF-1.4 partial")
@@ -176,6 +176,9 @@ func TestSyncSymlinkLoopIgnoredAndTemporaryFiles(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"r/a.txt"}, f.Sources(t)); diff != "" {
 		t.Fatal(diff)
+	}
+	if !strings.Contains(f.Report.String(), "warning parse "+f.Path("r/.mcpvecignore")+": syntax error in pattern: line 3") {
+		t.Fatalf("no warning for the malformed ignore line: %s", f.Report.String())
 	}
 }
 
