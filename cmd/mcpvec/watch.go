@@ -59,14 +59,17 @@ func startWatch(ctx context.Context, e *env, st *serveState, paths []string, wf 
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		err := watch.Run(ctx, watch.Options{Roots: roots, Quiet: wf.quiet, Rescan: wf.rescan, Logger: slog.Default(),
+		o := watch.Options{Roots: roots, Quiet: wf.quiet, Rescan: wf.rescan, Logger: slog.Default(),
 			Sync: func(ctx context.Context, roots []isync.Root) (isync.Summary, error) {
 				st.syncMu.Lock()
 				defer st.syncMu.Unlock()
 				h := &handle{db: st.db, lib: st.live.Current(), emb: st.emb, close: func() {}}
 				return syncRoots(ctx, h, roots, cfg)
-			}})
-		if err != nil {
+			}}
+		if len(paths) == 0 { // the remembered roots: follow `mcpvec sync NEW` too
+			o.Reload = func() ([]isync.Root, error) { return isync.LoadRoots(st.db) }
+		}
+		if err := watch.Run(ctx, o); err != nil {
 			slog.Error("folder watcher stopped", "err", err)
 		}
 	}()

@@ -49,6 +49,7 @@ func (w *watcher) loop(ctx context.Context) error {
 			}
 			w.error(err)
 		case <-rescan:
+			w.reload()
 			w.addAll()
 			w.markAll(time.Now())
 		case now := <-tick.C:
@@ -85,6 +86,24 @@ func (w *watcher) error(err error) {
 		return
 	}
 	w.opts.Logger.Warn("file watcher", "err", err)
+}
+
+// reload replaces the roots with Options.Reload's. The dirty marks are
+// indexes into the roots, so they are dropped: the caller marks every
+// root.
+func (w *watcher) reload() {
+	if w.opts.Reload == nil {
+		return
+	}
+	roots, err := w.opts.Reload()
+	if err != nil || len(roots) == 0 {
+		if err != nil {
+			w.opts.Logger.Warn("reload folders to watch", "err", err)
+		}
+		return
+	}
+	w.opts.Roots = roots
+	clear(w.dirty)
 }
 
 func (w *watcher) markAll(at time.Time) {

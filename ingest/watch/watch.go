@@ -57,6 +57,10 @@ type Options struct {
 	// negative: never).
 	Rescan time.Duration
 	Logger *slog.Logger
+	// Reload, if set, is called at every rescan for the roots to watch
+	// from then on (e.g. the remembered roots, which `mcpvec sync` may have
+	// added to); on error or no roots the current ones are kept.
+	Reload func() ([]isync.Root, error)
 	// OnSync, if set, is called after every sync (for tests and metrics).
 	OnSync func(isync.Summary, error)
 

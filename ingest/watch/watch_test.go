@@ -189,3 +189,14 @@ func TestWatchNoRoots(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestWatchReloadPicksUpNewRoots(t *testing.T) {
+	f := synctest.MustFixture(t)
+	os.MkdirAll(f.Path("r"), 0o755)
+	f.Write(t, "later/x.txt", "A folder synced after the server started.")
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(f.Path("later/x.txt"), old, old)
+	startWatch(t, f, Options{Quiet: 20 * time.Millisecond, Rescan: 100 * time.Millisecond,
+		Reload: func() ([]isync.Root, error) { return []isync.Root{f.Root("r"), f.Root("later")}, nil }})
+	waitFor(t, "the reloaded root", func() bool { return text(f, "later/x.txt") != "" })
+}
