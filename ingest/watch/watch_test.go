@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/google/go-cmp/cmp"
 	isync "github.com/mcpvec/mcpvec/ingest/sync"
 	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
 )
@@ -199,4 +200,20 @@ func TestWatchReloadPicksUpNewRoots(t *testing.T) {
 	startWatch(t, f, Options{Quiet: 20 * time.Millisecond, Rescan: 100 * time.Millisecond,
 		Reload: func() ([]isync.Root, error) { return []isync.Root{f.Root("r"), f.Root("later")}, nil }})
 	waitFor(t, "the reloaded root", func() bool { return text(f, "later/x.txt") != "" })
+}
+
+func TestWatchIgnoredAndTemporaryFilesStayOut(t *testing.T) {
+	f := synctest.MustFixture(t)
+	f.Write(t, "r/.mcpvecignore", "secret/\n")
+	startWatch(t, f, Options{Quiet: 50 * time.Millisecond, Rescan: -1})
+	f.Write(t, "r/secret/x.txt", "Private notes that must not be indexed.")
+	f.Write(t, "r/report.pdf.crdownload", "%PDF-1.4 half a download")
+	f.Write(t, "r/~$draft.txt", "an office lock file")
+	time.Sleep(100 * time.Millisecond)
+	f.Write(t, "r/ok.txt", "Public notes.")
+	waitFor(t, "the public file", func() bool { return text(f, "r/ok.txt") != "" })
+	time.Sleep(200 * time.Millisecond) // a later sync would show the others
+	if diff := cmp.Diff([]string{"r/ok.txt"}, f.Sources(t)); diff != "" {
+		t.Fatal(diff)
+	}
 }
