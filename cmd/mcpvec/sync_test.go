@@ -321,3 +321,31 @@ func killSyncs(t *testing.T, db, docs string, rng *rand.Rand, rounds, maxChanges
 		t.Logf("round %d: %d documents after the kill", round, info.Documents)
 	}
 }
+
+// TestForwardedSyncAndWatcherTogether writes files while the watcher syncs
+// and a forwarded `mcpvec sync` runs: both write through the live library,
+// one at a time, and nothing is lost or doubled.
+func TestForwardedSyncAndWatcherTogether(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	docs := filepath.Join(dir, "docs")
+	os.MkdirAll(docs, 0o755)
+	mustRun(t, db, "sync", docs)
+	startServe(t, db, "--watch", "--watch-quiet", "50ms", "--watch-rescan", "1h")
+	done := make(chan result, 1)
+	for i := range 30 {
+		writeFile(t, filepath.Join(docs, fmt.Sprintf("w%02d.txt", i)), fmt.Sprintf("Watched note %d on meadow %d.", i, i))
+		if i == 10 {
+			go func() { done <- mcpvec(t, db, "sync") }()
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if r := <-done; r.code != 0 {
+		t.Fatalf("forwarded sync: %+v", r)
+	}
+	mustRun(t, db, "sync") // whatever the watcher has not taken yet
+	if n := len(lsSources(t, db)); n != 30 {
+		t.Fatalf("%d documents, want 30", n)
+	}
+	libInfo(t, db, nil)
+}
