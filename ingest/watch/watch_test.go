@@ -125,7 +125,7 @@ func TestWatchAddModifyReplaceDeleteNewFolderSymlinkLoop(t *testing.T) {
 func TestWatchGrowingFileIngestedOnceComplete(t *testing.T) {
 	f := synctest.MustFixture(t)
 	os.MkdirAll(f.Path("r"), 0o755)
-	const quiet = 400 * time.Millisecond
+	const quiet = 750 * time.Millisecond // well above a writer stalled by a loaded machine
 	startWatch(t, f, Options{Quiet: quiet, Rescan: -1})
 	p := f.Path("r/growing.txt")
 	w, err := os.Create(p)
