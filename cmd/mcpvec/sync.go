@@ -20,7 +20,7 @@ import (
 // syncConfig is how a sync reads and reports files, whatever its roots.
 type syncConfig struct {
 	maxBytes int64
-	password string
+	extract  extract.Options // MaxBytes is set from maxBytes
 	workers  int
 	verbose  bool
 	settle   time.Duration
@@ -44,13 +44,16 @@ func runSync(ctx context.Context, e *env, args []string) int {
 	cfg := syncConfig{report: termWriter{e.stderr}}
 	fs.Int64Var(&cfg.maxBytes, "max-size", 256, "largest file to ingest, in MiB")
 	fs.IntVar(&cfg.workers, "workers", 2, "files processed in parallel")
-	fs.StringVar(&cfg.password, "password", "", "user password for encrypted PDFs")
+	fs.StringVar(&cfg.extract.Password, "password", "", "user password for encrypted PDFs")
+	ocr := fs.String("ocr", "auto", "read scanned pages and images with tesseract: auto (when installed), always, never")
+	fs.StringVar(&cfg.extract.OCRLang, "ocr-lang", "eng", "tesseract languages, e.g. eng+deu")
 	fs.BoolVar(&cfg.verbose, "v", false, "print a line per change")
 	pos, st, ok := parseFlags(fs, args, e)
 	if !ok {
 		return st
 	}
 	cfg.maxBytes <<= 20
+	cfg.extract.OCR, cfg.extract.OCRWorkers = extract.OCRMode(*ocr), cfg.workers
 	var roots []isync.Root
 	for _, p := range pos {
 		roots = append(roots, isync.Root{Path: absPath(e, p), URLPrefix: *prefix,
@@ -127,7 +130,9 @@ func syncRoots(ctx context.Context, h *handle, roots []isync.Root, cfg syncConfi
 	ingestFn := func(ctx context.Context, r isync.Root, files []discover.File) (ingest.Summary, error) {
 		if ex == nil {
 			var err error
-			if ex, err = newExtractor(ctx, cfg.maxBytes, cfg.password); err != nil {
+			xo := cfg.extract
+			xo.MaxBytes = cfg.maxBytes
+			if ex, err = newExtractor(ctx, xo); err != nil {
 				return ingest.Summary{}, err
 			}
 		}
