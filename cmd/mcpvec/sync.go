@@ -118,7 +118,7 @@ func syncCommand(ctx context.Context, e *env, h *handle, roots []isync.Root, cfg
 // syncRoots runs one sync of roots in a write session on the handle's
 // library; the serve watcher calls it too.
 func syncRoots(ctx context.Context, h *handle, roots []isync.Root, cfg syncConfig) (isync.Summary, error) {
-	id := identityOf(h.emb)
+	id := h.emb.Identity()
 	batch, par := library.Batching(id, 4)
 	w := h.lib.BeginWrites(ctx, h.emb, id, batch, par, 30*time.Second)
 	var ex *extract.Extractor
