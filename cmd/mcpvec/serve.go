@@ -43,14 +43,10 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	var o server.Options
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
-	var wf watchFlags
-	wf.register(fs)
+	wf := registerWatch(fs)
 	pos, st, ok := parseFlags(fs, args, e)
 	if !ok {
 		return st
-	}
-	if len(pos) > 0 && !wf.on {
-		return errorf(e, "serve takes folders only with --watch")
 	}
 	if e.forwarded != nil {
 		return errorf(e, "a server is already running on this library")
@@ -86,13 +82,11 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	state := &serveState{db: h.db, live: live, emb: h.emb, readOnly: *readOnly}
 	defer listenAdmin(ctx, e, state)()
-	if wf.on {
-		stop, err := startWatch(ctx, e, state, pos, wf)
-		if err != nil {
-			return errorf(e, "watch: %v", err)
-		}
-		defer stop()
+	stop, err := startWatch(ctx, e, state, pos, wf)
+	if err != nil {
+		return errorf(e, "%v", err)
 	}
+	defer stop()
 	if *stdio {
 		slog.Info("serving MCP over stdio", "library", h.db.Path())
 		err = srv.ServeStdio(ctx, e.stdin, e.stdout)

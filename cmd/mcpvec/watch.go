@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
+	"fmt"
 	"log/slog"
 	"slices"
 	"time"
@@ -18,10 +20,13 @@ type watchFlags struct {
 	quiet, rescan time.Duration
 }
 
-func (f *watchFlags) register(fs *flag.FlagSet) {
+// registerWatch adds serve's --watch flags to fs.
+func registerWatch(fs *flag.FlagSet) *watchFlags {
+	f := &watchFlags{}
 	fs.BoolVar(&f.on, "watch", false, "keep folders current: the FOLDER arguments, else every folder `mcpvec sync` remembers")
 	fs.DurationVar(&f.quiet, "watch-quiet", watch.DefaultQuiet, "with --watch: sync a folder once its files have been still this long")
 	fs.DurationVar(&f.rescan, "watch-rescan", watch.DefaultRescan, "with --watch: rescan every folder this often, for changes notifications miss (0: default, negative: never)")
+	return f
 }
 
 // watchRoots returns the folders to watch: paths (remembered with their
@@ -44,15 +49,22 @@ func watchRoots(e *env, st *serveState, paths []string) ([]isync.Root, error) {
 	return roots, isync.Remember(st.db, roots)
 }
 
-// startWatch runs the watcher on the server's live library until the
-// returned stop func is called (it waits for a sync in progress).
-func startWatch(ctx context.Context, e *env, st *serveState, paths []string, wf watchFlags) (stop func(), err error) {
+// startWatch runs the watcher on the server's live library, with
+// --watch, until the returned stop func is called (it waits for a sync in
+// progress). Without --watch it does nothing, and refuses folders.
+func startWatch(ctx context.Context, e *env, st *serveState, paths []string, wf *watchFlags) (stop func(), err error) {
+	if !wf.on {
+		if len(paths) > 0 {
+			return nil, errors.New("serve takes folders only with --watch")
+		}
+		return func() {}, nil
+	}
 	roots, err := watchRoots(e, st, paths)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("watch: %w", err)
 	}
 	if len(roots) == 0 {
-		return nil, watch.ErrNoRoots
+		return nil, fmt.Errorf("watch: %w: pass folders to --watch or run `mcpvec sync FOLDER...` first", watch.ErrNoRoots)
 	}
 	cfg := syncConfig{maxBytes: 256 << 20, workers: 2, settle: wf.quiet, report: termWriter{e.stderr}}
 	ctx, cancel := context.WithCancel(ctx)
