@@ -22,7 +22,7 @@ func TestMoveFollowsTheFileAndDropsADisplacedDocument(t *testing.T) {
 	if err != nil || len(resp.Results) != 1 || resp.Results[0].URL != "https://example.org/new-cats.pdf#page=1" {
 		t.Fatalf("search after move = %+v, %v", resp, err)
 	}
-	if _, err := f.lib.Fetch(ctx, "dogs"); !errors.Is(err, library.ErrNotFound) {
+	if _, err := f.lib.Fetch(ctx, "dogs", library.FetchOptions{}); !errors.Is(err, library.ErrNotFound) {
 		t.Fatalf("the displaced document is still fetchable: %v", err)
 	}
 	resp, _ = f.lib.Search(ctx, "dogs loyal companions", library.SearchOptions{Mode: library.Lexical})
