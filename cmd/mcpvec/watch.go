@@ -59,6 +59,9 @@ func startWatch(ctx context.Context, e *env, st *serveState, paths []string, wf 
 		}
 		return func() {}, nil
 	}
+	if st.readOnly {
+		return nil, errors.New("--watch needs a library it can write; it is served read-only")
+	}
 	roots, err := watchRoots(e, st, paths)
 	if err != nil {
 		return nil, fmt.Errorf("watch: %w", err)
