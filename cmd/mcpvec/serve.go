@@ -44,8 +44,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
 	wf := registerWatch(fs)
-	pos, st, ok := parseFlags(fs, args, e)
-	if !ok {
+	if st, ok := wf.parse(fs, args, e); !ok {
 		return st
 	}
 	if e.forwarded != nil {
@@ -82,11 +81,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	state := &serveState{db: h.db, live: live, emb: h.emb, readOnly: *readOnly}
 	defer listenAdmin(ctx, e, state)()
-	stop, err := startWatch(ctx, e, state, pos, wf)
-	if err != nil {
-		return errorf(e, "%v", err)
-	}
-	defer stop()
+	defer startWatch(ctx, e, state, wf)()
 	if *stdio {
 		slog.Info("serving MCP over stdio", "library", h.db.Path())
 		err = srv.ServeStdio(ctx, e.stdin, e.stdout)

@@ -14,10 +14,19 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/watch"
 )
 
-// watchFlags are serve's flags for keeping folders current.
+// watchFlags are serve's flags for keeping folders current, and its
+// FOLDER arguments.
 type watchFlags struct {
 	on            bool
 	quiet, rescan time.Duration
+	paths         []string
+}
+
+// parse parses serve's flags; FOLDER arguments are accepted only with
+// --watch (else usage and status 2).
+func (f *watchFlags) parse(fs *flag.FlagSet, args []string, e *env) (status int, ok bool) {
+	f.paths, status, ok = parseArgs(fs, args, e, func(n int) bool { return n == 0 || f.on })
+	return status, ok
 }
 
 // registerWatch adds serve's --watch flags to fs.
@@ -50,24 +59,33 @@ func watchRoots(e *env, st *serveState, paths []string) ([]isync.Root, error) {
 }
 
 // startWatch runs the watcher on the server's live library, with
-// --watch, until the returned stop func is called (it waits for a sync in
-// progress). Without --watch it does nothing, and refuses folders.
-func startWatch(ctx context.Context, e *env, st *serveState, paths []string, wf *watchFlags) (stop func(), err error) {
+// --watch, until the returned func is called (it waits for a sync in
+// progress). Like the admin channel, a watcher that cannot start (no
+// folders, a read-only library) is logged and the server serves without
+// it.
+func startWatch(ctx context.Context, e *env, st *serveState, wf *watchFlags) (stop func()) {
+	stop, err := watchLive(ctx, e, st, wf)
+	if err != nil {
+		slog.Error("folders are not watched", "err", err)
+		return func() {}
+	}
+	return stop
+}
+
+func watchLive(ctx context.Context, e *env, st *serveState, wf *watchFlags) (stop func(), err error) {
 	if !wf.on {
-		if len(paths) > 0 {
-			return nil, errors.New("serve takes folders only with --watch")
-		}
 		return func() {}, nil
 	}
 	if st.readOnly {
 		return nil, errors.New("--watch needs a library it can write; it is served read-only")
 	}
+	paths := wf.paths
 	roots, err := watchRoots(e, st, paths)
 	if err != nil {
-		return nil, fmt.Errorf("watch: %w", err)
+		return nil, err
 	}
 	if len(roots) == 0 {
-		return nil, fmt.Errorf("watch: %w: pass folders to --watch or run `mcpvec sync FOLDER...` first", watch.ErrNoRoots)
+		return nil, fmt.Errorf("%w: pass folders to --watch or run `mcpvec sync FOLDER...` first", watch.ErrNoRoots)
 	}
 	cfg := syncConfig{maxBytes: 256 << 20, workers: 2, settle: wf.quiet, report: termWriter{e.stderr}}
 	ctx, cancel := context.WithCancel(ctx)
