@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
@@ -29,10 +30,12 @@ type serveState struct {
 	// readOnly: the library is served read-only; forwarded writes are
 	// refused before they start.
 	readOnly bool
+	// syncMu serialises syncs: forwarded `mcpvec sync` and the watcher.
+	syncMu sync.Mutex
 }
 
 func runServe(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("serve", "[flags]", e)
+	fs := newFlagSet("serve", "[flags] [--watch [FOLDER...]]", e)
 	var lf libFlags
 	var ef embedFlags
 	lf.register(fs)
@@ -40,7 +43,8 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	var o server.Options
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
-	if _, st, ok := parseFlags(fs, args, e); !ok {
+	wf := registerWatch(fs)
+	if st, ok := wf.parse(fs, args, e); !ok {
 		return st
 	}
 	if e.forwarded != nil {
@@ -77,6 +81,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	state := &serveState{db: h.db, live: live, emb: h.emb, readOnly: *readOnly}
 	defer listenAdmin(ctx, e, state)()
+	defer startWatch(ctx, e, state, wf)()
 	if *stdio {
 		slog.Info("serving MCP over stdio", "library", h.db.Path())
 		err = srv.ServeStdio(ctx, e.stdin, e.stdout)
