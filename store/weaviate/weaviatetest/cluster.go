@@ -28,6 +28,7 @@ type Cluster struct {
 	tb    testing.TB
 	Nodes []*Node
 	opts  Options
+	ports []nodePorts
 }
 
 // Start launches opts.Nodes nodes, waits until each answers
@@ -55,16 +56,26 @@ func Start(tb testing.TB, opts Options) *Cluster {
 	if err != nil {
 		tb.Fatalf("weaviatetest: %v", err)
 	}
+	c.ports = ports
 	dir := tb.TempDir()
 	for i := range opts.Nodes {
-		n := &Node{Name: "node" + strconv.Itoa(i), bin: bin, Dir: filepath.Join(dir, "node"+strconv.Itoa(i)), ports: ports[i]}
-		n.env = c.env(n, ports)
-		c.Nodes = append(c.Nodes, n)
+		c.Nodes = append(c.Nodes, &Node{Name: "node" + strconv.Itoa(i), bin: bin, Dir: filepath.Join(dir, "node"+strconv.Itoa(i)), ports: ports[i]})
 	}
 	tb.Cleanup(c.killAll)
-	for _, n := range c.Nodes {
-		if err := n.start(); err != nil {
+	// The first node founds the memberlist; the others join it, and a
+	// join that finds nobody listening ends the process.
+	for i, n := range c.Nodes {
+		join := []int{}
+		if i > 0 {
+			join = []int{0}
+		}
+		if err := n.start(c.env(n, join)); err != nil {
 			tb.Fatalf("weaviatetest: %v", err)
+		}
+		if i == 0 && len(c.Nodes) > 1 {
+			if err := n.waitGossip(opts.ReadyTimeout); err != nil {
+				tb.Fatalf("weaviatetest: %v", err)
+			}
 		}
 	}
 	for _, n := range c.Nodes {
@@ -88,12 +99,18 @@ func (c *Cluster) Kill(i int) {
 	}
 }
 
-// Restart starts node i again on its ports and data, and waits until it is
-// ready.
+// Restart starts node i again on its ports and data, joining the other
+// nodes, and waits until it is ready.
 func (c *Cluster) Restart(i int) {
 	c.tb.Helper()
 	n := c.Nodes[i]
-	if err := n.start(); err != nil {
+	var others []int
+	for j := range c.Nodes {
+		if j != i {
+			others = append(others, j)
+		}
+	}
+	if err := n.start(c.env(n, others)); err != nil {
 		c.tb.Fatalf("weaviatetest: %v", err)
 	}
 	if err := n.waitReady(c.opts.ReadyTimeout); err != nil {
@@ -112,9 +129,10 @@ func (c *Cluster) killAll() {
 	}
 }
 
-// env is node n's environment: nothing inherited but PATH, HOME and TMPDIR.
-func (c *Cluster) env(n *Node, all []nodePorts) []string {
-	p := n.ports
+// env is node n's environment, joining the memberlist of the nodes numbered
+// in join: nothing is inherited but PATH, HOME and TMPDIR.
+func (c *Cluster) env(n *Node, join []int) []string {
+	p, all := n.ports, c.ports
 	var raftJoin []string
 	for i, q := range all {
 		raftJoin = append(raftJoin, fmt.Sprintf("node%d:%d", i, q.raft))
@@ -140,8 +158,12 @@ func (c *Cluster) env(n *Node, all []nodePorts) []string {
 		"ASYNC_REPLICATION_ALIVE_NODES_CHECKING_FREQUENCY=1s",
 	}
 	env = append(env, c.opts.Env...)
-	if n.Name != "node0" {
-		env = append(env, "CLUSTER_JOIN="+fmt.Sprintf("127.0.0.1:%d", all[0].gossip))
+	if len(join) > 0 {
+		var addrs []string
+		for _, j := range join {
+			addrs = append(addrs, fmt.Sprintf("127.0.0.1:%d", all[j].gossip))
+		}
+		env = append(env, "CLUSTER_JOIN="+strings.Join(addrs, ","))
 	}
 	if c.opts.APIKey != "" {
 		return append(env, "AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=false",

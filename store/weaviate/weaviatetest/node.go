@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,7 +18,6 @@ type Node struct {
 	Name string
 	Dir  string // data directory; weaviate.log beside it
 	bin  string
-	env  []string
 
 	ports nodePorts
 	cmd   *exec.Cmd
@@ -30,7 +30,7 @@ func (n *Node) Addr() string { return "127.0.0.1:" + strconv.Itoa(n.ports.http) 
 
 func (n *Node) logPath() string { return n.Dir + ".log" }
 
-func (n *Node) start() error {
+func (n *Node) start(env []string) error {
 	if n.cmd != nil {
 		return fmt.Errorf("%s is already running", n.Name)
 	}
@@ -42,7 +42,7 @@ func (n *Node) start() error {
 		return err
 	}
 	cmd := exec.Command(n.bin, "--host", "127.0.0.1", "--port", strconv.Itoa(n.ports.http), "--scheme", "http")
-	cmd.Env, cmd.Dir = n.env, filepath.Dir(n.Dir)
+	cmd.Env, cmd.Dir = env, filepath.Dir(n.Dir)
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = procAttr()
 	if err := cmd.Start(); err != nil {
@@ -80,6 +80,23 @@ func (n *Node) waitReady(timeout time.Duration) error {
 		time.Sleep(100 * time.Millisecond)
 	}
 	return fmt.Errorf("%s not ready after %v; log:\n%s", n.Name, timeout, n.logTail(4000))
+}
+
+// waitGossip waits until the node's memberlist port accepts connections.
+func (n *Node) waitGossip(timeout time.Duration) error {
+	addr := "127.0.0.1:" + strconv.Itoa(n.ports.gossip)
+	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		select {
+		case <-n.done:
+			return fmt.Errorf("%s exited while starting (%v); log:\n%s", n.Name, n.err, n.logTail(4000))
+		default:
+		}
+		if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			conn.Close()
+			return nil
+		}
+	}
+	return fmt.Errorf("%s gossip port %s not open after %v; log:\n%s", n.Name, addr, timeout, n.logTail(4000))
 }
 
 // kill sends SIGKILL and waits (at most 30 s) for the exit. Killing a
