@@ -147,6 +147,9 @@ func testRoundTrip(t *testing.T, c *weaviatetest.Cluster) {
 	if want := (store.Stats{Documents: 1, Chunks: 3, Vectors: 3, Pages: 3, FileBytes: 1234}); err != nil || st != want {
 		t.Errorf("Stats = %+v, %v; want %+v", st, err, want)
 	}
+	if err := b.Check(ctx); err != nil {
+		t.Errorf("Check: %v", err)
+	}
 	removed, err := b.DeleteDocument(ctx, "doc1")
 	if err != nil || len(removed) != 3 {
 		t.Fatalf("DeleteDocument = %v, %v", removed, err)
@@ -216,6 +219,21 @@ func testRePut(t *testing.T, c *weaviatetest.Cluster) {
 	st, err := b.Stats(ctx)
 	if want := (store.Stats{Documents: 1, Chunks: 1, Vectors: 1, Pages: 1, FileBytes: 1234}); err != nil || st != want {
 		t.Errorf("Stats = %+v, %v; want %+v", st, err, want)
+	}
+	// A passage lost behind mcpvec's back is found by Check and repaired by
+	// putting the document again.
+	body := `{"match":{"class":"RePutPassage","where":{"path":["docId"],"operator":"Equal","valueText":"v2"}}}`
+	req, _ := http.NewRequest(http.MethodDelete, "http://"+c.Nodes[0].Addr()+"/v1/batch/objects", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("delete passages behind the backend's back: %v %v", resp, err)
+	}
+	if err := b.Check(ctx); err == nil || !strings.Contains(err.Error(), "v2 (0 of 1 passages)") {
+		t.Errorf("Check after losing a passage = %v", err)
+	}
+	put(t, b, testDoc("v2", "/lib/x.pdf", 0, "zeta six"), nil)
+	if err := b.Check(ctx); err != nil {
+		t.Errorf("Check after re-put = %v", err)
 	}
 }
 
