@@ -171,6 +171,9 @@ func testSearch(t *testing.T, c *weaviatetest.Cluster) {
 	b := mustOpen(t, c, 0, "Search", nil)
 	put(t, b, testDoc("a", "/lib/a.pdf", 0, "Granite forms from slowly cooling magma.", "Tectonic plates drift apart.", "A volcano eruption sends ash into the sky."), nil)
 	put(t, b, testDoc("b", "/lib/b.pdf", 3, "A purring kitten naps on the sofa.", "Old cats sleep in the sun."), nil)
+	if docs, err := b.Documents(ctx); err != nil || len(docs) != 2 || docs[0].ID != "a" || docs[1].ID != "b" {
+		t.Errorf("Documents = %v, %v; want a, b in id order", docs, err)
+	}
 	lex, err := b.Lexical(ctx, "purring kitten", 3)
 	if err != nil || len(lex) == 0 || lex[0].Chunk.ID() != "b:0" || lex[0].Score <= 0 || lex[0].Title != "Title of b" {
 		t.Errorf("Lexical = %v (%+v), %v; want b:0 first with a positive score", ids(lex), lex, err)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/mcpvec/mcpvec/store"
@@ -111,8 +113,8 @@ func (b *Backend) DocumentByPath(ctx context.Context, path string) (*store.Docum
 	return d, nil
 }
 
-// Documents lists every document without its text, in no particular
-// order, paging through the collection with Weaviate's cursor.
+// Documents lists every document without its text, sorted by id like the
+// embedded store, paging through the collection with Weaviate's cursor.
 func (b *Backend) Documents(ctx context.Context) ([]*store.Document, error) {
 	const page = 500
 	var out []*store.Document
@@ -130,6 +132,7 @@ func (b *Backend) Documents(ctx context.Context) ([]*store.Document, error) {
 			out = append(out, recs[i].document())
 		}
 		if len(recs) < page {
+			slices.SortFunc(out, func(a, b *store.Document) int { return strings.Compare(a.ID, b.ID) })
 			return out, nil
 		}
 		after = recs[len(recs)-1].Additional.ID
