@@ -49,6 +49,15 @@ type Options struct {
 	// writes means every read sees every acknowledged write (R + W > N)
 	// while one node of three may be down.
 	Consistency string
+	// Analyzer, when set, turns passage text and queries into the terms
+	// BM25 ranks (index/lexical.Tokenize gives the embedded library's
+	// stemming and stopwords), stored in the passages' "terms" property;
+	// without it Weaviate's own word tokenizer ranks the raw text.
+	// AnalyzerName identifies it: Open records the name in a new collection
+	// and refuses (ErrSchema) a collection recorded with another, whose
+	// terms would not match the queries.
+	Analyzer     func(text string) []string
+	AnalyzerName string
 	// BatchSize is the number of objects per batch request (default 100).
 	BatchSize int
 	// HTTPClient sends the requests (default: a client with a 60 s timeout).
@@ -225,8 +234,23 @@ func (b *Backend) checkSchemaVersion(ctx context.Context) error {
 	if err != nil || n > SchemaVersion {
 		return fmt.Errorf("%w: collection %s has mcpvec schema version %q, this mcpvec knows %d", ErrSchema, b.name, v, SchemaVersion)
 	}
-	_, err = b.SettingOrCreate(ctx, settingCreated, func() ([]byte, error) {
+	if _, err = b.SettingOrCreate(ctx, settingCreated, func() ([]byte, error) {
 		return []byte(time.Now().UTC().Format(time.RFC3339)), nil
-	})
-	return err
+	}); err != nil {
+		return fmt.Errorf("open weaviate collection %s: %w", b.name, err)
+	}
+	name := b.opts.AnalyzerName
+	if b.opts.Analyzer == nil {
+		name = "none" // Weaviate drops an empty blob
+	} else if name == "" {
+		name = "unnamed"
+	}
+	got, err := b.SettingOrCreate(ctx, settingAnalyzer, func() ([]byte, error) { return []byte(name), nil })
+	if err != nil {
+		return fmt.Errorf("open weaviate collection %s: %w", b.name, err)
+	}
+	if string(got) != name {
+		return fmt.Errorf("%w: collection %s ranks BM25 with analyzer %q, not %q", ErrSchema, b.name, got, name)
+	}
+	return nil
 }

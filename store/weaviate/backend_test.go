@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/weaviate"
 	"github.com/mcpvec/mcpvec/store/weaviate/weaviatetest"
@@ -101,6 +102,32 @@ func TestSingleNode(t *testing.T) {
 	t.Run("RePutReplaces", func(t *testing.T) { testRePut(t, c) })
 	t.Run("Settings", func(t *testing.T) { testSettings(t, c) })
 	t.Run("Errors", func(t *testing.T) { testErrors(t, c) })
+	t.Run("Analyzer", func(t *testing.T) { testAnalyzer(t, c) })
+}
+
+func testAnalyzer(t *testing.T, c *weaviatetest.Cluster) {
+	ctx := context.Background()
+	stemmed := &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: "lexical-v1"}
+	b := mustOpen(t, c, 0, "Stemmed", stemmed)
+	put(t, b, testDoc("b", "/lib/b.pdf", 3, "A purring kitten naps on the sofa.", "Old cats sleep in the sun."), nil)
+	for _, q := range []string{"kittens purred", "sleeping cat"} {
+		hits, err := b.Lexical(ctx, q, 3)
+		if err != nil || len(hits) != 1 {
+			t.Errorf("stemmed Lexical(%q) = %v, %v; want one hit", q, ids(hits), err)
+		}
+	}
+	if hits, err := b.Lexical(ctx, "the of and", 3); err != nil || len(hits) != 0 {
+		t.Errorf("stopwords only: %v, %v; want no hits", ids(hits), err)
+	}
+	hy, err := b.Hybrid(ctx, weaviate.HybridQuery{Text: "kittens", Vector: axis(4), Limit: 2, Alpha: 0.3})
+	if err != nil || len(hy) != 2 || hy[0].Chunk.ID() != "b:0" {
+		t.Errorf("stemmed Hybrid = %v, %v; want b:0 first", ids(hy), err)
+	}
+	for _, o := range []*weaviate.Options{nil, {Analyzer: lexical.Tokenize, AnalyzerName: "lexical-v2"}} {
+		if _, err := weaviate.Open(ctx, c.URL(0, "Stemmed"), o); !errors.Is(err, weaviate.ErrSchema) {
+			t.Errorf("open with analyzer %+v: %v, want ErrSchema", o, err)
+		}
+	}
 }
 
 func testRoundTrip(t *testing.T, c *weaviatetest.Cluster) {

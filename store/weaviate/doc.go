@@ -9,14 +9,17 @@
 // weaviates://host:port/Collection (https), and lives in three classes:
 //
 //	<Collection>Passage   one object per passage: text (BM25-indexed, k1 2.0
-//	                      and b 0.75 like the embedded index), docId, index,
-//	                      seq, start, end, pageStart, pageEnd, title, and the
-//	                      passage's vector (brought by mcpvec, cosine)
+//	                      and b 0.75 like the embedded index), terms (the
+//	                      text as Options.Analyzer's terms, BM25-indexed
+//	                      instead when set), docId, index, seq, start, end,
+//	                      pageStart, pageEnd, title, and the passage's
+//	                      vector (brought by mcpvec, cosine)
 //	<Collection>Document  one object per document: metadata, page starts,
 //	                      passage seqs, full text (stored, not indexed), and
 //	                      the original file as a blob (base64 on the wire)
 //	<Collection>Meta      named settings: mcpvec schema version, embedder
-//	                      identity, creation time, link-signing keys
+//	                      identity, analyzer name, creation time,
+//	                      link-signing keys
 //
 // Object ids are UUID v5 of the document or passage id, so every process
 // maps an id to the same object and a re-put overwrites in place. A

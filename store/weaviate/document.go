@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/mcpvec/mcpvec/store"
@@ -100,10 +101,14 @@ func (b *Backend) replacePath(ctx context.Context, doc *store.Document, res *sto
 }
 
 func (b *Backend) passageObject(c *store.Chunk, title string, vec []float32) object {
-	return object{Class: b.classes.passage, ID: objectID("passage", c.ID()), Vector: vec, Properties: map[string]any{
+	p := map[string]any{
 		"text": c.Text, "docId": c.DocID, "index": c.Index, "seq": seqText(c.Seq), "start": c.Start, "end": c.End,
 		"pageStart": c.PageStart, "pageEnd": c.PageEnd, "title": title,
-	}}
+	}
+	if b.opts.Analyzer != nil {
+		p["terms"] = strings.Join(b.opts.Analyzer(c.Text), " ")
+	}
+	return object{Class: b.classes.passage, ID: objectID("passage", c.ID()), Vector: vec, Properties: p}
 }
 
 func (b *Backend) documentObject(d *store.Document, original []byte) object {

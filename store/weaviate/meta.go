@@ -18,6 +18,7 @@ const (
 	settingSchema   = "schema"
 	settingEmbedder = "embedder"
 	settingCreated  = "created"
+	settingAnalyzer = "analyzer"
 )
 
 // namespace seeds the deterministic object ids (UUID v5), so every process

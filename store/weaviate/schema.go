@@ -50,7 +50,8 @@ var yes, no = new(bool), new(bool)
 
 func init() { *yes = true }
 
-// prop builds a property: kind "text" (BM25-searchable words), "key"
+// prop builds a property: kind "text" (BM25-searchable words), "terms"
+// (BM25-searchable, already analyzed, split at spaces), "key"
 // (exact-match filterable text), "int" (filterable), "num" (an int kept but
 // not indexed), "ints", "keys" (text[] kept but not indexed), "date",
 // "blob", or "stored" (text kept but not indexed). Sequence numbers are
@@ -59,6 +60,8 @@ func prop(name, kind string) property {
 	switch kind {
 	case "text":
 		return property{Name: name, DataType: []string{"text"}, Tokenization: "word", IndexFilterable: no, IndexSearchable: yes}
+	case "terms":
+		return property{Name: name, DataType: []string{"text"}, Tokenization: "whitespace", IndexFilterable: no, IndexSearchable: yes}
 	case "key":
 		return property{Name: name, DataType: []string{"text"}, Tokenization: "field", IndexFilterable: yes, IndexSearchable: no}
 	case "stored":
@@ -84,11 +87,11 @@ func (b *Backend) definitions() []class {
 	return []class{{
 		Class: b.classes.passage, Description: "mcpvec passages of " + b.name, Vectorizer: "none",
 		VectorIndexConfig:   map[string]any{"distance": "cosine"},
-		InvertedIndexConfig: map[string]any{"bm25": map[string]any{"k1": 2.0, "b": 0.75}},
+		InvertedIndexConfig: b.invertedIndex(),
 		ShardingConfig:      map[string]any{"desiredCount": b.opts.Shards},
 		ReplicationConfig:   repl,
 		Properties: []property{
-			prop("text", "text"), prop("docId", "key"), prop("index", "int"), prop("seq", "key"),
+			prop("text", "text"), prop("terms", "terms"), prop("docId", "key"), prop("index", "int"), prop("seq", "key"),
 			prop("start", "num"), prop("end", "num"), prop("pageStart", "int"), prop("pageEnd", "int"), prop("title", "stored"),
 		},
 	}, {
@@ -105,6 +108,16 @@ func (b *Backend) definitions() []class {
 		VectorIndexConfig: noVectors, ReplicationConfig: repl,
 		Properties: []property{prop("name", "key"), prop("value", "blob")},
 	}}
+}
+
+// invertedIndex sets BM25's k1 and b to the embedded index's defaults. With
+// an Analyzer, which drops stopwords itself, Weaviate drops none.
+func (b *Backend) invertedIndex() map[string]any {
+	cfg := map[string]any{"bm25": map[string]any{"k1": 2.0, "b": 0.75}}
+	if b.opts.Analyzer != nil {
+		cfg["stopwords"] = map[string]any{"preset": "none"}
+	}
+	return cfg
 }
 
 // ensureSchema creates missing classes and checks existing ones. Another

@@ -82,8 +82,11 @@ func (b *Backend) Lexical(ctx context.Context, text string, n int) ([]Hit, error
 	if strings.TrimSpace(text) == "" {
 		return nil, ErrEmptyQuery
 	}
-	q, _ := json.Marshal(text)
-	hits, err := b.passages(ctx, fmt.Sprintf(`bm25: {query: %s, properties: ["text"]} limit: %d`, q, max(n, 1)))
+	q, prop := b.bm25Query(text)
+	if q == "" {
+		return []Hit{}, nil // only stopwords: nothing to rank, as in the embedded index
+	}
+	hits, err := b.passages(ctx, fmt.Sprintf(`bm25: {query: %s, properties: [%q]} limit: %d`, quote(q), prop, max(n, 1)))
 	if err != nil {
 		return nil, fmt.Errorf("lexical search: %w", err)
 	}
@@ -127,14 +130,29 @@ func (b *Backend) Hybrid(ctx context.Context, q HybridQuery) ([]Hit, error) {
 	if q.Fusion != FusionRanked && q.Fusion != FusionRelative {
 		return nil, fmt.Errorf("hybrid search: unknown fusion %q", q.Fusion)
 	}
-	text, _ := json.Marshal(q.Text)
-	args := fmt.Sprintf(`hybrid: {query: %s, vector: %s, alpha: %s, fusionType: %s, properties: ["text"]} limit: %d`,
-		text, vectorLiteral(q.Vector), strconv.FormatFloat(min(max(q.Alpha, 0), 1), 'f', -1, 64), q.Fusion, max(q.Limit, 1))
+	text, prop := b.bm25Query(q.Text)
+	args := fmt.Sprintf(`hybrid: {query: %s, vector: %s, alpha: %s, fusionType: %s, properties: [%q]} limit: %d`,
+		quote(text), vectorLiteral(q.Vector), strconv.FormatFloat(min(max(q.Alpha, 0), 1), 'f', -1, 64), q.Fusion, prop, max(q.Limit, 1))
 	hits, err := b.passages(ctx, args)
 	if err != nil {
 		return nil, fmt.Errorf("hybrid search: %w", err)
 	}
 	return hits, nil
+}
+
+// bm25Query returns the BM25 query text and the property it searches: the
+// analyzed terms when Options.Analyzer is set, else the raw text.
+func (b *Backend) bm25Query(text string) (query, property string) {
+	if b.opts.Analyzer == nil {
+		return text, "text"
+	}
+	return strings.Join(b.opts.Analyzer(text), " "), "terms"
+}
+
+// quote is a GraphQL string literal (JSON's escapes are GraphQL's).
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 func vectorLiteral(v []float32) string {
