@@ -41,6 +41,12 @@ func mustOpen(tb testing.TB, c *weaviatetest.Cluster, node int, collection strin
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
+	if opts == nil {
+		opts = &weaviate.Options{}
+	}
+	if opts.APIKey == "" {
+		opts.APIKey = c.APIKey()
+	}
 	b, err := weaviate.Open(ctx, c.URL(node, collection), opts)
 	if err != nil {
 		tb.Fatalf("open: %v", err)
@@ -95,7 +101,7 @@ func ids(hits []weaviate.Hit) []string {
 // TestSingleNode runs every single-node scenario against one real server.
 func TestSingleNode(t *testing.T) {
 	start := time.Now()
-	c := weaviatetest.Start(t, weaviatetest.Options{})
+	c := weaviatetest.Start(t, weaviatetest.Options{APIKey: "test-key"})
 	t.Logf("one node ready in %v", time.Since(start).Round(time.Millisecond))
 	t.Run("RoundTrip", func(t *testing.T) { testRoundTrip(t, c) })
 	t.Run("Search", func(t *testing.T) { testSearch(t, c) })
@@ -123,7 +129,7 @@ func testAnalyzer(t *testing.T, c *weaviatetest.Cluster) {
 	if err != nil || len(hy) != 2 || hy[0].Chunk.ID() != "b:0" {
 		t.Errorf("stemmed Hybrid = %v, %v; want b:0 first", ids(hy), err)
 	}
-	for _, o := range []*weaviate.Options{nil, {Analyzer: lexical.Tokenize, AnalyzerName: "lexical-v2"}} {
+	for _, o := range []*weaviate.Options{{APIKey: c.APIKey()}, {APIKey: c.APIKey(), Analyzer: lexical.Tokenize, AnalyzerName: "lexical-v2"}} {
 		if _, err := weaviate.Open(ctx, c.URL(0, "Stemmed"), o); !errors.Is(err, weaviate.ErrSchema) {
 			t.Errorf("open with analyzer %+v: %v, want ErrSchema", o, err)
 		}
@@ -253,9 +259,7 @@ func testRePut(t *testing.T, c *weaviatetest.Cluster) {
 	// A passage lost behind mcpvec's back is found by Check and repaired by
 	// putting the document again.
 	body := `{"match":{"class":"RePutPassage","where":{"path":["docId"],"operator":"Equal","valueText":"v2"}}}`
-	req, _ := http.NewRequest(http.MethodDelete, "http://"+c.Nodes[0].Addr()+"/v1/batch/objects", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {
+	if resp, err := c.Do(0, http.MethodDelete, "/v1/batch/objects", body); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("delete passages behind the backend's back: %v %v", resp, err)
 	}
 	if err := b.Check(ctx); err == nil || !strings.Contains(err.Error(), "v2 (0 of 1 passages)") {
@@ -307,21 +311,28 @@ func testErrors(t *testing.T, c *weaviatetest.Cluster) {
 	defer cancel()
 	// A class named like ours but not made by mcpvec.
 	body := `{"class":"ForeignPassage","vectorizer":"none","properties":[{"name":"text","dataType":["int"]}]}`
-	resp, err := http.Post("http://"+c.Nodes[0].Addr()+"/v1/schema", "application/json", strings.NewReader(body))
+	resp, err := c.Do(0, http.MethodPost, "/v1/schema", body)
 	if err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("create foreign class: %v %v", resp, err)
 	}
 	resp.Body.Close()
-	if _, err := weaviate.Open(ctx, c.URL(0, "Foreign"), nil); !errors.Is(err, weaviate.ErrSchema) {
+	key := &weaviate.Options{APIKey: c.APIKey()}
+	if _, err := weaviate.Open(ctx, c.URL(0, "Foreign"), key); !errors.Is(err, weaviate.ErrSchema) {
 		t.Errorf("open a foreign class: %v, want ErrSchema", err)
 	}
-	for raw, want := range map[string]error{
-		"weaviate://127.0.0.1:1/Lib": weaviate.ErrUnreachable,
-		"http://127.0.0.1:1/Lib":     weaviate.ErrURL,
-		c.URL(0, "bad-name"):         weaviate.ErrURL,
+	for _, tc := range []struct {
+		url  string
+		opts *weaviate.Options
+		want error
+	}{
+		{"weaviate://127.0.0.1:1/Lib", key, weaviate.ErrUnreachable},
+		{"http://127.0.0.1:1/Lib", key, weaviate.ErrURL},
+		{c.URL(0, "bad-name"), key, weaviate.ErrURL},
+		{c.URL(0, "Lib"), nil, weaviate.ErrAuth},
+		{c.URL(0, "Lib"), &weaviate.Options{APIKey: "wrong"}, weaviate.ErrAuth},
 	} {
-		if _, err := weaviate.Open(ctx, raw, nil); !errors.Is(err, want) {
-			t.Errorf("Open(%s) = %v, want %v", raw, err, want)
+		if _, err := weaviate.Open(ctx, tc.url, tc.opts); !errors.Is(err, tc.want) {
+			t.Errorf("Open(%s) = %v, want %v", tc.url, err, tc.want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package weaviatetest
 import (
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -89,6 +90,25 @@ func Start(tb testing.TB, opts Options) *Cluster {
 // URL returns the mcpvec store URL of collection on node i.
 func (c *Cluster) URL(i int, collection string) string {
 	return "weaviate://" + c.Nodes[i].Addr() + "/" + collection
+}
+
+// APIKey is the key the nodes accept ("" when anonymous).
+func (c *Cluster) APIKey() string { return c.opts.APIKey }
+
+// Do sends a raw REST request with a JSON body ("" for none) to node i,
+// with the cluster's API key.
+func (c *Cluster) Do(i int, method, path, body string) (*http.Response, error) {
+	req, err := http.NewRequest(method, "http://"+c.Nodes[i].Addr()+path, strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.opts.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.opts.APIKey)
+	}
+	return http.DefaultClient.Do(req)
 }
 
 // Kill stops node i with SIGKILL and waits for it to exit.
