@@ -109,6 +109,7 @@ func TestSingleNode(t *testing.T) {
 	t.Run("Settings", func(t *testing.T) { testSettings(t, c) })
 	t.Run("Errors", func(t *testing.T) { testErrors(t, c) })
 	t.Run("Analyzer", func(t *testing.T) { testAnalyzer(t, c) })
+	t.Run("Migrate", func(t *testing.T) { testMigrate(t, c) })
 }
 
 func testAnalyzer(t *testing.T, c *weaviatetest.Cluster) {

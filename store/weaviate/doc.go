@@ -26,6 +26,10 @@
 // passage's seq is 63 bits of its object id, kept as decimal text because
 // GraphQL's Int has 32 bits.
 //
+// CopyFrom and CopyTo move a library between an embedded store.DB and a
+// collection without extracting or embedding again (`mcpvec migrate`); a
+// copy interrupted part way resumes by skipping documents already copied.
+//
 // # Caveats
 //
 //   - A Backend is safe for concurrent use, and several processes may share
