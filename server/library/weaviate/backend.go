@@ -1,0 +1,154 @@
+package weaviate
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/store"
+	wvstore "github.com/mcpvec/mcpvec/store/weaviate"
+)
+
+// Options configures New. Zero values mean the defaults.
+type Options struct {
+	// Fusion and VectorWeight are the library's (library.Options): how
+	// Weaviate fuses its BM25 and vector lists.
+	Fusion       string
+	VectorWeight float64
+	// Timeout bounds each call that the seam gives no context (default 60 s).
+	Timeout time.Duration
+	// CountsTTL is how long Counts answers from its last reading (default 2 s).
+	CountsTTL time.Duration
+	Logger    *slog.Logger
+}
+
+// Backend is a library.Backend over a Weaviate collection.
+type Backend struct {
+	st   *wvstore.Backend
+	opts Options
+
+	mu       sync.Mutex
+	counts   library.IndexStats
+	countsAt time.Time
+}
+
+var _ library.Backend = (*Backend)(nil)
+
+// New wraps st. The caller keeps ownership of st (and closes it).
+func New(st *wvstore.Backend, opts Options) *Backend {
+	if opts.VectorWeight <= 0 {
+		opts.VectorWeight = 1
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 60 * time.Second
+	}
+	if opts.CountsTTL <= 0 {
+		opts.CountsTTL = 2 * time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Backend{st: st, opts: opts}
+}
+
+// Store returns the wrapped store/weaviate Backend (settings, meta).
+func (b *Backend) Store() *wvstore.Backend { return b.st }
+
+func (b *Backend) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), b.opts.Timeout)
+}
+
+// Put stores the document and its passages (see wvstore.Backend.PutDocument).
+func (b *Backend) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	defer b.forgetCounts()
+	return b.st.PutDocument(ctx, doc, chunks, vecs, original)
+}
+
+// Apply does nothing: Weaviate indexes what Put writes.
+func (b *Backend) Apply(store.PutResult) error { return nil }
+
+// Save does nothing: Weaviate persists its own indexes.
+func (b *Backend) Save() error { return nil }
+
+// Delete removes a document and its passages.
+func (b *Backend) Delete(id string) ([]uint64, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	defer b.forgetCounts()
+	return b.st.DeleteDocument(ctx, id)
+}
+
+// Document returns a document, with its text when text is true.
+func (b *Backend) Document(id string, text bool) (*store.Document, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	if text {
+		return b.st.Document(ctx, id)
+	}
+	return b.st.DocumentInfo(ctx, id)
+}
+
+// Documents lists every document without text.
+func (b *Backend) Documents() ([]*store.Document, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	return b.st.Documents(ctx)
+}
+
+// Chunks returns the passages seqs, in order, skipping missing ones.
+func (b *Backend) Chunks(seqs []uint64) ([]*store.Chunk, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	return b.st.Chunks(ctx, seqs)
+}
+
+// Original returns a document's original bytes.
+func (b *Backend) Original(id string) ([]byte, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	return b.st.Original(ctx, id)
+}
+
+// Candidates searches Weaviate: hybrid in one fused query when q has a
+// vector and asks for Hybrid, else BM25 or nearVector alone.
+func (b *Backend) Candidates(ctx context.Context, q library.Query) (library.Candidates, error) {
+	var c library.Candidates
+	switch {
+	case q.Mode == library.Hybrid && q.Vector != nil:
+		hits, err := b.st.Hybrid(ctx, wvstore.HybridQuery{
+			Text: q.Text, Vector: q.Vector, Limit: q.N, Fusion: b.fusion(),
+			Alpha: b.opts.VectorWeight / (1 + b.opts.VectorWeight),
+		})
+		c.Fused = toHits(hits)
+		return c, err
+	case q.Mode == library.Lexical || q.Mode == library.Hybrid:
+		hits, err := b.st.Lexical(ctx, q.Text, q.N)
+		c.Lexical = toHits(hits)
+		return c, err
+	case q.Mode == library.Vector && q.Vector != nil:
+		hits, err := b.st.Nearest(ctx, q.Vector, q.N)
+		c.Vector = toHits(hits)
+		return c, err
+	}
+	return c, fmt.Errorf("weaviate search: mode %q needs a query vector", q.Mode)
+}
+
+func (b *Backend) fusion() string {
+	if b.opts.Fusion == library.FusionScores {
+		return wvstore.FusionRelative
+	}
+	return wvstore.FusionRanked
+}
+
+func toHits(hs []wvstore.Hit) []library.Hit {
+	out := make([]library.Hit, len(hs))
+	for i, h := range hs {
+		out[i] = library.Hit{Seq: h.Chunk.Seq, Score: h.Score}
+	}
+	return out
+}
