@@ -71,7 +71,7 @@ func ingestFiles(ctx context.Context, e *env, h *handle, paths []string, xo extr
 		opts.Progress = e.stderr
 		opts.ProgressNote = embedNote(w, h.emb, time.Now())
 	}
-	sum, runErr := ingest.New(h.db, ex, w.Embedder(), opts).Run(ctx, paths)
+	sum, runErr := ingest.New(h.docs, ex, w.Embedder(), opts).Run(ctx, paths)
 	if err := w.Finish(runErr == nil && len(sum.Failed) == 0); err != nil {
 		return errorf(e, "%v", err)
 	}
@@ -104,7 +104,7 @@ func ensureEmbedder(ctx context.Context, e *env, h *handle, ef *embedFlags) erro
 	if err != nil {
 		return fmt.Errorf("embedder: %w", err)
 	}
-	if err := h.db.SetEmbedder(emb.Identity()); err != nil {
+	if err := h.docs.SetEmbedder(emb.Identity()); err != nil {
 		return err
 	}
 	h.emb = emb

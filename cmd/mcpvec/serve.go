@@ -75,13 +75,15 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
-	state := &serveState{db: h.db, live: live, emb: h.emb, readOnly: *readOnly}
-	defer listenAdmin(ctx, e, state)()
+	if h.db != nil { // a Weaviate library needs no forwarding: every process may write
+		state := &serveState{db: h.db, live: live, emb: h.emb, readOnly: *readOnly}
+		defer listenAdmin(ctx, e, state)()
+	}
 	if *stdio {
-		slog.Info("serving MCP over stdio", "library", h.db.Path())
+		slog.Info("serving MCP over stdio", "library", h.docs.Path())
 		err = srv.ServeStdio(ctx, e.stdin, e.stdout)
 	} else {
-		printURLs(e.stdout, srv.URLs(), h.db.Path(), o)
+		printURLs(e.stdout, srv.URLs(), h.docs.Path(), o)
 		err = srv.Serve(ctx, ln)
 	}
 	if err != nil && !(*stdio && errors.Is(err, context.Canceled)) {
@@ -166,12 +168,15 @@ func serveKeys(h *handle, o *server.Options, secret, readOnly bool) error {
 		return []byte("k-" + base64.RawURLEncoding.EncodeToString(b)), err
 	}
 	if !readOnly {
-		if o.LinkKey, err = h.db.SettingOrCreate("link-key", newKey); err == nil && secret {
+		if o.LinkKey, err = h.docs.SettingOrCreate("link-key", newKey); err == nil && secret {
 			var p []byte
-			p, err = h.db.SettingOrCreate("secret-path", newPath)
+			p, err = h.docs.SettingOrCreate("secret-path", newPath)
 			o.SecretPath = string(p)
 		}
 		return err
+	}
+	if h.db == nil {
+		return errors.New("--read-only applies to a library file (--db); a Weaviate library's read access is set in Weaviate")
 	}
 	if o.LinkKey, err = h.db.Setting("link-key"); errors.Is(err, store.ErrNotFound) {
 		slog.Warn("the read-only library has no document-link key: using one for this run only, so links change on restart; run `mcpvec serve` once where the library is writable to keep one")

@@ -77,7 +77,14 @@ func (c *client) do(ctx context.Context, method, path string, q url.Values, in, 
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 500))
-		return &StatusError{Method: method, Path: path, Code: resp.StatusCode, Body: strings.TrimSpace(string(b))}
+		se := &StatusError{Method: method, Path: path, Code: resp.StatusCode, Body: strings.TrimSpace(string(b))}
+		switch {
+		case errors.Is(se, ErrAuth):
+			return fmt.Errorf("%w (check the API key): %w", ErrAuth, se)
+		case errors.Is(se, ErrUnreachable):
+			return fmt.Errorf("%w: %w", ErrUnreachable, se)
+		}
+		return se
 	}
 	if out == nil {
 		_, err = io.Copy(io.Discard, resp.Body)

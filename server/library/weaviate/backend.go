@@ -28,6 +28,7 @@ type Options struct {
 // Backend is a library.Backend over a Weaviate collection.
 type Backend struct {
 	st   *wvstore.Backend
+	url  string
 	opts Options
 
 	mu       sync.Mutex
@@ -37,8 +38,9 @@ type Backend struct {
 
 var _ library.Backend = (*Backend)(nil)
 
-// New wraps st. The caller keeps ownership of st (and closes it).
-func New(st *wvstore.Backend, opts Options) *Backend {
+// New wraps st, opened from url. The caller keeps ownership of st (and
+// closes it).
+func New(st *wvstore.Backend, url string, opts Options) *Backend {
 	if opts.VectorWeight <= 0 {
 		opts.VectorWeight = 1
 	}
@@ -51,7 +53,7 @@ func New(st *wvstore.Backend, opts Options) *Backend {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Backend{st: st, opts: opts}
+	return &Backend{st: st, url: url, opts: opts}
 }
 
 // Store returns the wrapped store/weaviate Backend (settings, meta).
@@ -136,6 +138,16 @@ func (b *Backend) Candidates(ctx context.Context, q library.Query) (library.Cand
 		return c, err
 	}
 	return c, fmt.Errorf("weaviate search: mode %q needs a query vector", q.Mode)
+}
+
+// SetFusion sets how hybrid searches fuse, as library.Options does
+// (library.FusionRRF or library.FusionScores, vector weight w > 0). Call it
+// before searching; it is not synchronised with searches.
+func (b *Backend) SetFusion(fusion string, vectorWeight float64) {
+	b.opts.Fusion = fusion
+	if vectorWeight > 0 {
+		b.opts.VectorWeight = vectorWeight
+	}
 }
 
 func (b *Backend) fusion() string {

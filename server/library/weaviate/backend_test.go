@@ -105,7 +105,7 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := library.OptionsFor("hash")
-	be := wvlib.New(st, wvlib.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
+	be := wvlib.New(st, c.URL(0, "Parity"), wvlib.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
 	putCorpus(t, be.Put)
 	remote := library.New(be, hasher, opts)
 	local := embeddedLibrary(t, opts)
