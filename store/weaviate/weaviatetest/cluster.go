@@ -1,6 +1,7 @@
 package weaviatetest
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -53,16 +54,37 @@ func Start(tb testing.TB, opts Options) *Cluster {
 		opts.ReadyTimeout = 90 * time.Second
 	}
 	c := &Cluster{tb: tb, opts: opts}
-	ports, err := freePorts(opts.Nodes)
-	if err != nil {
-		tb.Fatalf("weaviatetest: %v", err)
+	base := tb.TempDir() // removed after killAll (cleanups run last first)
+	tb.Cleanup(c.killAll)
+	// Ports are free when chosen but another process (a parallel test
+	// package) may take one before a node binds it: then start over on
+	// fresh ports, at most three times.
+	for try := 1; ; try++ {
+		err := c.start(bin, filepath.Join(base, "try"+strconv.Itoa(try)))
+		if err == nil {
+			return c
+		}
+		if try == 3 || !errors.Is(err, errPortTaken) {
+			tb.Fatalf("weaviatetest: %v", err)
+		}
+		tb.Logf("weaviatetest: %v; starting again on other ports", err)
+		c.killAll()
 	}
-	c.ports = ports
-	dir := tb.TempDir()
-	for i := range opts.Nodes {
+}
+
+// errPortTaken says a node could not bind a port chosen for it.
+var errPortTaken = errors.New("a port was taken before the node bound it")
+
+// start picks ports and starts every node with its data under dir.
+func (c *Cluster) start(bin, dir string) error {
+	ports, err := freePorts(c.opts.Nodes)
+	if err != nil {
+		return err
+	}
+	c.ports, c.Nodes = ports, nil
+	for i := range c.opts.Nodes {
 		c.Nodes = append(c.Nodes, &Node{Name: "node" + strconv.Itoa(i), bin: bin, Dir: filepath.Join(dir, "node"+strconv.Itoa(i)), ports: ports[i]})
 	}
-	tb.Cleanup(c.killAll)
 	// The first node founds the memberlist; the others join it, and a
 	// join that finds nobody listening ends the process.
 	for i, n := range c.Nodes {
@@ -71,20 +93,42 @@ func Start(tb testing.TB, opts Options) *Cluster {
 			join = []int{0}
 		}
 		if err := n.start(c.env(n, join)); err != nil {
-			tb.Fatalf("weaviatetest: %v", err)
+			return err
 		}
 		if i == 0 && len(c.Nodes) > 1 {
-			if err := n.waitGossip(opts.ReadyTimeout); err != nil {
-				tb.Fatalf("weaviatetest: %v", err)
+			if err := n.waitGossip(c.opts.ReadyTimeout); err != nil {
+				return portTaken(n, err)
 			}
 		}
 	}
+	return c.waitReady()
+}
+
+// waitReady waits for every node at once, so a node that exits early (a
+// port taken, a failed join) ends the wait without waiting out the others.
+func (c *Cluster) waitReady() error {
+	errs := make(chan error, len(c.Nodes))
 	for _, n := range c.Nodes {
-		if err := n.waitReady(opts.ReadyTimeout); err != nil {
-			tb.Fatalf("weaviatetest: %v", err)
+		go func() { errs <- portTaken(n, n.waitReady(c.opts.ReadyTimeout)) }()
+	}
+	var first error
+	for range c.Nodes {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+			for _, n := range c.Nodes {
+				n.stopWaiting()
+			}
 		}
 	}
-	return c
+	return first
+}
+
+// portTaken marks err with errPortTaken when n's log says a bind failed.
+func portTaken(n *Node, err error) error {
+	if err != nil && strings.Contains(n.logTail(4000), "address already in use") {
+		return fmt.Errorf("%w: %w", errPortTaken, err)
+	}
+	return err
 }
 
 // URL returns the mcpvec store URL of collection on node i.

@@ -20,6 +20,7 @@ type Node struct {
 	bin  string
 
 	ports nodePorts
+	quit  chan struct{} // closed by stopWaiting: waitReady gives up
 	cmd   *exec.Cmd
 	done  chan struct{} // closed when cmd exits
 	err   error         // cmd.Wait's result, set before done closes
@@ -49,7 +50,7 @@ func (n *Node) start(env []string) error {
 		log.Close()
 		return fmt.Errorf("start %s: %w", n.Name, err)
 	}
-	n.cmd, n.done = cmd, make(chan struct{})
+	n.cmd, n.done, n.quit = cmd, make(chan struct{}), make(chan struct{})
 	go func(done chan struct{}) {
 		n.err = cmd.Wait()
 		log.Close()
@@ -68,6 +69,8 @@ func (n *Node) waitReady(timeout time.Duration) error {
 		select {
 		case <-n.done:
 			return fmt.Errorf("%s exited before it was ready (%v); log:\n%s", n.Name, n.err, n.logTail(4000))
+		case <-n.quit:
+			return fmt.Errorf("%s: gave up waiting (another node failed)", n.Name)
 		default:
 		}
 		if resp, err := client.Get(url); err == nil {
@@ -97,6 +100,15 @@ func (n *Node) waitGossip(timeout time.Duration) error {
 		}
 	}
 	return fmt.Errorf("%s gossip port %s not open after %v; log:\n%s", n.Name, addr, timeout, n.logTail(4000))
+}
+
+// stopWaiting makes a waitReady in progress return.
+func (n *Node) stopWaiting() {
+	select {
+	case <-n.quit:
+	default:
+		close(n.quit)
+	}
 }
 
 // kill sends SIGKILL and waits (at most 30 s) for the exit. Killing a
