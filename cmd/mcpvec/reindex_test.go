@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
@@ -277,48 +276,6 @@ func (s *syncBuffer) String() string {
 }
 
 // mcpSearch calls the search tool and returns the passages' texts.
-// startServe runs `mcpvec serve` on a free port with the child environment
-// for db plus env, and returns an initialised MCP client of it; cancelling
-// ctx stops the server (waited for on cleanup).
-func startServe(ctx context.Context, t *testing.T, db string, env []string) *client.Client {
-	t.Helper()
-	srv := exec.CommandContext(ctx, os.Args[0], "serve", "--addr", "127.0.0.1:0")
-	srv.Env = childEnv(db, env...)
-	var sout syncBuffer
-	srv.Stdout = &sout
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Wait() })
-	endpoint := ""
-	for deadline := time.Now().Add(time.Minute); endpoint == "" && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond)
-		for _, l := range strings.Split(sout.String(), "\n") {
-			if l = strings.TrimSpace(l); strings.HasPrefix(l, "http://127.0.0.1:") && strings.HasSuffix(l, "/mcp") {
-				endpoint = l
-			}
-		}
-	}
-	if endpoint == "" {
-		t.Fatalf("server printed no endpoint: %s", sout.String())
-	}
-	tr, err := transport.NewStreamableHTTP(endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr)
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	init := mcp.InitializeRequest{}
-	init.Params.ClientInfo = mcp.Implementation{Name: "mcpvec-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 func mcpSearch(t *testing.T, c *client.Client, query string) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
