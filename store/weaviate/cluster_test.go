@@ -129,6 +129,9 @@ func checkDocs(t *testing.T, b *weaviate.Backend, docs []int) {
 			t.Errorf("acknowledged document %s: %d passages, %v; want %d", f.d.ID, len(cs), err, passagesPerDoc)
 		}
 	}
+	if list, err := b.Documents(ctx); err != nil || len(list) != len(docs) {
+		t.Errorf("Documents: %d, %v; want %d", len(list), err, len(docs))
+	}
 	st, err := b.Stats(ctx)
 	if err != nil || st.Documents != len(docs) || st.Chunks != len(docs)*passagesPerDoc {
 		t.Errorf("Stats = %+v, %v; want %d documents", st, err, len(docs))

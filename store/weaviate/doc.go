@@ -43,6 +43,9 @@
 //     acknowledged write, and one node in three may be down. Replicated
 //     classes use the TimeBasedResolution deletion strategy so a node that
 //     missed a delete does not bring the object back when it rejoins.
+//   - A write in flight when a replica dies can wait for the dead node until
+//     the HTTP client's timeout (seen: 8 s and more on a loaded machine); it
+//     is then not acknowledged, and repeating it succeeds with the node down.
 //   - Collection settings (shards, replication factor, asynchronous
 //     replication) apply only when Open creates the classes.
 //   - Originals are stored in the document object; Weaviate holds objects in
