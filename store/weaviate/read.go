@@ -103,6 +103,24 @@ func (b *Backend) DocumentInfo(ctx context.Context, id string) (*store.Document,
 	return d, nil
 }
 
+// DocumentInfos returns the documents with these ids (without text) that
+// exist, in no particular order, in one query per 100 ids.
+func (b *Backend) DocumentInfos(ctx context.Context, ids []string) ([]*store.Document, error) {
+	var out []*store.Document
+	for start := 0; start < len(ids); start += 100 {
+		part := ids[start:min(start+100, len(ids))]
+		var recs []docRecord
+		args := gqlWhere("docId", "ContainsAny", "valueText", part) + fmt.Sprintf(" limit: %d", len(part))
+		if err := b.get(ctx, b.classes.document, args, docFields, &recs); err != nil {
+			return nil, fmt.Errorf("read documents: %w", err)
+		}
+		for i := range recs {
+			out = append(out, recs[i].document())
+		}
+	}
+	return out, nil
+}
+
 // DocumentByPath returns the document ingested from path (without text),
 // or store.ErrNotFound.
 func (b *Backend) DocumentByPath(ctx context.Context, path string) (*store.Document, error) {

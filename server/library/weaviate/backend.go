@@ -22,6 +22,9 @@ type Options struct {
 	Timeout time.Duration
 	// CountsTTL is how long Counts answers from its last reading (default 2 s).
 	CountsTTL time.Duration
+	// RecentTTL is how long passages and document records a search brought
+	// back answer the library's follow-up reads (default 2 s).
+	RecentTTL time.Duration
 	Logger    *slog.Logger
 }
 
@@ -30,6 +33,8 @@ type Backend struct {
 	st   *wvstore.Backend
 	url  string
 	opts Options
+
+	recent *recent
 
 	mu       sync.Mutex
 	counts   library.IndexStats
@@ -50,10 +55,13 @@ func New(st *wvstore.Backend, url string, opts Options) *Backend {
 	if opts.CountsTTL <= 0 {
 		opts.CountsTTL = 2 * time.Second
 	}
+	if opts.RecentTTL <= 0 {
+		opts.RecentTTL = 2 * time.Second
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Backend{st: st, url: url, opts: opts}
+	return &Backend{st: st, url: url, opts: opts, recent: newRecent(opts.RecentTTL)}
 }
 
 // Store returns the wrapped store/weaviate Backend (settings, meta).
@@ -68,6 +76,7 @@ func (b *Backend) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float3
 	ctx, cancel := b.ctx()
 	defer cancel()
 	defer b.forgetCounts()
+	defer b.recent.clear()
 	return b.st.PutDocument(ctx, doc, chunks, vecs, original)
 }
 
@@ -82,6 +91,7 @@ func (b *Backend) Delete(id string) ([]uint64, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
 	defer b.forgetCounts()
+	defer b.recent.clear()
 	return b.st.DeleteDocument(ctx, id)
 }
 
@@ -91,6 +101,9 @@ func (b *Backend) Document(id string, text bool) (*store.Document, error) {
 	defer cancel()
 	if text {
 		return b.st.Document(ctx, id)
+	}
+	if d := b.recent.doc(id); d != nil {
+		return d, nil
 	}
 	return b.st.DocumentInfo(ctx, id)
 }
@@ -102,11 +115,37 @@ func (b *Backend) Documents() ([]*store.Document, error) {
 	return b.st.Documents(ctx)
 }
 
-// Chunks returns the passages seqs, in order, skipping missing ones.
+// Chunks returns the passages seqs, in order, or an error wrapping
+// store.ErrNotFound when one is missing (as the embedded store does).
 func (b *Backend) Chunks(seqs []uint64) ([]*store.Chunk, error) {
+	out := make([]*store.Chunk, len(seqs))
+	var missing []uint64
+	for i, s := range seqs {
+		if out[i] = b.recent.chunk(s); out[i] == nil {
+			missing = append(missing, s)
+		}
+	}
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.st.Chunks(ctx, seqs)
+	if len(missing) > 0 {
+		got, err := b.st.Chunks(ctx, missing)
+		if err != nil {
+			return nil, err
+		}
+		bySeq := make(map[uint64]*store.Chunk, len(got))
+		for _, c := range got {
+			bySeq[c.Seq] = c
+		}
+		for i, s := range seqs {
+			if out[i] == nil {
+				if out[i] = bySeq[s]; out[i] == nil {
+					return nil, fmt.Errorf("passage %d: %w", s, store.ErrNotFound)
+				}
+			}
+		}
+	}
+	b.prefetchDocs(ctx, out)
+	return out, nil
 }
 
 // Original returns a document's original bytes.
@@ -126,15 +165,15 @@ func (b *Backend) Candidates(ctx context.Context, q library.Query) (library.Cand
 			Text: q.Text, Vector: q.Vector, Limit: q.N, Fusion: b.fusion(),
 			Alpha: b.opts.VectorWeight / (1 + b.opts.VectorWeight),
 		})
-		c.Fused = toHits(hits)
+		c.Fused = b.hits(hits)
 		return c, err
 	case q.Mode == library.Lexical || q.Mode == library.Hybrid:
 		hits, err := b.st.Lexical(ctx, q.Text, q.N)
-		c.Lexical = toHits(hits)
+		c.Lexical = b.hits(hits)
 		return c, err
 	case q.Mode == library.Vector && q.Vector != nil:
 		hits, err := b.st.Nearest(ctx, q.Vector, q.N)
-		c.Vector = toHits(hits)
+		c.Vector = b.hits(hits)
 		return c, err
 	}
 	return c, fmt.Errorf("weaviate search: mode %q needs a query vector", q.Mode)
@@ -157,10 +196,26 @@ func (b *Backend) fusion() string {
 	return wvstore.FusionRanked
 }
 
-func toHits(hs []wvstore.Hit) []library.Hit {
+// hits keeps the passages found for the library's follow-up Chunks call,
+// and returns the ranking.
+func (b *Backend) hits(hs []wvstore.Hit) []library.Hit {
 	out := make([]library.Hit, len(hs))
+	cs := make([]*store.Chunk, len(hs))
 	for i, h := range hs {
-		out[i] = library.Hit{Seq: h.Chunk.Seq, Score: h.Score}
+		out[i], cs[i] = library.Hit{Seq: h.Chunk.Seq, Score: h.Score}, h.Chunk
 	}
+	b.recent.putChunks(cs)
 	return out
+}
+
+// prefetchDocs reads, in one query, the records of cs's documents that are
+// not fresh, for the library's Document calls that follow Chunks.
+func (b *Backend) prefetchDocs(ctx context.Context, cs []*store.Chunk) {
+	if ids := b.recent.missingDocs(cs); len(ids) > 0 {
+		docs, err := b.st.DocumentInfos(ctx, ids)
+		if err != nil {
+			b.opts.Logger.Debug("weaviate: prefetch documents", "err", err)
+		}
+		b.recent.putDocs(docs)
+	}
 }

@@ -14,6 +14,11 @@
 //   - Counts is cached for a few seconds (the query path asks on every
 //     search whether there are vectors); it never fails, and logs a count
 //     it could not read.
+//   - Passages a search brought back, and the records of their documents
+//     (read in one query when the library loads the passages), answer the
+//     library's follow-up Chunks and Document calls for Options.RecentTTL
+//     (2 s); a write through this Backend empties them. Another process's
+//     re-ingest can therefore show up to 2 s late in snippets and titles.
 //   - Apply and Save do nothing: every write goes through Put and Delete and
 //     Weaviate keeps its own indexes.
 package weaviate
