@@ -1,8 +1,10 @@
 package weaviate
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 	"time"
@@ -148,11 +150,21 @@ func (b *Backend) Chunks(seqs []uint64) ([]*store.Chunk, error) {
 	return out, nil
 }
 
-// Original returns a document's original bytes.
-func (b *Backend) Original(id string) ([]byte, error) {
+// Original returns a reader of a document's original bytes (read whole
+// from Weaviate; the reader holds nothing open), their size, and the
+// document's ingestion time; store.ErrNotFound when none is kept.
+func (b *Backend) Original(id string) (io.ReadSeeker, int64, time.Time, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.st.Original(ctx, id)
+	d, err := b.st.DocumentInfo(ctx, id)
+	if err != nil {
+		return nil, 0, time.Time{}, err
+	}
+	data, err := b.st.Original(ctx, id)
+	if err != nil {
+		return nil, 0, time.Time{}, err
+	}
+	return bytes.NewReader(data), int64(len(data)), d.IngestedAt, nil
 }
 
 // Candidates searches Weaviate: hybrid in one fused query when q has a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"testing"
 	"time"
@@ -111,8 +112,8 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 	local := embeddedLibrary(t, opts)
 
 	for _, id := range []string{"cats", "cats:1", "volcanoes:2", "bread"} {
-		want, err1 := local.Fetch(ctx, id)
-		got, err2 := remote.Fetch(ctx, id)
+		want, err1 := local.Fetch(ctx, id, library.FetchOptions{})
+		got, err2 := remote.Fetch(ctx, id, library.FetchOptions{})
 		if err1 != nil || err2 != nil {
 			t.Fatalf("fetch %s: embedded %v, weaviate %v", id, err1, err2)
 		}
@@ -161,8 +162,11 @@ func resultIDs(r *library.SearchResponse) []string {
 func checkOriginalSummaryRemove(t *testing.T, local, remote *library.Library) {
 	ctx := context.Background()
 	o, err := remote.Original(ctx, "cats")
-	if err != nil || string(o.Data) != "%PDF cats" {
-		t.Errorf("Original = %+v, %v", o, err)
+	if err != nil {
+		t.Fatalf("Original: %v", err)
+	}
+	if data, _ := io.ReadAll(o.Content); string(data) != "%PDF cats" || o.Size != 9 || o.ModTime.IsZero() {
+		t.Errorf("Original = %+v with %q", o, data)
 	}
 	want, _ := local.Summary(ctx)
 	got, err := remote.Summary(ctx)
@@ -172,7 +176,7 @@ func checkOriginalSummaryRemove(t *testing.T, local, remote *library.Library) {
 	if n, err := remote.Remove("cats"); err != nil || n != 3 {
 		t.Errorf("Remove = %d, %v; want 3", n, err)
 	}
-	if _, err := remote.Fetch(ctx, "cats:0"); !errors.Is(err, library.ErrNotFound) {
+	if _, err := remote.Fetch(ctx, "cats:0", library.FetchOptions{}); !errors.Is(err, library.ErrNotFound) {
 		t.Errorf("fetch after remove: %v", err)
 	}
 	h, err := remote.Check(ctx)
