@@ -202,6 +202,9 @@ func setupOAuth(e *env, h *handle, o *server.Options, on, readOnly bool) error {
 	if readOnly {
 		return errors.New("--oauth keeps sign-ins in the library, which is read-only here: use --token instead")
 	}
+	if h.db == nil {
+		return errOAuthNeedsFile
+	}
 	var err error
 	o.Auth, err = newAuthorizer(e, h.db, o)
 	return err
