@@ -93,9 +93,18 @@ func (s Summary) String() string {
 		s.Ingested, s.Pages, s.Chunks, s.Unchanged, s.Duplicates, s.Skipped, len(s.Failed), s.Elapsed.Round(time.Millisecond))
 }
 
+// Store is what an Ingester looks documents up in and, unless
+// Options.Put is set, writes them to: a *store.DB, or another backend of
+// the same shape. Lookups of an unknown document return an error.
+type Store interface {
+	DocumentByPath(path string) (*store.Document, error)
+	DocumentInfo(id string) (*store.Document, error)
+	PutDocument(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error)
+}
+
 // Ingester writes documents into one store.
 type Ingester struct {
-	db   *store.DB
+	db   Store
 	ex   Extractor
 	emb  Embedder
 	opts Options
@@ -103,7 +112,7 @@ type Ingester struct {
 
 // New returns an Ingester. The library's embedder identity must already be
 // recorded in db (store.DB.SetEmbedder).
-func New(db *store.DB, ex Extractor, emb Embedder, opts Options) *Ingester {
+func New(db Store, ex Extractor, emb Embedder, opts Options) *Ingester {
 	if opts.Chunk == (chunk.Options{}) {
 		opts.Chunk = chunk.DefaultOptions()
 	}

@@ -39,6 +39,7 @@ type config struct {
 	rrfK        float64
 	vecWeight   float64
 	fusion      string
+	weaviate    string
 }
 
 func main() {
@@ -55,6 +56,7 @@ func main() {
 	flag.Float64Var(&c.rrfK, "rrf-k", 0, "RRF constant (0: library default)")
 	flag.StringVar(&c.fusion, "fusion", "", "hybrid fusion: rrf or scores (\"\": library default)")
 	flag.Float64Var(&c.vecWeight, "vector-weight", 0, "weight of the vector list in fusion (0: mcpvec's default for the embedder)")
+	flag.StringVar(&c.weaviate, "weaviate", "", "also score each collection copied into this Weaviate, e.g. weaviate://127.0.0.1:8080 (a collection per run)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	if err := run(context.Background(), c); err != nil {
@@ -88,10 +90,11 @@ type (
 
 // testLibrary is a temporary library with the offline embedder.
 type testLibrary struct {
-	db  *store.DB
-	lib *library.Library
-	emb embed.Embedder
-	dir string
+	db   *store.DB
+	lib  *library.Library
+	emb  embed.Embedder
+	opts library.Options
+	dir  string
 }
 
 func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, error) {
@@ -120,7 +123,7 @@ func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, e
 	if err != nil {
 		return nil, err
 	}
-	return &testLibrary{db: db, lib: lib, emb: emb, dir: dir}, nil
+	return &testLibrary{db: db, lib: lib, emb: emb, opts: opts, dir: dir}, nil
 }
 
 func (t *testLibrary) ingest(ctx context.Context, paths []string, co chunk.Options) (ingest.Summary, error) {
@@ -190,13 +193,25 @@ func evalCollection(ctx context.Context, c config, coll string) error {
 	}
 	fmt.Println("| mode | nDCG@10 | R@10 | R@100 | MRR@10 | ms/query |")
 	fmt.Println("|---|---|---|---|---|---|")
+	if err := scoreModes(ctx, c, coll, base, "", tl.lib, queries, docOf); err != nil {
+		return err
+	}
+	if c.weaviate != "" {
+		return evalWeaviate(ctx, c, coll, base, tl, queries, docOf)
+	}
+	return nil
+}
+
+// scoreModes writes a run per search mode of lib and prints its scores;
+// label prefixes the mode in the table and the run file name.
+func scoreModes(ctx context.Context, c config, coll, base, label string, lib *library.Library, queries []query, docOf map[string]string) error {
 	for _, m := range strings.Split(c.modes, ",") {
 		mode, err := library.ParseMode(m)
 		if err != nil {
 			return err
 		}
-		runPath := filepath.Join(c.out, fmt.Sprintf("%s-%s.trec", coll, mode))
-		per, err := writeRun(ctx, tl.lib, queries, mode, docOf, runPath)
+		runPath := filepath.Join(c.out, fmt.Sprintf("%s-%s%s.trec", coll, label, mode))
+		per, err := writeRun(ctx, lib, queries, mode, docOf, runPath)
 		if err != nil {
 			return err
 		}
@@ -204,7 +219,7 @@ func evalCollection(ctx context.Context, c config, coll string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("| %s | %.3f | %.3f | %.3f | %.3f | %.2f |\n", mode, scores["ndcg@10"], scores["recall@10"], scores["recall@100"], scores["mrr@10"], per.Seconds()*1000)
+		fmt.Printf("| %s%s | %.3f | %.3f | %.3f | %.3f | %.2f |\n", label, mode, scores["ndcg@10"], scores["recall@10"], scores["recall@100"], scores["mrr@10"], per.Seconds()*1000)
 	}
 	return nil
 }

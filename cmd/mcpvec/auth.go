@@ -104,8 +104,17 @@ func runAuth(ctx context.Context, e *env, args []string) int {
 // openAuth opens the library for an auth command, or forwards the command
 // (as args) to the running server that holds it.
 func openAuth(ctx context.Context, e *env, lf *libFlags, args []string, write bool) (*handle, int) {
-	return openOrForward(ctx, e, lf, "auth", args, write, false)
+	h, st := openOrForward(ctx, e, lf, "auth", args, write, false)
+	if h != nil && h.db == nil {
+		h.close()
+		return nil, errorf(e, "%v", errOAuthNeedsFile)
+	}
+	return h, st
 }
+
+// errOAuthNeedsFile: OAuth sign-ins are kept in the library file's store,
+// which a Weaviate library does not have.
+var errOAuthNeedsFile = errors.New("OAuth sign-ins are kept in a library file (--db); not yet with --store weaviate://…")
 
 func runAuthPassphrase(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet("auth passphrase", "[flags]", e)
@@ -123,6 +132,10 @@ func runAuthPassphrase(ctx context.Context, e *env, args []string) int {
 	var fw *forwardTo
 	if errors.As(err, &fw) {
 		return forwardPassphrase(ctx, e, fw.client, hash)
+	}
+	if err == nil && h.db == nil {
+		h.close()
+		err = errOAuthNeedsFile
 	}
 	if err != nil {
 		return errorf(e, "%v", err)

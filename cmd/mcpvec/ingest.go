@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -67,11 +68,10 @@ func ingestFiles(ctx context.Context, e *env, h *handle, paths []string, xo extr
 	batch, par := embedBatching(e, h.emb.Identity())
 	w := h.lib.BeginWrites(ctx, h.emb, h.emb.Identity(), batch, par, 30*time.Second)
 	opts.Put = w.Put
-	if f, ok := e.stderr.(*os.File); ok && e.forwarded == nil && term.IsTerminal(int(f.Fd())) {
-		opts.Progress = e.stderr
+	if opts.Progress = progressTo(e); opts.Progress != nil {
 		opts.ProgressNote = embedNote(w, h.emb, time.Now())
 	}
-	sum, runErr := ingest.New(h.db, ex, w.Embedder(), opts).Run(ctx, paths)
+	sum, runErr := ingest.New(h.docs, ex, w.Embedder(), opts).Run(ctx, paths)
 	if err := w.Finish(runErr == nil && len(sum.Failed) == 0); err != nil {
 		return errorf(e, "%v", err)
 	}
@@ -104,7 +104,7 @@ func ensureEmbedder(ctx context.Context, e *env, h *handle, ef *embedFlags) erro
 	if err != nil {
 		return fmt.Errorf("embedder: %w", err)
 	}
-	if err := h.db.SetEmbedder(emb.Identity()); err != nil {
+	if err := h.docs.SetEmbedder(emb.Identity()); err != nil {
 		return err
 	}
 	h.emb = emb
@@ -150,4 +150,13 @@ func tokenNote(h *handle) string {
 		return fmt.Sprintf("; %d embedding tokens sent in %d requests (%d retries)", us.Tokens(), us.Requests, us.Retries)
 	}
 	return ""
+}
+
+// progressTo returns where a progress line may be redrawn: stderr when it
+// is a terminal and the command is not forwarded, else nil.
+func progressTo(e *env) io.Writer {
+	if f, ok := e.stderr.(*os.File); ok && e.forwarded == nil && term.IsTerminal(int(f.Fd())) {
+		return e.stderr
+	}
+	return nil
 }

@@ -14,16 +14,18 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed/openai"
 	"github.com/mcpvec/mcpvec/server/admin"
 	"github.com/mcpvec/mcpvec/server/library"
+	wvlib "github.com/mcpvec/mcpvec/server/library/weaviate"
 	"github.com/mcpvec/mcpvec/store"
 )
 
 // libFlags are the flags every library command shares.
 type libFlags struct {
-	db string
+	db, store string
 }
 
 func (f *libFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.db, "db", "", "library file (default $MCPVEC_DB or ~/.local/share/mcpvec/library.db)")
+	fs.StringVar(&f.store, "store", "", "library in a Weaviate collection instead of a file: weaviate://host:port/Collection or weaviates://… ($MCPVEC_STORE; API key $MCPVEC_WEAVIATE_API_KEY)")
 }
 
 func (f *libFlags) path(e *env) (string, error) {
@@ -115,9 +117,12 @@ func envInt(e *env, name string, def int) int {
 	return def
 }
 
-// handle is an open library for one command.
+// handle is an open library for one command: an embedded file (db) or a
+// Weaviate collection (wv); docs is whichever is open.
 type handle struct {
 	db    *store.DB
+	wv    *wvlib.Backend
+	docs  docStore
 	lib   *library.Library
 	emb   embed.Embedder
 	close func()
@@ -125,6 +130,10 @@ type handle struct {
 
 // reopenLib loads the query path again, e.g. after the embedder was set.
 func (h *handle) reopenLib(ctx context.Context) error {
+	if h.wv != nil {
+		h.lib = h.newWeaviateLib()
+		return nil
+	}
 	lib, err := library.Open(ctx, h.db, h.emb, libOptions(h.emb))
 	if err != nil {
 		return err
@@ -174,7 +183,13 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write, needLib bool)
 		if write && st.readOnly {
 			return nil, fmt.Errorf("%s: %w: the running `mcpvec serve` holds it read-only, so writes are refused", st.db.Path(), store.ErrReadOnly)
 		}
-		return &handle{db: st.db, lib: st.live.Current(), emb: st.emb, close: func() {}}, nil
+		return &handle{db: st.db, docs: st.db, lib: st.live.Current(), emb: st.emb, close: func() {}}, nil
+	}
+	if url, err := lf.storeURL(e); err != nil || url != "" {
+		if err != nil {
+			return nil, err
+		}
+		return openWeaviate(ctx, e, url, needLib)
 	}
 	path, err := lf.path(e)
 	if err != nil {
@@ -197,20 +212,13 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write, needLib bool)
 	if err != nil {
 		return nil, err
 	}
-	h := &handle{db: db, close: func() { db.Close() }}
+	h := &handle{db: db, docs: db, close: func() { db.Close() }}
 	if !needLib {
 		return h, nil
 	}
-	meta, err := db.Meta()
-	if err != nil {
+	if err := h.loadEmbedder(ctx, e); err != nil {
 		h.close()
 		return nil, err
-	}
-	if meta.Embedder != nil {
-		if h.emb, err = newEmbedder(ctx, e, *meta.Embedder); err != nil {
-			h.close()
-			return nil, fmt.Errorf("embedder: %w", err)
-		}
 	}
 	var qe library.QueryEmbedder
 	if h.emb != nil {
@@ -221,6 +229,20 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write, needLib bool)
 		return nil, err
 	}
 	return h, nil
+}
+
+// loadEmbedder builds the embedder the library records, if any.
+func (h *handle) loadEmbedder(ctx context.Context, e *env) error {
+	meta, err := h.docs.Meta()
+	if err != nil {
+		return err
+	}
+	if meta.Embedder != nil {
+		if h.emb, err = newEmbedder(ctx, e, *meta.Embedder); err != nil {
+			return fmt.Errorf("embedder: %w", err)
+		}
+	}
+	return nil
 }
 
 // openOrForward opens the library for command name or, when a running

@@ -44,7 +44,7 @@ func runLs(ctx context.Context, e *env, args []string) int {
 	if *roots {
 		return printRoots(e, h, *asJSON)
 	}
-	docs, err := h.db.Documents()
+	docs, err := h.docs.Documents()
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
@@ -83,7 +83,7 @@ func runRm(ctx context.Context, e *env, args []string) int {
 	status := 0
 	for _, a := range pos {
 		id := a
-		if d, err := h.db.DocumentByPath(absPath(e, a)); err == nil {
+		if d, err := h.docs.DocumentByPath(absPath(e, a)); err == nil {
 			id = d.ID
 		}
 		removed, err := h.lib.Remove(id)
@@ -134,11 +134,11 @@ func runInfo(ctx context.Context, e *env, args []string) int {
 	}
 	st, meta, ix, checkErr, consistent := hl.Stats, hl.Meta, hl.Index, hl.Problems, hl.Consistent
 	fileSize := st.FileBytes
-	if fi, err := os.Stat(h.db.Path()); err == nil {
+	if fi, err := os.Stat(h.docs.Path()); err == nil && h.db != nil {
 		fileSize = fi.Size()
 	}
 	info := map[string]any{
-		"path": h.db.Path(), "schema_version": meta.SchemaVersion, "documents": st.Documents,
+		"path": h.docs.Path(), "schema_version": meta.SchemaVersion, "documents": st.Documents,
 		"pages": st.Pages, "passages": st.Chunks, "vectors": st.Vectors, "file_bytes": fileSize,
 		"embedder": meta.Embedder, "index": ix, "consistent": consistent, "version": Version,
 	}
@@ -152,7 +152,7 @@ func runInfo(ctx context.Context, e *env, args []string) int {
 	if meta.Embedder != nil {
 		emb = meta.Embedder.String()
 	}
-	fmt.Fprintf(e.stdout, "library:    %s (%.1f MiB, schema %d)\n", h.db.Path(), float64(fileSize)/(1<<20), meta.SchemaVersion)
+	fmt.Fprintf(e.stdout, "library:    %s (%.1f MiB, schema %d)\n", h.docs.Path(), float64(fileSize)/(1<<20), meta.SchemaVersion)
 	fmt.Fprintf(e.stdout, "documents:  %d (%d pages)\npassages:   %d (%d vectors)\n", st.Documents, st.Pages, st.Chunks, st.Vectors)
 	fmt.Fprintf(e.stdout, "embedder:   %s\n", emb)
 	fmt.Fprintf(e.stdout, "index:      %d vectors, %d lexical passages — %s\n", ix.VectorPassages, ix.LexicalPassages, map[bool]string{true: "consistent", false: "INCONSISTENT"}[consistent])

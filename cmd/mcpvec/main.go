@@ -50,6 +50,7 @@ func commands() []command {
 		{"reindex", "re-embed every passage with another embedder", runReindex},
 		{"check", "verify the library; --repair rebuilds or copies out what is readable", runCheck},
 		{"auth", "manage OAuth sign-in for serve --oauth (passphrase, approve, ls, revoke)", runAuth},
+		{"migrate", "copy the library to or from a Weaviate collection", runMigrate},
 		{"version", "print the version", runVersion},
 	}
 }

@@ -10,6 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // TestMain lets the test binary stand in for the real mcpvec binary: with
@@ -46,7 +51,12 @@ type searchJSON struct {
 
 func TestEndToEndIngestSearchFetchRm(t *testing.T) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	testEndToEnd(t, dir, filepath.Join(dir, "lib.db"), nil)
+}
+
+// testEndToEnd ingests, searches, fetches, lists and removes through the
+// binary, on the library file db or on the store env selects.
+func testEndToEnd(t *testing.T, dir, db string, env []string) {
 	notes := filepath.Join(dir, "notes")
 	os.MkdirAll(notes, 0o755)
 	os.WriteFile(filepath.Join(notes, "valgrind.md"), []byte("# Valgrind notes\n\nRun memcheck with --leak-check=full to see every leaked block.\n\nThe BZ2_bzDecompressInit function prepares a decompression stream.\n"), 0o644)
@@ -56,7 +66,7 @@ func TestEndToEndIngestSearchFetchRm(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r := mcpvec(t, db, "ingest", cats, notes)
+	r := mcpvecEnv(t, db, env, "ingest", cats, notes)
 	if r.code != 0 {
 		t.Fatalf("ingest: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -64,12 +74,12 @@ func TestEndToEndIngestSearchFetchRm(t *testing.T) {
 		t.Fatalf("ingest summary/skip lines missing:\nstdout: %s\nstderr: %s", r.stdout, r.stderr)
 	}
 	// Re-ingesting unchanged files does nothing.
-	if out := mustRun(t, db, "ingest", cats, notes); !strings.Contains(out, "ingested 0 documents") || !strings.Contains(out, "2 unchanged") {
+	if out := mustRunEnv(t, db, env, "ingest", cats, notes); !strings.Contains(out, "ingested 0 documents") || !strings.Contains(out, "2 unchanged") {
 		t.Fatalf("re-ingest: %s", out)
 	}
 
 	var sr searchJSON
-	out := mustRun(t, db, "search", "--json", "are cats attached to their homes")
+	out := mustRunEnv(t, db, env, "search", "--json", "are cats attached to their homes")
 	if err := json.Unmarshal([]byte(out), &sr); err != nil {
 		t.Fatalf("search --json: %v\n%s", err, out)
 	}
@@ -79,7 +89,7 @@ func TestEndToEndIngestSearchFetchRm(t *testing.T) {
 	top := sr.Results[0]
 
 	// Identifiers are searchable; "--" ends the flags.
-	out = mustRun(t, db, "search", "--json", "-k", "1", "--", "--leak-check=full")
+	out = mustRunEnv(t, db, env, "search", "--json", "-k", "1", "--", "--leak-check=full")
 	if err := json.Unmarshal([]byte(out), &sr); err != nil || len(sr.Results) != 1 || !strings.Contains(sr.Results[0].Text, "leak-check") {
 		t.Fatalf("identifier search: %v %s", err, out)
 	}
@@ -89,7 +99,7 @@ func TestEndToEndIngestSearchFetchRm(t *testing.T) {
 		ID, Title, Text, URL string
 		Metadata             map[string]any
 	}
-	out = mustRun(t, db, "fetch", top.ID, "--json")
+	out = mustRunEnv(t, db, env, "fetch", top.ID, "--json")
 	if err := json.Unmarshal([]byte(out), &fr); err != nil {
 		t.Fatal(err)
 	}
@@ -98,23 +108,23 @@ func TestEndToEndIngestSearchFetchRm(t *testing.T) {
 	}
 
 	var ls struct{ Documents []struct{ ID, Source string } }
-	if err := json.Unmarshal([]byte(mustRun(t, db, "ls", "--json")), &ls); err != nil || len(ls.Documents) != 2 {
+	if err := json.Unmarshal([]byte(mustRunEnv(t, db, env, "ls", "--json")), &ls); err != nil || len(ls.Documents) != 2 {
 		t.Fatalf("ls: %v %+v", err, ls)
 	}
-	if out := mustRun(t, db, "info"); !strings.Contains(out, "documents:  2") || !strings.Contains(out, "consistent") {
+	if out := mustRunEnv(t, db, env, "info"); !strings.Contains(out, "documents:  2") || !strings.Contains(out, "consistent") {
 		t.Fatalf("info: %s", out)
 	}
 
 	// rm by path, then the passage is gone from search and fetch.
-	mustRun(t, db, "rm", filepath.Join(notes, "valgrind.md"))
-	out = mustRun(t, db, "search", "--json", "--mode", "lexical", "leak-check")
+	mustRunEnv(t, db, env, "rm", filepath.Join(notes, "valgrind.md"))
+	out = mustRunEnv(t, db, env, "search", "--json", "--mode", "lexical", "leak-check")
 	if strings.Contains(out, mdID) {
 		t.Fatalf("removed document still found: %s", out)
 	}
-	if r := mcpvec(t, db, "fetch", mdID); r.code == 0 || !strings.Contains(r.stderr, "no document or passage") {
+	if r := mcpvecEnv(t, db, env, "fetch", mdID); r.code == 0 || !strings.Contains(r.stderr, "no document or passage") {
 		t.Fatalf("fetch removed: %+v", r)
 	}
-	if r := mcpvec(t, db, "rm", "nope"); r.code != 1 {
+	if r := mcpvecEnv(t, db, env, "rm", "nope"); r.code != 1 {
 		t.Fatalf("rm unknown id: %+v", r)
 	}
 }
@@ -174,4 +184,46 @@ func TestWritesWhileServingAreForwarded(t *testing.T) {
 	if !strings.Contains(out, "wicks") {
 		t.Fatalf("forwarded search did not see the new document: %s", out)
 	}
+}
+
+// startServeClient runs `mcpvec serve` on a free port with the child environment
+// for db plus env, and returns an initialised MCP client of it; cancelling
+// ctx stops the server (waited for on cleanup).
+func startServeClient(ctx context.Context, t *testing.T, db string, env []string) *client.Client {
+	t.Helper()
+	srv := exec.CommandContext(ctx, os.Args[0], "serve", "--addr", "127.0.0.1:0")
+	srv.Env = childEnv(db, env...)
+	var sout syncBuffer
+	srv.Stdout = &sout
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Wait() })
+	endpoint := ""
+	for deadline := time.Now().Add(time.Minute); endpoint == "" && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		for _, l := range strings.Split(sout.String(), "\n") {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "http://127.0.0.1:") && strings.HasSuffix(l, "/mcp") {
+				endpoint = l
+			}
+		}
+	}
+	if endpoint == "" {
+		t.Fatalf("server printed no endpoint: %s", sout.String())
+	}
+	tr, err := transport.NewStreamableHTTP(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr)
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "mcpvec-test", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -31,6 +31,9 @@ func runReindex(ctx context.Context, e *env, args []string) int {
 		return st
 	}
 	defer h.close()
+	if h.db == nil {
+		return errorf(e, "reindex works on a library file; for a Weaviate library, migrate it to a file (--from), reindex, and migrate back")
+	}
 	if *discard {
 		return discardReindex(e, h.db)
 	}

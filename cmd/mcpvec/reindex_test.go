@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
@@ -321,41 +319,7 @@ func TestReindexWhileServing(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv := exec.CommandContext(ctx, os.Args[0], "serve", "--addr", "127.0.0.1:0")
-	srv.Env = childEnv(db)
-	var sout syncBuffer
-	srv.Stdout = &sout
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Wait()
-	defer cancel()
-	endpoint := ""
-	for deadline := time.Now().Add(time.Minute); endpoint == "" && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond)
-		for _, l := range strings.Split(sout.String(), "\n") {
-			if l = strings.TrimSpace(l); strings.HasPrefix(l, "http://127.0.0.1:") && strings.HasSuffix(l, "/mcp") {
-				endpoint = l
-			}
-		}
-	}
-	if endpoint == "" {
-		t.Fatalf("server printed no endpoint: %s", sout.String())
-	}
-	tr, err := transport.NewStreamableHTTP(endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr)
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	init := mcp.InitializeRequest{}
-	init.Params.ClientInfo = mcp.Implementation{Name: "mcpvec-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
+	c := startServeClient(ctx, t, db, nil)
 
 	done := make(chan result, 1)
 	go func() {

@@ -79,20 +79,35 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
-	state := &serveState{db: h.db, live: live, emb: h.emb, readOnly: *readOnly}
-	defer listenAdmin(ctx, e, state)()
-	defer startWatch(ctx, e, state, wf)()
+	defer startLocal(ctx, e, h, live, *readOnly, wf)()
 	if *stdio {
-		slog.Info("serving MCP over stdio", "library", h.db.Path())
+		slog.Info("serving MCP over stdio", "library", h.docs.Path())
 		err = srv.ServeStdio(ctx, e.stdin, e.stdout)
 	} else {
-		printURLs(e.stdout, srv.URLs(), h.db.Path(), o)
+		printURLs(e.stdout, srv.URLs(), h.docs.Path(), o)
 		err = srv.Serve(ctx, ln)
 	}
 	if err != nil && !(*stdio && errors.Is(err, context.Canceled)) {
 		return errorf(e, "%v", err)
 	}
 	return 0
+}
+
+// startLocal starts what a library file's server runs beside MCP: the
+// admin channel for forwarded commands and, with --watch, the folder
+// watcher. A Weaviate library needs neither (every process may write to it,
+// and sync needs a file). The returned func stops both.
+func startLocal(ctx context.Context, e *env, h *handle, live *library.Live, readOnly bool, wf *watchFlags) (stop func()) {
+	if h.db == nil {
+		if wf.on {
+			slog.Error("--watch needs a library file; serving without watching")
+		}
+		return func() {}
+	}
+	state := &serveState{db: h.db, live: live, emb: h.emb, readOnly: readOnly}
+	stopAdmin := listenAdmin(ctx, e, state)
+	stopWatch := startWatch(ctx, e, state, wf)
+	return func() { stopWatch(); stopAdmin() }
 }
 
 // listenFirst listens on o.Addr before the server is made, so the printed
@@ -171,12 +186,15 @@ func serveKeys(h *handle, o *server.Options, secret, readOnly bool) error {
 		return []byte("k-" + base64.RawURLEncoding.EncodeToString(b)), err
 	}
 	if !readOnly {
-		if o.LinkKey, err = h.db.SettingOrCreate("link-key", newKey); err == nil && secret {
+		if o.LinkKey, err = h.docs.SettingOrCreate("link-key", newKey); err == nil && secret {
 			var p []byte
-			p, err = h.db.SettingOrCreate("secret-path", newPath)
+			p, err = h.docs.SettingOrCreate("secret-path", newPath)
 			o.SecretPath = string(p)
 		}
 		return err
+	}
+	if h.db == nil {
+		return errors.New("--read-only applies to a library file (--db); a Weaviate library's read access is set in Weaviate")
 	}
 	if o.LinkKey, err = h.db.Setting("link-key"); errors.Is(err, store.ErrNotFound) {
 		slog.Warn("the read-only library has no document-link key: using one for this run only, so links change on restart; run `mcpvec serve` once where the library is writable to keep one")
@@ -201,6 +219,9 @@ func setupOAuth(e *env, h *handle, o *server.Options, on, readOnly bool) error {
 	}
 	if readOnly {
 		return errors.New("--oauth keeps sign-ins in the library, which is read-only here: use --token instead")
+	}
+	if h.db == nil {
+		return errOAuthNeedsFile
 	}
 	var err error
 	o.Auth, err = newAuthorizer(e, h.db, o)

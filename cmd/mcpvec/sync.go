@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 	"time"
 
@@ -14,7 +14,6 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	isync "github.com/mcpvec/mcpvec/ingest/sync"
 	"github.com/mcpvec/mcpvec/server/library"
-	"golang.org/x/term"
 )
 
 // syncConfig is how a sync reads and reports files, whatever its roots.
@@ -64,6 +63,9 @@ func runSync(ctx context.Context, e *env, args []string) int {
 		return st
 	}
 	defer h.close()
+	if h.db == nil {
+		return errorf(e, "%v", errSyncNeedsFile)
+	}
 	if !*dry {
 		if err := ensureEmbedder(ctx, e, h, &ef); err != nil {
 			return errorf(e, "%v", err)
@@ -71,21 +73,26 @@ func runSync(ctx context.Context, e *env, args []string) int {
 	}
 	if len(roots) == 0 {
 		var err error
-		if roots, err = isync.LoadRoots(h.db); err != nil {
+		if roots, err = rememberedRoots(h); err != nil {
 			return errorf(e, "%v", err)
-		}
-		if len(roots) == 0 {
-			return errorf(e, "no folders synced yet: run `mcpvec sync FOLDER...` once; later a bare `mcpvec sync` re-syncs them")
 		}
 	}
 	if st := e.forwarded; st != nil {
 		st.syncMu.Lock()
 		defer st.syncMu.Unlock()
 	}
-	if f, ok := e.stderr.(*os.File); ok && e.forwarded == nil && term.IsTerminal(int(f.Fd())) {
-		cfg.progress = e.stderr
-	}
+	cfg.progress = progressTo(e)
 	return syncCommand(ctx, e, h, roots, cfg, *dry, len(pos) > 0)
+}
+
+// rememberedRoots returns the folders earlier syncs remembered, or an error
+// saying how to sync the first one.
+func rememberedRoots(h *handle) ([]isync.Root, error) {
+	roots, err := isync.LoadRoots(h.db)
+	if err == nil && len(roots) == 0 {
+		err = errors.New("no folders synced yet: run `mcpvec sync FOLDER...` once; later a bare `mcpvec sync` re-syncs them")
+	}
+	return roots, err
 }
 
 // syncCommand plans or runs the sync of roots, remembers them and prints
@@ -159,7 +166,14 @@ func supportedFile(name string) bool {
 }
 
 // printRoots lists the remembered sync roots for `ls --roots`.
+// errSyncNeedsFile: sync remembers its folders and file times in the
+// library file, which a Weaviate library does not have.
+var errSyncNeedsFile = errors.New("sync and ls --roots need a library file; a Weaviate library is kept current with ingest and rm")
+
 func printRoots(e *env, h *handle, asJSON bool) int {
+	if h.db == nil {
+		return errorf(e, "%v", errSyncNeedsFile)
+	}
 	roots, err := isync.LoadRoots(h.db)
 	if err != nil {
 		return errorf(e, "%v", err)

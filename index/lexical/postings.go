@@ -92,7 +92,6 @@ const exhausted = math.MaxUint32
 // cursor walks one query term's posting list in slot order.
 type cursor struct {
 	p    *postings
-	pos  int     // the term's rank among the sorted query terms (summation order)
 	w    float64 // qtf · idf
 	ub   float64 // upper bound of the term's contribution to any score
 	doc  uint32  // current slot, or exhausted

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mcpvec/mcpvec/store/weaviate"
+)
+
+// runMigrate copies a library between its file (--db) and a Weaviate
+// collection (--to or --from), without extracting or embedding again. An
+// interrupted copy resumes where it stopped when run again.
+func runMigrate(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("migrate", "[--db FILE] --to weaviate://host:port/Collection | --from weaviate://…", e)
+	var lf libFlags
+	fs.StringVar(&lf.db, "db", "", "library file (default $MCPVEC_DB or ~/.local/share/mcpvec/library.db)")
+	to := fs.String("to", "", "copy the library file into this Weaviate collection")
+	from := fs.String("from", "", "copy this Weaviate collection into the library file")
+	if _, st, ok := parseFlags(fs, args, e); !ok {
+		return st
+	}
+	if (*to == "") == (*from == "") {
+		return errorf(e, "migrate needs exactly one of --to or --from (a weaviate:// URL)")
+	}
+	// The file side is opened like any command's (read-write only when it
+	// is the destination); the Weaviate side by its URL.
+	file, st := openOrForward(ctx, e, &lf, "migrate", args, *from != "", false)
+	if file == nil {
+		return st
+	}
+	defer file.close()
+	url := *to + *from
+	wv, err := openWeaviate(ctx, e, url, false)
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	defer wv.close()
+	opts := weaviate.CopyOptions{Settings: []string{"link-key", "secret-path"}, Progress: func(p weaviate.CopyProgress) {
+		fmt.Fprintf(e.stderr, "\rmigrate: %d/%d documents (%d already there)", p.Copied+p.Skipped, p.Total, p.Skipped)
+	}}
+	var p weaviate.CopyProgress
+	if *to != "" {
+		p, err = wv.wv.Store().CopyFrom(ctx, file.db, opts)
+	} else {
+		p, err = wv.wv.Store().CopyTo(ctx, file.db, opts)
+	}
+	fmt.Fprintln(e.stderr)
+	if err != nil {
+		return errorf(e, "migrate: %v (run it again to resume)", err)
+	}
+	fmt.Fprintf(e.stdout, "copied %d documents, %d were already there, from %s to %s\n", p.Copied, p.Skipped,
+		map[bool]string{true: file.db.Path(), false: url}[*to != ""], map[bool]string{true: url, false: file.db.Path()}[*to != ""])
+	return 0
+}

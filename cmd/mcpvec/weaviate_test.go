@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mcpvec/mcpvec/store/weaviate/weaviatetest"
+)
+
+// TestServersShareWeaviate runs two `serve` processes on one collection:
+// an ingest from the CLI while both run is found through MCP on both.
+func TestServersShareWeaviate(t *testing.T) {
+	c := weaviatetest.Start(t, weaviatetest.Options{})
+	dir := t.TempDir()
+	env := []string{"MCPVEC_STORE=" + c.URL(0, "Shared")}
+	db := filepath.Join(dir, "unused.db")
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("some text to index"), 0o644)
+	mustRunEnv(t, db, env, "ingest", filepath.Join(dir, "a.txt"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	one, two := startServeClient(ctx, t, db, env), startServeClient(ctx, t, db, env)
+	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("Lighthouse keepers trimmed the wicks nightly."), 0o644)
+	if out := mustRunEnv(t, db, env, "ingest", filepath.Join(dir, "b.txt")); !strings.Contains(out, "ingested 1 documents") {
+		t.Fatalf("ingest beside two servers: %s", out)
+	}
+	for _, cl := range []*client.Client{one, two} {
+		if got := mcpSearch(t, cl, "lighthouse keepers"); len(got) == 0 || !strings.Contains(got[0], "wicks") {
+			t.Errorf("search over MCP after another process's ingest: %q", got)
+		}
+	}
+}
+
+// TestEndToEndWeaviate runs the end-to-end test on a real Weaviate node
+// selected by MCPVEC_STORE, then migrates the collection into a file and
+// back into a second collection, and searches both.
+func TestEndToEndWeaviate(t *testing.T) {
+	c := weaviatetest.Start(t, weaviatetest.Options{APIKey: "e2e-key"})
+	dir := t.TempDir()
+	env := []string{"MCPVEC_STORE=" + c.URL(0, "EndToEnd"), "MCPVEC_WEAVIATE_API_KEY=e2e-key"}
+	unused := filepath.Join(dir, "unused.db")
+	testEndToEnd(t, dir, unused, env)
+
+	file := filepath.Join(dir, "copy.db")
+	key := env[1:]
+	if out := mustRunEnv(t, file, key, "migrate", "--from", c.URL(0, "EndToEnd")); !strings.Contains(out, "copied 1 documents") {
+		t.Fatalf("migrate --from: %s", out)
+	}
+	if out := mustRunEnv(t, file, key, "migrate", "--to", c.URL(0, "Copy")); !strings.Contains(out, "copied 1 documents") {
+		t.Fatalf("migrate --to: %s", out)
+	}
+	if out := mustRunEnv(t, file, key, "migrate", "--to", c.URL(0, "Copy")); !strings.Contains(out, "copied 0 documents, 1 were already there") {
+		t.Fatalf("migrate --to again: %s", out)
+	}
+	for _, e := range [][]string{key, append([]string{"MCPVEC_STORE=" + c.URL(0, "Copy")}, key...)} {
+		var sr searchJSON
+		out := mustRunEnv(t, file, e, "search", "--json", "are cats attached to their homes")
+		if err := json.Unmarshal([]byte(out), &sr); err != nil || len(sr.Results) == 0 || !strings.Contains(sr.Results[0].Title, "p. ") {
+			t.Errorf("search after migrate (%v): %v %s", e, err, out)
+		}
+	}
+	if r := mcpvecEnv(t, unused, []string{"MCPVEC_STORE=" + c.URL(0, "EndToEnd")}, "ls"); r.code == 0 || !strings.Contains(r.stderr, "refused") {
+		t.Errorf("ls without the API key: %+v", r)
+	}
+}

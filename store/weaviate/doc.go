@@ -1,0 +1,59 @@
+// Package weaviate keeps an mcpvec library in a Weaviate cluster instead of
+// one bbolt file, so several `serve` processes on several hosts can share
+// it and survive a node failing. It speaks Weaviate's REST and GraphQL API
+// with net/http (the official Go client would add some thirty modules,
+// among them the Weaviate server itself, gRPC and the Mongo driver, for a
+// dozen endpoints).
+//
+// A library is selected by a URL, weaviate://host:port/Collection (http) or
+// weaviates://host:port/Collection (https), and lives in three classes:
+//
+//	<Collection>Passage   one object per passage: text (BM25-indexed, k1 2.0
+//	                      and b 0.75 like the embedded index), terms (the
+//	                      text as Options.Analyzer's terms, BM25-indexed
+//	                      instead when set), docId, index, seq, start, end,
+//	                      pageStart, pageEnd, title, and the passage's
+//	                      vector (brought by mcpvec, cosine)
+//	<Collection>Document  one object per document: metadata, page starts,
+//	                      passage seqs, full text (stored, not indexed), and
+//	                      the original file as a blob (base64 on the wire)
+//	<Collection>Meta      named settings: mcpvec schema version, embedder
+//	                      identity, analyzer name, creation time,
+//	                      link-signing keys
+//
+// Object ids are UUID v5 of the document or passage id, so every process
+// maps an id to the same object and a re-put overwrites in place. A
+// passage's seq is 63 bits of its object id, kept as decimal text because
+// GraphQL's Int has 32 bits.
+//
+// CopyFrom and CopyTo move a library between an embedded store.DB and a
+// collection without extracting or embedding again (`mcpvec migrate`); a
+// copy interrupted part way resumes by skipping documents already copied.
+//
+// # Caveats
+//
+//   - A Backend is safe for concurrent use, and several processes may share
+//     a collection. There are no transactions: PutDocument upserts passages,
+//     deletes the old version's surplus, then writes the document object;
+//     DeleteDocument deletes passages, then the document. An interrupted
+//     write is repaired by repeating it. A search racing a put may see the
+//     new passages under the old document record.
+//   - Every read and write carries Options.Consistency (QUORUM by default) on
+//     replicated collections; with QUORUM reads and writes a read sees every
+//     acknowledged write, and one node in three may be down. Replicated
+//     classes use the TimeBasedResolution deletion strategy so a node that
+//     missed a delete does not bring the object back when it rejoins.
+//   - A write in flight when a replica dies can wait for the dead node until
+//     the HTTP client's timeout (seen: 8 s and more on a loaded machine); it
+//     is then not acknowledged, and repeating it succeeds with the node down.
+//   - Collection settings (shards, replication factor, asynchronous
+//     replication) apply only when Open creates the classes.
+//   - Originals are stored in the document object; Weaviate holds objects in
+//     memory while it writes them, so very large files cost memory on every
+//     replica. Keep originals out (nil) and serve files from their source
+//     URL if that matters.
+//   - Errors: ErrURL, ErrUnreachable, ErrAuth, ErrVersion and ErrSchema from
+//     Open and any call; store.ErrNotFound, store.ErrEmbedderMismatch and
+//     store.ErrDimensions as in the embedded library; *StatusError for any
+//     other refusal by the server.
+package weaviate

@@ -1,0 +1,151 @@
+package weaviate
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// PutDocument writes a document, its passages and their vectors, like
+// store.DB.PutDocument: a document with the same id, or another at the same
+// SourcePath, is replaced; doc.Chunks and the chunks' DocID, Index and Seq
+// are filled in. The embedder must be recorded (SetEmbedder) and every
+// vector must have its dimensions (store.ErrDimensions). original may be
+// nil.
+//
+// It is not one transaction: passages are upserted first (same document id
+// and index, same object), then the old version's surplus passages are
+// deleted, then the document object is written. A failure part way leaves
+// the old document listed, possibly with some new passages searchable;
+// putting it again repairs that.
+func (b *Backend) PutDocument(ctx context.Context, doc *store.Document, chunks []store.Chunk, vectors [][]float32, original []byte) (store.PutResult, error) {
+	var res store.PutResult
+	if err := b.checkPut(ctx, doc, chunks, vectors); err != nil {
+		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
+	}
+	if err := b.replacePath(ctx, doc, &res); err != nil {
+		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
+	}
+	if old, err := b.DocumentInfo(ctx, doc.ID); err == nil {
+		res.Removed = append(res.Removed, old.Chunks...)
+		res.Replaced = append(res.Replaced, doc.ID)
+	} else if !isNotFound(err) {
+		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
+	}
+	objs := make([]object, len(chunks))
+	doc.Chunks = make([]uint64, len(chunks))
+	for i := range chunks {
+		c := &chunks[i]
+		c.DocID, c.Index, c.Seq = doc.ID, i, seqOf(doc.ID, i)
+		doc.Chunks[i] = c.Seq
+		objs[i] = b.passageObject(c, doc.Title, vectors[i])
+	}
+	if err := b.putObjects(ctx, objs); err != nil {
+		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
+	}
+	surplus := and(equalText("docId", doc.ID), where{"path": []string{"index"}, "operator": "GreaterThanEqual", "valueInt": len(chunks)})
+	if _, err := b.deleteWhere(ctx, b.classes.passage, surplus); err != nil {
+		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
+	}
+	if err := b.putObjects(ctx, []object{b.documentObject(doc, original)}); err != nil {
+		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
+	}
+	res.Added = doc.Chunks
+	return res, nil
+}
+
+// checkPut validates ids, counts and vector dimensions against the
+// recorded embedder.
+func (b *Backend) checkPut(ctx context.Context, doc *store.Document, chunks []store.Chunk, vectors [][]float32) error {
+	if doc.ID == "" {
+		return fmt.Errorf("empty id")
+	}
+	if len(chunks) != len(vectors) {
+		return fmt.Errorf("%d chunks but %d vectors", len(chunks), len(vectors))
+	}
+	emb, err := b.recordedEmbedder(ctx)
+	if err != nil {
+		return err
+	}
+	if emb == nil {
+		return fmt.Errorf("the collection has no embedder recorded")
+	}
+	for i, v := range vectors {
+		if len(v) != emb.Dimensions {
+			return fmt.Errorf("chunk %d: %w (%d, want %d)", i, store.ErrDimensions, len(v), emb.Dimensions)
+		}
+	}
+	return nil
+}
+
+// replacePath deletes another document at doc's SourcePath.
+func (b *Backend) replacePath(ctx context.Context, doc *store.Document, res *store.PutResult) error {
+	if doc.SourcePath == "" {
+		return nil
+	}
+	old, err := b.DocumentByPath(ctx, doc.SourcePath)
+	if isNotFound(err) || (err == nil && old.ID == doc.ID) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	removed, err := b.DeleteDocument(ctx, old.ID)
+	res.Removed = append(res.Removed, removed...)
+	res.Replaced = append(res.Replaced, old.ID)
+	return err
+}
+
+func (b *Backend) passageObject(c *store.Chunk, title string, vec []float32) object {
+	p := map[string]any{
+		"text": c.Text, "docId": c.DocID, "index": c.Index, "seq": seqText(c.Seq), "start": c.Start, "end": c.End,
+		"pageStart": c.PageStart, "pageEnd": c.PageEnd, "title": title,
+	}
+	if b.opts.Analyzer != nil {
+		p["terms"] = strings.Join(b.opts.Analyzer(c.Text), " ")
+	}
+	return object{Class: b.classes.passage, ID: objectID("passage", c.ID()), Vector: vec, Properties: p}
+}
+
+func (b *Backend) documentObject(d *store.Document, original []byte) object {
+	p := map[string]any{
+		"docId": d.ID, "title": d.Title, "sourcePath": d.SourcePath, "sourceUrl": d.SourceURL,
+		"mediaType": d.MediaType, "sha256": d.SHA256, "size": d.Size, "pages": d.Pages,
+		"ingestedAt": d.IngestedAt.UTC().Format(time.RFC3339Nano),
+		"pageStarts": nonNil(d.PageStarts), "chunks": seqTexts(d.Chunks), "text": d.Text,
+	}
+	if original != nil {
+		p["original"] = original
+	}
+	return object{Class: b.classes.document, ID: objectID("document", d.ID), Properties: p}
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// DeleteDocument removes a document and its passages (passages first, so
+// an interrupted delete leaves the document listed and a second one
+// finishes it). It returns the removed passages' sequence numbers, or
+// store.ErrNotFound.
+func (b *Backend) DeleteDocument(ctx context.Context, id string) ([]uint64, error) {
+	d, err := b.DocumentInfo(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("delete document %s: %w", id, err)
+	}
+	if _, err := b.deleteWhere(ctx, b.classes.passage, equalText("docId", id)); err != nil {
+		return nil, fmt.Errorf("delete document %s: %w", id, err)
+	}
+	path := "/v1/objects/" + b.classes.document + "/" + objectID("document", id)
+	if err := b.c.do(ctx, http.MethodDelete, path, b.writeLevel(), nil, nil); err != nil && !isStatus(err, http.StatusNotFound) {
+		return nil, fmt.Errorf("delete document %s: %w", id, err)
+	}
+	return d.Chunks, nil
+}

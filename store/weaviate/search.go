@@ -1,0 +1,210 @@
+package weaviate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// Hybrid fusion methods (Weaviate's names).
+const (
+	// FusionRanked is reciprocal rank fusion (k = 60).
+	FusionRanked = "rankedFusion"
+	// FusionRelative sums min-max normalised scores weighted by alpha.
+	FusionRelative = "relativeScoreFusion"
+)
+
+// ErrEmptyQuery is returned by searches without text (Lexical, Hybrid) or
+// without a vector (Nearest).
+var ErrEmptyQuery = errors.New("empty query")
+
+// Hit is one passage a search found. Score is higher for better matches:
+// the BM25 score, the cosine similarity (1 - cosine distance), or the
+// fused hybrid score.
+type Hit struct {
+	Chunk *store.Chunk
+	Title string // the document's title
+	Score float64
+}
+
+const passageFields = "text docId index seq start end pageStart pageEnd title _additional { score distance }"
+
+// passageRecord is a passage object's properties as GraphQL returns them.
+type passageRecord struct {
+	Text       string `json:"text"`
+	DocID      string `json:"docId"`
+	Index      int    `json:"index"`
+	Seq        string `json:"seq"`
+	Start      int    `json:"start"`
+	End        int    `json:"end"`
+	PageStart  int    `json:"pageStart"`
+	PageEnd    int    `json:"pageEnd"`
+	Title      string `json:"title"`
+	Additional struct {
+		Score    json.RawMessage `json:"score"` // a string in GraphQL
+		Distance *float64        `json:"distance"`
+	} `json:"_additional"`
+}
+
+func (r *passageRecord) hit() Hit {
+	h := Hit{Title: r.Title, Chunk: &store.Chunk{
+		Seq: parseSeq(r.Seq), DocID: r.DocID, Index: r.Index, Text: r.Text,
+		Start: r.Start, End: r.End, PageStart: r.PageStart, PageEnd: r.PageEnd,
+	}}
+	if r.Additional.Distance != nil {
+		h.Score = 1 - *r.Additional.Distance
+	} else if s := strings.Trim(string(r.Additional.Score), `"`); s != "" && s != "null" {
+		h.Score, _ = strconv.ParseFloat(s, 64)
+	}
+	return h
+}
+
+func (b *Backend) passages(ctx context.Context, args string) ([]Hit, error) {
+	var recs []passageRecord
+	if err := b.get(ctx, b.classes.passage, args, passageFields, &recs); err != nil {
+		return nil, err
+	}
+	hits := make([]Hit, len(recs))
+	for i := range recs {
+		hits[i] = recs[i].hit()
+	}
+	return hits, nil
+}
+
+// Lexical returns up to n passages ranked by Weaviate's BM25 on the passage
+// text.
+func (b *Backend) Lexical(ctx context.Context, text string, n int) ([]Hit, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, ErrEmptyQuery
+	}
+	q, prop := b.bm25Query(text)
+	if q == "" {
+		return []Hit{}, nil // only stopwords: nothing to rank, as in the embedded index
+	}
+	hits, err := b.passages(ctx, fmt.Sprintf(`bm25: {query: %s, properties: [%q]} limit: %d`, quote(q), prop, max(n, 1)))
+	if err != nil {
+		return nil, fmt.Errorf("lexical search: %w", err)
+	}
+	return hits, nil
+}
+
+// Nearest returns up to n passages nearest to vec by cosine distance.
+func (b *Backend) Nearest(ctx context.Context, vec []float32, n int) ([]Hit, error) {
+	if len(vec) == 0 {
+		return nil, ErrEmptyQuery
+	}
+	hits, err := b.passages(ctx, fmt.Sprintf("nearVector: {vector: %s} limit: %d", vectorLiteral(vec), max(n, 1)))
+	if err != nil {
+		return nil, fmt.Errorf("vector search: %w", err)
+	}
+	return hits, nil
+}
+
+// HybridQuery is one hybrid search: BM25 on Text and nearVector on Vector,
+// fused by Weaviate in one request.
+type HybridQuery struct {
+	Text   string
+	Vector []float32
+	Limit  int
+	// Alpha weighs the vector list against BM25: 0 is BM25 only, 1 vector
+	// only. Callers with a vector weight w against BM25 weight 1 pass
+	// w/(1+w).
+	Alpha float64
+	// Fusion is FusionRanked or FusionRelative (default).
+	Fusion string
+}
+
+// Hybrid runs q in one Weaviate query.
+func (b *Backend) Hybrid(ctx context.Context, q HybridQuery) ([]Hit, error) {
+	if strings.TrimSpace(q.Text) == "" || len(q.Vector) == 0 {
+		return nil, ErrEmptyQuery
+	}
+	if q.Fusion == "" {
+		q.Fusion = FusionRelative
+	}
+	if q.Fusion != FusionRanked && q.Fusion != FusionRelative {
+		return nil, fmt.Errorf("hybrid search: unknown fusion %q", q.Fusion)
+	}
+	text, prop := b.bm25Query(q.Text)
+	args := fmt.Sprintf(`hybrid: {query: %s, vector: %s, alpha: %s, fusionType: %s, properties: [%q]} limit: %d`,
+		quote(text), vectorLiteral(q.Vector), strconv.FormatFloat(min(max(q.Alpha, 0), 1), 'f', -1, 64), q.Fusion, prop, max(q.Limit, 1))
+	hits, err := b.passages(ctx, args)
+	if err != nil {
+		return nil, fmt.Errorf("hybrid search: %w", err)
+	}
+	return hits, nil
+}
+
+// bm25Query returns the BM25 query text and the property it searches: the
+// analyzed terms when Options.Analyzer is set, else the raw text.
+func (b *Backend) bm25Query(text string) (query, property string) {
+	if b.opts.Analyzer == nil {
+		return text, "text"
+	}
+	return strings.Join(b.opts.Analyzer(text), " "), "terms"
+}
+
+// quote is a GraphQL string literal (JSON's escapes are GraphQL's).
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func vectorLiteral(v []float32) string {
+	var sb strings.Builder
+	sb.Grow(12 * len(v))
+	sb.WriteByte('[')
+	for i, f := range v {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(strconv.FormatFloat(float64(f), 'g', -1, 32))
+	}
+	sb.WriteByte(']')
+	return sb.String()
+}
+
+// Passage returns the passage with public id "<document id>:<index>", or
+// store.ErrNotFound.
+func (b *Backend) Passage(ctx context.Context, id string) (*store.Chunk, error) {
+	docID, index, ok := store.ParsePassageID(id)
+	if !ok {
+		return nil, fmt.Errorf("passage %q: %w", id, store.ErrNotFound)
+	}
+	hits, err := b.Chunks(ctx, []uint64{seqOf(docID, index)})
+	if err != nil {
+		return nil, fmt.Errorf("passage %s: %w", id, err)
+	}
+	if len(hits) == 0 {
+		return nil, fmt.Errorf("passage %s: %w", id, store.ErrNotFound)
+	}
+	return hits[0], nil
+}
+
+// Chunks returns the passages with these sequence numbers, in the same
+// order, skipping those that do not exist.
+func (b *Backend) Chunks(ctx context.Context, seqs []uint64) ([]*store.Chunk, error) {
+	bySeq := make(map[uint64]*store.Chunk, len(seqs))
+	for start := 0; start < len(seqs); start += 100 {
+		part := seqs[start:min(start+100, len(seqs))]
+		hits, err := b.passages(ctx, gqlWhere("seq", "ContainsAny", "valueText", seqTexts(part))+fmt.Sprintf(" limit: %d", len(part)))
+		if err != nil {
+			return nil, fmt.Errorf("read passages: %w", err)
+		}
+		for _, h := range hits {
+			bySeq[h.Chunk.Seq] = h.Chunk
+		}
+	}
+	out := make([]*store.Chunk, 0, len(seqs))
+	for _, s := range seqs {
+		if c := bySeq[s]; c != nil {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package weaviatetest
+
+import "syscall"
+
+func procAttr() *syscall.SysProcAttr { return nil }
