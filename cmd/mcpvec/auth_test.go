@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const (
+	authTestPass   = "a long owner passphrase for tests"
+	authTestPublic = "https://tunnel.mcpvec.test"
+	nodeTestDir    = "../../server/testdata/node"
+)
+
+// requireNodeSDK skips without the Node SDK (see server/node_test.go; CI
+// sets MCPVEC_NODE_TESTS=required so a missing install fails).
+func requireNodeSDK(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(nodeTestDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		msg := fmt.Sprintf("node_modules not installed (%v); run: (cd server/testdata/node && npm ci --no-audit --no-fund)", err)
+		if os.Getenv("MCPVEC_NODE_TESTS") == "required" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node_modules is installed but node is not on PATH: %v", err)
+	}
+	return node
+}
+
+// oauthLibrary makes a library with one document and an owner passphrase.
+func oauthLibrary(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	doc := filepath.Join(dir, "ops.txt")
+	os.WriteFile(doc, []byte("bbolt transactions: one writer at a time, many readers; each sees a consistent snapshot."), 0o644)
+	mustRun(t, db, "ingest", doc)
+	out := mustRunEnv(t, db, []string{"MCPVEC_OWNER_PASSPHRASE=" + authTestPass}, "auth", "passphrase")
+	if !strings.Contains(out, "passphrase set") {
+		t.Fatalf("auth passphrase: %s", out)
+	}
+	return db
+}
+
+// serveOAuth starts `mcpvec serve --oauth` and returns its local base URL.
+func serveOAuth(t *testing.T, db string, env []string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	args = append([]string{"serve", "--addr", "127.0.0.1:0", "--oauth", "--public-url", authTestPublic}, args...)
+	srv := exec.CommandContext(ctx, os.Args[0], args...)
+	srv.Env = childEnv(db, env...)
+	var stderr bytes.Buffer
+	srv.Stderr = &stderr
+	sout, err := srv.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		srv.Wait()
+		t.Logf("serve stderr:\n%s", stderr.String())
+	})
+	sc := bufio.NewScanner(sout)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "http://127.0.0.1:") && strings.HasSuffix(line, "/mcp") {
+			go io.Copy(io.Discard, sout)
+			return strings.TrimSuffix(line, "/mcp")
+		}
+	}
+	t.Fatalf("serve printed no local URL; stderr:\n%s", stderr.String())
+	return ""
+}
+
+// tunnel forwards to local as cloudflared would: the public Host, and
+// X-Forwarded-For/-Host/-Proto.
+func tunnel(t *testing.T, local string) string {
+	t.Helper()
+	target, _ := url.Parse(local)
+	pub, _ := url.Parse(authTestPublic)
+	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.SetURL(target)
+		r.SetXForwarded()
+		r.Out.Host = pub.Host
+		r.Out.Header.Set("X-Forwarded-Host", pub.Host)
+		r.Out.Header.Set("X-Forwarded-Proto", "https")
+	}}
+	ts := httptest.NewServer(proxy)
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+func runOAuthNode(t *testing.T, node, tunnelURL string, extra ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	expect, _ := json.Marshal(map[string]string{"query": "bbolt transactions", "fetchTextIncludes": "one writer at a time"})
+	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "oauth.test.mjs")
+	cmd.Dir = nodeTestDir
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "MCPVEC_PUBLIC="+authTestPublic, "MCPVEC_TUNNEL="+tunnelURL,
+		"MCPVEC_PASSPHRASE="+authTestPass, "MCPVEC_EXPECT="+string(expect))
+	cmd.Env = append(cmd.Env, extra...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node oauth.test.mjs: %v\n%s", err, out)
+	}
+	t.Logf("node oauth.test.mjs:\n%s", out)
+}
+
+func TestAuthNodeSDKRegistrationOverTunnel(t *testing.T) {
+	node := requireNodeSDK(t)
+	db := oauthLibrary(t)
+	tun := tunnel(t, serveOAuth(t, db, nil))
+	runOAuthNode(t, node, tun)
+	// The grant was recorded, then revoked by the client.
+	var l struct {
+		Clients []struct{ Name string }
+		Grants  []struct{ ID string }
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, db, "auth", "ls", "--json")), &l); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Clients) != 1 || l.Clients[0].Name != "mcpvec SDK test" || len(l.Grants) != 0 {
+		t.Fatalf("auth ls after the flow: %+v", l)
+	}
+}
+
+func TestAuthNodeSDKMetadataDocumentOverTunnel(t *testing.T) {
+	node := requireNodeSDK(t)
+	db := oauthLibrary(t)
+	mux := http.NewServeMux()
+	docs := httptest.NewTLSServer(mux)
+	t.Cleanup(docs.Close)
+	clientID := docs.URL + "/mcpvec-test-client.json"
+	mux.HandleFunc("/mcpvec-test-client.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"client_id": clientID, "client_name": "Metadata Test Client",
+			"redirect_uris": []string{"http://127.0.0.1:9/callback"}, "token_endpoint_auth_method": "none"})
+	})
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: docs.Certificate().Raw}), 0o644)
+	local := serveOAuth(t, db, []string{"SSL_CERT_FILE=" + ca, insecureLoopbackClientsEnv + "=1"})
+	runOAuthNode(t, node, tunnel(t, local), "MCPVEC_CLIENT_METADATA_URL="+clientID)
+	out := mustRun(t, db, "auth", "ls")
+	if !strings.Contains(out, "Metadata Test Client") {
+		t.Fatalf("auth ls does not name the metadata-document client:\n%s", out)
+	}
+}
