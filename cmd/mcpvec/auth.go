@@ -38,7 +38,7 @@ const insecureLoopbackClientsEnv = "MCPVEC_OAUTH_INSECURE_LOOPBACK_CLIENTS"
 
 // newAuthorizer builds the OAuth server of `serve --oauth` on the library.
 // The MCP endpoints under o.SecretPath are its resources.
-func newAuthorizer(e *env, db *store.DB, dbFlag string, o *server.Options) (server.Authorizer, error) {
+func newAuthorizer(e *env, db *store.DB, o *server.Options) (server.Authorizer, error) {
 	if o.PublicURL == "" {
 		return nil, errors.New("--oauth needs --public-url: the https address clients reach (plain http only on a loopback address)")
 	}
@@ -48,7 +48,8 @@ func newAuthorizer(e *env, db *store.DB, dbFlag string, o *server.Options) (serv
 		prefix = "/" + o.SecretPath
 	}
 	cmd := "mcpvec auth approve"
-	if dbFlag != "" {
+	// Name the library unless a plain `mcpvec auth approve` would find it.
+	if def, err := (&libFlags{}).path(e); err != nil || def != db.Path() {
 		cmd = fmt.Sprintf("mcpvec auth approve --db %s", db.Path())
 	}
 	a, err := oauth.New(oauth.Config{

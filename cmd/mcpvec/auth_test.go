@@ -110,7 +110,7 @@ func tunnel(t *testing.T, local string) string {
 	return ts.URL
 }
 
-func runOAuthNode(t *testing.T, node, tunnelURL string, extra ...string) {
+func runOAuthNode(t *testing.T, node, tunnelURL string, extra ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -125,6 +125,7 @@ func runOAuthNode(t *testing.T, node, tunnelURL string, extra ...string) {
 		t.Fatalf("node oauth.test.mjs: %v\n%s", err, out)
 	}
 	t.Logf("node oauth.test.mjs:\n%s", out)
+	return string(out)
 }
 
 func TestAuthNodeSDKRegistrationOverTunnel(t *testing.T) {
@@ -164,5 +165,49 @@ func TestAuthNodeSDKMetadataDocumentOverTunnel(t *testing.T) {
 	out := mustRun(t, db, "auth", "ls")
 	if !strings.Contains(out, "Metadata Test Client") {
 		t.Fatalf("auth ls does not name the metadata-document client:\n%s", out)
+	}
+}
+
+// TestAuthCommandsWhileServing approves a sign-in with `mcpvec auth approve`
+// (handed to the running server), lists the grant and revokes it with
+// `mcpvec auth revoke --all`: the token stops working on the next request.
+func TestAuthCommandsWhileServing(t *testing.T) {
+	node := requireNodeSDK(t)
+	db := oauthLibrary(t)
+	tun := tunnel(t, serveOAuth(t, db, nil))
+	argv, _ := json.Marshal([]string{os.Args[0], "auth", "approve"})
+	out := runOAuthNode(t, node, tun, "MCPVEC_APPROVE_ARGV="+string(argv), "MCPVEC_KEEP_GRANT=1",
+		"MCPVEC_TEST_MAIN=1", "MCPVEC_DB="+db)
+	_, token, ok := strings.Cut(out, "ACCESS_TOKEN=")
+	if !ok {
+		t.Fatalf("no token printed:\n%s", out)
+	}
+	token = strings.Fields(token)[0]
+	if ls := mustRun(t, db, "auth", "ls"); !strings.Contains(ls, "mcpvec SDK test") || strings.Contains(ls, "never") {
+		t.Errorf("auth ls does not show a used grant:\n%s", ls)
+	}
+	call := func() int {
+		req, _ := http.NewRequest(http.MethodPost, tun+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := call(); got == http.StatusUnauthorized {
+		t.Fatalf("token refused before revocation")
+	}
+	if out := mustRun(t, db, "auth", "revoke", "--all"); !strings.Contains(out, "Revoked 1 grant") {
+		t.Fatalf("auth revoke --all: %s", out)
+	}
+	if got := call(); got != http.StatusUnauthorized {
+		t.Fatalf("token after auth revoke --all: %d, want 401", got)
+	}
+	if r := mcpvec(t, db, "auth", "approve", "ZZZZ-ZZZZ"); r.code == 0 || !strings.Contains(r.stderr, "no sign-in request") {
+		t.Errorf("approving an unknown code: %+v", r)
 	}
 }

@@ -76,7 +76,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		o.SecretPath = string(p)
 	}
 	if *useOAuth {
-		if o.Auth, err = newAuthorizer(e, h.db, lf.db, &o); err != nil {
+		if o.Auth, err = newAuthorizer(e, h.db, &o); err != nil {
 			return errorf(e, "%v", err)
 		}
 	}

@@ -10,10 +10,17 @@
 // MCPVEC_CLIENT_METADATA_URL the client is named by that client ID metadata
 // document instead of registering dynamically.
 //
+// With MCPVEC_APPROVE_ARGV (a JSON array: the mcpvec command to run, e.g.
+// ["mcpvec","auth","approve","--db","lib.db"]) the owner approves by running
+// it with the code the page shows, then presses Continue, instead of typing
+// the passphrase. With MCPVEC_KEEP_GRANT=1 the client does not revoke its
+// grant at the end and prints "ACCESS_TOKEN=<token>" for the caller.
+//
 // The flow: 401 with resource metadata → discovery → registration (or the
 // metadata document) → authorize → the consent page approved with the
 // passphrase → token → search and fetch → refresh → revoke → 401.
 import { describe, it } from "node:test";
+import { execFileSync } from "node:child_process";
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -28,6 +35,8 @@ if (!pub || !tunnel || !passphrase || !expect.query) {
   console.error("usage: MCPVEC_PUBLIC=.. MCPVEC_TUNNEL=.. MCPVEC_PASSPHRASE=.. MCPVEC_EXPECT=.. node oauth.test.mjs");
   process.exit(2);
 }
+const approveArgv = process.env.MCPVEC_APPROVE_ARGV ? JSON.parse(process.env.MCPVEC_APPROVE_ARGV) : undefined;
+const keepGrant = process.env.MCPVEC_KEEP_GRANT === "1";
 const redirectUrl = "http://127.0.0.1:9/callback";
 const serverUrl = new URL(pub + "/mcp");
 
@@ -53,6 +62,13 @@ async function approveInBrowser(authorizationUrl, state) {
   assert.equal(action, pub + "/oauth/consent");
   const cookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
   const body = new URLSearchParams({ request: field("request"), csrf: field("csrf"), passphrase, action: "approve" });
+  if (approveArgv) {
+    const code = html.match(/approve(?: --db \S+)? ([A-Z2-9]{4}-[A-Z2-9]{4})/)[1];
+    const out = execFileSync(approveArgv[0], [...approveArgv.slice(1), code], { encoding: "utf8" });
+    assert.match(out, /Approved "mcpvec SDK test"/);
+    body.set("passphrase", "");
+    body.set("action", "continue");
+  }
   const res = await tunnelFetch(action, { method: "POST", body, headers: { cookie }, redirect: "manual" });
   assert.equal(res.status, 302, `consent: ${res.status} ${await res.text()}`);
   const back = new URL(res.headers.get("location"));
@@ -153,9 +169,12 @@ describe(`OAuth sign-in ${metadataUrl ? "with a client ID metadata document" : "
     const found = await client.callTool({ name: "search", arguments: { query: expect.query } });
     assert.equal(found.isError ?? false, false);
     await client.close();
+    if (keepGrant) {
+      console.log(`ACCESS_TOKEN=${provider.tokenSet.access_token}`);
+    }
   });
 
-  it("revokes, and the tokens stop working on the next request", async () => {
+  it("revokes, and the tokens stop working on the next request", { skip: keepGrant }, async () => {
     assert.equal((await rawStatus(provider.tokenSet.access_token)).status, 200);
     const res = await tunnelFetch(pub + "/oauth/revoke", {
       method: "POST",
