@@ -211,3 +211,24 @@ func TestAuthCommandsWhileServing(t *testing.T) {
 		t.Errorf("approving an unknown code: %+v", r)
 	}
 }
+
+func TestAuthRefusals(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lib.db")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--oauth"}, "--oauth needs --public-url"},
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--oauth", "--public-url", "http://example.com"}, "must be https"},
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--oauth", "--public-url", "https://example.com/base"}, "base URL"},
+		{[]string{"auth", "revoke"}, "Usage"},
+		{[]string{"auth", "nope"}, "unknown command"},
+	} {
+		if r := mcpvec(t, db, tc.args...); r.code == 0 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("mcpvec %v: exit %d, stderr %q, want %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+	if r := mcpvecEnv(t, db, []string{"MCPVEC_OWNER_PASSPHRASE=short"}, "auth", "passphrase"); r.code == 0 || !strings.Contains(r.stderr, "too short") {
+		t.Errorf("short passphrase: %+v", r)
+	}
+}
