@@ -11,6 +11,12 @@ import (
 	"time"
 )
 
+// maxPending caps the sign-ins waiting for consent: each is a write, and
+// anyone who can reach the server can start one.
+const maxPending = 50
+
+var errTooManyPending = errors.New("too many sign-ins are waiting for approval; try again in a few minutes")
+
 // pkceChallengeRE matches an S256 code challenge: base64url of 32 bytes.
 var pkceChallengeRE = regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`)
 
@@ -47,7 +53,12 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	}
 	p := &pending{ClientID: c.ID, ClientName: c.Name, RedirectURI: redirect, State: q.Get("state"),
 		Challenge: q.Get("code_challenge"), Resource: resource}
-	csrf, err := s.savePending(p, c)
+	csrf, err := s.savePending(p)
+	if errors.Is(err, errTooManyPending) {
+		s.log.Warn("oauth: authorize refused", "client", c.ID, "err", err)
+		s.errorPage(w, http.StatusServiceUnavailable, err.Error())
+		return
+	}
 	if err != nil {
 		s.log.Error("oauth: save consent request", "err", err)
 		s.errorPage(w, http.StatusInternalServerError, "The server could not save the request.")
@@ -83,7 +94,7 @@ func (s *Server) checkAuthRequest(q url.Values) (resource, code, desc string) {
 
 // savePending stores a consent request with fresh id, CSRF token and
 // approval code; it returns the CSRF token.
-func (s *Server) savePending(p *pending, c *Client) (string, error) {
+func (s *Server) savePending(p *pending) (string, error) {
 	id, err := randomToken("")
 	if err != nil {
 		return "", err
@@ -99,6 +110,13 @@ func (s *Server) savePending(p *pending, c *Client) (string, error) {
 	err = s.cfg.Store.Update(func(tx Tx) error {
 		if err := sweep(tx, s.now()); err != nil {
 			return err
+		}
+		n := 0
+		if err := tx.ForEach(kindPending, func(string, []byte) error { n++; return nil }); err != nil {
+			return err
+		}
+		if n >= maxPending {
+			return errTooManyPending
 		}
 		return putJSON(tx, kindPending, p.ID, p)
 	})

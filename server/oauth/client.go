@@ -126,20 +126,16 @@ func (s *Server) register(reg registration) (*Client, error) {
 		if err := s.pruneClients(tx); err != nil {
 			return err
 		}
-		n := 0
-		if err := tx.ForEach(kindClient, func(string, []byte) error { n++; return nil }); err != nil {
-			return err
-		}
-		if n >= maxClients {
-			return fmt.Errorf("too many registered clients (%d); remove some with `mcpvec auth revoke`", n)
-		}
 		return putJSON(tx, kindClient, c.ID, c)
 	})
 	return c, err
 }
 
-// pruneClients forgets registered clients that never got a grant within a
-// day of registering.
+// pruneClients makes room for one more registration: it forgets clients
+// that never got a grant within a day of registering and, when maxClients
+// are still registered, the oldest client without a grant (so strangers
+// registering in bulk cannot lock the owner's assistants out). It fails only
+// when every client holds a grant.
 func (s *Server) pruneClients(tx Tx) error {
 	used := map[string]bool{}
 	err := tx.ForEach(kindGrant, func(_ string, b []byte) error {
@@ -153,9 +149,24 @@ func (s *Server) pruneClients(tx Tx) error {
 		return err
 	}
 	old := s.now().Add(-unusedClientGrace)
-	return deleteWhere(tx, kindClient, func(id string, c *Client) bool {
-		return !used[id] && c.Created.Before(old)
+	n, oldest := 0, (*Client)(nil)
+	err = deleteWhere(tx, kindClient, func(id string, c *Client) bool {
+		if used[id] || !c.Created.Before(old) {
+			n++
+			if !used[id] && (oldest == nil || c.Created.Before(oldest.Created)) {
+				oldest = c
+			}
+			return false
+		}
+		return true
 	})
+	if err != nil || n < maxClients {
+		return err
+	}
+	if oldest == nil {
+		return fmt.Errorf("%d clients hold grants; revoke some with `mcpvec auth revoke`", n)
+	}
+	return tx.Delete(kindClient, oldest.ID)
 }
 
 // lookupClient finds a client: a metadata document URL is fetched (cached),

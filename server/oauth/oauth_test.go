@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -284,5 +285,32 @@ func TestAuthPassphraseRateLimited(t *testing.T) {
 	e.clock.Advance(2 * time.Minute)
 	if resp, body := e.consent(b, f, "approve", testPass); resp.StatusCode != http.StatusFound {
 		t.Fatalf("after the window: %s\n%s", resp.Status, body)
+	}
+}
+
+func TestAuthRegistrationAndConsentFloods(t *testing.T) {
+	e := newTestEnv(t, nil, nil)
+	id, access, _ := e.tokens()
+	for range maxClients + 5 {
+		e.register()
+	}
+	l, err := List(e.st)
+	if err != nil || len(l.Clients) > maxClients {
+		t.Fatalf("List after a registration flood: %d clients, %v", len(l.Clients), err)
+	}
+	if !slices.ContainsFunc(l.Clients, func(c Client) bool { return c.ID == id }) || e.call(access) != http.StatusOK {
+		t.Fatal("a flood of registrations evicted the client holding a grant")
+	}
+	_, c := pkce("a")
+	newest := e.register()
+	for i := range maxPending + 1 {
+		resp, _ := e.authorize(e.browser(), authParams(newest, c))
+		want := http.StatusOK
+		if i == maxPending {
+			want = http.StatusServiceUnavailable
+		}
+		if resp.StatusCode != want {
+			t.Fatalf("authorization %d: %s, want %d", i, resp.Status, want)
+		}
 	}
 }
