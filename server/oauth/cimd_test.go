@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -35,7 +36,13 @@ func goodDocument(id string) http.HandlerFunc {
 }
 
 func TestAuthMetadataDocumentFlow(t *testing.T) {
-	id, pool := metadataServer(t, goodDocument)
+	var fetches atomic.Int32
+	id, pool := metadataServer(t, func(id string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			fetches.Add(1)
+			goodDocument(id)(w, r)
+		}
+	})
 	e := newTestEnv(t, nil, func(c *Config) { c.Metadata = MetadataOptions{AllowLoopback: true, RootCAs: pool} })
 	v, c := pkce("m")
 	status, out := e.token(exchangeForm(id, e.codeFor(id, c), v))
@@ -54,6 +61,9 @@ func TestAuthMetadataDocumentFlow(t *testing.T) {
 	p.Set("redirect_uri", "https://evil.example/cb")
 	if resp, _ := e.authorize(e.browser(), p); resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("redirect not in the document: %s", resp.Status)
+	}
+	if n := fetches.Load(); n != 1 {
+		t.Errorf("the document was fetched %d times for two authorizations, want once (cached)", n)
 	}
 }
 

@@ -78,10 +78,15 @@ func TestAuthFlowRefreshRevoke(t *testing.T) {
 			t.Errorf("call after revocation: %d, want 401", got)
 		}
 	}
-	st := e.st.data[kindToken]
-	for k := range st {
-		if strings.Contains(k, access) || strings.Contains(k, refresh) {
-			t.Fatalf("a token is stored in clear")
+	e.st.mu.Lock()
+	defer e.st.mu.Unlock()
+	for kind, recs := range e.st.data {
+		for k, v := range recs {
+			for _, tok := range []string{access, refresh, access2} {
+				if strings.Contains(k, tok) || strings.Contains(string(v), tok) {
+					t.Fatalf("a token is stored in clear in %s/%s", kind, k)
+				}
+			}
 		}
 	}
 }
