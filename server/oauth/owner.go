@@ -68,7 +68,8 @@ func (s *Server) recordFailure() {
 	s.mu.Unlock()
 }
 
-// SetPassphrase stores the owner passphrase hash made by HashPassphrase.
+// SetPassphrase stores the owner passphrase hash made by HashPassphrase,
+// replacing any earlier one; it returns the Store's error.
 func SetPassphrase(st Store, hash []byte) error {
 	return st.Update(func(tx Tx) error { return tx.Put(kindOwner, passKey, hash) })
 }
@@ -105,7 +106,8 @@ type Listing struct {
 	Passphrase bool
 }
 
-// List returns the clients and grants, oldest first.
+// List returns the clients and grants, oldest first, or the Store's error
+// (or a decode error for a damaged record).
 func List(st Store) (Listing, error) {
 	var l Listing
 	err := st.View(func(tx Tx) error {
@@ -169,8 +171,9 @@ func Revoke(st Store, id string) (int, error) {
 	return n, err
 }
 
-// RevokeAll revokes every grant and forgets every client, returning how
-// many grants there were.
+// RevokeAll revokes every grant, pending sign-in and code, and forgets every
+// client, in one transaction, returning how many grants there were or the
+// Store's error. The owner passphrase stays.
 func RevokeAll(st Store) (int, error) {
 	n := 0
 	err := st.Update(func(tx Tx) error {
