@@ -221,6 +221,13 @@ func runAuthLs(ctx context.Context, e *env, args []string) int {
 }
 
 func printAuthListing(w io.Writer, l oauth.Listing) {
+	if !l.Passphrase {
+		fmt.Fprintln(w, "No owner passphrase is set (mcpvec auth passphrase).")
+	}
+	if len(l.Clients) == 0 {
+		fmt.Fprintln(w, "No client has registered or signed in.")
+		return
+	}
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CLIENT\tNAME\tREDIRECT HOSTS\tSINCE")
 	for _, c := range l.Clients {
@@ -241,9 +248,6 @@ func printAuthListing(w io.Writer, l oauth.Listing) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", g.ID, g.ClientName, g.Resource, g.Created.Local().Format(time.DateTime), last)
 	}
 	tw.Flush()
-	if !l.Passphrase {
-		fmt.Fprintln(w, "\nNo owner passphrase is set (mcpvec auth passphrase).")
-	}
 }
 
 func runAuthRevoke(ctx context.Context, e *env, args []string) int {

@@ -100,16 +100,16 @@ func Approve(st Store, code string, now time.Time) (string, error) {
 
 // Listing is what `mcpvec auth ls` shows.
 type Listing struct {
-	Clients []Client
-	Grants  []Grant
+	Clients []Client `json:"clients"`
+	Grants  []Grant  `json:"grants"`
 	// Passphrase reports whether an owner passphrase is set.
-	Passphrase bool
+	Passphrase bool `json:"passphrase_set"`
 }
 
 // List returns the clients and grants, oldest first, or the Store's error
 // (or a decode error for a damaged record).
 func List(st Store) (Listing, error) {
-	var l Listing
+	l := Listing{Clients: []Client{}, Grants: []Grant{}}
 	err := st.View(func(tx Tx) error {
 		l.Passphrase = tx.Get(kindOwner, passKey) != nil
 		if err := tx.ForEach(kindClient, func(_ string, b []byte) error {
