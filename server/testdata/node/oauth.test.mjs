@@ -24,6 +24,7 @@ import { execFileSync } from "node:child_process";
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 
 const pub = process.env.MCPVEC_PUBLIC;
@@ -157,6 +158,14 @@ describe(`OAuth sign-in ${metadataUrl ? "with a client ID metadata document" : "
     assert.ok(first, "search found nothing");
     const doc = await client.callTool({ name: "fetch", arguments: { id: first.id } });
     assert.ok(doc.structuredContent.text.includes(expect.fetchTextIncludes), JSON.stringify(doc.structuredContent));
+    await client.close();
+  });
+
+  it("uses the same token over legacy SSE", async () => {
+    const client = new Client({ name: "mcpvec-oauth-test", version: "1.0.0" });
+    await client.connect(new SSEClientTransport(new URL(pub + "/sse"), { authProvider: provider, fetch: tunnelFetch }));
+    const found = await client.callTool({ name: "search", arguments: { query: expect.query } });
+    assert.equal(found.isError ?? false, false, JSON.stringify(found));
     await client.close();
   });
 
