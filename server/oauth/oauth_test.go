@@ -319,3 +319,26 @@ func TestAuthRegistrationAndConsentFloods(t *testing.T) {
 		}
 	}
 }
+
+func TestAuthExpiredCodeDenyAndUnknownClient(t *testing.T) {
+	e := newTestEnv(t, nil, nil)
+	id := e.register()
+	v, c := pkce("a")
+	code := e.codeFor(id, c)
+	e.clock.Advance(DefaultCodeTTL + time.Second)
+	status, out := e.token(exchangeForm(id, code, v))
+	wantOAuthError(t, status, out, http.StatusBadRequest, "invalid_grant")
+
+	b := e.browser()
+	_, page := e.authorize(b, authParams(id, c))
+	resp, body := e.consent(b, parseConsent(t, page), "deny", "")
+	if loc := redirectQuery(t, resp, body); loc.Get("error") != "access_denied" || loc.Get("code") != "" || loc.Get("iss") != e.ts.URL {
+		t.Fatalf("deny: %v", loc)
+	}
+	resp, _ = e.authorize(e.browser(), authParams("mcpvec-client-unknown", c))
+	if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Location") != "" {
+		t.Fatalf("unknown client: %s Location=%q", resp.Status, resp.Header.Get("Location"))
+	}
+	status, out = e.token(url.Values{"grant_type": {"password"}, "client_id": {id}})
+	wantOAuthError(t, status, out, http.StatusBadRequest, "unsupported_grant_type")
+}
