@@ -86,10 +86,13 @@ func (s *Server) checkAuthRequest(q url.Values) (resource, code, desc string) {
 	if len(resources) == 0 {
 		return s.cfg.Resources[0], "", ""
 	}
-	if len(resources) > 1 || !s.audiences[resources[0]] {
+	// A trailing slash is forgiven: it is how the URL was pasted, not
+	// another resource.
+	res := strings.TrimSuffix(resources[0], "/")
+	if len(resources) > 1 || !s.audiences[res] {
 		return "", "invalid_target", "resource is not served here; expected " + s.cfg.Resources[0]
 	}
-	return resources[0], "", ""
+	return res, "", ""
 }
 
 // savePending stores a consent request with fresh id, CSRF token and

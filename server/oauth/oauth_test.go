@@ -342,3 +342,19 @@ func TestAuthExpiredCodeDenyAndUnknownClient(t *testing.T) {
 	status, out = e.token(url.Values{"grant_type": {"password"}, "client_id": {id}})
 	wantOAuthError(t, status, out, http.StatusBadRequest, "unsupported_grant_type")
 }
+
+func TestAuthResourceTrailingSlash(t *testing.T) {
+	e := newTestEnv(t, nil, nil)
+	id := e.register()
+	v, c := pkce("a")
+	b := e.browser()
+	p := authParams(id, c)
+	p.Set("resource", e.ts.URL+"/mcp/")
+	_, page := e.authorize(b, p)
+	resp, body := e.consent(b, parseConsent(t, page), "approve", testPass)
+	form := exchangeForm(id, redirectQuery(t, resp, body).Get("code"), v)
+	form.Set("resource", e.ts.URL+"/mcp/")
+	if status, out := e.token(form); status != http.StatusOK || e.call(out["access_token"].(string)) != http.StatusOK {
+		t.Fatalf("resource with a trailing slash: %d %v", status, out)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -111,8 +112,14 @@ func (s *Server) checkCode(c *codeRecord, f url.Values, clientID, verifier strin
 	case !pkceVerifierRE.MatchString(verifier) || !pkceMatch(verifier, c.Challenge):
 		return grantError("PKCE verification failed: code_verifier does not match the S256 code_challenge")
 	}
-	if res := f["resource"]; len(res) > 0 && (len(res) > 1 || res[0] != c.Resource) {
-		return &tokenError{status: http.StatusBadRequest, code: "invalid_target", desc: "resource differs from the one authorized: " + c.Resource}
+	return checkResource(f, c.Resource)
+}
+
+// checkResource refuses a resource parameter other than the bound one (a
+// trailing slash aside).
+func checkResource(f url.Values, bound string) *tokenError {
+	if res := f["resource"]; len(res) > 0 && (len(res) > 1 || strings.TrimSuffix(res[0], "/") != bound) {
+		return &tokenError{status: http.StatusBadRequest, code: "invalid_target", desc: "resource differs from the one authorized: " + bound}
 	}
 	return nil
 }
@@ -222,10 +229,7 @@ func (s *Server) checkRefresh(t *tokenRecord, g *Grant, f url.Values, clientID s
 		t.logAsAttack = true
 		return t
 	}
-	if res := f["resource"]; len(res) > 0 && (len(res) > 1 || res[0] != g.Resource) {
-		return &tokenError{status: http.StatusBadRequest, code: "invalid_target", desc: "resource differs from the one authorized: " + g.Resource}
-	}
-	return nil
+	return checkResource(f, g.Resource)
 }
 
 // serveRevoke is RFC 7009 revocation: revoking any token of a grant revokes
