@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -111,30 +110,20 @@ func runAuthPassphrase(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet("auth passphrase", "[flags]", e)
 	var lf libFlags
 	lf.register(fs)
-	hashArg := fs.String("argon2id-hash", "", "the stored form, made by another mcpvec (used when handing the command to a running server)")
+	hashFile := fs.String("argon2id-hash-file", "", "take the stored form from this file, then remove it (how a running server is handed the command, so the hash never shows in its logs)")
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
 	}
-	hash, err := base64.StdEncoding.DecodeString(*hashArg)
-	if err != nil || (*hashArg == "" && e.forwarded != nil) {
-		return errorf(e, "bad --argon2id-hash")
+	hash, err := passphraseHash(e, *hashFile)
+	if err != nil {
+		return errorf(e, "%v", err)
 	}
-	if *hashArg == "" {
-		pass, err := readPassphrase(e)
-		if err != nil {
-			return errorf(e, "%v", err)
-		}
-		if hash, err = oauth.HashPassphrase(pass); err != nil {
-			return errorf(e, "%v", err)
-		}
+	h, err := openLibrary(ctx, e, &lf, true, false)
+	if errors.Is(err, errForward) {
+		return forwardPassphrase(ctx, e, &lf, hash)
 	}
-	fwd := []string{"passphrase", "--argon2id-hash", base64.StdEncoding.EncodeToString(hash)}
-	if lf.db != "" {
-		fwd = append(fwd, "--db", lf.db)
-	}
-	h, st := openAuth(ctx, e, &lf, fwd, true)
-	if h == nil {
-		return st
+	if err != nil {
+		return errorf(e, "%v", err)
 	}
 	defer h.close()
 	if err := oauth.SetPassphrase(authStore{h.db}, hash); err != nil {
@@ -142,6 +131,39 @@ func runAuthPassphrase(ctx context.Context, e *env, args []string) int {
 	}
 	fmt.Fprintln(e.stdout, "Owner passphrase set. Type it on a sign-in page to approve a connector.")
 	return 0
+}
+
+// passphraseHash reads the hash a forwarding mcpvec left in file, or asks
+// for the passphrase and hashes it.
+func passphraseHash(e *env, file string) ([]byte, error) {
+	if file != "" {
+		file = absPath(e, file)
+		defer os.Remove(file)
+		return os.ReadFile(file)
+	}
+	if e.forwarded != nil {
+		return nil, errors.New("a running server cannot ask for a passphrase")
+	}
+	pass, err := readPassphrase(e)
+	if err != nil {
+		return nil, err
+	}
+	return oauth.HashPassphrase(pass)
+}
+
+// forwardPassphrase hands the hash to the running server in a private
+// temporary file (the admin channel logs its arguments).
+func forwardPassphrase(ctx context.Context, e *env, lf *libFlags, hash []byte) int {
+	f, err := os.CreateTemp("", "mcpvec-passphrase-*.json")
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(hash)
+	if err = errors.Join(err, f.Close()); err != nil {
+		return errorf(e, "write %s: %v", f.Name(), err)
+	}
+	return forward(ctx, e, lf, []string{"auth", "passphrase", "--argon2id-hash-file", f.Name()})
 }
 
 // readPassphrase takes $MCPVEC_OWNER_PASSPHRASE, else asks twice on a

@@ -201,6 +201,11 @@ func TestAuthCommandsWhileServing(t *testing.T) {
 	if got := call(); got == http.StatusUnauthorized {
 		t.Fatalf("token refused before revocation")
 	}
+	// A new passphrase is handed to the server without its hash in any log.
+	r := mcpvecEnv(t, db, []string{"MCPVEC_OWNER_PASSPHRASE=another long passphrase"}, "auth", "passphrase")
+	if r.code != 0 || !strings.Contains(r.stdout, "passphrase set") || !strings.Contains(r.stderr, "running `mcpvec serve`") {
+		t.Fatalf("auth passphrase while serving: %+v", r)
+	}
 	if out := mustRun(t, db, "auth", "revoke", "--all"); !strings.Contains(out, "Revoked 1 grant") {
 		t.Fatalf("auth revoke --all: %s", out)
 	}

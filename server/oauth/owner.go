@@ -69,8 +69,12 @@ func (s *Server) recordFailure() {
 }
 
 // SetPassphrase stores the owner passphrase hash made by HashPassphrase,
-// replacing any earlier one; it returns the Store's error.
+// replacing any earlier one. It returns ErrBadHash for other bytes, or the
+// Store's error.
 func SetPassphrase(st Store, hash []byte) error {
+	if !validHash(hash) {
+		return ErrBadHash
+	}
 	return st.Update(func(tx Tx) error { return tx.Put(kindOwner, passKey, hash) })
 }
 

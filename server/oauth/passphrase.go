@@ -14,9 +14,14 @@ import (
 // MinPassphraseLen is the shortest owner passphrase accepted, in characters.
 const MinPassphraseLen = 12
 
-// ErrWeakPassphrase is returned by SetPassphrase for a passphrase shorter
-// than MinPassphraseLen.
-var ErrWeakPassphrase = errors.New("passphrase too short")
+var (
+	// ErrWeakPassphrase is returned by HashPassphrase for a passphrase
+	// shorter than MinPassphraseLen.
+	ErrWeakPassphrase = errors.New("passphrase too short")
+	// ErrBadHash is returned by SetPassphrase for bytes HashPassphrase did
+	// not make.
+	ErrBadHash = errors.New("not a passphrase hash")
+)
 
 // passphraseHash is an Argon2id hash with its parameters, so they can be
 // raised later without breaking stored hashes.
@@ -51,6 +56,13 @@ func HashPassphrase(pass string) ([]byte, error) {
 	}
 	h.Hash = argon2.IDKey([]byte(pass), h.Salt, h.Time, h.Memory, h.Threads, hashLen)
 	return json.Marshal(h)
+}
+
+// validHash reports whether b is a stored passphrase hash.
+func validHash(b []byte) bool {
+	var h passphraseHash
+	return json.Unmarshal(b, &h) == nil && len(h.Hash) == hashLen && len(h.Salt) >= 16 &&
+		h.Time > 0 && h.Memory > 0 && h.Threads > 0
 }
 
 // checkPassphrase reports whether pass matches the stored hash.
