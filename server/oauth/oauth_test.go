@@ -61,6 +61,12 @@ func TestAuthFlowRefreshRevoke(t *testing.T) {
 	if got := e.call(access); got != http.StatusOK {
 		t.Fatalf("call with access token: %d", got)
 	}
+	if got := e.call(refresh); got != http.StatusUnauthorized {
+		t.Fatalf("a refresh token used as an access token: %d, want 401", got)
+	}
+	if resp, err := http.PostForm(e.url(pathRevoke), url.Values{"token": {"mcpvec_at_unknown"}}); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("revoking an unknown token: %v %v, want 200", err, resp)
+	}
 	status, out := e.token(url.Values{"grant_type": {"refresh_token"}, "client_id": {clientID}, "refresh_token": {refresh}})
 	if status != http.StatusOK || out["refresh_token"] == refresh {
 		t.Fatalf("refresh: %d %v", status, out)
