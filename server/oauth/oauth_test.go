@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -363,4 +365,51 @@ func TestAuthResourceTrailingSlash(t *testing.T) {
 	if status, out := e.token(form); status != http.StatusOK || e.call(out["access_token"].(string)) != http.StatusOK {
 		t.Fatalf("resource with a trailing slash: %d %v", status, out)
 	}
+}
+
+// TestAuthConcurrentRedemption: of many simultaneous redemptions of one code
+// or one refresh token, exactly one gets tokens.
+func TestAuthConcurrentRedemption(t *testing.T) {
+	e := newTestEnv(t, nil, nil)
+	id := e.register()
+	v, c := pkce("a")
+	code := e.codeFor(id, c)
+	_, _, refresh := e.tokens()
+	refreshClient := e.st.firstGrantClient(t)
+	for name, form := range map[string]url.Values{
+		"code":    exchangeForm(id, code, v),
+		"refresh": {"grant_type": {"refresh_token"}, "client_id": {refreshClient}, "refresh_token": {refresh}},
+	} {
+		var wg sync.WaitGroup
+		var ok atomic.Int32
+		for range 8 {
+			wg.Go(func() {
+				resp, err := http.PostForm(e.url(pathToken), form)
+				if err == nil {
+					if resp.StatusCode == http.StatusOK {
+						ok.Add(1)
+					}
+					resp.Body.Close()
+				}
+			})
+		}
+		wg.Wait()
+		if n := ok.Load(); n != 1 {
+			t.Errorf("%s redeemed %d times at once, want exactly 1", name, n)
+		}
+	}
+}
+
+// firstGrantClient returns the client id of the only grant.
+func (s *memStore) firstGrantClient(t *testing.T) string {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, b := range s.data[kindGrant] {
+		var g Grant
+		json.Unmarshal(b, &g)
+		return g.ClientID
+	}
+	t.Fatal("no grant")
+	return ""
 }
