@@ -39,6 +39,10 @@
 //   - With a Token, every route except /docs needs "Authorization: Bearer"
 //     (also /healthz). /docs links are protected by their signature only:
 //     anyone holding a link can read that one document.
+//   - With Options.Auth (an Authorizer such as server/oauth's), its routes
+//     are mounted at /.well-known/ and /oauth/ (unprotected, at the root even
+//     with a secret path), and every other route except /docs accepts its
+//     access tokens; Options.Token, when set too, is tried first.
 //   - A nil LinkKey makes a random key, so links die with the process; pass
 //     a stable key kept in the library.
 //   - Instructions are rebuilt from Library.Summary for each new session

@@ -56,6 +56,13 @@ func MustServe(tb testing.TB, s *Server) string {
 	if err != nil {
 		tb.Fatalf("listen: %v", err)
 	}
+	return MustServeOn(tb, s, ln)
+}
+
+// MustServeOn is MustServe on a listener made before s (whose options may
+// need its address).
+func MustServeOn(tb testing.TB, s *Server, ln net.Listener) string {
+	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln) }()

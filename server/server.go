@@ -72,6 +72,10 @@ type Options struct {
 	// SecretPath is "" or "k-" followed by at least 32 URL-safe characters;
 	// the MCP endpoints are then served only under "/<SecretPath>".
 	SecretPath string
+	// Auth, when set, is an OAuth authorization server: its routes are
+	// mounted at /.well-known/ and /oauth/, and the MCP routes accept its
+	// access tokens (besides Token, when that is set too).
+	Auth Authorizer
 	// InsecureNoAuth allows a non-loopback Addr without Token.
 	InsecureNoAuth bool
 	// LinkKey is the HMAC key signing /docs links. Keep it stable across
@@ -196,7 +200,7 @@ func (s *Server) parseOptions() error {
 	if err != nil {
 		return fmt.Errorf("%w: addr %q: %v", ErrBadOption, o.Addr, err)
 	}
-	if o.Token == "" && !o.InsecureNoAuth && !isLoopback(host) {
+	if o.Token == "" && o.Auth == nil && !o.InsecureNoAuth && !isLoopback(host) {
 		return fmt.Errorf("addr %q: %w", o.Addr, ErrNeedAuth)
 	}
 	if o.SecretPath != "" {
@@ -258,7 +262,8 @@ func (s *Server) buildHandler() {
 	})
 	root := http.NewServeMux()
 	root.Handle("/docs/", http.HandlerFunc(s.serveDoc))
-	root.Handle("/", s.requireToken(mcpMux))
+	s.mountAuth(root)
+	root.Handle("/", s.requireAuth(mcpMux))
 	s.handler = s.recoverPanics(s.guard(s.limitBody(root)))
 }
 

@@ -16,6 +16,8 @@
 //	chunks     seq (8-byte big endian) → JSON Chunk
 //	vectors    seq (8-byte big endian) → little-endian float32s
 //	aux        name       → nested bucket owned by one derived index
+//	auth       kind       → nested bucket of sign-in records (AuthView,
+//	                        AuthUpdate; created on first write, see auth.go)
 //
 // Chunk sequence numbers come from the chunks bucket's sequence and are never
 // reused, so an id in a derived index can never point at different text.

@@ -47,6 +47,7 @@ func commands() []command {
 		{"info", "show what the library holds", runInfo},
 		{"serve", "serve the library over MCP", runServe},
 		{"reindex", "re-embed every passage with another embedder", runReindex},
+		{"auth", "manage OAuth sign-in for serve --oauth (passphrase, approve, ls, revoke)", runAuth},
 		{"version", "print the version", runVersion},
 	}
 }

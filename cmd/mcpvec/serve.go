@@ -38,6 +38,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	fs.StringVar(&o.PublicURL, "public-url", e.getenv("MCPVEC_PUBLIC_URL"), "https address of a tunnel (cloudflared, ngrok) in front of this server ($MCPVEC_PUBLIC_URL)")
 	fs.StringVar(&o.Token, "token", e.getenv("MCPVEC_TOKEN"), "require Authorization: Bearer TOKEN on MCP endpoints ($MCPVEC_TOKEN)")
 	secret := fs.Bool("secret-path", false, "serve MCP only under an unguessable path prefix kept in the library (for ChatGPT connectors)")
+	useOAuth := fs.Bool("oauth", false, "let ChatGPT and Claude sign in with OAuth, each sign-in approved by you (needs --public-url; see `mcpvec auth`)")
 	fs.BoolVar(&o.InsecureNoAuth, "insecure-no-auth", false, "allow a non-loopback --addr without --token")
 	fs.IntVar(&o.MaxResults, "max-results", server.DefaultMaxResults, "search results per call")
 	fs.IntVar(&o.MaxFetchChars, "max-fetch-chars", server.DefaultMaxFetchChars, "largest fetch text in characters")
@@ -74,6 +75,11 @@ func runServe(ctx context.Context, e *env, args []string) int {
 			return errorf(e, "%v", err)
 		}
 		o.SecretPath = string(p)
+	}
+	if *useOAuth {
+		if o.Auth, err = newAuthorizer(e, h.db, &o); err != nil {
+			return errorf(e, "%v", err)
+		}
 	}
 	if len(origins) > 0 {
 		o.AllowedOrigins = append(append([]string{}, server.DefaultAllowedOrigins...), origins...)

@@ -1,0 +1,306 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/mcpvec/mcpvec/server"
+	"github.com/mcpvec/mcpvec/server/admin"
+	"github.com/mcpvec/mcpvec/server/oauth"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// authStore backs oauth.Store with the library file.
+type authStore struct{ db *store.DB }
+
+func (a authStore) View(fn func(oauth.Tx) error) error {
+	return a.db.AuthView(func(tx *store.AuthTx) error { return fn(tx) })
+}
+
+func (a authStore) Update(fn func(oauth.Tx) error) error {
+	return a.db.AuthUpdate(func(tx *store.AuthTx) error { return fn(tx) })
+}
+
+// insecureLoopbackClientsEnv lets client ID metadata documents live on
+// loopback addresses. Only the end-to-end tests set it.
+const insecureLoopbackClientsEnv = "MCPVEC_OAUTH_INSECURE_LOOPBACK_CLIENTS"
+
+// newAuthorizer builds the OAuth server of `serve --oauth` on the library.
+// The MCP endpoints under o.SecretPath are its resources.
+func newAuthorizer(e *env, db *store.DB, o *server.Options) (server.Authorizer, error) {
+	if o.PublicURL == "" {
+		return nil, errors.New("--oauth needs --public-url: the https address clients reach (plain http only on a loopback address)")
+	}
+	base := strings.TrimRight(o.PublicURL, "/")
+	prefix := ""
+	if o.SecretPath != "" {
+		prefix = "/" + o.SecretPath
+	}
+	cmd := "mcpvec auth approve"
+	// Name the library unless a plain `mcpvec auth approve` would find it.
+	if def, err := (&libFlags{}).path(e); err != nil || def != db.Path() {
+		cmd = fmt.Sprintf("mcpvec auth approve --db %s", db.Path())
+	}
+	a, err := oauth.New(oauth.Config{
+		Issuer:         base,
+		Resources:      []string{base + prefix + "/mcp", base + prefix + "/sse"},
+		Store:          authStore{db},
+		Logger:         slog.Default(),
+		ApproveCommand: cmd,
+		Metadata:       oauth.MetadataOptions{AllowLoopback: e.getenv(insecureLoopbackClientsEnv) == "1"},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("--oauth: %w", err)
+	}
+	fmt.Fprintf(e.stdout, "OAuth sign-in is on: paste %s%s/mcp into ChatGPT or Claude and approve the sign-in page.\n", base, prefix)
+	if l, err := oauth.List(authStore{db}); err == nil && !l.Passphrase {
+		fmt.Fprintln(e.stdout, "No owner passphrase yet: set one with `mcpvec auth passphrase`, or approve each sign-in with the command its page shows.")
+	}
+	return a, nil
+}
+
+func authUsage(w io.Writer) {
+	fmt.Fprint(w, `Usage: mcpvec auth <command> [flags]
+
+Manage sign-in for `+"`mcpvec serve --oauth`"+`:
+  passphrase       set the owner passphrase that approves sign-ins ($MCPVEC_OWNER_PASSPHRASE, else asked)
+  approve CODE     approve the sign-in whose page shows CODE
+  ls [--json]      list clients and grants with their last use
+  revoke ID|--all  revoke a grant, or a client and all its grants, or everything
+`)
+}
+
+func runAuth(ctx context.Context, e *env, args []string) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		authUsage(e.stdout)
+		return 0
+	}
+	switch args[0] {
+	case "passphrase":
+		return runAuthPassphrase(ctx, e, args[1:])
+	case "approve":
+		return runAuthApprove(ctx, e, args[1:])
+	case "ls":
+		return runAuthLs(ctx, e, args[1:])
+	case "revoke":
+		return runAuthRevoke(ctx, e, args[1:])
+	}
+	fmt.Fprintf(e.stderr, "mcpvec auth: unknown command %q\n\n", args[0])
+	authUsage(e.stderr)
+	return 2
+}
+
+// openAuth opens the library for an auth command, or forwards the command
+// (as args) to the running server that holds it.
+func openAuth(ctx context.Context, e *env, lf *libFlags, args []string, write bool) (*handle, int) {
+	return openOrForward(ctx, e, lf, "auth", args, write, false)
+}
+
+func runAuthPassphrase(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("auth passphrase", "[flags]", e)
+	var lf libFlags
+	lf.register(fs)
+	hashFile := fs.String("argon2id-hash-file", "", "take the stored form from this file, then remove it (how a running server is handed the command, so the hash never shows in its logs)")
+	if _, st, ok := parseFlags(fs, args, e); !ok {
+		return st
+	}
+	hash, err := passphraseHash(e, *hashFile)
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	h, err := openLibrary(ctx, e, &lf, true, false)
+	if fw := (*forwardTo)(nil); errors.As(err, &fw) {
+		return forwardPassphrase(ctx, e, fw.client, hash)
+	}
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	defer h.close()
+	if err := oauth.SetPassphrase(authStore{h.db}, hash); err != nil {
+		return errorf(e, "%v", err)
+	}
+	fmt.Fprintln(e.stdout, "Owner passphrase set. Type it on a sign-in page to approve a connector.")
+	return 0
+}
+
+// passphraseHash reads the hash a forwarding mcpvec left in file, or asks
+// for the passphrase and hashes it.
+func passphraseHash(e *env, file string) ([]byte, error) {
+	if file != "" {
+		file = absPath(e, file)
+		defer os.Remove(file)
+		return os.ReadFile(file)
+	}
+	if e.forwarded != nil {
+		return nil, errors.New("a running server cannot ask for a passphrase")
+	}
+	pass, err := readPassphrase(e)
+	if err != nil {
+		return nil, err
+	}
+	return oauth.HashPassphrase(pass)
+}
+
+// forwardPassphrase hands the hash to the running server in a private
+// temporary file (the admin channel logs its arguments).
+func forwardPassphrase(ctx context.Context, e *env, c *admin.Client, hash []byte) int {
+	f, err := os.CreateTemp("", "mcpvec-passphrase-*.json")
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(hash)
+	if err = errors.Join(err, f.Close()); err != nil {
+		return errorf(e, "write %s: %v", f.Name(), err)
+	}
+	return forward(ctx, e, c, []string{"auth", "passphrase", "--argon2id-hash-file", f.Name()})
+}
+
+// readPassphrase takes $MCPVEC_OWNER_PASSPHRASE, else asks twice on a
+// terminal, else reads one line of stdin.
+func readPassphrase(e *env) (string, error) {
+	if p := e.getenv("MCPVEC_OWNER_PASSPHRASE"); p != "" {
+		return p, nil
+	}
+	if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprint(e.stderr, "New owner passphrase: ")
+		a, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprint(e.stderr, "\nAgain: ")
+		b, err2 := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(e.stderr)
+		if err := errors.Join(err, err2); err != nil {
+			return "", fmt.Errorf("read passphrase: %w", err)
+		}
+		if string(a) != string(b) {
+			return "", errors.New("the passphrases differ")
+		}
+		return string(a), nil
+	}
+	line, err := bufio.NewReader(e.stdin).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("read passphrase: %w", err)
+	}
+	return strings.TrimRight(line, "\r\n"), nil
+}
+
+func runAuthApprove(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("auth approve", "[flags] CODE", e)
+	var lf libFlags
+	lf.register(fs)
+	pos, st, ok := parseFlags(fs, args, e)
+	if !ok {
+		return st
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return 2
+	}
+	h, st := openAuth(ctx, e, &lf, append([]string{"approve"}, args...), true)
+	if h == nil {
+		return st
+	}
+	defer h.close()
+	name, err := oauth.Approve(authStore{h.db}, pos[0], time.Now())
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	fmt.Fprintf(e.stdout, "Approved %q. Press Continue on the sign-in page.\n", name)
+	return 0
+}
+
+func runAuthLs(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("auth ls", "[flags]", e)
+	var lf libFlags
+	lf.register(fs)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if _, st, ok := parseFlags(fs, args, e); !ok {
+		return st
+	}
+	h, st := openAuth(ctx, e, &lf, append([]string{"ls"}, args...), false)
+	if h == nil {
+		return st
+	}
+	defer h.close()
+	l, err := oauth.List(authStore{h.db})
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	if *asJSON {
+		return printJSON(e, l)
+	}
+	printAuthListing(e.stdout, l)
+	return 0
+}
+
+func printAuthListing(w io.Writer, l oauth.Listing) {
+	if !l.Passphrase {
+		fmt.Fprintln(w, "No owner passphrase is set (mcpvec auth passphrase).")
+	}
+	if len(l.Clients) == 0 {
+		fmt.Fprintln(w, "No client has registered or signed in.")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CLIENT\tNAME\tREDIRECT HOSTS\tSINCE")
+	for _, c := range l.Clients {
+		var hosts []string
+		for _, r := range c.RedirectURIs {
+			if u, err := url.Parse(r); err == nil {
+				hosts = append(hosts, u.Host)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.ID, c.Name, strings.Join(hosts, ","), c.Created.Local().Format(time.DateTime))
+	}
+	fmt.Fprintln(tw, "\nGRANT\tCLIENT\tRESOURCE\tAPPROVED\tLAST USE")
+	for _, g := range l.Grants {
+		last := "never"
+		if !g.LastUsed.IsZero() {
+			last = g.LastUsed.Local().Format(time.DateTime)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", g.ID, g.ClientName, g.Resource, g.Created.Local().Format(time.DateTime), last)
+	}
+	tw.Flush()
+}
+
+func runAuthRevoke(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("auth revoke", "[flags] ID|--all", e)
+	var lf libFlags
+	lf.register(fs)
+	all := fs.Bool("all", false, "revoke every grant and forget every client")
+	pos, st, ok := parseFlags(fs, args, e)
+	if !ok {
+		return st
+	}
+	if (len(pos) == 1) == *all || len(pos) > 1 {
+		fs.Usage()
+		return 2
+	}
+	h, st := openAuth(ctx, e, &lf, append([]string{"revoke"}, args...), true)
+	if h == nil {
+		return st
+	}
+	defer h.close()
+	var n int
+	var err error
+	if *all {
+		n, err = oauth.RevokeAll(authStore{h.db})
+	} else {
+		n, err = oauth.Revoke(authStore{h.db}, pos[0])
+	}
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	fmt.Fprintf(e.stdout, "Revoked %d grant(s); their tokens stop working on the next request.\n", n)
+	return 0
+}

@@ -1,0 +1,197 @@
+package oauth
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"time"
+)
+
+// Errors of the owner's commands.
+var (
+	// ErrNoRequest means no pending consent has the given approval code.
+	ErrNoRequest = errors.New("no sign-in request waits with that code (it may have expired)")
+	// ErrNotFound means no client or grant has the given id.
+	ErrNotFound = errors.New("no client or grant with that id")
+)
+
+// checkOwner checks the passphrase of a consent form, returning "" when it
+// is right, else a message for the page and its status. Wrong passphrases
+// are logged and counted; after MaxFailures within FailureWindow no
+// passphrase is checked until the window passes (approval by command still
+// works). Checks run one at a time, so Argon2id's memory is spent once.
+func (s *Server) checkOwner(r *http.Request, pass string) (string, int) {
+	s.passMu.Lock()
+	defer s.passMu.Unlock()
+	if s.lockedOut() {
+		s.log.Warn("oauth: passphrase attempt while locked out", "remote", remoteHost(r))
+		return fmt.Sprintf("Too many wrong passphrases: try again later, or run %s with the code below.", s.cfg.ApproveCommand), http.StatusTooManyRequests
+	}
+	var h passphraseHash
+	var found bool
+	if err := s.cfg.Store.View(func(tx Tx) (err error) {
+		found, err = getJSON(tx, kindOwner, passKey, &h)
+		return err
+	}); err != nil {
+		s.log.Error("oauth: read passphrase", "err", err)
+		return "The server could not check the passphrase.", http.StatusInternalServerError
+	}
+	if !found {
+		return "No owner passphrase is set (run `mcpvec auth passphrase`); approve with the command below instead.", http.StatusForbidden
+	}
+	if pass == "" || !checkPassphrase(h, pass) {
+		s.recordFailure()
+		s.log.Warn("oauth: wrong owner passphrase", "remote", remoteHost(r))
+		return "Wrong passphrase.", http.StatusForbidden
+	}
+	return "", http.StatusOK
+}
+
+func (s *Server) lockedOut() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cut := s.now().Add(-s.cfg.FailureWindow)
+	kept := s.failures[:0]
+	for _, t := range s.failures {
+		if t.After(cut) {
+			kept = append(kept, t)
+		}
+	}
+	s.failures = kept
+	return len(kept) >= s.cfg.MaxFailures
+}
+
+func (s *Server) recordFailure() {
+	s.mu.Lock()
+	s.failures = append(s.failures, s.now())
+	s.mu.Unlock()
+}
+
+// SetPassphrase stores the owner passphrase hash made by HashPassphrase,
+// replacing any earlier one. It returns ErrBadHash for other bytes, or the
+// Store's error.
+func SetPassphrase(st Store, hash []byte) error {
+	if !validHash(hash) {
+		return ErrBadHash
+	}
+	return st.Update(func(tx Tx) error { return tx.Put(kindOwner, passKey, hash) })
+}
+
+// Approve marks the pending sign-in with the approval code shown on its
+// consent page as approved by the owner; the browser then continues. It
+// returns the client's name, or an error matching ErrNoRequest.
+func Approve(st Store, code string, now time.Time) (string, error) {
+	code = normalizeApproveCode(code)
+	var name string
+	err := st.Update(func(tx Tx) error {
+		var hit *pending
+		err := tx.ForEach(kindPending, func(_ string, b []byte) error {
+			var p pending
+			if decodeJSON(b, &p) == nil && p.ApproveCode == code && now.Before(p.Expires) {
+				hit = &p
+			}
+			return nil
+		})
+		if err != nil || hit == nil {
+			return errors.Join(err, ErrNoRequest)
+		}
+		hit.Approved, name = true, hit.ClientName
+		return putJSON(tx, kindPending, hit.ID, hit)
+	})
+	return name, err
+}
+
+// Listing is what `mcpvec auth ls` shows.
+type Listing struct {
+	Clients []Client `json:"clients"`
+	Grants  []Grant  `json:"grants"`
+	// Passphrase reports whether an owner passphrase is set.
+	Passphrase bool `json:"passphrase_set"`
+}
+
+// List returns the clients and grants, oldest first, or the Store's error
+// (or a decode error for a damaged record).
+func List(st Store) (Listing, error) {
+	l := Listing{Clients: []Client{}, Grants: []Grant{}}
+	err := st.View(func(tx Tx) error {
+		l.Passphrase = tx.Get(kindOwner, passKey) != nil
+		if err := tx.ForEach(kindClient, func(_ string, b []byte) error {
+			var c Client
+			if err := decodeJSON(b, &c); err != nil {
+				return err
+			}
+			l.Clients = append(l.Clients, c)
+			return nil
+		}); err != nil {
+			return err
+		}
+		return tx.ForEach(kindGrant, func(_ string, b []byte) error {
+			var g Grant
+			if err := decodeJSON(b, &g); err != nil {
+				return err
+			}
+			l.Grants = append(l.Grants, g)
+			return nil
+		})
+	})
+	sort.Slice(l.Clients, func(i, j int) bool { return l.Clients[i].Created.Before(l.Clients[j].Created) })
+	sort.Slice(l.Grants, func(i, j int) bool { return l.Grants[i].Created.Before(l.Grants[j].Created) })
+	return l, err
+}
+
+// Revoke revokes a grant by id, or every grant of a client and the client
+// itself by client id, effective on the next request. It returns the number
+// of grants revoked, or an error matching ErrNotFound.
+func Revoke(st Store, id string) (int, error) {
+	n := 0
+	err := st.Update(func(tx Tx) error {
+		client := tx.Get(kindClient, id) != nil
+		var doomed []string
+		err := tx.ForEach(kindGrant, func(key string, b []byte) error {
+			var g Grant
+			if decodeJSON(b, &g) == nil && (key == id || g.ClientID == id) {
+				doomed = append(doomed, key)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if len(doomed) == 0 && !client {
+			return fmt.Errorf("%q: %w", id, ErrNotFound)
+		}
+		for _, g := range doomed {
+			if err := revokeGrant(tx, g); err != nil {
+				return err
+			}
+		}
+		n = len(doomed)
+		if client {
+			return tx.Delete(kindClient, id)
+		}
+		return nil
+	})
+	return n, err
+}
+
+// RevokeAll revokes every grant, pending sign-in and code, and forgets every
+// client, in one transaction, returning how many grants there were or the
+// Store's error. The owner passphrase stays.
+func RevokeAll(st Store) (int, error) {
+	n := 0
+	err := st.Update(func(tx Tx) error {
+		for _, kind := range []string{kindGrant, kindToken, kindCode, kindPending, kindClient} {
+			if err := deleteWhere(tx, kind, func(_ string, g *struct{}) bool {
+				if kind == kindGrant {
+					n++
+				}
+				return true
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return n, err
+}

@@ -1,0 +1,202 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/server/oauth"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// The server with an OAuth authorization server (serve --oauth), its state
+// in a real library file: every transport works with an access token, every
+// route refuses a request without one, and the static token keeps working.
+
+const oauthTestPass = "owner passphrase for server tests"
+
+type storeAuth struct{ db *store.DB }
+
+func (a storeAuth) View(fn func(oauth.Tx) error) error {
+	return a.db.AuthView(func(tx *store.AuthTx) error { return fn(tx) })
+}
+func (a storeAuth) Update(fn func(oauth.Tx) error) error {
+	return a.db.AuthUpdate(func(tx *store.AuthTx) error { return fn(tx) })
+}
+
+// oauthServe serves lib with OAuth on a fresh library file;
+// issuer "" means the server's own base URL.
+func oauthServe(t *testing.T, lib Library, opts Options, issuer string) (*Server, string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String()
+	if issuer == "" {
+		issuer = base
+	}
+	db, err := store.Open(filepath.Join(t.TempDir(), "lib.db"), &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	hash, err := oauth.HashPassphrase(oauthTestPass)
+	if err == nil {
+		err = oauth.SetPassphrase(storeAuth{db}, hash)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := oauth.New(oauth.Config{Issuer: issuer, Resources: []string{issuer + "/mcp", issuer + "/sse"},
+		Store: storeAuth{db}, Logger: quietLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Auth = a
+	s := MustNew(t, lib, opts)
+	return s, MustServeOn(t, s, ln)
+}
+
+var consentFieldRE = regexp.MustCompile(`name="(request|csrf)" value="([^"]+)"`)
+
+// oauthLogin signs in at base as a new client, approving with the
+// passphrase, and returns the access token.
+func oauthLogin(t *testing.T, base string) string {
+	t.Helper()
+	const redirect = "http://127.0.0.1:9/cb"
+	var reg map[string]any
+	postJSON(t, base+"/oauth/register", map[string]any{"client_name": "e2e", "redirect_uris": []string{redirect}}, &reg)
+	verifier := strings.Repeat("v", 43)
+	sum := sha256.Sum256([]byte(verifier))
+	q := url.Values{"response_type": {"code"}, "client_id": {reg["client_id"].(string)}, "redirect_uri": {redirect},
+		"code_challenge": {base64.RawURLEncoding.EncodeToString(sum[:])}, "code_challenge_method": {"S256"}}
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := browser.Get(base + "/oauth/authorize?" + q.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	form := url.Values{"action": {"approve"}, "passphrase": {oauthTestPass}}
+	for _, m := range consentFieldRE.FindAllStringSubmatch(string(page), -1) {
+		form.Set(m[1], m[2])
+	}
+	if resp, err = browser.PostForm(base+"/oauth/consent", form); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	loc, err := url.Parse(resp.Header.Get("Location"))
+	if err != nil || loc.Query().Get("code") == "" {
+		t.Fatalf("consent: %s Location=%q", resp.Status, resp.Header.Get("Location"))
+	}
+	resp, err = http.PostForm(base+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {loc.Query().Get("code")},
+		"client_id": {reg["client_id"].(string)}, "redirect_uri": {redirect}, "code_verifier": {verifier}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tok map[string]any
+	json.NewDecoder(resp.Body).Decode(&tok)
+	if tok["access_token"] == nil {
+		t.Fatalf("token: %s %v", resp.Status, tok)
+	}
+	return tok["access_token"].(string)
+}
+
+func postJSON(t *testing.T, u string, body, out any) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	resp, err := http.Post(u, "application/json", strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		t.Fatalf("%s: %s: %v", u, resp.Status, err)
+	}
+}
+
+func TestOAuthEndToEnd(t *testing.T) {
+	s, base := oauthServe(t, newFakeLib(), Options{}, "")
+	headers := map[string]string{"Authorization": "Bearer " + oauthLogin(t, base)}
+	for _, kind := range []transportKind{streamable, sse} {
+		for _, pc := range protocolCases {
+			t.Run(string(kind)+"/"+pc.name, func(t *testing.T) {
+				endpoint := map[transportKind]string{streamable: base + "/mcp", sse: base + "/sse"}[kind]
+				c, init := MustClient(t, s, kind, endpoint, headers, pc.version)
+				checkFlow(t, c, init, base)
+			})
+		}
+	}
+}
+
+func TestOAuthRefusesEveryRoute(t *testing.T) {
+	const static = "static-token-beside-oauth"
+	s, base := oauthServe(t, newFakeLib(), Options{Token: static}, "")
+	access := oauthLogin(t, base)
+	routes := []struct{ method, path, body, meta string }{
+		{"POST", "/mcp", initBody, "/mcp"}, {"POST", "/mcp/", initBody, "/mcp"}, {"GET", "/mcp", "", "/mcp"},
+		{"GET", "/sse", "", "/sse"}, {"GET", "/sse/", "", "/sse"}, {"POST", "/message?sessionId=x", initBody, ""},
+		{"GET", "/healthz", "", ""}, {"GET", "/anything", "", ""},
+	}
+	for _, r := range routes {
+		for _, auth := range []string{"", "Bearer wrong", "Bearer " + access + "x", "Basic " + access, access} {
+			code, h, _ := do(t, r.method, base+r.path, "", r.body, map[string]string{"Authorization": auth})
+			want := `Bearer resource_metadata="` + base + "/.well-known/oauth-protected-resource" + r.meta + `"`
+			if code != http.StatusUnauthorized || !strings.HasPrefix(h.Get("WWW-Authenticate"), want) {
+				t.Errorf("%s %s with %q: %d %q, want 401 %q", r.method, r.path, auth, code, h.Get("WWW-Authenticate"), want)
+			}
+		}
+	}
+	for _, tok := range []string{access, static} {
+		c, _ := MustClient(t, s, streamable, base+"/mcp", map[string]string{"Authorization": "Bearer " + tok}, mcp.ProtocolVersion20250618)
+		var sr library.SearchResponse
+		decodeResult(t, callTool(t, c, "search", map[string]any{"query": "pump primed"}), &sr)
+		if len(sr.Results) == 0 {
+			t.Fatalf("search with %.12s…: no results", tok)
+		}
+	}
+}
+
+// TestOAuthTokenFromAnotherLibrary: two libraries served under the same
+// public URL (the tunnel moved from one to the other): a token of the first
+// means nothing to the second.
+func TestOAuthTokenFromAnotherLibrary(t *testing.T) {
+	_, baseA := oauthServe(t, newFakeLib(), Options{}, "")
+	access := oauthLogin(t, baseA)
+	_, baseB := oauthServe(t, newFakeLib(), Options{}, baseA)
+	auth := map[string]string{"Authorization": "Bearer " + access}
+	if code, _, _ := do(t, "POST", baseA+"/mcp", "", initBody, auth); code != http.StatusOK {
+		t.Fatalf("token on its own library: %d", code)
+	}
+	if code, _, _ := do(t, "POST", baseB+"/mcp", "", initBody, auth); code != http.StatusUnauthorized {
+		t.Fatalf("token on another library's server: %d, want 401", code)
+	}
+}
+
+// TestNodeSDKWithOAuthToken runs the SDK's transport suite (both HTTP
+// transports, both path spellings, a wrong token refused) with an access
+// token.
+func TestNodeSDKWithOAuthToken(t *testing.T) {
+	node := requireNode(t)
+	_, base := oauthServe(t, newNodeLibrary(), Options{}, "")
+	expect, _ := json.Marshal(nodeExpect)
+	out := runNode(t, node, []string{"MCPVEC_BASE=" + base, "MCPVEC_TOKEN=" + oauthLogin(t, base), "MCPVEC_EXPECT=" + string(expect)}, "sdk.test.mjs")
+	if !strings.Contains(out, "refuses a client with a wrong token") {
+		t.Errorf("the auth cases did not run:\n%s", out)
+	}
+}
