@@ -149,6 +149,10 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 // limitBody caps every request body at MaxBodyBytes.
 func (s *Server) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.opts.Web != nil && strings.HasPrefix(r.URL.Path, "/ui/") {
+			next.ServeHTTP(w, r) // the web interface limits its own bodies
+			return
+		}
 		if r.ContentLength > s.opts.MaxBodyBytes {
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 			return

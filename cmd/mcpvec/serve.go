@@ -39,6 +39,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	fs.StringVar(&o.Token, "token", e.getenv("MCPVEC_TOKEN"), "require Authorization: Bearer TOKEN on MCP endpoints ($MCPVEC_TOKEN)")
 	secret := fs.Bool("secret-path", false, "serve MCP only under an unguessable path prefix kept in the library (for ChatGPT connectors)")
 	useOAuth := fs.Bool("oauth", false, "let ChatGPT and Claude sign in with OAuth, each sign-in approved by you (needs --public-url; see `mcpvec auth`)")
+	noWeb := fs.Bool("no-web", false, "do not serve the web interface at /")
 	fs.BoolVar(&o.InsecureNoAuth, "insecure-no-auth", false, "allow a non-loopback --addr without --token")
 	fs.IntVar(&o.MaxResults, "max-results", server.DefaultMaxResults, "search results per call")
 	fs.IntVar(&o.MaxFetchChars, "max-fetch-chars", server.DefaultMaxFetchChars, "largest fetch text in characters")
@@ -96,11 +97,20 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		defer ln.Close()
 		o.Addr = ln.Addr().String()
 	}
+	state := &serveState{db: h.db, live: live, emb: h.emb}
+	var ws *webSetup
+	if !*stdio && !*noWeb {
+		if ws, err = newWeb(e, state, &o); err != nil {
+			return errorf(e, "%v", err)
+		}
+	}
 	srv, err := server.New(live, o)
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
-	state := &serveState{db: h.db, live: live, emb: h.emb}
+	if ws != nil {
+		ws.srv = srv
+	}
 	ac, err := admin.Listen(ctx, adminSocket(e, h.db.Path()), adminRunner(state), &admin.Options{Library: h.db.Path(), Logger: slog.Default()})
 	if err != nil {
 		slog.Warn("live updates disabled: admin channel unavailable", "err", err)
@@ -115,6 +125,9 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		return 0
 	}
 	printURLs(e.stdout, srv.URLs(), h.db.Path())
+	if ws != nil {
+		fmt.Fprintf(e.stdout, "Web interface: %s/\n", strings.TrimSuffix(srv.URLs()[len(srv.URLs())-1], srv.SecretPrefix()+"/sse"))
+	}
 	if o.Token != "" {
 		fmt.Fprintln(e.stdout, "Clients must send the header: Authorization: Bearer <your --token>")
 	}
