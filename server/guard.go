@@ -86,7 +86,10 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			}
 		}
 		origin := r.Header.Get("Origin")
-		if origin == "" {
+		if origin == "" || (origin == "null" && s.isWeb(r)) {
+			// The web interface sends Referrer-Policy: no-referrer, so its own
+			// form posts carry "Origin: null"; its CSRF token and SameSite
+			// cookie stop other sites there.
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -146,10 +149,15 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 	})
 }
 
+// isWeb reports whether r is for the web interface (Options.Web).
+func (s *Server) isWeb(r *http.Request) bool {
+	return s.opts.Web != nil && (r.URL.Path == "/" || strings.HasPrefix(r.URL.Path, "/ui/"))
+}
+
 // limitBody caps every request body at MaxBodyBytes.
 func (s *Server) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.opts.Web != nil && strings.HasPrefix(r.URL.Path, "/ui/") {
+		if s.isWeb(r) {
 			next.ServeHTTP(w, r) // the web interface limits its own bodies
 			return
 		}
