@@ -110,6 +110,9 @@ func (h *Handler) runTest(r *http.Request, q string) *testResult {
 	res.OK = true
 	for _, s := range steps {
 		detail, err := s.run(ctx)
+		if err != nil && h.opts.Token == "" && h.opts.CheckOwner != nil && strings.Contains(err.Error(), "401") {
+			err = fmt.Errorf("%w (the endpoint wants an OAuth access token: connect ChatGPT or Claude and watch the activity page)", err)
+		}
 		if err != nil {
 			res.Steps = append(res.Steps, testStep{Name: s.name, Detail: err.Error()})
 			res.OK = false
