@@ -65,6 +65,11 @@ func TestBrowser(t *testing.T) {
 			chromedp.Click(`#upload button[type="submit"]`, chromedp.ByQuery),
 			chromedp.WaitVisible("p.ok", chromedp.ByQuery))
 		mustContain(t, text(t, ctx, "p.ok"), "ingested 2 documents", "upload result")
+		var loc string
+		run(t, ctx, chromedp.Location(&loc))
+		if loc != f.URL+"/ui/add" {
+			t.Errorf("after the upload the page is %q, want /ui/add (the script shows the answer in place)", loc)
+		}
 		run(t, ctx, chromedp.Navigate(f.URL+"/ui/search?q=quiet+streams&mode=lexical"), chromedp.WaitVisible("ol.hits", chromedp.ByQuery))
 		hits := text(t, ctx, "ol.hits")
 		mustContain(t, hits, "beavers.txt", "search after upload")

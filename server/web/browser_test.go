@@ -43,17 +43,33 @@ func chromiumPath(t *testing.T) string {
 // newBrowser starts a headless chromium with a fresh profile; cleanup
 // closes it.
 func newBrowser(t *testing.T) context.Context {
+	// Not t.TempDir: chromium may still write to its profile while it
+	// exits, which would fail the test's own cleanup.
+	profile, err := os.MkdirTemp("", "mcpvec-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath(t)),
 		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true), chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
+		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(profile), chromedp.WindowSize(1280, 900),
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelB := chromedp.NewContext(actx)
 	ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
-	t.Cleanup(func() { cancelT(); cancelB(); cancelA() })
+	t.Cleanup(func() {
+		cancelT()
+		cancelB()
+		cancelA()
+		for range 10 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	})
 	// Accept the delete confirmation dialogs.
 	chromedp.ListenTarget(ctx, func(ev any) {
 		if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
@@ -66,8 +82,12 @@ func newBrowser(t *testing.T) context.Context {
 	return ctx
 }
 
+// run runs actions in the browser, failing after 30 seconds so a stuck
+// step points at its line.
 func run(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
 	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
 	if err := chromedp.Run(ctx, actions...); err != nil {
 		t.Fatal(err)
 	}

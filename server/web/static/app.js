@@ -28,9 +28,28 @@
       if (progress) progress.textContent = input.files.length + " file(s) ready.";
     });
   }
-  if (form && progress) {
-    form.addEventListener("submit", function () {
-      progress.textContent = "Uploading and ingesting " + input.files.length + " file(s)…";
+  // Upload with progress: send the form with XMLHttpRequest, show the
+  // percentage sent, then "Ingesting…" until the server answers, and show
+  // its answer in place. Without script the form posts normally.
+  if (form && progress && window.XMLHttpRequest && window.FormData && window.DOMParser) {
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var n = input.files.length, xhr = new XMLHttpRequest();
+      xhr.open("POST", form.action);
+      xhr.upload.addEventListener("progress", function (ev) {
+        if (!ev.lengthComputable) return;
+        progress.textContent = ev.loaded < ev.total ?
+          "Uploading " + n + " file(s): " + Math.round(100 * ev.loaded / ev.total) + "%" :
+          "Ingesting " + n + " file(s)…";
+      });
+      xhr.addEventListener("load", function () {
+        var doc = new DOMParser().parseFromString(xhr.responseText, "text/html");
+        var main = doc.getElementById("main");
+        if (main) document.getElementById("main").replaceWith(main); else progress.textContent = "Upload failed (" + xhr.status + ").";
+      });
+      xhr.addEventListener("error", function () { progress.textContent = "Upload failed: the server did not answer."; });
+      progress.textContent = "Uploading " + n + " file(s)…";
+      xhr.send(new FormData(form));
     });
   }
 })();
