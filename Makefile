@@ -5,7 +5,7 @@ BIN     := bin/mcpvec
 GO      ?= go
 DEMO_DB := $(CURDIR)/bin/demo-library.db
 
-.PHONY: help build test race lint tidy bench bench-large fuzz demo eval ci node-deps clean
+.PHONY: help build test race lint tidy bench bench-large fuzz demo eval reliability ci node-deps clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -49,6 +49,9 @@ demo: build ## build, ingest testdata/cats.pdf into a demo library, search it, t
 	$(BIN) search --db $(DEMO_DB) -k 3 "are cats attached to their homes"
 	@echo; echo "Serving the demo library; connect an MCP client to the URL below. Ctrl-C stops."
 	$(BIN) serve --db $(DEMO_DB)
+
+reliability: ## the reliability campaign against the real binary (issue-sized; prints figures, fails past 100 MB RSS)
+	$(GO) run ./cmd/mcpvec-reliability
 
 eval: ## retrieval quality on ../shared/eval (SciFact, Cranfield) and the long-PDF check
 	$(GO) run ./cmd/mcpvec-eval -shared ../shared

@@ -43,6 +43,22 @@ type Config struct {
 	// ExactBelow makes Search use the exact scan while Len() is below it. Zero
 	// means the measured default; a negative value disables the switch.
 	ExactBelow int
+	// Source, when set, is where the index reads vectors back for exact
+	// re-scoring, and the index keeps only their int8 codes in memory (a
+	// quarter of the float32 bytes). When nil it keeps a float32 copy of
+	// every vector. It must be comparable (a pointer, say), since Config is.
+	Source Source
+}
+
+// Source reads vectors back by id, as they were given to Add or Load (the
+// store keeps them). Search calls it, without holding the index's locks,
+// for the 3·k best candidates of the int8 walk, which it re-scores.
+type Source interface {
+	// Vectors calls fn(i, vec) for each ids[i] that has a vector, one call
+	// at a time; vec need only be valid during the call. Ids without a
+	// vector are skipped (they keep their int8 score). It must be safe for
+	// concurrent use; an error fails the search and is returned wrapped.
+	Vectors(ids []uint64, fn func(i int, vec []float32)) error
 }
 
 // Defaults measured on clustered data (see bench_test.go and the package doc).

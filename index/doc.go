@@ -23,9 +23,20 @@
 // products (cosine after normalising once on insert), computed with
 // github.com/viterin/vek (AVX2+FMA, with a pure-Go fallback on other CPUs).
 //
-// Vectors live in one contiguous slab (grown by 1.25x); layer-0 links in one
-// flat []uint32 of (2M+1) words per node; upper layers (about 1 node in M)
-// in a small slice each.
+// The graph is walked and built on int8 copies of the vectors (one scale
+// per vector, max|v|/127; the query is quantised the same way) with an AVX2
+// inner product (quant_amd64.s; a Go loop elsewhere); the ef candidates a
+// search ends with are re-scored exactly in float32, so only the walk is
+// approximate and results carry exact scores.
+//
+// With Config.Source set the index keeps no float32 copies at all: it
+// re-scores through the Source (the store's vectors), without holding its
+// locks, and its memory is the int8 codes (a quarter of the float32 bytes)
+// plus links. Without one it keeps both, 1.25x the float32 bytes.
+//
+// Vectors live in one contiguous slab (grown by 1.25x), their int8 codes in
+// another; layer-0 links in one flat []uint32 of (2M+1) words per node;
+// upper layers (about 1 node in M) in a small slice each.
 //
 // # Locking
 //
@@ -87,12 +98,19 @@
 //
 // Exact and graph search cost the same near 3000 vectors (BenchmarkSwitchover),
 // hence ExactBelow 3000. vek's dot product is about 10x the unrolled Go loop
-// (54 vs 579 ns at 384-d, 334 vs 3208 ns at 1536-d). Memory: 1.08-1.26x the
-// raw float32 bytes plus layer-0 links (the slab grows by 1.25x; Load sizes it
-// exactly).
+// (54 vs 579 ns at 384-d, 334 vs 3208 ns at 1536-d). The int8 kernel takes
+// about 20 ns at 384-d (BenchmarkDotInt8). Memory: 1.08-1.26x the raw bytes
+// of the int8 codes, plus the float32 slab when there is no Source, plus
+// layer-0 links (the slabs grow by 1.25x; Load sizes them exactly).
+// BenchmarkScale (BENCHMARKS.md) at 100k x 384: 211 MB before int8, 257 MB
+// with both slabs, 73 MB with a Source; recall@10 unchanged (0.99).
 //
 // # Caveats
 //
+//   - With a Source, a search fails if the Source does; a vector it no
+//     longer has keeps its int8 score. SearchExact then scans int8 codes and
+//     re-scores the best 3·k, so it is exact only up to int8 rounding at
+//     that boundary.
 //   - Save must run in the same transaction as the vector writes it covers;
 //     if it returns an error, roll back (the index keeps its dirty marks).
 //   - Builds are deterministic for a Seed only when one goroutine adds in a

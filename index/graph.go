@@ -104,6 +104,7 @@ type visited struct {
 	cands maxHeap
 	res   minHeap
 	nbrs  []uint32
+	query []int8 // the quantised query
 }
 
 // getVisited returns a cleared scratch set sized for the current slot arrays.
@@ -178,12 +179,12 @@ func (x *Index) setList(s uint32, l int, nb []uint32) {
 }
 
 // greedy walks layer l from cur towards q, one best neighbour at a time.
-func (x *Index) greedy(q []float32, cur cand, l int, v *visited) cand {
+func (x *Index) greedy(q qvec, cur cand, l int, v *visited) cand {
 	for changed := true; changed; {
 		changed = false
 		v.nbrs = x.neighbours(v.nbrs[:0], cur.slot, l)
 		for _, nb := range v.nbrs {
-			if sc := dot(q, x.vec(nb)); sc > cur.score {
+			if sc := approx(q, x.code(nb)); sc > cur.score {
 				cur, changed = cand{nb, sc}, true
 			}
 		}
@@ -194,7 +195,7 @@ func (x *Index) greedy(q []float32, cur cand, l int, v *visited) cand {
 // searchLayer is SEARCH-LAYER from the paper: best-first expansion from eps
 // with a result set bounded by ef. Tombstones are traversed but never
 // returned. The result is sorted best first and reuses v's buffers.
-func (x *Index) searchLayer(q []float32, eps []cand, ef, l int, v *visited) []cand {
+func (x *Index) searchLayer(q qvec, eps []cand, ef, l int, v *visited) []cand {
 	cands, res := v.cands[:0], v.res[:0]
 	for _, e := range eps {
 		if !v.visit(e.slot) {
@@ -218,7 +219,7 @@ func (x *Index) searchLayer(q []float32, eps []cand, ef, l int, v *visited) []ca
 			if !v.visit(nb) {
 				continue
 			}
-			sc := dot(q, x.vec(nb))
+			sc := approx(q, x.code(nb))
 			if len(res) >= ef && sc <= res[0].score {
 				continue
 			}
@@ -253,7 +254,10 @@ func (x *Index) entry() (int64, int) {
 	return x.ep, x.maxLevel
 }
 
-// graphSearch is K-NN-SEARCH from the paper.
+// graphSearch is K-NN-SEARCH from the paper over the quantised vectors. It
+// returns all ef candidates found, best first, re-scored in float32 when
+// the index keeps float32 copies (else finish re-scores them through the
+// Source): int8 scores only steer the walk.
 func (x *Index) graphSearch(q []float32, k, ef int) []Result {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -266,13 +270,17 @@ func (x *Index) graphSearch(q []float32, k, ef int) []Result {
 	}
 	v := x.getVisited()
 	defer x.visited.Put(v)
-	cur := cand{uint32(ep), dot(q, x.vec(uint32(ep)))}
+	v.query = slices.Grow(v.query[:0], x.dim)[:x.dim]
+	qq := qvec{v.query, quantize(v.query, q)}
+	cur := cand{uint32(ep), approx(qq, x.code(uint32(ep)))}
 	for l := top; l > 0; l-- {
-		cur = x.greedy(q, cur, l, v)
+		cur = x.greedy(qq, cur, l, v)
 	}
-	res := x.searchLayer(q, []cand{cur}, ef, 0, v)
-	if len(res) > k {
-		res = res[:k]
+	res := x.searchLayer(qq, []cand{cur}, ef, 0, v)
+	if x.vecs != nil {
+		for i := range res {
+			res[i].score = dot(q, x.vec(res[i].slot))
+		}
 	}
 	return x.results(res)
 }
@@ -288,10 +296,10 @@ func (x *Index) selectNeighbours(cs []cand, m int, buf []uint32) []uint32 {
 		if len(out) >= m {
 			break
 		}
-		cv := x.vec(c.slot)
+		cv := x.code(c.slot)
 		good := true
 		for _, r := range out {
-			if dot(cv, x.vec(r)) > c.score {
+			if approx(cv, x.code(r)) > c.score {
 				good = false
 				break
 			}
@@ -326,11 +334,25 @@ func (x *Index) link(slot uint32, level int) {
 	}
 	x.epMu.Unlock()
 
-	q := x.vec(slot)
+	x.connect(slot, level, uint32(ep), top)
+	if level > top {
+		x.epMu.Lock()
+		if level > x.maxLevel {
+			x.ep, x.maxLevel = int64(slot), level
+		}
+		x.epMu.Unlock()
+	}
+}
+
+// connect descends from the entry point ep on layer top to slot's level,
+// then links slot on each of its layers to the neighbours the heuristic
+// picks, adding the back links.
+func (x *Index) connect(slot uint32, level int, ep uint32, top int) {
+	q := x.code(slot)
 	v := x.getVisited()
 	defer x.visited.Put(v)
 	v.visit(slot)
-	cur := cand{uint32(ep), dot(q, x.vec(uint32(ep)))}
+	cur := cand{ep, approx(q, x.code(ep))}
 	for l := top; l > level; l-- {
 		cur = x.greedy(q, cur, l, v)
 	}
@@ -360,13 +382,6 @@ func (x *Index) link(slot uint32, level int) {
 		}
 		v.visit(slot)
 	}
-	if level > top {
-		x.epMu.Lock()
-		if level > x.maxLevel {
-			x.ep, x.maxLevel = int64(slot), level
-		}
-		x.epMu.Unlock()
-	}
 }
 
 // addLink adds the back link s -> nb on layer l, shrinking s's list with the
@@ -386,10 +401,10 @@ func (x *Index) addLink(s, nb uint32, l, mmax int) {
 		x.dirty[s] = true
 		return
 	}
-	sv := x.vec(s)
+	sv := x.code(s)
 	cs := make([]cand, 0, len(cur)+1)
 	for _, c := range append(cur, nb) {
-		cs = append(cs, cand{c, dot(sv, x.vec(c))})
+		cs = append(cs, cand{c, approx(sv, x.code(c))})
 	}
 	sortCands(cs)
 	x.setList(s, l, x.selectNeighbours(cs, mmax, cur[:0]))

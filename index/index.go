@@ -46,7 +46,9 @@ type Index struct {
 	// repair tombstones and Save. The slices below are replaced only under the
 	// write lock; a slot's entries are written by the goroutine owning the slot.
 	mu     sync.RWMutex
-	vecs   []float32  // slab: slot s occupies vecs[s*dim:(s+1)*dim]
+	vecs   []float32  // slab: slot s occupies vecs[s*dim:(s+1)*dim]; nil with a Source
+	codes  []int8     // the same vectors quantised, for graph traversal
+	scales []float32  // slot s's quantisation scale
 	links0 []uint32   // slot s: [count, m0 neighbour slots], words accessed atomically
 	upper  [][]uint32 // slot s, layers 1..level: (m+1) words each; nil for level 0
 	levels []uint8
@@ -74,6 +76,7 @@ type Index struct {
 	rng   *rand.Rand
 
 	visited sync.Pool
+	loadBuf []float32 // Load's scratch for one prepared vector
 }
 
 // New returns an empty index for dim-dimensional vectors. Zero fields of cfg
@@ -122,6 +125,12 @@ func (x *Index) Has(id uint64) bool {
 func (x *Index) vec(s uint32) []float32 {
 	o := int(s) * x.dim
 	return x.vecs[o : o+x.dim : o+x.dim]
+}
+
+// code returns slot s's quantised vector.
+func (x *Index) code(s uint32) qvec {
+	o := int(s) * x.dim
+	return qvec{x.codes[o : o+x.dim : o+x.dim], x.scales[s]}
 }
 
 func (x *Index) isLive(s uint32) bool { return atomic.LoadUint32(&x.state[s]) == stateLive }
@@ -186,7 +195,10 @@ func (x *Index) alloc(id uint64) (uint32, bool) {
 // fill writes a reserved slot's vector and publishes it. The slot is not yet
 // linked, so no other goroutine can reach it through the graph.
 func (x *Index) fill(slot uint32, v []float32, sum uint32) {
-	copy(x.vec(slot), v)
+	if x.vecs != nil {
+		copy(x.vec(slot), v)
+	}
+	x.scales[slot] = quantize(x.code(slot).codes, v)
 	x.crcs[slot] = sum
 	// A Delete or replacement may already have tombstoned the reserved slot.
 	atomic.CompareAndSwapUint32(&x.state[slot], stateFree, stateLive)
@@ -205,7 +217,11 @@ func (x *Index) grow(want int) {
 	if nc < 64 {
 		nc = 64
 	}
-	x.vecs = growTo(x.vecs, nc*x.dim)
+	if x.cfg.Source == nil {
+		x.vecs = growTo(x.vecs, nc*x.dim)
+	}
+	x.codes = growTo(x.codes, nc*x.dim)
+	x.scales = growTo(x.scales, nc)
 	x.links0 = growTo(x.links0, nc*(x.m0+1))
 	x.upper = growTo(x.upper, nc)
 	x.levels = growTo(x.levels, nc)
@@ -260,16 +276,17 @@ func (x *Index) Delete(id uint64) bool {
 
 // Search returns up to k nearest live vectors to q, best first. It uses the
 // exact scan while Len() < Config.ExactBelow. It returns ErrDimensionMismatch
-// or ErrInvalidVector for a bad query. It is safe for concurrent use.
+// or ErrInvalidVector for a bad query, and errors from Config.Source,
+// wrapped. It is safe for concurrent use.
 func (x *Index) Search(q []float32, k int) ([]Result, error) {
 	qv, err := prepare(q, x.dim, x.cfg.Metric)
 	if err != nil || k <= 0 {
 		return nil, err
 	}
 	if x.Len() < x.cfg.ExactBelow {
-		return x.exact(qv, k), nil
+		return x.finish(qv, x.exact(qv, k), k)
 	}
-	return x.graphSearch(qv, k, x.cfg.EfSearch), nil
+	return x.finish(qv, x.graphSearch(qv, k, x.cfg.EfSearch), k)
 }
 
 // SearchEf is Search through the graph with an explicit ef, never switching
@@ -279,32 +296,59 @@ func (x *Index) SearchEf(q []float32, k, ef int) ([]Result, error) {
 	if err != nil || k <= 0 {
 		return nil, err
 	}
-	return x.graphSearch(qv, k, ef), nil
+	return x.finish(qv, x.graphSearch(qv, k, ef), k)
 }
 
-// SearchExact is the brute-force reference: it scores every live vector. It
-// returns ErrDimensionMismatch or ErrInvalidVector for a bad query. It is safe
-// for concurrent use.
+// SearchExact is the brute-force reference: it scores every live vector in
+// float32. With a Config.Source it scans the int8 codes and re-scores the
+// best 3·k exactly, which is exact unless int8 rounding pushed a true
+// neighbour out of that list. It returns ErrDimensionMismatch or
+// ErrInvalidVector for a bad query, and errors from Config.Source, wrapped.
+// It is safe for concurrent use.
 func (x *Index) SearchExact(q []float32, k int) ([]Result, error) {
 	qv, err := prepare(q, x.dim, x.cfg.Metric)
 	if err != nil || k <= 0 {
 		return nil, err
 	}
-	return x.exact(qv, k), nil
+	return x.finish(qv, x.exact(qv, k), k)
 }
 
+// finish re-scores the best rescoreFactor·k candidates through the Source
+// when the index holds no float32 copies, then keeps the k best.
+func (x *Index) finish(q []float32, rs []Result, k int) ([]Result, error) {
+	if x.cfg.Source != nil && len(rs) > 0 {
+		rs = rs[:min(len(rs), rescoreFactor*k)]
+		if err := x.rescore(q, rs); err != nil {
+			return nil, err
+		}
+	}
+	if len(rs) > k {
+		rs = rs[:k]
+	}
+	return rs, nil
+}
+
+// exact scans every live vector: float32 when the index keeps them, else
+// int8 for the best 3·k, which finish re-scores.
 func (x *Index) exact(q []float32, k int) []Result {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	x.allocMu.Lock()
 	n := x.n
 	x.allocMu.Unlock()
+	score := func(s uint32) float32 { return dot(q, x.vec(s)) }
+	if x.vecs == nil {
+		k *= rescoreFactor
+		qq := qvec{make([]int8, x.dim), 0}
+		qq.scale = quantize(qq.codes, q)
+		score = func(s uint32) float32 { return approx(qq, x.code(s)) }
+	}
 	h := make(minHeap, 0, k+1)
 	for s := uint32(0); int(s) < n; s++ {
 		if !x.isLive(s) {
 			continue
 		}
-		sc := dot(q, x.vec(s))
+		sc := score(s)
 		if len(h) < k {
 			h.push(cand{s, sc})
 		} else if sc > h[0].score {
@@ -338,3 +382,9 @@ func vecCRC(v []float32) uint32 {
 	b := unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*4)
 	return crc32.Checksum(b, crcTable)
 }
+
+// rescoreFactor · k is how many of the best int8 candidates a search reads
+// back from the Source: 30k synthetic 384-d vectors, k 10, recall@10 against
+// float32 brute force was 0.978 re-scoring 10, 0.9985 re-scoring 20, 30, 40
+// or all 64.
+const rescoreFactor = 3

@@ -247,7 +247,10 @@ func Load(kv KV, dim int, cfg Config, vectors iter.Seq2[uint64, []float32]) (*In
 	if herr == nil {
 		x.grow(h.count + h.count/64 + 1)
 	}
-	if err := x.readVectors(vectors); err != nil {
+	x.loadBuf = make([]float32, dim)
+	err := x.readVectors(vectors)
+	x.loadBuf = nil
+	if err != nil {
 		return nil, st, err
 	}
 	st.Vectors = x.n
@@ -302,9 +305,14 @@ func (x *Index) readVectors(vectors iter.Seq2[uint64, []float32]) error {
 
 // setVector validates v and stores it (normalised under Cosine) in slot s.
 func (x *Index) setVector(s uint32, v []float32) error {
-	if err := prepareInto(x.vec(s), v, x.cfg.Metric); err != nil {
+	dst := x.loadBuf
+	if x.vecs != nil {
+		dst = x.vec(s)
+	}
+	if err := prepareInto(dst, v, x.cfg.Metric); err != nil {
 		return err
 	}
+	x.scales[s] = quantize(x.code(s).codes, dst)
 	x.crcs[s] = vecCRC(v)
 	return nil
 }

@@ -65,7 +65,7 @@ func (x *Index) repairCands(cs []cand, s uint32, l, mmax int, nbrs []uint32, tom
 		v.gen = 1
 	}
 	v.visit(s)
-	sv := x.vec(s)
+	sv := x.code(s)
 	frontier := slices.Clone(nbrs)
 	for hop := 0; hop < 3 && len(frontier) > 0 && len(cs) < 4*mmax; hop++ {
 		var next []uint32
@@ -78,7 +78,7 @@ func (x *Index) repairCands(cs []cand, s uint32, l, mmax int, nbrs []uint32, tom
 					next = x.neighbours(next, c, l)
 				}
 			} else if x.state[c] == stateLive {
-				cs = append(cs, cand{c, dot(sv, x.vec(c))})
+				cs = append(cs, cand{c, approx(sv, x.code(c))})
 			}
 		}
 		frontier = next

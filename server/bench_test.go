@@ -21,7 +21,8 @@ import (
 // it measures the server and transport alone (MCP framing, JSON, HTTP).
 type constLib struct{ *fakeLib }
 
-func (constLib) Search(ctx context.Context, query string, k int) (*library.SearchResponse, error) {
+func (constLib) Search(ctx context.Context, query string, so library.SearchOptions) (*library.SearchResponse, error) {
+	k := so.K
 	out := &library.SearchResponse{Results: make([]library.SearchResult, 0, k)}
 	for i := range min(k, 10) {
 		out.Results = append(out.Results, library.SearchResult{
@@ -111,7 +112,7 @@ func BenchmarkSearchHTTPLibrary(b *testing.B) {
 	}
 	lib := benchLibrary(b, chunks)
 	queries := benchQueries(50)
-	if resp, err := (realLib{lib}).Search(context.Background(), queries[0], 10); err != nil || len(resp.Results) == 0 {
+	if resp, err := (realLib{lib}).Search(context.Background(), queries[0], library.SearchOptions{K: 10}); err != nil || len(resp.Results) == 0 {
 		b.Fatalf("the benchmark library answers %q with %v, %v: it would measure nothing", queries[0], resp, err)
 	}
 	benchSearch(b, realLib{lib}, queries)

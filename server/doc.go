@@ -23,7 +23,7 @@
 //
 // Citations: when a result has no source URL, the server links to its own
 // /docs route, "<public base>/docs/<docID>/<hmac>#page=N". The public base is
-// Options.PublicURL, else X-Forwarded-Proto/X-Forwarded-Host, else Host. The
+// Options.PublicURL, else the Host header (X-Forwarded-* are not trusted). The
 // link is signed with Options.LinkKey, so it opens in a plain browser without
 // the bearer token, reveals only that document and cannot be forged for
 // another one.
@@ -44,6 +44,20 @@
 //   - With a Token, every route except /docs needs "Authorization: Bearer"
 //     (also /healthz). /docs links are protected by their signature only:
 //     anyone holding a link can read that one document.
+//   - Memory and time per client are bounded: at most MaxSessions live
+//     streamable HTTP sessions (the least recently used is ended beyond it)
+//     and none idle past SessionIdleTimeout — a request on an ended session
+//     gets 404 and the client initializes again; at most MaxSSEStreams
+//     legacy SSE streams, each closed when its client leaves MaxSSEPending
+//     answers unread; every response write has a WriteTimeout deadline and
+//     every request body a BodyTimeout deadline and MaxBodyBytes cap (413,
+//     408, and JSON-RPC batches 400, each with a JSON-RPC -32600 error).
+//   - /docs streams the original with http.ServeContent (Range, HEAD,
+//     If-None-Match, If-Modified-Since) from store.OriginalReader, which
+//     holds no read transaction between pieces, so a slow reader neither
+//     pins the file in memory nor blocks the library's writers.
+//   - fetch metadata "source" is the file name only, unless ShowPaths: the
+//     owner's folder layout is not sent to remote clients.
 //   - With Options.Auth (an Authorizer such as server/oauth's), its routes
 //     are mounted at /.well-known/ and /oauth/ (unprotected, at the root even
 //     with a secret path), and every other route except /docs accepts its

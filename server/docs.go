@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"net/url"
@@ -36,7 +38,7 @@ func (s *Server) docPath(docID string, page int) string {
 }
 
 // serveDoc answers GET/HEAD /docs/<docID>/<sig>[/<name>] with the original
-// file of that one document. A bad signature, an unknown document or any
+// file of that one document, streamed, with Range and conditional requests. A bad signature, an unknown document or any
 // other path is a 404, so the route reveals nothing without a valid link.
 func (s *Server) serveDoc(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -59,6 +61,9 @@ func (s *Server) serveDoc(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
+	if c, ok := orig.Content.(io.Closer); ok {
+		defer c.Close()
+	}
 	h := w.Header()
 	h.Set("Content-Type", contentType(orig.MediaType))
 	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": path.Base(orig.Name)}))
@@ -70,11 +75,11 @@ func (s *Server) serveDoc(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Set("Cache-Control", "private, max-age=300")
 	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Content-Length", strconv.Itoa(len(orig.Data)))
-	if r.Method == http.MethodHead {
-		return
-	}
-	w.Write(orig.Data)
+	h.Set("ETag", fmt.Sprintf(`"%s-%x-%x"`, s.signature(docID)[:8], orig.ModTime.UnixNano(), orig.Size))
+	// ServeContent streams the original piece by piece (Range, HEAD,
+	// conditional requests); a reader that stops reading is cut off by the
+	// write deadline, so no download pins memory or a goroutine for long.
+	http.ServeContent(s.withWriteDeadline(w, nil), r, "", orig.ModTime, orig.Content)
 }
 
 // verifyDocPath checks an escaped /docs/ path and returns its document id.

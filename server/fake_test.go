@@ -1,11 +1,13 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/mcpvec/mcpvec/server/library"
 )
@@ -42,7 +44,11 @@ func newFakeLib() *fakeLib {
 
 func passageID(docID string, i int) string { return fmt.Sprintf("%s:%d", docID, i) }
 
-func (f *fakeLib) Search(ctx context.Context, query string, k int) (*library.SearchResponse, error) {
+func (f *fakeLib) Search(ctx context.Context, query string, so library.SearchOptions) (*library.SearchResponse, error) {
+	if err := checkQuery(query, so); err != nil {
+		return nil, err
+	}
+	k := so.K
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.searches++
@@ -86,7 +92,7 @@ func (f *fakeLib) Search(ctx context.Context, query string, k int) (*library.Sea
 	return out, nil
 }
 
-func (f *fakeLib) Fetch(ctx context.Context, id string) (*library.FetchResponse, error) {
+func (f *fakeLib) Fetch(ctx context.Context, id string, fo library.FetchOptions) (*library.FetchResponse, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.failWith != nil {
@@ -97,9 +103,16 @@ func (f *fakeLib) Fetch(ctx context.Context, id string) (*library.FetchResponse,
 			if passageID(d.id, i) != id {
 				continue
 			}
-			r := &library.FetchResponse{ID: id, Title: fmt.Sprintf("%s — p. %d", d.name, i+1), Text: p,
+			text, cut := p, false
+			if fo.MaxChars > 0 {
+				text, cut = library.CutText(p, fo.MaxChars)
+			}
+			r := &library.FetchResponse{ID: id, Title: fmt.Sprintf("%s — p. %d", d.name, i+1), Text: text,
 				URL: d.source, DocID: d.id, Page: i + 1,
 				Metadata: map[string]any{"document_id": d.id, "source": d.name, "chunk_index": i}}
+			if cut {
+				r.Metadata["truncated"] = true
+			}
 			if d.source != "" {
 				r.Page = 0
 			}
@@ -114,7 +127,7 @@ func (f *fakeLib) Original(ctx context.Context, docID string) (*library.Original
 	defer f.mu.Unlock()
 	for _, d := range f.docs {
 		if d.id == docID {
-			return &library.Original{Name: d.name, MediaType: d.mediaType, Data: d.data}, nil
+			return &library.Original{Name: d.name, MediaType: d.mediaType, Content: bytes.NewReader(d.data), Size: int64(len(d.data))}, nil
 		}
 	}
 	return nil, fmt.Errorf("document %q: %w", docID, library.ErrNotFound)
@@ -129,4 +142,17 @@ func (f *fakeLib) Summary(ctx context.Context) (library.Summary, error) {
 		s.Titles = append(s.Titles, d.name)
 	}
 	return s, nil
+}
+
+// checkQuery is the validation the real library does, which the fakes
+// share: a blank query is ErrEmptyQuery, a long one a *QueryTooLongError.
+func checkQuery(query string, so library.SearchOptions) error {
+	query = strings.TrimSpace(query)
+	if query == "" {
+		return library.ErrEmptyQuery
+	}
+	if n := utf8.RuneCountInString(query); so.MaxQueryLen > 0 && n > so.MaxQueryLen {
+		return &library.QueryTooLongError{Len: n, Max: so.MaxQueryLen}
+	}
+	return nil
 }

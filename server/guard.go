@@ -154,29 +154,13 @@ func (s *Server) isWeb(r *http.Request) bool {
 	return s.opts.Web != nil && (r.URL.Path == "/" || strings.HasPrefix(r.URL.Path, "/ui/"))
 }
 
-// limitBody caps every request body at MaxBodyBytes.
-func (s *Server) limitBody(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.isWeb(r) {
-			next.ServeHTTP(w, r) // the web interface limits its own bodies
-			return
-		}
-		if r.ContentLength > s.opts.MaxBodyBytes {
-			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
-			return
-		}
-		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
 // baseKey carries the public base URL of an HTTP request in a context.
 type baseKey struct{}
 
 // publicBase is the scheme://host a client reached the server at: PublicURL
-// when set, else X-Forwarded-Proto/X-Forwarded-Host, else the Host header.
+// when set, else the Host header. X-Forwarded-Host and -Proto are not
+// trusted: anyone can send them, and a proxy that rewrites them has a public
+// address to pass as PublicURL (whose host alone the guard lets through).
 func (s *Server) publicBase(r *http.Request) string {
 	if s.public != nil {
 		return s.public.Scheme + "://" + s.public.Host + s.public.Path
@@ -185,28 +169,5 @@ func (s *Server) publicBase(r *http.Request) string {
 	if r.TLS != nil {
 		scheme = "https"
 	}
-	if p := firstValue(r.Header.Get("X-Forwarded-Proto")); p == "http" || p == "https" {
-		scheme = p
-	}
-	host := r.Host
-	if h := firstValue(r.Header.Get("X-Forwarded-Host")); h != "" && validHost(h) {
-		host = h
-	}
-	return scheme + "://" + host
-}
-
-// firstValue returns the first comma-separated element, trimmed and
-// lower-cased (proxies append to these headers).
-func firstValue(v string) string {
-	first, _, _ := strings.Cut(v, ",")
-	return strings.ToLower(strings.TrimSpace(first))
-}
-
-// validHost rejects header values that are not a bare host[:port].
-func validHost(h string) bool {
-	if h == "" || strings.ContainsAny(h, "/\\?#@ \t") {
-		return false
-	}
-	u, err := url.Parse("http://" + h)
-	return err == nil && u.Host == h
+	return scheme + "://" + r.Host
 }

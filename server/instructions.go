@@ -100,6 +100,6 @@ func libraryBlurb(sum library.Summary) string {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func truncateRunes(s string, n int) string {
-	t, _ := truncate(s, n)
+	t, _ := library.CutText(s, n)
 	return t
 }

@@ -231,7 +231,11 @@ func nodeWords(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-func (l *nodeLibrary) Search(ctx context.Context, query string, k int) (*library.SearchResponse, error) {
+func (l *nodeLibrary) Search(ctx context.Context, query string, so library.SearchOptions) (*library.SearchResponse, error) {
+	if err := checkQuery(query, so); err != nil {
+		return nil, err
+	}
+	k := so.K
 	if len(nodeWords(query)) == 0 {
 		return nil, library.ErrEmptyQuery
 	}
@@ -261,7 +265,7 @@ func (l *nodeLibrary) Search(ctx context.Context, query string, k int) (*library
 	return resp, nil
 }
 
-func (l *nodeLibrary) Fetch(ctx context.Context, id string) (*library.FetchResponse, error) {
+func (l *nodeLibrary) Fetch(ctx context.Context, id string, _ library.FetchOptions) (*library.FetchResponse, error) {
 	for _, p := range l.passages {
 		if p.ID == id {
 			return &p, nil
@@ -280,7 +284,7 @@ func (l *nodeLibrary) Original(ctx context.Context, docID string) (*library.Orig
 	if text.Len() == 0 {
 		return nil, fmt.Errorf("original %q: %w", docID, library.ErrNotFound)
 	}
-	return &library.Original{Name: docID, MediaType: "text/plain; charset=utf-8", Data: []byte(text.String())}, nil
+	return &library.Original{Name: docID, MediaType: "text/plain; charset=utf-8", Content: strings.NewReader(text.String()), Size: int64(text.Len())}, nil
 }
 
 func (l *nodeLibrary) Summary(ctx context.Context) (library.Summary, error) {

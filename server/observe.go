@@ -62,10 +62,3 @@ func (s *Server) DocURL(r *http.Request, docID string, page int) string {
 // SecretPrefix returns "" or "/" + Options.SecretPath: where the MCP
 // endpoints live.
 func (s *Server) SecretPrefix() string { return s.prefix }
-
-// Snippet cuts a search result's text as the search tool does before
-// sending it (at 2000 characters, on a word boundary, with an ellipsis).
-func Snippet(text string) string {
-	t, _ := truncate(text, maxSnippetChars)
-	return t
-}

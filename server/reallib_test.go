@@ -13,12 +13,8 @@ import (
 	"github.com/mcpvec/mcpvec/store"
 )
 
-// realLib adapts *library.Library to the server's Library interface.
+// realLib is *library.Library, which is the server's Library as it is.
 type realLib struct{ *library.Library }
-
-func (r realLib) Search(ctx context.Context, query string, k int) (*library.SearchResponse, error) {
-	return r.Library.Search(ctx, query, library.SearchOptions{K: k})
-}
 
 // hashEmbedder is the shared deterministic test embedder: each word adds 1
 // to a hashed dimension, then the vector is normalised.

@@ -187,6 +187,9 @@ func TestTunnel(t *testing.T) {
 	}
 }
 
+// TestForwardedHeadersWithoutPublicURL: anyone can send X-Forwarded-Host, so
+// without --public-url it must not steer the links handed to clients
+// (issue 15, finding 9).
 func TestForwardedHeadersWithoutPublicURL(t *testing.T) {
 	s := MustNew(t, newFakeLib(), Options{})
 	base := MustServe(t, s)
@@ -197,7 +200,7 @@ func TestForwardedHeadersWithoutPublicURL(t *testing.T) {
 	}
 	var fr library.FetchResponse
 	decodeResult(t, callTool(t, clientOn(t, tr, ""), "fetch", map[string]any{"id": "d1:0"}), &fr)
-	if want := "https://docs.example.org/docs/d1/" + signatureFor(testLinkKey, "d1") + "#page=1"; fr.URL != want {
+	if want := base + "/docs/d1/" + signatureFor(testLinkKey, "d1") + "#page=1"; fr.URL != want {
 		t.Errorf("url = %q, want %q", fr.URL, want)
 	}
 	// Without --public-url a tunnel's Host is refused.

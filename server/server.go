@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -24,8 +25,8 @@ import (
 // Library is the query path the server needs. *library.Library satisfies it;
 // implementations must be safe for concurrent use.
 type Library interface {
-	Search(ctx context.Context, query string, k int) (*library.SearchResponse, error)
-	Fetch(ctx context.Context, id string) (*library.FetchResponse, error)
+	Search(ctx context.Context, query string, opt library.SearchOptions) (*library.SearchResponse, error)
+	Fetch(ctx context.Context, id string, opt library.FetchOptions) (*library.FetchResponse, error)
 	Original(ctx context.Context, docID string) (*library.Original, error)
 	Summary(ctx context.Context) (library.Summary, error)
 }
@@ -37,8 +38,14 @@ const (
 	DefaultMaxFetchChars = 20000
 	DefaultMaxQueryLen   = 1000
 	DefaultMaxBodyBytes  = 1 << 20
-	// maxSnippetChars caps the text of one search result, in characters.
-	maxSnippetChars = 2000
+	// DefaultMaxSessions caps live streamable HTTP sessions (each holds
+	// about 13 KB until it ends).
+	DefaultMaxSessions        = 1000
+	DefaultSessionIdleTimeout = 15 * time.Minute
+	DefaultMaxSSEStreams      = 500
+	// DefaultMaxSSEPending caps the answers a legacy SSE client may leave
+	// unread before its stream is closed.
+	DefaultMaxSSEPending = 32
 )
 
 // Errors returned by New; callers branch on them with errors.Is.
@@ -97,6 +104,28 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported as the server version in initialize.
 	Version string
+	// ShowPaths puts each document's absolute local path in fetch metadata
+	// ("source"); by default only its file name leaves the machine.
+	ShowPaths bool
+	// MaxSessions caps live streamable HTTP sessions; a new one beyond it
+	// ends the least recently used. 0 means DefaultMaxSessions.
+	MaxSessions int
+	// SessionIdleTimeout ends a streamable HTTP session without requests
+	// (or stream traffic) for this long; its client gets 404 and
+	// initializes again. 0 means DefaultSessionIdleTimeout.
+	SessionIdleTimeout time.Duration
+	// MaxSSEStreams caps open legacy SSE streams; 0 means DefaultMaxSSEStreams.
+	MaxSSEStreams int
+	// MaxSSEPending caps the answers waiting on one legacy SSE stream whose
+	// client does not read them; the stream is then closed. 0 means
+	// DefaultMaxSSEPending.
+	MaxSSEPending int
+	// WriteTimeout bounds each write to a client (a stream lives on as
+	// long as its client keeps reading); 0 means DefaultWriteTimeout.
+	WriteTimeout time.Duration
+	// BodyTimeout bounds the reading of a request body; 0 means
+	// DefaultBodyTimeout.
+	BodyTimeout time.Duration
 	// Web, when set, is served at "/" and under "/ui/" (such as
 	// server/web's interface). It guards itself: neither Token nor Auth
 	// applies, and it limits its own request bodies (uploads are large).
@@ -117,7 +146,10 @@ type Server struct {
 	origins   map[string]bool
 	mcp       *mcpserver.MCPServer
 	http      *mcpserver.StreamableHTTPServer
+	sessions  *sessionTable
+	evicted   atomic.Int64 // sessions ended by the cap
 	sse       *mcpserver.SSEServer
+	sseConns  *sseLimiter
 	handler   http.Handler
 	mu        sync.Mutex
 	boundAddr string        // set once listening
@@ -164,24 +196,15 @@ func New(lib Library, opts Options) (*Server, error) {
 }
 
 func fillDefaults(o *Options) error {
-	if o.MaxResults < 0 || o.MaxFetchChars < 0 || o.MaxQueryLen < 0 || o.MaxBodyBytes < 0 {
+	if o.MaxResults < 0 || o.MaxFetchChars < 0 || o.MaxQueryLen < 0 || o.MaxBodyBytes < 0 ||
+		o.MaxSessions < 0 || o.SessionIdleTimeout < 0 || o.MaxSSEStreams < 0 || o.MaxSSEPending < 0 ||
+		o.WriteTimeout < 0 || o.BodyTimeout < 0 {
 		return fmt.Errorf("%w: negative limit", ErrBadOption)
 	}
 	if o.Addr == "" {
 		o.Addr = DefaultAddr
 	}
-	if o.MaxResults == 0 {
-		o.MaxResults = DefaultMaxResults
-	}
-	if o.MaxFetchChars == 0 {
-		o.MaxFetchChars = DefaultMaxFetchChars
-	}
-	if o.MaxQueryLen == 0 {
-		o.MaxQueryLen = DefaultMaxQueryLen
-	}
-	if o.MaxBodyBytes == 0 {
-		o.MaxBodyBytes = DefaultMaxBodyBytes
-	}
+	fillLimits(o)
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
@@ -199,6 +222,26 @@ func fillDefaults(o *Options) error {
 		o.Logger.Warn("no link key given; document links will stop working after a restart")
 	}
 	return nil
+}
+
+// fillLimits replaces zero limits with their defaults.
+func fillLimits(o *Options) {
+	orDefault(&o.MaxResults, DefaultMaxResults)
+	orDefault(&o.MaxFetchChars, DefaultMaxFetchChars)
+	orDefault(&o.MaxQueryLen, DefaultMaxQueryLen)
+	orDefault(&o.MaxBodyBytes, DefaultMaxBodyBytes)
+	orDefault(&o.MaxSessions, DefaultMaxSessions)
+	orDefault(&o.SessionIdleTimeout, DefaultSessionIdleTimeout)
+	orDefault(&o.MaxSSEStreams, DefaultMaxSSEStreams)
+	orDefault(&o.MaxSSEPending, DefaultMaxSSEPending)
+	orDefault(&o.WriteTimeout, DefaultWriteTimeout)
+	orDefault(&o.BodyTimeout, DefaultBodyTimeout)
+}
+
+func orDefault[T int | int64 | time.Duration](v *T, def T) {
+	if *v == 0 {
+		*v = def
+	}
 }
 
 func (s *Server) parseOptions() error {
@@ -243,11 +286,17 @@ func (s *Server) buildHandler() {
 	withBase := func(ctx context.Context, r *http.Request) context.Context {
 		return context.WithValue(ctx, baseKey{}, s.publicBase(r))
 	}
+	s.sessions = newSessionTable(s.opts.MaxSessions, s.evictSession)
 	s.http = mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithDisableLocalhostProtection(true), // guard() replaces it
 		mcpserver.WithHTTPContextFunc(withBase),
 		mcpserver.WithStreamableHTTPLogger(s.log),
+		mcpserver.WithSessionIdManager(s.sessions),
+		mcpserver.WithSessionIdleTTL(s.opts.SessionIdleTimeout),
+		// A ping on an open GET stream keeps its session from idling out.
+		mcpserver.WithHeartbeatInterval(min(25*time.Second, s.opts.SessionIdleTimeout/2)),
 	)
+	s.sseConns = newSSELimiter(s.opts.MaxSSEStreams, s.opts.MaxSSEPending, s.log)
 	s.sse = mcpserver.NewSSEServer(s.mcp,
 		mcpserver.WithStaticBasePath(s.prefix),
 		mcpserver.WithSSEEndpoint("/sse"),
@@ -256,13 +305,16 @@ func (s *Server) buildHandler() {
 		mcpserver.WithSSEDisableLocalhostProtection(true),
 		mcpserver.WithSSEContextFunc(withBase),
 		mcpserver.WithKeepAliveInterval(25*time.Second),
+		mcpserver.WithSessionIDGenerator(s.sseConns.newID),
 	)
+	streamable := s.streamDeadlines(s.http)
+	stream := s.sseConns.stream(s.sse.SSEHandler(), s.withWriteDeadline)
 	mcpMux := http.NewServeMux()
-	mcpMux.Handle(s.prefix+"/mcp", s.http)
-	mcpMux.Handle(s.prefix+"/mcp/", s.http)
-	mcpMux.Handle(s.prefix+"/sse", s.sse.SSEHandler())
-	mcpMux.Handle(s.prefix+"/sse/", s.sse.SSEHandler())
-	mcpMux.Handle(s.prefix+"/message", s.sse.MessageHandler())
+	mcpMux.Handle(s.prefix+"/mcp", streamable)
+	mcpMux.Handle(s.prefix+"/mcp/", streamable)
+	mcpMux.Handle(s.prefix+"/sse", stream)
+	mcpMux.Handle(s.prefix+"/sse/", stream)
+	mcpMux.Handle(s.prefix+"/message", s.sseConns.message(s.sse.MessageHandler()))
 	mcpMux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok\n")
@@ -275,7 +327,15 @@ func (s *Server) buildHandler() {
 		root.Handle("/ui/", s.opts.Web)
 	}
 	root.Handle("/", s.requireAuth(mcpMux))
-	s.handler = s.recoverPanics(s.guard(s.limitBody(root)))
+	s.handler = s.recoverPanics(s.guard(s.readBody(root)))
+}
+
+// streamDeadlines gives every write of a streamable HTTP response a write
+// deadline (see deadlineWriter).
+func (s *Server) streamDeadlines(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(s.withWriteDeadline(w, nil), r)
+	})
 }
 
 // ListenAndServe listens on Options.Addr and serves Handler until ctx is

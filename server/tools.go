@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -93,17 +93,17 @@ func withTitle(a mcp.ToolAnnotation, title string) mcp.ToolAnnotation {
 // handleSearch answers the search tool. Mistakes the model can fix come back
 // as a result with isError; library failures are Go errors (logged).
 func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	query := strings.TrimSpace(req.GetString("query", ""))
-	if query == "" {
-		return mcp.NewToolResultError("The query is empty. Pass a question or a few key words in \"query\"."), nil
+	query, bad := stringArg(req, "query")
+	if bad != nil {
+		return bad, nil
 	}
-	if n := utf8.RuneCountInString(query); n > s.opts.MaxQueryLen {
-		return mcp.NewToolResultError(fmt.Sprintf("The query is too long (%d characters, at most %d). Shorten it to the key words.", n, s.opts.MaxQueryLen)), nil
-	}
-	resp, err := s.lib.Search(ctx, query, s.opts.MaxResults)
+	resp, err := s.lib.Search(ctx, query, library.SearchOptions{K: s.opts.MaxResults, MaxQueryLen: s.opts.MaxQueryLen})
+	var long *library.QueryTooLongError
 	switch {
 	case errors.Is(err, library.ErrEmptyQuery):
-		return mcp.NewToolResultError("The query has no searchable words. Use different key words."), nil
+		return mcp.NewToolResultError("The query is empty. Pass a question or a few key words in \"query\"."), nil
+	case errors.As(err, &long):
+		return mcp.NewToolResultError(fmt.Sprintf("The query is too long (%d characters, at most %d). Shorten it to the key words.", long.Len, long.Max)), nil
 	case errors.Is(err, library.ErrQueryTooLong):
 		return mcp.NewToolResultError("The query is too long. Shorten it to the key words."), nil
 	case err != nil:
@@ -116,7 +116,6 @@ func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mc
 			if len(out.Results) == s.opts.MaxResults {
 				break
 			}
-			r.Text, _ = truncate(r.Text, maxSnippetChars)
 			if r.URL == "" {
 				r.URL = s.docURL(ctx, r.DocID, r.Page)
 			}
@@ -128,11 +127,14 @@ func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mc
 
 // handleFetch answers the fetch tool; an unknown id is a result with isError.
 func (s *Server) handleFetch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	id := strings.TrimSpace(req.GetString("id", ""))
-	if id == "" {
+	id, bad := stringArg(req, "id")
+	if bad != nil {
+		return bad, nil
+	}
+	if id = strings.TrimSpace(id); id == "" {
 		return mcp.NewToolResultError("The id is empty. Pass an id returned by search."), nil
 	}
-	resp, err := s.lib.Fetch(ctx, id)
+	resp, err := s.lib.Fetch(ctx, id, library.FetchOptions{MaxChars: s.opts.MaxFetchChars})
 	switch {
 	case errors.Is(err, library.ErrNotFound) || (err == nil && resp == nil):
 		return mcp.NewToolResultError(fmt.Sprintf("Unknown id %q. Use an id returned by search (the library may have changed; search again).", id)), nil
@@ -143,14 +145,50 @@ func (s *Server) handleFetch(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	out := *resp
 	out.Metadata = make(map[string]any, len(resp.Metadata)+1)
 	maps.Copy(out.Metadata, resp.Metadata)
-	var cut bool
-	if out.Text, cut = truncate(out.Text, s.opts.MaxFetchChars); cut {
-		out.Metadata["truncated"] = true
+	if src, ok := out.Metadata["source"].(string); ok && !s.opts.ShowPaths && filepath.IsAbs(src) {
+		// Where the owner keeps files is not the remote client's business.
+		out.Metadata["source"] = filepath.Base(src)
 	}
 	if out.URL == "" {
 		out.URL = s.docURL(ctx, resp.DocID, resp.Page)
 	}
 	return structured(out)
+}
+
+// stringArg returns the string argument name ("" when absent), or a tool
+// error result telling the model what is wrong with the arguments.
+func stringArg(req mcp.CallToolRequest, name string) (string, *mcp.CallToolResult) {
+	if req.Params.Arguments == nil {
+		return "", nil
+	}
+	args, ok := req.Params.Arguments.(map[string]any)
+	if !ok {
+		return "", mcp.NewToolResultError(fmt.Sprintf("The arguments must be a JSON object such as {%q: \"...\"}.", name))
+	}
+	switch v := args[name].(type) {
+	case nil:
+		return "", nil
+	case string:
+		return v, nil
+	default:
+		return "", mcp.NewToolResultError(fmt.Sprintf("%q must be a string, not %s.", name, jsonType(v)))
+	}
+}
+
+// jsonType names the JSON type of a decoded value.
+func jsonType(v any) string {
+	switch v.(type) {
+	case bool:
+		return "a boolean"
+	case float64, json.Number, int, int64:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	default:
+		return fmt.Sprintf("%T", v)
+	}
 }
 
 // structured returns v as structuredContent and the same JSON as one text item.
@@ -172,25 +210,4 @@ func (s *Server) docURL(ctx context.Context, docID string, page int) string {
 		return ""
 	}
 	return base + s.docPath(docID, page)
-}
-
-// truncate cuts text to at most max characters, preferring a word boundary
-// near the end, and reports whether it cut.
-func truncate(text string, max int) (string, bool) {
-	if utf8.RuneCountInString(text) <= max {
-		return text, false
-	}
-	cut, n := len(text), 0
-	for i := range text {
-		if n == max-1 { // leave room for the ellipsis
-			cut = i
-			break
-		}
-		n++
-	}
-	t := text[:cut]
-	if sp := strings.LastIndexAny(t, " \n\t"); sp > cut*9/10 {
-		t = t[:sp]
-	}
-	return strings.TrimRight(t, " \n\t") + "…", true
 }

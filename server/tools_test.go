@@ -33,11 +33,6 @@ func TestResponseSizeBounded(t *testing.T) {
 	if len(sr.Results) != 5 {
 		t.Errorf("results = %d, want MaxResults 5", len(sr.Results))
 	}
-	for _, r := range sr.Results {
-		if n := utf8.RuneCountInString(r.Text); n > maxSnippetChars {
-			t.Errorf("snippet of %s has %d characters, cap %d", r.ID, n, maxSnippetChars)
-		}
-	}
 	var fr library.FetchResponse
 	decodeResult(t, callTool(t, c, "fetch", map[string]any{"id": "biga:0"}), &fr)
 	if n := utf8.RuneCountInString(fr.Text); n > 1000 || n < 900 {
@@ -47,31 +42,9 @@ func TestResponseSizeBounded(t *testing.T) {
 		t.Errorf("metadata = %v, want truncated and the library's fields", fr.Metadata)
 	}
 	// The library's own map is not mutated.
-	orig, _ := lib.Fetch(context.Background(), "biga:0")
+	orig, _ := lib.Fetch(context.Background(), "biga:0", library.FetchOptions{})
 	if _, ok := orig.Metadata["truncated"]; ok {
 		t.Error("server mutated the library's metadata map")
-	}
-}
-
-func TestTruncate(t *testing.T) {
-	for _, tc := range []struct {
-		in      string
-		max     int
-		want    string
-		wantCut bool
-	}{
-		{"short", 10, "short", false},
-		{"exactly ten", 11, "exactly ten", false},
-		{"héllo wörld and more", 12, "héllo wörld…", true},
-		{"abcdefghijklmnop", 5, "abcd…", true},
-	} {
-		got, cut := truncate(tc.in, tc.max)
-		if got != tc.want || cut != tc.wantCut {
-			t.Errorf("truncate(%q, %d) = %q, %v; want %q, %v", tc.in, tc.max, got, cut, tc.want, tc.wantCut)
-		}
-		if utf8.RuneCountInString(got) > tc.max || !utf8.ValidString(got) {
-			t.Errorf("truncate(%q, %d) = %q exceeds the cap or is invalid UTF-8", tc.in, tc.max, got)
-		}
 	}
 }
 
@@ -103,14 +76,14 @@ func TestLibraryFailureIsProtocolError(t *testing.T) {
 	lib.mu.Lock()
 	lib.failWith = library.ErrEmptyQuery
 	lib.mu.Unlock()
-	if msg := errorText(t, callTool(t, c, "search", map[string]any{"query": "the"})); !strings.Contains(msg, "no searchable words") {
+	if msg := errorText(t, callTool(t, c, "search", map[string]any{"query": "the"})); !strings.Contains(msg, "empty") {
 		t.Errorf("ErrEmptyQuery message = %q", msg)
 	}
 	// A missing or mistyped argument is an isError result too.
 	if msg := errorText(t, callTool(t, c, "search", map[string]any{"q": "pump"})); !strings.Contains(msg, "empty") {
 		t.Errorf("missing query message = %q", msg)
 	}
-	if msg := errorText(t, callTool(t, c, "fetch", map[string]any{"id": 42})); !strings.Contains(msg, "empty") {
+	if msg := errorText(t, callTool(t, c, "fetch", map[string]any{"id": 42})); !strings.Contains(msg, "must be a string, not a number") {
 		t.Errorf("numeric id message = %q", msg)
 	}
 }
@@ -186,8 +159,10 @@ func TestShutdownClosesStreams(t *testing.T) {
 // panicLib panics in every call, like a library with a bug.
 type panicLib struct{ *fakeLib }
 
-func (panicLib) Search(context.Context, string, int) (*library.SearchResponse, error) { panic("boom") }
-func (panicLib) Original(context.Context, string) (*library.Original, error)          { panic("boom") }
+func (panicLib) Search(context.Context, string, library.SearchOptions) (*library.SearchResponse, error) {
+	panic("boom")
+}
+func (panicLib) Original(context.Context, string) (*library.Original, error) { panic("boom") }
 
 func TestPanicsDoNotEscape(t *testing.T) {
 	s := MustNew(t, panicLib{newFakeLib()}, Options{})

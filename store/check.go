@@ -19,64 +19,83 @@ func (db *DB) Check() error {
 		for err := range tx.Check() {
 			errs = append(errs, fmt.Errorf("bbolt: %w", err))
 		}
-		emb, err := getEmbedder(tx.Bucket(bucketMeta))
+		owned, err := checkDocuments(tx, &errs)
 		if err != nil {
 			return err
 		}
-		owned := map[uint64]string{}
-		err = tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
-			var d Document
-			if err := json.Unmarshal(v, &d); err != nil {
-				errs = append(errs, fmt.Errorf("document %s: undecodable record", k))
-				return nil
-			}
-			if tx.Bucket(bucketTexts).Get(k) == nil {
-				errs = append(errs, fmt.Errorf("document %s: no text", k))
-			}
-			for i, seq := range d.Chunks {
-				owned[seq] = d.ID
-				c, err := decodeChunk(seq, tx.Bucket(bucketChunks).Get(seqKey(seq)))
-				if err != nil {
-					errs = append(errs, fmt.Errorf("document %s passage %d: %w", k, i, err))
-					continue
-				}
-				if c.DocID != d.ID || c.Index != i {
-					errs = append(errs, fmt.Errorf("document %s passage %d: belongs to %s:%d", k, i, c.DocID, c.Index))
-				}
-				v := tx.Bucket(bucketVectors).Get(seqKey(seq))
-				if v == nil || (emb != nil && len(v) != 4*emb.Dimensions) {
-					errs = append(errs, fmt.Errorf("document %s passage %d: missing or malformed vector", k, i))
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		for _, b := range [][]byte{bucketChunks, bucketVectors} {
-			tx.Bucket(b).ForEach(func(k, _ []byte) error {
-				if _, ok := owned[SeqFromKey(k)]; !ok {
-					errs = append(errs, fmt.Errorf("%s %d: not referenced by any document", b, SeqFromKey(k)))
-				}
-				return nil
-			})
-		}
-		for _, b := range [][]byte{bucketPaths, bucketTexts, bucketOriginals} {
-			tx.Bucket(b).ForEach(func(k, v []byte) error {
-				id := k
-				if string(b) == string(bucketPaths) {
-					id = v
-				}
-				if tx.Bucket(bucketDocs).Get(id) == nil {
-					errs = append(errs, fmt.Errorf("%s %q: no such document", b, k))
-				}
-				return nil
-			})
-		}
+		checkOrphans(tx, owned, &errs)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	return errors.Join(errs...)
+}
+
+// checkDocuments checks every document's text, passages and vectors and
+// returns which document owns each passage.
+func checkDocuments(tx *bolt.Tx, errs *[]error) (map[uint64]string, error) {
+	emb, err := getEmbedder(tx.Bucket(bucketMeta))
+	if err != nil {
+		return nil, err
+	}
+	owned := map[uint64]string{}
+	err = tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
+		var d Document
+		if err := json.Unmarshal(v, &d); err != nil {
+			*errs = append(*errs, fmt.Errorf("document %s: undecodable record", k))
+			return nil
+		}
+		if tx.Bucket(bucketTexts).Get(k) == nil {
+			*errs = append(*errs, fmt.Errorf("document %s: no text", k))
+		}
+		for i, seq := range d.Chunks {
+			owned[seq] = d.ID
+			if err := checkPassage(tx, &d, i, seq, emb); err != nil {
+				*errs = append(*errs, fmt.Errorf("document %s passage %d: %w", k, i, err))
+			}
+		}
+		return nil
+	})
+	return owned, err
+}
+
+func checkPassage(tx *bolt.Tx, d *Document, i int, seq uint64, emb *EmbedderInfo) error {
+	c, err := decodeChunk(seq, tx.Bucket(bucketChunks).Get(seqKey(seq)))
+	if err != nil {
+		return err
+	}
+	if c.DocID != d.ID || c.Index != i {
+		return fmt.Errorf("belongs to %s:%d", c.DocID, c.Index)
+	}
+	v := tx.Bucket(bucketVectors).Get(seqKey(seq))
+	if v == nil || (emb != nil && len(v) != 4*emb.Dimensions) {
+		return errors.New("missing or malformed vector")
+	}
+	return nil
+}
+
+// checkOrphans reports passages, vectors, paths, texts and originals that
+// belong to no document.
+func checkOrphans(tx *bolt.Tx, owned map[uint64]string, errs *[]error) {
+	for _, b := range [][]byte{bucketChunks, bucketVectors} {
+		tx.Bucket(b).ForEach(func(k, _ []byte) error {
+			if _, ok := owned[SeqFromKey(k)]; !ok {
+				*errs = append(*errs, fmt.Errorf("%s %d: not referenced by any document", b, SeqFromKey(k)))
+			}
+			return nil
+		})
+	}
+	for _, b := range [][]byte{bucketPaths, bucketTexts, bucketOriginals} {
+		tx.Bucket(b).ForEach(func(k, v []byte) error {
+			id := k
+			if string(b) == string(bucketPaths) {
+				id = v
+			}
+			if tx.Bucket(bucketDocs).Get(id) == nil {
+				*errs = append(*errs, fmt.Errorf("%s %q: no such document", b, k))
+			}
+			return nil
+		})
+	}
 }

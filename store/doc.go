@@ -33,6 +33,12 @@
 //     *LockedError naming the PID recorded in the sidecar file "<path>.pid".
 //   - A DB is safe for concurrent use by many goroutines; write transactions
 //     are serialised by bbolt.
+//   - OriginalReader copies an original in pieces of at most 256 KiB, each in
+//     its own read transaction, so a slow consumer never holds one open
+//     (bbolt's writers wait for open readers when they grow the file's map).
+//     A document removed or replaced by one of another size while being read
+//     makes the next Read fail with ErrOriginalChanged; a replacement of the
+//     same size mid-read is not detected.
 //   - Slices handed to callbacks (View, Aux buckets, vector iterators) are
 //     valid only during the callback.
 package store

@@ -140,67 +140,95 @@ func (db *DB) PutDocument(doc *Document, chunks []Chunk, vectors [][]float32, or
 	}
 	err := db.update(func(tx *bolt.Tx) error {
 		res = PutResult{}
-		emb, err := getEmbedder(tx.Bucket(bucketMeta))
-		if err != nil {
+		if err := checkVectors(tx, doc.ID, vectors); err != nil {
 			return err
 		}
-		if emb == nil {
-			return fmt.Errorf("put document %s: the library has no embedder recorded", doc.ID)
-		}
-		for i, v := range vectors {
-			if len(v) != emb.Dimensions {
-				return fmt.Errorf("put document %s chunk %d: %w (%d, want %d)", doc.ID, i, ErrDimensions, len(v), emb.Dimensions)
-			}
-		}
-		if old := tx.Bucket(bucketPaths).Get([]byte(doc.SourcePath)); old != nil && doc.SourcePath != "" && string(old) != doc.ID {
-			if err := deleteDoc(tx, string(old), &res); err != nil {
-				return err
-			}
-		}
-		if tx.Bucket(bucketDocs).Get([]byte(doc.ID)) != nil {
-			if err := deleteDoc(tx, doc.ID, &res); err != nil {
-				return err
-			}
-		}
-		cb, vb := tx.Bucket(bucketChunks), tx.Bucket(bucketVectors)
-		doc.Chunks = make([]uint64, len(chunks))
-		for i := range chunks {
-			seq, err := cb.NextSequence()
-			if err != nil {
-				return err
-			}
-			c := chunks[i]
-			c.DocID, c.Index, c.Seq = doc.ID, i, seq
-			chunks[i].Seq, chunks[i].DocID, chunks[i].Index = seq, doc.ID, i
-			if err := cb.Put(seqKey(seq), encodeChunk(&c)); err != nil {
-				return err
-			}
-			if err := vb.Put(seqKey(seq), EncodeVector(vectors[i])); err != nil {
-				return err
-			}
-			doc.Chunks[i] = seq
-			res.Added = append(res.Added, seq)
-		}
-		if err := putJSON(tx.Bucket(bucketDocs), []byte(doc.ID), doc); err != nil {
+		if err := replaceOld(tx, doc, &res); err != nil {
 			return err
 		}
-		if err := tx.Bucket(bucketTexts).Put([]byte(doc.ID), []byte(doc.Text)); err != nil {
+		if err := putChunks(tx, doc, chunks, vectors, &res); err != nil {
 			return err
 		}
-		if original != nil {
-			if err := tx.Bucket(bucketOriginals).Put([]byte(doc.ID), original); err != nil {
-				return err
-			}
-		}
-		if doc.SourcePath != "" {
-			return tx.Bucket(bucketPaths).Put([]byte(doc.SourcePath), []byte(doc.ID))
-		}
-		return nil
+		return putRecord(tx, doc, original)
 	})
 	if err != nil {
 		return PutResult{}, fmt.Errorf("put document %s: %w", doc.ID, err)
 	}
 	return res, nil
+}
+
+// checkVectors refuses vectors of other dimensions than the library's.
+func checkVectors(tx *bolt.Tx, id string, vectors [][]float32) error {
+	emb, err := getEmbedder(tx.Bucket(bucketMeta))
+	if err != nil {
+		return err
+	}
+	if emb == nil {
+		return fmt.Errorf("put document %s: the library has no embedder recorded", id)
+	}
+	for i, v := range vectors {
+		if len(v) != emb.Dimensions {
+			return fmt.Errorf("put document %s chunk %d: %w (%d, want %d)", id, i, ErrDimensions, len(v), emb.Dimensions)
+		}
+	}
+	return nil
+}
+
+// replaceOld deletes the document doc replaces: another one at its path,
+// and an earlier version with its id.
+func replaceOld(tx *bolt.Tx, doc *Document, res *PutResult) error {
+	if old := tx.Bucket(bucketPaths).Get([]byte(doc.SourcePath)); old != nil && doc.SourcePath != "" && string(old) != doc.ID {
+		if err := deleteDoc(tx, string(old), res); err != nil {
+			return err
+		}
+	}
+	if tx.Bucket(bucketDocs).Get([]byte(doc.ID)) != nil {
+		return deleteDoc(tx, doc.ID, res)
+	}
+	return nil
+}
+
+// putChunks writes the passages and vectors under new sequence numbers,
+// recording them in doc.Chunks, chunks and res.
+func putChunks(tx *bolt.Tx, doc *Document, chunks []Chunk, vectors [][]float32, res *PutResult) error {
+	cb, vb := tx.Bucket(bucketChunks), tx.Bucket(bucketVectors)
+	doc.Chunks = make([]uint64, len(chunks))
+	for i := range chunks {
+		seq, err := cb.NextSequence()
+		if err != nil {
+			return err
+		}
+		chunks[i].Seq, chunks[i].DocID, chunks[i].Index = seq, doc.ID, i
+		if err := cb.Put(seqKey(seq), encodeChunk(&chunks[i])); err != nil {
+			return err
+		}
+		if err := vb.Put(seqKey(seq), EncodeVector(vectors[i])); err != nil {
+			return err
+		}
+		doc.Chunks[i] = seq
+		res.Added = append(res.Added, seq)
+	}
+	return nil
+}
+
+// putRecord writes the document record, its text, its original (when not
+// nil) and its path entry.
+func putRecord(tx *bolt.Tx, doc *Document, original []byte) error {
+	if err := putJSON(tx.Bucket(bucketDocs), []byte(doc.ID), doc); err != nil {
+		return err
+	}
+	if err := tx.Bucket(bucketTexts).Put([]byte(doc.ID), []byte(doc.Text)); err != nil {
+		return err
+	}
+	if original != nil {
+		if err := tx.Bucket(bucketOriginals).Put([]byte(doc.ID), original); err != nil {
+			return err
+		}
+	}
+	if doc.SourcePath != "" {
+		return tx.Bucket(bucketPaths).Put([]byte(doc.SourcePath), []byte(doc.ID))
+	}
+	return nil
 }
 
 // DeleteDocument removes a document, its passages, vectors and original in

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -23,40 +21,7 @@ import (
 // cleanup.
 func startServer(t *testing.T, db string) *exec.Cmd {
 	t.Helper()
-	srv := exec.Command(os.Args[0], "serve", "--addr", "127.0.0.1:0")
-	srv.Env = childEnv(db)
-	srv.Stderr = io.Discard
-	out, err := srv.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		srv.Process.Signal(syscall.SIGTERM)
-		srv.Wait()
-	})
-	up := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), "http://") {
-				up <- true
-				io.Copy(io.Discard, out)
-				return
-			}
-		}
-		up <- false
-	}()
-	select {
-	case ok := <-up:
-		if !ok {
-			t.Fatal("serve exited before it listened")
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("serve did not start within a minute")
-	}
+	_, _, srv := serveURL(t, db)
 	return srv
 }
 

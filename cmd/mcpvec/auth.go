@@ -120,7 +120,8 @@ func runAuthPassphrase(ctx context.Context, e *env, args []string) int {
 		return errorf(e, "%v", err)
 	}
 	h, err := openLibrary(ctx, e, &lf, true, false)
-	if fw := (*forwardTo)(nil); errors.As(err, &fw) {
+	var fw *forwardTo
+	if errors.As(err, &fw) {
 		return forwardPassphrase(ctx, e, fw.client, hash)
 	}
 	if err != nil {
@@ -198,13 +199,9 @@ func runAuthApprove(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet("auth approve", "[flags] CODE", e)
 	var lf libFlags
 	lf.register(fs)
-	pos, st, ok := parseFlags(fs, args, e)
+	pos, st, ok := parseArgs(fs, args, e, one)
 	if !ok {
 		return st
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return 2
 	}
 	h, st := openAuth(ctx, e, &lf, append([]string{"approve"}, args...), true)
 	if h == nil {

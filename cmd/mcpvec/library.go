@@ -171,6 +171,9 @@ func dialServer(ctx context.Context, e *env, path string, lockErr error) error {
 // errForward.
 func openLibrary(ctx context.Context, e *env, lf *libFlags, write, needLib bool) (*handle, error) {
 	if st := e.forwarded; st != nil {
+		if write && st.readOnly {
+			return nil, fmt.Errorf("%s: %w: the running `mcpvec serve` holds it read-only, so writes are refused", st.db.Path(), store.ErrReadOnly)
+		}
 		return &handle{db: st.db, lib: st.live.Current(), emb: st.emb, close: func() {}}, nil
 	}
 	path, err := lf.path(e)
@@ -185,6 +188,11 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write, needLib bool)
 	db, err := store.Open(path, &store.Options{ReadOnly: !write, Timeout: time.Second})
 	if errors.Is(err, store.ErrLocked) {
 		return nil, dialServer(ctx, e, path, err)
+	}
+	if write && cannotWrite(err) {
+		// A read-only mount: a server may hold the library read-only; it
+		// says so. Otherwise say why nothing can be written.
+		return nil, dialServer(ctx, e, path, fmt.Errorf("%w: the library cannot be written here, so writes are refused (`mcpvec serve` serves it read-only)", err))
 	}
 	if err != nil {
 		return nil, err

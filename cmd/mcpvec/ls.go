@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -66,13 +67,9 @@ func runRm(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet("rm", "[flags] ID|PATH...", e)
 	var lf libFlags
 	lf.register(fs)
-	pos, st, ok := parseFlags(fs, args, e)
+	pos, st, ok := parseArgs(fs, args, e, some)
 	if !ok {
 		return st
-	}
-	if len(pos) == 0 {
-		fs.Usage()
-		return 2
 	}
 	h, st := openOrForward(ctx, e, &lf, "rm", args, true, true)
 	if h == nil {
@@ -92,14 +89,26 @@ func runRm(ctx context.Context, e *env, args []string) int {
 			continue
 		}
 		if err != nil {
-			return errorf(e, "rm %s: %v", a, err)
+			// Each document is its own transaction: report this one and
+			// try the rest (on a full disk a removal can free pages).
+			errorf(e, "rm %s: %v", a, diskFull(err))
+			status = 1
+			continue
 		}
 		fmt.Fprintf(e.stdout, "removed %s (%d passages)\n", id, removed)
 	}
 	if err := h.lib.Save(); err != nil {
-		return errorf(e, "save indexes: %v", err)
+		return errorf(e, "save indexes (the removals are committed; the indexes are rebuilt from the store on the next open): %v", diskFull(err))
 	}
 	return status
+}
+
+// diskFull adds what to do to an error caused by a full disk.
+func diskFull(err error) error {
+	if errors.Is(err, syscall.ENOSPC) {
+		return fmt.Errorf("%w (the disk is full: free some space and run the command again)", err)
+	}
+	return err
 }
 
 func runInfo(ctx context.Context, e *env, args []string) int {

@@ -47,6 +47,7 @@ func commands() []command {
 		{"info", "show what the library holds", runInfo},
 		{"serve", "serve the library over MCP", runServe},
 		{"reindex", "re-embed every passage with another embedder", runReindex},
+		{"check", "verify the library; --repair rebuilds or copies out what is readable", runCheck},
 		{"auth", "manage OAuth sign-in for serve --oauth (passphrase, approve, ls, revoke)", runAuth},
 		{"version", "print the version", runVersion},
 	}
@@ -110,6 +111,21 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nRun `mcpvec <command> --help` for a command's flags.\nThe library is $MCPVEC_DB, else $XDG_DATA_HOME/mcpvec/library.db (~/.local/share/mcpvec/library.db); --db overrides.")
 }
 
+// parseArgs is parseFlags followed by a check of the number of positional
+// arguments: when want rejects it, the usage is printed and the status is 2.
+func parseArgs(fs *flag.FlagSet, args []string, e *env, want func(n int) bool) (pos []string, status int, ok bool) {
+	pos, status, ok = parseFlags(fs, args, e)
+	if ok && !want(len(pos)) {
+		fs.Usage()
+		return nil, 2, false
+	}
+	return pos, status, ok
+}
+
+// one and some are the usual argument counts for parseArgs.
+func one(n int) bool  { return n == 1 }
+func some(n int) bool { return n > 0 }
+
 // parseFlags parses flags that may come before or after positional
 // arguments; "--" ends flag parsing. It returns the positional arguments, or
 // ok=false after printing an error or help (status is the exit code).
@@ -153,7 +169,17 @@ func runVersion(ctx context.Context, e *env, args []string) int {
 	return 0
 }
 
+// errorf prints a command's error. A damaged or empty library file, which
+// every command can meet, is one line pointing to `mcpvec check --repair`.
 func errorf(e *env, format string, a ...any) int {
+	for _, v := range a {
+		if err, ok := v.(error); ok {
+			if hint, ok := damagedHint(err); ok {
+				fmt.Fprintln(e.stderr, "mcpvec: "+termSafe(hint, false))
+				return 1
+			}
+		}
+	}
 	fmt.Fprintln(e.stderr, "mcpvec: "+termSafe(fmt.Sprintf(format, a...), true))
 	return 1
 }

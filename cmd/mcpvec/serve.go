@@ -5,11 +5,13 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"strings"
+	"syscall"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/server"
@@ -24,6 +26,9 @@ type serveState struct {
 	db   *store.DB
 	live *library.Live
 	emb  embed.Embedder
+	// readOnly: the library is served read-only; forwarded writes are
+	// refused before they start.
+	readOnly bool
 }
 
 func runServe(ctx context.Context, e *env, args []string) int {
@@ -33,54 +38,25 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	lf.register(fs)
 	ef.register(fs, e)
 	var o server.Options
-	fs.StringVar(&o.Addr, "addr", server.DefaultAddr, "listen address")
-	stdio := fs.Bool("stdio", false, "speak MCP on stdin/stdout (Claude Desktop, Codex) instead of HTTP")
-	fs.StringVar(&o.PublicURL, "public-url", e.getenv("MCPVEC_PUBLIC_URL"), "https address of a tunnel (cloudflared, ngrok) in front of this server ($MCPVEC_PUBLIC_URL)")
-	fs.StringVar(&o.Token, "token", e.getenv("MCPVEC_TOKEN"), "require Authorization: Bearer TOKEN on MCP endpoints ($MCPVEC_TOKEN)")
-	secret := fs.Bool("secret-path", false, "serve MCP only under an unguessable path prefix kept in the library (for ChatGPT connectors)")
-	useOAuth := fs.Bool("oauth", false, "let ChatGPT and Claude sign in with OAuth, each sign-in approved by you (needs --public-url; see `mcpvec auth`)")
-	noWeb := fs.Bool("no-web", false, "do not serve the web interface at /")
-	fs.BoolVar(&o.InsecureNoAuth, "insecure-no-auth", false, "allow a non-loopback --addr without --token")
-	fs.IntVar(&o.MaxResults, "max-results", server.DefaultMaxResults, "search results per call")
-	fs.IntVar(&o.MaxFetchChars, "max-fetch-chars", server.DefaultMaxFetchChars, "largest fetch text in characters")
-	fs.IntVar(&o.MaxQueryLen, "max-query-len", server.DefaultMaxQueryLen, "longest search query in characters")
 	var origins stringList
-	fs.Var(&origins, "allow-origin", "extra browser origin allowed to call the MCP endpoints (repeatable; chatgpt.com and claude.ai are allowed)")
+	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
+	noWeb := fs.Bool("no-web", false, "do not serve the web page at /")
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
 	}
 	if e.forwarded != nil {
 		return errorf(e, "a server is already running on this library")
 	}
-	h, err := openLibrary(ctx, e, &lf, true, true)
-	if errors.Is(err, errForward) {
-		path, _ := lf.path(e)
-		return errorf(e, "library %s is already served by another mcpvec serve", path)
-	}
-	if err != nil {
-		return errorf(e, "%v", err)
+	h, code := openServed(ctx, e, &lf, &ef, readOnly)
+	if h == nil {
+		return code
 	}
 	defer h.close()
-	if err := ensureEmbedder(ctx, e, h, &ef); err != nil {
+	if err := serveKeys(h, &o, *secret, *readOnly); err != nil {
 		return errorf(e, "%v", err)
 	}
-	if o.LinkKey, err = h.db.SettingOrCreate("link-key", func() ([]byte, error) { return randomBytes(32) }); err != nil {
+	if err := setupOAuth(e, h, &o, *useOAuth, *readOnly); err != nil {
 		return errorf(e, "%v", err)
-	}
-	if *secret {
-		p, err := h.db.SettingOrCreate("secret-path", func() ([]byte, error) {
-			b, err := randomBytes(24)
-			return []byte("k-" + base64.RawURLEncoding.EncodeToString(b)), err
-		})
-		if err != nil {
-			return errorf(e, "%v", err)
-		}
-		o.SecretPath = string(p)
-	}
-	if *useOAuth {
-		if o.Auth, err = newAuthorizer(e, h.db, &o); err != nil {
-			return errorf(e, "%v", err)
-		}
 	}
 	if len(origins) > 0 {
 		o.AllowedOrigins = append(append([]string{}, server.DefaultAllowedOrigins...), origins...)
@@ -90,68 +66,173 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	live := library.NewLive(h.lib)
 	var ln net.Listener
 	if !*stdio {
-		// Listen first so the printed URLs carry the real port (--addr :0).
-		if ln, err = net.Listen("tcp", o.Addr); err != nil {
-			return errorf(e, "listen %s: %v", o.Addr, err)
-		}
-		defer ln.Close()
-		o.Addr = ln.Addr().String()
-	}
-	state := &serveState{db: h.db, live: live, emb: h.emb}
-	var ws *webSetup
-	if !*stdio && !*noWeb {
-		if ws, err = newWeb(e, state, &o); err != nil {
+		var err error
+		if ln, err = listenFirst(&o); err != nil {
 			return errorf(e, "%v", err)
 		}
+		defer ln.Close()
 	}
-	srv, err := server.New(live, o)
+	state := &serveState{db: h.db, live: live, emb: h.emb, readOnly: *readOnly}
+	srv, ws, err := newServer(e, state, &o, !*stdio && !*noWeb)
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
-	if ws != nil {
-		ws.srv = srv
-	}
-	ac, err := admin.Listen(ctx, adminSocket(e, h.db.Path()), adminRunner(state), &admin.Options{Library: h.db.Path(), Logger: slog.Default()})
-	if err != nil {
-		slog.Warn("live updates disabled: admin channel unavailable", "err", err)
-	} else {
-		defer ac.Close()
-	}
+	defer listenAdmin(ctx, e, state)()
 	if *stdio {
 		slog.Info("serving MCP over stdio", "library", h.db.Path())
-		if err := srv.ServeStdio(ctx, e.stdin, e.stdout); err != nil && !errors.Is(err, context.Canceled) {
-			return errorf(e, "%v", err)
-		}
-		return 0
+		err = srv.ServeStdio(ctx, e.stdin, e.stdout)
+	} else {
+		printURLs(e.stdout, srv.URLs(), h.db.Path(), o)
+		ws.printURL(e.stdout, srv)
+		err = srv.Serve(ctx, ln)
 	}
-	printURLs(e.stdout, srv.URLs(), h.db.Path())
-	if ws != nil {
-		fmt.Fprintf(e.stdout, "Web interface: %s/\n", strings.TrimSuffix(srv.URLs()[len(srv.URLs())-1], srv.SecretPrefix()+"/sse"))
-	}
-	if o.Token != "" {
-		fmt.Fprintln(e.stdout, "Clients must send the header: Authorization: Bearer <your --token>")
-	}
-	if o.SecretPath != "" {
-		fmt.Fprintln(e.stdout, "The k-… path is a password: share the URL only with your connector.")
-	}
-	if err := srv.Serve(ctx, ln); err != nil {
+	if err != nil && !(*stdio && errors.Is(err, context.Canceled)) {
 		return errorf(e, "%v", err)
 	}
 	return 0
 }
 
-func printURLs(w io.Writer, urls []string, path string) {
+// listenFirst listens on o.Addr before the server is made, so the printed
+// URLs carry the real port (--addr :0), and records that address in o.
+func listenFirst(o *server.Options) (net.Listener, error) {
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen %s: %w", o.Addr, err)
+	}
+	o.Addr = ln.Addr().String()
+	return ln, nil
+}
+
+// serveFlags registers serve's own flags into o and origins and returns
+// the switches serve reads itself.
+func serveFlags(fs *flag.FlagSet, e *env, o *server.Options, origins *stringList) (stdio, secret, readOnly, useOAuth *bool) {
+	fs.StringVar(&o.Addr, "addr", server.DefaultAddr, "listen address")
+	stdio = fs.Bool("stdio", false, "speak MCP on stdin/stdout (Claude Desktop, Codex) instead of HTTP")
+	fs.StringVar(&o.PublicURL, "public-url", e.getenv("MCPVEC_PUBLIC_URL"), "https address of a tunnel (cloudflared, ngrok) in front of this server ($MCPVEC_PUBLIC_URL)")
+	fs.StringVar(&o.Token, "token", e.getenv("MCPVEC_TOKEN"), "require Authorization: Bearer TOKEN on MCP endpoints ($MCPVEC_TOKEN)")
+	secret = fs.Bool("secret-path", false, "serve MCP only under an unguessable path prefix kept in the library (for ChatGPT connectors)")
+	useOAuth = fs.Bool("oauth", false, "let ChatGPT and Claude sign in with OAuth, each sign-in approved by you (needs --public-url; see `mcpvec auth`)")
+	fs.BoolVar(&o.InsecureNoAuth, "insecure-no-auth", false, "allow a non-loopback --addr without --token")
+	fs.IntVar(&o.MaxResults, "max-results", server.DefaultMaxResults, "search results per call")
+	fs.IntVar(&o.MaxFetchChars, "max-fetch-chars", server.DefaultMaxFetchChars, "largest fetch text in characters")
+	fs.IntVar(&o.MaxQueryLen, "max-query-len", server.DefaultMaxQueryLen, "longest search query in characters")
+	readOnly = fs.Bool("read-only", false, "open the library read-only (a read-only mount): search, fetch and document links work, writes are refused; chosen by itself when the file cannot be opened for writing")
+	fs.BoolVar(&o.ShowPaths, "show-paths", false, "send each document's absolute local path to clients in fetch metadata (default: the file name only)")
+	fs.Var(origins, "allow-origin", "extra browser origin allowed to call the MCP endpoints (repeatable; chatgpt.com and claude.ai are allowed)")
+	return stdio, secret, readOnly, useOAuth
+}
+
+// openServed opens the library for serving: for writing, or read-only with
+// readOnly or when the file or its folder cannot be written (a read-only
+// mount, a file without write permission). It sets *readOnly to what was
+// opened. A nil handle comes with the exit status.
+func openServed(ctx context.Context, e *env, lf *libFlags, ef *embedFlags, readOnly *bool) (*handle, int) {
+	h, err := openLibrary(ctx, e, lf, !*readOnly, true)
+	if !*readOnly && cannotWrite(err) {
+		slog.Warn("the library cannot be opened for writing; serving it read-only (writes are refused)", "err", err)
+		*readOnly = true
+		h, err = openLibrary(ctx, e, lf, false, true)
+	}
+	if errors.Is(err, errForward) {
+		path, _ := lf.path(e)
+		return nil, errorf(e, "library %s is already served by another mcpvec serve", path)
+	}
+	if err != nil {
+		return nil, errorf(e, "%v", err)
+	}
+	if *readOnly && h.emb == nil {
+		return h, 0 // nothing ingested yet: there is no embedder to record
+	}
+	if err := ensureEmbedder(ctx, e, h, ef); err != nil {
+		h.close()
+		return nil, errorf(e, "%v", err)
+	}
+	return h, 0
+}
+
+// cannotWrite reports whether err says the library may not be written.
+func cannotWrite(err error) bool {
+	return errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM)
+}
+
+// serveKeys sets the link key and the secret path from the library,
+// creating them in a writable one. A read-only library without a link key
+// gets one for this run only (links change on restart); without a secret
+// path, --secret-path is refused: a path that changes on every restart
+// would break the connector it is given to.
+func serveKeys(h *handle, o *server.Options, secret, readOnly bool) error {
+	var err error
+	newKey := func() ([]byte, error) { return randomBytes(32) }
+	newPath := func() ([]byte, error) {
+		b, err := randomBytes(24)
+		return []byte("k-" + base64.RawURLEncoding.EncodeToString(b)), err
+	}
+	if !readOnly {
+		if o.LinkKey, err = h.db.SettingOrCreate("link-key", newKey); err == nil && secret {
+			var p []byte
+			p, err = h.db.SettingOrCreate("secret-path", newPath)
+			o.SecretPath = string(p)
+		}
+		return err
+	}
+	if o.LinkKey, err = h.db.Setting("link-key"); errors.Is(err, store.ErrNotFound) {
+		slog.Warn("the read-only library has no document-link key: using one for this run only, so links change on restart; run `mcpvec serve` once where the library is writable to keep one")
+		o.LinkKey, err = newKey()
+	}
+	if err != nil || !secret {
+		return err
+	}
+	p, err := h.db.Setting("secret-path")
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("the read-only library has no secret path yet: run `mcpvec serve --secret-path` once where it is writable")
+	}
+	o.SecretPath = string(p)
+	return err
+}
+
+// setupOAuth sets up serve --oauth, which keeps its sign-ins in the
+// library and so needs it writable.
+func setupOAuth(e *env, h *handle, o *server.Options, on, readOnly bool) error {
+	if !on {
+		return nil
+	}
+	if readOnly {
+		return errors.New("--oauth keeps sign-ins in the library, which is read-only here: use --token instead")
+	}
+	var err error
+	o.Auth, err = newAuthorizer(e, h.db, o)
+	return err
+}
+
+func printURLs(w io.Writer, urls []string, path string, o server.Options) {
 	fmt.Fprintf(w, "mcpvec %s serving %s\nMCP endpoints (Streamable HTTP /mcp, legacy SSE /sse):\n", Version, path)
 	for _, u := range urls {
 		fmt.Fprintf(w, "  %s\n", u)
 	}
 	fmt.Fprintln(w, "Give the first URL to ChatGPT (connector), the Responses API (server_url) or any MCP client. Ctrl-C stops.")
+	if o.Token != "" {
+		fmt.Fprintln(w, "Clients must send the header: Authorization: Bearer <your --token>")
+	}
+	if o.SecretPath != "" {
+		fmt.Fprintln(w, "The k-… path is a password: share the URL only with your connector.")
+	}
 }
 
 func randomBytes(n int) ([]byte, error) {
 	b := make([]byte, n)
 	_, err := rand.Read(b)
 	return b, err
+}
+
+// listenAdmin opens the admin channel for forwarded commands and returns
+// what closes it; without it the server still serves, without live updates.
+func listenAdmin(ctx context.Context, e *env, st *serveState) (closeFn func()) {
+	ac, err := admin.Listen(ctx, adminSocket(e, st.db.Path()), adminRunner(st), &admin.Options{Library: st.db.Path(), Logger: slog.Default()})
+	if err != nil {
+		slog.Warn("live updates disabled: admin channel unavailable", "err", err)
+		return func() {}
+	}
+	return func() { ac.Close() }
 }
 
 // adminRunner runs forwarded write and read commands against the server's

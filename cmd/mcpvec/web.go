@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -24,6 +25,34 @@ type webSetup struct {
 	srv     *server.Server
 }
 
+// newServer makes the server for st, with the web page when withWeb.
+func newServer(e *env, st *serveState, o *server.Options, withWeb bool) (*server.Server, *webSetup, error) {
+	var ws *webSetup
+	if withWeb {
+		var err error
+		if ws, err = newWeb(e, st, o); err != nil {
+			return nil, nil, err
+		}
+	}
+	srv, err := server.New(st.live, *o)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ws != nil {
+		ws.srv = srv
+	}
+	return srv, ws, nil
+}
+
+// printURL prints where the web page is; ws may be nil (no web page).
+func (ws *webSetup) printURL(w io.Writer, srv *server.Server) {
+	if ws == nil {
+		return
+	}
+	urls := srv.URLs()
+	fmt.Fprintf(w, "Web page: %s/\n", strings.TrimSuffix(urls[len(urls)-1], srv.SecretPrefix()+"/sse"))
+}
+
 // newWeb builds the web interface for a server with options o on st's
 // library and records tool calls for its activity page. Uploads run the
 // CLI's ingest command inside the server, as forwarded commands do.
@@ -37,6 +66,7 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 		Library:     st.live,
 		Link:        func(r *http.Request, id string, page int) string { return ws.srv.DocURL(r, id, page) },
 		Ingest:      uploadIngest(e, st),
+		ReadOnly:    st.readOnly,
 		MCPPath:     "/mcp",
 		PublicURL:   o.PublicURL,
 		Exposed:     o.PublicURL != "" || !(host == "localhost" || (ip != nil && ip.IsLoopback())),
@@ -44,6 +74,7 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 		LibraryPath: st.db.Path(),
 		Version:     o.Version,
 		MaxResults:  o.MaxResults,
+		MaxQueryLen: o.MaxQueryLen,
 		Activity:    act,
 		Logger:      slog.Default(),
 	}

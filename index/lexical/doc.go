@@ -25,6 +25,23 @@
 //
 //	MCPVEC_EVAL=1 MCPVEC_EVAL_SWEEP=1 go test -run TestEvalBM25 -v ./index/lexical/
 //
+// For k below 50, Search is document at a time with MaxScore pruning
+// (Turtle & Flood 1995) and block-max bounds (Ding & Suel 2011): terms whose
+// summed upper bounds cannot reach the k-th best score only probe the
+// passages other terms found, skipping whole posting blocks. From k 50 the
+// k-th score is low, pruning saves little, and Search scores every posting
+// term at a time. Both return exactly the passages and scores of exhaustive
+// scoring (TestMaxScoreMatchesExhaustive compares them on random corpora).
+//
+// # Memory
+//
+// Posting lists are blocks of 128 (slot delta, tf) uvarint pairs with a
+// small header per block (last slot, offset, largest tf, shortest passage:
+// what skipping and the score bounds need), about 2–3 bytes a posting. Each
+// passage keeps its terms packed exactly as its stored record holds them
+// (needed to delete it, to compact and to save). See BENCHMARKS.md for
+// heap profiles.
+//
 // # Persistence
 //
 // Save writes into a caller-provided KV (a bbolt bucket in a write
@@ -38,7 +55,11 @@
 // Load reads the dictionary chain, decodes the records without touching term
 // strings, then walks the passages (the source of truth) and tokenises only
 // those whose record is missing, stale or damaged; records of vanished
-// passages are dropped and deleted by the next Save.
+// passages are dropped and deleted by the next Save. It then builds all
+// posting lists at once, term by term. LoadIDs does the same from passage
+// ids alone, reading a passage's text only when its record is unusable: for
+// callers whose records cannot drift from the text (Save in the passages'
+// transaction, text never changed under an id), start-up then reads no text.
 //
 // # Caveats
 //
@@ -59,4 +80,7 @@
 //     character per term: matching works, ranking is crude. Stemming and
 //     stopwords are English only.
 //   - Changing TokenizerVersion makes the next Load re-tokenise everything.
+//   - After Load (or a compaction) all posting lists share one allocation;
+//     a list that grows past its share moves to its own, and the share it
+//     left stays allocated until the next compaction.
 package lexical

@@ -1,9 +1,10 @@
 package lexical
 
 import (
-	"container/heap"
+	"cmp"
+	"encoding/binary"
 	"hash/crc32"
-	"maps"
+	"iter"
 	"math"
 	"slices"
 	"sync"
@@ -38,22 +39,20 @@ func (c Config) sane() Config {
 	return c
 }
 
-type posting struct {
-	doc uint32 // slot in Index.docs
-	tf  uint32
-}
-
 type termFreq struct {
 	term uint32
 	tf   uint32
 }
 
+// docEntry is one passage slot. Its terms are kept packed (see packTerms),
+// exactly as its stored record holds them, for Delete, compaction and Save.
 type docEntry struct {
 	id     uint64
 	length uint32
+	sum    uint32 // CRC-32C of the passage text, to detect changed text on Load
+	nterms uint32
 	alive  bool
-	sum    uint32     // CRC-32C of the passage text, to detect changed text on Load
-	terms  []termFreq // nil once deleted
+	terms  []byte // nil once deleted
 }
 
 // Index is an in-memory BM25 index over passages keyed by uint64 ids. It is
@@ -64,8 +63,8 @@ type Index struct {
 	cfg        Config
 	termIDs    map[string]uint32
 	termStr    []string
-	df         []uint32    // live documents per term
-	post       [][]posting // per term; may point at deleted slots
+	df         []uint32   // live documents per term
+	post       []postings // per term; may point at deleted slots
 	docs       []docEntry
 	slot       map[uint64]uint32
 	alive      int
@@ -79,6 +78,7 @@ type Index struct {
 	chain      []uint32            // first ids of the dictionary chunks Load used
 	staleKeys  [][]byte            // dictionary chunks Save must delete
 	scratch    sync.Pool           // *scratch
+	deferPost  bool                // Load: insertLocked leaves postings to invert
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -109,7 +109,8 @@ func (ix *Index) Add(id uint64, text string) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.deleteLocked(id)
-	ix.insertLocked(id, sum, length, ix.internLocked(terms))
+	tfs := ix.internLocked(terms)
+	ix.insertLocked(id, sum, length, uint32(len(tfs)), packTerms(tfs))
 	ix.dirty[id] = struct{}{}
 	delete(ix.removed, id)
 }
@@ -141,22 +142,55 @@ func (ix *Index) termIDLocked(t string) uint32 {
 	ix.termIDs[t] = id
 	ix.termStr = append(ix.termStr, t)
 	ix.df = append(ix.df, 0)
-	ix.post = append(ix.post, nil)
+	ix.post = append(ix.post, postings{})
 	return id
 }
 
+// packTerms lays out term frequencies as (term id delta, tf) uvarint pairs
+// in ascending term order, the body of a stored record. It sorts tfs.
+func packTerms(tfs []termFreq) []byte {
+	slices.SortFunc(tfs, func(a, b termFreq) int { return cmp.Compare(a.term, b.term) })
+	b := make([]byte, 0, len(tfs)*3)
+	prev := uint32(0)
+	for _, t := range tfs {
+		b = binary.AppendUvarint(b, uint64(t.term-prev))
+		b = binary.AppendUvarint(b, uint64(t.tf))
+		prev = t.term
+	}
+	return slices.Clip(b)
+}
+
+// unpackTerms yields the (term, tf) pairs packTerms wrote. The bytes were
+// written by packTerms or validated by decodeDoc, so they are not checked.
+func unpackTerms(b []byte) iter.Seq2[uint32, uint32] {
+	return func(yield func(uint32, uint32) bool) {
+		term := uint32(0)
+		for len(b) > 0 {
+			d, n := binary.Uvarint(b)
+			tf, n2 := binary.Uvarint(b[n:])
+			b = b[n+n2:]
+			term += uint32(d)
+			if !yield(term, uint32(tf)) {
+				return
+			}
+		}
+	}
+}
+
 // insertLocked appends a live document; id must not be present.
-func (ix *Index) insertLocked(id uint64, sum, length uint32, terms []termFreq) {
+func (ix *Index) insertLocked(id uint64, sum, length, nterms uint32, terms []byte) {
 	s := uint32(len(ix.docs))
-	ix.docs = append(ix.docs, docEntry{id: id, length: length, alive: true, sum: sum, terms: terms})
+	ix.docs = append(ix.docs, docEntry{id: id, length: length, alive: true, sum: sum, nterms: nterms, terms: terms})
 	ix.slot[id] = s
-	for _, t := range terms {
-		ix.df[t.term]++
-		ix.post[t.term] = append(ix.post[t.term], posting{doc: s, tf: t.tf})
+	for t, tf := range unpackTerms(terms) {
+		ix.df[t]++
+		if !ix.deferPost {
+			ix.post[t].add(s, tf, length)
+		}
 	}
 	ix.alive++
 	ix.totalLen += uint64(length)
-	ix.livePost += len(terms)
+	ix.livePost += int(nterms)
 }
 
 // Delete removes the passage id and reports whether it was present. It is
@@ -178,13 +212,13 @@ func (ix *Index) deleteLocked(id uint64) bool {
 		return false
 	}
 	d := &ix.docs[s]
-	for _, t := range d.terms {
-		ix.df[t.term]--
+	for t := range unpackTerms(d.terms) {
+		ix.df[t]--
 	}
 	ix.alive--
 	ix.totalLen -= uint64(d.length)
-	ix.livePost -= len(d.terms)
-	ix.deadPost += len(d.terms)
+	ix.livePost -= int(d.nterms)
+	ix.deadPost += int(d.nterms)
 	d.alive, d.terms = false, nil
 	delete(ix.slot, id)
 	if ix.deadPost > 4096 && ix.deadPost > ix.livePost {
@@ -200,15 +234,18 @@ func (ix *Index) compactLocked() {
 	old := ix.docs
 	ix.docs = make([]docEntry, 0, ix.alive)
 	ix.slot = make(map[uint64]uint32, ix.alive)
-	for t := range ix.post {
-		ix.post[t] = make([]posting, 0, ix.df[t])
-		ix.df[t] = 0
-	}
+	clear(ix.df)
 	ix.alive, ix.totalLen, ix.livePost, ix.deadPost = 0, 0, 0, 0
+	deferred := ix.deferPost
+	ix.deferPost = true
 	for _, d := range old {
 		if d.alive {
-			ix.insertLocked(d.id, d.sum, d.length, d.terms)
+			ix.insertLocked(d.id, d.sum, d.length, d.nterms, d.terms)
 		}
+	}
+	ix.deferPost = deferred
+	if !deferred {
+		ix.invert()
 	}
 }
 
@@ -242,123 +279,4 @@ func (ix *Index) IDF(word string) float64 {
 	}
 	df, n := ix.DocFreq(toks[0])
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
-}
-
-// Search returns up to k passages ranked by BM25 for query, best first; ties
-// go to the smaller id. No match, k ≤ 0 or an empty index give nil. It
-// is safe for concurrent use.
-func (ix *Index) Search(query string, k int) []Result {
-	if k <= 0 {
-		return nil
-	}
-	qtf, _ := ix.countTerms(Tokenize(query))
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	if ix.alive == 0 || len(qtf) == 0 {
-		return nil
-	}
-	acc := ix.accumulator()
-	defer ix.scratch.Put(acc)
-	acc.touched = ix.accumulate(qtf, acc.scores, acc.touched[:0])
-	out := topK(ix.docs, acc.scores, acc.touched, k)
-	for _, s := range acc.touched {
-		acc.scores[s] = 0
-	}
-	return out
-}
-
-// scratch is per-search working memory, pooled: a score per document slot
-// (kept zeroed between uses) and the slots touched.
-type scratch struct {
-	scores  []float32
-	touched []uint32
-}
-
-// accumulator returns zeroed working memory with one slot per document.
-func (ix *Index) accumulator() *scratch {
-	acc, _ := ix.scratch.Get().(*scratch)
-	if acc == nil {
-		acc = new(scratch)
-	}
-	if len(acc.scores) < len(ix.docs) {
-		acc.scores = make([]float32, len(ix.docs)+len(ix.docs)/4)
-	}
-	return acc
-}
-
-// accumulate adds each query term's BM25 contribution (Lucene's idf, which is
-// never negative) and returns the slots touched.
-func (ix *Index) accumulate(qtf map[string]uint32, scores []float32, touched []uint32) []uint32 {
-	n := float64(ix.alive)
-	avgdl := float64(ix.totalLen) / n
-	if avgdl == 0 {
-		avgdl = 1
-	}
-	k1, b := ix.cfg.K1, ix.cfg.B
-	// Sorted terms make float sums, hence scores, identical run to run.
-	for _, t := range slices.Sorted(maps.Keys(qtf)) {
-		q := qtf[t]
-		id, ok := ix.termIDs[t]
-		if !ok || ix.df[id] == 0 {
-			continue
-		}
-		df := float64(ix.df[id])
-		w := float64(q) * math.Log(1+(n-df+0.5)/(df+0.5))
-		for _, p := range ix.post[id] {
-			d := &ix.docs[p.doc]
-			if !d.alive {
-				continue
-			}
-			tf := float64(p.tf)
-			s := w * tf * (k1 + 1) / (tf + k1*(1-b+b*float64(d.length)/avgdl))
-			if scores[p.doc] == 0 {
-				touched = append(touched, p.doc)
-			}
-			scores[p.doc] += float32(s)
-		}
-	}
-	return touched
-}
-
-// topK selects the k best slots with a min-heap.
-func topK(docs []docEntry, scores []float32, touched []uint32, k int) []Result {
-	if len(touched) == 0 {
-		return nil
-	}
-	h := make(resultHeap, 0, min(k, len(touched)))
-	for _, s := range touched {
-		r := Result{ID: docs[s].id, Score: scores[s]}
-		if len(h) < k {
-			heap.Push(&h, r)
-		} else if better(r, h[0]) {
-			h[0] = r
-			heap.Fix(&h, 0)
-		}
-	}
-	out := make([]Result, len(h))
-	for i := len(h) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(&h).(Result)
-	}
-	return out
-}
-
-func better(a, b Result) bool {
-	if a.Score != b.Score {
-		return a.Score > b.Score
-	}
-	return a.ID < b.ID
-}
-
-// resultHeap keeps the worst result on top.
-type resultHeap []Result
-
-func (h resultHeap) Len() int           { return len(h) }
-func (h resultHeap) Less(i, j int) bool { return better(h[j], h[i]) }
-func (h resultHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *resultHeap) Push(x any)        { *h = append(*h, x.(Result)) }
-func (h *resultHeap) Pop() any {
-	old := *h
-	r := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return r
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"iter"
+	"maps"
 	"slices"
 )
 
@@ -73,13 +74,16 @@ func (ix *Index) Save(kv KV) error {
 	return nil
 }
 
+// saveDocsLocked writes records in key order: bbolt fills pages in order
+// then, instead of splitting them at random (80 s against a few for 100k
+// fresh records).
 func (ix *Index) saveDocsLocked(kv KV) error {
-	for id := range ix.removed {
+	for _, id := range slices.Sorted(maps.Keys(ix.removed)) {
 		if err := kv.Delete(docKey(id)); err != nil {
 			return fmt.Errorf("delete lexical record %d: %w", id, err)
 		}
 	}
-	for id := range ix.dirty {
+	for _, id := range slices.Sorted(maps.Keys(ix.dirty)) {
 		s, ok := ix.slot[id]
 		if !ok {
 			continue
@@ -115,22 +119,14 @@ func encodeTerms(terms []string) []byte {
 }
 
 // encodeDoc lays out a passage record: version, CRC-32C of the text, token
-// count, term count, then (term id delta, tf) per term in ascending id order,
-// all uvarints. It sorts d.terms in place.
+// count, term count, then the packed (term id delta, tf) pairs (packTerms).
 func encodeDoc(d *docEntry) []byte {
-	slices.SortFunc(d.terms, func(a, b termFreq) int { return int(a.term) - int(b.term) })
-	b := make([]byte, 0, 5+2*binary.MaxVarintLen32+len(d.terms)*4)
+	b := make([]byte, 0, 5+2*binary.MaxVarintLen32+len(d.terms))
 	b = append(b, recordVersion)
 	b = binary.LittleEndian.AppendUint32(b, d.sum)
 	b = binary.AppendUvarint(b, uint64(d.length))
-	b = binary.AppendUvarint(b, uint64(len(d.terms)))
-	prev := uint32(0)
-	for _, t := range d.terms {
-		b = binary.AppendUvarint(b, uint64(t.term-prev))
-		b = binary.AppendUvarint(b, uint64(t.tf))
-		prev = t.term
-	}
-	return b
+	b = binary.AppendUvarint(b, uint64(d.nterms))
+	return append(b, d.terms...)
 }
 
 // record is a decoded term record awaiting its passage; terms == nil marks a
@@ -138,7 +134,8 @@ func encodeDoc(d *docEntry) []byte {
 type record struct {
 	sum    uint32
 	length uint32
-	terms  []termFreq
+	nterms uint32
+	terms  []byte // packed pairs, copied out of the KV
 }
 
 // Load rebuilds an index from what Save wrote into kv, reconciled with
@@ -149,6 +146,54 @@ type record struct {
 // the repairs. kv is only read. Load returns errors from kv.ForEach, wrapped;
 // damaged records are repaired, not reported as errors.
 func Load(kv KV, cfg Config, texts iter.Seq2[uint64, string]) (*Index, LoadStats, error) {
+	ix, recs, st, err := readRecords(kv, cfg)
+	if err != nil {
+		return nil, st, err
+	}
+	ix.deferPost = true
+	for id, text := range texts {
+		ix.restore(id, text, recs, &st)
+	}
+	ix.finishLoad(recs, &st)
+	return ix, st, nil
+}
+
+// LoadIDs is Load for a caller whose records cannot drift from its
+// passages' text: it Saves in the same transaction as it writes passages
+// and never changes the text under an id. It reconciles by id alone, so
+// start-up reads no passage text, except through text for a passage whose
+// record is missing, unreadable or from another TokenizerVersion (that one
+// is tokenised). A record without a passage in ids is dropped. It returns
+// errors from kv.ForEach and from text, wrapped.
+func LoadIDs(kv KV, cfg Config, ids iter.Seq[uint64], text func(id uint64) (string, error)) (*Index, LoadStats, error) {
+	ix, recs, st, err := readRecords(kv, cfg)
+	if err != nil {
+		return nil, st, err
+	}
+	ix.deferPost = true
+	for id := range ids {
+		r, ok := recs[id]
+		delete(recs, id)
+		if ok && r.terms != nil {
+			ix.deleteLocked(id)
+			ix.insertLocked(id, r.sum, r.length, r.nterms, r.terms)
+			st.Loaded++
+			continue
+		}
+		t, err := text(id)
+		if err != nil {
+			return nil, st, fmt.Errorf("load lexical: text of passage %d: %w", id, err)
+		}
+		ix.Add(id, t)
+		st.Tokenized++
+	}
+	ix.finishLoad(recs, &st)
+	return ix, st, nil
+}
+
+// readRecords reads the dictionary and every passage record, noting stale
+// dictionary chunks.
+func readRecords(kv KV, cfg Config) (*Index, map[uint64]record, LoadStats, error) {
 	ix := New(cfg)
 	var st LoadStats
 	if string(kv.Get(metaKey)) == TokenizerVersion {
@@ -156,14 +201,14 @@ func Load(kv KV, cfg Config, texts iter.Seq2[uint64, string]) (*Index, LoadStats
 		st.Corrupt += ix.loadDictionary(kv)
 	}
 	recs := make(map[uint64]record)
-	counts := make([]uint32, len(ix.termStr))
+	var sl slab
 	err := kv.ForEach(func(k, v []byte) error {
 		switch {
 		case len(k) == 8:
 			var r record
 			if ix.metaOK {
 				var ok bool
-				if r, ok = ix.decodeDoc(v, counts); !ok {
+				if r, ok = ix.decodeDoc(v, &sl); !ok {
 					st.Corrupt++
 				}
 			}
@@ -174,19 +219,20 @@ func Load(kv KV, cfg Config, texts iter.Seq2[uint64, string]) (*Index, LoadStats
 		return nil
 	})
 	if err != nil {
-		return nil, st, fmt.Errorf("load lexical records: %w", err)
+		return nil, nil, st, fmt.Errorf("load lexical records: %w", err)
 	}
-	for t, c := range counts {
-		ix.post[t] = make([]posting, 0, c)
-	}
-	for id, text := range texts {
-		ix.restore(id, text, recs, &st)
-	}
+	return ix, recs, st, nil
+}
+
+// finishLoad builds the postings and marks the records no passage claimed
+// for deletion.
+func (ix *Index) finishLoad(recs map[uint64]record, st *LoadStats) {
+	ix.deferPost = false
+	ix.invert()
 	for id := range recs {
 		ix.removed[id] = struct{}{}
 		st.Dropped++
 	}
-	return ix, st, nil
 }
 
 // loadDictionary reads the chain of dictionary chunks, stopping at the first
@@ -215,6 +261,10 @@ func (ix *Index) decodeTerms(v []byte) bool {
 	if !ok || count > uint64(len(v)) {
 		return false
 	}
+	// Room for the chunk at once: appending term by term regrows the
+	// per-term slices (56-byte list headers) many times over.
+	n := int(count)
+	ix.termStr, ix.df, ix.post = slices.Grow(ix.termStr, n), slices.Grow(ix.df, n), slices.Grow(ix.post, n)
 	for range count {
 		n, rest, ok := uvarint(v)
 		if !ok || n > uint64(len(rest)) {
@@ -248,10 +298,11 @@ func (ix *Index) inChain(k []byte) bool {
 	return found
 }
 
-// decodeDoc decodes a passage record and counts its terms into counts. A
+// decodeDoc validates a passage record and copies out its packed terms
+// (into slab). A
 // record of another version or referring to unknown terms comes back
 // unusable with ok = true; ok = false means it was damaged.
-func (ix *Index) decodeDoc(v []byte, counts []uint32) (r record, ok bool) {
+func (ix *Index) decodeDoc(v []byte, slab *slab) (r record, ok bool) {
 	if len(v) < 5 || v[0] != recordVersion {
 		return record{}, len(v) > 0 && v[0] < recordVersion
 	}
@@ -261,23 +312,42 @@ func (ix *Index) decodeDoc(v []byte, counts []uint32) (r record, ok bool) {
 	if !ok1 || !ok2 || count > uint64(len(v)) {
 		return record{}, false
 	}
-	r.length = uint32(length)
-	r.terms = make([]termFreq, 0, count)
+	r.length, r.nterms = uint32(length), uint32(count)
+	body := v
 	term := uint64(0)
-	for range count {
+	for i := range count {
 		delta, rest, ok1 := uvarint(v)
-		tf, rest, ok2 := uvarint(rest)
+		_, rest, ok2 := uvarint(rest)
 		term += delta
-		if !ok1 || !ok2 || term >= uint64(len(counts)) {
-			return record{}, ok1 && ok2 // unknown term: dictionary chunk lost
+		if !ok1 || !ok2 || (delta == 0 && i > 0) {
+			return record{}, false
 		}
-		r.terms = append(r.terms, termFreq{term: uint32(term), tf: uint32(tf)})
+		if term >= uint64(len(ix.termStr)) {
+			return record{}, true // unknown term: dictionary chunk lost
+		}
 		v = rest
 	}
-	for _, t := range r.terms {
-		counts[t.term]++
+	if len(v) != 0 {
+		return record{}, false
 	}
-	return r, len(v) == 0
+	if r.terms = slab.copy(body); r.terms == nil {
+		r.terms = []byte{} // nil would mark the record unusable
+	}
+	return r, true
+}
+
+// slab hands out copies carved from 1 MiB chunks: one allocation per
+// thousands of records instead of one each, and no size-class rounding.
+type slab struct{ free []byte }
+
+func (s *slab) copy(b []byte) []byte {
+	if len(b) > len(s.free) {
+		s.free = make([]byte, max(1<<20, len(b)))
+	}
+	out := s.free[:len(b):len(b)]
+	copy(out, b)
+	s.free = s.free[len(b):]
+	return out
 }
 
 // restore adds one passage from its record when the record matches the
@@ -288,7 +358,7 @@ func (ix *Index) restore(id uint64, text string, recs map[uint64]record, st *Loa
 	delete(recs, id)
 	if ok && r.terms != nil && r.sum == sum {
 		ix.deleteLocked(id)
-		ix.insertLocked(id, sum, r.length, r.terms)
+		ix.insertLocked(id, sum, r.length, r.nterms, r.terms)
 		st.Loaded++
 		return
 	}

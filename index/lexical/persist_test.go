@@ -325,3 +325,50 @@ func BenchmarkSearch(b *testing.B) {
 		})
 	}
 }
+
+func idsOf(m map[uint64]string) iter.Seq[uint64] {
+	return func(yield func(uint64) bool) {
+		for _, id := range slices.Sorted(maps.Keys(m)) {
+			if !yield(id) {
+				return
+			}
+		}
+	}
+}
+
+// TestLoadIDs: reconciling by id gives the same index as Load, asks for the
+// text of a passage only when its record is missing, and drops records of
+// vanished passages.
+func TestLoadIDs(t *testing.T) {
+	ix := newTiny(t)
+	kv := newMapKV()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	texts := maps.Clone(tinyCorpus)
+	texts[9] = "a parrot that can talk"
+	delete(texts, 2)
+	var asked []uint64
+	text := func(id uint64) (string, error) { asked = append(asked, id); return texts[id], nil }
+	got, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (LoadStats{Loaded: len(tinyCorpus) - 1, Tokenized: 1, Dropped: 1}); st != want {
+		t.Errorf("LoadStats = %+v, want %+v", st, want)
+	}
+	if fmt.Sprint(asked) != "[9]" {
+		t.Errorf("asked for the text of %v, want [9]", asked)
+	}
+	want, _, err := Load(kv, DefaultConfig(), textsOf(texts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameSearches(t, want, got, probeQueries...)
+
+	boom := errors.New("boom")
+	kv.m = map[string][]byte{}
+	if _, _, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), func(uint64) (string, error) { return "", boom }); !errors.Is(err, boom) {
+		t.Errorf("LoadIDs with a failing text = %v, want %v", err, boom)
+	}
+}

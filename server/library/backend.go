@@ -2,6 +2,8 @@ package library
 
 import (
 	"context"
+	"io"
+	"time"
 
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -31,8 +33,10 @@ type Backend interface {
 	Documents() ([]*store.Document, error)
 	// Chunks returns the passages seqs, in order.
 	Chunks(seqs []uint64) ([]*store.Chunk, error)
-	// Original returns a document's original bytes.
-	Original(id string) ([]byte, error)
+	// Original opens a document's original file: a reader that holds no
+	// lock or transaction between reads (a slow HTTP client reads it), its
+	// size and its modification time; store.ErrNotFound when none is kept.
+	Original(id string) (io.ReadSeeker, int64, time.Time, error)
 	// Candidates ranks passages for q. A backend that searches hybrid in
 	// one call returns Fused; otherwise it returns the lists q.Mode asks
 	// for and the Library fuses them.

@@ -3,6 +3,8 @@ package library
 import (
 	"context"
 	"fmt"
+	"io"
+	"time"
 
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -34,7 +36,13 @@ func (l *embedded) Document(id string, text bool) (*store.Document, error) {
 
 func (l *embedded) Documents() ([]*store.Document, error)        { return l.db.Documents() }
 func (l *embedded) Chunks(seqs []uint64) ([]*store.Chunk, error) { return l.db.Chunks(seqs) }
-func (l *embedded) Original(id string) ([]byte, error)           { return l.db.Original(id) }
+func (l *embedded) Original(id string) (io.ReadSeeker, int64, time.Time, error) {
+	r, size, mod, err := l.db.OriginalReader(id)
+	if err != nil {
+		return nil, 0, time.Time{}, err // not a typed nil in the interface
+	}
+	return r, size, mod, nil
+}
 
 // Candidates searches BM25 and, when q has a vector, HNSW; the Library
 // fuses the two lists.

@@ -1,27 +1,37 @@
 package library
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mcpvec/mcpvec/store"
 )
 
+// FetchOptions overrides the library's defaults for one fetch.
+type FetchOptions struct {
+	// MaxChars caps the text in characters (0: Options.MaxFetchChars).
+	MaxChars int
+}
+
 // Fetch returns a passage with the pages it lies on (or its neighbouring
 // passages for documents without pages), or a whole document, capped at
-// Options.MaxFetchChars with metadata.truncated set when cut. An unknown id
-// returns ErrNotFound.
-func (l *Library) Fetch(ctx context.Context, id string) (*FetchResponse, error) {
+// fo.MaxChars with metadata.truncated set when cut: it is the one place
+// fetched text is cut. An unknown id returns ErrNotFound.
+func (l *Library) Fetch(ctx context.Context, id string, fo FetchOptions) (*FetchResponse, error) {
+	limit := cmp.Or(fo.MaxChars, l.opts.MaxFetchChars)
 	id = strings.TrimSpace(id)
 	if id == "" {
 		return nil, fmt.Errorf("%w: empty id", ErrNotFound)
 	}
 	if docID, idx, ok := store.ParsePassageID(id); ok {
-		return l.fetchPassage(docID, idx)
+		return l.fetchPassage(docID, idx, limit)
 	}
 	d, err := l.be.Document(id, true)
 	if errors.Is(err, store.ErrNotFound) {
@@ -30,7 +40,7 @@ func (l *Library) Fetch(ctx context.Context, id string) (*FetchResponse, error) 
 	if err != nil {
 		return nil, err
 	}
-	text, truncated := capText(d.Text, l.opts.MaxFetchChars)
+	text, truncated := CutText(d.Text, limit)
 	md := docMetadata(d, truncated)
 	md["chunks"] = len(d.Chunks)
 	if isPaged(d) {
@@ -44,7 +54,7 @@ func (l *Library) Fetch(ctx context.Context, id string) (*FetchResponse, error) 
 		Metadata: md, DocID: d.ID, Page: page}, nil
 }
 
-func (l *Library) fetchPassage(docID string, idx int) (*FetchResponse, error) {
+func (l *Library) fetchPassage(docID string, idx, limit int) (*FetchResponse, error) {
 	d, err := l.be.Document(docID, true)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && idx >= len(d.Chunks)) {
 		return nil, fmt.Errorf("%w: %q", ErrNotFound, fmt.Sprintf("%s:%d", docID, idx))
@@ -72,7 +82,7 @@ func (l *Library) fetchPassage(docID string, idx int) (*FetchResponse, error) {
 		}
 		text = d.Text[max(lo, 0):min(hi, len(d.Text))]
 	}
-	text, truncated := capText(strings.TrimSpace(text), l.opts.MaxFetchChars)
+	text, truncated := CutText(strings.TrimSpace(text), limit)
 	md := docMetadata(d, truncated)
 	md["chunk_index"] = idx
 	md["passage"] = c.Text
@@ -110,22 +120,36 @@ func docMetadata(d *store.Document, truncated bool) map[string]any {
 	return md
 }
 
-// capText cuts s to at most n characters at a rune boundary.
-func capText(s string, n int) (string, bool) {
-	if utf8.RuneCountInString(s) <= n {
-		return s, false
+// CutText cuts text to at most max characters, preferring a word boundary
+// near the end and ending with an ellipsis, and reports whether it cut. It is
+// the one cut of text for readers (fetch, and the server's instructions).
+func CutText(text string, max int) (string, bool) {
+	if utf8.RuneCountInString(text) <= max {
+		return text, false
 	}
-	return cutRunes(s, n), true
+	if max < 1 {
+		return "", true
+	}
+	t := cutRunes(text, max-1) // leave room for the ellipsis
+	if sp := strings.LastIndexAny(t, " \n\t"); sp > len(t)*9/10 {
+		t = t[:sp]
+	}
+	return strings.TrimRight(t, " \n\t") + "…", true
 }
 
 // Original is a document's original file, for the server's /docs links.
 type Original struct {
 	Name      string // file name to offer
 	MediaType string
-	Data      []byte
+	// Content reads the file from the library in small pieces (no read
+	// transaction is held between reads); it is for one request only.
+	Content io.ReadSeeker
+	Size    int64
+	ModTime time.Time // when the document was ingested
 }
 
-// Original returns a document's original bytes, or ErrNotFound.
+// Original opens a document's original file, or returns ErrNotFound. When
+// no original was kept, the extracted text stands in for it.
 func (l *Library) Original(ctx context.Context, docID string) (*Original, error) {
 	d, err := l.be.Document(docID, false)
 	if errors.Is(err, store.ErrNotFound) {
@@ -134,10 +158,11 @@ func (l *Library) Original(ctx context.Context, docID string) (*Original, error)
 	if err != nil {
 		return nil, err
 	}
-	data, err := l.be.Original(docID)
+	r, size, mod, err := l.be.Original(docID)
 	if errors.Is(err, store.ErrNotFound) {
-		// No original kept: serve the extracted text.
-		return &Original{Name: d.ID + ".txt", MediaType: "text/plain; charset=utf-8", Data: []byte(mustText(l.be, docID))}, nil
+		text := mustText(l.be, docID)
+		return &Original{Name: d.ID + ".txt", MediaType: "text/plain; charset=utf-8",
+			Content: strings.NewReader(text), Size: int64(len(text)), ModTime: d.IngestedAt}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -146,7 +171,7 @@ func (l *Library) Original(ctx context.Context, docID string) (*Original, error)
 	if strings.HasPrefix(mt, "text/") {
 		mt += "; charset=utf-8"
 	}
-	return &Original{Name: filepath.Base(d.SourcePath), MediaType: mt, Data: data}, nil
+	return &Original{Name: filepath.Base(d.SourcePath), MediaType: mt, Content: r, Size: size, ModTime: mod}, nil
 }
 
 func mustText(be Backend, id string) string {

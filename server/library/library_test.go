@@ -3,6 +3,7 @@ package library_test
 import (
 	"context"
 	"errors"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -103,13 +104,18 @@ func TestSearchErrors(t *testing.T) {
 	if _, err := f.lib.Search(ctx, "   ", library.SearchOptions{}); !errors.Is(err, library.ErrEmptyQuery) {
 		t.Fatalf("empty: %v", err)
 	}
-	if _, err := f.lib.Search(ctx, "eleven characters", library.SearchOptions{}); !errors.Is(err, library.ErrQueryTooLong) {
+	_, err := f.lib.Search(ctx, "eleven characters", library.SearchOptions{})
+	var long *library.QueryTooLongError
+	if !errors.Is(err, library.ErrQueryTooLong) || !errors.As(err, &long) || long.Len != 17 || long.Max != 10 {
 		t.Fatalf("long: %v", err)
 	}
-	if _, err := f.lib.Fetch(ctx, "nope:3"); !errors.Is(err, library.ErrNotFound) {
+	if _, err := f.lib.Search(ctx, "eleven characters", library.SearchOptions{MaxQueryLen: 17}); errors.Is(err, library.ErrQueryTooLong) {
+		t.Fatalf("a per-call limit of 17 refused 17 characters: %v", err)
+	}
+	if _, err := f.lib.Fetch(ctx, "nope:3", library.FetchOptions{}); !errors.Is(err, library.ErrNotFound) {
 		t.Fatalf("fetch unknown: %v", err)
 	}
-	if _, err := f.lib.Fetch(ctx, "nope"); !errors.Is(err, library.ErrNotFound) {
+	if _, err := f.lib.Fetch(ctx, "nope", library.FetchOptions{}); !errors.Is(err, library.ErrNotFound) {
 		t.Fatalf("fetch unknown doc: %v", err)
 	}
 }
@@ -118,7 +124,7 @@ func TestFetchPassageAndDocument(t *testing.T) {
 	f := newFixture(t, library.Options{MaxFetchChars: 40})
 	f.add(t, "cats", "cats.pdf", "application/pdf", "", "Page one text.", "Cats are attached to homes.", "Page three has a much longer text that will be cut by the cap.")
 	ctx := context.Background()
-	r, err := f.lib.Fetch(ctx, "cats:1")
+	r, err := f.lib.Fetch(ctx, "cats:1", library.FetchOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,16 +132,22 @@ func TestFetchPassageAndDocument(t *testing.T) {
 		r.Metadata["document_id"] != "cats" || r.Metadata["truncated"] != false || r.Page != 2 {
 		t.Fatalf("passage fetch = %+v", r)
 	}
-	d, err := f.lib.Fetch(ctx, "cats")
+	d, err := f.lib.Fetch(ctx, "cats", library.FetchOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len([]rune(d.Text)) != 40 || d.Metadata["truncated"] != true || d.Metadata["source"] != "/docs/cats" {
+	if n := len([]rune(d.Text)); n > 40 || n < 30 || !strings.HasSuffix(d.Text, "…") || d.Metadata["truncated"] != true || d.Metadata["source"] != "/docs/cats" {
 		t.Fatalf("document fetch = %+v", d)
 	}
+	if d, err := f.lib.Fetch(ctx, "cats", library.FetchOptions{MaxChars: 20}); err != nil || len([]rune(d.Text)) > 20 {
+		t.Fatalf("fetch with a per-call cap of 20 = %q, %v", d.Text, err)
+	}
 	o, err := f.lib.Original(ctx, "cats")
-	if err != nil || string(o.Data) != "original bytes of cats" || o.MediaType != "application/pdf" || o.Name != "cats" {
+	if err != nil || o.MediaType != "application/pdf" || o.Name != "cats" || o.Size != 22 {
 		t.Fatalf("original = %+v, %v", o, err)
+	}
+	if b, err := io.ReadAll(o.Content); err != nil || string(b) != "original bytes of cats" {
+		t.Fatalf("original content = %q, %v", b, err)
 	}
 }
 
@@ -241,5 +253,41 @@ func TestResultCitesThePageOfTheMatchingSentence(t *testing.T) {
 	resp, _ = f.lib.Search(context.Background(), "harbour seals sandbanks", library.SearchOptions{Mode: library.Lexical})
 	if r := resp.Results[0]; r.Page != 1 {
 		t.Fatalf("result = %+v, want page 1", r)
+	}
+}
+
+// TestSnippetsAreCut: the library is the one place search text is cut; a
+// passage of 40,000 characters comes back as a snippet of SnippetChars.
+func TestSnippetsAreCut(t *testing.T) {
+	f := newFixture(t, library.Options{})
+	f.add(t, "big", "big.txt", "text/plain", "", strings.Repeat("impeller blade wear ", 2000))
+	resp, err := f.lib.Search(context.Background(), "impeller", library.SearchOptions{Mode: library.Lexical})
+	if err != nil || len(resp.Results) != 1 {
+		t.Fatalf("search = %+v, %v", resp, err)
+	}
+	if n := len([]rune(resp.Results[0].Text)); n > 480 || n < 400 {
+		t.Errorf("snippet has %d characters, want at most the default 480", n)
+	}
+}
+
+func TestCutText(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		max     int
+		want    string
+		wantCut bool
+	}{
+		{"short", 10, "short", false},
+		{"exactly ten", 11, "exactly ten", false},
+		{"héllo wörld and more", 12, "héllo wörld…", true},
+		{"abcdefghijklmnop", 5, "abcd…", true},
+	} {
+		got, cut := library.CutText(tc.in, tc.max)
+		if got != tc.want || cut != tc.wantCut {
+			t.Errorf("CutText(%q, %d) = %q, %v; want %q, %v", tc.in, tc.max, got, cut, tc.want, tc.wantCut)
+		}
+		if len([]rune(got)) > tc.max {
+			t.Errorf("CutText(%q, %d) = %q exceeds the cap", tc.in, tc.max, got)
+		}
 	}
 }

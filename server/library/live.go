@@ -26,14 +26,14 @@ func (lv *Live) Current() *Library { return lv.cur.Load() }
 // Swap makes l the Library being served.
 func (lv *Live) Swap(l *Library) { lv.cur.Store(l) }
 
-// Search is Library.Search on the current Library with k results.
-func (lv *Live) Search(ctx context.Context, query string, k int) (*SearchResponse, error) {
-	return lv.Current().Search(ctx, query, SearchOptions{K: k})
+// Search is Library.Search on the current Library.
+func (lv *Live) Search(ctx context.Context, query string, so SearchOptions) (*SearchResponse, error) {
+	return lv.Current().Search(ctx, query, so)
 }
 
 // Fetch is Library.Fetch on the current Library.
-func (lv *Live) Fetch(ctx context.Context, id string) (*FetchResponse, error) {
-	return lv.Current().Fetch(ctx, id)
+func (lv *Live) Fetch(ctx context.Context, id string, fo FetchOptions) (*FetchResponse, error) {
+	return lv.Current().Fetch(ctx, id, fo)
 }
 
 // Original is Library.Original on the current Library.

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,21 +17,36 @@ import (
 type SearchOptions struct {
 	K    int  // 0: Options.K
 	Mode Mode // "": Options.Mode
+	// MaxQueryLen caps the query in characters (0: Options.MaxQueryLen).
+	MaxQueryLen int
 	// Debug fills SearchResult.Retriever with the retrievers whose
 	// candidates held each passage; results are otherwise unchanged.
 	Debug bool
 }
 
+// QueryTooLongError says how long a refused query was; it matches
+// ErrQueryTooLong.
+type QueryTooLongError struct{ Len, Max int }
+
+func (e *QueryTooLongError) Error() string {
+	return fmt.Sprintf("%v: %d characters, the limit is %d", ErrQueryTooLong, e.Len, e.Max)
+}
+
+// Is makes errors.Is(err, ErrQueryTooLong) true.
+func (e *QueryTooLongError) Is(target error) bool { return target == ErrQueryTooLong }
+
 // Search runs query through the configured retrievers, fuses them, drops
 // near-duplicate passages and returns up to K results with snippets. It
-// returns ErrEmptyQuery or ErrQueryTooLong for queries a caller should fix.
+// returns ErrEmptyQuery or a *QueryTooLongError for queries a caller should
+// fix. It is the one place a query is validated.
 func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*SearchResponse, error) {
 	query = strings.TrimSpace(query)
 	if query == "" {
 		return nil, ErrEmptyQuery
 	}
-	if n := utf8.RuneCountInString(query); n > l.opts.MaxQueryLen {
-		return nil, fmt.Errorf("%w: %d characters, the limit is %d", ErrQueryTooLong, n, l.opts.MaxQueryLen)
+	limit := cmp.Or(so.MaxQueryLen, l.opts.MaxQueryLen)
+	if n := utf8.RuneCountInString(query); n > limit {
+		return nil, &QueryTooLongError{Len: n, Max: limit}
 	}
 	k := so.K
 	if k <= 0 {

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/server/library"
 )
 
@@ -46,10 +45,10 @@ func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, status, "search", "Search", d)
 }
 
-// search runs the MCP search tool's query path and shapes results as the
-// tool does (snippet cut, server link when the document has no URL).
+// search runs the MCP search tool's query path with its options and shapes
+// results as the tool does (server link when the document has no URL).
 func (h *Handler) search(r *http.Request, q string, mode library.Mode) ([]hit, error) {
-	resp, err := h.opts.Library.SearchWith(r.Context(), q, library.SearchOptions{K: h.opts.MaxResults, Mode: mode, Debug: true})
+	resp, err := h.opts.Library.SearchWith(r.Context(), q, library.SearchOptions{K: h.opts.MaxResults, MaxQueryLen: h.opts.MaxQueryLen, Mode: mode, Debug: true})
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +61,7 @@ func (h *Handler) search(r *http.Request, q string, mode library.Mode) ([]hit, e
 			res.URL = h.opts.Link(r, res.DocID, res.Page)
 		}
 		out = append(out, hit{Rank: i + 1, Score: res.Score, Retriever: res.Retriever, ID: res.ID, Title: res.Title,
-			URL: res.URL, Text: server.Snippet(res.Text), DocID: res.DocID, Page: res.Page})
+			URL: res.URL, Text: res.Text, DocID: res.DocID, Page: res.Page})
 	}
 	return out, nil
 }

@@ -38,6 +38,8 @@ type Options struct {
 	// Ingest runs uploaded files through the ingest pipeline into Library
 	// and returns a one-line summary; nil disables uploads.
 	Ingest func(ctx context.Context, files []File) (string, error)
+	// ReadOnly turns off uploads and deletes (a read-only library).
+	ReadOnly bool
 	// MCPPath is the path of the streamable HTTP endpoint ("/mcp", or under
 	// the secret path); "" means "/mcp".
 	MCPPath string
@@ -54,8 +56,9 @@ type Options struct {
 	CheckOwner func(r *http.Request, pass string) error
 	// LibraryPath, Embedder and Version describe the library on its page.
 	LibraryPath, Embedder, Version string
-	// MaxResults is the number of results the MCP search tool returns.
-	MaxResults int
+	// MaxResults and MaxQueryLen are the MCP search tool's limits
+	// (0: the library's defaults).
+	MaxResults, MaxQueryLen int
 	// MaxUpload caps an upload request in bytes (default 256 MiB).
 	MaxUpload int64
 	// Activity is the ring of MCP calls shown on the activity page; nil
@@ -83,6 +86,9 @@ type Handler struct {
 func New(opts Options) (*Handler, error) {
 	if opts.Library == nil || opts.Link == nil {
 		return nil, fmt.Errorf("%w: Library and Link are required", ErrBadOption)
+	}
+	if opts.ReadOnly {
+		opts.Ingest = nil
 	}
 	if opts.MCPPath == "" {
 		opts.MCPPath = "/mcp"

@@ -69,6 +69,10 @@ func readFiles(form *multipart.Form) ([]File, error) {
 // delete removes one document through the library's write path and
 // persists the indexes, as `mcpvec rm` does.
 func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
+	if h.opts.ReadOnly {
+		h.message(w, r, http.StatusForbidden, "Read-only", "This library is served read-only: documents cannot be removed.")
+		return
+	}
 	id := r.PostFormValue("id")
 	lib := h.opts.Library.Current()
 	n, err := lib.Remove(id)

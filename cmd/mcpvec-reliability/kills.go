@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// killFigures is what the kill campaign counted.
+type killFigures struct {
+	Kills, Checks, CheckFailures int
+	Finished                     int      // rounds whose command ended before its kill came
+	Failed                       []string // the first few failed checks
+}
+
+// killCampaign kills ingest, reindex, ingest of a changing folder and
+// serve (with a forwarded ingest under way) with SIGKILL at random moments,
+// rounds times each, in a library of its own under dir; after every kill
+// the library must pass `mcpvec check`.
+func killCampaign(ctx context.Context, bin, dir string, rounds int, rng *rand.Rand, out io.Writer) (*killFigures, error) {
+	kdir := filepath.Join(dir, "kills")
+	files := filepath.Join(kdir, "files")
+	if err := writeCorpus(files, 120, rng); err != nil {
+		return nil, err
+	}
+	kf := &killFigures{}
+	ops := []struct {
+		name string
+		run  func() (bool, error)
+	}{
+		{"ingest", func() (bool, error) {
+			if err := rewrite(files, 30, rng); err != nil {
+				return false, err
+			}
+			return killOne(ctx, bin, kdir, rng, "ingest", "--workers", "1", files)
+		}},
+		{"reindex", func() (bool, error) {
+			return killOne(ctx, bin, kdir, rng, "reindex", "--embedder", "hash", "--dimensions", fmt.Sprint(256+128*rng.Intn(3)))
+		}},
+		{"changing", func() (bool, error) {
+			if err := changeCorpus(files, rng); err != nil {
+				return false, err
+			}
+			return killOne(ctx, bin, kdir, rng, "ingest", "--workers", "1", files)
+		}},
+		{"serve", func() (bool, error) { return true, killServe(ctx, bin, kdir, files, rng) }},
+	}
+	for _, op := range ops {
+		for range rounds {
+			killed, err := op.run()
+			if err != nil {
+				return kf, fmt.Errorf("%s: %w", op.name, err)
+			}
+			if killed {
+				kf.Kills++
+			} else {
+				kf.Finished++
+			}
+			kf.check(ctx, bin, kdir, op.name)
+		}
+		fmt.Fprintf(out, "  kill -9 %-8s ×%d, checks failed so far %d\n", op.name, rounds, kf.CheckFailures)
+	}
+	return kf, nil
+}
+
+// check runs `mcpvec check` on the kill library and counts a failure.
+func (kf *killFigures) check(ctx context.Context, bin, kdir, after string) {
+	kf.Checks++
+	cmd := exec.CommandContext(ctx, bin, "check")
+	cmd.Env = childEnv(kdir)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		kf.CheckFailures++
+		if len(kf.Failed) < 3 {
+			kf.Failed = append(kf.Failed, fmt.Sprintf("after %s: %v: %s", after, err, tail(string(b), 500)))
+		}
+	}
+}
+
+// killOne starts `mcpvec args...` and kills it with SIGKILL after a random
+// 5-150 ms; killed is false when it finished first.
+func killOne(ctx context.Context, bin, kdir string, rng *rand.Rand, args ...string) (killed bool, err error) {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = childEnv(kdir)
+	if err := cmd.Start(); err != nil {
+		return false, err
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Duration(5+rng.Intn(145)) * time.Millisecond):
+		killed = cmd.Process.Kill() == nil
+		<-done
+	}
+	return killed, ctx.Err()
+}
+
+// killServe starts serve, hands it an ingest of the changing folder over the
+// admin channel and kills the server while that may still run.
+func killServe(ctx context.Context, bin, kdir, files string, rng *rand.Rand) error {
+	srv, err := startServer(ctx, bin, kdir)
+	if err != nil {
+		return err
+	}
+	if err := changeCorpus(files, rng); err != nil {
+		srv.stop()
+		return err
+	}
+	fwd := exec.CommandContext(ctx, bin, "ingest", files)
+	fwd.Env = childEnv(kdir)
+	if err := fwd.Start(); err != nil {
+		srv.stop()
+		return err
+	}
+	time.Sleep(time.Duration(rng.Intn(300)) * time.Millisecond)
+	srv.cmd.Process.Kill()
+	srv.cmd.Wait()
+	fwd.Process.Kill()
+	fwd.Wait()
+	return ctx.Err()
+}
+
+// writeCorpus writes n text files of a few kilobytes each.
+func writeCorpus(dir string, n int, rng *rand.Rand) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("doc%03d.txt", i)), corpusText(i, rng), 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rewrite gives n random files of dir new text, so an ingest has work.
+func rewrite(dir string, n int, rng *rand.Rand) error {
+	names, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	for i := 0; i < n && err == nil && len(names) > 0; i++ {
+		j := rng.Intn(len(names))
+		err = os.WriteFile(names[j], corpusText(j, rng), 0o600)
+	}
+	return err
+}
+
+// changeCorpus rewrites ten files, removes one and adds one, as a folder
+// in use changes between syncs.
+func changeCorpus(dir string, rng *rand.Rand) error {
+	names, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if err != nil || len(names) < 3 {
+		return err
+	}
+	if err := rewrite(dir, 10, rng); err != nil {
+		return err
+	}
+	if err := os.Remove(names[rng.Intn(len(names))]); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, fmt.Sprintf("new%06d.txt", rng.Intn(1e6))), corpusText(rng.Intn(99), rng), 0o600)
+}
+
+func corpusText(i int, rng *rand.Rand) []byte {
+	var b strings.Builder
+	for p := range 30 {
+		fmt.Fprintf(&b, "File %d paragraph %d speaks of harbour %d and rope%d. ", i, p, rng.Intn(40), rng.Intn(900))
+		if p%5 == 4 {
+			b.WriteString("\n\n")
+		}
+	}
+	return []byte(b.String())
+}

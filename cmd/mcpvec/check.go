@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// checkOpts are the flags of `mcpvec check`.
+type checkOpts struct {
+	lf      libFlags
+	repair  bool
+	replace bool
+}
+
+// runCheck verifies a library: bbolt's page consistency, the store's
+// invariants and the live library's (every passage has a vector, the index
+// sizes equal the passage count). It exits 0 when clean and 1 with the
+// problems. --repair rebuilds the derived indexes in place or, when the file
+// is damaged or the store itself is inconsistent, copies every readable
+// document into a new library file next to it.
+func runCheck(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("check", "[flags]", e)
+	var o checkOpts
+	o.lf.register(fs)
+	fs.BoolVar(&o.repair, "repair", false, "rebuild the indexes; copy what is readable out of a damaged file into a new library")
+	fs.BoolVar(&o.replace, "replace", false, "with --repair: put the repaired library in place, moving the damaged file aside")
+	if _, st, ok := parseFlags(fs, args, e); !ok {
+		return st
+	}
+	if st := e.forwarded; st != nil {
+		if o.repair {
+			return errorf(e, "check --repair needs the library to itself: stop `mcpvec serve` first")
+		}
+		return reportProblems(e, st.db.Path(), checkLive(ctx, st.db, st.live.Current()))
+	}
+	path, err := o.lf.path(e)
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return errorf(e, "no library at %s: %v", path, err)
+	}
+	if o.repair {
+		return repairLibrary(ctx, e, path, o.replace)
+	}
+	db, err := store.Open(path, &store.Options{ReadOnly: true, Timeout: time.Second})
+	if errors.Is(err, store.ErrLocked) {
+		err = dialServer(ctx, e, path, err)
+	}
+	var fw *forwardTo
+	switch {
+	case errors.As(err, &fw):
+		return forward(ctx, e, fw.client, append([]string{"check"}, args...))
+	case errors.Is(err, store.ErrCorrupt), errors.Is(err, store.ErrEmpty):
+		return reportProblems(e, path, []string{oneLine(err)})
+	case err != nil:
+		return errorf(e, "%v", err)
+	}
+	defer db.Close()
+	return reportProblems(e, path, checkDB(ctx, db))
+}
+
+// checkDB runs the store's check and, when the store is readable, the live
+// library's over it.
+func checkDB(ctx context.Context, db *store.DB) []string {
+	problems := splitErr(db.Check())
+	if len(problems) > 0 {
+		return problems
+	}
+	lib, err := library.Open(ctx, db, nil, library.Options{})
+	if err != nil {
+		return []string{"load indexes: " + oneLine(err)}
+	}
+	return checkLive(ctx, db, lib)
+}
+
+// checkLive applies the library's consistency rule.
+func checkLive(ctx context.Context, db *store.DB, lib *library.Library) []string {
+	h, err := lib.Check(ctx)
+	if err != nil {
+		return []string{oneLine(err)}
+	}
+	problems := splitErr(h.Problems)
+	n := h.Stats.Chunks
+	if h.Stats.Vectors != n {
+		problems = append(problems, fmt.Sprintf("%d passages but %d vectors", n, h.Stats.Vectors))
+	}
+	if h.Index.LexicalPassages != n {
+		problems = append(problems, fmt.Sprintf("lexical index holds %d passages, the library %d", h.Index.LexicalPassages, n))
+	}
+	if h.Meta.Embedder != nil && h.Index.VectorPassages != n {
+		problems = append(problems, fmt.Sprintf("vector index holds %d passages, the library %d", h.Index.VectorPassages, n))
+	}
+	if len(problems) == 0 && !h.Consistent {
+		problems = append(problems, "inconsistent indexes")
+	}
+	return problems
+}
+
+// reportProblems prints the verdict and returns the exit status.
+func reportProblems(e *env, path string, problems []string) int {
+	if len(problems) == 0 {
+		fmt.Fprintf(e.stdout, "%s: ok\n", termSafe(path, false))
+		return 0
+	}
+	fmt.Fprintf(e.stdout, "%s: %d problems\n", termSafe(path, false), len(problems))
+	for _, p := range problems {
+		fmt.Fprintf(e.stdout, "  %s\n", termSafe(p, false))
+	}
+	fmt.Fprintln(e.stdout, "run `mcpvec check --repair` to rebuild what can be derived and copy out what is readable")
+	return 1
+}
+
+func splitErr(err error) []string {
+	if err == nil {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func oneLine(err error) string {
+	return strings.Join(splitErr(err), "; ")
+}
+
+// damagedHint is the one line every command prints for a damaged or empty
+// library file instead of its own error; ok is false for other errors.
+func damagedHint(err error) (string, bool) {
+	switch {
+	case errors.Is(err, store.ErrCorrupt):
+		return fmt.Sprintf("%s — run `mcpvec check --repair` to copy every readable document into a new library", oneLine(err)), true
+	case errors.Is(err, store.ErrEmpty):
+		return fmt.Sprintf("%s (0 bytes) — remove it, or run `mcpvec ingest` to start a new library there", oneLine(err)), true
+	}
+	return "", false
+}
+
+// repairedName is where check --repair writes the new library.
+func repairedName(path, tag string, now time.Time) string {
+	ext := filepath.Ext(path)
+	return fmt.Sprintf("%s.%s-%s%s", strings.TrimSuffix(path, ext), tag, now.UTC().Format("20060102T150405Z"), ext)
+}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// checkLibrary ingests n small text files into a new library and returns
+// the library's path and the folder of files.
+func checkLibrary(t *testing.T, n int) (db, files string) {
+	t.Helper()
+	dir := t.TempDir()
+	db = filepath.Join(dir, "lib.db")
+	files = filepath.Join(dir, "files")
+	os.MkdirAll(files, 0o755)
+	for i := range n {
+		text := strings.Repeat(fmt.Sprintf("Harbour %d keeps lanterns and ropes number %d. ", i, i*7), 60)
+		os.WriteFile(filepath.Join(files, fmt.Sprintf("doc%03d.txt", i)), []byte(text), 0o644)
+	}
+	mustRun(t, db, "ingest", files)
+	return db, files
+}
+
+func TestCheckCleanLibrary(t *testing.T) {
+	db, _ := checkLibrary(t, 5)
+	r := mcpvec(t, db, "check")
+	if r.code != 0 || !strings.Contains(r.stdout, ": ok") {
+		t.Fatalf("check of a clean library: %+v", r)
+	}
+	r = mcpvec(t, db, "check", "--repair")
+	if r.code != 0 || !strings.Contains(r.stdout, "rebuilt the vector and lexical indexes") {
+		t.Fatalf("check --repair of a clean library: %+v", r)
+	}
+	if out := mustRun(t, db, "search", "--json", "harbour lanterns"); !strings.Contains(out, "Harbour") {
+		t.Fatalf("search after rebuilding the indexes: %s", out)
+	}
+}
+
+// damages are the two ways issue 15 finding 4 damaged a real library.
+var damages = []struct {
+	name   string
+	damage func(t *testing.T, path string)
+}{
+	{"truncated", func(t *testing.T, path string) {
+		st, _ := os.Stat(path)
+		if err := os.Truncate(path, st.Size()/3); err != nil {
+			t.Fatal(err)
+		}
+	}},
+	{"overwritten", func(t *testing.T, path string) {
+		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		st, _ := f.Stat()
+		if _, err := f.WriteAt(bytes.Repeat([]byte{0xff}, int(st.Size()/2)), 4*4096); err != nil {
+			t.Fatal(err)
+		}
+	}},
+}
+
+// TestDamagedLibraryEveryCommand is issue 15 finding 4 through the real
+// binary: every command on a damaged copy of a real library fails with one
+// line pointing to `mcpvec check --repair`, never a stack trace.
+func TestDamagedLibraryEveryCommand(t *testing.T) {
+	db, files := checkLibrary(t, 60)
+	for _, tc := range damages {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := copyFile(t, db)
+			tc.damage(t, bad)
+			cmds := [][]string{{"info"}, {"ls"}, {"search", "harbour"}, {"fetch", "x"}, {"rm", "x"},
+				{"ingest", files}, {"reindex", "--embedder", "hash"}, {"serve", "--addr", "127.0.0.1:0"}, {"check"}}
+			for _, args := range cmds {
+				r := runFor(t, bad, 20*time.Second, args...)
+				if r.code == 0 || strings.Contains(r.stderr, "goroutine ") || strings.Contains(r.stderr, "panic") {
+					t.Errorf("%v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
+					continue
+				}
+				if args[0] != "check" && (!strings.Contains(r.stderr, "check --repair") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0) {
+					t.Errorf("%v: want one line pointing to check --repair, got:\n%s", args, r.stderr)
+				}
+			}
+		})
+	}
+}
+
+// TestCheckRepairDamaged copies what is readable into a new library, leaves
+// the damaged file untouched and, with --replace, switches the files.
+func TestCheckRepairDamaged(t *testing.T) {
+	db, _ := checkLibrary(t, 60)
+	for _, tc := range damages {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := copyFile(t, db)
+			tc.damage(t, bad)
+			before, _ := os.ReadFile(bad)
+			if r := mcpvec(t, bad, "check"); r.code != 1 || !strings.Contains(r.stdout, "damaged") {
+				t.Fatalf("check of a damaged library: %+v", r)
+			}
+			r := mcpvec(t, bad, "check", "--repair")
+			if r.code != 0 || !strings.Contains(r.stdout, "copied ") || !strings.Contains(r.stdout, "--replace") {
+				t.Fatalf("check --repair: %+v", r)
+			}
+			if after, _ := os.ReadFile(bad); !bytes.Equal(before, after) {
+				t.Fatal("check --repair wrote to the damaged file")
+			}
+			repaired, _ := filepath.Glob(strings.TrimSuffix(bad, ".db") + ".repaired-*.db")
+			if len(repaired) != 1 {
+				t.Fatalf("repaired files: %v", repaired)
+			}
+			if r := mcpvec(t, repaired[0], "check"); r.code != 0 {
+				t.Fatalf("check of the repaired library: %+v", r)
+			}
+			os.Remove(repaired[0])
+			if r := mcpvec(t, bad, "check", "--repair", "--replace"); r.code != 0 || !strings.Contains(r.stdout, "damaged file is at") {
+				t.Fatalf("check --repair --replace: %+v", r)
+			}
+			if r := mcpvec(t, bad, "check"); r.code != 0 {
+				t.Fatalf("check after --replace: %+v", r)
+			}
+			aside, _ := filepath.Glob(strings.TrimSuffix(bad, ".db") + ".damaged-*.db")
+			if len(aside) != 1 {
+				t.Fatalf("damaged file moved aside: %v", aside)
+			}
+		})
+	}
+}
+
+// TestEmptyLibraryFile is the 0-byte half of finding 4: a clear line, not
+// "bad file descriptor".
+func TestEmptyLibraryFile(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lib.db")
+	os.WriteFile(db, nil, 0o644)
+	for _, args := range [][]string{{"info"}, {"ls"}, {"check"}} {
+		r := mcpvec(t, db, args...)
+		if r.code == 0 || strings.Contains(r.stderr, "bad file descriptor") || strings.Contains(r.stderr, "goroutine ") {
+			t.Errorf("%v on a 0-byte library: %+v", args, r)
+		}
+	}
+}
+
+func copyFile(t *testing.T, src string) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), "lib.db")
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// runFor runs the binary with a deadline (serve would otherwise run on).
+func runFor(t *testing.T, db string, d time.Duration, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = childEnv(db)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Errorf("%v: still running after %v", args, d)
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// TestCheckForwardedToServer: with a server holding the library, check
+// runs inside it (read-only) and --repair is refused.
+func TestCheckForwardedToServer(t *testing.T) {
+	db, _ := checkLibrary(t, 3)
+	startServer(t, db)
+	r := mcpvec(t, db, "check")
+	if r.code != 0 || !strings.Contains(r.stderr, "handing the command") || !strings.Contains(r.stdout, ": ok") {
+		t.Fatalf("forwarded check: %+v", r)
+	}
+	if r := mcpvec(t, db, "check", "--repair"); r.code == 0 || !strings.Contains(r.stderr, "stop it") {
+		t.Fatalf("check --repair while served: %+v", r)
+	}
+}

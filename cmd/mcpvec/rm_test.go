@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// smallTmpfs mounts a tmpfs of size bytes for the test, or skips saying
+// why (the mount needs root and a kernel that allows it).
+func smallTmpfs(t *testing.T, size int) string {
+	t.Helper()
+	dir := t.TempDir()
+	out, err := exec.Command("mount", "-t", "tmpfs", "-o", fmt.Sprintf("size=%d", size), "tmpfs", dir).CombinedOutput()
+	if err != nil {
+		t.Skipf("cannot mount a small tmpfs here (needs root): %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	return dir
+}
+
+// fillDisk writes a file until the disk is full.
+func fillDisk(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "filler")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, 4096)
+	for range 1 << 16 {
+		if _, err := f.Write(buf); err != nil {
+			return path
+		}
+	}
+	t.Fatal("the disk never filled")
+	return ""
+}
+
+// TestRmOnFullDisk is issue 15 finding 9 (rm on a full disk): every
+// document named is attempted, each failure says the disk is full, and the
+// library passes check afterwards; once space is freed the rest go.
+func TestRmOnFullDisk(t *testing.T) {
+	dir := smallTmpfs(t, 8<<20)
+	db := filepath.Join(dir, "lib.db")
+	files := filepath.Join(t.TempDir(), "files")
+	os.MkdirAll(files, 0o755)
+	var ids []string
+	for i := range 12 {
+		p := filepath.Join(files, fmt.Sprintf("doc%02d.txt", i))
+		os.WriteFile(p, []byte(strings.Repeat(fmt.Sprintf("Quay %d stores nets and buoys %d. ", i, i*3), 400)), 0o644)
+		ids = append(ids, p)
+	}
+	mustRun(t, db, "ingest", files)
+	filler := fillDisk(t, dir)
+	r := mcpvec(t, db, append([]string{"rm"}, ids...)...)
+	outcomes := strings.Count(r.stdout, "removed ") + strings.Count(r.stderr, "mcpvec: rm ")
+	if outcomes != len(ids) {
+		t.Fatalf("rm on a full disk: %d of %d documents have an outcome\nstdout: %s\nstderr: %s", outcomes, len(ids), r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stderr, "mcpvec: rm ") && (r.code != 1 || !strings.Contains(r.stderr, "disk is full")) {
+		t.Fatalf("rm failures not clear: exit %d\n%s", r.code, r.stderr)
+	}
+	if c := mcpvec(t, db, "check"); c.code != 0 {
+		t.Fatalf("check after rm on a full disk: %+v", c)
+	}
+	os.Remove(filler)
+	if r.code != 0 {
+		r = mcpvec(t, db, append([]string{"rm"}, ids...)...)
+		if !strings.Contains(r.stdout, "removed ") || strings.Contains(r.stderr, "disk is full") {
+			t.Fatalf("rm after freeing space: %+v", r)
+		}
+	}
+	if out := mustRun(t, db, "ls"); strings.Contains(out, "doc0") {
+		t.Fatalf("documents left after rm: %s", out)
+	}
+}

@@ -1,0 +1,154 @@
+package lexical
+
+import (
+	"fmt"
+	"iter"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/mcpvec/mcpvec/index/internal/synth"
+	"go.etcd.io/bbolt"
+)
+
+// BenchmarkScale measures the BM25 index on the synthetic corpus of
+// index/internal/synth (≈250 Zipf-distributed words per passage) at 10k
+// passages, 100k with MCPVEC_BENCH_LARGE=1, 1M with MCPVEC_BENCH_HUGE=1:
+//
+//	MCPVEC_BENCH_LARGE=1 go test -run '^$' -bench Scale -benchtime 1x ./index/lexical/
+//
+// Each size runs once whatever b.N is and reports passages per CPU-second
+// indexed (text generation excluded), heap-MB (HeapInuse after GC, minus the baseline),
+// save-s and load-s (through a bbolt file; texts come from memory, as if the
+// store streamed them), and query p50/p99 over 1000 queries (k 10, one
+// goroutine), as wall time and as the thread's CPU time (steadier on a
+// shared machine). MCPVEC_BENCH_PROFILE=dir writes a heap profile after the build.
+func BenchmarkScale(b *testing.B) {
+	for _, n := range synth.Sizes() {
+		b.Run(fmt.Sprintf("n%dk", n/1000), func(b *testing.B) {
+			for unit, v := range scaleRun(b, n) {
+				b.ReportMetric(v, unit)
+			}
+		})
+	}
+}
+
+func scaleRun(b *testing.B, n int) map[string]float64 {
+	c := synth.New(1, 250, 8)
+	base := synth.HeapInuse()
+	ix, rate := scaleBuild(c, n)
+	m := map[string]float64{"passages/cpu-s": rate}
+	m["heap-MB"] = float64(synth.HeapInuse()-base) / (1 << 20)
+	if err := synth.WriteHeapProfile(fmt.Sprintf("lexical-%dk", n/1000)); err != nil {
+		b.Fatal(err)
+	}
+	for unit, v := range scaleQueries(c, ix, n) {
+		m[unit] = v
+	}
+	save, load, loadCPU, loadIDs := scaleSaveLoad(b, c, ix, n)
+	m["save-s"], m["load-s"], m["loadids-s"] = save.Seconds(), load.Seconds(), loadIDs.Seconds()
+	m["load-cpu-s"] = loadCPU.Seconds()
+	return m
+}
+
+// scaleBuild indexes n passages, generating them in batches so that only
+// Add is timed, in CPU time of the pinned thread.
+func scaleBuild(c *synth.Corpus, n int) (*Index, float64) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	ix := New(DefaultConfig())
+	var spent time.Duration
+	batch := make([]string, 0, 1000)
+	for i := 0; i < n; i += cap(batch) {
+		batch = batch[:0]
+		for j := i; j < min(n, i+cap(batch)); j++ {
+			batch = append(batch, c.Text(uint64(j)))
+		}
+		c0 := synth.ThreadCPU()
+		for j, text := range batch {
+			ix.Add(uint64(i+j), text)
+		}
+		spent += synth.ThreadCPU() - c0
+	}
+	return ix, float64(n) / spent.Seconds()
+}
+
+func scaleQueries(c *synth.Corpus, ix *Index, n int) map[string]float64 {
+	qs := make([]string, 1000)
+	for j := range qs {
+		qs[j] = c.Query(uint64(j), n)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	wall, cpu := make([]time.Duration, len(qs)), make([]time.Duration, len(qs))
+	for j, q := range qs {
+		t0, c0 := time.Now(), synth.ThreadCPU()
+		ix.Search(q, 10)
+		wall[j], cpu[j] = time.Since(t0), synth.ThreadCPU()-c0
+	}
+	return synth.LatencyMetrics(wall, cpu)
+}
+
+func scaleSaveLoad(b *testing.B, c *synth.Corpus, ix *Index, n int) (save, load, loadCPU, loadIDs time.Duration) {
+	db, err := bbolt.Open(filepath.Join(b.TempDir(), "lex.db"), 0o600, &bbolt.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	t0 := time.Now()
+	err = db.Update(func(tx *bbolt.Tx) error {
+		bk, err := tx.CreateBucket([]byte("lexical"))
+		if err != nil {
+			return err
+		}
+		return ix.Save(bk)
+	})
+	save = time.Since(t0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	texts := make([]string, n)
+	for i := range texts {
+		texts[i] = c.Text(uint64(i))
+	}
+	t0, c0 := time.Now(), synth.ProcessCPU()
+	err = db.View(func(tx *bbolt.Tx) error {
+		y, st, err := Load(tx.Bucket([]byte("lexical")), DefaultConfig(), seqStrings(texts))
+		if err == nil && (st.Loaded != n || y.Len() != n) {
+			err = fmt.Errorf("load was not a clean read: %+v", st)
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	load, loadCPU = time.Since(t0), synth.ProcessCPU()-c0
+	t0 = time.Now()
+	err = db.View(func(tx *bbolt.Tx) error {
+		ids := func(yield func(uint64) bool) {
+			for i := range n {
+				if !yield(uint64(i)) {
+					return
+				}
+			}
+		}
+		noText := func(id uint64) (string, error) { return "", fmt.Errorf("text of %d asked", id) }
+		_, _, err := LoadIDs(tx.Bucket([]byte("lexical")), DefaultConfig(), ids, noText)
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return save, load, loadCPU, time.Since(t0)
+}
+
+func seqStrings(ts []string) iter.Seq2[uint64, string] {
+	return func(yield func(uint64, string) bool) {
+		for i, t := range ts {
+			if !yield(uint64(i), t) {
+				return
+			}
+		}
+	}
+}

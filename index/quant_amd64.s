@@ -1,0 +1,63 @@
+#include "textflag.h"
+
+// func dotInt8AVX2(a, b *int8, n int) int32
+TEXT ·dotInt8AVX2(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+
+loop32:
+	CMPQ CX, $32
+	JL   step16
+	VPMOVSXBW (SI), Y2
+	VPMOVSXBW (DI), Y3
+	VPMADDWD Y3, Y2, Y2
+	VPADDD Y2, Y0, Y0
+	VPMOVSXBW 16(SI), Y4
+	VPMOVSXBW 16(DI), Y5
+	VPMADDWD Y5, Y4, Y4
+	VPADDD Y4, Y1, Y1
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $32, CX
+	JMP  loop32
+
+step16:
+	CMPQ CX, $16
+	JL   reduce
+	VPMOVSXBW (SI), Y2
+	VPMOVSXBW (DI), Y3
+	VPMADDWD Y3, Y2, Y2
+	VPADDD Y2, Y0, Y0
+	ADDQ $16, SI
+	ADDQ $16, DI
+	SUBQ $16, CX
+
+reduce:
+	VPADDD Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD X1, X0, X0
+	VPSHUFD $0x4e, X0, X1
+	VPADDD X1, X0, X0
+	VPSHUFD $0xb1, X0, X1
+	VPADDD X1, X0, X0
+	VMOVD X0, AX
+	VZEROUPPER
+
+tail:
+	TESTQ CX, CX
+	JZ    done
+	MOVBQSX (SI), DX
+	MOVBQSX (DI), R8
+	IMULQ R8, DX
+	ADDL  DX, AX
+	INCQ  SI
+	INCQ  DI
+	DECQ  CX
+	JMP   tail
+
+done:
+	MOVL AX, ret+24(FP)
+	RET

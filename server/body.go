@@ -1,0 +1,88 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// readBody reads every request body in full before any handler runs, under
+// a read deadline of BodyTimeout and a cap of MaxBodyBytes, so a body sent
+// a byte a second cannot hold a connection and an oversized or batched
+// message gets a JSON-RPC error that says so (mcp-go would report either as
+// a parse error). The deadline is lifted once the body is in, so long-lived
+// GET streams are unaffected.
+func (s *Server) readBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost && r.Method != http.MethodPut && r.Method != http.MethodPatch || s.isWeb(r) {
+			// The web interface reads and limits its own bodies (uploads).
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, status, msg := s.bufferBody(w, r)
+		if status != 0 {
+			s.log.Warn("refused request body", "path", r.URL.Path, "status", status, "reason", msg)
+			// The rest of the body is unread: end the connection rather than
+			// let net/http wait to drain it.
+			w.Header().Set("Connection", "close")
+			writeRPCError(w, status, mcp.INVALID_REQUEST, msg)
+			return
+		}
+		if isBatch(body) {
+			writeRPCError(w, http.StatusBadRequest, mcp.INVALID_REQUEST,
+				"JSON-RPC batches are not supported (MCP removed them in 2025-06-18): send one message per request")
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// bufferBody reads r's body; on failure it returns the HTTP status and a
+// message for the client.
+func (s *Server) bufferBody(w http.ResponseWriter, r *http.Request) ([]byte, int, string) {
+	limit := s.opts.MaxBodyBytes
+	tooLarge := fmt.Sprintf("request body too large (the limit is %d bytes)", limit)
+	if r.ContentLength > limit {
+		return nil, http.StatusRequestEntityTooLarge, tooLarge
+	}
+	rc := http.NewResponseController(w)
+	deadline := rc.SetReadDeadline(time.Now().Add(s.opts.BodyTimeout)) == nil
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if deadline {
+		rc.SetReadDeadline(time.Time{})
+	}
+	var tooBig *http.MaxBytesError
+	var netErr net.Error
+	switch {
+	case err == nil:
+		return body, 0, ""
+	case errors.As(err, &tooBig):
+		return nil, http.StatusRequestEntityTooLarge, tooLarge
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return nil, http.StatusRequestTimeout, fmt.Sprintf("request body not received within %s", s.opts.BodyTimeout)
+	default:
+		return nil, http.StatusBadRequest, "request body unreadable: " + err.Error()
+	}
+}
+
+// isBatch reports whether a body is a JSON array (a JSON-RPC batch).
+func isBatch(body []byte) bool {
+	b := bytes.TrimLeft(body, " \t\r\n")
+	return len(b) > 0 && b[0] == '['
+}
+
+// writeRPCError answers with a JSON-RPC error object (id null) and status.
+func writeRPCError(w http.ResponseWriter, status, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(mcp.NewJSONRPCError(mcp.NewRequestId(nil), code, msg, nil))
+}

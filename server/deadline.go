@@ -1,0 +1,66 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Defaults for the connection deadlines; see Options.
+const (
+	DefaultWriteTimeout = 30 * time.Second
+	DefaultBodyTimeout  = 30 * time.Second
+)
+
+// deadlineWriter gives every Write and Flush of a response its own write
+// deadline, so a client that stops reading is cut off after WriteTimeout
+// while a long-lived stream that keeps being read lives on. onFail, when
+// set, is called once on the first failed write (the stream is dead).
+// It is as safe for concurrent use as the ResponseWriter it wraps.
+type deadlineWriter struct {
+	http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+	onFail  func()
+	once    sync.Once
+}
+
+// withWriteDeadline wraps w in a deadlineWriter; onFail may be nil.
+func (s *Server) withWriteDeadline(w http.ResponseWriter, onFail func()) *deadlineWriter {
+	return &deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: s.opts.WriteTimeout, onFail: onFail}
+}
+
+func (d *deadlineWriter) arm() {
+	// ErrNotSupported (a test recorder) just means no deadline.
+	if err := d.rc.SetWriteDeadline(time.Now().Add(d.timeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		d.fail()
+	}
+}
+
+func (d *deadlineWriter) fail() {
+	if d.onFail != nil {
+		d.once.Do(d.onFail)
+	}
+}
+
+// Write implements http.ResponseWriter with a fresh deadline.
+func (d *deadlineWriter) Write(p []byte) (int, error) {
+	d.arm()
+	n, err := d.ResponseWriter.Write(p)
+	if err != nil {
+		d.fail()
+	}
+	return n, err
+}
+
+// Flush implements http.Flusher with a fresh deadline.
+func (d *deadlineWriter) Flush() {
+	d.arm()
+	if err := d.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		d.fail()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (d *deadlineWriter) Unwrap() http.ResponseWriter { return d.ResponseWriter }
