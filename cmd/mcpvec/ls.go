@@ -32,6 +32,7 @@ func runLs(ctx context.Context, e *env, args []string) int {
 	var lf libFlags
 	lf.register(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
+	roots := fs.Bool("roots", false, "list the folders `mcpvec sync` keeps current instead")
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
 	}
@@ -40,6 +41,9 @@ func runLs(ctx context.Context, e *env, args []string) int {
 		return st
 	}
 	defer h.close()
+	if *roots {
+		return printRoots(e, h, *asJSON)
+	}
 	docs, err := h.db.Documents()
 	if err != nil {
 		return errorf(e, "%v", err)

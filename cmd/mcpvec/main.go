@@ -44,6 +44,7 @@ func commands() []command {
 		{"fetch", "print a passage or a whole document", runFetch},
 		{"ls", "list documents", runLs},
 		{"rm", "remove documents by id or path", runRm},
+		{"sync", "make the library match folders: add, update, move, remove", runSync},
 		{"info", "show what the library holds", runInfo},
 		{"serve", "serve the library over MCP", runServe},
 		{"reindex", "re-embed every passage with another embedder", runReindex},

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
@@ -29,10 +30,12 @@ type serveState struct {
 	// readOnly: the library is served read-only; forwarded writes are
 	// refused before they start.
 	readOnly bool
+	// syncMu serialises syncs: forwarded `mcpvec sync` and the watcher.
+	syncMu sync.Mutex
 }
 
 func runServe(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("serve", "[flags]", e)
+	fs := newFlagSet("serve", "[flags] [--watch [FOLDER...]]", e)
 	var lf libFlags
 	var ef embedFlags
 	lf.register(fs)
@@ -41,7 +44,8 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
 	noWeb := fs.Bool("no-web", false, "do not serve the web page at /")
-	if _, st, ok := parseFlags(fs, args, e); !ok {
+	wf := registerWatch(fs)
+	if st, ok := wf.parse(fs, args, e); !ok {
 		return st
 	}
 	if e.forwarded != nil {
@@ -73,17 +77,17 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		defer ln.Close()
 	}
 	state := &serveState{db: h.db, live: live, emb: h.emb, readOnly: *readOnly}
-	srv, ws, err := newServer(e, state, &o, !*stdio && !*noWeb)
+	srv, err := newServer(e, state, &o, !*stdio && !*noWeb)
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
 	defer listenAdmin(ctx, e, state)()
+	defer startWatch(ctx, e, state, wf)()
 	if *stdio {
 		slog.Info("serving MCP over stdio", "library", h.db.Path())
 		err = srv.ServeStdio(ctx, e.stdin, e.stdout)
 	} else {
 		printURLs(e.stdout, srv.URLs(), h.db.Path(), o)
-		ws.printURL(e.stdout, srv)
 		err = srv.Serve(ctx, ln)
 	}
 	if err != nil && !(*stdio && errors.Is(err, context.Canceled)) {
@@ -215,6 +219,10 @@ func printURLs(w io.Writer, urls []string, path string, o server.Options) {
 	}
 	if o.SecretPath != "" {
 		fmt.Fprintln(w, "The k-… path is a password: share the URL only with your connector.")
+	}
+	if o.Web != nil && len(urls) > 0 {
+		local := strings.TrimSuffix(urls[len(urls)-1], "/sse")
+		fmt.Fprintf(w, "Web page: %s/\n", strings.TrimSuffix(local, "/"+o.SecretPath))
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -26,31 +25,22 @@ type webSetup struct {
 }
 
 // newServer makes the server for st, with the web page when withWeb.
-func newServer(e *env, st *serveState, o *server.Options, withWeb bool) (*server.Server, *webSetup, error) {
+func newServer(e *env, st *serveState, o *server.Options, withWeb bool) (*server.Server, error) {
 	var ws *webSetup
 	if withWeb {
 		var err error
 		if ws, err = newWeb(e, st, o); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	srv, err := server.New(st.live, *o)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if ws != nil {
 		ws.srv = srv
 	}
-	return srv, ws, nil
-}
-
-// printURL prints where the web page is; ws may be nil (no web page).
-func (ws *webSetup) printURL(w io.Writer, srv *server.Server) {
-	if ws == nil {
-		return
-	}
-	urls := srv.URLs()
-	fmt.Fprintf(w, "Web page: %s/\n", strings.TrimSuffix(urls[len(urls)-1], srv.SecretPrefix()+"/sse"))
+	return srv, nil
 }
 
 // newWeb builds the web interface for a server with options o on st's

@@ -32,7 +32,7 @@ func TestDocumentsAndDocument(t *testing.T) {
 	f := newFixture(t, library.Options{})
 	f.add(t, "cats", "cats.pdf", "application/pdf", "", "Page one text.", "Page two text.")
 	ctx := context.Background()
-	docs, err := f.lib.Documents(ctx)
+	docs, err := f.lib.Documents()
 	if err != nil || len(docs) != 1 || docs[0].ID != "cats" {
 		t.Fatalf("Documents = %+v, %v", docs, err)
 	}

@@ -43,7 +43,7 @@ var sorts = map[string]func(a, b docRow) int{
 }
 
 func (h *Handler) libraryPage(w http.ResponseWriter, r *http.Request) {
-	docs, err := h.opts.Library.Current().Documents(r.Context())
+	docs, err := h.opts.Library.Current().Documents()
 	if err != nil {
 		h.log.Error("web: list documents", "err", err)
 		h.message(w, r, http.StatusInternalServerError, "Library error", "The library could not be read; see the server log.")

@@ -95,7 +95,7 @@ func TestCSRFRefused(t *testing.T) {
 }
 
 func (f *fixture) docID(t *testing.T, title string) string {
-	docs, err := f.Live.Current().Documents(t.Context())
+	docs, err := f.Live.Current().Documents()
 	if err != nil {
 		t.Fatal(err)
 	}
