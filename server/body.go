@@ -21,7 +21,8 @@ import (
 // GET streams are unaffected.
 func (s *Server) readBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost && r.Method != http.MethodPut && r.Method != http.MethodPatch {
+		if r.Method != http.MethodPost && r.Method != http.MethodPut && r.Method != http.MethodPatch || s.isWeb(r) {
+			// The web interface reads and limits its own bodies (uploads).
 			next.ServeHTTP(w, r)
 			return
 		}

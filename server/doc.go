@@ -14,6 +14,9 @@
 //	/sse, /sse/          legacy HTTP+SSE, with its message endpoint /message
 //	/healthz             "ok"
 //	/docs/<id>/<sig>     the original file of one document (signed link)
+//	/, /ui/              Options.Web (the web page, package server/web),
+//	                     which does its own sign-in; Options.Observe hears
+//	                     every tool call (its activity page)
 //
 // With Options.SecretPath the MCP routes move under "/<secret>/" and the root
 // ones answer 404. Server.ServeStdio speaks MCP on a reader/writer pair.
@@ -31,7 +34,9 @@
 //     carry a loopback Host or exactly the host of PublicURL; any request
 //     with an Origin header must come from a loopback origin, PublicURL's
 //     origin or Options.AllowedOrigins (default: chatgpt.com, claude.ai).
-//     A tunnel without PublicURL therefore gets 403 on every route. Allowed
+//     A tunnel without PublicURL therefore gets 403 on every route.
+//     "Origin: null" (a no-referrer page's form post) is accepted only on
+//     the web routes, which check a CSRF token instead. Allowed
 //     origins get CORS headers, and their preflights are answered without
 //     the token (the actual request still needs it).
 //   - A path in PublicURL is assumed to be stripped by the proxy in front;

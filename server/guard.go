@@ -86,7 +86,10 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			}
 		}
 		origin := r.Header.Get("Origin")
-		if origin == "" {
+		if origin == "" || (origin == "null" && s.isWeb(r)) {
+			// The web interface sends Referrer-Policy: no-referrer, so its own
+			// form posts carry "Origin: null"; its CSRF token and SameSite
+			// cookie stop other sites there.
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -144,6 +147,11 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// isWeb reports whether r is for the web interface (Options.Web).
+func (s *Server) isWeb(r *http.Request) bool {
+	return s.opts.Web != nil && (r.URL.Path == "/" || strings.HasPrefix(r.URL.Path, "/ui/"))
 }
 
 // baseKey carries the public base URL of an HTTP request in a context.

@@ -126,6 +126,13 @@ type Options struct {
 	// BodyTimeout bounds the reading of a request body; 0 means
 	// DefaultBodyTimeout.
 	BodyTimeout time.Duration
+	// Web, when set, is served at "/" and under "/ui/" (such as
+	// server/web's interface). It guards itself: neither Token nor Auth
+	// applies, and it limits its own request bodies (uploads are large).
+	Web http.Handler
+	// Observe, when set, is told of every tool call after it finishes. It
+	// must be safe for concurrent use and return quickly.
+	Observe func(Call)
 }
 
 // Server serves a Library over MCP (streamable HTTP, SSE, stdio) and serves
@@ -315,6 +322,10 @@ func (s *Server) buildHandler() {
 	root := http.NewServeMux()
 	root.Handle("/docs/", http.HandlerFunc(s.serveDoc))
 	s.mountAuth(root)
+	if s.opts.Web != nil {
+		root.Handle("/{$}", s.opts.Web)
+		root.Handle("/ui/", s.opts.Web)
+	}
 	root.Handle("/", s.requireAuth(mcpMux))
 	s.handler = s.recoverPanics(s.guard(s.readBody(root)))
 }

@@ -81,8 +81,8 @@ func (s *Server) addTools(sum library.Summary) {
 		mcp.WithRawOutputSchema(json.RawMessage(fetchOutputSchema)),
 		mcp.WithToolAnnotation(withTitle(readOnly(), "Fetch a passage")),
 	)
-	s.mcp.AddTool(search, s.handleSearch)
-	s.mcp.AddTool(fetch, s.handleFetch)
+	s.mcp.AddTool(search, s.observe("search", "query", s.handleSearch))
+	s.mcp.AddTool(fetch, s.observe("fetch", "id", s.handleFetch))
 }
 
 func withTitle(a mcp.ToolAnnotation, title string) mcp.ToolAnnotation {

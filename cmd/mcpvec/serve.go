@@ -43,6 +43,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	var o server.Options
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
+	noWeb := fs.Bool("no-web", false, "do not serve the web page at /")
 	wf := registerWatch(fs)
 	if st, ok := wf.parse(fs, args, e); !ok {
 		return st
@@ -75,11 +76,12 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		}
 		defer ln.Close()
 	}
-	srv, err := server.New(live, o)
+	state := &serveState{db: h.db, live: live, emb: h.emb, readOnly: *readOnly}
+	srv, err := newServer(e, state, &o, !*stdio && !*noWeb)
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
-	defer startLocal(ctx, e, h, live, *readOnly, wf)()
+	defer startLocal(ctx, e, state, wf)()
 	if *stdio {
 		slog.Info("serving MCP over stdio", "library", h.docs.Path())
 		err = srv.ServeStdio(ctx, e.stdin, e.stdout)
@@ -97,14 +99,13 @@ func runServe(ctx context.Context, e *env, args []string) int {
 // admin channel for forwarded commands and, with --watch, the folder
 // watcher. A Weaviate library needs neither (every process may write to it,
 // and sync needs a file). The returned func stops both.
-func startLocal(ctx context.Context, e *env, h *handle, live *library.Live, readOnly bool, wf *watchFlags) (stop func()) {
-	if h.db == nil {
+func startLocal(ctx context.Context, e *env, state *serveState, wf *watchFlags) (stop func()) {
+	if state.db == nil {
 		if wf.on {
 			slog.Error("--watch needs a library file; serving without watching")
 		}
 		return func() {}
 	}
-	state := &serveState{db: h.db, live: live, emb: h.emb, readOnly: readOnly}
 	stopAdmin := listenAdmin(ctx, e, state)
 	stopWatch := startWatch(ctx, e, state, wf)
 	return func() { stopWatch(); stopAdmin() }
@@ -239,6 +240,10 @@ func printURLs(w io.Writer, urls []string, path string, o server.Options) {
 	}
 	if o.SecretPath != "" {
 		fmt.Fprintln(w, "The k-… path is a password: share the URL only with your connector.")
+	}
+	if o.Web != nil && len(urls) > 0 {
+		local := strings.TrimSuffix(urls[len(urls)-1], "/sse")
+		fmt.Fprintf(w, "Web page: %s/\n", strings.TrimSuffix(local, "/"+o.SecretPath))
 	}
 }
 

@@ -45,3 +45,8 @@ func (lv *Live) Original(ctx context.Context, id string) (*Original, error) {
 func (lv *Live) Summary(ctx context.Context) (Summary, error) {
 	return lv.Current().Summary(ctx)
 }
+
+// SearchWith is Library.Search on the current Library with options.
+func (lv *Live) SearchWith(ctx context.Context, query string, so SearchOptions) (*SearchResponse, error) {
+	return lv.Current().Search(ctx, query, so)
+}

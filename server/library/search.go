@@ -19,6 +19,9 @@ type SearchOptions struct {
 	Mode Mode // "": Options.Mode
 	// MaxQueryLen caps the query in characters (0: Options.MaxQueryLen).
 	MaxQueryLen int
+	// Debug fills SearchResult.Retriever with the retrievers whose
+	// candidates held each passage; results are otherwise unchanged.
+	Debug bool
 }
 
 // QueryTooLongError says how long a refused query was; it matches
@@ -54,31 +57,57 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	if mode == "" {
 		mode = l.opts.Mode
 	}
-	hits, err := l.rank(ctx, query, mode, max(l.opts.Candidates, 3*k))
+	hits, found, err := l.rank(ctx, query, mode, max(l.opts.Candidates, 3*k))
 	if err != nil {
 		return nil, err
 	}
-	return l.results(query, hits, k)
+	resp, err := l.results(query, hits, k)
+	if err == nil && so.Debug {
+		for i := range resp.Results {
+			resp.Results[i].Retriever = found[resp.Results[i].seq]
+		}
+	}
+	return resp, err
 }
 
-// rank returns fused candidates, best first.
-func (l *Library) rank(ctx context.Context, query string, mode Mode, n int) ([]Hit, error) {
+// retrievers names, for each candidate passage, the lists that held it.
+func retrievers(c Candidates) map[uint64]string {
+	found := map[uint64]string{}
+	for _, h := range c.Fused {
+		found[h.Seq] = "fused"
+	}
+	for _, h := range c.Lexical {
+		found[h.Seq] = "lexical"
+	}
+	for _, h := range c.Vector {
+		if found[h.Seq] == "lexical" {
+			found[h.Seq] = "both"
+		} else {
+			found[h.Seq] = "vector"
+		}
+	}
+	return found
+}
+
+// rank returns fused candidates, best first, and which retriever found each.
+func (l *Library) rank(ctx context.Context, query string, mode Mode, n int) ([]Hit, map[uint64]string, error) {
 	q := Query{Text: query, Mode: mode, N: n}
 	if (mode == Vector || mode == Hybrid) && l.emb != nil && l.be.Counts().VectorPassages > 0 {
 		v, err := l.emb.EmbedQuery(ctx, query)
 		if err != nil {
-			return nil, fmt.Errorf("embed query: %w", err)
+			return nil, nil, fmt.Errorf("embed query: %w", err)
 		}
 		q.Vector = v
 	} else if mode == Vector {
-		return nil, errors.New("vector search is unavailable: the library has no vector index or embedder")
+		return nil, nil, errors.New("vector search is unavailable: the library has no vector index or embedder")
 	}
 	c, err := l.be.Candidates(ctx, q)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	found := retrievers(c)
 	if c.Fused != nil {
-		return c.Fused, nil
+		return c.Fused, found, nil
 	}
 	var lists [][]Hit
 	var weights []float64
@@ -89,12 +118,12 @@ func (l *Library) rank(ctx context.Context, query string, mode Mode, n int) ([]H
 		lists, weights = append(lists, c.Vector), append(weights, l.opts.VectorWeight)
 	}
 	if len(lists) == 1 {
-		return lists[0], nil
+		return lists[0], found, nil
 	}
 	if l.opts.Fusion == FusionScores {
-		return fuseScores(lists, weights), nil
+		return fuseScores(lists, weights), found, nil
 	}
-	return fuseRRF(lists, weights, l.opts.RRFK), nil
+	return fuseRRF(lists, weights, l.opts.RRFK), found, nil
 }
 
 // fuseScores combines lists by a weighted sum of min-max normalised scores;
@@ -228,6 +257,7 @@ func (l *Library) result(d *store.Document, c *store.Chunk, terms map[string]boo
 		DocID: d.ID,
 		Page:  page,
 		Score: score,
+		seq:   c.Seq,
 	}
 }
 

@@ -20,6 +20,11 @@ type SearchResult struct {
 	Page  int    `json:"-"`
 	// Score is the fused ranking score (higher is better); not on the wire.
 	Score float64 `json:"-"`
+	// Retriever is "lexical", "vector", "both" or "fused" (a backend that
+	// fuses itself) when SearchOptions.Debug is set, else ""; not on the wire.
+	Retriever string `json:"-"`
+
+	seq uint64
 }
 
 // FetchResponse is the object the MCP `fetch` tool returns and

@@ -195,3 +195,23 @@ func RevokeAll(st Store) (int, error) {
 	})
 	return n, err
 }
+
+// ErrOwner is returned by VerifyOwner for a wrong or unset passphrase, or
+// while wrong attempts lock the passphrase out; its text is for the user.
+type ErrOwner struct {
+	Msg    string
+	Status int // http status: 403, 429 or 500
+}
+
+func (e *ErrOwner) Error() string { return e.Msg }
+
+// VerifyOwner checks the owner passphrase for another page of the same
+// server (such as the web interface's sign-in), sharing the consent page's
+// failure count and lockout. It returns nil when pass is right, else an
+// *ErrOwner. It is safe for concurrent use; checks run one at a time.
+func (s *Server) VerifyOwner(r *http.Request, pass string) error {
+	if msg, status := s.checkOwner(r, pass); msg != "" {
+		return &ErrOwner{Msg: msg, Status: status}
+	}
+	return nil
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/mcpvec/mcpvec/server"
+	"github.com/mcpvec/mcpvec/server/oauth"
+	"github.com/mcpvec/mcpvec/server/web"
+)
+
+// webSetup is the web interface of a serve, built before the server (which
+// mounts it) and told the server once it exists (for signed links).
+type webSetup struct {
+	handler http.Handler
+	srv     *server.Server
+}
+
+// newServer makes the server for st, with the web page when withWeb.
+func newServer(e *env, st *serveState, o *server.Options, withWeb bool) (*server.Server, error) {
+	var ws *webSetup
+	if withWeb {
+		var err error
+		if ws, err = newWeb(e, st, o); err != nil {
+			return nil, err
+		}
+	}
+	srv, err := server.New(st.live, *o)
+	if err != nil {
+		return nil, err
+	}
+	if ws != nil {
+		ws.srv = srv
+	}
+	return srv, nil
+}
+
+// newWeb builds the web interface for a server with options o on st's
+// library and records tool calls for its activity page. Uploads run the
+// CLI's ingest command inside the server, as forwarded commands do.
+func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
+	ws := &webSetup{}
+	act := web.NewActivity(200)
+	o.Observe = act.Record
+	host, _, _ := net.SplitHostPort(o.Addr)
+	ip := net.ParseIP(host)
+	wo := web.Options{
+		Library:     st.live,
+		Link:        func(r *http.Request, id string, page int) string { return ws.srv.DocURL(r, id, page) },
+		Ingest:      uploadIngest(e, st),
+		ReadOnly:    st.readOnly,
+		MCPPath:     "/mcp",
+		PublicURL:   o.PublicURL,
+		Exposed:     o.PublicURL != "" || !(host == "localhost" || (ip != nil && ip.IsLoopback())),
+		Token:       o.Token,
+		LibraryPath: st.db.Path(),
+		Version:     o.Version,
+		MaxResults:  o.MaxResults,
+		MaxQueryLen: o.MaxQueryLen,
+		Activity:    act,
+		Logger:      slog.Default(),
+	}
+	if o.SecretPath != "" {
+		wo.MCPPath = "/" + o.SecretPath + "/mcp"
+	}
+	if st.emb != nil {
+		wo.Embedder = st.emb.Identity().String()
+	}
+	if a, ok := o.Auth.(*oauth.Server); ok {
+		wo.CheckOwner = a.VerifyOwner
+	}
+	h, err := web.New(wo)
+	if err != nil {
+		return nil, fmt.Errorf("web interface: %w", err)
+	}
+	ws.handler = h
+	o.Web = h
+	return ws, nil
+}
+
+// uploadIngest saves uploads beside the library, in "<library>.uploads/",
+// and runs `mcpvec ingest` on them against the served library. Uploads run
+// one at a time.
+func uploadIngest(e *env, st *serveState) func(ctx context.Context, files []web.File) (string, error) {
+	var mu sync.Mutex
+	return func(ctx context.Context, files []web.File) (string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		dir := st.db.Path() + ".uploads"
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", fmt.Errorf("upload folder: %w", err)
+		}
+		args := []string{"ingest"}
+		for _, f := range files {
+			p := filepath.Join(dir, filepath.Base(f.Name))
+			if err := os.WriteFile(p, f.Data, 0o600); err != nil {
+				return "", fmt.Errorf("save %s: %w", f.Name, err)
+			}
+			args = append(args, p)
+		}
+		var out, errs bytes.Buffer
+		fe := &env{stdin: eofReader{}, stdout: &out, stderr: &errs, getenv: e.getenv, cwd: dir, forwarded: st}
+		if code := dispatch(ctx, args, fe); code != 0 {
+			return strings.TrimSpace(out.String()), fmt.Errorf("ingest: %s", strings.TrimSpace(errs.String()))
+		}
+		return strings.TrimSpace(out.String()), nil
+	}
+}

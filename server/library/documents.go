@@ -1,0 +1,26 @@
+package library
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// Document returns one document with its text and its passages in order.
+// It returns ErrNotFound for an unknown id, else the backend's errors.
+func (l *Library) Document(ctx context.Context, id string) (*store.Document, []*store.Chunk, error) {
+	d, err := l.be.Document(id, true)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	chunks, err := l.be.Chunks(d.Chunks)
+	if err != nil {
+		return nil, nil, fmt.Errorf("passages of %s: %w", id, err)
+	}
+	return d, chunks, nil
+}

@@ -1,0 +1,125 @@
+package web_test
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowser drives the pages in headless chromium, in the order a new
+// user would: look at the library, open a document, search and follow a
+// citation, upload, delete, connect, watch the activity; and it checks that
+// a form post without the CSRF token is refused.
+func TestBrowser(t *testing.T) {
+	f := mustServe(t, fixtureOptions{})
+	ctx := newBrowser(t)
+	t.Run("list", func(t *testing.T) {
+		run(t, ctx, chromedp.Navigate(f.URL+"/"), chromedp.WaitVisible("table.docs", chromedp.ByQuery))
+		body := text(t, ctx, "table.docs")
+		mustContain(t, body, "Are Cats Attached to Their Homes?", "library")
+		mustContain(t, body, "otters.txt", "library")
+		mustContain(t, text(t, ctx, ".stats"), "2\ndocuments", "totals")
+		shoot(t, ctx, "library")
+	})
+	t.Run("document", func(t *testing.T) {
+		run(t, ctx, chromedp.Click(`//a[text()="Are Cats Attached to Their Homes?"]`, chromedp.BySearch),
+			chromedp.WaitVisible("#page-3", chromedp.ByQuery))
+		mustContain(t, text(t, ctx, "h1"), "Are Cats Attached", "document title")
+		mustContain(t, text(t, ctx, "#docid"), f.docID(t, "Are Cats Attached to Their Homes?"), "id for fetch")
+		if n := evalJS[int](t, ctx, `document.querySelectorAll(".passage").length`); n < 2 {
+			t.Errorf("%d passage markers, want at least 2", n)
+		}
+		shoot(t, ctx, "document")
+	})
+	t.Run("search and follow a result to its PDF page", func(t *testing.T) {
+		run(t, ctx, chromedp.Navigate(f.URL+"/ui/search"), chromedp.WaitVisible("#q", chromedp.ByID),
+			chromedp.SendKeys("#q", "moving house with a cat", chromedp.ByID),
+			chromedp.Click(`input[value="lexical"]`, chromedp.ByQuery),
+			chromedp.Submit("#q", chromedp.ByID), chromedp.WaitVisible("ol.hits", chromedp.ByQuery))
+		var href string
+		run(t, ctx, chromedp.AttributeValue("li.hit a.title", "href", &href, nil, chromedp.ByQuery))
+		if !strings.Contains(href, "/docs/") || !strings.HasSuffix(href, "#page=3") {
+			t.Fatalf("first result links to %q, want a /docs link at #page=3", href)
+		}
+		mustContain(t, text(t, ctx, "li.hit .retriever"), "lexical", "retriever")
+		status := evalJS[string](t, ctx, `fetch(document.querySelector("li.hit a.title").href.split("#")[0]).then(r => r.status + " " + r.headers.get("content-type"))`)
+		if status != "200 application/pdf" {
+			t.Fatalf("following the citation: %s, want 200 application/pdf", status)
+		}
+		run(t, ctx, chromedp.Click(`input[value="hybrid"]`, chromedp.ByQuery), chromedp.Submit("#q", chromedp.ByID),
+			chromedp.WaitVisible("ol.hits", chromedp.ByQuery))
+		shoot(t, ctx, "search")
+	})
+	t.Run("upload two files and find them", func(t *testing.T) {
+		dir := t.TempDir()
+		a, b := filepath.Join(dir, "beavers.txt"), filepath.Join(dir, "herons.md")
+		os.WriteFile(a, []byte("Beavers build dams of branches and mud across quiet streams.\n"), 0o600)
+		os.WriteFile(b, []byte("# Herons\n\nGrey herons wait motionless in the shallows of quiet streams.\n"), 0o600)
+		run(t, ctx, chromedp.Navigate(f.URL+"/ui/add"), chromedp.WaitVisible("#files", chromedp.ByID))
+		shoot(t, ctx, "add")
+		run(t, ctx, chromedp.SetUploadFiles("#files", []string{a, b}, chromedp.ByID),
+			chromedp.Click(`#upload button[type="submit"]`, chromedp.ByQuery),
+			chromedp.WaitVisible("p.ok", chromedp.ByQuery))
+		mustContain(t, text(t, ctx, "p.ok"), "ingested 2 documents", "upload result")
+		var loc string
+		run(t, ctx, chromedp.Location(&loc))
+		if loc != f.URL+"/ui/add" {
+			t.Errorf("after the upload the page is %q, want /ui/add (the script shows the answer in place)", loc)
+		}
+		run(t, ctx, chromedp.Navigate(f.URL+"/ui/search?q=quiet+streams&mode=lexical"), chromedp.WaitVisible("ol.hits", chromedp.ByQuery))
+		hits := text(t, ctx, "ol.hits")
+		mustContain(t, hits, "beavers.txt", "search after upload")
+		mustContain(t, hits, "Herons", "search after upload")
+	})
+	t.Run("delete one", func(t *testing.T) {
+		run(t, ctx, chromedp.Navigate(f.URL+"/?q=beavers"), chromedp.WaitVisible("table.docs", chromedp.ByQuery),
+			chromedp.Click(`table.docs button.danger`, chromedp.ByQuery),
+			chromedp.WaitVisible(`//p[contains(., "Showing 3 of 3")]`, chromedp.BySearch))
+		run(t, ctx, chromedp.Navigate(f.URL+"/ui/search?q=quiet+streams&mode=lexical"), chromedp.WaitVisible("ol.hits", chromedp.ByQuery))
+		if hits := text(t, ctx, "ol.hits"); strings.Contains(hits, "beavers.txt") || !strings.Contains(hits, "Herons") {
+			t.Fatalf("after deleting beavers.txt the search shows %q", hits)
+		}
+	})
+	t.Run("CSRF refused", func(t *testing.T) {
+		id := f.docID(t, "otters.txt")
+		status := evalJS[int](t, ctx, `fetch("/ui/delete", {method: "POST", body: new URLSearchParams({id: "`+id+`"})}).then(r => r.status)`)
+		if status != http.StatusForbidden {
+			t.Fatalf("POST /ui/delete without the token = %d, want 403", status)
+		}
+		f.docID(t, "otters.txt") // still there
+	})
+	t.Run("connection test", func(t *testing.T) {
+		run(t, ctx, chromedp.Navigate(f.URL+"/ui/connect"), chromedp.WaitVisible("#tq", chromedp.ByID))
+		mustContain(t, text(t, ctx, "#mcpurl"), f.URL+"/mcp", "connector URL")
+		run(t, ctx, chromedp.Click(`//button[text()="Test the connection"]`, chromedp.BySearch),
+			chromedp.WaitVisible("#testresult", chromedp.ByID))
+		mustContain(t, text(t, ctx, "#testresult"), "Connection works", "connection test")
+		shoot(t, ctx, "connect")
+	})
+	t.Run("activity", func(t *testing.T) {
+		run(t, ctx, chromedp.Navigate(f.URL+"/ui/activity"), chromedp.WaitVisible("table", chromedp.ByQuery))
+		mustContain(t, text(t, ctx, "table"), "mcpvec-web-test", "activity")
+		shoot(t, ctx, "activity")
+	})
+}
+
+// TestBrowserSignIn checks that an exposed server sends the browser to the
+// sign-in page, and that the owner's token lets it in.
+func TestBrowserSignIn(t *testing.T) {
+	f := mustServe(t, fixtureOptions{Exposed: true})
+	ctx := newBrowser(t)
+	var loc string
+	run(t, ctx, chromedp.Navigate(f.URL+"/"), chromedp.WaitVisible("#secret", chromedp.ByID), chromedp.Location(&loc))
+	if loc != f.URL+"/ui/signin" {
+		t.Fatalf("exposed / went to %q, want the sign-in page", loc)
+	}
+	shoot(t, ctx, "signin")
+	run(t, ctx, chromedp.SendKeys("#secret", "wrong", chromedp.ByID), chromedp.Submit("#secret", chromedp.ByID),
+		chromedp.WaitVisible(".error", chromedp.ByQuery))
+	run(t, ctx, chromedp.SendKeys("#secret", testToken, chromedp.ByID), chromedp.Submit("#secret", chromedp.ByID),
+		chromedp.WaitVisible("table.docs", chromedp.ByQuery))
+}

@@ -1,0 +1,198 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/mcpvec/mcpvec/server/library"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// File is one uploaded file.
+type File struct {
+	Name string // base name as the browser sent it
+	Data []byte
+}
+
+// Options configures a Handler. Library and Link are required.
+type Options struct {
+	// Library is the live library every page reads and deletes through.
+	Library *library.Live
+	// Link returns the signed citation link to page (0: none) of a
+	// document, based at the address r reached the server at; wire it to
+	// server.Server.DocURL so pages show the links MCP clients get.
+	Link func(r *http.Request, docID string, page int) string
+	// Ingest runs uploaded files through the ingest pipeline into Library
+	// and returns a one-line summary; nil disables uploads.
+	Ingest func(ctx context.Context, files []File) (string, error)
+	// ReadOnly turns off uploads and deletes (a read-only library).
+	ReadOnly bool
+	// MCPPath is the path of the streamable HTTP endpoint ("/mcp", or under
+	// the secret path); "" means "/mcp".
+	MCPPath string
+	// PublicURL is the server's public base ("" when not exposed).
+	PublicURL string
+	// Exposed requires the owner to sign in (PublicURL set or a
+	// non-loopback listen address).
+	Exposed bool
+	// Token is the static bearer token ("" when none). It signs the owner
+	// in and authorises the connection test.
+	Token string
+	// CheckOwner checks the owner passphrase (server/oauth's VerifyOwner);
+	// nil when there is no OAuth server.
+	CheckOwner func(r *http.Request, pass string) error
+	// LibraryPath, Embedder and Version describe the library on its page.
+	LibraryPath, Embedder, Version string
+	// MaxResults and MaxQueryLen are the MCP search tool's limits
+	// (0: the library's defaults).
+	MaxResults, MaxQueryLen int
+	// MaxUpload caps an upload request in bytes (default 256 MiB).
+	MaxUpload int64
+	// Activity is the ring of MCP calls shown on the activity page; nil
+	// shows none.
+	Activity *Activity
+	// Logger receives errors; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// ErrBadOption is returned by New for missing required Options.
+var ErrBadOption = errors.New("web: invalid option")
+
+// Handler serves the web interface. It is safe for concurrent use.
+type Handler struct {
+	opts     Options
+	log      *slog.Logger
+	pages    map[string]*template.Template
+	mux      *http.ServeMux
+	sessions *sessions
+	limiter  *limiter
+}
+
+// New builds a Handler; it returns an error wrapping ErrBadOption when
+// Library or Link is nil, or a template error.
+func New(opts Options) (*Handler, error) {
+	if opts.Library == nil || opts.Link == nil {
+		return nil, fmt.Errorf("%w: Library and Link are required", ErrBadOption)
+	}
+	if opts.ReadOnly {
+		opts.Ingest = nil
+	}
+	if opts.MCPPath == "" {
+		opts.MCPPath = "/mcp"
+	}
+	if opts.MaxResults <= 0 {
+		opts.MaxResults = 10
+	}
+	if opts.MaxUpload <= 0 {
+		opts.MaxUpload = 256 << 20
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	h := &Handler{opts: opts, log: opts.Logger, sessions: newSessions(), limiter: newLimiter(5, time.Minute)}
+	if err := h.parseTemplates(); err != nil {
+		return nil, err
+	}
+	h.routes()
+	return h, nil
+}
+
+func (h *Handler) parseTemplates() error {
+	names := []string{"library", "document", "search", "add", "connect", "activity", "signin", "message"}
+	h.pages = map[string]*template.Template{}
+	for _, n := range names {
+		t, err := template.New(n).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+n+".html")
+		if err != nil {
+			return fmt.Errorf("template %s: %w", n, err)
+		}
+		h.pages[n] = t
+	}
+	return nil
+}
+
+func (h *Handler) routes() {
+	m := http.NewServeMux()
+	static, _ := fs.Sub(staticFS, "static")
+	m.Handle("GET /ui/static/", http.StripPrefix("/ui/static/", http.FileServerFS(static)))
+	m.HandleFunc("GET /ui/signin", h.signinPage)
+	m.HandleFunc("POST /ui/signin", h.signin)
+	m.HandleFunc("POST /ui/signout", h.owner(h.signout))
+	m.HandleFunc("GET /{$}", h.owner(h.libraryPage))
+	m.HandleFunc("GET /ui/doc/{id}", h.owner(h.documentPage))
+	m.HandleFunc("GET /ui/search", h.owner(h.searchPage))
+	m.HandleFunc("GET /ui/add", h.owner(h.addPage))
+	m.HandleFunc("POST /ui/upload", h.owner(h.upload))
+	m.HandleFunc("POST /ui/delete", h.owner(h.delete))
+	m.HandleFunc("GET /ui/connect", h.owner(h.connectPage))
+	m.HandleFunc("POST /ui/connect/test", h.owner(h.connectTest))
+	m.HandleFunc("GET /ui/activity", h.owner(h.activityPage))
+	h.mux = m
+}
+
+// ServeHTTP sets the security headers, attaches the session (creating one
+// when missing), checks the CSRF token of every POST and routes.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	hd.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
+		"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
+	hd.Set("Referrer-Policy", "no-referrer")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("X-Frame-Options", "DENY")
+	sess := h.sessions.get(w, r)
+	if r.Method == http.MethodPost {
+		limit := int64(1 << 20)
+		if r.URL.Path == "/ui/upload" {
+			limit = h.opts.MaxUpload
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+	}
+	if r.Method == http.MethodPost && !sess.validCSRF(r.PostFormValue("csrf")) {
+		h.log.Warn("web: post without a valid csrf token", "path", r.URL.Path)
+		http.Error(w, "forbidden: missing or wrong CSRF token (reload the page)", http.StatusForbidden)
+		return
+	}
+	h.mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
+}
+
+// page is what every template sees.
+type page struct {
+	Title   string
+	Nav     string
+	CSRF    string
+	Owner   bool // signed in, or not exposed
+	Exposed bool
+	Data    any
+}
+
+func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name, title string, data any) {
+	sess := sessionOf(r)
+	p := page{Title: title, Nav: name, CSRF: sess.csrf, Owner: !h.opts.Exposed || sess.isOwner(), Exposed: h.opts.Exposed, Data: data}
+	var buf bytes.Buffer
+	if err := h.pages[name].ExecuteTemplate(&buf, "layout", p); err != nil {
+		h.log.Error("web: render", "page", name, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// message renders a short page with a heading and a sentence.
+func (h *Handler) message(w http.ResponseWriter, r *http.Request, status int, title, text string) {
+	h.render(w, r, status, "message", title, map[string]string{"Heading": title, "Text": text})
+}

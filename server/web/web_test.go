@@ -1,0 +1,182 @@
+package web_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpvec/mcpvec/server"
+	"github.com/mcpvec/mcpvec/server/web"
+)
+
+func newClient(t *testing.T) *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar, Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	}}
+}
+
+func get(t *testing.T, c *http.Client, u string) (*http.Response, string) {
+	t.Helper()
+	resp, err := c.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+func post(t *testing.T, c *http.Client, u string, form url.Values) (*http.Response, string) {
+	t.Helper()
+	resp, err := c.PostForm(u, form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+var csrfRE = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+func csrfOf(t *testing.T, body string) string {
+	t.Helper()
+	m := csrfRE.FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("no csrf field in page")
+	}
+	return m[1]
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	f := mustServe(t, fixtureOptions{})
+	resp, body := get(t, newClient(t), f.URL+"/")
+	if resp.StatusCode != 200 || !strings.Contains(body, "Are Cats Attached") {
+		t.Fatalf("GET / = %d, want the library listing cats.pdf", resp.StatusCode)
+	}
+	for k, want := range map[string]string{"Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"} {
+		if got := resp.Header.Get(k); got != want {
+			t.Errorf("%s = %q, want %q", k, got, want)
+		}
+	}
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") || strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("CSP = %q", csp)
+	}
+	c := resp.Cookies()
+	if len(c) != 1 || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode {
+		t.Errorf("cookies %+v, want one HttpOnly SameSite=Strict session cookie", c)
+	}
+}
+
+func TestCSRFRefused(t *testing.T) {
+	f := mustServe(t, fixtureOptions{})
+	c := newClient(t)
+	_, body := get(t, c, f.URL+"/")
+	id := f.docID(t, "otters.txt")
+	if resp, _ := post(t, c, f.URL+"/ui/delete", url.Values{"id": {id}}); resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("POST without csrf = %d, want 403", resp.StatusCode)
+	}
+	if resp, _ := post(t, c, f.URL+"/ui/delete", url.Values{"id": {id}, "csrf": {"wrong"}}); resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("POST with a wrong csrf = %d, want 403", resp.StatusCode)
+	}
+	resp, _ := post(t, c, f.URL+"/ui/delete", url.Values{"id": {id}, "csrf": {csrfOf(t, body)}})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("POST with csrf = %d, want 303", resp.StatusCode)
+	}
+	if _, body = get(t, c, f.URL+"/"); strings.Contains(body, "otters.txt") {
+		t.Errorf("otters.txt still listed after delete")
+	}
+}
+
+func (f *fixture) docID(t *testing.T, title string) string {
+	docs, err := f.Live.Current().Documents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		if d.Title == title {
+			return d.ID
+		}
+	}
+	t.Fatalf("no document %q", title)
+	return ""
+}
+
+func TestSignInRequiredWhenExposed(t *testing.T) {
+	f := mustServe(t, fixtureOptions{Exposed: true})
+	c := newClient(t)
+	for _, p := range []string{"/", "/ui/search?q=cat", "/ui/connect", "/ui/activity"} {
+		if resp, _ := get(t, c, f.URL+p); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/ui/signin" {
+			t.Errorf("GET %s = %d → %q, want a redirect to /ui/signin", p, resp.StatusCode, resp.Header.Get("Location"))
+		}
+	}
+	_, page := get(t, c, f.URL+"/ui/signin")
+	if strings.Contains(page, testToken) {
+		t.Fatal("sign-in page shows the token")
+	}
+	csrf := csrfOf(t, page)
+	if resp, _ := post(t, c, f.URL+"/ui/signin", url.Values{"csrf": {csrf}, "secret": {"nope"}}); resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("wrong token = %d, want 403", resp.StatusCode)
+	}
+	resp, _ := post(t, c, f.URL+"/ui/signin", url.Values{"csrf": {csrf}, "secret": {testToken}})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("right token = %d, want 303", resp.StatusCode)
+	}
+	if resp, body := get(t, c, f.URL+"/"); resp.StatusCode != 200 || !strings.Contains(body, "Are Cats Attached") {
+		t.Fatalf("GET / after sign-in = %d", resp.StatusCode)
+	}
+}
+
+func TestSignInRateLimited(t *testing.T) {
+	f := mustServe(t, fixtureOptions{Exposed: true})
+	c := newClient(t)
+	_, page := get(t, c, f.URL+"/ui/signin")
+	csrf := csrfOf(t, page)
+	var last int
+	for range 6 {
+		resp, _ := post(t, c, f.URL+"/ui/signin", url.Values{"csrf": {csrf}, "secret": {"wrong"}})
+		last = resp.StatusCode
+	}
+	if last != http.StatusTooManyRequests {
+		t.Fatalf("6th wrong attempt = %d, want 429", last)
+	}
+	if resp, _ := post(t, c, f.URL+"/ui/signin", url.Values{"csrf": {csrf}, "secret": {testToken}}); resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("right token while limited = %d, want 429", resp.StatusCode)
+	}
+}
+
+func TestConnectionTestAndActivity(t *testing.T) {
+	f := mustServe(t, fixtureOptions{Exposed: true})
+	c := newClient(t)
+	_, page := get(t, c, f.URL+"/ui/signin")
+	post(t, c, f.URL+"/ui/signin", url.Values{"csrf": {csrfOf(t, page)}, "secret": {testToken}})
+	_, page = get(t, c, f.URL+"/ui/connect")
+	resp, body := post(t, c, f.URL+"/ui/connect/test", url.Values{"csrf": {csrfOf(t, page)}, "q": {"cats home"}})
+	if resp.StatusCode != 200 || !strings.Contains(body, "Connection works") || !strings.Contains(body, "tools: fetch, search") {
+		t.Fatalf("connection test = %d:\n%s", resp.StatusCode, body)
+	}
+	calls := f.Act.Recent()
+	if len(calls) != 1 || calls[0].Tool != "search" || calls[0].Query != "cats home" || calls[0].Client != "mcpvec-web-test" || calls[0].Results == 0 {
+		t.Fatalf("activity %+v, want the test's search", calls)
+	}
+	if _, body := get(t, c, f.URL+"/ui/activity"); !strings.Contains(body, "mcpvec-web-test") {
+		t.Errorf("activity page does not show the call")
+	}
+}
+
+func TestActivityRingIsBounded(t *testing.T) {
+	a := web.NewActivity(3)
+	for i := range 5 {
+		a.Record(server.Call{Query: string(rune('a' + i))})
+	}
+	got := a.Recent()
+	if len(got) != 3 || got[0].Query != "e" || got[2].Query != "c" {
+		t.Fatalf("Recent = %+v, want e, d, c", got)
+	}
+}
