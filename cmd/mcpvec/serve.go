@@ -24,7 +24,8 @@ import (
 // serveState is the library a running server holds; commands forwarded over
 // the admin channel run against it.
 type serveState struct {
-	db   *store.DB
+	db   *store.DB // nil for a Weaviate library
+	path string    // the library file, or the Weaviate collection's address
 	live *library.Live
 	emb  embed.Embedder
 	// readOnly: the library is served read-only; forwarded writes are
@@ -76,7 +77,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		}
 		defer ln.Close()
 	}
-	state := &serveState{db: h.db, live: live, emb: h.emb, readOnly: *readOnly}
+	state := &serveState{db: h.db, path: h.docs.Path(), live: live, emb: h.emb, readOnly: *readOnly}
 	srv, err := newServer(e, state, &o, !*stdio && !*noWeb)
 	if err != nil {
 		return errorf(e, "%v", err)

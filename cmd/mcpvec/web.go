@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	isync "github.com/mcpvec/mcpvec/ingest/sync"
 	"log/slog"
 	"net"
 	"net/http"
@@ -55,13 +56,12 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 	wo := web.Options{
 		Library:     st.live,
 		Link:        func(r *http.Request, id string, page int) string { return ws.srv.DocURL(r, id, page) },
-		Ingest:      uploadIngest(e, st),
 		ReadOnly:    st.readOnly,
 		MCPPath:     "/mcp",
 		PublicURL:   o.PublicURL,
 		Exposed:     o.PublicURL != "" || !(host == "localhost" || (ip != nil && ip.IsLoopback())),
 		Token:       o.Token,
-		LibraryPath: st.db.Path(),
+		LibraryPath: st.path,
 		Version:     o.Version,
 		MaxResults:  o.MaxResults,
 		MaxQueryLen: o.MaxQueryLen,
@@ -70,6 +70,10 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 	}
 	if o.SecretPath != "" {
 		wo.MCPPath = "/" + o.SecretPath + "/mcp"
+	}
+	if st.db != nil { // uploads and sync roots live beside a library file
+		wo.Ingest, wo.Resync = uploadIngest(e, st), resync(e, st)
+		wo.Roots = func() ([]string, error) { return rootPaths(st) }
 	}
 	if st.emb != nil {
 		wo.Embedder = st.emb.Identity().String()
@@ -84,6 +88,29 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 	ws.handler = h
 	o.Web = h
 	return ws, nil
+}
+
+// rootPaths lists the folders `mcpvec sync` remembers.
+func rootPaths(st *serveState) ([]string, error) {
+	roots, err := isync.LoadRoots(st.db)
+	var out []string
+	for _, r := range roots {
+		out = append(out, r.Path)
+	}
+	return out, err
+}
+
+// resync runs `mcpvec sync ROOT` against the served library, as a
+// forwarded sync does; the web handler passes only remembered roots.
+func resync(e *env, st *serveState) func(ctx context.Context, root string) (string, error) {
+	return func(ctx context.Context, root string) (string, error) {
+		var out, errs bytes.Buffer
+		fe := &env{stdin: eofReader{}, stdout: &out, stderr: &errs, getenv: e.getenv, cwd: root, forwarded: st}
+		if code := dispatch(ctx, []string{"sync", root}, fe); code != 0 {
+			return strings.TrimSpace(out.String()), fmt.Errorf("sync: %s", strings.TrimSpace(errs.String()))
+		}
+		return strings.TrimSpace(out.String()), nil
+	}
 }
 
 // uploadIngest saves uploads beside the library, in "<library>.uploads/",

@@ -110,6 +110,8 @@ func (f *fixture) start(tb testing.TB, db *store.DB, fo fixtureOptions, emb *emb
 		Library: f.Live, Activity: f.Act, Exposed: fo.Exposed, Logger: log, Version: "test",
 		Link:        func(r *http.Request, id string, page int) string { return srv.DocURL(r, id, page) },
 		Ingest:      uploader(f.Dir, ing),
+		Roots:       func() ([]string, error) { return []string{filepath.Join(f.Dir, "synced")}, nil },
+		Resync:      func(ctx context.Context, root string) (string, error) { return ing(ctx, []string{root}) },
 		LibraryPath: db.Path(), Embedder: emb.Identity().String(),
 	}
 	so := server.Options{Addr: ln.Addr().String(), LinkKey: []byte("test-link-key-0123456789abcdef"), Observe: f.Act.Record, Logger: log, Version: "test"}

@@ -38,6 +38,10 @@ type Options struct {
 	// Ingest runs uploaded files through the ingest pipeline into Library
 	// and returns a one-line summary; nil disables uploads.
 	Ingest func(ctx context.Context, files []File) (string, error)
+	// Roots lists the folders `mcpvec sync` remembers, and Resync syncs one
+	// of them into Library and returns a one-line summary; nil hides them.
+	Roots  func() ([]string, error)
+	Resync func(ctx context.Context, root string) (string, error)
 	// ReadOnly turns off uploads and deletes (a read-only library).
 	ReadOnly bool
 	// MCPPath is the path of the streamable HTTP endpoint ("/mcp", or under
@@ -88,7 +92,7 @@ func New(opts Options) (*Handler, error) {
 		return nil, fmt.Errorf("%w: Library and Link are required", ErrBadOption)
 	}
 	if opts.ReadOnly {
-		opts.Ingest = nil
+		opts.Ingest, opts.Resync = nil, nil
 	}
 	if opts.MCPPath == "" {
 		opts.MCPPath = "/mcp"
@@ -136,6 +140,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /ui/add", h.owner(h.addPage))
 	m.HandleFunc("POST /ui/upload", h.owner(h.upload))
 	m.HandleFunc("POST /ui/delete", h.owner(h.delete))
+	m.HandleFunc("POST /ui/resync", h.owner(h.resync))
 	m.HandleFunc("GET /ui/connect", h.owner(h.connectPage))
 	m.HandleFunc("POST /ui/connect/test", h.owner(h.connectTest))
 	m.HandleFunc("GET /ui/activity", h.owner(h.activityPage))

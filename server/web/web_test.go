@@ -1,16 +1,20 @@
 package web_test
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpvec/mcpvec/server"
+	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/server/web"
 )
 
@@ -178,5 +182,35 @@ func TestActivityRingIsBounded(t *testing.T) {
 	got := a.Recent()
 	if len(got) != 3 || got[0].Query != "e" || got[2].Query != "c" {
 		t.Fatalf("Recent = %+v, want e, d, c", got)
+	}
+}
+
+// TestResyncRememberedRoot re-syncs a remembered folder from the add page;
+// a folder that is not remembered, or a form without its CSRF token, is
+// refused.
+func TestResyncRememberedRoot(t *testing.T) {
+	f := mustServe(t, fixtureOptions{})
+	c := newClient(t)
+	root := filepath.Join(f.Dir, "synced")
+	os.MkdirAll(root, 0o700)
+	os.WriteFile(filepath.Join(root, "puffins.txt"), []byte("Puffins carry a dozen sand eels crosswise in their beaks.\n"), 0o600)
+	_, body := get(t, c, f.URL+"/ui/add")
+	if !strings.Contains(body, root) || !strings.Contains(body, "Re-sync") {
+		t.Fatalf("the add page does not offer to re-sync %s", root)
+	}
+	csrf := csrfOf(t, body)
+	if resp, _ := post(t, c, f.URL+"/ui/resync", url.Values{"root": {root}}); resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("re-sync without csrf = %d, want 403", resp.StatusCode)
+	}
+	if resp, _ := post(t, c, f.URL+"/ui/resync", url.Values{"root": {"/etc"}, "csrf": {csrf}}); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("re-sync of a folder that is not remembered = %d, want 404", resp.StatusCode)
+	}
+	resp, body := post(t, c, f.URL+"/ui/resync", url.Values{"root": {root}, "csrf": {csrf}})
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "ingested 1 documents") {
+		t.Fatalf("re-sync = %d:\n%s", resp.StatusCode, body)
+	}
+	res, err := f.Live.Current().Search(context.Background(), "puffins sand eels", library.SearchOptions{K: 1})
+	if err != nil || len(res.Results) == 0 || !strings.Contains(res.Results[0].Title, "puffins") {
+		t.Fatalf("the re-synced file is not searchable: %+v, %v", res, err)
 	}
 }

@@ -8,12 +8,49 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 
 	"github.com/mcpvec/mcpvec/server/library"
 )
 
 func (h *Handler) addPage(w http.ResponseWriter, r *http.Request) {
-	h.render(w, r, http.StatusOK, "add", "Add documents", map[string]any{"CanWrite": h.opts.Ingest != nil, "Result": "", "Error": ""})
+	h.render(w, r, http.StatusOK, "add", "Add documents", h.addData(map[string]any{"CanWrite": h.opts.Ingest != nil, "Result": "", "Error": ""}))
+}
+
+// addData adds the remembered sync roots to the add page's data.
+func (h *Handler) addData(data map[string]any) map[string]any {
+	if h.opts.Roots != nil && h.opts.Resync != nil {
+		roots, err := h.opts.Roots()
+		if err != nil {
+			h.log.Warn("web: sync roots", "err", err)
+		}
+		data["Roots"] = roots
+	}
+	return data
+}
+
+// resync syncs one remembered folder again through Options.Resync; a path
+// that is not a remembered root is refused, so the form cannot name any
+// folder on the machine.
+func (h *Handler) resync(w http.ResponseWriter, r *http.Request) {
+	if h.opts.Resync == nil || h.opts.Roots == nil {
+		h.message(w, r, http.StatusNotImplemented, "Sync is off", "This server cannot sync folders.")
+		return
+	}
+	root := r.PostFormValue("root")
+	roots, err := h.opts.Roots()
+	if err != nil || !slices.Contains(roots, root) {
+		h.message(w, r, http.StatusNotFound, "Unknown folder", "That folder is not one `mcpvec sync` remembers.")
+		return
+	}
+	sum, err := h.opts.Resync(r.Context(), root)
+	data := map[string]any{"CanWrite": h.opts.Ingest != nil, "Result": sum, "Error": ""}
+	status := http.StatusOK
+	if err != nil {
+		h.log.Warn("web: resync", "root", root, "err", err)
+		data["Error"], status = "The sync did not finish cleanly: "+err.Error(), http.StatusUnprocessableEntity
+	}
+	h.render(w, r, status, "add", "Add documents", h.addData(data))
 }
 
 // upload reads the form's files and runs them through Options.Ingest.
@@ -28,7 +65,7 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			msg = err.Error()
 		}
-		h.render(w, r, http.StatusBadRequest, "add", "Add documents", map[string]any{"CanWrite": true, "Error": msg})
+		h.render(w, r, http.StatusBadRequest, "add", "Add documents", h.addData(map[string]any{"CanWrite": true, "Error": msg}))
 		return
 	}
 	sum, err := h.opts.Ingest(r.Context(), files)
@@ -38,7 +75,7 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request) {
 		h.log.Warn("web: ingest upload", "files", len(files), "err", err)
 		data["Error"], status = "Some files were not added: "+err.Error(), http.StatusUnprocessableEntity
 	}
-	h.render(w, r, status, "add", "Add documents", data)
+	h.render(w, r, status, "add", "Add documents", h.addData(data))
 }
 
 // readFiles loads the "files" parts of a parsed form.
