@@ -34,7 +34,8 @@ func TestImportLayering(t *testing.T) {
 		"ingest/embed/openai":            {"ingest/embed", "ingest/chunk", "store"},
 		"ingest/embed/openai/openaitest": {},
 		"ingest/embed/embedtest":         {"store"},
-		"server/admin":                   {}, // a leaf; server/admin/imports_test.go checks only cmd imports it
+		"store/storetest":                {"store"}, // the shared test kit
+		"server/admin":                   {},        // a leaf; server/admin/imports_test.go checks only cmd imports it
 	}
 	root := filepath.Join("..", "..")
 	checked := 0
