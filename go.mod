@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/coder/hnsw v0.6.1
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/google/go-cmp v0.7.0
 	github.com/klippa-app/go-pdfium v1.21.4
 	github.com/kljensen/snowball v0.10.0

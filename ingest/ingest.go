@@ -160,6 +160,29 @@ func (in *Ingester) Run(ctx context.Context, args []string) (Summary, error) {
 		sum.Failed = append(sum.Failed, fe)
 		fmt.Fprintf(in.opts.Report, "failed %s\n", fe)
 	}
+	in.files(ctx, files, &sum)
+	sum.Elapsed = time.Since(start)
+	return sum, ctx.Err()
+}
+
+// Files ingests the given files, as found by discover.Walk or
+// discover.WalkWith (Rel gives the source URL with Options.URLPrefix),
+// adding to what Run would count. It returns an error only when nothing
+// could be attempted; per-file failures are in Summary.Failed. It is safe
+// for concurrent use when Options.Put is.
+func (in *Ingester) Files(ctx context.Context, files []discover.File) (Summary, error) {
+	start := time.Now()
+	var sum Summary
+	if err := in.opts.Chunk.Validate(); err != nil {
+		return sum, err
+	}
+	in.files(ctx, files, &sum)
+	sum.Elapsed = time.Since(start)
+	return sum, ctx.Err()
+}
+
+// files ingests files, Workers at a time, recording into sum.
+func (in *Ingester) files(ctx context.Context, files []discover.File, sum *Summary) {
 	prog := newProgress(in.opts.Progress, in.opts.ProgressNote, len(files))
 	defer prog.stop()
 	var mu sync.Mutex
@@ -173,14 +196,12 @@ func (in *Ingester) Run(ctx context.Context, args []string) (Summary, error) {
 			r := in.file(ctx, f)
 			mu.Lock()
 			defer mu.Unlock()
-			in.record(&sum, f, r)
+			in.record(sum, f, r)
 			prog.add(r.pages, r.chunks)
 			return nil
 		})
 	}
 	g.Wait()
-	sum.Elapsed = time.Since(start)
-	return sum, ctx.Err()
 }
 
 // fileResult is what ingesting one file did.
@@ -277,7 +298,7 @@ func (in *Ingester) process(ctx context.Context, f discover.File, data []byte, s
 	}
 	doc := &store.Document{
 		ID: shaHex[:16], Title: title(xd, f.Path), SourcePath: f.Path, SourceURL: srcURL,
-		MediaType: xd.MediaType, SHA256: shaHex, Size: int64(len(data)), Pages: len(xd.Pages),
+		MediaType: xd.MediaType, SHA256: shaHex, Size: int64(len(data)), ModTime: f.ModTime.UTC(), Pages: len(xd.Pages),
 		IngestedAt: time.Now().UTC(), PageStarts: starts, Text: text,
 	}
 	sc := make([]store.Chunk, len(cs))
@@ -326,14 +347,20 @@ func (in *Ingester) sourceURL(f discover.File) string {
 	if in.opts.URL != "" {
 		return in.opts.URL
 	}
-	if in.opts.URLPrefix == "" {
+	return SourceURL(in.opts.URLPrefix, f.Rel)
+}
+
+// SourceURL maps a file's slash-separated path rel, relative to its folder
+// argument, onto a URL prefix, escaping each segment; "" without a prefix.
+func SourceURL(prefix, rel string) string {
+	if prefix == "" {
 		return ""
 	}
-	parts := strings.Split(f.Rel, "/")
+	parts := strings.Split(rel, "/")
 	for i, p := range parts {
 		parts[i] = url.PathEscape(p)
 	}
-	return strings.TrimSuffix(in.opts.URLPrefix, "/") + "/" + strings.Join(parts, "/")
+	return strings.TrimSuffix(prefix, "/") + "/" + strings.Join(parts, "/")
 }
 
 func humanBytes(n int64) string {

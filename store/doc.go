@@ -8,7 +8,7 @@
 //	meta       "schema"   → decimal schema version
 //	           "embedder" → JSON EmbedderInfo
 //	           "created"  → RFC 3339 time
-//	settings   name       → opaque bytes (link keys, secret path, ...)
+//	settings   name       → opaque bytes (link keys, secret path, synced folders, ...)
 //	docs       doc id     → JSON Document (without Text)
 //	texts      doc id     → full extracted text
 //	originals  doc id     → the original file bytes (served by /docs links)
@@ -28,6 +28,9 @@
 //     it is either fully present (text, chunks, vectors) or absent. Derived
 //     indexes are written in later transactions and may lag; their owners
 //     reconcile against the chunks and vectors, which are the source of truth.
+//   - MoveDocument changes only a document's record and its paths entry (a
+//     renamed file keeps its passages and vectors), in one transaction.
+//     Document.ModTime is zero in records written before it existed.
 //   - bbolt allows one read-write process per file. Open waits at most
 //     Options.Timeout (default 1 s) for the lock and then returns a
 //     *LockedError naming the PID recorded in the sidecar file "<path>.pid".

@@ -15,13 +15,17 @@ import (
 
 // Document is one ingested file.
 type Document struct {
-	ID         string    `json:"id"`
-	Title      string    `json:"title"`
-	SourcePath string    `json:"source_path"`
-	SourceURL  string    `json:"source_url,omitempty"`
-	MediaType  string    `json:"media_type"`
-	SHA256     string    `json:"sha256"`
-	Size       int64     `json:"size"`
+	ID         string `json:"id"`
+	Title      string `json:"title"`
+	SourcePath string `json:"source_path"`
+	SourceURL  string `json:"source_url,omitempty"`
+	MediaType  string `json:"media_type"`
+	SHA256     string `json:"sha256"`
+	Size       int64  `json:"size"`
+	// ModTime is the file's modification time when it was read; zero for
+	// documents stored before it was recorded. Sync compares it with Size
+	// to skip hashing unchanged files.
+	ModTime    time.Time `json:"mod_time,omitzero"`
 	Pages      int       `json:"pages"`
 	IngestedAt time.Time `json:"ingested_at"`
 	// PageStarts holds the byte offset in Text at which each page starts.

@@ -19,8 +19,9 @@ type killFigures struct {
 	Failed                       []string // the first few failed checks
 }
 
-// killCampaign kills ingest, reindex, ingest of a changing folder and
-// serve (with a forwarded ingest under way) with SIGKILL at random moments,
+// killCampaign kills ingest, reindex, sync of a changing folder (files
+// added, edited, renamed and removed) and serve (with a forwarded ingest
+// under way) with SIGKILL at random moments,
 // rounds times each, in a library of its own under dir; after every kill
 // the library must pass `mcpvec check`.
 func killCampaign(ctx context.Context, bin, dir string, rounds int, rng *rand.Rand, out io.Writer) (*killFigures, error) {
@@ -43,11 +44,11 @@ func killCampaign(ctx context.Context, bin, dir string, rounds int, rng *rand.Ra
 		{"reindex", func() (bool, error) {
 			return killOne(ctx, bin, kdir, rng, "reindex", "--embedder", "hash", "--dimensions", fmt.Sprint(256+128*rng.Intn(3)))
 		}},
-		{"changing", func() (bool, error) {
+		{"sync", func() (bool, error) {
 			if err := changeCorpus(files, rng); err != nil {
 				return false, err
 			}
-			return killOne(ctx, bin, kdir, rng, "ingest", "--workers", "1", files)
+			return killOne(ctx, bin, kdir, rng, "sync", "--workers", "1", files)
 		}},
 		{"serve", func() (bool, error) { return true, killServe(ctx, bin, kdir, files, rng) }},
 	}
@@ -159,7 +160,15 @@ func changeCorpus(dir string, rng *rand.Rand) error {
 	if err := rewrite(dir, 10, rng); err != nil {
 		return err
 	}
-	if err := os.Remove(names[rng.Intn(len(names))]); err != nil {
+	i, j := rng.Intn(len(names)), rng.Intn(len(names)-1)
+	if j >= i {
+		j++ // another file than the one removed
+	}
+	if err := os.Remove(names[i]); err != nil {
+		return err
+	}
+	// A rename, which sync turns into a path change without re-embedding.
+	if err := os.Rename(names[j], filepath.Join(dir, fmt.Sprintf("moved%06d.txt", rng.Intn(1e6)))); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, fmt.Sprintf("new%06d.txt", rng.Intn(1e6))), corpusText(rng.Intn(99), rng), 0o600)

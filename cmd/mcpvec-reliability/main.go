@@ -7,7 +7,7 @@
 // client that never reads its stream, and a fuzz pass of malformed tool
 // arguments, JSON-RPC framing, oversized and deeply nested bodies and
 // tampered document links. Then, on libraries of their own, it kills
-// ingest, reindex, ingest of a changing folder and serve (with a forwarded
+// ingest, reindex, sync of a changing folder and serve (with a forwarded
 // ingest under way) with SIGKILL at random moments, running `mcpvec check`
 // after every kill, and fills a small tmpfs with ingest and rm (root only;
 // skipped with a message otherwise). It prints the figures and exits 1 when
@@ -232,7 +232,7 @@ func report(out io.Writer, c config, f *figures) {
 	for _, s := range append(f.Fuzz.Failed, f.Kills.Failed...) {
 		fmt.Fprintf(out, "  failed: %s\n", s)
 	}
-	fmt.Fprintf(out, "kills: %d (kill -9 of ingest, reindex, ingest of a changing folder, serve; %d more rounds finished before the kill), %d checks, %d failed\n",
+	fmt.Fprintf(out, "kills: %d (kill -9 of ingest, reindex, sync of a changing folder, serve; %d more rounds finished before the kill), %d checks, %d failed\n",
 		f.Kills.Kills, f.Kills.Finished, f.Kills.Checks, f.Kills.CheckFailures)
 	f.Disk.report(out)
 	fmt.Fprintf(out, "TOTAL requests %d, sessions %d, kills %d, faults %d, errors %d, peak RSS (VmHWM) %d MB, bound %d MB\n",

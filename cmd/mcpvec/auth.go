@@ -199,13 +199,9 @@ func runAuthApprove(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet("auth approve", "[flags] CODE", e)
 	var lf libFlags
 	lf.register(fs)
-	pos, st, ok := parseFlags(fs, args, e)
+	pos, st, ok := parseArgs(fs, args, e, one)
 	if !ok {
 		return st
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return 2
 	}
 	h, st := openAuth(ctx, e, &lf, append([]string{"approve"}, args...), true)
 	if h == nil {

@@ -36,6 +36,11 @@ func TestImportLayering(t *testing.T) {
 		"ingest/embed/embedtest":         {"store"},
 		"store/storetest":                {"store"}, // the shared test kit
 		"server/admin":                   {},        // a leaf; server/admin/imports_test.go checks only cmd imports it
+		// sync plans with discover and writes through ingest and the
+		// Library interface it declares; watch only calls a sync func.
+		"ingest/sync":          {"ingest", "ingest/discover", "ingest/chunk", "store"},
+		"ingest/sync/synctest": {"ingest", "ingest/sync", "ingest/discover", "ingest/chunk", "ingest/embed", "ingest/extract", "store"},
+		"ingest/watch":         {"ingest/sync", "ingest/discover"},
 	}
 	root := filepath.Join("..", "..")
 	checked := 0

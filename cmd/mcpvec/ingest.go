@@ -34,13 +34,9 @@ func runIngest(ctx context.Context, e *env, args []string) int {
 	verbose := fs.Bool("v", false, "print a line per ingested file")
 	ocr := fs.String("ocr", "auto", "read scanned pages and images with tesseract: auto (when installed), always, never")
 	ocrLang := fs.String("ocr-lang", "eng", "tesseract languages, e.g. eng+deu")
-	pos, st, ok := parseFlags(fs, args, e)
+	pos, st, ok := parseArgs(fs, args, e, some)
 	if !ok {
 		return st
-	}
-	if len(pos) == 0 {
-		fs.Usage()
-		return 2
 	}
 	for i := range pos {
 		pos[i] = absPath(e, pos[i])

@@ -32,6 +32,7 @@ func runLs(ctx context.Context, e *env, args []string) int {
 	var lf libFlags
 	lf.register(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
+	roots := fs.Bool("roots", false, "list the folders `mcpvec sync` keeps current instead")
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
 	}
@@ -40,6 +41,9 @@ func runLs(ctx context.Context, e *env, args []string) int {
 		return st
 	}
 	defer h.close()
+	if *roots {
+		return printRoots(e, h, *asJSON)
+	}
 	docs, err := h.db.Documents()
 	if err != nil {
 		return errorf(e, "%v", err)
@@ -67,13 +71,9 @@ func runRm(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet("rm", "[flags] ID|PATH...", e)
 	var lf libFlags
 	lf.register(fs)
-	pos, st, ok := parseFlags(fs, args, e)
+	pos, st, ok := parseArgs(fs, args, e, some)
 	if !ok {
 		return st
-	}
-	if len(pos) == 0 {
-		fs.Usage()
-		return 2
 	}
 	h, st := openOrForward(ctx, e, &lf, "rm", args, true, true)
 	if h == nil {

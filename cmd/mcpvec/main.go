@@ -44,6 +44,7 @@ func commands() []command {
 		{"fetch", "print a passage or a whole document", runFetch},
 		{"ls", "list documents", runLs},
 		{"rm", "remove documents by id or path", runRm},
+		{"sync", "make the library match folders: add, update, move, remove", runSync},
 		{"info", "show what the library holds", runInfo},
 		{"serve", "serve the library over MCP", runServe},
 		{"reindex", "re-embed every passage with another embedder", runReindex},
@@ -110,6 +111,21 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w, "\nRun `mcpvec <command> --help` for a command's flags.\nThe library is $MCPVEC_DB, else $XDG_DATA_HOME/mcpvec/library.db (~/.local/share/mcpvec/library.db); --db overrides.")
 }
+
+// parseArgs is parseFlags followed by a check of the number of positional
+// arguments: when want rejects it, the usage is printed and the status is 2.
+func parseArgs(fs *flag.FlagSet, args []string, e *env, want func(n int) bool) (pos []string, status int, ok bool) {
+	pos, status, ok = parseFlags(fs, args, e)
+	if ok && !want(len(pos)) {
+		fs.Usage()
+		return nil, 2, false
+	}
+	return pos, status, ok
+}
+
+// one and some are the usual argument counts for parseArgs.
+func one(n int) bool  { return n == 1 }
+func some(n int) bool { return n > 0 }
 
 // parseFlags parses flags that may come before or after positional
 // arguments; "--" ends flag parsing. It returns the positional arguments, or

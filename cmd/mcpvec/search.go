@@ -75,13 +75,9 @@ func runFetch(ctx context.Context, e *env, args []string) int {
 	var lf libFlags
 	lf.register(fs)
 	asJSON := fs.Bool("json", false, "print the MCP fetch tool's JSON object")
-	pos, st, ok := parseFlags(fs, args, e)
+	pos, st, ok := parseArgs(fs, args, e, one)
 	if !ok {
 		return st
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return 2
 	}
 	h, st := openOrForward(ctx, e, &lf, "fetch", args, false, true)
 	if h == nil {

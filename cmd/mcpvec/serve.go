@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
@@ -29,10 +30,12 @@ type serveState struct {
 	// readOnly: the library is served read-only; forwarded writes are
 	// refused before they start.
 	readOnly bool
+	// syncMu serialises syncs: forwarded `mcpvec sync` and the watcher.
+	syncMu sync.Mutex
 }
 
 func runServe(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("serve", "[flags]", e)
+	fs := newFlagSet("serve", "[flags] [--watch [FOLDER...]]", e)
 	var lf libFlags
 	var ef embedFlags
 	lf.register(fs)
@@ -40,7 +43,8 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	var o server.Options
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
-	if _, st, ok := parseFlags(fs, args, e); !ok {
+	wf := registerWatch(fs)
+	if st, ok := wf.parse(fs, args, e); !ok {
 		return st
 	}
 	if e.forwarded != nil {
@@ -64,14 +68,12 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	o.Logger = slog.Default()
 	live := library.NewLive(h.lib)
 	var ln net.Listener
-	var err error
 	if !*stdio {
-		// Listen first so the printed URLs carry the real port (--addr :0).
-		if ln, err = net.Listen("tcp", o.Addr); err != nil {
-			return errorf(e, "listen %s: %v", o.Addr, err)
+		var err error
+		if ln, err = listenFirst(&o); err != nil {
+			return errorf(e, "%v", err)
 		}
 		defer ln.Close()
-		o.Addr = ln.Addr().String()
 	}
 	srv, err := server.New(live, o)
 	if err != nil {
@@ -79,18 +81,29 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	state := &serveState{db: h.db, live: live, emb: h.emb, readOnly: *readOnly}
 	defer listenAdmin(ctx, e, state)()
+	defer startWatch(ctx, e, state, wf)()
 	if *stdio {
 		slog.Info("serving MCP over stdio", "library", h.db.Path())
-		if err := srv.ServeStdio(ctx, e.stdin, e.stdout); err != nil && !errors.Is(err, context.Canceled) {
-			return errorf(e, "%v", err)
-		}
-		return 0
+		err = srv.ServeStdio(ctx, e.stdin, e.stdout)
+	} else {
+		printURLs(e.stdout, srv.URLs(), h.db.Path(), o)
+		err = srv.Serve(ctx, ln)
 	}
-	printURLs(e.stdout, srv.URLs(), h.db.Path(), o)
-	if err := srv.Serve(ctx, ln); err != nil {
+	if err != nil && !(*stdio && errors.Is(err, context.Canceled)) {
 		return errorf(e, "%v", err)
 	}
 	return 0
+}
+
+// listenFirst listens on o.Addr before the server is made, so the printed
+// URLs carry the real port (--addr :0), and records that address in o.
+func listenFirst(o *server.Options) (net.Listener, error) {
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen %s: %w", o.Addr, err)
+	}
+	o.Addr = ln.Addr().String()
+	return ln, nil
 }
 
 // serveFlags registers serve's own flags into o and origins and returns

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/extract"
 )
@@ -20,6 +21,8 @@ type File struct {
 	Path string // absolute, cleaned; through the symlinks as given, not resolved
 	Rel  string // relative to the argument folder, slash-separated; for a file argument its base name
 	Size int64  // bytes, of the file a symlink points to
+	// ModTime is the modification time of the file a symlink points to.
+	ModTime time.Time
 }
 
 // Skipped is a file that was found but will not be ingested.
@@ -33,6 +36,8 @@ const (
 	ReasonUnsupported = "unsupported file type"
 	ReasonNotRegular  = "not a regular file"
 	ReasonBrokenLink  = "broken symlink"
+	ReasonIgnored     = "ignored"
+	ReasonTemporary   = "temporary or partial file"
 )
 
 // Supported reports whether name has an extension mcpvec can ingest, in any
@@ -62,7 +67,11 @@ func Walk(ctx context.Context, args []string, supported func(name string) bool) 
 	if supported == nil {
 		supported = Supported
 	}
-	w := &walker{ctx: ctx, supported: supported, seenFiles: map[string]bool{}, seenDirs: map[string]bool{}}
+	return WalkWith(ctx, args, &Options{Supported: supported})
+}
+
+func walk(ctx context.Context, args []string, opts *Options) (files []File, skipped []Skipped, errs []error) {
+	w := &walker{ctx: ctx, opts: opts, supported: opts.Supported, seenFiles: map[string]bool{}, seenDirs: map[string]bool{}}
 	for _, arg := range args {
 		if err := ctx.Err(); err != nil {
 			w.errs = append(w.errs, err)
@@ -80,6 +89,8 @@ func Walk(ctx context.Context, args []string, supported func(name string) bool) 
 
 type walker struct {
 	ctx       context.Context
+	opts      *Options
+	rules     *Rules // the current argument's exclude and ignore-file rules
 	supported func(string) bool
 	seenFiles map[string]bool // real (symlink-free) paths of listed files
 	seenDirs  map[string]bool // real paths of walked directories
@@ -105,6 +116,7 @@ func (w *walker) arg(arg string) error {
 		return fmt.Errorf("%s: %w", arg, err)
 	}
 	if info.IsDir() {
+		w.rules = w.opts.rootRules()
 		return w.dir(abs, abs)
 	}
 	w.file(abs, filepath.Base(abs), info)
@@ -127,7 +139,7 @@ func (w *walker) file(p, rel string, info fs.FileInfo) {
 			return
 		}
 		w.seenFiles[real] = true
-		w.files = append(w.files, File{Path: p, Rel: rel, Size: info.Size()})
+		w.files = append(w.files, File{Path: p, Rel: rel, Size: info.Size(), ModTime: info.ModTime()})
 	}
 }
 
@@ -141,6 +153,7 @@ func (w *walker) dir(p, root string) error {
 		return nil
 	}
 	w.seenDirs[real] = true
+	w.readIgnoreFile(p, root)
 	entries, err := os.ReadDir(p) // sorted by name
 	if err != nil {
 		return fmt.Errorf("read dir %s: %w", p, err)
@@ -180,6 +193,9 @@ func (w *walker) entry(p, root string) error {
 			return nil
 		}
 		return fmt.Errorf("stat %s: %w", p, err)
+	}
+	if w.ignored(p, filepath.ToSlash(rel), info) {
+		return nil
 	}
 	if info.IsDir() {
 		return w.dir(p, root)

@@ -20,6 +20,11 @@
 //   - A folder that cannot be read is one error in errs; its siblings are
 //     still walked. Walk does not return early on the first error except for
 //     context cancellation.
+//   - WalkWith adds ignore rules for sync and watch: --exclude patterns and
+//     .mcpvecignore files (gitignore syntax, see Rules; the last matching
+//     pattern wins, and nothing inside an ignored folder can be brought
+//     back), and skips partial downloads and editors' temporary files.
+//     Ignored entries are reported as skipped, not walked.
 //   - Walk holds no shared state and is safe for concurrent use; the
 //     supported func is called from the calling goroutine only.
 package discover

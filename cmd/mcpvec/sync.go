@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcpvec/mcpvec/ingest"
+	"github.com/mcpvec/mcpvec/ingest/chunk"
+	"github.com/mcpvec/mcpvec/ingest/discover"
+	"github.com/mcpvec/mcpvec/ingest/extract"
+	isync "github.com/mcpvec/mcpvec/ingest/sync"
+	"github.com/mcpvec/mcpvec/server/library"
+	"golang.org/x/term"
+)
+
+// syncConfig is how a sync reads and reports files, whatever its roots.
+type syncConfig struct {
+	maxBytes int64
+	extract  extract.Options // MaxBytes is set from maxBytes
+	workers  int
+	verbose  bool
+	settle   time.Duration
+	report   io.Writer
+	progress io.Writer
+}
+
+func runSync(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("sync", "[flags] [FOLDER...]", e)
+	var lf libFlags
+	var ef embedFlags
+	lf.register(fs)
+	ef.register(fs, e)
+	def := chunk.DefaultOptions()
+	prefix := fs.String("url-prefix", "", "map each file's path relative to the folder onto this web address")
+	size := fs.Int("chunk-tokens", def.Size, "passage size in estimated tokens")
+	overlap := fs.Int("overlap-tokens", def.Overlap, "overlap between passages in estimated tokens")
+	var excludes stringList
+	fs.Var(&excludes, "exclude", "gitignore-style pattern of files or folders to leave out (repeatable)")
+	dry := fs.Bool("dry-run", false, "print what would change and change nothing")
+	cfg := syncConfig{report: termWriter{e.stderr}}
+	fs.Int64Var(&cfg.maxBytes, "max-size", 256, "largest file to ingest, in MiB")
+	fs.IntVar(&cfg.workers, "workers", 2, "files processed in parallel")
+	fs.StringVar(&cfg.extract.Password, "password", "", "user password for encrypted PDFs")
+	ocr := fs.String("ocr", "auto", "read scanned pages and images with tesseract: auto (when installed), always, never")
+	fs.StringVar(&cfg.extract.OCRLang, "ocr-lang", "eng", "tesseract languages, e.g. eng+deu")
+	fs.BoolVar(&cfg.verbose, "v", false, "print a line per change")
+	pos, st, ok := parseFlags(fs, args, e)
+	if !ok {
+		return st
+	}
+	cfg.maxBytes <<= 20
+	cfg.extract.OCR, cfg.extract.OCRWorkers = extract.OCRMode(*ocr), cfg.workers
+	var roots []isync.Root
+	for _, p := range pos {
+		roots = append(roots, isync.Root{Path: absPath(e, p), URLPrefix: *prefix,
+			Chunk: chunk.Options{Size: *size, Overlap: *overlap}, Exclude: excludes})
+	}
+	h, st := openOrForward(ctx, e, &lf, "sync", args, !*dry, true)
+	if h == nil {
+		return st
+	}
+	defer h.close()
+	if !*dry {
+		if err := ensureEmbedder(ctx, e, h, &ef); err != nil {
+			return errorf(e, "%v", err)
+		}
+	}
+	if len(roots) == 0 {
+		var err error
+		if roots, err = isync.LoadRoots(h.db); err != nil {
+			return errorf(e, "%v", err)
+		}
+		if len(roots) == 0 {
+			return errorf(e, "no folders synced yet: run `mcpvec sync FOLDER...` once; later a bare `mcpvec sync` re-syncs them")
+		}
+	}
+	if st := e.forwarded; st != nil {
+		st.syncMu.Lock()
+		defer st.syncMu.Unlock()
+	}
+	if f, ok := e.stderr.(*os.File); ok && e.forwarded == nil && term.IsTerminal(int(f.Fd())) {
+		cfg.progress = e.stderr
+	}
+	return syncCommand(ctx, e, h, roots, cfg, *dry, len(pos) > 0)
+}
+
+// syncCommand plans or runs the sync of roots, remembers them and prints
+// the summary.
+func syncCommand(ctx context.Context, e *env, h *handle, roots []isync.Root, cfg syncConfig, dry, remember bool) int {
+	if dry {
+		p, err := newSyncer(h, cfg, nil).Plan(ctx, roots)
+		if err != nil {
+			return errorf(e, "%v", err)
+		}
+		p.Print(e.stdout)
+		return 0
+	}
+	if remember {
+		if err := isync.Remember(h.db, roots); err != nil {
+			return errorf(e, "remember folders: %v", err)
+		}
+	}
+	sum, err := syncRoots(ctx, h, roots, cfg)
+	fmt.Fprintln(e.stdout, sum.String())
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	if len(sum.Failed) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// syncRoots runs one sync of roots in a write session on the handle's
+// library; the serve watcher calls it too.
+func syncRoots(ctx context.Context, h *handle, roots []isync.Root, cfg syncConfig) (isync.Summary, error) {
+	id := h.emb.Identity()
+	batch, par := library.Batching(id, 4)
+	w := h.lib.BeginWrites(ctx, h.emb, id, batch, par, 30*time.Second)
+	var ex *extract.Extractor
+	defer func() {
+		if ex != nil {
+			ex.Close()
+		}
+	}()
+	ingestFn := func(ctx context.Context, r isync.Root, files []discover.File) (ingest.Summary, error) {
+		if ex == nil {
+			var err error
+			xo := cfg.extract
+			xo.MaxBytes = cfg.maxBytes
+			if ex, err = newExtractor(ctx, xo); err != nil {
+				return ingest.Summary{}, err
+			}
+		}
+		return ingest.New(h.db, ex, w.Embedder(), ingest.Options{
+			Chunk: r.Chunk, MaxBytes: cfg.maxBytes, SizeHint: " (--max-size)", URLPrefix: r.URLPrefix,
+			Workers: cfg.workers, Put: w.Put, Report: cfg.report, Verbose: cfg.verbose, Progress: cfg.progress,
+		}).Files(ctx, files)
+	}
+	sum, err := newSyncer(h, cfg, ingestFn).Run(ctx, roots)
+	if ferr := w.Finish(err == nil && len(sum.Failed) == 0); ferr != nil && err == nil {
+		err = ferr
+	}
+	return sum, err
+}
+
+func newSyncer(h *handle, cfg syncConfig, fn isync.IngestFunc) *isync.Syncer {
+	return isync.New(isync.Options{Library: h.lib, Ingest: fn, Supported: supportedFile,
+		Settle: cfg.settle, Report: cfg.report, Verbose: cfg.verbose})
+}
+
+func supportedFile(name string) bool {
+	_, ok := extract.MediaType(name, nil)
+	return ok
+}
+
+// printRoots lists the remembered sync roots for `ls --roots`.
+func printRoots(e *env, h *handle, asJSON bool) int {
+	roots, err := isync.LoadRoots(h.db)
+	if err != nil {
+		return errorf(e, "%v", err)
+	}
+	if asJSON {
+		if roots == nil {
+			roots = []isync.Root{}
+		}
+		return printJSON(e, map[string]any{"roots": roots})
+	}
+	tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "FOLDER\tURL PREFIX\tCHUNK\tEXCLUDE")
+	for _, r := range roots {
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%v\n", termSafe(r.Path, false), termSafe(r.URLPrefix, false), r.Chunk.Size, r.Chunk.Overlap, r.Exclude)
+	}
+	tw.Flush()
+	return 0
+}

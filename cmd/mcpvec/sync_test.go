@@ -1,0 +1,351 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// lsSources returns the sorted source paths the library holds.
+func lsSources(t *testing.T, db string) []string {
+	t.Helper()
+	var ls struct{ Documents []struct{ ID, Source string } }
+	if err := json.Unmarshal([]byte(mustRun(t, db, "ls", "--json")), &ls); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, d := range ls.Documents {
+		out = append(out, d.Source)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestSyncCommandRemembersRootsAndFollowsChanges(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	docs := filepath.Join(dir, "docs")
+	os.MkdirAll(filepath.Join(docs, "sub"), 0o755)
+	writeFile(t, filepath.Join(docs, "a.md"), "# Harbours\n\nTugboats guide freighters into the harbour.")
+	writeFile(t, filepath.Join(docs, "sub", "b.txt"), "Lighthouses warn ships of rocks.")
+	writeFile(t, filepath.Join(docs, "skip.txt"), "excluded by the flag")
+	r := mcpvec(t, db, "sync", "--url-prefix", "https://example.org/docs/", "--exclude", "skip.txt", docs)
+	if r.code != 0 || !strings.Contains(r.stdout, "synced 1 folders: 2 added, 0 updated, 0 moved, 0 removed, 0 unchanged, 0 failed") {
+		t.Fatalf("first sync: %+v", r)
+	}
+	var roots struct {
+		Roots []struct {
+			Path      string
+			URLPrefix string `json:"url_prefix"`
+			Exclude   []string
+		}
+	}
+	json.Unmarshal([]byte(mustRun(t, db, "ls", "--roots", "--json")), &roots)
+	if len(roots.Roots) != 1 || roots.Roots[0].URLPrefix != "https://example.org/docs/" || len(roots.Roots[0].Exclude) != 1 {
+		t.Fatalf("remembered roots: %+v", roots)
+	}
+	os.Rename(filepath.Join(docs, "a.md"), filepath.Join(docs, "sub", "harbours.md"))
+	os.Remove(filepath.Join(docs, "sub", "b.txt"))
+	writeFile(t, filepath.Join(docs, "c.txt"), "Cranes unload containers at night.")
+	if out := mustRun(t, db, "sync", "--dry-run"); !strings.Contains(out, "plan: 1 to add, 0 to update, 1 to move, 1 to remove") {
+		t.Fatalf("dry run: %s", out)
+	}
+	out := mustRun(t, db, "sync") // the remembered root, with its options
+	if !strings.Contains(out, "1 added, 0 updated, 1 moved, 1 removed, 0 unchanged, 0 failed") {
+		t.Fatalf("bare sync: %s", out)
+	}
+	want := []string{filepath.Join(docs, "c.txt"), filepath.Join(docs, "sub", "harbours.md")}
+	if got := lsSources(t, db); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("sources = %q, want %q", got, want)
+	}
+	s := searchTop(t, db, nil, "hybrid", "tugboats freighters harbour")
+	if len(s.Results) == 0 || s.Results[0].URL != "https://example.org/docs/sub/harbours.md" {
+		t.Fatalf("moved document's URL: %+v", s.Results)
+	}
+	libInfo(t, db, nil)
+	if r := mcpvec(t, filepath.Join(dir, "new.db"), "sync"); r.code == 0 || !strings.Contains(r.stderr, "no folders synced yet") {
+		t.Fatalf("bare sync of a fresh library: %+v", r)
+	}
+}
+
+// served is a running `mcpvec serve` child with an MCP client.
+type served struct {
+	c      *client.Client
+	stderr *syncBuffer
+}
+
+// startServe runs `mcpvec serve --addr 127.0.0.1:0 args...` on db until
+// the test ends and connects an MCP client to it.
+func startServe(t testing.TB, db string, args ...string) *served {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	srv := exec.CommandContext(ctx, os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	srv.Env = childEnv(db)
+	var sout, serr syncBuffer
+	srv.Stdout, srv.Stderr = &sout, &serr
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); srv.Wait() })
+	endpoint := ""
+	for deadline := time.Now().Add(time.Minute); endpoint == "" && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		for _, l := range strings.Split(sout.String(), "\n") {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "http://127.0.0.1:") && strings.HasSuffix(l, "/mcp") {
+				endpoint = l
+			}
+		}
+	}
+	if endpoint == "" {
+		t.Fatalf("server printed no endpoint: %s\n%s", sout.String(), serr.String())
+	}
+	tr, err := transport.NewStreamableHTTP(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr)
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "mcpvec-test", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	return &served{c: c, stderr: &serr}
+}
+
+// mcpFetch calls the fetch tool and returns its text and whether it is a
+// tool error.
+func mcpFetch(t *testing.T, c *client.Client, id string) (string, bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "fetch"
+	req.Params.Arguments = map[string]any{"id": id}
+	res, err := c.CallTool(ctx, req)
+	if err != nil || len(res.Content) == 0 {
+		t.Fatalf("fetch %q over MCP: %v %+v", id, err, res)
+	}
+	return res.Content[0].(mcp.TextContent).Text, res.IsError
+}
+
+func docID(t *testing.T, db, source string) string {
+	t.Helper()
+	var ls struct{ Documents []struct{ ID, Source string } }
+	json.Unmarshal([]byte(mustRun(t, db, "ls", "--json")), &ls)
+	for _, d := range ls.Documents {
+		if d.Source == source {
+			return d.ID
+		}
+	}
+	return ""
+}
+
+// TestSyncWhileServingIsForwarded syncs from the CLI while a server holds
+// the library: the sync runs in the server, MCP sees the change at once,
+// and a removed document's fetch is a clear not-found tool error.
+func TestSyncWhileServingIsForwarded(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	docs := filepath.Join(dir, "docs")
+	os.MkdirAll(docs, 0o755)
+	for i := range 20 {
+		writeFile(t, filepath.Join(docs, fmt.Sprintf("n%02d.txt", i)), fmt.Sprintf("Note %d about orchard number %d and its apple trees.", i, i))
+	}
+	mustRun(t, db, "sync", docs)
+	goneID := docID(t, db, filepath.Join(docs, "n00.txt"))
+	s := startServe(t, db)
+	if text, isErr := mcpFetch(t, s.c, goneID); isErr || !strings.Contains(text, "orchard number 0") {
+		t.Fatalf("fetch before removal: %v %s", isErr, text)
+	}
+	os.Remove(filepath.Join(docs, "n00.txt"))
+	for i := 20; i < 40; i++ {
+		writeFile(t, filepath.Join(docs, fmt.Sprintf("n%02d.txt", i)), fmt.Sprintf("Note %d about vineyard number %d and its grapes.", i, i))
+	}
+	r := mcpvec(t, db, "sync")
+	if r.code != 0 || !strings.Contains(r.stdout, "20 added, 0 updated, 0 moved, 1 removed, 19 unchanged, 0 failed") ||
+		!strings.Contains(r.stderr, "handing the command to it") {
+		t.Fatalf("forwarded sync: %+v", r)
+	}
+	if got := mcpSearch(t, s.c, "vineyard number 33 grapes"); len(got) == 0 || !strings.Contains(got[0], "vineyard number 33") {
+		t.Fatalf("MCP search after the forwarded sync: %q", got)
+	}
+	text, isErr := mcpFetch(t, s.c, goneID)
+	if !isErr || !strings.Contains(text, "Unknown id") {
+		t.Fatalf("fetch of a removed document: error=%v %q", isErr, text)
+	}
+	if n := len(lsSources(t, db)); n != 39 {
+		t.Fatalf("%d documents after the forwarded sync, want 39", n)
+	}
+	libInfo(t, db, nil)
+}
+
+// TestServeWatchKeepsTheLibraryCurrent runs `serve --watch FOLDER`: a new
+// file becomes searchable over MCP without a restart, an edit replaces the
+// text, and a deleted file's fetch is a not-found tool error.
+func TestServeWatchKeepsTheLibraryCurrent(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	docs := filepath.Join(dir, "docs")
+	os.MkdirAll(docs, 0o755)
+	old := time.Now().Add(-time.Hour)
+	writeFile(t, filepath.Join(docs, "first.txt"), "Beekeepers smoke the hive before opening it.")
+	os.Chtimes(filepath.Join(docs, "first.txt"), old, old)
+	mustRun(t, db, "sync", docs)
+	s := startServe(t, db, "--watch", "--watch-quiet", "150ms", "--watch-rescan", "1h")
+	start := time.Now()
+	writeFile(t, filepath.Join(docs, "second.txt"), "Glassblowers shape molten sand on a pipe.")
+	waitSearch(t, s.c, "glassblowers molten sand", "Glassblowers")
+	t.Logf("change to searchable over MCP: %s", time.Since(start))
+	id := docID(t, db, filepath.Join(docs, "second.txt"))
+	os.Remove(filepath.Join(docs, "second.txt"))
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		text, isErr := mcpFetch(t, s.c, id)
+		if isErr && strings.Contains(text, "Unknown id") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("removed file still fetchable: %q\n%s", text, s.stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if roots := mustRun(t, db, "ls", "--roots"); !strings.Contains(roots, docs) {
+		t.Fatalf("ls --roots while watching: %s", roots)
+	}
+}
+
+// waitSearch polls MCP search until the top result contains want.
+func waitSearch(t *testing.T, c *client.Client, query, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if got := mcpSearch(t, c, query); len(got) > 0 && strings.Contains(got[0], want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%q never became searchable", want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestKillDuringSync kills `mcpvec sync` with SIGKILL in the middle of
+// adds, then of moves, removals and adds: after every kill the library is
+// consistent, and a final sync makes it match the folder exactly.
+func TestKillDuringSync(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	docs := filepath.Join(dir, "docs")
+	os.MkdirAll(filepath.Join(docs, "moved"), 0o755)
+	const n = 120
+	for i := range n {
+		writeFile(t, filepath.Join(docs, fmt.Sprintf("d%03d.txt", i)), strings.Repeat(fmt.Sprintf("Document %d speaks of river %d. ", i, i*7), 30))
+	}
+	rng := rand.New(rand.NewSource(11))
+	killSyncs(t, db, docs, rng, 3, 20)
+	mustRun(t, db, "sync", docs)
+	for i := range n {
+		p := filepath.Join(docs, fmt.Sprintf("d%03d.txt", i))
+		switch i % 3 {
+		case 0:
+			os.Rename(p, filepath.Join(docs, "moved", filepath.Base(p)))
+		case 1:
+			os.Remove(p)
+		}
+		if i%4 == 0 {
+			writeFile(t, filepath.Join(docs, fmt.Sprintf("new%03d.txt", i)), fmt.Sprintf("A new note %d on canal %d.", i, i))
+		}
+	}
+	killSyncs(t, db, docs, rng, 4, 35)
+	out := mustRun(t, db, "sync", docs)
+	if !strings.Contains(out, "0 failed") {
+		t.Fatalf("final sync: %s", out)
+	}
+	var want []string
+	filepath.WalkDir(docs, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			want = append(want, p)
+		}
+		return nil
+	})
+	sort.Strings(want)
+	if got := lsSources(t, db); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("after the final sync the library holds %d documents, the folder %d files", len(got), len(want))
+	}
+	libInfo(t, db, nil)
+}
+
+// killSyncs runs `sync -v` rounds times, killing it after a random number
+// of changes (up to maxChanges), and checks the library after each kill.
+func killSyncs(t *testing.T, db, docs string, rng *rand.Rand, rounds, maxChanges int) {
+	t.Helper()
+	for round := range rounds {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cmd := exec.CommandContext(ctx, os.Args[0], "sync", "-v", "--workers", "1", docs)
+		cmd.Env = childEnv(db)
+		stderr, _ := cmd.StderrPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(stderr)
+		for want, got := 1+rng.Intn(maxChanges), 0; got < want && sc.Scan(); {
+			if l := sc.Text(); strings.HasPrefix(l, "ingested ") || strings.HasPrefix(l, "moved ") || strings.HasPrefix(l, "removed ") {
+				got++
+			}
+		}
+		time.Sleep(time.Duration(rng.Intn(20)) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		io.Copy(io.Discard, stderr)
+		cmd.Wait()
+		cancel()
+		info := libInfo(t, db, nil) // fails on an inconsistent library
+		t.Logf("round %d: %d documents after the kill", round, info.Documents)
+	}
+}
+
+// TestForwardedSyncAndWatcherTogether writes files while the watcher syncs
+// and a forwarded `mcpvec sync` runs: both write through the live library,
+// one at a time, and nothing is lost or doubled.
+func TestForwardedSyncAndWatcherTogether(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	docs := filepath.Join(dir, "docs")
+	os.MkdirAll(docs, 0o755)
+	mustRun(t, db, "sync", docs)
+	startServe(t, db, "--watch", "--watch-quiet", "50ms", "--watch-rescan", "1h")
+	done := make(chan result, 1)
+	for i := range 30 {
+		writeFile(t, filepath.Join(docs, fmt.Sprintf("w%02d.txt", i)), fmt.Sprintf("Watched note %d on meadow %d.", i, i))
+		if i == 10 {
+			go func() { done <- mcpvec(t, db, "sync") }()
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if r := <-done; r.code != 0 {
+		t.Fatalf("forwarded sync: %+v", r)
+	}
+	mustRun(t, db, "sync") // whatever the watcher has not taken yet
+	if n := len(lsSources(t, db)); n != 30 {
+		t.Fatalf("%d documents, want 30", n)
+	}
+	libInfo(t, db, nil)
+}

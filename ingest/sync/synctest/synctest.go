@@ -1,0 +1,188 @@
+// Package synctest gives tests of sync and watch a library on a temporary
+// folder, synced with the real ingest pipeline and the offline embedder,
+// counting extractions and embedded passages. It is for tests only.
+package synctest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	gosync "sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpvec/mcpvec/ingest"
+	"github.com/mcpvec/mcpvec/ingest/chunk"
+	"github.com/mcpvec/mcpvec/ingest/discover"
+	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/ingest/extract"
+	isync "github.com/mcpvec/mcpvec/ingest/sync"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// StoreLibrary is the sync.Library of a bare store: the live library
+// minus its in-memory indexes.
+type StoreLibrary struct{ db *store.DB }
+
+func (l StoreLibrary) Documents() ([]*store.Document, error) { return l.db.Documents() }
+func (l StoreLibrary) Remove(id string) (int, error) {
+	r, err := l.db.DeleteDocument(id)
+	return len(r), err
+}
+func (l StoreLibrary) Move(id, path, url string, mt time.Time) error {
+	_, err := l.db.MoveDocument(id, path, url, mt)
+	return err
+}
+
+// CountingExtractor counts extractions and remembers what it saw per path.
+type CountingExtractor struct {
+	ex   *extract.Extractor
+	N    atomic.Int64
+	Mu   gosync.Mutex        // guards Seen
+	Seen map[string][]string // path -> contents extracted, in order
+}
+
+func (c *CountingExtractor) Extract(ctx context.Context, name string, data []byte) (*extract.Document, error) {
+	c.N.Add(1)
+	c.Mu.Lock()
+	c.Seen[name] = append(c.Seen[name], string(data))
+	c.Mu.Unlock()
+	return c.ex.Extract(ctx, name, data)
+}
+
+// CountingEmbedder counts the passages embedded.
+type CountingEmbedder struct {
+	emb embed.Embedder
+	N   atomic.Int64
+}
+
+func (c *CountingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	c.N.Add(int64(len(texts)))
+	return c.emb.Embed(ctx, texts)
+}
+
+// fixture is a store, a folder tree and a Syncer ingesting with the real
+// ingest pipeline (offline embedder).
+type Fixture struct {
+	DB     *store.DB
+	Dir    string
+	Ex     *CountingExtractor
+	Emb    *CountingEmbedder
+	Sync   *isync.Syncer
+	Opts   isync.Options
+	Report Buffer
+}
+
+// MustFixture opens a fresh library and checks its invariants on cleanup.
+func MustFixture(t testing.TB) *Fixture {
+	t.Helper()
+	dir := t.TempDir()
+	db, err := store.Open(filepath.Join(dir, "lib.db"), &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := embed.NewHash(embed.DefaultHashConfig())
+	id := h.Identity()
+	if err := db.SetEmbedder(store.EmbedderInfo{Provider: id.Provider, Model: id.Model, Dimensions: id.Dimensions}); err != nil {
+		t.Fatal(err)
+	}
+	ex, err := extract.New(context.Background(), extract.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &Fixture{DB: db, Dir: dir, Ex: &CountingExtractor{ex: ex, Seen: map[string][]string{}}, Emb: &CountingEmbedder{emb: h}}
+	f.Opts = isync.Options{Library: StoreLibrary{db}, Ingest: f.ingest, Report: &f.Report, Verbose: true}
+	f.Sync = isync.New(f.Opts)
+	t.Cleanup(func() {
+		if err := db.Check(); err != nil {
+			t.Errorf("library invariants: %v", err)
+		}
+		ex.Close()
+		db.Close()
+	})
+	return f
+}
+
+func (f *Fixture) ingest(ctx context.Context, r isync.Root, files []discover.File) (ingest.Summary, error) {
+	return ingest.New(f.DB, f.Ex, f.Emb, ingest.Options{Chunk: r.Chunk, URLPrefix: r.URLPrefix}).Files(ctx, files)
+}
+
+// root returns a Root for folder rel below the fixture.
+func (f *Fixture) Root(rel string) isync.Root {
+	return isync.Root{Path: filepath.Join(f.Dir, rel), Chunk: chunk.DefaultOptions()}
+}
+
+func (f *Fixture) Path(rel string) string { return filepath.Join(f.Dir, filepath.FromSlash(rel)) }
+
+func (f *Fixture) Write(t testing.TB, rel, content string) string {
+	t.Helper()
+	p := f.Path(rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func (f *Fixture) Run(t testing.TB, roots ...isync.Root) isync.Summary {
+	t.Helper()
+	sum, err := f.Sync.Run(context.Background(), roots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// sources lists the library's documents' paths relative to the fixture.
+func (f *Fixture) Sources(t testing.TB) []string {
+	t.Helper()
+	docs, err := f.DB.Documents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, d := range docs {
+		rel, _ := filepath.Rel(f.Dir, d.SourcePath)
+		out = append(out, filepath.ToSlash(rel))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// counts is the summary's headline numbers, for compact asserts.
+type Counts struct{ Added, Updated, Moved, Removed, Unchanged, Failed int }
+
+func CountsOf(s isync.Summary) Counts {
+	return Counts{s.Added, s.Updated, s.Moved, s.Removed, s.Unchanged, len(s.Failed)}
+}
+
+// Buffer is a strings.Builder safe for concurrent use.
+type Buffer struct {
+	mu gosync.Mutex
+	b  strings.Builder
+}
+
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+// String returns what was written.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// Reset forgets what was written.
+func (b *Buffer) Reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.b.Reset()
+}

@@ -1,0 +1,50 @@
+package library
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// ErrMoveUnsupported is returned by Move when the backend cannot change a
+// document's path in place; the caller re-ingests the file instead.
+var ErrMoveUnsupported = errors.New("backend cannot move documents in place")
+
+// Mover is implemented by a Backend that can point a document at a new
+// source path without re-storing its passages (store.DB.MoveDocument).
+type Mover interface {
+	Move(id, path, sourceURL string, modTime time.Time) (store.PutResult, error)
+}
+
+// Documents lists every document, without text, from the backend.
+func (l *Library) Documents() ([]*store.Document, error) { return l.be.Documents() }
+
+// Move points document id at a new source path and URL and records the
+// file's modification time, keeping its passages and vectors: a renamed
+// file needs no extraction or embedding. A document already at path is
+// replaced and dropped from the indexes. It returns ErrNotFound for an
+// unknown id and ErrMoveUnsupported for a backend without Mover; it is safe
+// for concurrent use.
+func (l *Library) Move(id, path, sourceURL string, modTime time.Time) error {
+	m, ok := l.be.(Mover)
+	if !ok {
+		return ErrMoveUnsupported
+	}
+	_, err := m.Move(id, path, sourceURL, modTime)
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	return err
+}
+
+// Move changes the document's path in one transaction and drops a
+// displaced document's passages from the indexes.
+func (l *embedded) Move(id, path, sourceURL string, modTime time.Time) (store.PutResult, error) {
+	res, err := l.db.MoveDocument(id, path, sourceURL, modTime)
+	if err != nil {
+		return res, err
+	}
+	return res, l.Apply(res)
+}

@@ -1,0 +1,45 @@
+package store_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/mcpvec/mcpvec/store"
+)
+
+func TestMoveDocumentKeepsPassagesAndFollowsPath(t *testing.T) {
+	db := MustOpenDB(t)
+	d, cs, vs := testDoc("a", "/r/old.txt", "one passage", "two passage")
+	if _, err := db.PutDocument(d, cs, vs, nil); err != nil {
+		t.Fatal(err)
+	}
+	o, ocs, ovs := testDoc("b", "/r/new.txt", "other")
+	if _, err := db.PutDocument(o, ocs, ovs, nil); err != nil {
+		t.Fatal(err)
+	}
+	mt := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	res, err := db.MoveDocument("a", "/r/new.txt", "https://x/new.txt", mt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Replaced) != 1 || res.Replaced[0] != "b" || len(res.Removed) != 1 {
+		t.Fatalf("displaced document not reported: %+v", res)
+	}
+	got, err := db.DocumentByPath("/r/new.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != "a" || got.SourceURL != "https://x/new.txt" || !got.ModTime.Equal(mt) || len(got.Chunks) != 2 {
+		t.Fatalf("moved document = %+v", got)
+	}
+	if _, err := db.DocumentByPath("/r/old.txt"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("old path still resolves: %v", err)
+	}
+	if _, err := db.MoveDocument("nope", "/x", "", mt); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("unknown id: %v", err)
+	}
+	if err := db.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
