@@ -39,7 +39,7 @@ func TestImportLayering(t *testing.T) {
 		// sync plans with discover and writes through ingest and the
 		// Library interface it declares; watch only calls a sync func.
 		"ingest/sync":          {"ingest", "ingest/discover", "ingest/chunk", "store"},
-		"ingest/sync/synctest": {"ingest", "ingest/sync", "ingest/discover", "ingest/chunk", "ingest/embed", "ingest/extract", "store"},
+		"ingest/sync/synctest": {"ingest", "ingest/sync", "ingest/discover", "ingest/chunk", "ingest/embed", "ingest/extract", "store", "store/storetest"},
 		"ingest/watch":         {"ingest/sync", "ingest/discover"},
 	}
 	root := filepath.Join("..", "..")
