@@ -316,5 +316,3 @@ func (x *Index) setVector(s uint32, v []float32) error {
 	x.crcs[s] = vecCRC(v)
 	return nil
 }
-
-func crcOf(b []byte) uint32 { return crc32.Checksum(b, crcTable) }

@@ -3,6 +3,7 @@ package index
 import (
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"iter"
 	"maps"
 	"reflect"
@@ -320,3 +321,5 @@ func TestLoadReturnsKVErrors(t *testing.T) {
 		t.Fatalf("load over a failing kv: %v", err)
 	}
 }
+
+func crcOf(b []byte) uint32 { return crc32.Checksum(b, crcTable) }

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
 type env struct {
@@ -24,10 +25,7 @@ type env struct {
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	dir := t.TempDir()
-	db, err := store.Open(filepath.Join(dir, "lib.db"), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := storetest.MustOpen(t, nil)
 	emb := embed.NewHash(embed.DefaultHashConfig())
 	id := emb.Identity()
 	if err := db.SetEmbedder(id); err != nil {
@@ -37,13 +35,7 @@ func newEnv(t testing.TB) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		if err := db.Check(); err != nil {
-			t.Errorf("library invariants: %v", err)
-		}
-		ex.Close()
-		db.Close()
-	})
+	t.Cleanup(func() { ex.Close() })
 	return &env{db: db, ex: ex, emb: emb, dir: dir}
 }
 

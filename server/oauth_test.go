@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -19,6 +18,7 @@ import (
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/server/oauth"
 	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
 // The server with an OAuth authorization server (serve --oauth), its state
@@ -48,11 +48,7 @@ func oauthServe(t *testing.T, lib Library, opts Options, issuer string) (*Server
 	if issuer == "" {
 		issuer = base
 	}
-	db, err := store.Open(filepath.Join(t.TempDir(), "lib.db"), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.MustOpen(t, nil)
 	hash, err := oauth.HashPassphrase(oauthTestPass)
 	if err == nil {
 		err = oauth.SetPassphrase(storeAuth{db}, hash)

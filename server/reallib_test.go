@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed/embedtest"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
 // realLib is *library.Library, which is the server's Library as it is.
@@ -32,10 +32,7 @@ type testDoc struct {
 // real library on it. Cleanup checks every passage is indexed, then closes.
 func MustRealLibrary(tb testing.TB, emb hashEmbedder, docs []testDoc) *library.Library {
 	tb.Helper()
-	db, err := store.Open(filepath.Join(tb.TempDir(), "library.db"), &store.Options{NoSync: true})
-	if err != nil {
-		tb.Fatalf("open store: %v", err)
-	}
+	db := storetest.MustOpen(tb, nil)
 	if err := db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "hash", Dimensions: emb.Dims}); err != nil {
 		tb.Fatal(err)
 	}
@@ -52,9 +49,6 @@ func MustRealLibrary(tb testing.TB, emb hashEmbedder, docs []testDoc) *library.L
 		st := lib.IndexStats()
 		if st.LexicalPassages != total || st.VectorPassages != total {
 			tb.Errorf("index stats %+v, want %d passages in both indexes", st, total)
-		}
-		if err := db.Close(); err != nil {
-			tb.Errorf("close store: %v", err)
 		}
 	})
 	return lib

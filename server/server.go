@@ -338,19 +338,10 @@ func (s *Server) streamDeadlines(next http.Handler) http.Handler {
 	})
 }
 
-// ListenAndServe listens on Options.Addr and serves Handler until ctx is
-// cancelled, then shuts down gracefully (closing open SSE and HTTP streams,
-// waiting at most 5 seconds). It logs the URLs to give an MCP client. It
-// returns nil after a clean shutdown, else the listen or serve error.
-func (s *Server) ListenAndServe(ctx context.Context) error {
-	ln, err := net.Listen("tcp", s.opts.Addr)
-	if err != nil {
-		return fmt.Errorf("listen %s: %w", s.opts.Addr, err)
-	}
-	return s.Serve(ctx, ln)
-}
-
-// Serve is ListenAndServe on an existing listener, which it closes.
+// Serve serves Handler on ln, which it closes, until ctx is cancelled, then
+// shuts down gracefully (closing open SSE and HTTP streams, waiting at most
+// 5 seconds). It logs the URLs to give an MCP client. It returns nil after a
+// clean shutdown, else the serve error.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.mu.Lock()
 	s.boundAddr = ln.Addr().String()
@@ -401,7 +392,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	return nil
 }
 
-// Ready returns a channel closed once Serve (or ListenAndServe) is listening;
+// Ready returns a channel closed once Serve is listening;
 // URLs then reports the bound port. Print URLs after it to tell the user.
 func (s *Server) Ready() <-chan struct{} { return s.ready }
 

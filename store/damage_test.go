@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
 // damagedLibrary writes a library with a few hundred documents (so it spans
@@ -66,32 +67,10 @@ func readEverything(db *store.DB) []error {
 }
 
 func TestDamagedFileIsAnErrorNotAPanic(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		damage func(t *testing.T, path string)
-	}{
-		{"truncated", func(t *testing.T, path string) {
-			st, _ := os.Stat(path)
-			if err := os.Truncate(path, st.Size()/3); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"overwritten", func(t *testing.T, path string) {
-			f, err := os.OpenFile(path, os.O_RDWR, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			st, _ := f.Stat()
-			junk := []byte(strings.Repeat("\xff", int(st.Size()/2)))
-			if _, err := f.WriteAt(junk, 4*4096); err != nil {
-				t.Fatal(err)
-			}
-		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, tc := range storetest.Damages {
+		t.Run(tc.Name, func(t *testing.T) {
 			path := damagedLibrary(t)
-			tc.damage(t, path)
+			tc.Apply(t, path)
 			for _, ro := range []bool{true, false} {
 				db, err := store.Open(path, &store.Options{ReadOnly: ro})
 				if err != nil {
@@ -148,14 +127,7 @@ func TestSalvageCopiesWhatIsReadable(t *testing.T) {
 		t.Fatal("text of doc00150 not found in the file")
 	}
 	page := int64(at / 4096 * 4096)
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt(bytes.Repeat([]byte{0xff}, 4096), page); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	storetest.Overwrite(t, path, page, 4096)
 	dst, rep := salvage(t, path)
 	if rep.Copied < 250 || len(rep.Lost) == 0 || rep.Copied+len(rep.Lost) != 300 || !slices.Contains(rep.Lost, "doc00150") {
 		t.Fatalf("copied %d, lost %d of 300", rep.Copied, len(rep.Lost))
@@ -180,10 +152,7 @@ func TestSalvageCopiesWhatIsReadable(t *testing.T) {
 
 func TestSalvageTruncated(t *testing.T) {
 	path := damagedLibrary(t)
-	st, _ := os.Stat(path)
-	if err := os.Truncate(path, st.Size()*2/3); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Truncate(t, path, 2.0/3)
 	dst, _ := salvage(t, path)
 	if err := dst.Check(); err != nil {
 		t.Fatalf("salvaged library fails its check: %v", err)

@@ -10,59 +10,19 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/store/storetest"
 	bolt "go.etcd.io/bbolt"
 )
 
-// MustOpenDB opens a fresh library with a 4-dimensional test embedder and
-// checks on cleanup that every passage has a vector and every document's
-// passages exist.
+// MustOpenDB opens a fresh library with a 4-dimensional test embedder; on
+// cleanup storetest checks the library's invariants.
 func MustOpenDB(tb testing.TB) *store.DB {
 	tb.Helper()
-	db, err := store.Open(filepath.Join(tb.TempDir(), "lib.db"), &store.Options{NoSync: true})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	db := storetest.MustOpen(tb, nil)
 	if err := db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "t", Dimensions: 4}); err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() {
-		checkInvariants(tb, db)
-		if err := db.Close(); err != nil {
-			tb.Error(err)
-		}
-	})
 	return db
-}
-
-func checkInvariants(tb testing.TB, db *store.DB) {
-	tb.Helper()
-	docs, err := db.Documents()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	want := 0
-	for _, d := range docs {
-		want += len(d.Chunks)
-		if _, err := db.Chunks(d.Chunks); err != nil {
-			tb.Errorf("document %s: %v", d.ID, err)
-		}
-	}
-	err = db.View(func(tx *store.Tx) error {
-		n := 0
-		for seq, text := range tx.ChunkTexts() {
-			n++
-			if v := tx.Vector(seq); len(v) != 4 {
-				tb.Errorf("chunk %d (%q) has vector %v", seq, text, v)
-			}
-		}
-		if n != want {
-			tb.Errorf("%d chunks stored, documents reference %d", n, want)
-		}
-		return nil
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
 }
 
 func testDoc(id, path string, texts ...string) (*store.Document, []store.Chunk, [][]float32) {

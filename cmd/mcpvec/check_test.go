@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
 // checkLibrary ingests n small text files into a new library and returns
@@ -43,39 +45,15 @@ func TestCheckCleanLibrary(t *testing.T) {
 	}
 }
 
-// damages are the two ways issue 15 finding 4 damaged a real library.
-var damages = []struct {
-	name   string
-	damage func(t *testing.T, path string)
-}{
-	{"truncated", func(t *testing.T, path string) {
-		st, _ := os.Stat(path)
-		if err := os.Truncate(path, st.Size()/3); err != nil {
-			t.Fatal(err)
-		}
-	}},
-	{"overwritten", func(t *testing.T, path string) {
-		f, err := os.OpenFile(path, os.O_RDWR, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		st, _ := f.Stat()
-		if _, err := f.WriteAt(bytes.Repeat([]byte{0xff}, int(st.Size()/2)), 4*4096); err != nil {
-			t.Fatal(err)
-		}
-	}},
-}
-
 // TestDamagedLibraryEveryCommand is issue 15 finding 4 through the real
 // binary: every command on a damaged copy of a real library fails with one
 // line pointing to `mcpvec check --repair`, never a stack trace.
 func TestDamagedLibraryEveryCommand(t *testing.T) {
 	db, files := checkLibrary(t, 60)
-	for _, tc := range damages {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, tc := range storetest.Damages {
+		t.Run(tc.Name, func(t *testing.T) {
 			bad := copyFile(t, db)
-			tc.damage(t, bad)
+			tc.Apply(t, bad)
 			cmds := [][]string{{"info"}, {"ls"}, {"search", "harbour"}, {"fetch", "x"}, {"rm", "x"},
 				{"ingest", files}, {"reindex", "--embedder", "hash"}, {"serve", "--addr", "127.0.0.1:0"}, {"check"}}
 			for _, args := range cmds {
@@ -96,10 +74,10 @@ func TestDamagedLibraryEveryCommand(t *testing.T) {
 // the damaged file untouched and, with --replace, switches the files.
 func TestCheckRepairDamaged(t *testing.T) {
 	db, _ := checkLibrary(t, 60)
-	for _, tc := range damages {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, tc := range storetest.Damages {
+		t.Run(tc.Name, func(t *testing.T) {
 			bad := copyFile(t, db)
-			tc.damage(t, bad)
+			tc.Apply(t, bad)
 			before, _ := os.ReadFile(bad)
 			if r := mcpvec(t, bad, "check"); r.code != 1 || !strings.Contains(r.stdout, "damaged") {
 				t.Fatalf("check of a damaged library: %+v", r)

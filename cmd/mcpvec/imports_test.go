@@ -34,11 +34,12 @@ func TestImportLayering(t *testing.T) {
 		"ingest/embed/openai":            {"ingest/embed", "ingest/chunk", "store"},
 		"ingest/embed/openai/openaitest": {},
 		"ingest/embed/embedtest":         {"store"},
-		"server/admin":                   {}, // a leaf; server/admin/imports_test.go checks only cmd imports it
+		"store/storetest":                {"store"}, // the shared test kit
+		"server/admin":                   {},        // a leaf; server/admin/imports_test.go checks only cmd imports it
 		// sync plans with discover and writes through ingest and the
 		// Library interface it declares; watch only calls a sync func.
 		"ingest/sync":          {"ingest", "ingest/discover", "ingest/chunk", "store"},
-		"ingest/sync/synctest": {"ingest", "ingest/sync", "ingest/discover", "ingest/chunk", "ingest/embed", "ingest/extract", "store"},
+		"ingest/sync/synctest": {"ingest", "ingest/sync", "ingest/discover", "ingest/chunk", "ingest/embed", "ingest/extract", "store", "store/storetest"},
 		"ingest/watch":         {"ingest/sync", "ingest/discover"},
 		// The web interface reads and writes through the live library; uploads
 		// reach ingest only through the func cmd passes it.

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
 // reindexLibrary ingests files with the offline embedder: a lighthouse
@@ -225,11 +226,7 @@ func TestReindexBackToHashWithoutTheOldServer(t *testing.T) {
 
 func TestEmbedNoteAddsThroughputToTheProgressLine(t *testing.T) {
 	t.Parallel()
-	db, err := store.Open(filepath.Join(t.TempDir(), "lib.db"), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.MustOpen(t, nil)
 	h := embed.NewHash(embed.DefaultHashConfig())
 	id := h.Identity()
 	if err := db.SetEmbedder(id); err != nil {

@@ -62,8 +62,7 @@ var extTypes = map[string]string{
 }
 
 // Extensions returns the file name extensions Extract handles, lower case
-// with the leading dot, sorted. It is the one list of supported types:
-// discover uses it to decide what to skip.
+// with the leading dot, sorted: the table Supported (and so discover) reads.
 func Extensions() []string {
 	exts := make([]string, 0, len(extTypes))
 	for e := range extTypes {

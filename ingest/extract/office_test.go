@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the fixtures and golden files under testdata/formats")
+var update = flag.Bool("update", false, "rewrite the fixtures and golden files under testdata/formats and ../../testdata/{pdfs,extract}")
 
 // formatCases are the generated fixtures: a case name and its file name.
 func formatCases(tb testing.TB) map[string]struct {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed/embedtest"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
 // wordEmbedder is the shared deterministic test embedder over stemmed
@@ -25,12 +25,7 @@ type fixture struct {
 
 func newFixture(t *testing.T, opts library.Options) *fixture {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "lib.db")
-	db, err := store.Open(path, &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.MustOpen(t, nil)
 	if err := db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "words", Dimensions: 64}); err != nil {
 		t.Fatal(err)
 	}

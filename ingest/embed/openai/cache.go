@@ -56,12 +56,3 @@ func (c *lru) put(key string, vec []float32) {
 		delete(c.items, last.Value.(*lruEntry).key)
 	}
 }
-
-func (c *lru) len() int {
-	if c == nil {
-		return 0
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.order.Len()
-}

@@ -188,3 +188,13 @@ func TestOpenAIServerCapsBatch(t *testing.T) {
 		t.Errorf("retries = %d; progress must not spend the retry budget", r)
 	}
 }
+
+// len is the number of cached vectors, for tests.
+func (c *lru) len() int {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.order.Len()
+}

@@ -21,6 +21,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	isync "github.com/mcpvec/mcpvec/ingest/sync"
 	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
 // StoreLibrary is the sync.Library of a bare store: the live library
@@ -80,10 +81,7 @@ type Fixture struct {
 func MustFixture(t testing.TB) *Fixture {
 	t.Helper()
 	dir := t.TempDir()
-	db, err := store.Open(filepath.Join(dir, "lib.db"), &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := storetest.MustOpen(t, nil)
 	h := embed.NewHash(embed.DefaultHashConfig())
 	id := h.Identity()
 	if err := db.SetEmbedder(store.EmbedderInfo{Provider: id.Provider, Model: id.Model, Dimensions: id.Dimensions}); err != nil {
@@ -96,13 +94,7 @@ func MustFixture(t testing.TB) *Fixture {
 	f := &Fixture{DB: db, Dir: dir, Ex: &CountingExtractor{ex: ex, Seen: map[string][]string{}}, Emb: &CountingEmbedder{emb: h}}
 	f.Opts = isync.Options{Library: StoreLibrary{db}, Ingest: f.ingest, Report: &f.Report, Verbose: true}
 	f.Sync = isync.New(f.Opts)
-	t.Cleanup(func() {
-		if err := db.Check(); err != nil {
-			t.Errorf("library invariants: %v", err)
-		}
-		ex.Close()
-		db.Close()
-	})
+	t.Cleanup(func() { ex.Close() })
 	return f
 }
 

@@ -1,0 +1,85 @@
+// Package storetest is the shared test kit for anything that opens a
+// library file in tests: MustOpen gives a temporary library whose invariants
+// are checked on cleanup, and Truncate and Overwrite damage a library file
+// on purpose.
+//
+// It imports only store and the standard library, so every package's tests
+// may use it.
+package storetest
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// MustOpen opens a new library in a temporary directory with the given
+// options (nil means defaults; NoSync is always set). On cleanup it fails
+// the test if store.DB.Check finds a violated invariant (a passage without a
+// vector of the library's dimensions, a document's passages incomplete,
+// anything orphaned), then closes the library.
+func MustOpen(tb testing.TB, opts *store.Options) *store.DB {
+	tb.Helper()
+	var o store.Options
+	if opts != nil {
+		o = *opts
+	}
+	o.NoSync = true
+	db, err := store.Open(filepath.Join(tb.TempDir(), "lib.db"), &o)
+	if err != nil {
+		tb.Fatalf("open library: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := db.Check(); err != nil {
+			tb.Errorf("library invariants: %v", err)
+		}
+		if err := db.Close(); err != nil {
+			tb.Errorf("close library: %v", err)
+		}
+	})
+	return db
+}
+
+// Damages are the two ways a real library was found damaged (issue 15):
+// cut to a third of its size, and half its size overwritten from page 4.
+var Damages = []struct {
+	Name  string
+	Apply func(tb testing.TB, path string)
+}{
+	{"truncated", func(tb testing.TB, path string) { Truncate(tb, path, 1.0/3) }},
+	{"overwritten", func(tb testing.TB, path string) { Overwrite(tb, path, 4*4096, int(Size(tb, path)/2)) }},
+}
+
+// Size returns the size of the file at path.
+func Size(tb testing.TB, path string) int64 {
+	tb.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st.Size()
+}
+
+// Truncate cuts the file at path to frac of its size.
+func Truncate(tb testing.TB, path string, frac float64) {
+	tb.Helper()
+	if err := os.Truncate(path, int64(float64(Size(tb, path))*frac)); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// Overwrite writes n bytes of 0xff at offset off of the file at path.
+func Overwrite(tb testing.TB, path string, off int64, n int) {
+	tb.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(bytes.Repeat([]byte{0xff}, n), off); err != nil {
+		tb.Fatal(err)
+	}
+}
