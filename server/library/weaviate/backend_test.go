@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/server/library"
@@ -141,7 +142,12 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 	checkOriginalSummaryRemove(t, local, remote)
 }
 
-var cmpIgnoreScore = cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Score" }, cmp.Ignore())
+// cmpIgnoreScore compares results without their scores (each backend
+// scores its own way) or the library's unexported bookkeeping.
+var cmpIgnoreScore = cmp.Options{
+	cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Score" }, cmp.Ignore()),
+	cmpopts.IgnoreUnexported(library.SearchResult{}),
+}
 
 func ids(r *library.SearchResponse) []string {
 	var out []string
