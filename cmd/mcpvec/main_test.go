@@ -191,17 +191,32 @@ func TestWritesWhileServingAreForwarded(t *testing.T) {
 // ctx stops the server (waited for on cleanup).
 func startServeClient(ctx context.Context, t *testing.T, db string, env []string) *client.Client {
 	t.Helper()
-	srv := exec.CommandContext(ctx, os.Args[0], "serve", "--addr", "127.0.0.1:0")
+	c, _ := serveChild(ctx, t, db, env, nil)
+	return c
+}
+
+// serveChild runs `mcpvec serve --addr 127.0.0.1:0 args...` with the child
+// environment for db plus env, waits for the endpoint it prints and returns
+// an initialised MCP client of it and the server's stderr. On cleanup it
+// calls stop (when not nil; it should end ctx) and waits for the server.
+func serveChild(ctx context.Context, t testing.TB, db string, env []string, stop func(), args ...string) (*client.Client, *syncBuffer) {
+	t.Helper()
+	srv := exec.CommandContext(ctx, os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	srv.Env = childEnv(db, env...)
-	var sout syncBuffer
-	srv.Stdout = &sout
+	var sout, serr syncBuffer
+	srv.Stdout, srv.Stderr = &sout, &serr
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { srv.Wait() })
+	t.Cleanup(func() {
+		if stop != nil {
+			stop()
+		}
+		srv.Wait()
+	})
 	endpoint := ""
 	for deadline := time.Now().Add(time.Minute); endpoint == "" && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 		for _, l := range strings.Split(sout.String(), "\n") {
 			if l = strings.TrimSpace(l); strings.HasPrefix(l, "http://127.0.0.1:") && strings.HasSuffix(l, "/mcp") {
 				endpoint = l
@@ -209,7 +224,7 @@ func startServeClient(ctx context.Context, t *testing.T, db string, env []string
 		}
 	}
 	if endpoint == "" {
-		t.Fatalf("server printed no endpoint: %s", sout.String())
+		t.Fatalf("server printed no endpoint: %s\n%s", sout.String(), serr.String())
 	}
 	tr, err := transport.NewStreamableHTTP(endpoint)
 	if err != nil {
@@ -225,5 +240,5 @@ func startServeClient(ctx context.Context, t *testing.T, db string, env []string
 	if _, err := c.Initialize(ctx, init); err != nil {
 		t.Fatal(err)
 	}
-	return c
+	return c, &serr
 }

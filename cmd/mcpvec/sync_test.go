@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -95,41 +94,8 @@ type served struct {
 func startServe(t testing.TB, db string, args ...string) *served {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	srv := exec.CommandContext(ctx, os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
-	srv.Env = childEnv(db)
-	var sout, serr syncBuffer
-	srv.Stdout, srv.Stderr = &sout, &serr
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); srv.Wait() })
-	endpoint := ""
-	for deadline := time.Now().Add(time.Minute); endpoint == "" && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-		for _, l := range strings.Split(sout.String(), "\n") {
-			if l = strings.TrimSpace(l); strings.HasPrefix(l, "http://127.0.0.1:") && strings.HasSuffix(l, "/mcp") {
-				endpoint = l
-			}
-		}
-	}
-	if endpoint == "" {
-		t.Fatalf("server printed no endpoint: %s\n%s", sout.String(), serr.String())
-	}
-	tr, err := transport.NewStreamableHTTP(endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr)
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	init := mcp.InitializeRequest{}
-	init.Params.ClientInfo = mcp.Implementation{Name: "mcpvec-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
-	return &served{c: c, stderr: &serr}
+	c, serr := serveChild(ctx, t, db, nil, cancel, args...)
+	return &served{c: c, stderr: serr}
 }
 
 // mcpFetch calls the fetch tool and returns its text and whether it is a
