@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -72,13 +73,21 @@ func checkPassage(tx *bolt.Tx, d *Document, i int, seq uint64, emb *EmbedderInfo
 	if v == nil || (emb != nil && len(v) != 4*emb.Dimensions) {
 		return errors.New("missing or malformed vector")
 	}
+	if sb := tx.Bucket(bucketSums); sb != nil {
+		if sum := sb.Get(seqKey(seq)); len(sum) != 4 || binary.LittleEndian.Uint32(sum) != VectorSum(v) {
+			return errors.New("missing or wrong vector checksum")
+		}
+	}
 	return nil
 }
 
 // checkOrphans reports passages, vectors, paths, texts and originals that
 // belong to no document.
 func checkOrphans(tx *bolt.Tx, owned map[uint64]string, errs *[]error) {
-	for _, b := range [][]byte{bucketChunks, bucketVectors} {
+	for _, b := range [][]byte{bucketChunks, bucketVectors, bucketSums} {
+		if tx.Bucket(b) == nil {
+			continue // no checksums in a read-only schema-1 file
+		}
 		tx.Bucket(b).ForEach(func(k, _ []byte) error {
 			if _, ok := owned[SeqFromKey(k)]; !ok {
 				*errs = append(*errs, fmt.Errorf("%s %d: not referenced by any document", b, SeqFromKey(k)))

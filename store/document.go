@@ -195,7 +195,7 @@ func replaceOld(tx *bolt.Tx, doc *Document, res *PutResult) error {
 // putChunks writes the passages and vectors under new sequence numbers,
 // recording them in doc.Chunks, chunks and res.
 func putChunks(tx *bolt.Tx, doc *Document, chunks []Chunk, vectors [][]float32, res *PutResult) error {
-	cb, vb := tx.Bucket(bucketChunks), tx.Bucket(bucketVectors)
+	cb := tx.Bucket(bucketChunks)
 	doc.Chunks = make([]uint64, len(chunks))
 	for i := range chunks {
 		seq, err := cb.NextSequence()
@@ -206,7 +206,7 @@ func putChunks(tx *bolt.Tx, doc *Document, chunks []Chunk, vectors [][]float32, 
 		if err := cb.Put(seqKey(seq), encodeChunk(&chunks[i])); err != nil {
 			return err
 		}
-		if err := vb.Put(seqKey(seq), EncodeVector(vectors[i])); err != nil {
+		if err := putVector(tx, seq, vectors[i]); err != nil {
 			return err
 		}
 		doc.Chunks[i] = seq
@@ -254,12 +254,12 @@ func deleteDoc(tx *bolt.Tx, id string, res *PutResult) error {
 	if err != nil {
 		return err
 	}
-	cb, vb := tx.Bucket(bucketChunks), tx.Bucket(bucketVectors)
+	cb := tx.Bucket(bucketChunks)
 	for _, seq := range d.Chunks {
 		if err := cb.Delete(seqKey(seq)); err != nil {
 			return err
 		}
-		if err := vb.Delete(seqKey(seq)); err != nil {
+		if err := deleteVector(tx, seq); err != nil {
 			return err
 		}
 		res.Removed = append(res.Removed, seq)

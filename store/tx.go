@@ -113,7 +113,7 @@ func (t *Tx) PutVector(seq uint64, v []float32) error {
 	if t.tx.Bucket(bucketChunks).Get(seqKey(seq)) == nil {
 		return fmt.Errorf("put vector %d: %w", seq, ErrNotFound)
 	}
-	return t.tx.Bucket(bucketVectors).Put(seqKey(seq), EncodeVector(v))
+	return putVector(t.tx, seq, v)
 }
 
 // SetEmbedder records a new embedder identity unconditionally (for
