@@ -56,6 +56,7 @@ type Index struct {
 	crcs   []uint32 // crc32c of the vector as given, to detect changed vectors on Load
 	state  []uint32 // atomic stateFree/stateLive/stateTomb
 	dirty  []bool   // written under the slot's stripe lock; read under mu write lock
+	fresh  []bool   // the slot's codes are not yet saved; written by the slot's owner
 
 	stripe [stripes]sync.Mutex
 
@@ -200,6 +201,7 @@ func (x *Index) fill(slot uint32, v []float32, sum uint32) {
 	}
 	x.scales[slot] = quantize(x.code(slot).codes, v)
 	x.crcs[slot] = sum
+	x.fresh[slot] = true
 	// A Delete or replacement may already have tombstoned the reserved slot.
 	atomic.CompareAndSwapUint32(&x.state[slot], stateFree, stateLive)
 }
@@ -229,6 +231,7 @@ func (x *Index) grow(want int) {
 	x.crcs = growTo(x.crcs, nc)
 	x.state = growTo(x.state, nc)
 	x.dirty = growTo(x.dirty, nc)
+	x.fresh = growTo(x.fresh, nc)
 }
 
 func growTo[T any](s []T, n int) []T {
