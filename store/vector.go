@@ -90,16 +90,28 @@ var vectorBufs = sync.Pool{New: func() any { return new([]float32) }}
 // call. It satisfies the vector index's Source. It is safe for concurrent
 // use; it returns ErrCorrupt for a damaged file.
 func (db *DB) ReadVectors(seqs []uint64, fn func(i int, vec []float32)) error {
-	bp := vectorBufs.Get().(*[]float32)
-	defer vectorBufs.Put(bp)
 	return db.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketVectors)
-		for i, seq := range seqs {
-			if raw := b.Get(seqKey(seq)); raw != nil && len(raw)%4 == 0 {
-				*bp = DecodeVector(*bp, raw)
-				fn(i, *bp)
-			}
-		}
+		readVectors(tx, seqs, fn)
 		return nil
 	})
+}
+
+// ReadVectors is DB.ReadVectors inside this transaction (for a caller that
+// already holds one: opening a second read transaction on the same
+// goroutine can deadlock against a writer growing the file).
+func (t *Tx) ReadVectors(seqs []uint64, fn func(i int, vec []float32)) error {
+	readVectors(t.tx, seqs, fn)
+	return nil
+}
+
+func readVectors(tx *bolt.Tx, seqs []uint64, fn func(i int, vec []float32)) {
+	bp := vectorBufs.Get().(*[]float32)
+	defer vectorBufs.Put(bp)
+	b := tx.Bucket(bucketVectors)
+	for i, seq := range seqs {
+		if raw := b.Get(seqKey(seq)); raw != nil && len(raw)%4 == 0 {
+			*bp = DecodeVector(*bp, raw)
+			fn(i, *bp)
+		}
+	}
 }
