@@ -11,9 +11,9 @@ import (
 
 // Check verifies the library's invariants in one read transaction: bbolt's
 // own page consistency, every document's passages exist with a vector of the
-// library's dimensions and point back at it, no passage or vector is
-// orphaned, and every path and text belongs to a document. It returns all
-// problems joined, or nil.
+// library's dimensions (and its checksum) and point back at it, no passage,
+// vector or checksum is orphaned, and every path and text belongs to a
+// document. It returns all problems joined, or nil.
 func (db *DB) Check() error {
 	var errs []error
 	err := db.view(func(tx *bolt.Tx) error {

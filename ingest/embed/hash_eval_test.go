@@ -34,6 +34,7 @@ type evalColl struct {
 	docs    []evalset.Doc
 	queries []evalset.Query
 	lex     *lexical.Index
+	qrels   string // qrels.tsv path
 }
 
 type hit struct {
@@ -57,7 +58,8 @@ func loadColl(t *testing.T, dir, name string) *evalColl {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &evalColl{name: name, docs: docs, queries: queries, lex: lexical.New(lexical.DefaultConfig())}
+	c := &evalColl{name: name, docs: docs, queries: queries, lex: lexical.New(lexical.DefaultConfig()),
+		qrels: filepath.Join(dir, name, "qrels.tsv")}
 	for i, d := range c.docs {
 		c.lex.Add(uint64(i), d.Title+"\n"+d.Text)
 	}
@@ -189,7 +191,7 @@ func (c *evalColl) score(t *testing.T, dir, tag string, run [][]hit) metrics {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := evalset.Score(filepath.Join(dir, "eval.py"), filepath.Join(dir, c.name, "qrels.tsv"), path)
+	m, err := evalset.Score(filepath.Join(dir, "eval.py"), c.qrels, path)
 	if err != nil {
 		t.Fatal(err)
 	}
