@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -100,6 +101,8 @@ func seqKey(seq uint64) []byte {
 // SeqFromKey decodes a chunks/vectors key.
 func SeqFromKey(k []byte) uint64 { return binary.BigEndian.Uint64(k) }
 
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
 // EncodeVector encodes a vector as stored: little-endian float32s.
 func EncodeVector(v []float32) []byte {
 	b := make([]byte, 4*len(v))
@@ -116,6 +119,11 @@ func DecodeVector(dst []float32, b []byte) []float32 {
 		dst = make([]float32, n)
 	}
 	dst = dst[:n]
+	if littleEndian && n > 0 {
+		// The stored bytes are the in-memory layout: one memmove.
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), 4*n), b)
+		return dst
+	}
 	for i := range dst {
 		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}

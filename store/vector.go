@@ -108,8 +108,10 @@ func readVectors(tx *bolt.Tx, seqs []uint64, fn func(i int, vec []float32)) {
 	bp := vectorBufs.Get().(*[]float32)
 	defer vectorBufs.Put(bp)
 	b := tx.Bucket(bucketVectors)
+	var k [8]byte
 	for i, seq := range seqs {
-		if raw := b.Get(seqKey(seq)); raw != nil && len(raw)%4 == 0 {
+		binary.BigEndian.PutUint64(k[:], seq)
+		if raw := b.Get(k[:]); raw != nil && len(raw)%4 == 0 {
 			*bp = DecodeVector(*bp, raw)
 			fn(i, *bp)
 		}

@@ -1,11 +1,16 @@
 package store_test
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/store/storetest"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -180,4 +185,57 @@ func TestCheckFindsWrongSum(t *testing.T) {
 	if err := db.Check(); err == nil || !strings.Contains(err.Error(), "wrong vector checksum") {
 		t.Fatalf("check = %v", err)
 	}
+}
+
+// BenchmarkReadVectors is the per-search cost of re-scoring through the
+// store: 30 vectors (3·k for k 10) read in one transaction, out of 2000.
+func BenchmarkReadVectors(b *testing.B) {
+	for _, dim := range []int{256, 1024} {
+		b.Run(fmt.Sprintf("d=%d", dim), func(b *testing.B) {
+			db := storetest.MustOpen(b, &store.Options{NoSync: true})
+			db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "t", Dimensions: dim})
+			var seqs []uint64
+			for d := range 100 {
+				var texts []string
+				for range 20 {
+					texts = append(texts, "passage")
+				}
+				doc, c, _ := testDoc(fmt.Sprintf("d%03d", d), fmt.Sprintf("/%d", d), texts...)
+				vecs := make([][]float32, len(c))
+				for i := range vecs {
+					vecs[i] = make([]float32, dim)
+					vecs[i][i%dim] = 1
+				}
+				res, err := db.PutDocument(doc, c, vecs, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				seqs = append(seqs, res.Added...)
+			}
+			r := rand.New(rand.NewPCG(1, 2))
+			want := make([]uint64, 30)
+			b.ReportAllocs()
+			c0 := cpuTime()
+			for b.Loop() {
+				for i := range want {
+					want[i] = seqs[r.IntN(len(seqs))]
+				}
+				n := 0
+				if err := db.ReadVectors(want, func(int, []float32) { n++ }); err != nil || n != len(want) {
+					b.Fatalf("read %d of %d: %v", n, len(want), err)
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// cpuTime is the process's user+system CPU time (the machine is shared:
+// wall time per operation overstates the cost).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
