@@ -12,6 +12,7 @@
 //	x.Delete(id)
 //	err = x.Save(kv)                 // inside the store's write transaction
 //	x, stats, err := index.Load(kv, 1536, cfg, vectors) // at start-up
+//	x, stats, err = index.LoadSums(kv, 1536, cfg, sums, read) // with a cfg.Source
 //
 // # Algorithm
 //
