@@ -87,6 +87,9 @@ func (l *embedded) load(tx *store.Tx) (repaired bool, err error) {
 	if vst.Inserted > 0 || vst.Removed > 0 {
 		opts.Logger.Info("vector index reconciled with the store", "inserted", vst.Inserted, "removed", vst.Removed)
 	}
+	if vst.Upgraded || (vst.Read > 0 && !vst.Rebuilt) {
+		opts.Logger.Info("vector index codes read from the stored vectors", "read", vst.Read, "format upgraded", vst.Upgraded)
+	}
 	if vst.Reason != nil {
 		opts.Logger.Warn("vector index rebuilt from the stored vectors", "reason", vst.Reason)
 	}
