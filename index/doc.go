@@ -117,9 +117,11 @@
 // # Caveats
 //
 //   - With a Source, a search fails if the Source does; a vector it no
-//     longer has keeps its int8 score. SearchExact then scans int8 codes and
-//     re-scores the best 3·k, so it is exact only up to int8 rounding at
-//     that boundary.
+//     longer has keeps its int8 score. The exact scan (SearchExact, and
+//     Search below ExactBelow) then scans int8 codes, re-scores the best
+//     3·k and every other vector whose int8 score plus its rounding bound
+//     reaches the k-th exact score: the float32 scan's results, scores
+//     bit for bit (TestSourceExactMatchesFloat).
 //   - Save must run in the same transaction as the vector writes it covers;
 //     if it returns an error, roll back (the index keeps its dirty marks).
 //   - Builds are deterministic for a Seed only when one goroutine adds in a
