@@ -30,12 +30,23 @@ import (
 //	MCPVEC_BENCH_LARGE=1 MCPVEC_BENCH_DIM=256 go test -run '^$' -bench Open -benchtime 1x ./server/library/
 //
 // (run twice: the first run builds). Each size runs once whatever b.N is.
+// MCPVEC_BENCH_LIBRARY=path measures that library instead (made with the
+// offline embedder at MCPVEC_BENCH_DIM dimensions; opening it may upgrade
+// it, so pass a copy).
 func BenchmarkOpen(b *testing.B) {
 	cfg := embed.DefaultHashConfig()
 	if v, err := strconv.Atoi(os.Getenv("MCPVEC_BENCH_DIM")); err == nil && v > 0 {
 		cfg.Dimensions = v
 	}
 	emb := embed.NewHash(cfg)
+	if path := os.Getenv("MCPVEC_BENCH_LIBRARY"); path != "" {
+		b.Run(fmt.Sprintf("library/d=%d", cfg.Dimensions), func(b *testing.B) {
+			for unit, v := range openRun(b, path, emb) {
+				b.ReportMetric(v, unit)
+			}
+		})
+		return
+	}
 	for _, n := range benchSizes() {
 		b.Run(fmt.Sprintf("n=%d/d=%d", n, cfg.Dimensions), func(b *testing.B) {
 			id := emb.Identity()
