@@ -65,6 +65,7 @@ func (l *embedded) load(tx *store.Tx) (repaired bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	start := time.Now()
 	var lst lexical.LoadStats
 	if l.lex, lst, err = lexical.Load(kv, opts.Lexical, tx.ChunkTexts()); err != nil {
 		return false, fmt.Errorf("load lexical index: %w", err)
@@ -73,9 +74,11 @@ func (l *embedded) load(tx *store.Tx) (repaired bool, err error) {
 	if repaired {
 		opts.Logger.Info("lexical index reconciled with the store", "indexed", lst.Tokenized, "dropped", lst.Dropped)
 	}
+	opts.Logger.Debug("lexical index loaded", "took", time.Since(start))
 	if l.dim == 0 {
 		return repaired, nil
 	}
+	start = time.Now()
 	if kv, err = tx.Aux(AuxVectors); err != nil {
 		return false, err
 	}
@@ -83,6 +86,7 @@ func (l *embedded) load(tx *store.Tx) (repaired bool, err error) {
 	if l.vec, vst, err = index.LoadSums(kv, l.dim, opts.Index, tx.VectorSums(), tx.ReadVectors); err != nil {
 		return false, fmt.Errorf("load vector index: %w", err)
 	}
+	opts.Logger.Debug("vector index loaded", "took", time.Since(start), "read", vst.Read)
 	repaired = repaired || vst.Inserted > 0 || vst.Removed > 0 || vst.Rebuilt || vst.Read > 0 || vst.Upgraded
 	if vst.Inserted > 0 || vst.Removed > 0 {
 		opts.Logger.Info("vector index reconciled with the store", "inserted", vst.Inserted, "removed", vst.Removed)

@@ -3,6 +3,7 @@ package library_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -76,11 +77,14 @@ func openRun(b *testing.B, path string, emb *embed.Hash) map[string]float64 {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	lib, err := library.Open(context.Background(), db, emb, library.Options{UseIDF: emb.SetQueryWeight})
+	var log strings.Builder
+	logger := slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	lib, err := library.Open(context.Background(), db, emb, library.Options{UseIDF: emb.SetQueryWeight, Logger: logger})
 	if err != nil {
 		b.Fatal(err)
 	}
 	m := map[string]float64{"open-s": time.Since(start).Seconds()}
+	b.Log(log.String()) // how long each index took to load
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	m["heap-MB"] = float64(ms.HeapInuse-base) / (1 << 20)
