@@ -50,19 +50,7 @@ func LoadSums(kv KV, dim int, cfg Config, sums iter.Seq2[uint64, uint32], read R
 	if herr == nil {
 		herr = ld.resolve(h, &st)
 	}
-	if herr != nil {
-		if !errors.Is(herr, errMissing) {
-			st.Reason = herr
-		}
-		st.Rebuilt = true
-		x.resetGraph()
-		st.Inserted = x.linkPending()
-		return x, st, nil
-	}
-	x.rewrite = h.version < formatVersion
-	st.Upgraded = x.rewrite
-	st.Repaired = x.repair()
-	st.Inserted = x.linkPending()
+	x.finishLoad(herr, h, &st)
 	return x, st, nil
 }
 

@@ -306,16 +306,7 @@ func Load(kv KV, dim int, cfg Config, vectors iter.Seq2[uint64, []float32]) (*In
 	if dim < 1 {
 		return nil, st, ErrInvalidDimension
 	}
-	var h header
-	raw := kv.Get(headerKey)
-	herr := errMissing
-	if raw != nil {
-		h, herr = decodeHeader(raw)
-		if herr == nil && (h.dim != dim || h.metric != x.cfg.Metric || h.m != x.m) {
-			herr = fmt.Errorf("stored dim %d metric %v M %d, want dim %d metric %v M %d: %w",
-				h.dim, h.metric, h.m, dim, x.cfg.Metric, x.m, ErrIncompatible)
-		}
-	}
+	h, herr := x.readHeader(kv)
 	if herr == nil {
 		x.grow(h.count + h.count/64 + 1)
 	}
@@ -332,6 +323,15 @@ func Load(kv KV, dim int, cfg Config, vectors iter.Seq2[uint64, []float32]) (*In
 			return nil, st, fmt.Errorf("read stored graph: %w", herr)
 		}
 	}
+	x.clearFresh()
+	x.finishLoad(herr, h, &st)
+	return x, st, nil
+}
+
+// finishLoad rebuilds the graph from the vectors when herr says the stored
+// one is missing or unusable; otherwise it repairs around the removed
+// nodes and links the vectors that have no node.
+func (x *Index) finishLoad(herr error, h header, st *LoadStats) {
 	if herr != nil {
 		if !errors.Is(herr, errMissing) {
 			st.Reason = herr
@@ -339,14 +339,12 @@ func Load(kv KV, dim int, cfg Config, vectors iter.Seq2[uint64, []float32]) (*In
 		st.Rebuilt = true
 		x.resetGraph()
 		st.Inserted = x.linkPending()
-		return x, st, nil
+		return
 	}
 	x.rewrite = h.version < formatVersion
 	st.Upgraded = x.rewrite
-	x.clearFresh()
 	st.Repaired = x.repair()
 	st.Inserted = x.linkPending()
-	return x, st, nil
 }
 
 // clearFresh marks the codes of live nodes read from a stored graph as

@@ -80,8 +80,8 @@ func (c *evalColl) lexical(depth int) [][]hit {
 	return out
 }
 
-// vector ranks by brute-force cosine (dot product of unit vectors).
-func (c *evalColl) vector(t *testing.T, h *Hash, depth int) [][]hit {
+// docVectors embeds every document (title and text).
+func (c *evalColl) docVectors(t *testing.T, h *Hash) [][]float32 {
 	texts := make([]string, len(c.docs))
 	for i, d := range c.docs {
 		texts[i] = d.Title + "\n" + d.Text
@@ -90,6 +90,12 @@ func (c *evalColl) vector(t *testing.T, h *Hash, depth int) [][]hit {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return vecs
+}
+
+// vector ranks by brute-force cosine (dot product of unit vectors).
+func (c *evalColl) vector(t *testing.T, h *Hash, depth int) [][]hit {
+	vecs := c.docVectors(t, h)
 	out := make([][]hit, len(c.queries))
 	scores := make([]hit, len(vecs))
 	for i, q := range c.queries {

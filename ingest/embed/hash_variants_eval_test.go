@@ -105,14 +105,7 @@ func loadVariants(t *testing.T, dir string, c *evalColl) *evalColl {
 // fusion candidates against the brute-force top 10, over c's queries and
 // the variants'.
 func hnswRecall(t *testing.T, c *evalColl, h *Hash, efs []int) map[int]float64 {
-	texts := make([]string, len(c.docs))
-	for i, d := range c.docs {
-		texts[i] = d.Title + "\n" + d.Text
-	}
-	vecs, err := h.Embed(context.Background(), texts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	vecs := c.docVectors(t, h)
 	cfg := index.DefaultConfig()
 	cfg.Source = &sliceSource{vecs}
 	x := index.New(h.Identity().Dimensions, cfg)
