@@ -178,3 +178,23 @@ func TestDocumentViewRefusals(t *testing.T) {
 	checkDocLink(t, base+"/docs/deck/"+deck, typePPTX, "PK fake")
 	checkDocLink(t, base+"/docs/deck/"+deck+"/deck.pptx", typePPTX, "PK fake")
 }
+
+// TestDocumentViewWithOAuth: with sign-in, MCP calls need an access token
+// but the view a search cites opens without one, as the original does.
+func TestDocumentViewWithOAuth(t *testing.T) {
+	lib := realLib{MustRealLibrary(t, hashEmbedder{Dims: 64}, viewDocs)}
+	s, base := oauthServe(t, lib, Options{}, "")
+	headers := map[string]string{"Authorization": "Bearer " + oauthLogin(t, base)}
+	c, _ := MustClient(t, s, streamable, base+"/mcp", headers, mcp.ProtocolVersion20250618)
+	var sr library.SearchResponse
+	decodeResult(t, callTool(t, c, "search", map[string]any{"query": "revenue grew march harbour contract"}), &sr)
+	want := base + "/docs/deck/" + signatureFor(testLinkKey, "deck") + "/view#slide-2"
+	if len(sr.Results) == 0 || sr.Results[0].URL != want {
+		t.Fatalf("results = %+v, want %s first", sr.Results, want)
+	}
+	link, _, _ := strings.Cut(sr.Results[0].URL, "#")
+	code, h, body := getAll(t, link)
+	if code != 200 || h.Get("Content-Type") != "text/html; charset=utf-8" || !strings.Contains(viewSections(body)["slide-2"], "Revenue grew") {
+		t.Errorf("view without a token: %d %v\n%s", code, h, body)
+	}
+}
