@@ -28,10 +28,11 @@ type ViewUnit struct {
 	Parts           []ViewPart
 }
 
-// ViewPart is a run of a unit's text; Anchor, when set, is the fragment id
-// of the passage starting at its beginning ("passage-4").
+// ViewPart is a run of a unit's text. Passage, when set, is the passage
+// starting at its beginning and Anchor its fragment id ("passage-4").
 type ViewPart struct {
 	Anchor, Text string
+	Passage      *store.Chunk
 }
 
 // Media types whose units are not pages (the strings ingest/extract reports).
@@ -109,7 +110,7 @@ func (l *Library) View(ctx context.Context, id string) (*View, error) {
 			pe = starts[i+1]
 		}
 		ps, pe = min(ps, len(d.Text)), min(pe, len(d.Text))
-		u := ViewUnit{Anchor: k.anchorOf(i + 1), Parts: viewParts(d.Text, ps, pe, chunks)}
+		u := ViewUnit{Anchor: k.anchorOf(i + 1), Parts: SplitAtPassages(d.Text, ps, pe, chunks)}
 		if len(starts) > 1 {
 			u.Heading = k.heading(i+1, d.Text[ps:pe])
 		}
@@ -118,18 +119,27 @@ func (l *Library) View(ctx context.Context, id string) (*View, error) {
 	return v, nil
 }
 
-// viewParts cuts text[ps:pe] at the start of every passage inside it.
-func viewParts(text string, ps, pe int, chunks []*store.Chunk) []ViewPart {
+// SplitAtPassages cuts text[ps:pe] (a unit of a document's text) at the
+// start of every passage of chunks, in order, that starts inside it.
+func SplitAtPassages(text string, ps, pe int, chunks []*store.Chunk) []ViewPart {
 	var parts []ViewPart
-	cur, anchor := ps, ""
+	cur := ps
+	var at *store.Chunk
+	part := func(end int) ViewPart {
+		p := ViewPart{Text: text[cur:end], Passage: at}
+		if at != nil {
+			p.Anchor = passageAnchor(at.Index)
+		}
+		return p
+	}
 	for _, c := range chunks {
 		if c.Start < ps || c.Start >= pe || c.Start < cur {
 			continue
 		}
-		if c.Start > cur || anchor != "" {
-			parts = append(parts, ViewPart{Anchor: anchor, Text: text[cur:c.Start]})
+		if c.Start > cur || at != nil {
+			parts = append(parts, part(c.Start))
 		}
-		cur, anchor = c.Start, passageAnchor(c.Index)
+		cur, at = c.Start, c
 	}
-	return append(parts, ViewPart{Anchor: anchor, Text: text[cur:pe]})
+	return append(parts, part(pe))
 }
