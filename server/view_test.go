@@ -85,8 +85,14 @@ func TestDocumentViewCitations(t *testing.T) {
 	if want := public + "/docs/deck/" + sig + "/view#slide-1"; fr.URL != want {
 		t.Errorf("fetch deck url = %q, want %q", fr.URL, want)
 	}
+	checkDeckView(t, base, public)
+}
 
-	// The link opens without the token, like the original's.
+// checkDeckView opens the deck's view without the token, like the
+// original's link, and checks what it shows and how.
+func checkDeckView(t *testing.T, base, public string) {
+	t.Helper()
+	sig := signatureFor(testLinkKey, "deck")
 	code, h, body := getAll(t, base+"/docs/deck/"+sig+"/view")
 	if code != 200 || h.Get("Content-Type") != "text/html; charset=utf-8" || h.Get("X-Content-Type-Options") != "nosniff" {
 		t.Fatalf("view: %d %v\n%s", code, h, body)

@@ -20,6 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpvec/mcpvec/ingest/extract"
 	"github.com/mcpvec/mcpvec/ingest/extract/extracttest"
 )
 
@@ -82,35 +83,35 @@ func writeCiteFixtures(t *testing.T, dir string, ocr bool) []citeCase {
 		return []string{"Revenue\nmonth | amount\nJanuary | 10", "Costs\nitem | amount\n" + phrase + " | 4200", "Notes\nnone | 0"}
 	}
 	fs := []fixture{
-		{citeCase{file: "report.docx", phrase: "zeppelin mooring procedures", units: 3, anchor: "page-2"},
+		{citeCase{file: "report.docx", mediaType: extract.TypeDOCX, phrase: "zeppelin mooring procedures", units: 3, anchor: "page-2"},
 			extracttest.DOCX(t, "Zeppelin report", u("report", "zeppelin mooring procedures", 3, 2)...)},
-		{citeCase{file: "deck.pptx", phrase: "quokka census results", units: 3, anchor: "slide-3"},
+		{citeCase{file: "deck.pptx", mediaType: extract.TypePPTX, phrase: "quokka census results", units: 3, anchor: "slide-3"},
 			extracttest.PPTX(t, "Quokka deck", u("deck", "quokka census results", 3, 3)...)},
-		{citeCase{file: "budget.xlsx", phrase: "tungsten invoice settled", units: 3, anchor: "sheet-2"},
+		{citeCase{file: "budget.xlsx", mediaType: extract.TypeXLSX, phrase: "tungsten invoice settled", units: 3, anchor: "sheet-2"},
 			extracttest.XLSX(t, "Budget", sheets("tungsten invoice settled")...)},
-		{citeCase{file: "essay.odt", phrase: "marzipan recipe ratios", units: 2, anchor: "page-2"},
+		{citeCase{file: "essay.odt", mediaType: extract.TypeODT, phrase: "marzipan recipe ratios", units: 2, anchor: "page-2"},
 			extracttest.ODT(t, "Essay", u("essay", "marzipan recipe ratios", 2, 2)...)},
-		{citeCase{file: "talk.odp", phrase: "glacier melt projections", units: 3, anchor: "slide-2"},
+		{citeCase{file: "talk.odp", mediaType: extract.TypeODP, phrase: "glacier melt projections", units: 3, anchor: "slide-2"},
 			extracttest.ODP(t, "Talk", u("talk", "glacier melt projections", 3, 2)...)},
-		{citeCase{file: "harvest.ods", phrase: "saffron harvest yield", units: 3, anchor: "sheet-2"},
+		{citeCase{file: "harvest.ods", mediaType: extract.TypeODS, phrase: "saffron harvest yield", units: 3, anchor: "sheet-2"},
 			extracttest.ODS(t, "Harvest", sheets("saffron harvest yield")...)},
-		{citeCase{file: "book.epub", phrase: "narwhal migration routes", units: 3, anchor: "chapter-2"},
+		{citeCase{file: "book.epub", mediaType: extract.TypeEPUB, phrase: "narwhal migration routes", units: 3, anchor: "chapter-2"},
 			extracttest.EPUB(t, "Book", u("book", "narwhal migration routes", 3, 2)...)},
-		{citeCase{file: "letter.rtf", phrase: "bassoon repair workshop", units: 2, anchor: "page-2"},
+		{citeCase{file: "letter.rtf", mediaType: extract.TypeRTF, phrase: "bassoon repair workshop", units: 2, anchor: "page-2"},
 			extracttest.RTF("Letter", u("letter", "bassoon repair workshop", 2, 2)...)},
-		{citeCase{file: "guide.md", phrase: "origami crane folding sequence", units: 1, anchor: "passage-"},
+		{citeCase{file: "guide.md", mediaType: extract.TypeMarkdown, phrase: "origami crane folding sequence", units: 1, anchor: "passage-"},
 			[]byte("# Folding guide\n\n" + hostile + "\n\n" + longText("origami crane folding sequence"))},
-		{citeCase{file: "page.html", phrase: "kombucha fermentation temperature", units: 1, anchor: "passage-"},
+		{citeCase{file: "page.html", mediaType: extract.TypeHTML, phrase: "kombucha fermentation temperature", units: 1, anchor: "passage-"},
 			[]byte("<!doctype html><title>Brewing</title><p>" + strings.ReplaceAll(longText("kombucha fermentation temperature"), "\n\n", "</p><p>") + "</p>")},
-		{citeCase{file: "notes.txt", phrase: "velodrome track banking", units: 1, anchor: "passage-"},
+		{citeCase{file: "notes.txt", mediaType: extract.TypeText, phrase: "velodrome track banking", units: 1, anchor: "passage-"},
 			[]byte(hostile + "\n\n" + longText("velodrome track banking"))},
-		{citeCase{file: "harbour.pdf", phrase: "records fog on one day in four", units: 3, anchor: "page=2"}, readRepoFile(t, "testdata/pdfs/harbour.pdf")},
+		{citeCase{file: "harbour.pdf", mediaType: extract.TypePDF, phrase: "records fog on one day in four", units: 3, anchor: "page=2"}, readRepoFile(t, "testdata/pdfs/harbour.pdf")},
 	}
 	if ocr {
 		fs = append(fs,
-			fixture{citeCase{file: "scan.pdf", phrase: "veterinarians recommend two measured meals", units: 2, anchor: "page=2", ocr: true},
+			fixture{citeCase{file: "scan.pdf", mediaType: extract.TypePDF, phrase: "veterinarians recommend two measured meals", units: 2, anchor: "page=2", ocr: true},
 				readRepoFile(t, "ingest/extract/testdata/scans/scan.pdf")},
-			fixture{citeCase{file: "orchard.png", phrase: "quince hedge that flowers late", units: 1, anchor: "passage-", ocr: true},
+			fixture{citeCase{file: "orchard.png", mediaType: extract.TypePNG, phrase: "quince hedge that flowers late", units: 1, anchor: "passage-", ocr: true},
 				readRepoFile(t, "ingest/extract/testdata/scans/orchard.png")})
 	}
 	var out []citeCase
@@ -221,7 +222,7 @@ func checkFetched(t *testing.T, tc citeCase, id string, fr fetched) {
 	docID, _, _ := strings.Cut(id, ":")
 	md := fr.Metadata
 	if fr.ID != id || !strings.Contains(words(fr.Text, 10000), tc.phrase) || md["document_id"] != docID ||
-		md["source"] != tc.file || md["pages"] != float64(tc.units) || fr.Title == "" {
+		md["source"] != tc.file || md["media_type"] != tc.mediaType || md["pages"] != float64(tc.units) || fr.Title == "" {
 		t.Errorf("fetch %s = %+v", id, fr)
 	}
 	if !strings.HasPrefix(tc.anchor, "page=") && !strings.Contains(fr.URL, "/view#") {
