@@ -58,13 +58,7 @@ func (s *Server) serveDoc(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	orig, err := s.lib.Original(r.Context(), docID)
-	if errors.Is(err, library.ErrNotFound) {
-		http.NotFound(w, r)
-		return
-	}
-	if err != nil {
-		s.log.Error("read original", "doc", docID, "err", err)
-		http.Error(w, "internal error", http.StatusInternalServerError)
+	if s.docError(w, r, "read original", docID, err) {
 		return
 	}
 	if c, ok := orig.Content.(io.Closer); ok {
@@ -86,6 +80,22 @@ func (s *Server) serveDoc(w http.ResponseWriter, r *http.Request) {
 	// conditional requests); a reader that stops reading is cut off by the
 	// write deadline, so no download pins memory or a goroutine for long.
 	http.ServeContent(s.withWriteDeadline(w, nil), r, "", orig.ModTime, orig.Content)
+}
+
+// docError answers a failed read of document docID, if err is one: 404
+// for an unknown document, else 500 with the cause logged as what. It
+// reports whether it answered.
+func (s *Server) docError(w http.ResponseWriter, r *http.Request, what, docID string, err error) bool {
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, library.ErrNotFound):
+		http.NotFound(w, r)
+	default:
+		s.log.Error(what, "doc", docID, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+	}
+	return true
 }
 
 // verifyDocPath checks an escaped /docs/ path and returns its document id

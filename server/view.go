@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
-	"errors"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -77,13 +76,7 @@ func (s *Server) viewPath(docID, anchor string) string {
 // fragment id, and a link to the original file.
 func (s *Server) serveView(w http.ResponseWriter, r *http.Request, docID string) {
 	v, err := s.lib.View(r.Context(), docID)
-	if errors.Is(err, library.ErrNotFound) {
-		http.NotFound(w, r)
-		return
-	}
-	if err != nil {
-		s.log.Error("read document view", "doc", docID, "err", err)
-		http.Error(w, "internal error", http.StatusInternalServerError)
+	if s.docError(w, r, "read document view", docID, err) {
 		return
 	}
 	if v.Title == "" {
