@@ -109,7 +109,8 @@ func (l *Library) View(ctx context.Context, id string) (*View, error) {
 		if i+1 < len(starts) {
 			pe = starts[i+1]
 		}
-		ps, pe = min(ps, len(d.Text)), min(pe, len(d.Text))
+		ps = min(ps, len(d.Text))
+		pe = min(max(pe, ps), len(d.Text)) // page starts out of order must not panic
 		u := ViewUnit{Anchor: k.anchorOf(i + 1), Parts: SplitAtPassages(d.Text, ps, pe, chunks)}
 		if len(starts) > 1 {
 			u.Heading = k.heading(i+1, d.Text[ps:pe])
