@@ -233,8 +233,17 @@ func checkFetched(t *testing.T, tc citeCase, id string, fr fetched) {
 // mcpTopResult searches over MCP and returns the first result.
 func mcpTopResult(t *testing.T, c *client.Client, query string) searchResult {
 	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "search"
+	req.Params.Arguments = map[string]any{"query": query}
+	res, err := c.CallTool(ctx, req)
+	if err != nil || res.IsError || len(res.Content) == 0 {
+		t.Fatalf("search %q over MCP: %v %+v", query, err, res)
+	}
 	var sr struct{ Results []searchResult }
-	json.Unmarshal([]byte(callText(t, c, "search", "query", query)), &sr)
+	json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &sr)
 	if len(sr.Results) == 0 {
 		t.Fatalf("search %q: no results", query)
 	}
@@ -245,25 +254,12 @@ type searchResult struct{ ID, Title, URL, Text string }
 
 func mcpFetchJSON(t *testing.T, c *client.Client, id string) fetched {
 	t.Helper()
+	text, isErr := mcpFetch(t, c, id)
 	var fr fetched
-	if err := json.Unmarshal([]byte(callText(t, c, "fetch", "id", id)), &fr); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal([]byte(text), &fr); isErr || err != nil {
+		t.Fatalf("fetch %s: %v %s", id, err, text)
 	}
 	return fr
-}
-
-func callText(t *testing.T, c *client.Client, tool, arg, value string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = tool
-	req.Params.Arguments = map[string]any{arg: value}
-	res, err := c.CallTool(ctx, req)
-	if err != nil || res.IsError || len(res.Content) == 0 {
-		t.Fatalf("%s %q over MCP: %v %+v", tool, value, err, res)
-	}
-	return res.Content[0].(mcp.TextContent).Text
 }
 
 // getLink GETs a citation link as a browser would (no token) and returns
