@@ -62,16 +62,7 @@ func TestLoadSumsRoundTrip(t *testing.T) {
 	if src.calls != 0 {
 		t.Fatalf("a clean load read vectors %d times", src.calls)
 	}
-	if !reflect.DeepEqual(searchAll(t, x, d.queries, 10, 40), searchAll(t, y, d.queries, 10, 40)) {
-		t.Fatal("loaded index answers differently from the saved one")
-	}
-	kv.resetCounts()
-	if err := y.Save(kv); err != nil {
-		t.Fatal(err)
-	}
-	if kv.puts != 1 || kv.deletes != 0 {
-		t.Fatalf("save after a clean load: %d puts %d deletes, want only the header", kv.puts, kv.deletes)
-	}
+	checkCleanLoad(t, x, y, kv, d.queries)
 }
 
 func TestLoadSumsReconciles(t *testing.T) {
