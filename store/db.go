@@ -141,6 +141,9 @@ func (db *DB) init() error {
 	if db.readOnly {
 		return db.view(func(tx *bolt.Tx) error {
 			m := tx.Bucket(bucketMeta)
+			if first, _ := tx.Cursor().First(); m == nil && first == nil {
+				return fmt.Errorf("%s: %w: %w", db.path, ErrEmpty, ErrUnwritten)
+			}
 			if m == nil {
 				return fmt.Errorf("%s: %w: no meta record", db.path, ErrSchema)
 			}
