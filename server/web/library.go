@@ -99,7 +99,7 @@ func (h *Handler) rows(r *http.Request, docs []*store.Document, d *libraryData) 
 func (h *Handler) row(r *http.Request, doc *store.Document) docRow {
 	url := doc.SourceURL
 	if url == "" {
-		url = h.opts.Link(r, doc.ID, 0)
+		url = h.opts.Link(r, doc.ID, 0, "")
 	}
 	src := doc.SourcePath
 	if src == "" {
