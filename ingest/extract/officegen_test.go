@@ -67,19 +67,27 @@ func wTable(rows ...[]string) string {
 	return b.String() + `</w:tbl>`
 }
 
-// testDOCX is a Word document with a heading, a table, a footnote mark,
-// deleted text, an explicit page break and a rendered one.
+// testDOCX is a Word document with headings (a Title, an English style id,
+// a localised one known by its outline level in styles.xml, a direct
+// outline level), a table, a footnote mark, deleted text, an explicit page
+// break and a rendered one.
 func testDOCX(tb testing.TB) []byte {
-	body := wPara("Title", "Cats at home") + wPara("Heading1", "1. Territory") +
+	body := wPara("Titel", "Cats at home") + wPara("Heading1", "1. Territory") +
+		wPara("berschrift2", "1.1 Marking") +
 		`<w:p><w:r><w:t>Cats mark their </w:t></w:r><w:del><w:r><w:delText>old </w:delText></w:r></w:del>` +
 		`<w:r><w:t>range</w:t><w:tab/><w:t>daily.</w:t><w:br/><w:t>New line.</w:t></w:r></w:p>` +
 		wTable([]string{"Name", "Age"}, []string{"Tom", "3"}, []string{"Felix", ""}) +
 		`<w:p><w:r><w:br w:type="page"/></w:r></w:p>` +
-		`<w:p><w:r><w:lastRenderedPageBreak/><w:t>Second page text.</w:t></w:r></w:p>` +
+		`<w:p><w:pPr><w:outlineLvl w:val="0"/></w:pPr><w:r><w:lastRenderedPageBreak/><w:t>2. Indoors</w:t></w:r></w:p>` +
+		`<w:p><w:r><w:t>Second page text.</w:t></w:r></w:p>` +
 		`<w:p><w:r><w:lastRenderedPageBreak/><w:t>Third page, after a rendered break.</w:t></w:r></w:p>`
 	return zipParts(tb,
 		"[Content_Types].xml", xmlHead+`<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`,
 		"docProps/core.xml", coreXML("Cats at Home: A Field Guide"),
+		"word/styles.xml", xmlHead+`<w:styles `+nsW+`><w:style w:type="paragraph" w:styleId="Titel"><w:name w:val="Title"/></w:style>`+
+			`<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:pPr><w:outlineLvl w:val="0"/></w:pPr></w:style>`+
+			`<w:style w:type="paragraph" w:styleId="berschrift2"><w:name w:val="Überschrift 2"/><w:basedOn w:val="Heading1"/><w:pPr><w:outlineLvl w:val="1"/></w:pPr></w:style>`+
+			`<w:style w:type="paragraph" w:styleId="Normal"><w:name w:val="Normal"/></w:style></w:styles>`,
 		"word/document.xml", xmlHead+`<w:document `+nsW+`><w:body>`+body+`</w:body></w:document>`)
 }
 
@@ -91,8 +99,14 @@ func pShape(paras ...string) string {
 	return `<p:sp><p:txBody>` + strings.Join(paras, "") + `</p:txBody></p:sp>`
 }
 
+// pTitle is a slide's title placeholder shape.
+func pTitle(text string) string {
+	return `<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title 1"/><p:cNvSpPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:txBody>` +
+		aPara(text) + `</p:txBody></p:sp>`
+}
+
 // testPPTX has two slides in presentation order (the second stored first),
-// a table and speaker notes.
+// slide titles, a table and speaker notes.
 func testPPTX(tb testing.TB) []byte {
 	slide := func(shapes string) string {
 		return xmlHead + `<p:sld ` + nsA + ` ` + nsP + `><p:cSld><p:spTree>` + shapes + `</p:spTree></p:cSld></p:sld>`
@@ -107,8 +121,8 @@ func testPPTX(tb testing.TB) []byte {
 		"docProps/core.xml", coreXML("Cat Care"),
 		"ppt/presentation.xml", xmlHead+`<p:presentation `+nsP+` `+nsR+`><p:sldIdLst><p:sldId id="256" r:id="rId7"/><p:sldId id="257" r:id="rId3"/></p:sldIdLst></p:presentation>`,
 		"ppt/_rels/presentation.xml.rels", relsHead+`<Relationship Id="rId3" Type="`+relType+`slide" Target="slides/slide1.xml"/><Relationship Id="rId7" Type="`+relType+`slide" Target="slides/slide2.xml"/></Relationships>`,
-		"ppt/slides/slide1.xml", slide(pShape(aPara("Grooming"))+table),
-		"ppt/slides/slide2.xml", slide(pShape(aPara("Cat Care 101"))+pShape(aPara("Feeding"), `<a:p><a:r><a:t>twice</a:t></a:r><a:br/><a:r><a:t>a day</a:t></a:r></a:p>`)),
+		"ppt/slides/slide1.xml", slide(pTitle("Grooming")+table),
+		"ppt/slides/slide2.xml", slide(pTitle("Cat Care 101")+pShape(aPara("Feeding"), `<a:p><a:r><a:t>twice</a:t></a:r><a:br/><a:r><a:t>a day</a:t></a:r></a:p>`)),
 		"ppt/slides/_rels/slide2.xml.rels", relsHead+`<Relationship Id="rId2" Type="`+relType+`notesSlide" Target="../notesSlides/notesSlide1.xml"/></Relationships>`,
 		"ppt/notesSlides/notesSlide1.xml", notes)
 }
@@ -166,14 +180,14 @@ func odfRow(cells ...string) string {
 
 func testODT(tb testing.TB) []byte {
 	return odfDoc(tb, "application/vnd.oasis.opendocument.text", "Open Cats",
-		`<office:text><text:h text:outline-level="1">Open Cats</text:h><text:p>Cats  <text:span>nap</text:span><text:s text:c="2"/>a lot.<text:note><text:note-citation>1</text:note-citation><text:note-body><text:p>A footnote.</text:p></text:note-body></text:note></text:p>`+
+		`<office:text><text:h text:outline-level="1">Open Cats</text:h><text:h text:outline-level="2">Napping</text:h><text:p>Cats  <text:span>nap</text:span><text:s text:c="2"/>a lot.<text:note><text:note-citation>1</text:note-citation><text:note-body><text:p>A footnote.</text:p></text:note-body></text:note></text:p>`+
 			odfTable("T1", odfRow("Cat", "Naps"), odfRow("Tom", "16"))+
-			`<text:p><text:soft-page-break/>Second page.<text:line-break/>Next line.</text:p></office:text>`)
+			`<text:p><text:soft-page-break/>Second page.<text:line-break/>Next line.</text:p><text:h text:outline-level="2">Eating</text:h><text:p>Fish.</text:p></office:text>`)
 }
 
 func testODP(tb testing.TB) []byte {
 	return odfDoc(tb, "application/vnd.oasis.opendocument.presentation", "Open Slides",
-		`<office:presentation><draw:page draw:name="p1"><draw:frame><draw:text-box><text:p>Slide one</text:p></draw:text-box></draw:frame>`+
+		`<office:presentation><draw:page draw:name="p1"><draw:frame presentation:class="title"><draw:text-box><text:p>Slide one</text:p></draw:text-box></draw:frame>`+
 			`<presentation:notes><draw:frame><draw:text-box><text:p>Say hello.</text:p></draw:text-box></draw:frame></presentation:notes></draw:page>`+
 			`<draw:page draw:name="p2"><draw:frame><draw:text-box><text:p>Slide two</text:p></draw:text-box></draw:frame></draw:page></office:presentation>`)
 }
@@ -195,5 +209,5 @@ func testEPUB(tb testing.TB) []byte {
 			`<spine><itemref idref="cover"/><itemref idref="c2"/><itemref idref="c1"/><itemref idref="evil"/></spine></package>`,
 		"OEBPS/cover.xhtml", chapter("Cover", `<img src="cover.png" alt=""/>`),
 		"OEBPS/text/ch 1.xhtml", chapter("One", `<h1>Chapter One</h1><p>Kittens are born blind.</p>`),
-		"OEBPS/text/ch2.xhtml", chapter("Two", `<h1>Chapter Two</h1><p>Old cats sleep more.</p><table><tr><th>Age</th><th>Sleep</th></tr><tr><td>kitten</td><td>20 h</td></tr></table><p>Much more.</p>`))
+		"OEBPS/text/ch2.xhtml", chapter("Two", `<h1>Chapter Two</h1><p>Old cats sleep more.</p><h2>Sleep by age</h2><table><tr><th>Age</th><th>Sleep</th></tr><tr><td>kitten</td><td>20 h</td></tr></table><p>Much more.</p>`))
 }
