@@ -36,6 +36,8 @@ type config struct {
 	chunkTokens int
 	dims        int
 	longdoc     bool
+	outline     bool
+	markdown    bool
 	rrfK        float64
 	vecWeight   float64
 	fusion      string
@@ -53,6 +55,8 @@ func main() {
 	flag.IntVar(&c.overlap, "overlap", -1, "chunk overlap in tokens (-1: default)")
 	flag.IntVar(&c.dims, "dims", 0, "offline embedder dimensions (0: default)")
 	flag.BoolVar(&c.longdoc, "longdoc", true, "run the long-document PDF check")
+	flag.BoolVar(&c.outline, "longdoc-outline", true, "give the long-document PDFs a bookmark per abstract title")
+	flag.BoolVar(&c.markdown, "markdown", false, "write collection documents as Markdown with the title as a # heading (else plain text, title as the first line)")
 	flag.Float64Var(&c.rrfK, "rrf-k", 0, "RRF constant (0: library default)")
 	flag.StringVar(&c.fusion, "fusion", "", "hybrid fusion: rrf or scores (\"\": library default)")
 	flag.Float64Var(&c.vecWeight, "vector-weight", 0, "weight of the vector list in fusion (0: mcpvec's default for the embedder)")
@@ -171,8 +175,11 @@ func evalCollection(ctx context.Context, c config, coll string) error {
 		if strings.TrimSpace(d.Title+d.Text) == "" {
 			continue // Cranfield has two empty documents; they cannot be retrieved.
 		}
-		p := filepath.Join(files, d.ID+".txt")
-		if err := os.WriteFile(p, []byte(d.Title+"\n\n"+d.Text+"\n"), 0o644); err != nil {
+		name, body := d.ID+".txt", d.Title+"\n\n"+d.Text+"\n"
+		if c.markdown {
+			name, body = d.ID+".md", "# "+d.Title+"\n\n"+d.Text+"\n"
+		}
+		if err := os.WriteFile(filepath.Join(files, name), []byte(body), 0o644); err != nil {
 			return err
 		}
 	}
@@ -186,7 +193,7 @@ func evalCollection(ctx context.Context, c config, coll string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("\n## %s: %d documents, %d passages, ingested in %s\n\n", coll, sum.Ingested, sum.Chunks, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("\n## %s%s: %d documents, %d passages, ingested in %s\n\n", coll, map[bool]string{true: " as Markdown"}[c.markdown], sum.Ingested, sum.Chunks, time.Since(start).Round(time.Millisecond))
 	docOf, err := sourceIDs(tl.db)
 	if err != nil {
 		return err
