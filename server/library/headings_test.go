@@ -12,13 +12,20 @@ import (
 // addHeaded stores one passage per page, passage i under heads[i].
 func (f *fixture) addHeaded(t *testing.T, id, title, mediaType string, heads [][]string, pages ...string) {
 	t.Helper()
+	f.put(t, id, title, mediaType, "", heads, pages)
+}
+
+// put stores a document with one passage per page, passage i under
+// heads[i], its vector that of its index text, and original bytes.
+func (f *fixture) put(t *testing.T, id, title, mediaType, url string, heads [][]string, pages []string) {
+	t.Helper()
 	var starts []int
 	off := 0
 	for _, p := range pages {
 		starts = append(starts, off)
 		off += len(p) + 2
 	}
-	d := &store.Document{ID: id, Title: title, SourcePath: "/docs/" + id, MediaType: mediaType,
+	d := &store.Document{ID: id, Title: title, SourcePath: "/docs/" + id, SourceURL: url, MediaType: mediaType,
 		Pages: len(pages), PageStarts: starts, Text: strings.Join(pages, "\n\n")}
 	var chunks []store.Chunk
 	var vecs [][]float32
@@ -27,7 +34,7 @@ func (f *fixture) addHeaded(t *testing.T, id, title, mediaType string, heads [][
 		chunks = append(chunks, c)
 		vecs = append(vecs, wordEmbedder.Vector(c.IndexText()))
 	}
-	res, err := f.db.PutDocument(d, chunks, vecs, nil)
+	res, err := f.db.PutDocument(d, chunks, vecs, []byte("original bytes of "+id))
 	if err != nil {
 		t.Fatal(err)
 	}
