@@ -114,8 +114,8 @@
 //     ATX and setext headings, HTML and EPUB h1-h6 (EPUB's nav document is
 //     not read), DOCX paragraphs whose style or direct formatting has an
 //     outline level (styles.xml, following basedOn; "heading N" and "Title"
-//     names otherwise), ODT text:h, and PPTX/ODP title placeholders. RTF,
-//     XLSX and ODS give none. A heading is placed where its title occurs in
+//     names otherwise), ODT text:h, PPTX/ODP title placeholders, and the
+//     sheet names of XLSX/ODS. RTF gives none. A heading is placed where its title occurs in
 //     the cleaned page text (a line of its own preferred, case and spacing
 //     ignored); a PDF bookmark whose title is not printed on its page is
 //     placed at the start of the page (its y position is not used).

@@ -61,6 +61,7 @@ func (h *odfHandler) start(e xml.StartElement) bool {
 func (h *odfHandler) startTable(e xml.StartElement) {
 	if h.sheet && h.f.table == 0 {
 		h.f.pageBreak()
+		h.head.heads = append(h.head.heads, Heading{Level: 1, Title: xmlAttr(e, "name"), Page: len(h.f.pages)})
 		h.f.text(xmlAttr(e, "name"))
 		h.f.para()
 	}
@@ -105,8 +106,8 @@ func (h *odfHandler) chars(s string) {
 }
 
 // extractODF reads content.xml of an ODT, ODP or ODS file and the title in
-// meta.xml. Headings are ODT's text:h at their outline level and ODP's
-// slide title frames at level 1.
+// meta.xml. Headings are ODT's text:h at their outline level, ODP's
+// slide title frames and ODS's sheet names, at level 1.
 func extractODF(a *archive, mt string) (*Document, error) {
 	data, err := a.read("content.xml")
 	if err != nil {
