@@ -38,6 +38,7 @@ type config struct {
 	longdoc     bool
 	outline     bool
 	markdown    bool
+	noHeadIndex bool
 	rrfK        float64
 	vecWeight   float64
 	fusion      string
@@ -56,6 +57,7 @@ func main() {
 	flag.IntVar(&c.dims, "dims", 0, "offline embedder dimensions (0: default)")
 	flag.BoolVar(&c.longdoc, "longdoc", true, "run the long-document PDF check")
 	flag.BoolVar(&c.outline, "longdoc-outline", true, "give the long-document PDFs a bookmark per abstract title")
+	flag.BoolVar(&c.noHeadIndex, "no-heading-index", false, "store passages without their heading paths and embed their text alone, to measure what indexing the headings adds to cutting at them")
 	flag.BoolVar(&c.markdown, "markdown", false, "write collection documents as Markdown with the title as a # heading (else plain text, title as the first line)")
 	flag.Float64Var(&c.rrfK, "rrf-k", 0, "RRF constant (0: library default)")
 	flag.StringVar(&c.fusion, "fusion", "", "hybrid fusion: rrf or scores (\"\": library default)")
@@ -94,11 +96,12 @@ type (
 
 // testLibrary is a temporary library with the offline embedder.
 type testLibrary struct {
-	db   *store.DB
-	lib  *library.Library
-	emb  embed.Embedder
-	opts library.Options
-	dir  string
+	db          *store.DB
+	lib         *library.Library
+	emb         embed.Embedder
+	opts        library.Options
+	dir         string
+	noHeadIndex bool // see putWithoutHeadings
 }
 
 func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, error) {
@@ -127,7 +130,25 @@ func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, e
 	if err != nil {
 		return nil, err
 	}
-	return &testLibrary{db: db, lib: lib, emb: emb, opts: opts, dir: dir}, nil
+	return &testLibrary{db: db, lib: lib, emb: emb, opts: opts, dir: dir, noHeadIndex: c.noHeadIndex}, nil
+}
+
+// putWithoutHeadings stores passages without their heading paths and with
+// vectors of their text alone, so that neither index sees the headings
+// while the passages are still cut at them.
+func (t *testLibrary) putWithoutHeadings(ctx context.Context) func(*store.Document, []store.Chunk, [][]float32, []byte) (store.PutResult, error) {
+	return func(d *store.Document, chunks []store.Chunk, _ [][]float32, orig []byte) (store.PutResult, error) {
+		texts := make([]string, len(chunks))
+		for i := range chunks {
+			chunks[i].Headings = nil
+			texts[i] = chunks[i].Text
+		}
+		vecs, err := t.emb.Embed(ctx, texts)
+		if err != nil {
+			return store.PutResult{}, err
+		}
+		return t.db.PutDocument(d, chunks, vecs, orig)
+	}
 }
 
 func (t *testLibrary) ingest(ctx context.Context, paths []string, co chunk.Options) (ingest.Summary, error) {
@@ -136,7 +157,11 @@ func (t *testLibrary) ingest(ctx context.Context, paths []string, co chunk.Optio
 		return ingest.Summary{}, err
 	}
 	defer ex.Close()
-	in := ingest.New(t.db, ex, t.emb, ingest.Options{Chunk: co, OnWrite: t.lib.Apply, DropOriginals: true, Workers: 2})
+	opts := ingest.Options{Chunk: co, OnWrite: t.lib.Apply, DropOriginals: true, Workers: 2}
+	if t.noHeadIndex {
+		opts.Put = t.putWithoutHeadings(ctx)
+	}
+	in := ingest.New(t.db, ex, t.emb, opts)
 	sum, err := in.Run(ctx, paths)
 	if err == nil && len(sum.Failed) > 0 {
 		err = fmt.Errorf("%d files failed, first: %v", len(sum.Failed), sum.Failed[0])
