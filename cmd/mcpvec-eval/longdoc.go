@@ -48,12 +48,12 @@ func longDoc(ctx context.Context, c config) error {
 	defer os.RemoveAll(dir)
 	files := filepath.Join(dir, "pdfs")
 	os.MkdirAll(files, 0o755)
-	where, err := bundle(docs, files, c.outline)
+	where, err := bundle(docs, files, c.outline, !c.bookmarkOnly)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("\n## Long documents: %d SciFact abstracts in %d PDFs of %d abstracts (%d lines a page, outline %v)\n\n",
-		len(docs), (len(docs)+abstractsPerPDF-1)/abstractsPerPDF, abstractsPerPDF, linesPerPage, c.outline)
+	fmt.Printf("\n## Long documents: %d SciFact abstracts in %d PDFs of %d abstracts (%d lines a page, outline %v, titles printed %v)\n\n",
+		len(docs), (len(docs)+abstractsPerPDF-1)/abstractsPerPDF, abstractsPerPDF, linesPerPage, c.outline, !c.bookmarkOnly)
 	fmt.Println("| chunk tokens | overlap | passages | mode | cited page relevant, top 5 | cited page relevant, rank 1 |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, cs := range strings.Split(c.chunkSizes, ",") {
@@ -68,10 +68,10 @@ func longDoc(ctx context.Context, c config) error {
 	return nil
 }
 
-// bundle writes the abstracts into PDFs in a fixed shuffled order, with a
-// bookmark per abstract title when outline is set, and returns where each
-// abstract's text lies.
-func bundle(docs []corpusDoc, dir string, outline bool) (map[string]span, error) {
+// bundle writes the abstracts into PDFs in a fixed shuffled order, each
+// after its title when printTitles is set, with a bookmark per abstract
+// title when outline is set, and returns where each abstract's text lies.
+func bundle(docs []corpusDoc, dir string, outline, printTitles bool) (map[string]span, error) {
 	order := rand.New(rand.NewSource(42)).Perm(len(docs))
 	where := map[string]span{}
 	for start := 0; start < len(order); start += abstractsPerPDF {
@@ -81,7 +81,10 @@ func bundle(docs []corpusDoc, dir string, outline bool) (map[string]span, error)
 		var marks []pdfMark
 		for _, i := range order[start:min(len(order), start+abstractsPerPDF)] {
 			d := docs[i]
-			lines := append(wrap(d.Title, lineWidth), wrap(d.Text, lineWidth)...)
+			lines := wrap(d.Text, lineWidth)
+			if printTitles {
+				lines = append(wrap(d.Title, lineWidth), lines...)
+			}
 			lines = append(lines, "")
 			for j, l := range lines {
 				if len(cur) == linesPerPage {

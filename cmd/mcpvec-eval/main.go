@@ -27,22 +27,23 @@ import (
 )
 
 type config struct {
-	shared      string
-	collections string
-	modes       string
-	out         string
-	chunkSizes  string
-	overlap     int
-	chunkTokens int
-	dims        int
-	longdoc     bool
-	outline     bool
-	markdown    bool
-	noHeadIndex bool
-	rrfK        float64
-	vecWeight   float64
-	fusion      string
-	weaviate    string
+	shared       string
+	collections  string
+	modes        string
+	out          string
+	chunkSizes   string
+	overlap      int
+	chunkTokens  int
+	dims         int
+	longdoc      bool
+	outline      bool
+	markdown     bool
+	noHeadIndex  bool
+	bookmarkOnly bool
+	rrfK         float64
+	vecWeight    float64
+	fusion       string
+	weaviate     string
 }
 
 func main() {
@@ -57,6 +58,7 @@ func main() {
 	flag.IntVar(&c.dims, "dims", 0, "offline embedder dimensions (0: default)")
 	flag.BoolVar(&c.longdoc, "longdoc", true, "run the long-document PDF check")
 	flag.BoolVar(&c.outline, "longdoc-outline", true, "give the long-document PDFs a bookmark per abstract title")
+	flag.BoolVar(&c.bookmarkOnly, "longdoc-bookmark-only", false, "put abstract titles only in the long-document PDFs' outline, not in their text (a section named by its heading alone)")
 	flag.BoolVar(&c.noHeadIndex, "no-heading-index", false, "store passages without their heading paths and embed their text alone, to measure what indexing the headings adds to cutting at them")
 	flag.BoolVar(&c.markdown, "markdown", false, "write collection documents as Markdown with the title as a # heading (else plain text, title as the first line)")
 	flag.Float64Var(&c.rrfK, "rrf-k", 0, "RRF constant (0: library default)")
@@ -96,12 +98,13 @@ type (
 
 // testLibrary is a temporary library with the offline embedder.
 type testLibrary struct {
-	db          *store.DB
-	lib         *library.Library
-	emb         embed.Embedder
-	opts        library.Options
-	dir         string
-	noHeadIndex bool // see putWithoutHeadings
+	db           *store.DB
+	lib          *library.Library
+	emb          embed.Embedder
+	opts         library.Options
+	dir          string
+	noHeadIndex  bool
+	bookmarkOnly bool // see putWithoutHeadings
 }
 
 func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, error) {
