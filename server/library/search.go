@@ -244,9 +244,11 @@ func overlapsChosen(c *store.Chunk, chosen []*store.Chunk) bool {
 // should land, not merely where the passage starts.
 func (l *Library) result(d *store.Document, c *store.Chunk, terms map[string]bool, score float64) SearchResult {
 	text, off := snippet(c.Text, terms, l.opts.SnippetChars)
-	page := 0
+	page, anchor := 0, ""
 	if isPaged(d) {
 		page = min(max(d.PageOf(c.Start+off), c.PageStart), c.PageEnd)
+	} else {
+		anchor = viewAnchor(d, c, c.Start+off)
 	}
 	return SearchResult{
 		ID:    c.ID(),
@@ -257,6 +259,8 @@ func (l *Library) result(d *store.Document, c *store.Chunk, terms map[string]boo
 		Page:  page,
 		Score: score,
 		seq:   c.Seq,
+
+		Anchor: anchor,
 	}
 }
 
