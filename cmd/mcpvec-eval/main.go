@@ -98,13 +98,12 @@ type (
 
 // testLibrary is a temporary library with the offline embedder.
 type testLibrary struct {
-	db           *store.DB
-	lib          *library.Library
-	emb          embed.Embedder
-	opts         library.Options
-	dir          string
-	noHeadIndex  bool
-	bookmarkOnly bool // see putWithoutHeadings
+	db          *store.DB
+	lib         *library.Library
+	emb         embed.Embedder
+	opts        library.Options
+	dir         string
+	noHeadIndex bool // see putWithoutHeadings
 }
 
 func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, error) {
