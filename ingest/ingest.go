@@ -290,16 +290,18 @@ func (in *Ingester) process(ctx context.Context, f discover.File, data []byte, s
 		return failure(err)
 	}
 	text, starts := joinPages(xd.Pages)
-	cs, err := chunk.Split(text, starts, in.opts.Chunk)
+	cs, err := chunk.SplitHeadings(text, starts, headings(xd.Headings, starts), in.opts.Chunk)
 	if err != nil {
 		return failure(fmt.Errorf("split into passages: %w", err))
 	}
 	if len(cs) == 0 {
 		return failure(extract.ErrNoText)
 	}
+	sc := make([]store.Chunk, len(cs))
 	texts := make([]string, len(cs))
 	for i, c := range cs {
-		texts[i] = c.Text
+		sc[i] = store.Chunk{Text: c.Text, Start: c.Start, End: c.End, PageStart: c.PageStart, PageEnd: c.PageEnd, Headings: c.Headings}
+		texts[i] = sc[i].IndexText()
 	}
 	vecs, err := in.emb.Embed(ctx, texts)
 	if err != nil {
@@ -309,10 +311,6 @@ func (in *Ingester) process(ctx context.Context, f discover.File, data []byte, s
 		ID: shaHex[:16], Title: title(xd, f.Path), SourcePath: f.Path, SourceURL: srcURL,
 		MediaType: xd.MediaType, SHA256: shaHex, Size: int64(len(data)), ModTime: f.ModTime.UTC(), Pages: len(xd.Pages),
 		IngestedAt: time.Now().UTC(), PageStarts: starts, Text: text,
-	}
-	sc := make([]store.Chunk, len(cs))
-	for i, c := range cs {
-		sc[i] = store.Chunk{Text: c.Text, Start: c.Start, End: c.End, PageStart: c.PageStart, PageEnd: c.PageEnd}
 	}
 	var orig []byte
 	if !in.opts.DropOriginals {
@@ -343,6 +341,15 @@ func joinPages(pages []string) (string, []int) {
 		b.WriteString(p)
 	}
 	return b.String(), starts
+}
+
+// headings places the extracted headings in the joined text.
+func headings(hs []extract.Heading, starts []int) []chunk.Heading {
+	out := make([]chunk.Heading, len(hs))
+	for i, h := range hs {
+		out[i] = chunk.Heading{Level: h.Level, Title: h.Title, Offset: starts[h.Page] + h.Offset}
+	}
+	return out
 }
 
 func title(d *extract.Document, path string) string {

@@ -73,7 +73,15 @@ type Chunk struct {
 	End       int    `json:"end"`
 	PageStart int    `json:"page_start"`
 	PageEnd   int    `json:"page_end"`
+	// Headings is the passage's heading path (chapter, section, ...),
+	// outermost first; nil when the document has no headings there.
+	Headings []string `json:"headings,omitempty"`
 }
+
+// IndexText is what the search indexes read of the passage: its heading
+// path on a line of its own, then its text; just the text when it has no
+// headings. Tx.ChunkTexts yields the same.
+func (c *Chunk) IndexText() string { return indexText(c.Headings, c.Text) }
 
 // ID is the passage's stable public id, "<document id>:<index>".
 func (c *Chunk) ID() string { return c.DocID + ":" + strconv.Itoa(c.Index) }

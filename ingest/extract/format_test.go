@@ -31,6 +31,7 @@ func TestExtractHTML(t *testing.T) {
 		MediaType: TypeHTML,
 		Pages: []string{"Cats & homes\n\nCats are territorial: they mark\ntheir range.\n\nFirst point\nSecond point\n\n" +
 			"code block\nkept\n\nImage: a sleeping cat end.\n\na | b\nc | d"},
+		Headings: []Heading{{Level: 1, Title: "Cats & homes"}},
 	}
 	if diff := cmp.Diff(want, doc); diff != "" {
 		t.Errorf("document mismatch (-want +got):\n%s", diff)
@@ -80,6 +81,7 @@ func TestExtractMarkdown(t *testing.T) {
 			"A quoted link text here.\n\nitem one\nitem two\nnumbered\ndone task\n\n" +
 			"func main() {}\n\nName Age\n\nTom 3\n\n" +
 			"a photo and inline html and https://go.dev\n\nSub heading\n\nEscaped *stars* stay."},
+		Headings: []Heading{{Level: 1, Title: "Cats at home", Offset: 47}, {Level: 2, Title: "Sub heading", Offset: 202}},
 	}
 	if diff := cmp.Diff(want, doc); diff != "" {
 		t.Errorf("document mismatch (-want +got):\n%s", diff)

@@ -37,12 +37,22 @@ func formatCases(tb testing.TB) map[string]struct {
 }
 
 // render shows a document as golden text: the title, the media type, then
-// each page after a "--- page N ---" line.
+// each page after a "--- page N ---" line, then the headings, if any, one
+// a line: level, page, the first words of the text at the heading's
+// offset, and the title.
 func render(doc *Document) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "title: %s\ntype: %s\n", doc.Title, doc.MediaType)
 	for i, p := range doc.Pages {
 		fmt.Fprintf(&b, "--- page %d ---\n%s\n", i+1, p)
+	}
+	if len(doc.Headings) > 0 {
+		b.WriteString("--- headings ---\n")
+	}
+	for _, h := range doc.Headings {
+		at := doc.Pages[h.Page][h.Offset:]
+		at, _, _ = strings.Cut(at, "\n")
+		fmt.Fprintf(&b, "h%d p%d at %q: %s\n", h.Level, h.Page+1, cutRunes(at, 24), h.Title)
 	}
 	return b.String()
 }
