@@ -18,10 +18,7 @@ import (
 // the library's path and the folder of files.
 func checkLibrary(t *testing.T, n int) (db, files string) {
 	t.Helper()
-	dir := t.TempDir()
-	db = filepath.Join(dir, "lib.db")
-	files = filepath.Join(dir, "files")
-	os.MkdirAll(files, 0o755)
+	db, files = libAndFolder(t, "files")
 	for i := range n {
 		text := strings.Repeat(fmt.Sprintf("Harbour %d keeps lanterns and ropes number %d. ", i, i*7), 60)
 		os.WriteFile(filepath.Join(files, fmt.Sprintf("doc%03d.txt", i)), []byte(text), 0o644)

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
 )
 
 // TestMain lets the test binary stand in for the real mcpvec binary: with
@@ -47,6 +48,46 @@ func mustRun(t *testing.T, db string, args ...string) string {
 
 type searchJSON struct {
 	Results []struct{ ID, Title, URL, Text string } `json:"results"`
+}
+
+// libAndFolder returns, in a new temporary directory, the path of a library
+// file not yet created and a new empty folder called name.
+func libAndFolder(t *testing.T, name string) (db, folder string) {
+	t.Helper()
+	dir := t.TempDir()
+	folder = filepath.Join(dir, name)
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "lib.db"), folder
+}
+
+// callTool calls an MCP tool (within 30 seconds) and returns its text and
+// whether it is a tool error; a failed call or an empty result fails tb.
+func callTool(tb testing.TB, c *client.Client, name string, args map[string]any) (text string, isError bool) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = name
+	req.Params.Arguments = args
+	res, err := c.CallTool(ctx, req)
+	if err != nil || len(res.Content) == 0 {
+		tb.Fatalf("%s %v over MCP: %v %+v", name, args, err, res)
+	}
+	return res.Content[0].(mcp.TextContent).Text, res.IsError
+}
+
+// mcpSearchJSON calls the search tool and decodes its answer; a tool error
+// or an answer that is not one JSON object fails tb.
+func mcpSearchJSON(tb testing.TB, c *client.Client, query string) searchJSON {
+	tb.Helper()
+	text, isErr := callTool(tb, c, "search", map[string]any{"query": query})
+	var sr searchJSON
+	if err := json.Unmarshal([]byte(text), &sr); isErr || err != nil {
+		tb.Fatalf("search %q over MCP: %s (%v)", query, text, err)
+	}
+	return sr
 }
 
 func TestEndToEndIngestSearchFetchRm(t *testing.T) {
@@ -199,11 +240,11 @@ func startServeClient(ctx context.Context, t *testing.T, db string, env []string
 // environment for db plus env, waits for the endpoint it prints and returns
 // an initialised MCP client of it and the server's stderr. On cleanup it
 // calls stop (when not nil; it should end ctx) and waits for the server.
-func serveChild(ctx context.Context, t testing.TB, db string, env []string, stop func(), args ...string) (*client.Client, *syncBuffer) {
+func serveChild(ctx context.Context, t testing.TB, db string, env []string, stop func(), args ...string) (*client.Client, *synctest.Buffer) {
 	t.Helper()
 	srv := exec.CommandContext(ctx, os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	srv.Env = childEnv(db, env...)
-	var sout, serr syncBuffer
+	var sout, serr synctest.Buffer
 	srv.Stdout, srv.Stderr = &sout, &serr
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed/openai/openaitest"
+	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -395,7 +396,7 @@ func killWhen(t *testing.T, db string, env []string, hung <-chan struct{}, marke
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = childEnv(db, env...)
-	var errb syncBuffer
+	var errb synctest.Buffer
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -449,7 +450,7 @@ func cachedVectors(t *testing.T, path string) int {
 }
 
 // waitFor waits until a child's output contains s.
-func waitFor(t *testing.T, out *syncBuffer, s string) {
+func waitFor(t *testing.T, out *synctest.Buffer, s string) {
 	t.Helper()
 	for deadline := time.Now().Add(time.Minute); !strings.Contains(out.String(), s); {
 		if time.Now().After(deadline) {

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,7 +11,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/server/library"
@@ -27,10 +23,8 @@ import (
 // about passages passages (at 24 tokens each).
 func reindexLibrary(t *testing.T, sentences int) (db string) {
 	t.Helper()
-	dir := t.TempDir()
-	db = filepath.Join(dir, "lib.db")
-	docs := filepath.Join(dir, "docs")
-	os.Mkdir(docs, 0o755)
+	var docs string
+	db, docs = libAndFolder(t, "docs")
 	writeFile(t, filepath.Join(docs, "light.md"), "# Lighthouses\n\nLighthouse keepers trimmed the wicks every night and polished the great lens.\n")
 	writeFile(t, filepath.Join(docs, "cats.txt"), "Cats are attached to their homes and groom their kittens with care.")
 	var b strings.Builder
@@ -253,42 +247,11 @@ func TestEmbedNoteAddsThroughputToTheProgressLine(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe to read while a child writes to it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // mcpSearch calls the search tool and returns the passages' texts.
 func mcpSearch(t *testing.T, c *client.Client, query string) []string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "search"
-	req.Params.Arguments = map[string]any{"query": query}
-	res, err := c.CallTool(ctx, req)
-	if err != nil || res.IsError || len(res.Content) != 1 {
-		t.Fatalf("search %q over MCP: %v %+v", query, err, res)
-	}
-	var sr searchJSON
-	if err := json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &sr); err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, r := range sr.Results {
+	for _, r := range mcpSearchJSON(t, c, query).Results {
 		out = append(out, r.Text)
 	}
 	return out

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 )
 
@@ -86,17 +84,7 @@ func BenchmarkServeWatchEditedPDF(b *testing.B) {
 }
 
 func searchHas(tb testing.TB, c *client.Client, word string) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "search"
-	req.Params.Arguments = map[string]any{"query": word}
-	res, err := c.CallTool(ctx, req)
-	if err != nil || res.IsError || len(res.Content) != 1 {
-		tb.Fatalf("search over MCP: %v %+v", err, res)
-	}
-	var sr searchJSON
-	json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &sr)
+	sr := mcpSearchJSON(tb, c, word)
 	return len(sr.Results) > 0 && strings.Contains(sr.Results[0].Text, word)
 }
 

@@ -1,24 +1,20 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
 )
 
 // lsSources returns the sorted source paths the library holds.
@@ -86,7 +82,7 @@ func TestSyncCommandRemembersRootsAndFollowsChanges(t *testing.T) {
 // served is a running `mcpvec serve` child with an MCP client.
 type served struct {
 	c      *client.Client
-	stderr *syncBuffer
+	stderr *synctest.Buffer
 }
 
 // startServe runs `mcpvec serve --addr 127.0.0.1:0 args...` on db until
@@ -102,16 +98,7 @@ func startServe(t testing.TB, db string, args ...string) *served {
 // tool error.
 func mcpFetch(t *testing.T, c *client.Client, id string) (string, bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "fetch"
-	req.Params.Arguments = map[string]any{"id": id}
-	res, err := c.CallTool(ctx, req)
-	if err != nil || len(res.Content) == 0 {
-		t.Fatalf("fetch %q over MCP: %v %+v", id, err, res)
-	}
-	return res.Content[0].(mcp.TextContent).Text, res.IsError
+	return callTool(t, c, "fetch", map[string]any{"id": id})
 }
 
 func docID(t *testing.T, db, source string) string {
@@ -130,10 +117,7 @@ func docID(t *testing.T, db, source string) string {
 // the library: the sync runs in the server, MCP sees the change at once,
 // and a removed document's fetch is a clear not-found tool error.
 func TestSyncWhileServingIsForwarded(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
-	docs := filepath.Join(dir, "docs")
-	os.MkdirAll(docs, 0o755)
+	db, docs := libAndFolder(t, "docs")
 	for i := range 20 {
 		writeFile(t, filepath.Join(docs, fmt.Sprintf("n%02d.txt", i)), fmt.Sprintf("Note %d about orchard number %d and its apple trees.", i, i))
 	}
@@ -169,10 +153,7 @@ func TestSyncWhileServingIsForwarded(t *testing.T) {
 // file becomes searchable over MCP without a restart, an edit replaces the
 // text, and a deleted file's fetch is a not-found tool error.
 func TestServeWatchKeepsTheLibraryCurrent(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
-	docs := filepath.Join(dir, "docs")
-	os.MkdirAll(docs, 0o755)
+	db, docs := libAndFolder(t, "docs")
 	old := time.Now().Add(-time.Hour)
 	writeFile(t, filepath.Join(docs, "first.txt"), "Beekeepers smoke the hive before opening it.")
 	os.Chtimes(filepath.Join(docs, "first.txt"), old, old)
@@ -265,24 +246,9 @@ func TestKillDuringSync(t *testing.T) {
 func killSyncs(t *testing.T, db, docs string, rng *rand.Rand, rounds, maxChanges int) {
 	t.Helper()
 	for round := range rounds {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		cmd := exec.CommandContext(ctx, os.Args[0], "sync", "-v", "--workers", "1", docs)
-		cmd.Env = childEnv(db)
-		stderr, _ := cmd.StderrPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(stderr)
-		for want, got := 1+rng.Intn(maxChanges), 0; got < want && sc.Scan(); {
-			if l := sc.Text(); strings.HasPrefix(l, "ingested ") || strings.HasPrefix(l, "moved ") || strings.HasPrefix(l, "removed ") {
-				got++
-			}
-		}
-		time.Sleep(time.Duration(rng.Intn(20)) * time.Millisecond)
-		cmd.Process.Signal(syscall.SIGKILL)
-		io.Copy(io.Discard, stderr)
-		cmd.Wait()
-		cancel()
+		killAfter(t, db, rng, 1+rng.Intn(maxChanges), 20, func(l string) bool {
+			return strings.HasPrefix(l, "ingested ") || strings.HasPrefix(l, "moved ") || strings.HasPrefix(l, "removed ")
+		}, "sync", "-v", "--workers", "1", docs)
 		info := libInfo(t, db, nil) // fails on an inconsistent library
 		t.Logf("round %d: %d documents after the kill", round, info.Documents)
 	}
@@ -292,10 +258,7 @@ func killSyncs(t *testing.T, db, docs string, rng *rand.Rand, rounds, maxChanges
 // and a forwarded `mcpvec sync` runs: both write through the live library,
 // one at a time, and nothing is lost or doubled.
 func TestForwardedSyncAndWatcherTogether(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
-	docs := filepath.Join(dir, "docs")
-	os.MkdirAll(docs, 0o755)
+	db, docs := libAndFolder(t, "docs")
 	mustRun(t, db, "sync", docs)
 	startServe(t, db, "--watch", "--watch-quiet", "50ms", "--watch-rescan", "1h")
 	done := make(chan result, 1)
