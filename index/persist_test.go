@@ -105,11 +105,12 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	}
 }
 
-func TestIncrementalSaveWritesOnlyDirty(t *testing.T) {
-	d := clustered(2100, 20, 24, 10, 22)
-	src := sourceOf(d)
+// savedPrefix builds an index of d's first n vectors and saves it into a
+// new memKV.
+func savedPrefix(t *testing.T, d *dataset, n int) (*Index, *memKV) {
+	t.Helper()
 	x := New(d.dim, persistCfg)
-	for i := 0; i < 2000; i++ {
+	for i := range n {
 		if err := x.Add(uint64(i), d.vecs[i]); err != nil {
 			t.Fatal(err)
 		}
@@ -118,6 +119,13 @@ func TestIncrementalSaveWritesOnlyDirty(t *testing.T) {
 	if err := x.Save(kv); err != nil {
 		t.Fatal(err)
 	}
+	return x, kv
+}
+
+func TestIncrementalSaveWritesOnlyDirty(t *testing.T) {
+	d := clustered(2100, 20, 24, 10, 22)
+	src := sourceOf(d)
+	x, kv := savedPrefix(t, d, 2000)
 	kv.resetCounts()
 	for i := 2000; i < 2010; i++ {
 		if err := x.Add(uint64(i), d.vecs[i]); err != nil {
@@ -152,16 +160,7 @@ func TestIncrementalSaveWritesOnlyDirty(t *testing.T) {
 func TestLoadReconciles(t *testing.T) {
 	d := clustered(2200, 50, 24, 10, 23)
 	src := sourceOf(d)
-	x := New(d.dim, persistCfg)
-	for i := 0; i < 2000; i++ {
-		if err := x.Add(uint64(i), d.vecs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	kv := newMemKV()
-	if err := x.Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	_, kv := savedPrefix(t, d, 2000)
 	// Since the save: 200 vectors added (2000..2199), 100 removed (0..99),
 	// one changed in place (id 500), none of it saved.
 	for i := uint64(0); i < 100; i++ {
