@@ -101,10 +101,9 @@ func TestAuthFlowRefreshRevoke(t *testing.T) {
 
 func TestAuthPKCEMismatch(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id := e.register()
-	_, c := pkce("a")
+	id, _, code := e.newCode()
 	other, _ := pkce("b")
-	status, out := e.token(exchangeForm(id, e.codeFor(id, c), other))
+	status, out := e.token(exchangeForm(id, code, other))
 	wantOAuthError(t, status, out, http.StatusBadRequest, "invalid_grant")
 }
 
@@ -129,9 +128,7 @@ func TestAuthPlainPKCERefused(t *testing.T) {
 
 func TestAuthCodeReplayRevokesTokens(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id := e.register()
-	v, c := pkce("a")
-	code := e.codeFor(id, c)
+	id, v, code := e.newCode()
 	status, out := e.token(exchangeForm(id, code, v))
 	if status != http.StatusOK {
 		t.Fatalf("first exchange: %d %v", status, out)
@@ -145,9 +142,9 @@ func TestAuthCodeReplayRevokesTokens(t *testing.T) {
 
 func TestAuthCodeForAnotherClient(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id, thief := e.register(), e.register()
-	v, c := pkce("a")
-	status, out := e.token(exchangeForm(thief, e.codeFor(id, c), v))
+	_, v, code := e.newCode()
+	thief := e.register()
+	status, out := e.token(exchangeForm(thief, code, v))
 	wantOAuthError(t, status, out, http.StatusBadRequest, "invalid_grant")
 }
 
@@ -247,11 +244,7 @@ func TestAuthRefreshReuseRevokesFamily(t *testing.T) {
 
 func TestAuthConsentCSRF(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id := e.register()
-	_, c := pkce("a")
-	b := e.browser()
-	_, page := e.authorize(b, authParams(id, c))
-	f := parseConsent(t, page)
+	b, f := e.newConsent()
 	// Another browser (no cookie) posting the victim's form fields.
 	if resp, _ := e.consent(e.browser(), f, "approve", testPass); resp.StatusCode != http.StatusForbidden {
 		t.Errorf("consent without the cookie: %s, want 403", resp.Status)
@@ -282,11 +275,7 @@ func TestAuthConsentCSRF(t *testing.T) {
 
 func TestAuthPassphraseRateLimited(t *testing.T) {
 	e := newTestEnv(t, nil, func(c *Config) { c.MaxFailures, c.FailureWindow = 3, time.Minute })
-	id := e.register()
-	_, c := pkce("a")
-	b := e.browser()
-	_, page := e.authorize(b, authParams(id, c))
-	f := parseConsent(t, page)
+	b, f := e.newConsent()
 	for range 3 {
 		if resp, _ := e.consent(b, f, "approve", "wrong passphrase!"); resp.StatusCode != http.StatusForbidden {
 			t.Fatalf("wrong passphrase: %s", resp.Status)
@@ -330,9 +319,8 @@ func TestAuthRegistrationAndConsentFloods(t *testing.T) {
 
 func TestAuthExpiredCodeDenyAndUnknownClient(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id := e.register()
-	v, c := pkce("a")
-	code := e.codeFor(id, c)
+	id, v, code := e.newCode()
+	_, c := pkce("a")
 	e.clock.Advance(DefaultCodeTTL + time.Second)
 	status, out := e.token(exchangeForm(id, code, v))
 	wantOAuthError(t, status, out, http.StatusBadRequest, "invalid_grant")
@@ -371,9 +359,7 @@ func TestAuthResourceTrailingSlash(t *testing.T) {
 // or one refresh token, exactly one gets tokens.
 func TestAuthConcurrentRedemption(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id := e.register()
-	v, c := pkce("a")
-	code := e.codeFor(id, c)
+	id, v, code := e.newCode()
 	_, _, refresh := e.tokens()
 	refreshClient := e.st.firstGrantClient(t)
 	for name, form := range map[string]url.Values{
