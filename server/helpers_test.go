@@ -170,21 +170,6 @@ type eofReader struct{}
 
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
-// callTool calls name with args and returns the result.
-func callTool(tb testing.TB, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
-	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(ctx, req)
-	if err != nil {
-		tb.Fatalf("call %s: %v", name, err)
-	}
-	return res
-}
-
 // decodeResult checks that the result is not an error, that its one text
 // item holds the same JSON as structuredContent, and decodes it into v.
 func decodeResult(tb testing.TB, res *mcp.CallToolResult, v any) {

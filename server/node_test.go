@@ -18,6 +18,7 @@ import (
 	"unicode"
 
 	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/server/mcptest"
 )
 
 // The Node tests drive the server with clients nobody here wrote: the
@@ -31,25 +32,11 @@ const nodeDir = "testdata/node"
 const nodeTimeout = 100 * time.Second
 
 // requireNode skips when node_modules is missing (CI installs it with npm
-// ci) and fails when node_modules is there but node is not. With
-// MCPVEC_NODE_TESTS=required (set in CI) a missing node_modules fails too,
-// so CI cannot pass by skipping.
+// ci) and fails when node_modules is there but node is not; see
+// mcptest.RequireNode.
 func requireNode(tb testing.TB) string {
 	tb.Helper()
-	for _, pkg := range []string{"@modelcontextprotocol/sdk", "@modelcontextprotocol/conformance"} {
-		if _, err := os.Stat(filepath.Join(nodeDir, "node_modules", pkg, "package.json")); err != nil {
-			msg := fmt.Sprintf("node_modules not installed (%v); run: (cd server/%s && npm ci --no-audit --no-fund)", err, nodeDir)
-			if os.Getenv("MCPVEC_NODE_TESTS") == "required" {
-				tb.Fatal(msg)
-			}
-			tb.Skip(msg)
-		}
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		tb.Fatalf("node_modules is installed but node is not on PATH: %v", err)
-	}
-	return node
+	return mcptest.RequireNode(tb, nodeDir, "@modelcontextprotocol/sdk", "@modelcontextprotocol/conformance")
 }
 
 // runNode runs a script in testdata/node with extra environment variables

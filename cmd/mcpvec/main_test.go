@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
+	"github.com/mcpvec/mcpvec/server/mcptest"
 )
 
 // TestMain lets the test binary stand in for the real mcpvec binary: with
@@ -66,14 +67,9 @@ func libAndFolder(t *testing.T, name string) (db, folder string) {
 // whether it is a tool error; a failed call or an empty result fails tb.
 func callTool(tb testing.TB, c *client.Client, name string, args map[string]any) (text string, isError bool) {
 	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(ctx, req)
-	if err != nil || len(res.Content) == 0 {
-		tb.Fatalf("%s %v over MCP: %v %+v", name, args, err, res)
+	res := mcptest.CallTool(tb, c, name, args)
+	if len(res.Content) == 0 {
+		tb.Fatalf("%s %v over MCP: empty result %+v", name, args, res)
 	}
 	return res.Content[0].(mcp.TextContent).Text, res.IsError
 }
