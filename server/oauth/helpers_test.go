@@ -318,6 +318,19 @@ func (e *testEnv) newCode() (clientID, verifier, code string) {
 	return clientID, v, e.codeFor(clientID, c)
 }
 
+// authorizeWith registers a client and sends it to authorize in browser b
+// with the parameter key set to value; it returns the client, its PKCE
+// verifier and the answer.
+func (e *testEnv) authorizeWith(b *http.Client, key, value string) (clientID, verifier string, resp *http.Response, body string) {
+	e.t.Helper()
+	clientID = e.register()
+	verifier, c := pkce("a")
+	p := authParams(clientID, c)
+	p.Set(key, value)
+	resp, body = e.authorize(b, p)
+	return clientID, verifier, resp, body
+}
+
 // newConsent registers a client and opens its consent page in a new
 // browser, returning the browser and the page's form.
 func (e *testEnv) newConsent() (*http.Client, consentForm) {

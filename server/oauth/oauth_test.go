@@ -150,11 +150,7 @@ func TestAuthCodeForAnotherClient(t *testing.T) {
 
 func TestAuthUnregisteredRedirect(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id := e.register()
-	_, c := pkce("a")
-	p := authParams(id, c)
-	p.Set("redirect_uri", "https://evil.example/cb")
-	resp, body := e.authorize(e.browser(), p)
+	_, _, resp, body := e.authorizeWith(e.browser(), "redirect_uri", "https://evil.example/cb")
 	if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Location") != "" || strings.Contains(body, `name="csrf"`) {
 		t.Fatalf("unregistered redirect: %s Location=%q", resp.Status, resp.Header.Get("Location"))
 	}
@@ -172,14 +168,11 @@ func TestAuthUnregisteredRedirect(t *testing.T) {
 
 func TestAuthWrongResource(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id := e.register()
-	v, c := pkce("a")
-	p := authParams(id, c)
-	p.Set("resource", "https://other.example/mcp")
-	resp, body := e.authorize(e.browser(), p)
+	id, v, resp, body := e.authorizeWith(e.browser(), "resource", "https://other.example/mcp")
 	if loc := redirectQuery(t, resp, body); loc.Get("error") != "invalid_target" {
 		t.Fatalf("authorize with a foreign resource: %v", loc)
 	}
+	_, c := pkce("a")
 	form := exchangeForm(id, e.codeFor(id, c), v)
 	form.Set("resource", "https://other.example/mcp")
 	status, out := e.token(form)
@@ -341,12 +334,8 @@ func TestAuthExpiredCodeDenyAndUnknownClient(t *testing.T) {
 
 func TestAuthResourceTrailingSlash(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id := e.register()
-	v, c := pkce("a")
 	b := e.browser()
-	p := authParams(id, c)
-	p.Set("resource", e.ts.URL+"/mcp/")
-	_, page := e.authorize(b, p)
+	id, v, _, page := e.authorizeWith(b, "resource", e.ts.URL+"/mcp/")
 	resp, body := e.consent(b, parseConsent(t, page), "approve", testPass)
 	form := exchangeForm(id, redirectQuery(t, resp, body).Get("code"), v)
 	form.Set("resource", e.ts.URL+"/mcp/")
