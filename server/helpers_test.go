@@ -68,16 +68,23 @@ func MustServeOn(tb testing.TB, s *Server, ln net.Listener) string {
 	go func() { done <- s.Serve(ctx, ln) }()
 	tb.Cleanup(func() {
 		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				tb.Errorf("Serve: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			tb.Errorf("Serve did not return after cancel")
-		}
+		waitServed(tb, done, 10*time.Second, "after cancel")
 	})
 	return "http://" + ln.Addr().String()
+}
+
+// waitServed fails tb unless Serve, whose result done receives, returns
+// nil within d; when says what the wait is for.
+func waitServed(tb testing.TB, done <-chan error, d time.Duration, when string) {
+	tb.Helper()
+	select {
+	case err := <-done:
+		if err != nil {
+			tb.Errorf("Serve: %v", err)
+		}
+	case <-time.After(d):
+		tb.Fatalf("Serve did not return %s", when)
+	}
 }
 
 type transportKind string

@@ -141,14 +141,7 @@ func TestShutdownClosesStreams(t *testing.T) {
 	}
 	start := time.Now()
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	case <-time.After(8 * time.Second):
-		t.Fatal("Serve did not return with an open SSE stream")
-	}
+	waitServed(t, done, 8*time.Second, "with an open SSE stream")
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("shutdown took %v with an open SSE stream", d)
 	}
