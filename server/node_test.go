@@ -226,27 +226,13 @@ func (l *nodeLibrary) Search(ctx context.Context, query string, so library.Searc
 	if len(nodeWords(query)) == 0 {
 		return nil, library.ErrEmptyQuery
 	}
-	type hit struct {
-		p     library.FetchResponse
-		score int
-	}
-	var hits []hit
-	for _, p := range l.passages {
-		score := 0
-		for _, w := range nodeWords(query) {
-			if slices.Contains(nodeWords(p.Text), w) {
-				score++
-			}
-		}
-		if score > 0 {
-			hits = append(hits, hit{p, score})
-		}
-	}
-	slices.SortStableFunc(hits, func(a, b hit) int { return b.score - a.score })
+	top, scores := topByWords(l.passages, nodeWords(query), k, func(p library.FetchResponse, w string) bool {
+		return slices.Contains(nodeWords(p.Text), w)
+	})
 	resp := &library.SearchResponse{Results: []library.SearchResult{}}
-	for _, h := range hits[:min(k, len(hits))] {
+	for i, p := range top {
 		resp.Results = append(resp.Results, library.SearchResult{
-			ID: h.p.ID, Title: h.p.Title, Text: h.p.Text, DocID: h.p.DocID, Page: h.p.Page, Score: float64(h.score),
+			ID: p.ID, Title: p.Title, Text: p.Text, DocID: p.DocID, Page: p.Page, Score: float64(scores[i]),
 		})
 	}
 	return resp, nil
