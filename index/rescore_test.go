@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/index/internal/kvtest"
 )
 
 // mapSource serves vectors from memory, as the store would from bbolt.
@@ -83,7 +85,7 @@ func TestLoadWithSource(t *testing.T) {
 	d := clustered(500, 20, 32, 5, 4)
 	src := newMapSource(d)
 	x := mustBuild(t, d, Config{Source: src, ExactBelow: -1})
-	kv := newMemKV()
+	kv := kvtest.New()
 	if err := x.Save(kv); err != nil {
 		t.Fatal(err)
 	}

@@ -8,53 +8,19 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/index/internal/kvtest"
 )
 
-// mapKV is a KV over a map that, like bbolt, hands out slices the caller may
-// not keep: keys and values passed to ForEach are zeroed after the call.
-type mapKV struct {
-	m       map[string][]byte
-	puts    int
-	deletes int
-	failPut error
-}
-
-func newMapKV() *mapKV { return &mapKV{m: make(map[string][]byte)} }
-
-func (kv *mapKV) Get(key []byte) []byte {
-	v, ok := kv.m[string(key)]
-	if !ok {
-		return nil
+// savedTiny is newTiny saved into a new kvtest.Map.
+func savedTiny(t *testing.T) (*Index, *kvtest.Map) {
+	t.Helper()
+	ix := newTiny(t)
+	kv := kvtest.New()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
 	}
-	return slices.Clone(v)
-}
-
-func (kv *mapKV) Put(key, value []byte) error {
-	if kv.failPut != nil {
-		return kv.failPut
-	}
-	kv.puts++
-	kv.m[string(key)] = value
-	return nil
-}
-
-func (kv *mapKV) Delete(key []byte) error {
-	kv.deletes++
-	delete(kv.m, string(key))
-	return nil
-}
-
-func (kv *mapKV) ForEach(fn func(k, v []byte) error) error {
-	for _, k := range slices.Sorted(maps.Keys(kv.m)) {
-		kb, vb := []byte(k), slices.Clone(kv.m[k])
-		err := fn(kb, vb)
-		clear(kb)
-		clear(vb)
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return ix, kv
 }
 
 func textsOf(m map[uint64]string) iter.Seq2[uint64, string] {
@@ -80,12 +46,8 @@ func sameSearches(t *testing.T, a, b *Index, queries ...string) {
 var probeQueries = []string{"cats home", "attached", "BZ2_bzDecompressInit", "--leak-check=full", "dog", "parrot talk"}
 
 func TestSaveLoadRoundTrip(t *testing.T) {
-	ix := newTiny(t)
-	kv := newMapKV()
-	if err := ix.Save(kv); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := kv.puts, len(tinyCorpus)+2; got != want {
+	ix, kv := savedTiny(t)
+	if got, want := kv.Puts, len(tinyCorpus)+2; got != want {
 		t.Errorf("first Save: %d puts, want %d (records + meta + dictionary)", got, want)
 	}
 	got, st, err := Load(kv, DefaultConfig(), textsOf(tinyCorpus))
@@ -98,19 +60,15 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	sameSearches(t, ix, got, probeQueries...)
 
 	// Nothing changed: Save writes nothing.
-	kv.puts = 0
-	if err := got.Save(kv); err != nil || kv.puts != 0 || kv.deletes != 0 {
-		t.Errorf("idle Save: err %v, %d puts, %d deletes", err, kv.puts, kv.deletes)
+	kv.Puts = 0
+	if err := got.Save(kv); err != nil || kv.Puts != 0 || kv.Deletes != 0 {
+		t.Errorf("idle Save: err %v, %d puts, %d deletes", err, kv.Puts, kv.Deletes)
 	}
 }
 
 func TestSaveIncremental(t *testing.T) {
-	ix := newTiny(t)
-	kv := newMapKV()
-	if err := ix.Save(kv); err != nil {
-		t.Fatal(err)
-	}
-	kv.puts = 0
+	ix, kv := savedTiny(t)
+	kv.Puts = 0
 	ix.Add(6, "Parrots talk.")
 	ix.Delete(2)
 	ix.Add(7, "gone soon")
@@ -118,10 +76,10 @@ func TestSaveIncremental(t *testing.T) {
 	if err := ix.Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	if kv.puts != 2 {
-		t.Errorf("incremental Save: %d puts, want 2 (record 6 + dictionary chunk)", kv.puts)
+	if kv.Puts != 2 {
+		t.Errorf("incremental Save: %d puts, want 2 (record 6 + dictionary chunk)", kv.Puts)
 	}
-	if _, ok := kv.m[string(docKey(2))]; ok {
+	if _, ok := kv.M[string(docKey(2))]; ok {
 		t.Error("record of deleted passage 2 still stored")
 	}
 	texts := maps.Clone(tinyCorpus)
@@ -138,11 +96,7 @@ func TestSaveIncremental(t *testing.T) {
 }
 
 func TestLoadReconciles(t *testing.T) {
-	ix := newTiny(t)
-	kv := newMapKV()
-	if err := ix.Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	_, kv := savedTiny(t)
 	// Passages now: 1 deleted behind the index's back, 3 changed, 8 new.
 	texts := maps.Clone(tinyCorpus)
 	delete(texts, 1)
@@ -163,7 +117,7 @@ func TestLoadReconciles(t *testing.T) {
 	if err := got.Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := kv.m[string(docKey(1))]; ok {
+	if _, ok := kv.M[string(docKey(1))]; ok {
 		t.Error("orphan record 1 not deleted by Save after Load")
 	}
 	again, st, err := Load(kv, DefaultConfig(), textsOf(texts))
@@ -174,27 +128,27 @@ func TestLoadReconciles(t *testing.T) {
 }
 
 func TestLoadOtherTokenizerVersion(t *testing.T) {
-	kv := newMapKV()
+	kv := kvtest.New()
 	if err := newTiny(t).Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	kv.m[string(metaKey)] = []byte("lexical-tok-v0")
+	kv.M[string(metaKey)] = []byte("lexical-tok-v0")
 	got, st, err := Load(kv, DefaultConfig(), textsOf(tinyCorpus))
 	if err != nil || st != (LoadStats{Tokenized: len(tinyCorpus)}) {
 		t.Fatalf("Load = %+v, %v; want everything re-tokenised", st, err)
 	}
-	kv.puts = 0
-	if err := got.Save(kv); err != nil || kv.puts != len(tinyCorpus)+2 {
-		t.Errorf("Save after version change: %d puts, %v", kv.puts, err)
+	kv.Puts = 0
+	if err := got.Save(kv); err != nil || kv.Puts != len(tinyCorpus)+2 {
+		t.Errorf("Save after version change: %d puts, %v", kv.Puts, err)
 	}
 }
 
 func TestLoadCorrupt(t *testing.T) {
-	kv := newMapKV()
+	kv := kvtest.New()
 	if err := newTiny(t).Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	kv.m[string(docKey(3))] = []byte{recordVersion, 0, 0, 0, 0, 5, 200}
+	kv.M[string(docKey(3))] = []byte{recordVersion, 0, 0, 0, 0, 5, 200}
 	got, st, err := Load(kv, DefaultConfig(), textsOf(tinyCorpus))
 	if err != nil {
 		t.Fatal(err)
@@ -210,14 +164,10 @@ func TestLoadCorrupt(t *testing.T) {
 // later records refer to terms that only it held.
 func TestLoadAfterRolledBackSave(t *testing.T) {
 	texts := maps.Clone(tinyCorpus)
-	ix := newTiny(t)
-	kv := newMapKV()
-	if err := ix.Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	ix, kv := savedTiny(t)
 	texts[10] = "Zebras gallop across savanna."
 	ix.Add(10, texts[10])
-	rolledBack := &mapKV{m: maps.Clone(kv.m)}
+	rolledBack := &kvtest.Map{M: maps.Clone(kv.M)}
 	if err := ix.Save(rolledBack); err != nil {
 		t.Fatal(err)
 	}
@@ -246,16 +196,16 @@ func TestLoadAfterRolledBackSave(t *testing.T) {
 
 func TestSaveErrorKeepsChanges(t *testing.T) {
 	ix := newTiny(t)
-	kv := newMapKV()
-	kv.failPut = errors.New("disk full")
+	kv := kvtest.New()
+	kv.FailPut = errors.New("disk full")
 	if err := ix.Save(kv); err == nil {
 		t.Fatal("Save with failing Put returned nil")
 	}
-	kv.failPut = nil
+	kv.FailPut = nil
 	if err := ix.Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	if got := len(kv.m); got != len(tinyCorpus)+2 {
+	if got := len(kv.M); got != len(tinyCorpus)+2 {
 		t.Errorf("after retry %d keys, want %d", got, len(tinyCorpus)+2)
 	}
 }
@@ -278,7 +228,7 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
-func persistedCorpus(b *testing.B, n int) (map[uint64]string, *mapKV) {
+func persistedCorpus(b *testing.B, n int) (map[uint64]string, *kvtest.Map) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	texts := make(map[uint64]string, n)
 	ix := New(DefaultConfig())
@@ -286,7 +236,7 @@ func persistedCorpus(b *testing.B, n int) (map[uint64]string, *mapKV) {
 		texts[uint64(i)] = zipfText(rng, 150)
 		ix.Add(uint64(i), texts[uint64(i)])
 	}
-	kv := newMapKV()
+	kv := kvtest.New()
 	if err := ix.Save(kv); err != nil {
 		b.Fatal(err)
 	}
@@ -340,11 +290,7 @@ func idsOf(m map[uint64]string) iter.Seq[uint64] {
 // text of a passage only when its record is missing, and drops records of
 // vanished passages.
 func TestLoadIDs(t *testing.T) {
-	ix := newTiny(t)
-	kv := newMapKV()
-	if err := ix.Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	_, kv := savedTiny(t)
 	texts := maps.Clone(tinyCorpus)
 	texts[9] = "a parrot that can talk"
 	delete(texts, 2)
@@ -367,7 +313,7 @@ func TestLoadIDs(t *testing.T) {
 	sameSearches(t, want, got, probeQueries...)
 
 	boom := errors.New("boom")
-	kv.m = map[string][]byte{}
+	kv.M = map[string][]byte{}
 	if _, _, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), func(uint64) (string, error) { return "", boom }); !errors.Is(err, boom) {
 		t.Errorf("LoadIDs with a failing text = %v, want %v", err, boom)
 	}
