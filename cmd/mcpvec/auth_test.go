@@ -37,8 +37,7 @@ func requireNodeSDK(t *testing.T) string {
 // oauthLibrary makes a library with one document and an owner passphrase.
 func oauthLibrary(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	doc := filepath.Join(dir, "ops.txt")
 	os.WriteFile(doc, []byte("bbolt transactions: one writer at a time, many readers; each sees a consistent snapshot."), 0o644)
 	mustRun(t, db, "ingest", doc)

@@ -59,12 +59,19 @@ type searchJSON struct {
 // file not yet created and a new empty folder called name.
 func libAndFolder(t *testing.T, name string) (db, folder string) {
 	t.Helper()
-	dir := t.TempDir()
+	dir, db := tempLib(t)
 	folder = filepath.Join(dir, name)
 	if err := os.Mkdir(folder, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(dir, "lib.db"), folder
+	return db, folder
+}
+
+// tempLib returns a new temporary directory and the path of a library file
+// in it, not yet created.
+func tempLib(t *testing.T) (dir, db string) {
+	dir = t.TempDir()
+	return dir, filepath.Join(dir, "lib.db")
 }
 
 // callTool calls an MCP tool (within 30 seconds) and returns its text and
@@ -171,8 +178,7 @@ func testEndToEnd(t *testing.T, dir, db string, env []string) {
 }
 
 func TestIngestFailuresAreReportedAndBatchContinues(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	os.WriteFile(filepath.Join(dir, "good.txt"), []byte("Plain text about lighthouses and their keepers."), 0o644)
 	os.WriteFile(filepath.Join(dir, "broken.pdf"), []byte("%PDF-1.4\nthis is not really a pdf"), 0o644)
 	os.WriteFile(filepath.Join(dir, "empty.txt"), nil, 0o644)
@@ -191,8 +197,7 @@ func TestIngestFailuresAreReportedAndBatchContinues(t *testing.T) {
 }
 
 func TestWritesWhileServingAreForwarded(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("some text to index"), 0o644)
 	mustRun(t, db, "ingest", filepath.Join(dir, "a.txt"))
 	// Hold the library open with a server on a free port (stdio mode would
@@ -306,8 +311,7 @@ func socketOf(db string) string {
 // replaces the stale socket.
 func TestKilledServerLeavesPlainLockedError(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	doc := writeFile(t, filepath.Join(dir, "a.txt"), "lighthouse keepers trimmed the wicks nightly")
 	mustRun(t, db, "ingest", doc)
 	srv := startServer(t, db)

@@ -17,8 +17,7 @@ import (
 // client: anything the binary printed to stdout besides MCP would break the
 // session.
 func TestServeStdioWithRealBinary(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	_, db := tempLib(t)
 	cats, _ := filepath.Abs("../../testdata/cats.pdf")
 	mustRun(t, db, "ingest", "--url", "https://example.org/cats.pdf", cats)
 

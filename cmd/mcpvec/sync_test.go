@@ -35,8 +35,7 @@ func lsSources(t *testing.T, db string) []string {
 }
 
 func TestSyncCommandRemembersRootsAndFollowsChanges(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	docs := filepath.Join(dir, "docs")
 	os.MkdirAll(filepath.Join(docs, "sub"), 0o755)
 	writeFile(t, filepath.Join(docs, "a.md"), "# Harbours\n\nTugboats guide freighters into the harbour.")
@@ -201,8 +200,7 @@ func waitSearch(t *testing.T, c *client.Client, query, want string) {
 // adds, then of moves, removals and adds: after every kill the library is
 // consistent, and a final sync makes it match the folder exactly.
 func TestKillDuringSync(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	docs := filepath.Join(dir, "docs")
 	os.MkdirAll(filepath.Join(docs, "moved"), 0o755)
 	const n = 120
