@@ -4,8 +4,6 @@ import (
 	"errors"
 	"math"
 	"testing"
-
-	"github.com/mcpvec/mcpvec/index/internal/kvtest"
 )
 
 // mapSource serves vectors from memory, as the store would from bbolt.
@@ -85,7 +83,7 @@ func TestLoadWithSource(t *testing.T) {
 	d := clustered(500, 20, 32, 5, 4)
 	src := newMapSource(d)
 	x := mustBuild(t, d, Config{Source: src, ExactBelow: -1})
-	kv := kvtest.New()
+	kv := newMemKV()
 	if err := x.Save(kv); err != nil {
 		t.Fatal(err)
 	}
