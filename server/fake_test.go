@@ -140,26 +140,34 @@ func (f *fakeLib) Fetch(ctx context.Context, id string, fo library.FetchOptions)
 func (f *fakeLib) Original(ctx context.Context, docID string) (*library.Original, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for _, d := range f.docs {
-		if d.id == docID {
-			return &library.Original{Name: d.name, MediaType: d.mediaType, Content: bytes.NewReader(d.data), Size: int64(len(d.data))}, nil
-		}
+	d, err := f.doc(docID)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("document %q: %w", docID, library.ErrNotFound)
+	return &library.Original{Name: d.name, MediaType: d.mediaType, Content: bytes.NewReader(d.data), Size: int64(len(d.data))}, nil
 }
 
 // View shows each page of a document as a unit.
 func (f *fakeLib) View(ctx context.Context, docID string) (*library.View, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for _, d := range f.docs {
-		if d.id == docID {
-			v := &library.View{ID: d.id, Title: d.name, MediaType: d.mediaType, Name: d.name}
-			for i, p := range d.pages {
-				n := strconv.Itoa(i + 1)
-				v.Units = append(v.Units, library.ViewUnit{Anchor: "page-" + n, Heading: "Page " + n, Parts: []library.ViewPart{{Text: p}}})
-			}
-			return v, nil
+	d, err := f.doc(docID)
+	if err != nil {
+		return nil, err
+	}
+	v := &library.View{ID: d.id, Title: d.name, MediaType: d.mediaType, Name: d.name}
+	for i, p := range d.pages {
+		n := strconv.Itoa(i + 1)
+		v.Units = append(v.Units, library.ViewUnit{Anchor: "page-" + n, Heading: "Page " + n, Parts: []library.ViewPart{{Text: p}}})
+	}
+	return v, nil
+}
+
+// doc returns the document docID or library.ErrNotFound; f.mu is held.
+func (f *fakeLib) doc(docID string) (*fakeDoc, error) {
+	for i := range f.docs {
+		if f.docs[i].id == docID {
+			return &f.docs[i], nil
 		}
 	}
 	return nil, fmt.Errorf("document %q: %w", docID, library.ErrNotFound)
