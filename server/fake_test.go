@@ -138,8 +138,6 @@ func (f *fakeLib) Fetch(ctx context.Context, id string, fo library.FetchOptions)
 }
 
 func (f *fakeLib) Original(ctx context.Context, docID string) (*library.Original, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	d, err := f.doc(docID)
 	if err != nil {
 		return nil, err
@@ -149,8 +147,6 @@ func (f *fakeLib) Original(ctx context.Context, docID string) (*library.Original
 
 // View shows each page of a document as a unit.
 func (f *fakeLib) View(ctx context.Context, docID string) (*library.View, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	d, err := f.doc(docID)
 	if err != nil {
 		return nil, err
@@ -163,14 +159,16 @@ func (f *fakeLib) View(ctx context.Context, docID string) (*library.View, error)
 	return v, nil
 }
 
-// doc returns the document docID or library.ErrNotFound; f.mu is held.
-func (f *fakeLib) doc(docID string) (*fakeDoc, error) {
-	for i := range f.docs {
-		if f.docs[i].id == docID {
-			return &f.docs[i], nil
+// doc returns a copy of the document docID, or library.ErrNotFound.
+func (f *fakeLib) doc(docID string) (fakeDoc, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, d := range f.docs {
+		if d.id == docID {
+			return d, nil
 		}
 	}
-	return nil, fmt.Errorf("document %q: %w", docID, library.ErrNotFound)
+	return fakeDoc{}, fmt.Errorf("document %q: %w", docID, library.ErrNotFound)
 }
 
 func (f *fakeLib) Summary(ctx context.Context) (library.Summary, error) {
