@@ -38,16 +38,7 @@ func sourceBuild(t *testing.T, d *dataset, n int) (*Index, *mapSource, *memKV) {
 	src := newMapSource(d)
 	cfg := persistCfg
 	cfg.Source = src
-	x := New(d.dim, cfg)
-	for i := range n {
-		if err := x.Add(uint64(i), d.vecs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	kv := newMemKV()
-	if err := x.Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	x, kv := savedPrefix(t, d, n, cfg)
 	return x, src, kv
 }
 

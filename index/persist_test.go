@@ -112,11 +112,11 @@ func checkCleanLoad(t *testing.T, x, y *Index, kv *memKV, queries [][]float32) {
 	}
 }
 
-// savedPrefix builds an index of d's first n vectors and saves it into a
-// new memKV.
-func savedPrefix(t *testing.T, d *dataset, n int) (*Index, *memKV) {
+// savedPrefix builds an index of d's first n vectors with cfg and saves it
+// into a new memKV.
+func savedPrefix(t *testing.T, d *dataset, n int, cfg Config) (*Index, *memKV) {
 	t.Helper()
-	x := New(d.dim, persistCfg)
+	x := New(d.dim, cfg)
 	for i := range n {
 		if err := x.Add(uint64(i), d.vecs[i]); err != nil {
 			t.Fatal(err)
@@ -132,7 +132,7 @@ func savedPrefix(t *testing.T, d *dataset, n int) (*Index, *memKV) {
 func TestIncrementalSaveWritesOnlyDirty(t *testing.T) {
 	d := clustered(2100, 20, 24, 10, 22)
 	src := sourceOf(d)
-	x, kv := savedPrefix(t, d, 2000)
+	x, kv := savedPrefix(t, d, 2000, persistCfg)
 	kv.resetCounts()
 	for i := 2000; i < 2010; i++ {
 		if err := x.Add(uint64(i), d.vecs[i]); err != nil {
@@ -190,7 +190,7 @@ func checkReconciled(t *testing.T, y *Index, d *dataset, st, want LoadStats) {
 func TestLoadReconciles(t *testing.T) {
 	d := clustered(2200, 50, 24, 10, 23)
 	src := sourceOf(d)
-	_, kv := savedPrefix(t, d, 2000)
+	_, kv := savedPrefix(t, d, 2000, persistCfg)
 	// Since the save: 200 vectors added (2000..2199), 100 removed (0..99),
 	// one changed in place (id 500), none of it saved.
 	for i := uint64(0); i < 100; i++ {
