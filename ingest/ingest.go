@@ -262,7 +262,7 @@ func (in *Ingester) file(ctx context.Context, f discover.File) (res fileResult) 
 		return failure(ctx.Err())
 	}
 	if f.Size > in.opts.MaxBytes {
-		return failure(fmt.Errorf("%w: %s exceeds the %s limit%s", extract.ErrTooLarge, humanBytes(f.Size), humanBytes(in.opts.MaxBytes), in.opts.SizeHint))
+		return failure(fmt.Errorf("%w: %s exceeds the %s limit%s", extract.ErrTooLarge, store.FormatSize(f.Size), store.FormatSize(in.opts.MaxBytes), in.opts.SizeHint))
 	}
 	data, err := os.ReadFile(f.Path)
 	if err != nil {
@@ -377,16 +377,4 @@ func SourceURL(prefix, rel string) string {
 		parts[i] = url.PathEscape(p)
 	}
 	return strings.TrimSuffix(prefix, "/") + "/" + strings.Join(parts, "/")
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/chunk"
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/ingest/extract"
+	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
 	"github.com/mcpvec/mcpvec/store"
-	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
 type env struct {
@@ -25,19 +25,8 @@ type env struct {
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	dir := t.TempDir()
-	db := storetest.MustOpen(t, nil)
-	emb := embed.NewHash(embed.DefaultHashConfig())
-	id := emb.Identity()
-	if err := db.SetEmbedder(id); err != nil {
-		t.Fatal(err)
-	}
-	ex, err := extract.New(context.Background(), extract.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ex.Close() })
-	return &env{db: db, ex: ex, emb: emb, dir: dir}
+	db, emb, ex := synctest.Pipeline(t)
+	return &env{db: db, ex: ex, emb: emb, dir: t.TempDir()}
 }
 
 func (e *env) write(t testing.TB, rel, content string) string {

@@ -367,16 +367,7 @@ func (db *DB) Documents() ([]*Document, error) {
 
 // Original returns the original bytes of a document, or ErrNotFound.
 func (db *DB) Original(id string) ([]byte, error) {
-	var out []byte
-	err := db.view(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketOriginals).Get([]byte(id))
-		if v == nil {
-			return fmt.Errorf("original of %s: %w", id, ErrNotFound)
-		}
-		out = append([]byte(nil), v...)
-		return nil
-	})
-	return out, err
+	return db.valueCopy(bucketOriginals, id, "original of "+id)
 }
 
 // Chunks returns the passages with the given sequence numbers, in the same

@@ -2,7 +2,6 @@ package extract
 
 import (
 	"bytes"
-	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -65,25 +64,11 @@ func TestExtractFormats(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join("testdata", "formats", name)
 			input := filepath.Join(dir, tc.file)
-			if *update {
-				if err := os.MkdirAll(dir, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(input, tc.data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			data, err := os.ReadFile(input)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := fixtureFile(t, input, func() []byte { return tc.data })
 			if !bytes.Equal(data, tc.data) {
 				t.Errorf("%s differs from the generator's output; run go test -update", input)
 			}
-			doc, err := mustExtractor(t).Extract(context.Background(), tc.file, data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			doc := mustExtract(t, tc.file, data)
 			checkGolden(t, filepath.Join(dir, "want.txt"), render(doc))
 		})
 	}

@@ -117,7 +117,7 @@ func (h *Handler) describe(d *libraryData) {
 	d.Lexical = formatCount(st.LexicalPassages) + " passages in the lexical index"
 	d.Path = h.opts.LibraryPath
 	if fi, err := os.Stat(h.opts.LibraryPath); err == nil {
-		d.FileSize = formatSize(fi.Size())
+		d.FileSize = store.FormatSize(fi.Size())
 	}
 	if d.Path != "" {
 		d.Path = filepath.Clean(d.Path)
