@@ -22,6 +22,7 @@ func runIngest(ctx context.Context, e *env, args []string) int {
 	var lf libFlags
 	var ef embedFlags
 	lf.register(fs)
+	lf.registerCollection(fs, e)
 	ef.register(fs, e)
 	def := chunk.DefaultOptions()
 	url := fs.String("url", "", "canonical web address of the single file being ingested (for citations)")

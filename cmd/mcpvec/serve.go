@@ -40,6 +40,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	var lf libFlags
 	var ef embedFlags
 	lf.register(fs)
+	lf.registerCollection(fs, e)
 	ef.register(fs, e)
 	var o server.Options
 	var origins stringList

@@ -32,6 +32,7 @@ func runSync(ctx context.Context, e *env, args []string) int {
 	var lf libFlags
 	var ef embedFlags
 	lf.register(fs)
+	lf.registerCollection(fs, e)
 	ef.register(fs, e)
 	def := chunk.DefaultOptions()
 	prefix := fs.String("url-prefix", "", "map each file's path relative to the folder onto this web address")
