@@ -40,6 +40,9 @@ type config struct {
 	vecWeight   float64
 	fusion      string
 	weaviate    string
+	settle      time.Duration
+	sideBySide  string
+	clients     int
 }
 
 func main() {
@@ -57,8 +60,15 @@ func main() {
 	flag.StringVar(&c.fusion, "fusion", "", "hybrid fusion: rrf or scores (\"\": library default)")
 	flag.Float64Var(&c.vecWeight, "vector-weight", 0, "weight of the vector list in fusion (0: mcpvec's default for the embedder)")
 	flag.StringVar(&c.weaviate, "weaviate", "", "also score each collection copied into this Weaviate, e.g. weaviate://127.0.0.1:8080 (a collection per run)")
+	flag.DurationVar(&c.settle, "weaviate-settle", 3*time.Minute, "wait this long after the copy into Weaviate before the compared runs (its BM25 ranking drifts for a minute or two after a bulk write)")
+	flag.StringVar(&c.sideBySide, "side-by-side", "", "instead of the evaluation: ingest this collection (e.g. scifact) with the mcpvec binary into an embedded library, a one-node and a three-node Weaviate (weaviate-server on PATH or in GOPATH/bin), serve each over HTTP and measure ingest, MCP search latency and nDCG@10")
+	flag.IntVar(&c.clients, "clients", 16, "side-by-side: concurrent MCP clients of the second latency run")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	run := run
+	if c.sideBySide != "" {
+		run = sideBySide
+	}
 	if err := run(context.Background(), c); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpvec-eval:", err)
 		os.Exit(1)
@@ -154,6 +164,25 @@ func chunkOpts(c config, size int) chunk.Options {
 	return o
 }
 
+// writeCorpus writes each document as dir/files/ID.txt (title, blank
+// line, text) and returns the folder.
+func writeCorpus(dir string, docs []corpusDoc) (string, error) {
+	files := filepath.Join(dir, "files")
+	if err := os.MkdirAll(files, 0o755); err != nil {
+		return "", err
+	}
+	for _, d := range docs {
+		if strings.TrimSpace(d.Title+d.Text) == "" {
+			continue // Cranfield has two empty documents; they cannot be retrieved.
+		}
+		p := filepath.Join(files, d.ID+".txt")
+		if err := os.WriteFile(p, []byte(d.Title+"\n\n"+d.Text+"\n"), 0o644); err != nil {
+			return "", err
+		}
+	}
+	return files, nil
+}
+
 func evalCollection(ctx context.Context, c config, coll string) error {
 	base := filepath.Join(c.shared, "eval", coll)
 	docs, queries, err := evalset.Load(base)
@@ -165,16 +194,9 @@ func evalCollection(ctx context.Context, c config, coll string) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	files := filepath.Join(dir, "files")
-	os.MkdirAll(files, 0o755)
-	for _, d := range docs {
-		if strings.TrimSpace(d.Title+d.Text) == "" {
-			continue // Cranfield has two empty documents; they cannot be retrieved.
-		}
-		p := filepath.Join(files, d.ID+".txt")
-		if err := os.WriteFile(p, []byte(d.Title+"\n\n"+d.Text+"\n"), 0o644); err != nil {
-			return err
-		}
+	files, err := writeCorpus(dir, docs)
+	if err != nil {
+		return err
 	}
 	tl, err := openTestLibrary(ctx, c, dir)
 	if err != nil {

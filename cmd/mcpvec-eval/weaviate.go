@@ -3,22 +3,29 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/server/library"
 	wvlib "github.com/mcpvec/mcpvec/server/library/weaviate"
+	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/weaviate"
 )
 
+// analyzerName is the CLI's name for lexical.Tokenize in a collection.
+const analyzerName = "mcpvec-lexical-1"
+
 // evalWeaviate copies the evaluated library into a fresh Weaviate
 // collection (as `mcpvec migrate --to` does, with the CLI's analyzer) and
-// scores the same queries through it, rows labelled "weaviate-".
+// scores the same queries through it, rows labelled "weaviate-": lexical
+// once right after the copy, then, c.settle after the copy, BM25 compared
+// score by score with the embedded index and every mode.
 func evalWeaviate(ctx context.Context, c config, coll, base string, tl *testLibrary, queries []query, docOf map[string]string) error {
 	name := fmt.Sprintf("Eval%s%d", strings.ToUpper(coll[:1])+coll[1:], time.Now().Unix())
 	url := strings.TrimSuffix(c.weaviate, "/") + "/" + name
-	st, err := weaviate.Open(ctx, url, &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: "mcpvec-lexical-1"})
+	st, err := weaviate.Open(ctx, url, &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: analyzerName})
 	if err != nil {
 		return err
 	}
@@ -32,10 +39,72 @@ func evalWeaviate(ctx context.Context, c config, coll, base string, tl *testLibr
 	if err != nil {
 		return err
 	}
-	took := time.Since(start)
+	copied := time.Now()
+	took := copied.Sub(start)
 	fmt.Printf("| (copied %d documents, %d passages into %s in %s: %.0f passages/s) | | | | | |\n",
 		p.Copied, stats.Chunks, url, took.Round(time.Millisecond), float64(stats.Chunks)/took.Seconds())
 	opts := tl.opts
 	be := wvlib.New(st, url, wvlib.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
-	return scoreModes(ctx, c, coll, base, "weaviate-", library.New(be, tl.emb, opts), queries, docOf)
+	lib := library.New(be, tl.emb, opts)
+	fresh := c
+	fresh.modes = "lexical"
+	if err := scoreModes(ctx, fresh, coll, base, "weaviate-fresh-", lib, queries, docOf); err != nil {
+		return err
+	}
+	if wait := c.settle - time.Since(copied); wait > 0 {
+		time.Sleep(wait)
+	}
+	if err := compareBM25(ctx, tl.db, st, queries); err != nil {
+		return err
+	}
+	return scoreModes(ctx, c, coll, base, "weaviate-", lib, queries, docOf)
+}
+
+// compareBM25 ranks every query's top 10 with an in-memory lexical index
+// of db's passages and with Weaviate's BM25, and prints how many rankings
+// agree and how far the scores are apart. Weaviate leaves out BM25's
+// constant (k1+1) factor, so its scores are multiplied by it.
+func compareBM25(ctx context.Context, db *store.DB, st *weaviate.Backend, queries []query) error {
+	cfg := lexical.DefaultConfig()
+	ix := lexical.New(cfg)
+	if err := db.View(func(tx *store.Tx) error {
+		for seq, text := range tx.ChunkTexts() {
+			ix.Add(seq, text)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	same, sameSet, worst := 0, 0, 0.0
+	for _, q := range queries {
+		want := ix.Search(q.Text, 10)
+		got, err := st.Lexical(ctx, q.Text, 10)
+		if err != nil {
+			return fmt.Errorf("query %s: %w", q.ID, err)
+		}
+		order, set := len(got) == len(want), map[uint64]bool{}
+		for i := range min(len(got), len(want)) {
+			order = order && got[i].Chunk.Seq == want[i].ID
+			set[want[i].ID] = true
+			worst = max(worst, math.Abs(got[i].Score*(cfg.K1+1)/float64(want[i].Score)-1))
+		}
+		if order {
+			same++
+		}
+		if len(got) == len(want) && allIn(got, set) {
+			sameSet++
+		}
+	}
+	fmt.Printf("| (BM25 top 10, embedded index vs Weaviate: %d of %d queries ranked alike, %d with the same passages; largest score difference at equal rank %.2g%%) | | | | | |\n",
+		same, len(queries), sameSet, 100*worst)
+	return nil
+}
+
+func allIn(hits []weaviate.Hit, set map[uint64]bool) bool {
+	for _, h := range hits {
+		if !set[h.Chunk.Seq] {
+			return false
+		}
+	}
+	return true
 }
