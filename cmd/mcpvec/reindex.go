@@ -12,7 +12,7 @@ import (
 )
 
 func runReindex(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("reindex", "--embedder NAME [--embed-model M] [--embed-url URL] [--dimensions N] | --discard", e)
+	fs := newFlagSet("reindex", "--embedder NAME [--embed-model M] [--embed-url URL] [--dimensions N] | --discard | --store weaviate://…/Old --into weaviate://…/New --embedder NAME", e)
 	var lf libFlags
 	var ef embedFlags
 	lf.register(fs)

@@ -27,8 +27,11 @@
 // GraphQL's Int has 32 bits.
 //
 // CopyFrom and CopyTo move a library between an embedded store.DB and a
-// collection without extracting or embedding again (`mcpvec migrate`); a
-// copy interrupted part way resumes by skipping documents already copied.
+// collection without extracting or embedding again (`mcpvec migrate`);
+// CopyInto copies a collection into a new one, embedding the passages again
+// (`mcpvec reindex --into`: a collection's vectors cannot change
+// dimensions in place). A copy interrupted part way resumes by skipping
+// documents already copied.
 //
 // # Caveats
 //
