@@ -183,21 +183,39 @@ func writeCorpus(dir string, docs []corpusDoc) (string, error) {
 	return files, nil
 }
 
+// corpus is an evaluation collection written out as files.
+type corpus struct {
+	base, dir, files string // the collection's folder, a temporary folder, the files in it
+	docs             int
+	queries          []query
+}
+
+// openCorpus loads collection coll and writes its documents into a new
+// temporary folder, which the caller removes.
+func openCorpus(c config, coll, prefix string) (*corpus, error) {
+	cp := &corpus{base: filepath.Join(c.shared, "eval", coll)}
+	docs, queries, err := evalset.Load(cp.base)
+	if err != nil {
+		return nil, err
+	}
+	cp.docs, cp.queries = len(docs), queries
+	if cp.dir, err = os.MkdirTemp("", prefix); err != nil {
+		return nil, err
+	}
+	if cp.files, err = writeCorpus(cp.dir, docs); err != nil {
+		os.RemoveAll(cp.dir)
+		return nil, err
+	}
+	return cp, nil
+}
+
 func evalCollection(ctx context.Context, c config, coll string) error {
-	base := filepath.Join(c.shared, "eval", coll)
-	docs, queries, err := evalset.Load(base)
+	cp, err := openCorpus(c, coll, "mcpvec-eval-")
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "mcpvec-eval-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	files, err := writeCorpus(dir, docs)
-	if err != nil {
-		return err
-	}
+	defer os.RemoveAll(cp.dir)
+	base, dir, files, queries := cp.base, cp.dir, cp.files, cp.queries
 	tl, err := openTestLibrary(ctx, c, dir)
 	if err != nil {
 		return err

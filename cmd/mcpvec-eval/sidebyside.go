@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,25 +36,17 @@ type sideResult struct {
 // clients, and nDCG@10 of the MCP search results. Nodes run on loopback
 // under a temporary folder and are stopped at the end.
 func sideBySide(ctx context.Context, c config) error {
-	base := filepath.Join(c.shared, "eval", c.sideBySide)
-	docs, queries, err := evalset.Load(base)
+	cp, err := openCorpus(c, c.sideBySide, "mcpvec-sidebyside-")
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "mcpvec-sidebyside-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	files, err := writeCorpus(dir, docs)
-	if err != nil {
-		return err
-	}
+	defer os.RemoveAll(cp.dir)
+	base, dir, files, queries := cp.base, cp.dir, cp.files, cp.queries
 	bin := filepath.Join(dir, "mcpvec")
 	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/mcpvec/mcpvec/cmd/mcpvec").CombinedOutput(); err != nil {
 		return fmt.Errorf("build mcpvec: %w\n%s", err, out)
 	}
-	fmt.Printf("\n## side by side: %s (%d documents, %d queries), %d clients, shared machine (%d CPUs)\n\n", c.sideBySide, len(docs), len(queries), c.clients, cpus())
+	fmt.Printf("\n## side by side: %s (%d documents, %d queries), %d clients, shared machine (%d CPUs)\n\n", c.sideBySide, cp.docs, len(queries), c.clients, cpus())
 	fmt.Println("| library | passages | ingest passages/s | search p50 / p99 ms, 1 client | search p50 / p99 ms, " + fmt.Sprint(c.clients) + " clients | nDCG@10 (MCP search) | MRR@10 |")
 	fmt.Println("|---|---|---|---|---|---|---|")
 	for _, s := range []setup{{"embedded (bbolt file)", 0}, {"Weaviate, 1 node", 1}, {"Weaviate, 3 nodes, replication 3", 3}} {
