@@ -77,16 +77,19 @@ func compareBM25(ctx context.Context, db *store.DB, st *weaviate.Backend, querie
 	}
 	same, sameSet, worst := 0, 0, 0.0
 	for _, q := range queries {
-		want := ix.Search(q.Text, 10)
+		want, err := passageIDs(db, ix.Search(q.Text, 10))
+		if err != nil {
+			return err
+		}
 		got, err := st.Lexical(ctx, q.Text, 10)
 		if err != nil {
 			return fmt.Errorf("query %s: %w", q.ID, err)
 		}
-		order, set := len(got) == len(want), map[uint64]bool{}
+		order, set := len(got) == len(want), map[string]bool{}
 		for i := range min(len(got), len(want)) {
-			order = order && got[i].Chunk.Seq == want[i].ID
-			set[want[i].ID] = true
-			worst = max(worst, math.Abs(got[i].Score*(cfg.K1+1)/float64(want[i].Score)-1))
+			order = order && got[i].Chunk.ID() == want[i].id
+			set[want[i].id] = true
+			worst = max(worst, math.Abs(got[i].Score*(cfg.K1+1)/want[i].score-1))
 		}
 		if order {
 			same++
@@ -100,9 +103,33 @@ func compareBM25(ctx context.Context, db *store.DB, st *weaviate.Backend, querie
 	return nil
 }
 
-func allIn(hits []weaviate.Hit, set map[uint64]bool) bool {
+// scored is a passage's public id and its BM25 score.
+type scored struct {
+	id    string
+	score float64
+}
+
+// passageIDs gives the embedded index's results their public passage ids
+// (sequence numbers differ between the two stores).
+func passageIDs(db *store.DB, rs []lexical.Result) ([]scored, error) {
+	seqs := make([]uint64, len(rs))
+	for i, r := range rs {
+		seqs[i] = r.ID
+	}
+	cs, err := db.Chunks(seqs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]scored, len(rs))
+	for i, c := range cs {
+		out[i] = scored{c.ID(), float64(rs[i].Score)}
+	}
+	return out, nil
+}
+
+func allIn(hits []weaviate.Hit, set map[string]bool) bool {
 	for _, h := range hits {
-		if !set[h.Chunk.Seq] {
+		if !set[h.Chunk.ID()] {
 			return false
 		}
 	}
