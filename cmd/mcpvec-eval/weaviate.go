@@ -19,9 +19,9 @@ const analyzerName = "mcpvec-lexical-1"
 
 // evalWeaviate copies the evaluated library into a fresh Weaviate
 // collection (as `mcpvec migrate --to` does, with the CLI's analyzer) and
-// scores the same queries through it, rows labelled "weaviate-": lexical
-// once right after the copy, then, c.settle after the copy, BM25 compared
-// score by score with the embedded index and every mode.
+// scores the same queries through it, rows labelled "weaviate-": BM25
+// compared score by score with the embedded index and lexical search right
+// after the copy, then both again and every mode c.settle after it.
 func evalWeaviate(ctx context.Context, c config, coll, base string, tl *testLibrary, queries []query, docOf map[string]string) error {
 	name := fmt.Sprintf("Eval%s%d", strings.ToUpper(coll[:1])+coll[1:], time.Now().Unix())
 	url := strings.TrimSuffix(c.weaviate, "/") + "/" + name
@@ -46,6 +46,9 @@ func evalWeaviate(ctx context.Context, c config, coll, base string, tl *testLibr
 	opts := tl.opts
 	be := wvlib.New(st, url, wvlib.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
 	lib := library.New(be, tl.emb, opts)
+	if err := compareBM25(ctx, "right after the copy", tl.db, st, queries); err != nil {
+		return err
+	}
 	fresh := c
 	fresh.modes = "lexical"
 	if err := scoreModes(ctx, fresh, coll, base, "weaviate-fresh-", lib, queries, docOf); err != nil {
@@ -54,7 +57,7 @@ func evalWeaviate(ctx context.Context, c config, coll, base string, tl *testLibr
 	if wait := c.settle - time.Since(copied); wait > 0 {
 		time.Sleep(wait)
 	}
-	if err := compareBM25(ctx, tl.db, st, queries); err != nil {
+	if err := compareBM25(ctx, fmt.Sprintf("%s after the copy", c.settle), tl.db, st, queries); err != nil {
 		return err
 	}
 	return scoreModes(ctx, c, coll, base, "weaviate-", lib, queries, docOf)
@@ -64,7 +67,7 @@ func evalWeaviate(ctx context.Context, c config, coll, base string, tl *testLibr
 // of db's passages and with Weaviate's BM25, and prints how many rankings
 // agree and how far the scores are apart. Weaviate leaves out BM25's
 // constant (k1+1) factor, so its scores are multiplied by it.
-func compareBM25(ctx context.Context, db *store.DB, st *weaviate.Backend, queries []query) error {
+func compareBM25(ctx context.Context, when string, db *store.DB, st *weaviate.Backend, queries []query) error {
 	cfg := lexical.DefaultConfig()
 	ix := lexical.New(cfg)
 	if err := db.View(func(tx *store.Tx) error {
@@ -98,8 +101,8 @@ func compareBM25(ctx context.Context, db *store.DB, st *weaviate.Backend, querie
 			sameSet++
 		}
 	}
-	fmt.Printf("| (BM25 top 10, embedded index vs Weaviate: %d of %d queries ranked alike, %d with the same passages; largest score difference at equal rank %.2g%%) | | | | | |\n",
-		same, len(queries), sameSet, 100*worst)
+	fmt.Printf("| (BM25 top 10 %s, embedded index vs Weaviate: %d of %d queries ranked alike, %d with the same passages; largest score difference at equal rank %.2g%%) | | | | | |\n",
+		when, same, len(queries), sameSet, 100*worst)
 	return nil
 }
 
