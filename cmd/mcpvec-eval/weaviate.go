@@ -64,12 +64,13 @@ func evalWeaviate(ctx context.Context, c config, coll, base string, tl *testLibr
 }
 
 // compareBM25 ranks every query's top 10 with an in-memory lexical index
-// of db's passages and with Weaviate's BM25, and prints how many rankings
-// agree and how far the scores are apart. Weaviate leaves out BM25's
-// constant (k1+1) factor, so its scores are multiplied by it.
+// of db's passages and with Weaviate's BM25, asking Weaviate for 100
+// passages as the library does (at least its 100 candidates) and for 10,
+// and prints how many rankings agree and how far the scores are apart.
+// Weaviate leaves out BM25's constant (k1+1) factor, so its scores are
+// multiplied by it.
 func compareBM25(ctx context.Context, when string, db *store.DB, st *weaviate.Backend, queries []query) error {
-	cfg := lexical.DefaultConfig()
-	ix := lexical.New(cfg)
+	ix := lexical.New(lexical.DefaultConfig())
 	if err := db.View(func(tx *store.Tx) error {
 		for seq, text := range tx.ChunkTexts() {
 			ix.Add(seq, text)
@@ -78,32 +79,45 @@ func compareBM25(ctx context.Context, when string, db *store.DB, st *weaviate.Ba
 	}); err != nil {
 		return err
 	}
-	same, sameSet, worst := 0, 0, 0.0
-	for _, q := range queries {
-		want, err := passageIDs(db, ix.Search(q.Text, 10))
-		if err != nil {
-			return err
+	for _, limit := range []int{100, 10} {
+		var a agreement
+		for _, q := range queries {
+			want, err := passageIDs(db, ix.Search(q.Text, 10))
+			if err != nil {
+				return err
+			}
+			got, err := st.Lexical(ctx, q.Text, limit)
+			if err != nil {
+				return fmt.Errorf("query %s: %w", q.ID, err)
+			}
+			a.add(want, got[:min(10, len(got))])
 		}
-		got, err := st.Lexical(ctx, q.Text, 10)
-		if err != nil {
-			return fmt.Errorf("query %s: %w", q.ID, err)
-		}
-		order, set := len(got) == len(want), map[string]bool{}
-		for i := range min(len(got), len(want)) {
-			order = order && got[i].Chunk.ID() == want[i].id
-			set[want[i].id] = true
-			worst = max(worst, math.Abs(got[i].Score*(cfg.K1+1)/want[i].score-1))
-		}
-		if order {
-			same++
-		}
-		if len(got) == len(want) && allIn(got, set) {
-			sameSet++
-		}
+		fmt.Printf("| (BM25 top 10 %s, Weaviate asked for %d: %d of %d queries ranked as by the embedded index, %d with the same passages; largest score difference at equal rank %.2g%%) | | | | | |\n",
+			when, limit, a.same, len(queries), a.sameSet, 100*a.worst)
 	}
-	fmt.Printf("| (BM25 top 10 %s, embedded index vs Weaviate: %d of %d queries ranked alike, %d with the same passages; largest score difference at equal rank %.2g%%) | | | | | |\n",
-		when, same, len(queries), sameSet, 100*worst)
 	return nil
+}
+
+// agreement counts how alike two BM25 rankings of the same queries are.
+type agreement struct {
+	same, sameSet int
+	worst         float64 // largest relative score difference at equal rank
+}
+
+func (a *agreement) add(want []scored, got []weaviate.Hit) {
+	k1 := lexical.DefaultConfig().K1
+	order, set := len(got) == len(want), map[string]bool{}
+	for i := range min(len(got), len(want)) {
+		order = order && got[i].Chunk.ID() == want[i].id
+		set[want[i].id] = true
+		a.worst = max(a.worst, math.Abs(got[i].Score*(k1+1)/want[i].score-1))
+	}
+	if order {
+		a.same++
+	}
+	if len(got) == len(want) && allIn(got, set) {
+		a.sameSet++
+	}
 }
 
 // scored is a passage's public id and its BM25 score.
