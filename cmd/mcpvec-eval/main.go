@@ -44,6 +44,9 @@ type config struct {
 	vecWeight    float64
 	fusion       string
 	weaviate     string
+	settle       time.Duration
+	sideBySide   string
+	clients      int
 }
 
 func main() {
@@ -65,8 +68,15 @@ func main() {
 	flag.StringVar(&c.fusion, "fusion", "", "hybrid fusion: rrf or scores (\"\": library default)")
 	flag.Float64Var(&c.vecWeight, "vector-weight", 0, "weight of the vector list in fusion (0: mcpvec's default for the embedder)")
 	flag.StringVar(&c.weaviate, "weaviate", "", "also score each collection copied into this Weaviate, e.g. weaviate://127.0.0.1:8080 (a collection per run)")
+	flag.DurationVar(&c.settle, "weaviate-settle", 3*time.Minute, "wait this long after the copy into Weaviate before the compared runs (its BM25 ranking drifts for a minute or two after a bulk write)")
+	flag.StringVar(&c.sideBySide, "side-by-side", "", "instead of the evaluation: ingest this collection (e.g. scifact) with the mcpvec binary into an embedded library, a one-node and a three-node Weaviate (weaviate-server on PATH or in GOPATH/bin), serve each over HTTP and measure ingest, MCP search latency and nDCG@10")
+	flag.IntVar(&c.clients, "clients", 16, "side-by-side: concurrent MCP clients of the second latency run")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	run := run
+	if c.sideBySide != "" {
+		run = sideBySide
+	}
 	if err := run(context.Background(), c); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpvec-eval:", err)
 		os.Exit(1)
@@ -185,31 +195,62 @@ func chunkOpts(c config, size int) chunk.Options {
 	return o
 }
 
-func evalCollection(ctx context.Context, c config, coll string) error {
-	base := filepath.Join(c.shared, "eval", coll)
-	docs, queries, err := evalset.Load(base)
-	if err != nil {
-		return err
-	}
-	dir, err := os.MkdirTemp("", "mcpvec-eval-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
+// writeCorpus writes each document as dir/files/ID.txt (title, blank
+// line, text), or ID.md with the title as a # heading when markdown is
+// set, and returns the folder.
+func writeCorpus(dir string, docs []corpusDoc, markdown bool) (string, error) {
 	files := filepath.Join(dir, "files")
-	os.MkdirAll(files, 0o755)
+	if err := os.MkdirAll(files, 0o755); err != nil {
+		return "", err
+	}
 	for _, d := range docs {
 		if strings.TrimSpace(d.Title+d.Text) == "" {
 			continue // Cranfield has two empty documents; they cannot be retrieved.
 		}
 		name, body := d.ID+".txt", d.Title+"\n\n"+d.Text+"\n"
-		if c.markdown {
+		if markdown {
 			name, body = d.ID+".md", "# "+d.Title+"\n\n"+d.Text+"\n"
 		}
 		if err := os.WriteFile(filepath.Join(files, name), []byte(body), 0o644); err != nil {
-			return err
+			return "", err
 		}
 	}
+	return files, nil
+}
+
+// corpus is an evaluation collection written out as files.
+type corpus struct {
+	base, dir, files string // the collection's folder, a temporary folder, the files in it
+	docs             int
+	queries          []query
+}
+
+// openCorpus loads collection coll and writes its documents into a new
+// temporary folder, which the caller removes.
+func openCorpus(c config, coll, prefix string) (*corpus, error) {
+	cp := &corpus{base: filepath.Join(c.shared, "eval", coll)}
+	docs, queries, err := evalset.Load(cp.base)
+	if err != nil {
+		return nil, err
+	}
+	cp.docs, cp.queries = len(docs), queries
+	if cp.dir, err = os.MkdirTemp("", prefix); err != nil {
+		return nil, err
+	}
+	if cp.files, err = writeCorpus(cp.dir, docs, c.markdown); err != nil {
+		os.RemoveAll(cp.dir)
+		return nil, err
+	}
+	return cp, nil
+}
+
+func evalCollection(ctx context.Context, c config, coll string) error {
+	cp, err := openCorpus(c, coll, "mcpvec-eval-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(cp.dir)
+	base, dir, files, queries := cp.base, cp.dir, cp.files, cp.queries
 	tl, err := openTestLibrary(ctx, c, dir)
 	if err != nil {
 		return err

@@ -20,6 +20,7 @@ import (
 
 func runIngest(ctx context.Context, e *env, args []string) int {
 	fs, lf, ef := embedFlagSet("ingest", "[flags] PATH...", e)
+	lf.registerCollection(fs, e)
 	var ff fileFlags
 	ff.register(fs)
 	url := fs.String("url", "", "canonical web address of the single file being ingested (for citations)")

@@ -37,6 +37,7 @@ type serveState struct {
 
 func runServe(ctx context.Context, e *env, args []string) int {
 	fs, lf, ef := embedFlagSet("serve", "[flags] [--watch [FOLDER...]]", e)
+	lf.registerCollection(fs, e)
 	var o server.Options
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)

@@ -28,6 +28,7 @@ type syncConfig struct {
 
 func runSync(ctx context.Context, e *env, args []string) int {
 	fs, lf, ef := embedFlagSet("sync", "[flags] [FOLDER...]", e)
+	lf.registerCollection(fs, e)
 	var ff fileFlags
 	ff.register(fs)
 	prefix := fs.String("url-prefix", "", "map each file's path relative to the folder onto this web address")
