@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -127,9 +128,18 @@ func testAnalyzer(t *testing.T, c *weaviatetest.Cluster) {
 	if hits, err := b.Lexical(ctx, "the of and", 3); err != nil || len(hits) != 0 {
 		t.Errorf("stopwords only: %v, %v; want no hits", ids(hits), err)
 	}
+	var hits []weaviate.Hit
 	hy, err := b.Hybrid(ctx, weaviate.HybridQuery{Text: "kittens", Vector: axis(4), Limit: 2, Alpha: 0.3})
 	if err != nil || len(hy) != 2 || hy[0].Chunk.ID() != "b:0" {
 		t.Errorf("stemmed Hybrid = %v, %v; want b:0 first", ids(hy), err)
+	}
+	// A passage's heading path is searched with it and read back with it.
+	f := testDoc("h", "/lib/h.pdf", 5, "Whiskers twitch before the pounce.")
+	f.chunks[0].Headings = []string{"Feline behaviour", "Hunting"}
+	put(t, b, f, nil)
+	hits, err = b.Lexical(ctx, "feline hunting", 3)
+	if err != nil || len(hits) != 1 || hits[0].Chunk.ID() != "h:0" || !slices.Equal(hits[0].Chunk.Headings, f.chunks[0].Headings) {
+		t.Errorf("Lexical on heading words = %v, %v; want h:0 with its headings", ids(hits), err)
 	}
 	for _, o := range []*weaviate.Options{{APIKey: c.APIKey()}, {APIKey: c.APIKey(), Analyzer: lexical.Tokenize, AnalyzerName: "lexical-v2"}} {
 		if _, err := weaviate.Open(ctx, c.URL(0, "Stemmed"), o); !errors.Is(err, weaviate.ErrSchema) {

@@ -103,10 +103,10 @@ func (b *Backend) replacePath(ctx context.Context, doc *store.Document, res *sto
 func (b *Backend) passageObject(c *store.Chunk, title string, vec []float32) object {
 	p := map[string]any{
 		"text": c.Text, "docId": c.DocID, "index": c.Index, "seq": seqText(c.Seq), "start": c.Start, "end": c.End,
-		"pageStart": c.PageStart, "pageEnd": c.PageEnd, "title": title,
+		"pageStart": c.PageStart, "pageEnd": c.PageEnd, "title": title, "headings": nonNil(c.Headings),
 	}
 	if b.opts.Analyzer != nil {
-		p["terms"] = strings.Join(b.opts.Analyzer(c.Text), " ")
+		p["terms"] = strings.Join(b.opts.Analyzer(c.IndexText()), " ")
 	}
 	return object{Class: b.classes.passage, ID: objectID("passage", c.ID()), Vector: vec, Properties: p}
 }

@@ -125,7 +125,7 @@ type vectorRecord struct {
 // vectors, or an error when any is missing.
 func (b *Backend) passagesWithVectors(ctx context.Context, docID string, n int) ([]store.Chunk, [][]float32, error) {
 	var recs []vectorRecord
-	fields := "text docId index seq start end pageStart pageEnd title _additional { vector }"
+	fields := "text docId index seq start end pageStart pageEnd title headings _additional { vector }"
 	args := gqlWhere("docId", "Equal", "valueText", docID) + fmt.Sprintf(" limit: %d", n+1)
 	if err := b.get(ctx, b.classes.passage, args, fields, &recs); err != nil {
 		return nil, nil, fmt.Errorf("passages of %s: %w", docID, err)

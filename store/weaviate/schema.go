@@ -93,6 +93,7 @@ func (b *Backend) definitions() []class {
 		Properties: []property{
 			prop("text", "text"), prop("terms", "terms"), prop("docId", "key"), prop("index", "int"), prop("seq", "key"),
 			prop("start", "num"), prop("end", "num"), prop("pageStart", "int"), prop("pageEnd", "int"), prop("title", "stored"),
+			prop("headings", "keys"),
 		},
 	}, {
 		Class: b.classes.document, Description: "mcpvec documents of " + b.name, Vectorizer: "none",
@@ -138,6 +139,9 @@ func (b *Backend) ensureSchema(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("read weaviate class %s: %w", want.Class, err)
 		}
+		if err := b.addMissing(ctx, got, want); err != nil {
+			return err
+		}
 		if err := compatible(got, want); err != nil {
 			return err
 		}
@@ -163,6 +167,26 @@ func (b *Backend) waitGraphQL(ctx context.Context) error {
 		}
 	}
 	return fmt.Errorf("weaviate graphql does not know class %s 10 s after creating it: %w", b.classes.passage, err)
+}
+
+// addedLater are the properties a newer mcpvec added to a class; a
+// collection an older one created gets them added (Weaviate adds a property
+// to an existing class in place; older objects simply lack it).
+var addedLater = map[string]bool{"headings": true}
+
+// addMissing adds to got the properties of want in addedLater it lacks.
+func (b *Backend) addMissing(ctx context.Context, got *class, want class) error {
+	for _, w := range want.Properties {
+		if !addedLater[w.Name] || slices.ContainsFunc(got.Properties, func(p property) bool { return p.Name == w.Name }) {
+			continue
+		}
+		err := b.c.do(ctx, http.MethodPost, "/v1/schema/"+url.PathEscape(want.Class)+"/properties", nil, w, nil)
+		if err != nil && !isStatus(err, http.StatusUnprocessableEntity) { // 422: added meanwhile by another process
+			return fmt.Errorf("add property %s to weaviate class %s: %w", w.Name, want.Class, err)
+		}
+		got.Properties = append(got.Properties, w)
+	}
+	return nil
 }
 
 func (b *Backend) getClass(ctx context.Context, name string) (*class, error) {

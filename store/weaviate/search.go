@@ -32,19 +32,20 @@ type Hit struct {
 	Score float64
 }
 
-const passageFields = "text docId index seq start end pageStart pageEnd title _additional { score distance }"
+const passageFields = "text docId index seq start end pageStart pageEnd title headings _additional { score distance }"
 
 // passageRecord is a passage object's properties as GraphQL returns them.
 type passageRecord struct {
-	Text       string `json:"text"`
-	DocID      string `json:"docId"`
-	Index      int    `json:"index"`
-	Seq        string `json:"seq"`
-	Start      int    `json:"start"`
-	End        int    `json:"end"`
-	PageStart  int    `json:"pageStart"`
-	PageEnd    int    `json:"pageEnd"`
-	Title      string `json:"title"`
+	Text       string   `json:"text"`
+	DocID      string   `json:"docId"`
+	Index      int      `json:"index"`
+	Seq        string   `json:"seq"`
+	Start      int      `json:"start"`
+	End        int      `json:"end"`
+	PageStart  int      `json:"pageStart"`
+	PageEnd    int      `json:"pageEnd"`
+	Title      string   `json:"title"`
+	Headings   []string `json:"headings"`
 	Additional struct {
 		Score    json.RawMessage `json:"score"` // a string in GraphQL
 		Distance *float64        `json:"distance"`
@@ -56,6 +57,9 @@ func (r *passageRecord) hit() Hit {
 		Seq: parseSeq(r.Seq), DocID: r.DocID, Index: r.Index, Text: r.Text,
 		Start: r.Start, End: r.End, PageStart: r.PageStart, PageEnd: r.PageEnd,
 	}}
+	if len(r.Headings) > 0 { // the embedded store reads none as nil
+		h.Chunk.Headings = r.Headings
+	}
 	if r.Additional.Distance != nil {
 		h.Score = 1 - *r.Additional.Distance
 	} else if s := strings.Trim(string(r.Additional.Score), `"`); s != "" && s != "null" {
