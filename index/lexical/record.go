@@ -53,6 +53,19 @@ type record struct {
 // gap or damaged chunk, and returns how many damaged chunks it met. Term ids
 // equal their position in the chain.
 func (ix *Index) loadDictionary(kv KV) (corrupt int) {
+	// Count the terms first (a chunk starts with its count): the map is
+	// then made once at its size instead of regrown many times over.
+	total := 0
+	for {
+		v := kv.Get(dictKey(total))
+		c, _, ok := uvarint(v)
+		if !ok || c > uint64(len(v)) {
+			break
+		}
+		total += int(c)
+	}
+	ix.termIDs = make(map[string]uint32, total)
+	ix.termStr, ix.df, ix.post = make([]string, 0, total), make([]uint32, 0, total), make([]postings, 0, total)
 	for {
 		v := kv.Get(dictKey(len(ix.termStr)))
 		if v == nil {
@@ -70,27 +83,30 @@ func (ix *Index) loadDictionary(kv KV) (corrupt int) {
 	return corrupt
 }
 
+// decodeTerms adds a dictionary chunk's terms. They share one string, a
+// copy of the chunk: one allocation per chunk rather than per term.
 func (ix *Index) decodeTerms(v []byte) bool {
 	count, v, ok := uvarint(v)
 	if !ok || count > uint64(len(v)) {
 		return false
 	}
-	// Room for the chunk at once: appending term by term regrows the
-	// per-term slices (56-byte list headers) many times over.
-	n := int(count)
-	ix.termStr, ix.df, ix.post = slices.Grow(ix.termStr, n), slices.Grow(ix.df, n), slices.Grow(ix.post, n)
+	s, pos := string(v), 0
 	for range count {
-		n, rest, ok := uvarint(v)
-		if !ok || n > uint64(len(rest)) {
+		n, k := binary.Uvarint(v[pos:])
+		if k <= 0 || n > uint64(len(v)-pos-k) {
 			return false
 		}
-		want := uint32(len(ix.termStr))
-		if ix.termIDBytesLocked(rest[:n]) != want {
-			return false // duplicate term: ids would shift
+		t := s[pos+k : pos+k+int(n)]
+		pos += k + int(n)
+		id := uint32(len(ix.termStr))
+		if ix.termIDs[t] = id; len(ix.termIDs) != int(id)+1 {
+			// Duplicate term (ids would shift): give it back its first id.
+			ix.termIDs[t] = uint32(slices.Index(ix.termStr, t))
+			return false
 		}
-		v = rest[n:]
+		ix.termStr, ix.df, ix.post = append(ix.termStr, t), append(ix.df, 0), append(ix.post, postings{})
 	}
-	return len(v) == 0
+	return pos == len(v)
 }
 
 // truncateTerms forgets dictionary terms from id first on (only used while
@@ -170,13 +186,4 @@ func uvarint(b []byte) (uint64, []byte, bool) {
 		return 0, b, false
 	}
 	return x, b[n:], true
-}
-
-// termIDBytesLocked is termIDLocked for a byte slice; known terms cost no
-// allocation (the compiler elides the string conversion in a map lookup).
-func (ix *Index) termIDBytesLocked(b []byte) uint32 {
-	if id, ok := ix.termIDs[string(b)]; ok {
-		return id
-	}
-	return ix.termIDLocked(string(b))
 }

@@ -299,3 +299,30 @@ func TestSegmentRolledBack(t *testing.T) {
 	sameAsFresh(t, got, texts)
 	sameSearches(t, ix, got, "zebra", "okapi", "alpha1")
 }
+
+// TestLoadDamagedDictionary: a dictionary chunk repeating a known term, or
+// cut short, is dropped with the chunks after it; known terms keep their
+// ids and the passages using lost terms are tokenised again.
+func TestLoadDamagedDictionary(t *testing.T) {
+	for name, chunk := range map[string][]byte{
+		"duplicate": encodeTerms([]string{"zzznew", Tokenize("cats")[0]}),
+		"truncated": encodeTerms([]string{"zzznew", "yyyother"})[:9],
+	} {
+		t.Run(name, func(t *testing.T) {
+			ix := newTiny(t)
+			kv := newMapKV()
+			if err := ix.Save(kv); err != nil {
+				t.Fatal(err)
+			}
+			kv.m[string(dictKey(len(ix.termStr)))] = chunk
+			got, st, err := Load(kv, DefaultConfig(), textsOf(tinyCorpus))
+			if err != nil || st != (LoadStats{Loaded: len(tinyCorpus), Corrupt: 1}) {
+				t.Fatalf("Load = %+v, %v", st, err)
+			}
+			if len(got.termStr) != len(ix.termStr) || len(got.termIDs) != len(ix.termStr) {
+				t.Errorf("%d terms, %d in the map; want %d", len(got.termStr), len(got.termIDs), len(ix.termStr))
+			}
+			sameSearches(t, ix, got, probeQueries...)
+		})
+	}
+}
