@@ -19,13 +19,16 @@ import (
 //	MCPVEC_BENCH_LARGE=1 go test -run '^$' -bench Scale -benchtime 1x ./index/lexical/
 //
 // Each size runs once whatever b.N is and reports passages per CPU-second
-// indexed (text generation excluded), heap-MB (HeapInuse after GC, minus the baseline),
-// save-s and load-s (through a bbolt file; texts come from memory, as if the
-// store streamed them), save10-s (Save after adding 10 passages),
-// loadids-s, loadids-cpu-s and loadids-heap-MB (LoadIDs, which reads no
-// text, and the heap the loaded index holds), and query p50/p99 over 1000 queries (k 10, one
-// goroutine), as wall time and as the thread's CPU time (steadier on a
-// shared machine). MCPVEC_BENCH_PROFILE=dir writes a heap profile after the build.
+// indexed (text generation excluded), heap-MB (HeapInuse after GC, minus
+// the baseline), query p50/p99 over 1000 queries (k 10, one goroutine) as
+// wall time and as the thread's CPU time (steadier on a shared machine),
+// then through a bbolt file: save-s (the whole index), save10-s (after
+// adding 10 passages), both also as process CPU (save-cpu-s, save10-cpu-s);
+// load-s and load-cpu-s (Load, texts from memory as if the store streamed
+// them); loadids-s, loadids-cpu-s and loadids-heap-MB (LoadIDs, which reads
+// no text, and the heap the loaded index holds), and the query latencies
+// again on that loaded index (loaded-*). MCPVEC_BENCH_PROFILE=dir writes a
+// heap profile after the build.
 func BenchmarkScale(b *testing.B) {
 	for _, n := range synth.Sizes() {
 		b.Run(fmt.Sprintf("n%dk", n/1000), func(b *testing.B) {
@@ -98,11 +101,12 @@ func scaleSaveLoad(b *testing.B, c *synth.Corpus, ix *Index, n int) map[string]f
 		b.Fatal(err)
 	}
 	defer db.Close()
-	m := map[string]float64{"save-s": scaleSave(b, db, ix).Seconds()}
+	m := map[string]float64{}
+	m["save-s"], m["save-cpu-s"] = scaleSave(b, db, ix)
 	for i := range 10 {
 		ix.Add(uint64(n+i), c.Text(uint64(n+i)))
 	}
-	m["save10-s"] = scaleSave(b, db, ix).Seconds()
+	m["save10-s"], m["save10-cpu-s"] = scaleSave(b, db, ix)
 	n += 10
 	texts := make([]string, n)
 	for i := range texts {
@@ -121,16 +125,16 @@ func scaleSaveLoad(b *testing.B, c *synth.Corpus, ix *Index, n int) map[string]f
 	}
 	m["load-s"], m["load-cpu-s"] = time.Since(t0).Seconds(), (synth.ProcessCPU() - c0).Seconds()
 	texts = nil
-	for unit, v := range scaleLoadIDs(b, db, n) {
+	for unit, v := range scaleLoadIDs(b, c, db, n) {
 		m[unit] = v
 	}
 	return m
 }
 
 // scaleSave saves ix into the bucket "lexical" in one transaction and
-// returns how long the transaction took.
-func scaleSave(b *testing.B, db *bbolt.DB, ix *Index) time.Duration {
-	t0 := time.Now()
+// returns how long the transaction took, in wall and process CPU seconds.
+func scaleSave(b *testing.B, db *bbolt.DB, ix *Index) (wall, cpu float64) {
+	t0, c0 := time.Now(), synth.ProcessCPU()
 	err := db.Update(func(tx *bbolt.Tx) error {
 		bk, err := tx.CreateBucketIfNotExists([]byte("lexical"))
 		if err != nil {
@@ -141,12 +145,12 @@ func scaleSave(b *testing.B, db *bbolt.DB, ix *Index) time.Duration {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return time.Since(t0)
+	return time.Since(t0).Seconds(), (synth.ProcessCPU() - c0).Seconds()
 }
 
-// scaleLoadIDs times LoadIDs (no passage text read) and the heap the loaded
-// index holds.
-func scaleLoadIDs(b *testing.B, db *bbolt.DB, n int) map[string]float64 {
+// scaleLoadIDs times LoadIDs (no passage text read), the heap the loaded
+// index holds and queries on it.
+func scaleLoadIDs(b *testing.B, c *synth.Corpus, db *bbolt.DB, n int) map[string]float64 {
 	base := synth.HeapInuse()
 	var y *Index
 	t0, c0 := time.Now(), synth.ProcessCPU()
@@ -171,7 +175,11 @@ func scaleLoadIDs(b *testing.B, db *bbolt.DB, n int) map[string]float64 {
 	if y.Len() != n {
 		b.Fatalf("LoadIDs restored %d passages, want %d", y.Len(), n)
 	}
-	return map[string]float64{"loadids-s": wall.Seconds(), "loadids-cpu-s": cpu.Seconds(), "loadids-heap-MB": heap}
+	m := map[string]float64{"loadids-s": wall.Seconds(), "loadids-cpu-s": cpu.Seconds(), "loadids-heap-MB": heap}
+	for unit, v := range scaleQueries(c, y, n) {
+		m["loaded-"+unit] = v
+	}
+	return m
 }
 
 func seqStrings(ts []string) iter.Seq2[uint64, string] {
