@@ -67,6 +67,20 @@ func sameAsFresh(t *testing.T, got *Index, texts map[uint64]string) {
 	}
 }
 
+// saveReloads saves ix into kv and checks that LoadIDs then restores
+// exactly texts without tokenising anything.
+func saveReloads(t *testing.T, ix *Index, kv *mapKV, texts map[uint64]string) {
+	t.Helper()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	got, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), nil)
+	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
+		t.Fatalf("LoadIDs after Save = %+v, %v", st, err)
+	}
+	sameAsFresh(t, got, texts)
+}
+
 func TestSegmentRoundTrip(t *testing.T) {
 	smallSegments(t, 16)
 	texts := segmentCorpus(1, 400)
@@ -130,17 +144,10 @@ func TestSegmentIncremental(t *testing.T) {
 		delete(texts, uint64(100+i))
 		got.Delete(uint64(100 + i))
 	}
-	if err := got.Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	saveReloads(t, got, kv, texts)
 	if p, _ := keysOf(kv); p != 0 {
 		t.Errorf("%d passage keys left after the segment was rewritten", p)
 	}
-	again, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), nil)
-	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
-		t.Fatalf("LoadIDs after rewrite = %+v, %v", st, err)
-	}
-	sameAsFresh(t, again, texts)
 }
 
 // TestSegmentUpgrade: records in the older per-passage format load, ask for
@@ -160,17 +167,10 @@ func TestSegmentUpgrade(t *testing.T) {
 	if err != nil || st != (LoadStats{Loaded: len(texts), Rewrite: true}) {
 		t.Fatalf("LoadIDs of the old format = %+v, %v", st, err)
 	}
-	if err := got.Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	saveReloads(t, got, kv, texts)
 	if p, c := keysOf(kv); p != 0 || c == 0 {
 		t.Errorf("after upgrade: %d records, %d chunks", p, c)
 	}
-	again, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), nil)
-	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
-		t.Fatalf("LoadIDs after upgrade = %+v, %v", st, err)
-	}
-	sameAsFresh(t, again, texts)
 }
 
 // TestSegmentReconciles: the process died between the store's write and the
@@ -196,14 +196,7 @@ func TestSegmentReconciles(t *testing.T) {
 		t.Errorf("asked for the text of %v, want 5000..5006", asked)
 	}
 	sameAsFresh(t, got, texts)
-	if err := got.Save(kv); err != nil {
-		t.Fatal(err)
-	}
-	again, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), nil)
-	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
-		t.Fatalf("LoadIDs after repair = %+v, %v", st, err)
-	}
-	sameAsFresh(t, again, texts)
+	saveReloads(t, got, kv, texts)
 }
 
 // TestSegmentDamaged: a damaged or truncated segment is reported in
@@ -247,14 +240,7 @@ func TestSegmentDamaged(t *testing.T) {
 				t.Errorf("LoadStats = %+v; want the segment reported and every passage tokenised", st)
 			}
 			sameAsFresh(t, got, texts)
-			if err := got.Save(kv); err != nil {
-				t.Fatal(err)
-			}
-			again, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), nil)
-			if err != nil || st != (LoadStats{Loaded: len(texts)}) {
-				t.Fatalf("LoadIDs after repair = %+v, %v", st, err)
-			}
-			sameAsFresh(t, again, texts)
+			saveReloads(t, got, kv, texts)
 		})
 	}
 }
