@@ -312,3 +312,20 @@ func TestLoadDamagedDictionary(t *testing.T) {
 		})
 	}
 }
+
+// TestSegmentOtherTokenizerVersion: a segment written by another tokenizer
+// is not used; everything is tokenised and the next Save replaces it.
+func TestSegmentOtherTokenizerVersion(t *testing.T) {
+	smallSegments(t, 16)
+	texts := segmentCorpus(7, 200)
+	kv := newMapKV()
+	if err := indexOf(texts).Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	kv.m[string(metaKey)] = []byte("lexical-tok-v0")
+	got, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), func(id uint64) (string, error) { return texts[id], nil })
+	if err != nil || st != (LoadStats{Tokenized: len(texts), Rewrite: true}) {
+		t.Fatalf("LoadIDs = %+v, %v", st, err)
+	}
+	saveReloads(t, got, kv, texts)
+}
