@@ -23,7 +23,8 @@ import (
 // the baseline), query p50/p99 over 1000 queries (k 10, one goroutine) as
 // wall time and as the thread's CPU time (steadier on a shared machine),
 // then through a bbolt file: save-s (the whole index), save10-s (after
-// adding 10 passages), both also as process CPU (save-cpu-s, save10-cpu-s);
+// adding 10 passages), both also as process CPU (save-cpu-s, save10-cpu-s),
+// stored-MB (keys and values the full Save wrote);
 // load-s and load-cpu-s (Load, texts from memory as if the store streamed
 // them); loadids-s, loadids-cpu-s and loadids-heap-MB (LoadIDs, which reads
 // no text, and the heap the loaded index holds), and the query latencies
@@ -103,6 +104,7 @@ func scaleSaveLoad(b *testing.B, c *synth.Corpus, ix *Index, n int) map[string]f
 	defer db.Close()
 	m := map[string]float64{}
 	m["save-s"], m["save-cpu-s"] = scaleSave(b, db, ix)
+	m["stored-MB"] = storedMB(b, db)
 	for i := range 10 {
 		ix.Add(uint64(n+i), c.Text(uint64(n+i)))
 	}
@@ -146,6 +148,21 @@ func scaleSave(b *testing.B, db *bbolt.DB, ix *Index) (wall, cpu float64) {
 		b.Fatal(err)
 	}
 	return time.Since(t0).Seconds(), (synth.ProcessCPU() - c0).Seconds()
+}
+
+// storedMB is the size of the keys and values in the bucket "lexical".
+func storedMB(b *testing.B, db *bbolt.DB) float64 {
+	n := 0
+	err := db.View(func(tx *bbolt.Tx) error {
+		return tx.Bucket([]byte("lexical")).ForEach(func(k, v []byte) error {
+			n += len(k) + len(v)
+			return nil
+		})
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return float64(n) / (1 << 20)
 }
 
 // scaleLoadIDs times LoadIDs (no passage text read), the heap the loaded
