@@ -336,7 +336,7 @@ func (ix *Index) reuse(id uint64, check bool, sum uint32, recs map[uint64]record
 
 // finishLoad drops the segment's passages and the records no passage
 // claimed (the next Save deletes them; a tombstone already says so), then
-// builds or tidies the postings.
+// builds the postings, or compacts or repacks those read from a segment.
 func (ix *Index) finishLoad(recs map[uint64]record, st *LoadStats) {
 	for s := range ix.nbase {
 		d := &ix.docs[s]
@@ -356,12 +356,16 @@ func (ix *Index) finishLoad(recs map[uint64]record, st *LoadStats) {
 			st.Dropped++
 		}
 	}
+	grown := len(ix.docs) > ix.nbase
 	ix.loading, ix.seen, ix.nbase = false, nil, 0
-	if ix.deferPost {
+	switch {
+	case ix.deferPost:
 		ix.deferPost = false
 		ix.invert()
-	} else if ix.deadPost > 4096 && ix.deadPost > ix.livePost {
+	case ix.deadPost > 4096 && ix.deadPost > ix.livePost:
 		ix.compactLocked()
+	case grown:
+		ix.repack()
 	}
 	st.Rewrite = ix.segmentDueLocked()
 }

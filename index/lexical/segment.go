@@ -10,18 +10,21 @@ import (
 
 // The segment is the persisted base of the index (see doc.go, Persistence):
 // the live passages and their posting lists, laid out as the index holds
-// them in memory, so Load copies them instead of inverting records. Two
+// them in memory, so Load copies them instead of inverting records. Three
 // byte streams, each cut into chunks of segChunkSize under
 // segChunkPrefix + stream byte + 4-byte big-endian chunk number:
 //
-//	tables 't': per passage (slot order) id u64, length, sum, nterms, record
-//	            bytes u32; per term (id order) postings n, data bytes u32;
-//	            per block, term by term: last, off, maxTF, minLen u32
-//	bulk 'b':   every passage's packed terms (slot order), then every
-//	            term's posting data (id order)
+//	tables 't':   per passage (slot order) id u64, length, sum, nterms,
+//	              record bytes u32; per term (id order) postings n, data
+//	              bytes u32; per block, term by term: last, off, maxTF,
+//	              minLen u32
+//	records 'f':  every passage's packed terms (slot order)
+//	postings 'p': every term's posting data (id order)
 //
 // All integers are little-endian. The manifest under segMetaKey gives the
-// counts, the lengths and the CRC-32C of both streams.
+// counts, the lengths and the CRC-32C of the streams. Records and postings
+// are read into an allocation each, so that repacking the posting lists
+// (finishLoad) can release theirs.
 var (
 	segMetaKey     = []byte("\x00lexical-segm")
 	segChunkPrefix = []byte("\x00lexical-segc")
@@ -32,9 +35,10 @@ const (
 	docRowSize   = 24
 	termRowSize  = 8
 	blockRowSize = 16
-	manifestSize = 41
+	manifestSize = 45
 	streamTables = 't'
-	streamBulk   = 'b'
+	streamFwd    = 'f'
+	streamPost   = 'p'
 	// maxStream bounds a stream's length read from a manifest (whose own
 	// checksum held) before memory is reserved for it.
 	maxStream = 1 << 40
@@ -54,7 +58,8 @@ var errSegment = errors.New("lexical segment unusable")
 type manifest struct {
 	docs, terms, blocks uint32
 	fwdLen, postLen     uint64
-	crcTables, crcBulk  uint32
+	crcTables, crcFwd   uint32
+	crcPost             uint32
 }
 
 func (m *manifest) tablesLen() uint64 {
@@ -62,7 +67,7 @@ func (m *manifest) tablesLen() uint64 {
 }
 
 // encode lays out the manifest: version, docs, terms, blocks, fwdLen,
-// postLen, crcTables, crcBulk, then the CRC-32C of all that.
+// postLen, crcTables, crcFwd, crcPost, then the CRC-32C of all that.
 func (m *manifest) encode() []byte {
 	b := make([]byte, 0, manifestSize)
 	b = append(b, segVersion)
@@ -72,7 +77,8 @@ func (m *manifest) encode() []byte {
 	b = binary.LittleEndian.AppendUint64(b, m.fwdLen)
 	b = binary.LittleEndian.AppendUint64(b, m.postLen)
 	b = binary.LittleEndian.AppendUint32(b, m.crcTables)
-	b = binary.LittleEndian.AppendUint32(b, m.crcBulk)
+	b = binary.LittleEndian.AppendUint32(b, m.crcFwd)
+	b = binary.LittleEndian.AppendUint32(b, m.crcPost)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
 
@@ -85,7 +91,7 @@ func decodeManifest(v []byte) (manifest, error) {
 	}
 	le := binary.LittleEndian
 	m := manifest{docs: le.Uint32(v[1:]), terms: le.Uint32(v[5:]), blocks: le.Uint32(v[9:]),
-		fwdLen: le.Uint64(v[13:]), postLen: le.Uint64(v[21:]), crcTables: le.Uint32(v[29:]), crcBulk: le.Uint32(v[33:])}
+		fwdLen: le.Uint64(v[13:]), postLen: le.Uint64(v[21:]), crcTables: le.Uint32(v[29:]), crcFwd: le.Uint32(v[33:]), crcPost: le.Uint32(v[37:])}
 	if m.tablesLen() > maxStream || m.fwdLen > maxStream || m.postLen > maxStream {
 		return manifest{}, fmt.Errorf("%w: manifest sizes out of range", errSegment)
 	}
@@ -147,7 +153,7 @@ func (w *chunkWriter) flush() {
 // saveSegmentLocked), so a posting list's length is its term's df.
 func (ix *Index) writeSegmentLocked(kv KV) (manifest, error) {
 	m := manifest{docs: uint32(len(ix.docs)), terms: uint32(len(ix.post))}
-	tw, bw := &chunkWriter{kv: kv, stream: streamTables}, &chunkWriter{kv: kv, stream: streamBulk}
+	tw, fw, pw := &chunkWriter{kv: kv, stream: streamTables}, &chunkWriter{kv: kv, stream: streamFwd}, &chunkWriter{kv: kv, stream: streamPost}
 	le := binary.LittleEndian
 	var row [docRowSize]byte
 	for i := range ix.docs {
@@ -158,9 +164,8 @@ func (ix *Index) writeSegmentLocked(kv KV) (manifest, error) {
 		le.PutUint32(row[16:], d.nterms)
 		le.PutUint32(row[20:], uint32(len(d.terms)))
 		tw.write(row[:])
-		bw.write(d.terms)
+		fw.write(d.terms)
 	}
-	m.fwdLen = bw.n
 	for i := range ix.post {
 		p := &ix.post[i]
 		le.PutUint32(row[0:], uint32(p.n))
@@ -176,13 +181,14 @@ func (ix *Index) writeSegmentLocked(kv KV) (manifest, error) {
 			le.PutUint32(row[12:], b.minLen)
 			tw.write(row[:blockRowSize])
 		}
-		bw.write(ix.post[i].data)
+		pw.write(ix.post[i].data)
 	}
-	m.postLen = bw.n - m.fwdLen
-	tw.flush()
-	bw.flush()
-	m.crcTables, m.crcBulk = tw.crc, bw.crc
-	return m, errors.Join(tw.err, bw.err)
+	for _, w := range []*chunkWriter{tw, fw, pw} {
+		w.flush()
+	}
+	m.fwdLen, m.postLen = fw.n, pw.n
+	m.crcTables, m.crcFwd, m.crcPost = tw.crc, fw.crc, pw.crc
+	return m, errors.Join(tw.err, fw.err, pw.err)
 }
 
 // readStream reassembles a stream of n bytes from its chunks and checks its
@@ -225,16 +231,20 @@ func (ix *Index) loadSegmentLocked(kv KV) (found bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	bulk, err := readStream(kv, streamBulk, m.fwdLen+m.postLen, m.crcBulk)
+	fwd, err := readStream(kv, streamFwd, m.fwdLen, m.crcFwd)
+	if err != nil {
+		return true, err
+	}
+	post, err := readStream(kv, streamPost, m.postLen, m.crcPost)
 	if err != nil {
 		return true, err
 	}
 	docRows := tables[:uint64(m.docs)*docRowSize]
-	docs, postings, err := decodeDocs(docRows, bulk[:m.fwdLen])
+	docs, postings, err := decodeDocs(docRows, fwd)
 	if err != nil {
 		return true, err
 	}
-	if err := ix.decodePostings(&m, tables[len(docRows):], bulk[m.fwdLen:], postings); err != nil {
+	if err := ix.decodePostings(&m, tables[len(docRows):], post, postings); err != nil {
 		ix.resetPassages()
 		return true, err
 	}

@@ -205,11 +205,11 @@ func TestSegmentReconciles(t *testing.T) {
 func TestSegmentDamaged(t *testing.T) {
 	damages := map[string]func(kv *mapKV){
 		"truncated chunk": func(kv *mapKV) {
-			k := string(segChunkKey(streamBulk, 1))
+			k := string(segChunkKey(streamPost, 1))
 			kv.m[k] = kv.m[k][:100]
 		},
 		"missing chunk": func(kv *mapKV) { delete(kv.m, string(segChunkKey(streamTables, 0))) },
-		"flipped byte":  func(kv *mapKV) { kv.m[string(segChunkKey(streamBulk, 0))][77] ^= 0x10 },
+		"flipped byte":  func(kv *mapKV) { kv.m[string(segChunkKey(streamFwd, 0))][77] ^= 0x10 },
 		"extra chunk":   func(kv *mapKV) { kv.m[string(segChunkKey(streamTables, 0))] = make([]byte, 1<<16) },
 		"manifest":      func(kv *mapKV) { kv.m[string(segMetaKey)][3] ^= 1 },
 		"short manifest": func(kv *mapKV) {
