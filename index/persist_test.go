@@ -83,8 +83,8 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if err := x.Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := kv.puts, 2001; got != want {
-		t.Fatalf("first save: %d puts, want %d (nodes + header)", got, want)
+	if got, want := kv.puts, 4001; got != want {
+		t.Fatalf("first save: %d puts, want %d (codes + nodes + header)", got, want)
 	}
 	if kv.deletes != 1 || kv.Get(nodeKey(1<<50)) != nil {
 		t.Fatalf("first save of a new index kept a foreign node (%d deletes)", kv.deletes)
@@ -93,7 +93,14 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if want := (LoadStats{Vectors: 2000, Nodes: 2000}); st != want {
 		t.Fatalf("stats %+v, want %+v", st, want)
 	}
-	if !reflect.DeepEqual(searchAll(t, x, d.queries, 10, 40), searchAll(t, y, d.queries, 10, 40)) {
+	checkCleanLoad(t, x, y, kv, d.queries)
+}
+
+// checkCleanLoad checks that y, loaded from what x saved into kv, answers
+// queries as x does and that saving it again writes only the header.
+func checkCleanLoad(t *testing.T, x, y *Index, kv *memKV, queries [][]float32) {
+	t.Helper()
+	if !reflect.DeepEqual(searchAll(t, x, queries, 10, 40), searchAll(t, y, queries, 10, 40)) {
 		t.Fatal("loaded index answers differently from the saved one")
 	}
 	kv.resetCounts()
@@ -135,8 +142,8 @@ func TestIncrementalSaveWritesOnlyDirty(t *testing.T) {
 	if kv.puts < 11 || kv.puts > 400 {
 		t.Fatalf("incremental save wrote %d nodes, want between 11 and 400 of 2008", kv.puts)
 	}
-	if kv.deletes != 2 || kv.Get(nodeKey(3)) != nil {
-		t.Fatalf("deletes %d, node 3 still stored: %v", kv.deletes, kv.Get(nodeKey(3)) != nil)
+	if kv.deletes != 4 || kv.Get(nodeKey(3)) != nil || kv.Get(codeKey(3)) != nil {
+		t.Fatalf("deletes %d (want 2 nodes and their codes), node 3 still stored: %v", kv.deletes, kv.Get(nodeKey(3)) != nil)
 	}
 	for i := 2010; i < 2100; i++ {
 		delete(src, uint64(i))
@@ -189,8 +196,8 @@ func TestLoadReconciles(t *testing.T) {
 	if err := y.Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	if kv.deletes != 100 {
-		t.Fatalf("save after reconcile deleted %d nodes, want 100", kv.deletes)
+	if kv.deletes != 200 {
+		t.Fatalf("save after reconcile deleted %d records, want 100 nodes and their codes", kv.deletes)
 	}
 	if _, st := mustLoad(t, kv, d.dim, persistCfg, src); st != (LoadStats{Vectors: 2100, Nodes: 2100}) {
 		t.Fatalf("second load %+v, want clean", st)
@@ -297,8 +304,8 @@ func TestSaveErrorKeepsDirty(t *testing.T) {
 	if err := x.Save(good); err != nil {
 		t.Fatal(err)
 	}
-	if good.puts != 501 {
-		t.Fatalf("save after a failed save wrote %d records, want all 501", good.puts)
+	if good.puts != 1001 {
+		t.Fatalf("save after a failed save wrote %d records, want all 1001 (codes, nodes, header)", good.puts)
 	}
 	if _, st := mustLoad(t, good, 8, persistCfg, sourceOf(d)); st != (LoadStats{Vectors: 500, Nodes: 500}) {
 		t.Fatalf("load %+v", st)

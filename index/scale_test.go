@@ -30,7 +30,8 @@ import (
 // cores, default config; wall and per CPU-second, vector generation
 // included), heap-MB (HeapInuse after GC, minus the baseline),
 // save-s and load-s (a clean read of the saved graph through a bbolt file;
-// vectors come from memory, as if the store streamed them), query p50/p99 over 1000 queries (k 10, one goroutine; wall and thread CPU
+// vectors come from memory, as if the store streamed them; with a Source,
+// LoadSums over their checksums), query p50/p99 over 1000 queries (k 10, one goroutine; wall and thread CPU
 // time) and
 // recall@10 against the exact scan. MCPVEC_BENCH_PROFILE=dir writes a heap
 // profile after the build.
@@ -134,13 +135,29 @@ func scaleSaveLoad(b *testing.B, db *bbolt.DB, c *synth.Corpus, x *Index, n int)
 		b.Fatal(err)
 	}
 	vecs := make([][]float32, n) // the store streams them from bbolt; not timed here
+	sums := make([]uint32, n)    // the store keeps them in their own bucket
 	for i := range vecs {
 		vecs[i] = c.Vector(uint64(i))
+		sums[i] = vecCRC(vecs[i])
 	}
 	t0, c0 := time.Now(), cpuTime()
 	err = db.View(func(tx *bbolt.Tx) error {
-		y, st, err := Load(boltKV{tx.Bucket([]byte("hnsw"))}, c.Dim, x.Config(), seqOf(vecs))
-		if err == nil && (st.Rebuilt || st.Inserted != 0 || y.Len() != n) {
+		kv := boltKV{tx.Bucket([]byte("hnsw"))}
+		var y *Index
+		var st LoadStats
+		var err error
+		if src := x.Config().Source; src != nil {
+			y, st, err = LoadSums(kv, c.Dim, x.Config(), func(yield func(uint64, uint32) bool) {
+				for i, s := range sums {
+					if !yield(uint64(i), s) {
+						return
+					}
+				}
+			}, src.Vectors)
+		} else {
+			y, st, err = Load(kv, c.Dim, x.Config(), seqOf(vecs))
+		}
+		if err == nil && (st.Rebuilt || st.Inserted != 0 || st.Read != 0 || y.Len() != n) {
 			err = fmt.Errorf("load was not a clean read: %+v", st)
 		}
 		return err

@@ -16,7 +16,9 @@ import (
 )
 
 // SchemaVersion is the on-disk layout this package reads and writes.
-const SchemaVersion = 1
+// Version 2 added the vector checksums (bucket vsums); a version-1 file is
+// upgraded when first opened for writing.
+const SchemaVersion = 2
 
 var (
 	bucketMeta      = []byte("meta")
@@ -27,6 +29,7 @@ var (
 	bucketPaths     = []byte("paths")
 	bucketChunks    = []byte("chunks")
 	bucketVectors   = []byte("vectors")
+	bucketSums      = []byte("vsums")
 	bucketAux       = []byte("aux")
 	allBuckets      = [][]byte{bucketMeta, bucketSettings, bucketDocs, bucketTexts,
 		bucketOriginals, bucketPaths, bucketChunks, bucketVectors, bucketAux}
@@ -138,6 +141,9 @@ func (db *DB) init() error {
 	if db.readOnly {
 		return db.view(func(tx *bolt.Tx) error {
 			m := tx.Bucket(bucketMeta)
+			if first, _ := tx.Cursor().First(); m == nil && first == nil {
+				return fmt.Errorf("%s: %w: %w", db.path, ErrEmpty, ErrUnwritten)
+			}
 			if m == nil {
 				return fmt.Errorf("%s: %w: no meta record", db.path, ErrSchema)
 			}
@@ -165,10 +171,12 @@ func (db *DB) init() error {
 		}
 		m = tx.Bucket(bucketMeta)
 		if m.Get([]byte("schema")) == nil {
-			if err := m.Put([]byte("schema"), []byte(strconv.Itoa(SchemaVersion))); err != nil {
+			if err := m.Put([]byte("created"), []byte(time.Now().UTC().Format(time.RFC3339))); err != nil {
 				return err
 			}
-			return m.Put([]byte("created"), []byte(time.Now().UTC().Format(time.RFC3339)))
+		}
+		if string(m.Get([]byte("schema"))) != strconv.Itoa(SchemaVersion) || tx.Bucket(bucketSums) == nil {
+			return fillSums(tx)
 		}
 		return nil
 	})

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/store/storetest"
+	"go.etcd.io/bbolt"
 )
 
 // checkLibrary ingests n small text files into a new library and returns
@@ -120,6 +121,26 @@ func TestEmptyLibraryFile(t *testing.T) {
 		r := mcpvec(t, db, args...)
 		if r.code == 0 || strings.Contains(r.stderr, "bad file descriptor") || strings.Contains(r.stderr, "goroutine ") {
 			t.Errorf("%v on a 0-byte library: %+v", args, r)
+		}
+	}
+}
+
+// TestUnwrittenLibraryFile: a first ingest killed after bbolt created the
+// file but before the store's first commit leaves nothing lost, so check
+// passes and says so, and the other commands say the library is empty.
+func TestUnwrittenLibraryFile(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lib.db")
+	bdb, err := bbolt.Open(db, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bdb.Close()
+	if r := mcpvec(t, db, "check"); r.code != 0 || !strings.Contains(r.stdout, "ok (empty") {
+		t.Errorf("check on an unwritten library: %+v", r)
+	}
+	for _, args := range [][]string{{"info"}, {"ls"}} {
+		if r := mcpvec(t, db, args...); r.code == 0 || !strings.Contains(r.stderr, "nothing written yet") || strings.Contains(r.stderr, "goroutine ") {
+			t.Errorf("%v on an unwritten library: %+v", args, r)
 		}
 	}
 }

@@ -59,7 +59,7 @@ func (f *embedFlags) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&f.provider, "embedder", e.getenv("MCPVEC_EMBEDDER"), "embedder for a new library: hash (offline, default) or openai (also any OpenAI-compatible server) ($MCPVEC_EMBEDDER)")
 	fs.StringVar(&f.model, "embed-model", "", "embedding model (openai default text-embedding-3-small)")
 	fs.StringVar(&f.url, "embed-url", "", "OpenAI-compatible base URL, e.g. http://localhost:11434/v1 for Ollama ($OPENAI_BASE_URL)")
-	fs.IntVar(&f.dims, "dimensions", 0, "vector dimensions (hash: default 1024; openai: shorten text-embedding-3 vectors)")
+	fs.IntVar(&f.dims, "dimensions", 0, "vector dimensions (hash: default 384; openai: shorten text-embedding-3 vectors)")
 }
 
 func (f *embedFlags) set() bool {
