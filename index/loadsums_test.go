@@ -38,16 +38,7 @@ func sourceBuild(t *testing.T, d *dataset, n int) (*Index, *mapSource, *memKV) {
 	src := newMapSource(d)
 	cfg := persistCfg
 	cfg.Source = src
-	x := New(d.dim, cfg)
-	for i := range n {
-		if err := x.Add(uint64(i), d.vecs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	kv := newMemKV()
-	if err := x.Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	x, kv := savedPrefix(t, d, n, cfg)
 	return x, src, kv
 }
 
@@ -77,21 +68,7 @@ func TestLoadSumsReconciles(t *testing.T) {
 	}
 	src.vecs[500] = d.vecs[2100]
 	y, st := mustLoadSums(t, kv, d.dim, src)
-	want := LoadStats{Vectors: 2100, Nodes: 2000, Inserted: 201, Removed: 100, Read: 201, Repaired: st.Repaired}
-	if st != want || st.Repaired == 0 {
-		t.Fatalf("stats %+v, want %+v with Repaired > 0", st, want)
-	}
-	for i := uint64(0); i < 100; i++ {
-		if y.Has(i) {
-			t.Fatalf("removed id %d still present", i)
-		}
-	}
-	if rs, _ := y.SearchEf(d.vecs[2100], 2, 64); len(rs) < 2 || !slices.Contains([]uint64{rs[0].ID, rs[1].ID}, 500) {
-		t.Fatalf("changed vector of id 500 not found at its new place: %v", rs)
-	}
-	if r := recall(truth(t, y, d.queries, 10), searchAll(t, y, d.queries, 10, 64)); r < 0.9 {
-		t.Fatalf("recall after reconcile %.3f", r)
-	}
+	checkReconciled(t, y, d, st, LoadStats{Vectors: 2100, Nodes: 2000, Inserted: 201, Removed: 100, Read: 201})
 	if err := y.Save(kv); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -61,10 +60,10 @@ func scaleRun(b *testing.B, n, dim int) map[string]float64 {
 		cfg.Source = storeVectors(b, db, c, n)
 	}
 	base := synth.HeapInuse()
-	t0, c0 := time.Now(), cpuTime()
+	t0, c0 := time.Now(), synth.ProcessCPU()
 	x := scaleBuild(b, c, n, cfg)
 	m := map[string]float64{"vectors/s": float64(n) / time.Since(t0).Seconds()}
-	m["vectors/cpu-s"] = float64(n) / (cpuTime() - c0).Seconds()
+	m["vectors/cpu-s"] = float64(n) / (synth.ProcessCPU() - c0).Seconds()
 	m["heap-MB"] = float64(synth.HeapInuse()-base) / (1 << 20)
 	if err := synth.WriteHeapProfile(fmt.Sprintf("index-%dk-d%d", n/1000, dim)); err != nil {
 		b.Fatal(err)
@@ -79,21 +78,7 @@ func scaleRun(b *testing.B, n, dim int) map[string]float64 {
 
 func scaleBuild(b *testing.B, c *synth.Corpus, n int, cfg Config) *Index {
 	x := New(c.Dim, cfg)
-	var wg sync.WaitGroup
-	workers := runtime.GOMAXPROCS(0)
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < n; i += workers {
-				if err := x.Add(uint64(i), c.Vector(uint64(i))); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	addParallel(b, x, n, func(i int) []float32 { return c.Vector(uint64(i)) })
 	return x
 }
 
@@ -140,7 +125,7 @@ func scaleSaveLoad(b *testing.B, db *bbolt.DB, c *synth.Corpus, x *Index, n int)
 		vecs[i] = c.Vector(uint64(i))
 		sums[i] = vecCRC(vecs[i])
 	}
-	t0, c0 := time.Now(), cpuTime()
+	t0, c0 := time.Now(), synth.ProcessCPU()
 	err = db.View(func(tx *bbolt.Tx) error {
 		kv := boltKV{tx.Bucket([]byte("hnsw"))}
 		var y *Index
@@ -165,7 +150,7 @@ func scaleSaveLoad(b *testing.B, db *bbolt.DB, c *synth.Corpus, x *Index, n int)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return save, time.Since(t0), cpuTime() - c0
+	return save, time.Since(t0), synth.ProcessCPU() - c0
 }
 
 // boltSource reads vectors from a bbolt bucket, one read transaction per

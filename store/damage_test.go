@@ -19,11 +19,7 @@ import (
 // many pages) and returns its path, closed.
 func damagedLibrary(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "lib.db")
-	db, err := store.Open(path, &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, path := openNew(t, &store.Options{NoSync: true})
 	if err := db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "t", Dimensions: 4}); err != nil {
 		t.Fatal(err)
 	}

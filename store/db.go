@@ -282,11 +282,17 @@ func (db *DB) SetEmbedder(e EmbedderInfo) error {
 
 // Setting returns a stored setting or ErrNotFound.
 func (db *DB) Setting(name string) ([]byte, error) {
+	return db.valueCopy(bucketSettings, name, fmt.Sprintf("setting %q", name))
+}
+
+// valueCopy returns a copy of the value at key in bucket, or an error
+// naming what that wraps ErrNotFound.
+func (db *DB) valueCopy(bucket []byte, key, what string) ([]byte, error) {
 	var out []byte
 	err := db.view(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketSettings).Get([]byte(name))
+		v := tx.Bucket(bucket).Get([]byte(key))
 		if v == nil {
-			return fmt.Errorf("setting %q: %w", name, ErrNotFound)
+			return fmt.Errorf("%s: %w", what, ErrNotFound)
 		}
 		out = append([]byte(nil), v...)
 		return nil

@@ -13,7 +13,7 @@
 //	texts      doc id     → full extracted text
 //	originals  doc id     → the original file bytes (served by /docs links)
 //	paths      source path→ doc id
-//	chunks     seq (8-byte big endian) → JSON Chunk
+//	chunks     seq (8-byte big endian) → Chunk record (binary, see chunkcodec.go; version 2 holds a heading path)
 //	vectors    seq (8-byte big endian) → little-endian float32s
 //	vsums      seq (8-byte big endian) → CRC-32C of the vector's bytes (u32 LE),
 //	                        so an index can reconcile without reading vectors

@@ -73,7 +73,15 @@ type Chunk struct {
 	End       int    `json:"end"`
 	PageStart int    `json:"page_start"`
 	PageEnd   int    `json:"page_end"`
+	// Headings is the passage's heading path (chapter, section, ...),
+	// outermost first; nil when the document has no headings there.
+	Headings []string `json:"headings,omitempty"`
 }
+
+// IndexText is what the search indexes read of the passage: its heading
+// path on a line of its own, then its text; just the text when it has no
+// headings. Tx.ChunkTexts yields the same.
+func (c *Chunk) IndexText() string { return indexText(c.Headings, c.Text) }
 
 // ID is the passage's stable public id, "<document id>:<index>".
 func (c *Chunk) ID() string { return c.DocID + ":" + strconv.Itoa(c.Index) }
@@ -359,16 +367,7 @@ func (db *DB) Documents() ([]*Document, error) {
 
 // Original returns the original bytes of a document, or ErrNotFound.
 func (db *DB) Original(id string) ([]byte, error) {
-	var out []byte
-	err := db.view(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketOriginals).Get([]byte(id))
-		if v == nil {
-			return fmt.Errorf("original of %s: %w", id, ErrNotFound)
-		}
-		out = append([]byte(nil), v...)
-		return nil
-	})
-	return out, err
+	return db.valueCopy(bucketOriginals, id, "original of "+id)
 }
 
 // Chunks returns the passages with the given sequence numbers, in the same

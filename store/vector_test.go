@@ -3,7 +3,6 @@ package store_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -95,11 +94,7 @@ func TestReadVectors(t *testing.T) {
 // A schema-1 library (no checksums) is upgraded when opened for writing and
 // read with checksums computed on the fly when opened read-only.
 func TestSchema1Upgrade(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "lib.db")
-	db, err := store.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, path := openNew(t, nil)
 	db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "t", Dimensions: 4})
 	d, c, v := testDoc("aaaa", "/a", "one", "two")
 	if _, err := db.PutDocument(d, c, v, nil); err != nil {
@@ -160,11 +155,7 @@ func downgrade(t *testing.T, path string) {
 }
 
 func TestCheckFindsWrongSum(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "lib.db")
-	db, err := store.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, path := openNew(t, nil)
 	db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "t", Dimensions: 4})
 	d, c, v := testDoc("aaaa", "/a", "one")
 	if _, err := db.PutDocument(d, c, v, nil); err != nil {
@@ -177,7 +168,7 @@ func TestCheckFindsWrongSum(t *testing.T) {
 		return tx.Bucket([]byte("vsums")).Put(k, []byte{1, 2, 3, 4})
 	})
 	b.Close()
-	db, err = store.Open(path, nil)
+	db, err := store.Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,19 +27,23 @@ import (
 )
 
 type config struct {
-	shared      string
-	collections string
-	modes       string
-	out         string
-	chunkSizes  string
-	overlap     int
-	chunkTokens int
-	dims        int
-	longdoc     bool
-	rrfK        float64
-	vecWeight   float64
-	fusion      string
-	weaviate    string
+	shared       string
+	collections  string
+	modes        string
+	out          string
+	chunkSizes   string
+	overlap      int
+	chunkTokens  int
+	dims         int
+	longdoc      bool
+	outline      bool
+	markdown     bool
+	noHeadIndex  bool
+	bookmarkOnly bool
+	rrfK         float64
+	vecWeight    float64
+	fusion       string
+	weaviate     string
 }
 
 func main() {
@@ -53,6 +57,10 @@ func main() {
 	flag.IntVar(&c.overlap, "overlap", -1, "chunk overlap in tokens (-1: default)")
 	flag.IntVar(&c.dims, "dims", 0, "offline embedder dimensions (0: default)")
 	flag.BoolVar(&c.longdoc, "longdoc", true, "run the long-document PDF check")
+	flag.BoolVar(&c.outline, "longdoc-outline", true, "give the long-document PDFs a bookmark per abstract title")
+	flag.BoolVar(&c.bookmarkOnly, "longdoc-bookmark-only", false, "put abstract titles only in the long-document PDFs' outline, not in their text (a section named by its heading alone)")
+	flag.BoolVar(&c.noHeadIndex, "no-heading-index", false, "store passages without their heading paths and embed their text alone, to measure what indexing the headings adds to cutting at them")
+	flag.BoolVar(&c.markdown, "markdown", false, "write collection documents as Markdown with the title as a # heading (else plain text, title as the first line)")
 	flag.Float64Var(&c.rrfK, "rrf-k", 0, "RRF constant (0: library default)")
 	flag.StringVar(&c.fusion, "fusion", "", "hybrid fusion: rrf or scores (\"\": library default)")
 	flag.Float64Var(&c.vecWeight, "vector-weight", 0, "weight of the vector list in fusion (0: mcpvec's default for the embedder)")
@@ -90,11 +98,12 @@ type (
 
 // testLibrary is a temporary library with the offline embedder.
 type testLibrary struct {
-	db   *store.DB
-	lib  *library.Library
-	emb  embed.Embedder
-	opts library.Options
-	dir  string
+	db          *store.DB
+	lib         *library.Library
+	emb         embed.Embedder
+	opts        library.Options
+	dir         string
+	noHeadIndex bool // see putWithoutHeadings
 }
 
 func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, error) {
@@ -123,7 +132,25 @@ func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, e
 	if err != nil {
 		return nil, err
 	}
-	return &testLibrary{db: db, lib: lib, emb: emb, opts: opts, dir: dir}, nil
+	return &testLibrary{db: db, lib: lib, emb: emb, opts: opts, dir: dir, noHeadIndex: c.noHeadIndex}, nil
+}
+
+// putWithoutHeadings stores passages without their heading paths and with
+// vectors of their text alone, so that neither index sees the headings
+// while the passages are still cut at them.
+func (t *testLibrary) putWithoutHeadings(ctx context.Context) func(*store.Document, []store.Chunk, [][]float32, []byte) (store.PutResult, error) {
+	return func(d *store.Document, chunks []store.Chunk, _ [][]float32, orig []byte) (store.PutResult, error) {
+		texts := make([]string, len(chunks))
+		for i := range chunks {
+			chunks[i].Headings = nil
+			texts[i] = chunks[i].Text
+		}
+		vecs, err := t.emb.Embed(ctx, texts)
+		if err != nil {
+			return store.PutResult{}, err
+		}
+		return t.db.PutDocument(d, chunks, vecs, orig)
+	}
 }
 
 func (t *testLibrary) ingest(ctx context.Context, paths []string, co chunk.Options) (ingest.Summary, error) {
@@ -132,7 +159,11 @@ func (t *testLibrary) ingest(ctx context.Context, paths []string, co chunk.Optio
 		return ingest.Summary{}, err
 	}
 	defer ex.Close()
-	in := ingest.New(t.db, ex, t.emb, ingest.Options{Chunk: co, OnWrite: t.lib.Apply, DropOriginals: true, Workers: 2})
+	opts := ingest.Options{Chunk: co, OnWrite: t.lib.Apply, DropOriginals: true, Workers: 2}
+	if t.noHeadIndex {
+		opts.Put = t.putWithoutHeadings(ctx)
+	}
+	in := ingest.New(t.db, ex, t.emb, opts)
 	sum, err := in.Run(ctx, paths)
 	if err == nil && len(sum.Failed) > 0 {
 		err = fmt.Errorf("%d files failed, first: %v", len(sum.Failed), sum.Failed[0])
@@ -171,8 +202,11 @@ func evalCollection(ctx context.Context, c config, coll string) error {
 		if strings.TrimSpace(d.Title+d.Text) == "" {
 			continue // Cranfield has two empty documents; they cannot be retrieved.
 		}
-		p := filepath.Join(files, d.ID+".txt")
-		if err := os.WriteFile(p, []byte(d.Title+"\n\n"+d.Text+"\n"), 0o644); err != nil {
+		name, body := d.ID+".txt", d.Title+"\n\n"+d.Text+"\n"
+		if c.markdown {
+			name, body = d.ID+".md", "# "+d.Title+"\n\n"+d.Text+"\n"
+		}
+		if err := os.WriteFile(filepath.Join(files, name), []byte(body), 0o644); err != nil {
 			return err
 		}
 	}
@@ -186,7 +220,7 @@ func evalCollection(ctx context.Context, c config, coll string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("\n## %s: %d documents, %d passages, ingested in %s\n\n", coll, sum.Ingested, sum.Chunks, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("\n## %s%s: %d documents, %d passages, ingested in %s\n\n", coll, map[bool]string{true: " as Markdown"}[c.markdown], sum.Ingested, sum.Chunks, time.Since(start).Round(time.Millisecond))
 	docOf, err := sourceIDs(tl.db)
 	if err != nil {
 		return err

@@ -12,11 +12,7 @@ import (
 )
 
 func runReindex(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("reindex", "--embedder NAME [--embed-model M] [--embed-url URL] [--dimensions N] | --discard", e)
-	var lf libFlags
-	var ef embedFlags
-	lf.register(fs)
-	ef.register(fs, e)
+	fs, lf, ef := embedFlagSet("reindex", "--embedder NAME [--embed-model M] [--embed-url URL] [--dimensions N] | --discard", e)
 	discard := fs.Bool("discard", false, "throw away an interrupted reindex instead of resuming it")
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
@@ -26,7 +22,7 @@ func runReindex(ctx context.Context, e *env, args []string) int {
 	}
 	// The old embedder is not needed (it may be gone: an old hash model, a
 	// server that no longer runs), so the query path is not loaded.
-	h, st := openOrForward(ctx, e, &lf, "reindex", args, true, false)
+	h, st := openOrForward(ctx, e, lf, "reindex", args, true, false)
 	if h == nil {
 		return st
 	}

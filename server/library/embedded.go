@@ -168,7 +168,7 @@ func (l *embedded) Apply(res store.PutResult) error {
 		l.mu.Unlock()
 	}
 	for i, c := range chunks {
-		l.lex.Add(c.Seq, c.Text)
+		l.lex.Add(c.Seq, c.IndexText())
 		if vecs[i] != nil {
 			if err := vec.Add(c.Seq, vecs[i]); err != nil {
 				return fmt.Errorf("apply: index passage %s: %w", c.ID(), err)
