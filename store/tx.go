@@ -89,8 +89,9 @@ func (t *Tx) ChunkSeqs() iter.Seq[uint64] {
 	}
 }
 
-// ChunkText returns the text of passage seq: ErrNotFound when there is no
-// such passage, ErrCorrupt (wrapped) when its record cannot be decoded.
+// ChunkText returns what ChunkTexts yields for passage seq, its IndexText
+// (headings and text): ErrNotFound when there is no such passage,
+// ErrCorrupt (wrapped) when its record cannot be decoded.
 func (t *Tx) ChunkText(seq uint64) (string, error) {
 	v := t.tx.Bucket(bucketChunks).Get(seqKey(seq))
 	if v == nil {
