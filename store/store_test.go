@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -301,6 +302,16 @@ func TestChunkRecordRoundTripAndCorruption(t *testing.T) {
 		}
 		if len(texts) != 2 || texts[0] != "héllo wörld — ünïcode" || texts[1] != "" {
 			t.Fatalf("ChunkTexts = %q", texts)
+		}
+		seqs := slices.Collect(tx.ChunkSeqs())
+		if !slices.Equal(seqs, d.Chunks) {
+			t.Fatalf("ChunkSeqs = %v, want %v", seqs, d.Chunks)
+		}
+		if text, err := tx.ChunkText(seqs[0]); err != nil || text != texts[0] {
+			t.Fatalf("ChunkText(%d) = %q, %v", seqs[0], text, err)
+		}
+		if _, err := tx.ChunkText(seqs[1] + 1); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("ChunkText of a missing passage: %v", err)
 		}
 		return nil
 	})

@@ -75,6 +75,35 @@ func (t *Tx) ChunkTexts() iter.Seq2[uint64, string] {
 	}
 }
 
+// ChunkSeqs iterates over every passage's sequence number in order. It
+// reads keys only, so it costs little at any library size; unlike
+// ChunkTexts it also yields passages whose record cannot be decoded.
+func (t *Tx) ChunkSeqs() iter.Seq[uint64] {
+	return func(yield func(uint64) bool) {
+		c := t.tx.Bucket(bucketChunks).Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			if !yield(SeqFromKey(k)) {
+				return
+			}
+		}
+	}
+}
+
+// ChunkText returns what ChunkTexts yields for passage seq, its IndexText
+// (headings and text): ErrNotFound when there is no such passage,
+// ErrCorrupt (wrapped) when its record cannot be decoded.
+func (t *Tx) ChunkText(seq uint64) (string, error) {
+	v := t.tx.Bucket(bucketChunks).Get(seqKey(seq))
+	if v == nil {
+		return "", fmt.Errorf("passage %d: %w", seq, ErrNotFound)
+	}
+	text, err := chunkText(v)
+	if err != nil {
+		return "", fmt.Errorf("passage %d: %w: %w", seq, ErrCorrupt, err)
+	}
+	return string(text), nil
+}
+
 // Chunks iterates over every passage in sequence order.
 func (t *Tx) Chunks() iter.Seq2[uint64, *Chunk] {
 	return func(yield func(uint64, *Chunk) bool) {

@@ -79,6 +79,13 @@ type Index struct {
 	staleKeys  [][]byte            // dictionary chunks Save must delete
 	scratch    sync.Pool           // *scratch
 	deferPost  bool                // Load: insertLocked leaves postings to invert
+	hasSeg     bool                // the KV holds a segment (segment.go)
+	segDocs    int                 // passages in that segment when written or read
+	deltaKeys  int                 // records and tombstones in the KV beside it
+	rewrite    bool                // the next Save writes a new segment
+	loading    bool                // Load: no compaction, segment slots stay put
+	nbase      int                 // Load: slots read from the segment
+	seen       []bool              // Load: segment slots whose passage exists
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -221,7 +228,7 @@ func (ix *Index) deleteLocked(id uint64) bool {
 	ix.deadPost += int(d.nterms)
 	d.alive, d.terms = false, nil
 	delete(ix.slot, id)
-	if ix.deadPost > 4096 && ix.deadPost > ix.livePost {
+	if !ix.loading && ix.deadPost > 4096 && ix.deadPost > ix.livePost {
 		ix.compactLocked()
 	}
 	return true

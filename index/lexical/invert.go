@@ -61,3 +61,22 @@ func (ix *Index) scatter(start []uint32) (ps []slotTF, lengths []uint32) {
 	}
 	return ps, lengths
 }
+
+// repack copies every posting list into one arena of exact size, and the
+// block headers into another, releasing the shares that lists left behind
+// when they grew (LoadIDs, after adding records to lists read from a
+// segment). A copy, not an inversion: cheap next to invert. Callers hold
+// the write lock.
+func (ix *Index) repack() {
+	n, nb := 0, 0
+	for i := range ix.post {
+		n, nb = n+len(ix.post[i].data), nb+len(ix.post[i].blocks)
+	}
+	data, blocks := make([]byte, 0, n), make([]block, 0, nb)
+	for i := range ix.post {
+		p := &ix.post[i]
+		d0, b0 := len(data), len(blocks)
+		data, blocks = append(data, p.data...), append(blocks, p.blocks...)
+		p.data, p.blocks = data[d0:len(data):len(data)], blocks[b0:len(blocks):len(blocks)]
+	}
+}

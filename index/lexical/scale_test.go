@@ -19,11 +19,17 @@ import (
 //	MCPVEC_BENCH_LARGE=1 go test -run '^$' -bench Scale -benchtime 1x ./index/lexical/
 //
 // Each size runs once whatever b.N is and reports passages per CPU-second
-// indexed (text generation excluded), heap-MB (HeapInuse after GC, minus the baseline),
-// save-s and load-s (through a bbolt file; texts come from memory, as if the
-// store streamed them), and query p50/p99 over 1000 queries (k 10, one
-// goroutine), as wall time and as the thread's CPU time (steadier on a
-// shared machine). MCPVEC_BENCH_PROFILE=dir writes a heap profile after the build.
+// indexed (text generation excluded), heap-MB (HeapInuse after GC, minus
+// the baseline), query p50/p99 over 1000 queries (k 10, one goroutine) as
+// wall time and as the thread's CPU time (steadier on a shared machine),
+// then through a bbolt file: save-s (the whole index), save10-s (after
+// adding 10 passages), both also as process CPU (save-cpu-s, save10-cpu-s),
+// stored-MB (keys and values the full Save wrote);
+// load-s and load-cpu-s (Load, texts from memory as if the store streamed
+// them); loadids-s, loadids-cpu-s and loadids-heap-MB (LoadIDs, which reads
+// no text, and the heap the loaded index holds), and the query latencies
+// again on that loaded index (loaded-*). MCPVEC_BENCH_PROFILE=dir writes a
+// heap profile after the build.
 func BenchmarkScale(b *testing.B) {
 	for _, n := range synth.Sizes() {
 		b.Run(fmt.Sprintf("n%dk", n/1000), func(b *testing.B) {
@@ -46,9 +52,9 @@ func scaleRun(b *testing.B, n int) map[string]float64 {
 	for unit, v := range scaleQueries(c, ix, n) {
 		m[unit] = v
 	}
-	save, load, loadCPU, loadIDs := scaleSaveLoad(b, c, ix, n)
-	m["save-s"], m["load-s"], m["loadids-s"] = save.Seconds(), load.Seconds(), loadIDs.Seconds()
-	m["load-cpu-s"] = loadCPU.Seconds()
+	for unit, v := range scaleSaveLoad(b, c, ix, n) {
+		m[unit] = v
+	}
 	return m
 }
 
@@ -90,24 +96,20 @@ func scaleQueries(c *synth.Corpus, ix *Index, n int) map[string]float64 {
 	return synth.LatencyMetrics(wall, cpu)
 }
 
-func scaleSaveLoad(b *testing.B, c *synth.Corpus, ix *Index, n int) (save, load, loadCPU, loadIDs time.Duration) {
+func scaleSaveLoad(b *testing.B, c *synth.Corpus, ix *Index, n int) map[string]float64 {
 	db, err := bbolt.Open(filepath.Join(b.TempDir(), "lex.db"), 0o600, &bbolt.Options{NoSync: true})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	t0 := time.Now()
-	err = db.Update(func(tx *bbolt.Tx) error {
-		bk, err := tx.CreateBucket([]byte("lexical"))
-		if err != nil {
-			return err
-		}
-		return ix.Save(bk)
-	})
-	save = time.Since(t0)
-	if err != nil {
-		b.Fatal(err)
+	m := map[string]float64{}
+	m["save-s"], m["save-cpu-s"] = scaleSave(b, db, ix)
+	m["stored-MB"] = storedMB(b, db)
+	for i := range 10 {
+		ix.Add(uint64(n+i), c.Text(uint64(n+i)))
 	}
+	m["save10-s"], m["save10-cpu-s"] = scaleSave(b, db, ix)
+	n += 10
 	texts := make([]string, n)
 	for i := range texts {
 		texts[i] = c.Text(uint64(i))
@@ -123,9 +125,53 @@ func scaleSaveLoad(b *testing.B, c *synth.Corpus, ix *Index, n int) (save, load,
 	if err != nil {
 		b.Fatal(err)
 	}
-	load, loadCPU = time.Since(t0), synth.ProcessCPU()-c0
-	t0 = time.Now()
-	err = db.View(func(tx *bbolt.Tx) error {
+	m["load-s"], m["load-cpu-s"] = time.Since(t0).Seconds(), (synth.ProcessCPU() - c0).Seconds()
+	texts = nil
+	for unit, v := range scaleLoadIDs(b, c, db, n) {
+		m[unit] = v
+	}
+	return m
+}
+
+// scaleSave saves ix into the bucket "lexical" in one transaction and
+// returns how long the transaction took, in wall and process CPU seconds.
+func scaleSave(b *testing.B, db *bbolt.DB, ix *Index) (wall, cpu float64) {
+	t0, c0 := time.Now(), synth.ProcessCPU()
+	err := db.Update(func(tx *bbolt.Tx) error {
+		bk, err := tx.CreateBucketIfNotExists([]byte("lexical"))
+		if err != nil {
+			return err
+		}
+		return ix.Save(bk)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return time.Since(t0).Seconds(), (synth.ProcessCPU() - c0).Seconds()
+}
+
+// storedMB is the size of the keys and values in the bucket "lexical".
+func storedMB(b *testing.B, db *bbolt.DB) float64 {
+	n := 0
+	err := db.View(func(tx *bbolt.Tx) error {
+		return tx.Bucket([]byte("lexical")).ForEach(func(k, v []byte) error {
+			n += len(k) + len(v)
+			return nil
+		})
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return float64(n) / (1 << 20)
+}
+
+// scaleLoadIDs times LoadIDs (no passage text read), the heap the loaded
+// index holds and queries on it.
+func scaleLoadIDs(b *testing.B, c *synth.Corpus, db *bbolt.DB, n int) map[string]float64 {
+	base := synth.HeapInuse()
+	var y *Index
+	t0, c0 := time.Now(), synth.ProcessCPU()
+	err := db.View(func(tx *bbolt.Tx) error {
 		ids := func(yield func(uint64) bool) {
 			for i := range n {
 				if !yield(uint64(i)) {
@@ -134,13 +180,23 @@ func scaleSaveLoad(b *testing.B, c *synth.Corpus, ix *Index, n int) (save, load,
 			}
 		}
 		noText := func(id uint64) (string, error) { return "", fmt.Errorf("text of %d asked", id) }
-		_, _, err := LoadIDs(tx.Bucket([]byte("lexical")), DefaultConfig(), ids, noText)
+		var err error
+		y, _, err = LoadIDs(tx.Bucket([]byte("lexical")), DefaultConfig(), ids, noText)
 		return err
 	})
 	if err != nil {
 		b.Fatal(err)
 	}
-	return save, load, loadCPU, time.Since(t0)
+	wall, cpu := time.Since(t0), synth.ProcessCPU()-c0
+	heap := float64(synth.HeapInuse()-base) / (1 << 20)
+	if y.Len() != n {
+		b.Fatalf("LoadIDs restored %d passages, want %d", y.Len(), n)
+	}
+	m := map[string]float64{"loadids-s": wall.Seconds(), "loadids-cpu-s": cpu.Seconds(), "loadids-heap-MB": heap}
+	for unit, v := range scaleQueries(c, y, n) {
+		m["loaded-"+unit] = v
+	}
+	return m
 }
 
 func seqStrings(ts []string) iter.Seq2[uint64, string] {

@@ -32,6 +32,10 @@
 //     the persisted indexes and reconciles them with the store (inserting what
 //     is missing, dropping what was deleted); Save persists only what changed.
 //     A crash between a document write and Save therefore loses nothing.
+//   - The lexical index is reconciled by passage sequence number alone (the
+//     store never changes a passage's text under its number): Open reads the
+//     text only of passages the index lacks, and a damaged persisted index
+//     is logged and rebuilt from the passages.
 //   - Reindex switches vectors, embedder identity and a rebuilt vector index
 //     in one transaction; a Library already open on the store must be
 //     reopened after it (Live.Swap). Staged vectors share the embed cache

@@ -58,6 +58,33 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 	return l, nil
 }
 
+// loadLexical loads the BM25 index, reconciled with the store by passage
+// sequence number alone: a passage's text never changes under its sequence
+// number, so only passages the index lacks are read and tokenised. It
+// reports whether the index was repaired or asks to be rewritten.
+func (l *embedded) loadLexical(tx *store.Tx, kv lexical.KV) (repaired bool, err error) {
+	opts := l.opts
+	text := func(seq uint64) (string, error) {
+		t, err := tx.ChunkText(seq)
+		if errors.Is(err, store.ErrCorrupt) {
+			opts.Logger.Warn("passage unreadable, indexed as empty", "seq", seq, "err", err)
+			return "", nil
+		}
+		return t, err
+	}
+	var lst lexical.LoadStats
+	if l.lex, lst, err = lexical.LoadIDs(kv, opts.Lexical, tx.ChunkSeqs(), text); err != nil {
+		return false, fmt.Errorf("load lexical index: %w", err)
+	}
+	if lst.Reason != nil {
+		opts.Logger.Warn("lexical index rebuilt from the store", "reason", lst.Reason)
+	}
+	if lst.Tokenized > 0 || lst.Dropped > 0 {
+		opts.Logger.Info("lexical index reconciled with the store", "indexed", lst.Tokenized, "dropped", lst.Dropped)
+	}
+	return lst.Tokenized > 0 || lst.Dropped > 0 || lst.Rewrite, nil
+}
+
 // load loads both indexes and reports whether either was repaired.
 func (l *embedded) load(tx *store.Tx) (repaired bool, err error) {
 	opts := l.opts
@@ -66,13 +93,8 @@ func (l *embedded) load(tx *store.Tx) (repaired bool, err error) {
 		return false, err
 	}
 	start := time.Now()
-	var lst lexical.LoadStats
-	if l.lex, lst, err = lexical.Load(kv, opts.Lexical, tx.ChunkTexts()); err != nil {
-		return false, fmt.Errorf("load lexical index: %w", err)
-	}
-	repaired = lst.Tokenized > 0 || lst.Dropped > 0
-	if repaired {
-		opts.Logger.Info("lexical index reconciled with the store", "indexed", lst.Tokenized, "dropped", lst.Dropped)
+	if repaired, err = l.loadLexical(tx, kv); err != nil {
+		return false, err
 	}
 	opts.Logger.Debug("lexical index loaded", "took", time.Since(start))
 	if l.dim == 0 {

@@ -1,0 +1,331 @@
+package lexical
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// smallSegments makes Save write a segment from min passages' worth of
+// records, cut into chunks of 4 KiB, for the duration of the test.
+func smallSegments(t *testing.T, min int) {
+	t.Helper()
+	oldMin, oldChunk := segmentMin, segChunkSize
+	segmentMin, segChunkSize = min, 4096
+	t.Cleanup(func() { segmentMin, segChunkSize = oldMin, oldChunk })
+}
+
+// segmentCorpus is n random passages with ids 100..100+n-1.
+func segmentCorpus(seed uint64, n int) map[uint64]string {
+	rng := rand.New(rand.NewPCG(seed, 5))
+	texts := make(map[uint64]string, n)
+	for i := range n {
+		texts[uint64(100+i)] = randomText(rng, 5+rng.IntN(40))
+	}
+	return texts
+}
+
+func indexOf(texts map[uint64]string) *Index {
+	ix := New(DefaultConfig())
+	for _, id := range slices.Sorted(maps.Keys(texts)) {
+		ix.Add(id, texts[id])
+	}
+	return ix
+}
+
+// keysOf counts passage keys (records and tombstones) and segment chunks.
+func keysOf(kv *mapKV) (passages, chunks int) {
+	for k := range kv.m {
+		switch {
+		case len(k) == 8:
+			passages++
+		case bytes.HasPrefix([]byte(k), segChunkPrefix):
+			chunks++
+		}
+	}
+	return passages, chunks
+}
+
+var segmentQueries = []string{"alpha1 beta2", "kernel memory leak", "socket7", "cache parser buffer", "omega39 sigma0 zeta3"}
+
+// sameAsFresh checks that got searches exactly like an index built from
+// texts, and that pruned search matches exhaustive scoring on it.
+func sameAsFresh(t *testing.T, got *Index, texts map[uint64]string) {
+	t.Helper()
+	if got.Len() != len(texts) {
+		t.Errorf("Len = %d, want %d", got.Len(), len(texts))
+	}
+	sameSearches(t, indexOf(texts), got, segmentQueries...)
+	for _, q := range segmentQueries {
+		if a, b := got.Search(q, 10), got.searchExhaustive(q, 10); fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("Search(%q) = %v, exhaustive %v", q, a, b)
+		}
+	}
+}
+
+// saveReloads saves ix into kv and checks that LoadIDs then restores
+// exactly texts without tokenising anything.
+func saveReloads(t *testing.T, ix *Index, kv *mapKV, texts map[uint64]string) {
+	t.Helper()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	got, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), nil)
+	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
+		t.Fatalf("LoadIDs after Save = %+v, %v", st, err)
+	}
+	sameAsFresh(t, got, texts)
+}
+
+func TestSegmentRoundTrip(t *testing.T) {
+	smallSegments(t, 16)
+	texts := segmentCorpus(1, 400)
+	kv := newMapKV()
+	if err := indexOf(texts).Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	if p, c := keysOf(kv); p != 0 || c < 4 {
+		t.Fatalf("after the first Save: %d passage keys, %d segment chunks; want 0 and several", p, c)
+	}
+	got, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
+		t.Fatalf("Load = %+v, %v", st, err)
+	}
+	sameAsFresh(t, got, texts)
+	got, st, err = LoadIDs(kv, DefaultConfig(), idsOf(texts), func(id uint64) (string, error) {
+		return "", fmt.Errorf("text of %d asked", id)
+	})
+	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
+		t.Fatalf("LoadIDs = %+v, %v", st, err)
+	}
+	sameAsFresh(t, got, texts)
+	kv.puts, kv.deletes = 0, 0
+	if err := got.Save(kv); err != nil || kv.puts+kv.deletes != 0 {
+		t.Errorf("idle Save: %v, %d puts, %d deletes", err, kv.puts, kv.deletes)
+	}
+}
+
+// TestSegmentIncremental: a few changes beside a segment are a few records
+// and tombstones, not a new segment; once they outnumber a quarter of the
+// segment, Save writes a new one and drops them.
+func TestSegmentIncremental(t *testing.T) {
+	smallSegments(t, 16)
+	texts := segmentCorpus(2, 400)
+	ix := indexOf(texts)
+	kv := newMapKV()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(2, 2))
+	for i := range 10 {
+		texts[uint64(1000+i)] = randomText(rng, 20)
+		ix.Add(uint64(1000+i), texts[uint64(1000+i)])
+		delete(texts, uint64(100+i))
+		ix.Delete(uint64(100 + i))
+	}
+	kv.puts, kv.deletes = 0, 0
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	if kv.puts > 21 || kv.deletes != 0 {
+		t.Errorf("incremental Save: %d puts, %d deletes; want ≤ 21 (10 records, 10 tombstones, a dictionary chunk), 0", kv.puts, kv.deletes)
+	}
+	got, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), nil)
+	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
+		t.Fatalf("LoadIDs = %+v, %v", st, err)
+	}
+	sameAsFresh(t, got, texts)
+
+	for i := 10; i < 120; i++ { // 110 more: 130 > 400/4
+		delete(texts, uint64(100+i))
+		got.Delete(uint64(100 + i))
+	}
+	saveReloads(t, got, kv, texts)
+	if p, _ := keysOf(kv); p != 0 {
+		t.Errorf("%d passage keys left after the segment was rewritten", p)
+	}
+}
+
+// TestSegmentUpgrade: records in the older per-passage format load, ask for
+// a rewrite, and the next Save turns them into a segment.
+func TestSegmentUpgrade(t *testing.T) {
+	smallSegments(t, 1<<30)
+	texts := segmentCorpus(3, 300)
+	kv := newMapKV()
+	if err := indexOf(texts).Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	if p, c := keysOf(kv); p != len(texts) || c != 0 {
+		t.Fatalf("old format: %d records, %d chunks", p, c)
+	}
+	segmentMin = 16
+	got, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), nil)
+	if err != nil || st != (LoadStats{Loaded: len(texts), Rewrite: true}) {
+		t.Fatalf("LoadIDs of the old format = %+v, %v", st, err)
+	}
+	saveReloads(t, got, kv, texts)
+	if p, c := keysOf(kv); p != 0 || c == 0 {
+		t.Errorf("after upgrade: %d records, %d chunks", p, c)
+	}
+}
+
+// TestSegmentReconciles: the process died between the store's write and the
+// index's Save: passages were added and removed behind the segment's back.
+func TestSegmentReconciles(t *testing.T) {
+	smallSegments(t, 16)
+	texts := segmentCorpus(4, 300)
+	kv := newMapKV()
+	if err := indexOf(texts).Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 7 {
+		delete(texts, uint64(150+i))
+		texts[uint64(5000+i)] = fmt.Sprintf("kernel%d leak memory", i)
+	}
+	var asked []uint64
+	text := func(id uint64) (string, error) { asked = append(asked, id); return texts[id], nil }
+	got, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), text)
+	if err != nil || st != (LoadStats{Loaded: len(texts) - 7, Tokenized: 7, Dropped: 7}) {
+		t.Fatalf("LoadIDs = %+v, %v", st, err)
+	}
+	if len(asked) != 7 || asked[0] != 5000 {
+		t.Errorf("asked for the text of %v, want 5000..5006", asked)
+	}
+	sameAsFresh(t, got, texts)
+	saveReloads(t, got, kv, texts)
+}
+
+// TestSegmentDamaged: a damaged or truncated segment is reported in
+// LoadStats.Reason and its passages are tokenised from the store again;
+// the next Save writes a sound segment. Nothing panics.
+func TestSegmentDamaged(t *testing.T) {
+	damages := map[string]func(kv *mapKV){
+		"truncated chunk": func(kv *mapKV) {
+			k := string(segChunkKey(streamPost, 1))
+			kv.m[k] = kv.m[k][:100]
+		},
+		"missing chunk": func(kv *mapKV) { delete(kv.m, string(segChunkKey(streamTables, 0))) },
+		"flipped byte":  func(kv *mapKV) { kv.m[string(segChunkKey(streamFwd, 0))][77] ^= 0x10 },
+		"extra chunk":   func(kv *mapKV) { kv.m[string(segChunkKey(streamTables, 0))] = make([]byte, 1<<16) },
+		"manifest":      func(kv *mapKV) { kv.m[string(segMetaKey)][3] ^= 1 },
+		"short manifest": func(kv *mapKV) {
+			kv.m[string(segMetaKey)] = kv.m[string(segMetaKey)][:9]
+		},
+		"dictionary lost": func(kv *mapKV) {
+			for k := range kv.m {
+				if bytes.HasPrefix([]byte(k), dictPrefix) {
+					delete(kv.m, k)
+				}
+			}
+		},
+	}
+	for name, damage := range damages {
+		t.Run(name, func(t *testing.T) {
+			smallSegments(t, 16)
+			texts := segmentCorpus(5, 300)
+			kv := newMapKV()
+			if err := indexOf(texts).Save(kv); err != nil {
+				t.Fatal(err)
+			}
+			damage(kv)
+			got, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), func(id uint64) (string, error) { return texts[id], nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !errors.Is(st.Reason, errSegment) || st.Tokenized != len(texts) || !st.Rewrite {
+				t.Errorf("LoadStats = %+v; want the segment reported and every passage tokenised", st)
+			}
+			sameAsFresh(t, got, texts)
+			saveReloads(t, got, kv, texts)
+		})
+	}
+}
+
+// TestSegmentRolledBack: the transaction of the Save that wrote a segment
+// was rolled back, and later incremental Saves went to the old state. Load
+// still restores what the passages say.
+func TestSegmentRolledBack(t *testing.T) {
+	smallSegments(t, 16)
+	texts := segmentCorpus(6, 200)
+	ix := indexOf(texts)
+	kv := newMapKV()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 60 { // due: 60 > 200/4
+		delete(texts, uint64(100+i))
+		ix.Delete(uint64(100 + i))
+	}
+	texts[9000] = "zebra gallops"
+	ix.Add(9000, texts[9000])
+	if err := ix.Save(&mapKV{m: maps.Clone(kv.m)}); err != nil { // rolled back
+		t.Fatal(err)
+	}
+	texts[9001] = "okapi grazes"
+	ix.Add(9001, texts[9001])
+	delete(texts, 290)
+	ix.Delete(290)
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	text := func(id uint64) (string, error) { return texts[id], nil }
+	got, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 9001's record refers to terms of a dictionary chunk that follows the
+	// lost one: stale, so 9001 is tokenised again too.
+	if st.Tokenized != 2 || st.Dropped != 60 {
+		t.Errorf("LoadStats = %+v; want 9000 and 9001 tokenised and the 60 deletions of the lost Save dropped", st)
+	}
+	sameAsFresh(t, got, texts)
+	sameSearches(t, ix, got, "zebra", "okapi", "alpha1")
+}
+
+// TestLoadDamagedDictionary: a dictionary chunk repeating a known term, or
+// cut short, is dropped with the chunks after it; known terms keep their
+// ids and the passages using lost terms are tokenised again.
+func TestLoadDamagedDictionary(t *testing.T) {
+	for name, chunk := range map[string][]byte{
+		"duplicate": encodeTerms([]string{"zzznew", Tokenize("cats")[0]}),
+		"truncated": encodeTerms([]string{"zzznew", "yyyother"})[:9],
+	} {
+		t.Run(name, func(t *testing.T) {
+			ix := newTiny(t)
+			kv := newMapKV()
+			if err := ix.Save(kv); err != nil {
+				t.Fatal(err)
+			}
+			kv.m[string(dictKey(len(ix.termStr)))] = chunk
+			got, st, err := Load(kv, DefaultConfig(), textsOf(tinyCorpus))
+			if err != nil || st != (LoadStats{Loaded: len(tinyCorpus), Corrupt: 1}) {
+				t.Fatalf("Load = %+v, %v", st, err)
+			}
+			if len(got.termStr) != len(ix.termStr) || len(got.termIDs) != len(ix.termStr) {
+				t.Errorf("%d terms, %d in the map; want %d", len(got.termStr), len(got.termIDs), len(ix.termStr))
+			}
+			sameSearches(t, ix, got, probeQueries...)
+		})
+	}
+}
+
+// TestSegmentOtherTokenizerVersion: a segment written by another tokenizer
+// is not used; everything is tokenised and the next Save replaces it.
+func TestSegmentOtherTokenizerVersion(t *testing.T) {
+	smallSegments(t, 16)
+	texts := segmentCorpus(7, 200)
+	kv := newMapKV()
+	if err := indexOf(texts).Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	kv.m[string(metaKey)] = []byte("lexical-tok-v0")
+	got, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), func(id uint64) (string, error) { return texts[id], nil })
+	if err != nil || st != (LoadStats{Tokenized: len(texts), Rewrite: true}) {
+		t.Fatalf("LoadIDs = %+v, %v", st, err)
+	}
+	saveReloads(t, got, kv, texts)
+}
