@@ -43,22 +43,33 @@ func run(ctx context.Context, c config, log io.Writer) (*results, error) {
 	if err != nil {
 		return nil, fmt.Errorf("queries: %w", err)
 	}
-	r := &results{Label: c.label, Binary: bin, Date: time.Now().UTC().Format(time.RFC3339), CPUs: runtime.NumCPU(), Dimensions: c.dimensions}
-	db := c.library
-	if db == "" {
-		db = filepath.Join(dir, "library.db")
-		if err := buildLibrary(ctx, c, base, dir, db, bin, env, r, log); err != nil {
+	b := &bench{c: c, bin: bin, env: env, db: c.library, queries: claims(queries), log: log}
+	b.r = &results{Label: c.label, Binary: bin, Date: time.Now().UTC().Format(time.RFC3339), CPUs: runtime.NumCPU(), Dimensions: c.dimensions}
+	if b.db == "" {
+		b.db = filepath.Join(dir, "library.db")
+		if err := b.buildLibrary(ctx, base, filepath.Join(dir, "corpus")); err != nil {
 			return nil, err
 		}
 	}
-	r.Library = db
-	if err := measureServe(ctx, c, bin, env, db, claims(queries), r, log); err != nil {
-		return nil, err
+	b.r.Library = b.db
+	for _, phase := range []func(context.Context) error{b.measureServe, b.measureCLI, b.libraryInfo} {
+		if err := phase(ctx); err != nil {
+			return nil, err
+		}
 	}
-	if err := measureCLI(ctx, c, bin, env, db, claims(queries), r, log); err != nil {
-		return nil, err
-	}
-	return r, libraryInfo(ctx, bin, env, db, r)
+	return b.r, nil
+}
+
+// bench is one run: its settings, the binary and environment of the
+// children, the library, the queries, and the figures so far.
+type bench struct {
+	c       config
+	bin     string
+	env     []string
+	db      string
+	queries []string
+	log     io.Writer
+	r       *results
 }
 
 // binary is -bin, or ./cmd/mcpvec of -src built into dir.
@@ -78,13 +89,14 @@ func claims(qs []evalset.Query) []string {
 	return out
 }
 
-// buildLibrary generates the corpus under dir and ingests it into db.
-func buildLibrary(ctx context.Context, c config, base, dir, db, bin string, env []string, r *results, log io.Writer) error {
+// buildLibrary generates the corpus in folder corpus from the collection
+// in base and ingests it into b.db.
+func (b *bench) buildLibrary(ctx context.Context, base, corpus string) error {
+	c, r, log := b.c, b.r, b.log
 	p, err := loadPool(base)
 	if err != nil {
 		return err
 	}
-	corpus := filepath.Join(dir, "corpus")
 	files := max(1, int(float64(c.passages)/passagesPerFile+0.5))
 	fmt.Fprintf(log, "generating %d files (seed %d) in %s\n", files, c.seed, corpus)
 	t0 := time.Now()
@@ -95,13 +107,13 @@ func buildLibrary(ctx context.Context, c config, base, dir, db, bin string, env 
 		return fmt.Errorf("generate: %w", err)
 	}
 	r.Generate = &genFigures{Files: files, Seconds: time.Since(t0).Seconds(), Seed: c.seed}
-	os.Remove(db)
-	args := []string{"ingest", "--db", db}
+	os.Remove(b.db)
+	args := []string{"ingest", "--db", b.db}
 	if c.dimensions > 0 {
 		args = append(args, "--dimensions", strconv.Itoa(c.dimensions))
 	}
-	fmt.Fprintf(log, "%s %v\n", bin, append(args, corpus))
-	res, err := runChild(ctx, bin, env, append(args, corpus)...)
+	fmt.Fprintf(log, "%s %v\n", b.bin, append(args, corpus))
+	res, err := runChild(ctx, b.bin, b.env, append(args, corpus)...)
 	if err != nil {
 		return err
 	}
@@ -115,14 +127,15 @@ func buildLibrary(ctx context.Context, c config, base, dir, db, bin string, env 
 
 // measureServe starts the server c.starts times (the first start may
 // upgrade the library), and puts the search load on the last one.
-func measureServe(ctx context.Context, c config, bin string, env []string, db string, queries []string, r *results, log io.Writer) error {
+func (b *bench) measureServe(ctx context.Context) error {
+	c, r, log := b.c, b.r, b.log
 	var s *server
 	for i := range c.starts {
 		if s != nil {
 			s.stop()
 		}
 		var err error
-		if s, err = startServe(ctx, bin, env, db, 10*time.Minute); err != nil {
+		if s, err = startServe(ctx, b.bin, b.env, b.db, 10*time.Minute); err != nil {
 			return err
 		}
 		st := startFigures{ReadyMs: float64(s.ready.Microseconds()) / 1000}
@@ -132,12 +145,12 @@ func measureServe(ctx context.Context, c config, bin string, env []string, db st
 		r.Starts = append(r.Starts, st)
 	}
 	defer s.stop()
-	if _, err := runLoad(ctx, s.url, 1, warmup, c.limit, queries); err != nil {
+	if _, err := runLoad(ctx, s.url, 1, warmup, c.limit, b.queries); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
 	peak := sampleRSS(s.pid(), 50*time.Millisecond)
 	for _, n := range c.clients {
-		f, err := runLoad(ctx, s.url, n, c.requests, c.limit, queries)
+		f, err := runLoad(ctx, s.url, n, c.requests, c.limit, b.queries)
 		if err != nil {
 			peak()
 			return fmt.Errorf("load with %d clients: %w", n, err)
@@ -153,10 +166,11 @@ func measureServe(ctx context.Context, c config, bin string, env []string, db st
 
 // measureCLI times `mcpvec search` end to end, once per query, with no
 // server holding the library.
-func measureCLI(ctx context.Context, c config, bin string, env []string, db string, queries []string, r *results, log io.Writer) error {
+func (b *bench) measureCLI(ctx context.Context) error {
+	r := b.r
 	var ms []float64
-	for i := range c.cliRuns {
-		res, err := runChild(ctx, bin, env, "search", "--db", db, "-k", "10", queries[(i*37)%len(queries)])
+	for i := range b.c.cliRuns {
+		res, err := runChild(ctx, b.bin, b.env, "search", "--db", b.db, "-k", "10", b.queries[(i*37)%len(b.queries)])
 		if err != nil {
 			return err
 		}
@@ -166,18 +180,19 @@ func measureCLI(ctx context.Context, c config, bin string, env []string, db stri
 	r.CLISearchMs = ms
 	sorted := slices.Sorted(slices.Values(ms))
 	r.CLIMedianMs = sorted[len(sorted)/2]
-	fmt.Fprintf(log, "CLI search: median %.0f ms of %v\n", r.CLIMedianMs, ms)
+	fmt.Fprintf(b.log, "CLI search: median %.0f ms of %v\n", r.CLIMedianMs, ms)
 	return nil
 }
 
 // libraryInfo records the library's passage count and file size.
-func libraryInfo(ctx context.Context, bin string, env []string, db string, r *results) error {
-	fi, err := os.Stat(db)
+func (b *bench) libraryInfo(ctx context.Context) error {
+	r := b.r
+	fi, err := os.Stat(b.db)
 	if err != nil {
 		return err
 	}
 	r.FileBytes = fi.Size()
-	res, err := runChild(ctx, bin, env, "info", "--db", db)
+	res, err := runChild(ctx, b.bin, b.env, "info", "--db", b.db)
 	if err != nil {
 		return err
 	}
