@@ -1,51 +1,27 @@
 package main
 
 import (
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
+
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcpvec-scale","version":"1"}}}`
-
-// post sends one JSON-RPC body to the streamable HTTP endpoint and returns
-// the status, the session header and the body (at most 4 MiB).
-func post(ctx context.Context, c *http.Client, url, session, body string) (int, string, []byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		return 0, "", nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if session != "" {
-		req.Header.Set("Mcp-Session-Id", session)
-		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return 0, "", nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), b, err
-}
-
 // session opens one MCP session: initialize, then the initialized
 // notification.
 func session(ctx context.Context, c *http.Client, url string) (string, error) {
-	st, sid, body, err := post(ctx, c, url, "", initializeBody)
+	st, sid, body, err := childproc.Post(ctx, c, url, "", childproc.InitializeBody)
 	if err != nil || st != http.StatusOK {
-		return "", fmt.Errorf("initialize: status %d: %w %s", st, err, tail(string(body), 300))
+		return "", fmt.Errorf("initialize: status %d: %w %s", st, err, childproc.Tail(string(body), 300))
 	}
-	st, _, _, err = post(ctx, c, url, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	st, _, _, err = childproc.Post(ctx, c, url, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	if err != nil || st/100 != 2 {
 		return "", fmt.Errorf("notifications/initialized: status %d: %w", st, err)
 	}
@@ -124,14 +100,14 @@ func runLoad(ctx context.Context, url string, clients, total int, limit time.Dur
 // searchOnce makes one search call and checks that a result came back that
 // is not a tool error.
 func searchOnce(ctx context.Context, c *http.Client, url, sid string, id int64, query string) error {
-	st, _, body, err := post(ctx, c, url, sid, searchBody(id+2, query))
+	st, _, body, err := childproc.Post(ctx, c, url, sid, searchBody(id+2, query))
 	switch {
 	case err != nil:
 		return err
 	case st != http.StatusOK:
-		return fmt.Errorf("search: status %d %s", st, tail(string(body), 200))
+		return fmt.Errorf("search: status %d %s", st, childproc.Tail(string(body), 200))
 	case !bytes.Contains(body, []byte(`"result"`)) || bytes.Contains(body, []byte(`"isError":true`)):
-		return fmt.Errorf("search: not a result: %s", tail(string(body), 200))
+		return fmt.Errorf("search: not a result: %s", childproc.Tail(string(body), 200))
 	}
 	return nil
 }
@@ -162,7 +138,7 @@ func sampleRSS(pid int, interval time.Duration) (stop func() int64) {
 		t := time.NewTicker(interval)
 		defer t.Stop()
 		for {
-			if rss, _, err := memStatus(pid); err == nil && rss > peak.Load() {
+			if rss, _, err := childproc.Memory(pid); err == nil && rss > peak.Load() {
 				peak.Store(rss)
 			}
 			select {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
+
 	"fmt"
 	"io"
 	"regexp"
@@ -55,7 +57,7 @@ var infoPassagesRE = regexp.MustCompile(`(?m)^passages:\s+(\d+)`)
 func infoPassages(out string) (int, error) {
 	m := infoPassagesRE.FindStringSubmatch(out)
 	if m == nil {
-		return 0, fmt.Errorf("no passage count in info output %q", tail(out, 300))
+		return 0, fmt.Errorf("no passage count in info output %q", childproc.Tail(out, 300))
 	}
 	return strconv.Atoi(m[1])
 }

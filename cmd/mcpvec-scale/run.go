@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
+
 	"context"
 	"fmt"
 	"io"
@@ -33,7 +35,7 @@ func run(ctx context.Context, c config, log io.Writer) (*results, error) {
 	if err := os.MkdirAll(rt, 0o700); err != nil {
 		return nil, err
 	}
-	env := childEnv(rt)
+	env := childproc.Env(rt)
 	bin, err := binary(ctx, c, dir, log)
 	if err != nil {
 		return nil, err
@@ -78,7 +80,7 @@ func binary(ctx context.Context, c config, dir string, log io.Writer) (string, e
 		return c.bin, nil
 	}
 	fmt.Fprintf(log, "building mcpvec from %s\n", c.src)
-	return buildBinary(ctx, c.src, dir)
+	return childproc.Build(ctx, c.src, dir)
 }
 
 func claims(qs []evalset.Query) []string {
@@ -139,7 +141,7 @@ func (b *bench) measureServe(ctx context.Context) error {
 			return err
 		}
 		st := startFigures{ReadyMs: float64(s.ready.Microseconds()) / 1000}
-		st.RSSAfterLoad, _, _ = memStatus(s.pid())
+		st.RSSAfterLoad, _, _ = childproc.Memory(s.pid())
 		st.Breakdown, _ = readBreakdown(s.pid())
 		fmt.Fprintf(log, "serve start %d: ready %.0f ms, RSS %s\n", i+1, st.ReadyMs, mib(st.RSSAfterLoad))
 		r.Starts = append(r.Starts, st)
@@ -160,7 +162,7 @@ func (b *bench) measureServe(ctx context.Context) error {
 	}
 	r.RSSUnderLoad = peak()
 	r.AfterLoad, _ = readBreakdown(s.pid())
-	_, r.ServeHWM, _ = memStatus(s.pid())
+	_, r.ServeHWM, _ = childproc.Memory(s.pid())
 	return nil
 }
 

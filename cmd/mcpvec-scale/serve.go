@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -40,16 +42,16 @@ func startServe(ctx context.Context, bin string, env []string, db string, timeou
 	c := &http.Client{Timeout: time.Second}
 	deadline := time.After(timeout)
 	for {
-		if st, _, _, err := post(ctx, c, s.url, "", initializeBody); err == nil && st == http.StatusOK {
+		if st, _, _, err := childproc.Post(ctx, c, s.url, "", childproc.InitializeBody); err == nil && st == http.StatusOK {
 			s.ready = time.Since(start)
 			return s, nil
 		}
 		select {
 		case <-s.done:
-			return nil, fmt.Errorf("serve exited before it was ready: %s", tail(s.stderr.String(), 2000))
+			return nil, fmt.Errorf("serve exited before it was ready: %s", childproc.Tail(s.stderr.String(), 2000))
 		case <-deadline:
 			s.stop()
-			return nil, fmt.Errorf("serve not ready after %v: %s", timeout, tail(s.stderr.String(), 2000))
+			return nil, fmt.Errorf("serve not ready after %v: %s", timeout, childproc.Tail(s.stderr.String(), 2000))
 		case <-ctx.Done():
 			s.stop()
 			return nil, ctx.Err()
