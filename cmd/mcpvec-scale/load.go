@@ -126,27 +126,3 @@ func summarise(lat []time.Duration, wall time.Duration) *loadFigures {
 	f.Maxms = ms(lat[len(lat)-1])
 	return f
 }
-
-// sampleRSS reads pid's VmRSS every interval until stop is called, which
-// returns the largest value seen.
-func sampleRSS(pid int, interval time.Duration) (stop func() int64) {
-	var peak atomic.Int64
-	quit := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			if rss, _, err := childproc.Memory(pid); err == nil && rss > peak.Load() {
-				peak.Store(rss)
-			}
-			select {
-			case <-quit:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	return func() int64 { close(quit); <-done; return peak.Load() }
-}

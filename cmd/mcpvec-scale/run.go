@@ -123,7 +123,7 @@ func (b *bench) buildLibrary(ctx context.Context, base, corpus string) error {
 	if err != nil {
 		return err
 	}
-	r.Ingest = &ingestFigures{Passages: n, Seconds: res.Wall.Seconds(), PerSecond: float64(n) / res.Wall.Seconds(), PeakRSS: res.PeakRSS}
+	r.Ingest = &ingestFigures{Passages: n, Seconds: res.Wall.Seconds(), PerSecond: float64(n) / res.Wall.Seconds(), PeakRSS: res.PeakRSS, PeakAnon: res.PeakAnon}
 	return nil
 }
 
@@ -150,7 +150,7 @@ func (b *bench) measureServe(ctx context.Context) error {
 	if _, err := runLoad(ctx, s.url, 1, warmup, c.limit, b.queries); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
-	peak := sampleRSS(s.pid(), 50*time.Millisecond)
+	peak := sampleMemory(s.pid(), 50*time.Millisecond)
 	for _, n := range c.clients {
 		f, err := runLoad(ctx, s.url, n, c.requests, c.limit, b.queries)
 		if err != nil {
@@ -160,7 +160,8 @@ func (b *bench) measureServe(ctx context.Context) error {
 		fmt.Fprintf(log, "%d clients: %.0f req/s, p50 %.2f ms, p99 %.2f ms, %d errors\n", n, f.PerSecond, f.P50ms, f.P99ms, f.Errors)
 		r.Load = append(r.Load, *f)
 	}
-	r.RSSUnderLoad = peak()
+	p := peak()
+	r.RSSUnderLoad, r.AnonUnderLoad = p.RSS, p.Anon
 	r.AfterLoad, _ = readBreakdown(s.pid())
 	_, r.ServeHWM, _ = childproc.Memory(s.pid())
 	return nil
