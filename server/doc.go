@@ -14,6 +14,7 @@
 //	/sse, /sse/          legacy HTTP+SSE, with its message endpoint /message
 //	/healthz             "ok"
 //	/docs/<id>/<sig>     the original file of one document (signed link)
+//	/docs/<id>/<sig>/view  its extracted text as HTML, unit by unit
 //	/, /ui/              Options.Web (the web page, package server/web),
 //	                     which does its own sign-in; Options.Observe hears
 //	                     every tool call (its activity page)
@@ -22,11 +23,14 @@
 // ones answer 404. Server.ServeStdio speaks MCP on a reader/writer pair.
 //
 // Citations: when a result has no source URL, the server links to its own
-// /docs route, "<public base>/docs/<docID>/<hmac>#page=N". The public base is
-// Options.PublicURL, else the Host header (X-Forwarded-* are not trusted). The
-// link is signed with Options.LinkKey, so it opens in a plain browser without
-// the bearer token, reveals only that document and cannot be forged for
-// another one.
+// /docs route, "<public base>/docs/<docID>/<hmac>#page=N" for a PDF, and
+// "<public base>/docs/<docID>/<hmac>/view#<anchor>" for any other document:
+// the text view (library.View) at the unit (slide-3, sheet-2, chapter-2,
+// page-2) holding the best match, or at the passage (passage-4) when the
+// document has one unit. The public base is Options.PublicURL, else the Host
+// header (X-Forwarded-* are not trusted). The link is signed with
+// Options.LinkKey, so it opens in a plain browser without the bearer token,
+// reveals only that document and cannot be forged for another one.
 //
 // # Caveats
 //
@@ -56,6 +60,11 @@
 //     If-None-Match, If-Modified-Since) from store.OriginalReader, which
 //     holds no read transaction between pieces, so a slow reader neither
 //     pins the file in memory nor blocks the library's writers.
+//   - The view is html/template output of hostile text: escaped, with a
+//     Content-Security-Policy of default-src 'none' plus the hash of its one
+//     inline stylesheet (server/web's style.css, embedded), so no script
+//     runs and it needs no other route. A third path segment other than
+//     "view" still serves the original (a file name for downloads).
 //   - fetch metadata "source" is the file name only, unless ShowPaths: the
 //     owner's folder layout is not sent to remote clients.
 //   - With Options.Auth (an Authorizer such as server/oauth's), its routes

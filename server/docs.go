@@ -38,27 +38,27 @@ func (s *Server) docPath(docID string, page int) string {
 }
 
 // serveDoc answers GET/HEAD /docs/<docID>/<sig>[/<name>] with the original
-// file of that one document, streamed, with Range and conditional requests. A bad signature, an unknown document or any
-// other path is a 404, so the route reveals nothing without a valid link.
+// file of that one document, streamed, with Range and conditional requests,
+// and /docs/<docID>/<sig>/view with its text view (serveView). A bad
+// signature, an unknown document or any other path is a 404, so the route
+// reveals nothing without a valid link.
 func (s *Server) serveDoc(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	docID, ok := s.verifyDocPath(r.URL.EscapedPath())
+	docID, name, ok := s.verifyDocPath(r.URL.EscapedPath())
 	if !ok {
 		http.NotFound(w, r)
 		return
 	}
-	orig, err := s.lib.Original(r.Context(), docID)
-	if errors.Is(err, library.ErrNotFound) {
-		http.NotFound(w, r)
+	if name == viewName {
+		s.serveView(w, r, docID)
 		return
 	}
-	if err != nil {
-		s.log.Error("read original", "doc", docID, "err", err)
-		http.Error(w, "internal error", http.StatusInternalServerError)
+	orig, err := s.lib.Original(r.Context(), docID)
+	if s.docError(w, r, "read original", docID, err) {
 		return
 	}
 	if c, ok := orig.Content.(io.Closer); ok {
@@ -82,25 +82,45 @@ func (s *Server) serveDoc(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(s.withWriteDeadline(w, nil), r, "", orig.ModTime, orig.Content)
 }
 
-// verifyDocPath checks an escaped /docs/ path and returns its document id.
-func (s *Server) verifyDocPath(escaped string) (string, bool) {
+// docError answers a failed read of document docID, if err is one: 404
+// for an unknown document, else 500 with the cause logged as what. It
+// reports whether it answered.
+func (s *Server) docError(w http.ResponseWriter, r *http.Request, what, docID string, err error) bool {
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, library.ErrNotFound):
+		http.NotFound(w, r)
+	default:
+		s.log.Error(what, "doc", docID, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+	}
+	return true
+}
+
+// verifyDocPath checks an escaped /docs/ path and returns its document id
+// and its third segment ("" when absent).
+func (s *Server) verifyDocPath(escaped string) (docID, name string, ok bool) {
 	rest, ok := strings.CutPrefix(escaped, "/docs/")
 	if !ok {
-		return "", false
+		return "", "", false
 	}
 	parts := strings.Split(rest, "/")
 	if len(parts) < 2 || len(parts) > 3 || parts[0] == "" {
-		return "", false
+		return "", "", false
 	}
 	docID, err := url.PathUnescape(parts[0])
 	if err != nil || docID == "" {
-		return "", false
+		return "", "", false
 	}
 	want := s.signature(docID)
 	if !hmac.Equal([]byte(parts[1]), []byte(want)) {
-		return "", false
+		return "", "", false
 	}
-	return docID, true
+	if len(parts) == 3 {
+		name = parts[2]
+	}
+	return docID, name, true
 }
 
 // contentType returns mediaType, defaulting to a safe binary type, with a

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -128,6 +129,23 @@ func (f *fakeLib) Original(ctx context.Context, docID string) (*library.Original
 	for _, d := range f.docs {
 		if d.id == docID {
 			return &library.Original{Name: d.name, MediaType: d.mediaType, Content: bytes.NewReader(d.data), Size: int64(len(d.data))}, nil
+		}
+	}
+	return nil, fmt.Errorf("document %q: %w", docID, library.ErrNotFound)
+}
+
+// View shows each page of a document as a unit.
+func (f *fakeLib) View(ctx context.Context, docID string) (*library.View, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, d := range f.docs {
+		if d.id == docID {
+			v := &library.View{ID: d.id, Title: d.name, MediaType: d.mediaType, Name: d.name}
+			for i, p := range d.pages {
+				n := strconv.Itoa(i + 1)
+				v.Units = append(v.Units, library.ViewUnit{Anchor: "page-" + n, Heading: "Page " + n, Parts: []library.ViewPart{{Text: p}}})
+			}
+			return v, nil
 		}
 	}
 	return nil, fmt.Errorf("document %q: %w", docID, library.ErrNotFound)

@@ -287,6 +287,10 @@ func (l *nodeLibrary) Original(ctx context.Context, docID string) (*library.Orig
 	return &library.Original{Name: docID, MediaType: "text/plain; charset=utf-8", Content: strings.NewReader(text.String()), Size: int64(text.Len())}, nil
 }
 
+func (l *nodeLibrary) View(ctx context.Context, docID string) (*library.View, error) {
+	return nil, fmt.Errorf("view %q: %w", docID, library.ErrNotFound)
+}
+
 func (l *nodeLibrary) Summary(ctx context.Context) (library.Summary, error) {
 	return library.Summary{Documents: 2, Chunks: len(l.passages), Pages: 3, Titles: []string{"guide.md", "ops.pdf"}}, nil
 }

@@ -26,6 +26,7 @@ type testDoc struct {
 	id, title, path, url, mediaType string
 	original                        []byte
 	passages                        []string
+	units                           bool // one unit (page, slide, sheet) per passage; implied for PDFs
 }
 
 // MustRealLibrary writes docs into a new store in a temp dir and opens the
@@ -57,7 +58,7 @@ func MustRealLibrary(tb testing.TB, emb hashEmbedder, docs []testDoc) *library.L
 func putTestDoc(tb testing.TB, db *store.DB, emb hashEmbedder, d testDoc) {
 	tb.Helper()
 	doc := &store.Document{ID: d.id, Title: d.title, SourcePath: d.path, SourceURL: d.url, MediaType: d.mediaType}
-	paged := d.mediaType == "application/pdf"
+	paged := d.units || d.mediaType == "application/pdf"
 	chunks := make([]store.Chunk, len(d.passages))
 	var text strings.Builder
 	for i, p := range d.passages {

@@ -28,6 +28,7 @@ type Library interface {
 	Search(ctx context.Context, query string, opt library.SearchOptions) (*library.SearchResponse, error)
 	Fetch(ctx context.Context, id string, opt library.FetchOptions) (*library.FetchResponse, error)
 	Original(ctx context.Context, docID string) (*library.Original, error)
+	View(ctx context.Context, docID string) (*library.View, error)
 	Summary(ctx context.Context) (library.Summary, error)
 }
 

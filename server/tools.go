@@ -117,7 +117,7 @@ func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mc
 				break
 			}
 			if r.URL == "" {
-				r.URL = s.docURL(ctx, r.DocID, r.Page)
+				r.URL = s.docURL(ctx, r.DocID, r.Page, r.Anchor)
 			}
 			out.Results = append(out.Results, r)
 		}
@@ -150,7 +150,7 @@ func (s *Server) handleFetch(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		out.Metadata["source"] = filepath.Base(src)
 	}
 	if out.URL == "" {
-		out.URL = s.docURL(ctx, resp.DocID, resp.Page)
+		out.URL = s.docURL(ctx, resp.DocID, resp.Page, resp.Anchor)
 	}
 	return structured(out)
 }
@@ -202,12 +202,17 @@ func structured(v any) (*mcp.CallToolResult, error) {
 	return res, nil
 }
 
-// docURL is the signed absolute link to a document's original file, or ""
-// when the request did not come over HTTP (stdio) or docID is unknown.
-func (s *Server) docURL(ctx context.Context, docID string, page int) string {
+// docURL is the signed absolute link to cite: a PDF's original file at
+// page, else the document's text view at anchor (the original itself when
+// neither is set). It is "" when the request did not come over HTTP
+// (stdio) or docID is unknown.
+func (s *Server) docURL(ctx context.Context, docID string, page int, anchor string) string {
 	base, _ := ctx.Value(baseKey{}).(string)
 	if base == "" || docID == "" {
 		return ""
+	}
+	if page <= 0 && anchor != "" {
+		return base + s.viewPath(docID, anchor)
 	}
 	return base + s.docPath(docID, page)
 }

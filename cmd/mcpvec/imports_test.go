@@ -35,6 +35,7 @@ func TestImportLayering(t *testing.T) {
 		"ingest/embed/openai/openaitest": {},
 		"ingest/embed/embedtest":         {"store"},
 		"store/storetest":                {"store"}, // the shared test kit
+		"ingest/extract/extracttest":     {},        // documents of every format, for tests
 		"server/admin":                   {},        // a leaf; server/admin/imports_test.go checks only cmd imports it
 		// sync plans with discover and writes through ingest and the
 		// Library interface it declares; watch only calls a sync func.

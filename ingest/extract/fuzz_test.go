@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"unicode"
+
+	"github.com/mcpvec/mcpvec/ingest/extract/extracttest"
 )
 
 var fuzzNames = []string{"f.pdf", "f.txt", "f.md", "f.html", "f", "f.docx", "f.pptx", "f.xlsx", "f.odt", "f.ods", "f.epub", "f.rtf"}
@@ -19,13 +21,13 @@ func FuzzExtract(f *testing.F) {
 	f.Add(uint8(2), []byte("# T\n\n**b** [l](u) `c`\n```\ncode\n"))
 	f.Add(uint8(3), []byte("<title>x</title><p>a<br>b<script>s</script>"))
 	f.Add(uint8(4), []byte("<!DOCTYPE html><h1>h</h1>"))
-	f.Add(uint8(5), testDOCX(f))
-	f.Add(uint8(6), testPPTX(f))
-	f.Add(uint8(7), testXLSX(f))
-	f.Add(uint8(8), testODT(f))
-	f.Add(uint8(9), testODS(f))
-	f.Add(uint8(10), testEPUB(f))
-	f.Add(uint8(11), testRTF())
+	f.Add(uint8(5), extracttest.CatsDOCX(f))
+	f.Add(uint8(6), extracttest.CatsPPTX(f))
+	f.Add(uint8(7), extracttest.CatsXLSX(f))
+	f.Add(uint8(8), extracttest.CatsODT(f))
+	f.Add(uint8(9), extracttest.CatsODS(f))
+	f.Add(uint8(10), extracttest.CatsEPUB(f))
+	f.Add(uint8(11), extracttest.CatsRTF())
 	ext := mustExtractor(f)
 	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {
 		if len(data) > 64<<10 {
@@ -76,7 +78,7 @@ func FuzzCleanText(f *testing.F) {
 // pdfium and so explores much faster than FuzzExtract.
 func FuzzStructured(f *testing.F) {
 	types := []string{TypeDOCX, TypePPTX, TypeXLSX, TypeODT, TypeODP, TypeODS, TypeEPUB, TypeRTF}
-	for i, data := range [][]byte{testDOCX(f), testPPTX(f), testXLSX(f), testODT(f), testODP(f), testODS(f), testEPUB(f), testRTF()} {
+	for i, data := range [][]byte{extracttest.CatsDOCX(f), extracttest.CatsPPTX(f), extracttest.CatsXLSX(f), extracttest.CatsODT(f), extracttest.CatsODP(f), extracttest.CatsODS(f), extracttest.CatsEPUB(f), extracttest.CatsRTF()} {
 		f.Add(uint8(i), data)
 	}
 	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {

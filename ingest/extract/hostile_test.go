@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpvec/mcpvec/ingest/extract/extracttest"
 )
 
 // billionLaughs is the classic entity-expansion bomb: 10^9 "lol"s if a
@@ -43,22 +45,20 @@ func zipBomb(tb testing.TB, size int) []byte {
 }
 
 func TestExtractHostile(t *testing.T) {
-	wdoc := func(body string) string {
-		return xmlHead + `<w:document ` + nsW + `><w:body>` + body + `</w:body></w:document>`
-	}
+	wdoc := extracttest.WordDocument
 	for _, tc := range []struct {
 		name string
 		data []byte
 		want error
 	}{
 		{"bomb.docx", zipBomb(t, 300<<20), ErrTooLarge},
-		{"laughs.docx", zipParts(t, "word/document.xml", billionLaughs+`<w:document><w:t>&lol9;</w:t></w:document>`), ErrMalformed},
-		{"undeclared-entity.docx", zipParts(t, "word/document.xml", wdoc(`<w:p><w:r><w:t>&lol9;</w:t></w:r></w:p>`)), ErrMalformed},
-		{"deep.docx", zipParts(t, "word/document.xml", strings.Repeat("<a>", 100000)), ErrMalformed},
+		{"laughs.docx", extracttest.Zip(t, "word/document.xml", billionLaughs+`<w:document><w:t>&lol9;</w:t></w:document>`), ErrMalformed},
+		{"undeclared-entity.docx", extracttest.Zip(t, "word/document.xml", wdoc(`<w:p><w:r><w:t>&lol9;</w:t></w:r></w:p>`)), ErrMalformed},
+		{"deep.docx", extracttest.Zip(t, "word/document.xml", strings.Repeat("<a>", 100000)), ErrMalformed},
 		{"not-a-zip.docx", []byte("PK\x03\x04 not really"), ErrMalformed},
-		{"empty-zip.pptx", zipParts(t), ErrMalformed},
-		{"unbalanced.xlsx", zipParts(t, "xl/workbook.xml", "</sheets>"), ErrMalformed},
-		{"dotdot.docx", zipParts(t, "../word/document.xml", wdoc(wPara("", "outside"))), ErrMalformed},
+		{"empty-zip.pptx", extracttest.Zip(t), ErrMalformed},
+		{"unbalanced.xlsx", extracttest.Zip(t, "xl/workbook.xml", "</sheets>"), ErrMalformed},
+		{"dotdot.docx", extracttest.Zip(t, "../word/document.xml", wdoc(extracttest.WordPara("", "outside"))), ErrMalformed},
 		{"deep.rtf", []byte(`{\rtf1` + strings.Repeat("{", 5000)), ErrMalformed},
 		{"nortf.rtf", []byte("plain text"), ErrMalformed},
 	} {
@@ -76,7 +76,7 @@ func TestExtractHostile(t *testing.T) {
 // TestArchiveDotDot checks that an entry named "../x" is never looked up:
 // an EPUB whose spine points outside the archive reads only its own parts.
 func TestArchiveDotDot(t *testing.T) {
-	a, err := openArchive(zipParts(t, "../evil.xhtml", "x", "/abs.xml", "y", `a\b.xml`, "z", "ok.xml", "w"))
+	a, err := openArchive(extracttest.Zip(t, "../evil.xhtml", "x", "/abs.xml", "y", `a\b.xml`, "z", "ok.xml", "w"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,9 +125,9 @@ func hostileCases(tb testing.TB) map[string]struct {
 	return map[string]c{
 		// 16 MiB of spaces in 16 KiB: refused by its compression ratio.
 		"bomb.docx":   {zipBomb(tb, 16<<20), ErrTooLarge},
-		"laughs.docx": {zipParts(tb, "word/document.xml", billionLaughs+`<w:document><w:t>&lol9;</w:t></w:document>`), ErrMalformed},
+		"laughs.docx": {extracttest.Zip(tb, "word/document.xml", billionLaughs+`<w:document><w:t>&lol9;</w:t></w:document>`), ErrMalformed},
 		// The only chapter is reachable through "../": nothing is read.
-		"dotdot.epub": {zipParts(tb, "META-INF/container.xml", xmlHead+`<container><rootfiles><rootfile full-path="../content.opf"/></rootfiles></container>`,
+		"dotdot.epub": {extracttest.Zip(tb, "META-INF/container.xml", extracttest.XMLHead+`<container><rootfiles><rootfile full-path="../content.opf"/></rootfiles></container>`,
 			"../content.opf", `<package><manifest><item id="c" href="../../etc/passwd"/></manifest><spine><itemref idref="c"/></spine></package>`), ErrMalformed},
 	}
 }

@@ -291,3 +291,38 @@ func TestOCRLanguageMissing(t *testing.T) {
 		t.Errorf("err = %v, want one naming tesseract-ocr-xyz", err)
 	}
 }
+
+// imageText is the text of the committed image fixture, which other
+// packages' end-to-end tests ingest (testdata/scans/orchard.png).
+var imageText = []string{
+	"The orchard behind the mill keeps forty apple trees and a",
+	"quince hedge that flowers late in May. Pruning is done in",
+	"February, before the sap rises, and the cuttings are burnt.",
+}
+
+// TestOCRImageFixture reads the committed PNG fixture, a page of
+// imageText rendered at 200 DPI (rewritten with -update).
+func TestOCRImageFixture(t *testing.T) {
+	path := filepath.Join("testdata", "scans", "orchard.png")
+	if *update {
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, renderPDF(t, testPDF{Pages: [][]string{imageText}}.Bytes(t), 200)[0]); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	needTesseract(t)
+	doc, err := ocrExtractor(t, 0).Extract(context.Background(), "orchard.png", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f1 := wordF1(doc.Pages[0], strings.Join(imageText, "\n")); f1 < 0.95 || doc.MediaType != TypePNG {
+		t.Errorf("type %s, word F1 = %.3f; text:\n%s", doc.MediaType, f1, doc.Pages[0])
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/ingest/extract/extracttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the fixtures and golden files under testdata/formats and ../../testdata/{pdfs,extract}")
@@ -23,14 +25,14 @@ func formatCases(tb testing.TB) map[string]struct {
 		data []byte
 	}
 	return map[string]c{
-		"docx": {"cats.docx", testDOCX(tb)},
-		"pptx": {"cats.pptx", testPPTX(tb)},
-		"xlsx": {"cats.xlsx", testXLSX(tb)},
-		"odt":  {"cats.odt", testODT(tb)},
-		"odp":  {"cats.odp", testODP(tb)},
-		"ods":  {"cats.ods", testODS(tb)},
-		"epub": {"cats.epub", testEPUB(tb)},
-		"rtf":  {"cats.rtf", testRTF()},
+		"docx": {"cats.docx", extracttest.CatsDOCX(tb)},
+		"pptx": {"cats.pptx", extracttest.CatsPPTX(tb)},
+		"xlsx": {"cats.xlsx", extracttest.CatsXLSX(tb)},
+		"odt":  {"cats.odt", extracttest.CatsODT(tb)},
+		"odp":  {"cats.odp", extracttest.CatsODP(tb)},
+		"ods":  {"cats.ods", extracttest.CatsODS(tb)},
+		"epub": {"cats.epub", extracttest.CatsEPUB(tb)},
+		"rtf":  {"cats.rtf", extracttest.CatsRTF()},
 	}
 }
 

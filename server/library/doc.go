@@ -4,6 +4,9 @@
 // ingested documents (Writes.Put), removes them (Remove), follows a renamed
 // file without re-embedding it (Move), switches the whole
 // library to another embedder (Reindex) and checks consistency (Check).
+// View lays a document's text out unit by unit for the server's text view;
+// search and fetch results carry the anchor in it that a citation opens
+// (Page for PDFs, whose original opens at a page).
 // Live is the Library a running server serves, swapped after a reindex.
 //
 // The data lives behind a Backend (put/delete a document with its passages

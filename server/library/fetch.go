@@ -46,12 +46,14 @@ func (l *Library) Fetch(ctx context.Context, id string, fo FetchOptions) (*Fetch
 	if isPaged(d) {
 		md["page_start"], md["page_end"] = 1, max(d.Pages, 1)
 	}
-	page := 0
+	page, anchor := 0, ""
 	if isPaged(d) {
 		page = 1
+	} else {
+		anchor = kindOf(d.MediaType).anchorOf(1)
 	}
 	return &FetchResponse{ID: d.ID, Title: d.Title, Text: text, URL: sourceURL(d, 0),
-		Metadata: md, DocID: d.ID, Page: page}, nil
+		Metadata: md, DocID: d.ID, Page: page, Anchor: anchor}, nil
 }
 
 func (l *Library) fetchPassage(docID string, idx, limit int) (*FetchResponse, error) {
@@ -68,10 +70,10 @@ func (l *Library) fetchPassage(docID string, idx, limit int) (*FetchResponse, er
 	}
 	c := cs[0]
 	var text string
-	page := 0
+	page, anchor := 0, viewAnchor(d, c, c.Start)
 	if isPaged(d) {
 		text = d.PageText(c.PageStart, c.PageEnd)
-		page = c.PageStart
+		page, anchor = c.PageStart, ""
 	} else {
 		// The passage with its neighbours' text around it.
 		lo, hi := c.Start, c.End
@@ -90,7 +92,7 @@ func (l *Library) fetchPassage(docID string, idx, limit int) (*FetchResponse, er
 		md["page_start"], md["page_end"] = c.PageStart, c.PageEnd
 	}
 	return &FetchResponse{ID: c.ID(), Title: pageTitle(d, c.PageStart, c.PageEnd), Text: text,
-		URL: sourceURL(d, page), Metadata: md, DocID: d.ID, Page: page}, nil
+		URL: sourceURL(d, page), Metadata: md, DocID: d.ID, Page: page, Anchor: anchor}, nil
 }
 
 func neighbours(d *store.Document, idx int) []uint64 {

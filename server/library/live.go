@@ -41,6 +41,11 @@ func (lv *Live) Original(ctx context.Context, id string) (*Original, error) {
 	return lv.Current().Original(ctx, id)
 }
 
+// View is Library.View on the current Library.
+func (lv *Live) View(ctx context.Context, id string) (*View, error) {
+	return lv.Current().View(ctx, id)
+}
+
 // Summary is Library.Summary on the current Library.
 func (lv *Live) Summary(ctx context.Context) (Summary, error) {
 	return lv.Current().Summary(ctx)

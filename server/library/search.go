@@ -244,10 +244,12 @@ func overlapsChosen(c *store.Chunk, chosen []*store.Chunk) bool {
 // should land, not merely where the passage starts.
 func (l *Library) result(d *store.Document, c *store.Chunk, terms map[string]bool, score float64) SearchResult {
 	text, off := snippet(c.Text, terms, l.opts.SnippetChars)
-	page, title := 0, d.Title
+	page, title, anchor := 0, d.Title, ""
 	if isPaged(d) {
 		page = min(max(d.PageOf(c.Start+off), c.PageStart), c.PageEnd)
 		title = pageTitle(d, page, page)
+	} else {
+		anchor = viewAnchor(d, c, c.Start+off)
 	}
 	return SearchResult{
 		ID:    c.ID(),
@@ -258,6 +260,8 @@ func (l *Library) result(d *store.Document, c *store.Chunk, terms map[string]boo
 		Page:  page,
 		Score: score,
 		seq:   c.Seq,
+
+		Anchor: anchor,
 	}
 }
 

@@ -15,9 +15,12 @@ type SearchResult struct {
 	URL   string `json:"url"`
 	Text  string `json:"text"`
 
-	// DocID and Page let the server link to its own copy when URL is "".
-	DocID string `json:"-"`
-	Page  int    `json:"-"`
+	// DocID and Page let the server link to its own copy when URL is "":
+	// Page is set for PDFs, which open at it; Anchor for other documents, the
+	// fragment of the document's View where the passage lies.
+	DocID  string `json:"-"`
+	Page   int    `json:"-"`
+	Anchor string `json:"-"`
 	// Score is the fused ranking score (higher is better); not on the wire.
 	Score float64 `json:"-"`
 	// Retriever is "lexical", "vector", "both" or "fused" (a backend that
@@ -38,7 +41,9 @@ type FetchResponse struct {
 	URL      string         `json:"url"`
 	Metadata map[string]any `json:"metadata"`
 
-	// DocID and Page let the server link to its own copy when URL is "".
-	DocID string `json:"-"`
-	Page  int    `json:"-"`
+	// DocID, Page and Anchor let the server link to its own copy when URL
+	// is "", as in SearchResult.
+	DocID  string `json:"-"`
+	Page   int    `json:"-"`
+	Anchor string `json:"-"`
 }

@@ -9,17 +9,10 @@ import (
 	"github.com/mcpvec/mcpvec/store"
 )
 
-// segment is a run of page text; Marker, when set, is the passage that
-// starts at its beginning.
-type segment struct {
-	Text   string
-	Marker string
-}
-
 type pageView struct {
 	N        int
 	Link     string
-	Segments []segment
+	Segments []library.ViewPart
 }
 
 type documentData struct {
@@ -64,24 +57,8 @@ func (h *Handler) pageViews(r *http.Request, doc *store.Document, chunks []*stor
 		if len(doc.PageStarts) > 0 {
 			pv.Link = h.opts.Link(r, doc.ID, i+1)
 		}
-		pv.Segments = split(doc.Text, ps, pe, chunks)
+		pv.Segments = library.SplitAtPassages(doc.Text, ps, pe, chunks)
 		out = append(out, pv)
 	}
 	return out
-}
-
-// split cuts text[ps:pe] at the start of every passage inside it.
-func split(text string, ps, pe int, chunks []*store.Chunk) []segment {
-	var segs []segment
-	cur, marker := ps, ""
-	for _, c := range chunks {
-		if c.Start < ps || c.Start >= pe || c.Start < cur {
-			continue
-		}
-		if c.Start > cur || marker != "" {
-			segs = append(segs, segment{Text: text[cur:c.Start], Marker: marker})
-		}
-		cur, marker = c.Start, c.ID()
-	}
-	return append(segs, segment{Text: text[cur:pe], Marker: marker})
 }
