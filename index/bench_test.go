@@ -20,11 +20,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/coder/hnsw"
+	"github.com/mcpvec/mcpvec/index/internal/synth"
 	"go.etcd.io/bbolt"
 )
 
@@ -60,20 +60,12 @@ var (
 	sets   = map[benchSize]*benchSet{}
 )
 
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
+// addParallel adds vector(i) as id i for every i in [0, n), on every core.
+func addParallel(tb testing.TB, x *Index, n int, vector func(i int) []float32) {
+	tb.Helper()
+	if err := synth.Parallel(n, func(i int) error { return x.Add(uint64(i), vector(i)) }); err != nil {
+		tb.Error(err)
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func heapInUse() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
 }
 
 func getSet(b *testing.B, sz benchSize) *benchSet {
@@ -83,16 +75,16 @@ func getSet(b *testing.B, sz benchSize) *benchSet {
 		return s
 	}
 	s := &benchSet{d: clustered(sz.n, benchQueries, sz.dim, sz.n/100, uint64(sz.n+sz.dim))}
-	h0 := heapInUse()
-	w0, c0 := time.Now(), cpuTime()
+	h0 := synth.HeapAlloc()
+	w0, c0 := time.Now(), synth.ProcessCPU()
 	s.x = New(sz.dim, DefaultConfig())
 	for i, v := range s.d.vecs {
 		if err := s.x.Add(uint64(i), v); err != nil {
 			b.Fatal(err)
 		}
 	}
-	s.buildWall, s.buildCPU = time.Since(w0), cpuTime()-c0
-	s.heapBytes = heapInUse() - h0
+	s.buildWall, s.buildCPU = time.Since(w0), synth.ProcessCPU()-c0
+	s.heapBytes = synth.HeapAlloc() - h0
 	s.truth = parallelTruth(b, s.x, s.d.queries, 10)
 	b.Logf("%v: built in %v wall, %v CPU", sz, s.buildWall.Round(time.Millisecond), s.buildCPU.Round(time.Millisecond))
 	sets[sz] = s
@@ -101,25 +93,14 @@ func getSet(b *testing.B, sz benchSize) *benchSet {
 
 func parallelTruth(b *testing.B, x *Index, qs [][]float32, k int) [][]uint64 {
 	out := make([][]uint64, len(qs))
-	var wg sync.WaitGroup
-	workers := runtime.GOMAXPROCS(0)
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(qs); i += workers {
-				rs, err := x.SearchExact(qs[i], k)
-				if err != nil {
-					b.Error(err)
-					return
-				}
-				for _, r := range rs {
-					out[i] = append(out[i], r.ID)
-				}
-			}
-		}()
+	err := synth.Parallel(len(qs), func(i int) error {
+		rs, err := x.SearchExact(qs[i], k)
+		out[i] = ids(rs)
+		return err
+	})
+	if err != nil {
+		b.Error(err)
 	}
-	wg.Wait()
 	return out
 }
 
@@ -139,13 +120,13 @@ func measure(b *testing.B, s *benchSet, search func(q []float32) []uint64) {
 	passMu.Unlock()
 	if !ok {
 		got := make([][]Result, len(s.d.queries))
-		c0 := cpuTime()
+		c0 := synth.ProcessCPU()
 		for i, q := range s.d.queries {
 			for _, id := range search(q) {
 				got[i] = append(got[i], Result{ID: id})
 			}
 		}
-		cpu := cpuTime() - c0
+		cpu := synth.ProcessCPU() - c0
 		p = pass{recall(s.truth, got), float64(cpu.Microseconds()) / float64(len(s.d.queries))}
 		passMu.Lock()
 		passes[b.Name()] = p
@@ -236,11 +217,11 @@ func ids(rs []Result) []uint64 {
 func buildCoder(b *testing.B, d *dataset) *hnsw.Graph[uint64] {
 	g := hnsw.NewGraph[uint64]() // its defaults: M 16, Ml 0.25, cosine distance
 	g.Rng = mrand.New(mrand.NewSource(1))
-	w0, c0 := time.Now(), cpuTime()
+	w0, c0 := time.Now(), synth.ProcessCPU()
 	for i, v := range d.vecs {
 		g.Add(hnsw.MakeNode(uint64(i), v))
 	}
-	b.Logf("coder/hnsw build of %d: %v wall, %v CPU", len(d.vecs), time.Since(w0).Round(time.Millisecond), (cpuTime() - c0).Round(time.Millisecond))
+	b.Logf("coder/hnsw build of %d: %v wall, %v CPU", len(d.vecs), time.Since(w0).Round(time.Millisecond), (synth.ProcessCPU() - c0).Round(time.Millisecond))
 	return g
 }
 
@@ -265,25 +246,11 @@ func build(b *testing.B, sz benchSize, s *benchSet) {
 		// One build whatever b.N is; every run reports its metrics.
 		oneShot(b, func() map[string]float64 {
 			x := New(sz.dim, DefaultConfig())
-			w0, c0 := time.Now(), cpuTime()
-			var wg sync.WaitGroup
-			workers := runtime.GOMAXPROCS(0)
-			for w := range workers {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := w; i < sz.n; i += workers {
-						if err := x.Add(uint64(i), s.d.vecs[i]); err != nil {
-							b.Error(err)
-							return
-						}
-					}
-				}()
-			}
-			wg.Wait()
+			w0, c0 := time.Now(), synth.ProcessCPU()
+			addParallel(b, x, sz.n, func(i int) []float32 { return s.d.vecs[i] })
 			m := map[string]float64{
 				"inserts/s":     float64(sz.n) / time.Since(w0).Seconds(),
-				"inserts/cpu-s": float64(sz.n) / (cpuTime() - c0).Seconds(),
+				"inserts/cpu-s": float64(sz.n) / (synth.ProcessCPU() - c0).Seconds(),
 			}
 			got := make([][]Result, len(s.d.queries))
 			for i, q := range s.d.queries {
@@ -314,7 +281,7 @@ func saveAndLoad(b *testing.B, sz benchSize, s *benchSet) map[string]float64 {
 		b.Fatal(err)
 	}
 	m := map[string]float64{"save-s": time.Since(w0).Seconds()}
-	w0, c0 := time.Now(), cpuTime()
+	w0, c0 := time.Now(), synth.ProcessCPU()
 	err = db.View(func(tx *bbolt.Tx) error {
 		y, st, err := Load(boltKV{tx.Bucket([]byte("hnsw"))}, sz.dim, s.x.Config(), seqOf(s.d.vecs))
 		if err == nil && (st.Rebuilt || st.Inserted != 0 || y.Len() != sz.n) {
@@ -326,7 +293,7 @@ func saveAndLoad(b *testing.B, sz benchSize, s *benchSet) map[string]float64 {
 		b.Fatal(err)
 	}
 	m["wall-s/load"] = time.Since(w0).Seconds()
-	m["cpu-s/load"] = (cpuTime() - c0).Seconds()
+	m["cpu-s/load"] = (synth.ProcessCPU() - c0).Seconds()
 	return m
 }
 
@@ -417,21 +384,7 @@ func BenchmarkLoadOnly(b *testing.B) {
 	cfg := DefaultConfig()
 	cfg.EfConstruction = 16
 	x := New(dim, cfg)
-	var wg sync.WaitGroup
-	workers := runtime.GOMAXPROCS(0)
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < n; i += workers {
-				if err := x.Add(uint64(i), d.vecs[i]); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	addParallel(b, x, n, func(i int) []float32 { return d.vecs[i] })
 	s := &benchSet{d: d, x: x}
 	b.Run(fmt.Sprintf("n%dk_d%d", n/1000, dim), func(b *testing.B) {
 		oneShot(b, func() map[string]float64 { return saveAndLoad(b, benchSize{n, dim}, s) })

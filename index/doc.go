@@ -12,6 +12,7 @@
 //	x.Delete(id)
 //	err = x.Save(kv)                 // inside the store's write transaction
 //	x, stats, err := index.Load(kv, 1536, cfg, vectors) // at start-up
+//	x, stats, err = index.LoadSums(kv, 1536, cfg, sums, read) // with a cfg.Source
 //
 // # Algorithm
 //
@@ -61,20 +62,28 @@
 //
 // # Persistence
 //
-// Save writes into a caller-provided KV bucket (bbolt in the store):
+// Save writes into a caller-provided KV bucket (bbolt in the store), format 2:
 //
+//	"c"+id (8 bytes big endian)
+//	                 codes: crc32c of the vector as given, int8 scale and
+//	                 codes, crc32c of the record
 //	"h"              header: magic, format version, metric, dim, M,
 //	                 efConstruction, top level, entry id, node count, crc32c
 //	"n"+id (8 bytes big endian)
 //	                 node: level, crc32c of the vector as given, per layer a
 //	                 count and the neighbours' ids (u64), crc32c of the record
 //
-// Only nodes whose links changed since the last Save or Load are written, and
-// nodes of deleted ids are deleted. Load takes the vectors (the source of
-// truth) and the KV: it reads the graph without re-inserting, inserts vectors
-// that have no node or whose checksum changed, unlinks nodes whose vector is
-// gone, and rebuilds everything (in parallel) if the graph is missing,
-// corrupt, or written with another dim, metric, M or format version.
+// Only nodes whose links changed since the last Save or Load are written
+// (codes only when the node's vector is new), and records of deleted ids are
+// deleted. Load takes the vectors (the source of truth) and the KV: it reads
+// the graph without re-inserting, inserts vectors that have no node or whose
+// checksum changed, unlinks nodes whose vector is gone, and rebuilds
+// everything (in parallel) if the graph is missing, corrupt, or written with
+// another dim, metric or M. LoadSums (an index with a Source) takes only the
+// vectors' checksums and reads the stored codes instead of the vectors; it
+// reads in full only the vectors whose codes are missing or stale. A graph
+// of format 1 (no codes) is read by both, its vectors quantised once, and
+// rewritten as format 2 by the next Save.
 //
 // # Measured
 //
@@ -108,9 +117,11 @@
 // # Caveats
 //
 //   - With a Source, a search fails if the Source does; a vector it no
-//     longer has keeps its int8 score. SearchExact then scans int8 codes and
-//     re-scores the best 3·k, so it is exact only up to int8 rounding at
-//     that boundary.
+//     longer has keeps its int8 score. The exact scan (SearchExact, and
+//     Search below ExactBelow) then scans int8 codes, re-scores the best
+//     3·k and every other vector whose int8 score plus its rounding bound
+//     reaches the k-th exact score: the float32 scan's results, scores
+//     bit for bit (TestSourceExactMatchesFloat).
 //   - Save must run in the same transaction as the vector writes it covers;
 //     if it returns an error, roll back (the index keeps its dirty marks).
 //   - Builds are deterministic for a Seed only when one goroutine adds in a

@@ -56,6 +56,7 @@ type Index struct {
 	crcs   []uint32 // crc32c of the vector as given, to detect changed vectors on Load
 	state  []uint32 // atomic stateFree/stateLive/stateTomb
 	dirty  []bool   // written under the slot's stripe lock; read under mu write lock
+	fresh  []bool   // the slot's codes are not yet saved; written by the slot's owner
 
 	stripe [stripes]sync.Mutex
 
@@ -200,6 +201,7 @@ func (x *Index) fill(slot uint32, v []float32, sum uint32) {
 	}
 	x.scales[slot] = quantize(x.code(slot).codes, v)
 	x.crcs[slot] = sum
+	x.fresh[slot] = true
 	// A Delete or replacement may already have tombstoned the reserved slot.
 	atomic.CompareAndSwapUint32(&x.state[slot], stateFree, stateLive)
 }
@@ -229,6 +231,7 @@ func (x *Index) grow(want int) {
 	x.crcs = growTo(x.crcs, nc)
 	x.state = growTo(x.state, nc)
 	x.dirty = growTo(x.dirty, nc)
+	x.fresh = growTo(x.fresh, nc)
 }
 
 func growTo[T any](s []T, n int) []T {
@@ -284,7 +287,7 @@ func (x *Index) Search(q []float32, k int) ([]Result, error) {
 		return nil, err
 	}
 	if x.Len() < x.cfg.ExactBelow {
-		return x.finish(qv, x.exact(qv, k), k)
+		return x.searchExact(qv, k)
 	}
 	return x.finish(qv, x.graphSearch(qv, k, x.cfg.EfSearch), k)
 }
@@ -300,15 +303,24 @@ func (x *Index) SearchEf(q []float32, k, ef int) ([]Result, error) {
 }
 
 // SearchExact is the brute-force reference: it scores every live vector in
-// float32. With a Config.Source it scans the int8 codes and re-scores the
-// best 3·k exactly, which is exact unless int8 rounding pushed a true
-// neighbour out of that list. It returns ErrDimensionMismatch or
-// ErrInvalidVector for a bad query, and errors from Config.Source, wrapped.
-// It is safe for concurrent use.
+// float32. With a Config.Source it scans the int8 codes, re-scores the
+// best 3·k exactly and then every other vector whose int8 score could,
+// within its rounding bound, beat the k-th: the same results, reading few
+// vectors. It returns ErrDimensionMismatch or ErrInvalidVector for a bad
+// query, and errors from Config.Source, wrapped. It is safe for concurrent
+// use.
 func (x *Index) SearchExact(q []float32, k int) ([]Result, error) {
 	qv, err := prepare(q, x.dim, x.cfg.Metric)
 	if err != nil || k <= 0 {
 		return nil, err
+	}
+	return x.searchExact(qv, k)
+}
+
+// searchExact scans a prepared query exactly.
+func (x *Index) searchExact(qv []float32, k int) ([]Result, error) {
+	if x.cfg.Source != nil {
+		return x.exactFromSource(qv, k)
 	}
 	return x.finish(qv, x.exact(qv, k), k)
 }
@@ -328,8 +340,7 @@ func (x *Index) finish(q []float32, rs []Result, k int) ([]Result, error) {
 	return rs, nil
 }
 
-// exact scans every live vector: float32 when the index keeps them, else
-// int8 for the best 3·k, which finish re-scores.
+// exact scans every live float32 vector (an index without a Source).
 func (x *Index) exact(q []float32, k int) []Result {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -337,12 +348,6 @@ func (x *Index) exact(q []float32, k int) []Result {
 	n := x.n
 	x.allocMu.Unlock()
 	score := func(s uint32) float32 { return dot(q, x.vec(s)) }
-	if x.vecs == nil {
-		k *= rescoreFactor
-		qq := qvec{make([]int8, x.dim), 0}
-		qq.scale = quantize(qq.codes, q)
-		score = func(s uint32) float32 { return approx(qq, x.code(s)) }
-	}
 	h := make(minHeap, 0, k+1)
 	for s := uint32(0); int(s) < n; s++ {
 		if !x.isLive(s) {

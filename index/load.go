@@ -58,7 +58,7 @@ func (x *Index) readGraph(kv KV, h header, st *LoadStats) error {
 			return err
 		}
 	}
-	x.chooseEntry(recSlot, h)
+	x.chooseEntry(func(id uint64) (uint32, bool) { s, ok := recSlot[id]; return s, ok }, h)
 	return nil
 }
 
@@ -105,9 +105,9 @@ func (x *Index) resolveLinks(nd loadedNode, recSlot map[uint64]uint32) error {
 
 // chooseEntry takes the stored entry point if it is a node of the top level,
 // otherwise any node of the highest level.
-func (x *Index) chooseEntry(recSlot map[uint64]uint32, h header) {
+func (x *Index) chooseEntry(slot func(id uint64) (uint32, bool), h header) {
 	x.ep, x.maxLevel = -1, -1
-	if s, ok := recSlot[h.entry]; ok && x.state[s] == stateLive {
+	if s, ok := slot(h.entry); ok && x.state[s] == stateLive {
 		x.ep, x.maxLevel = int64(s), int(x.levels[s])
 	}
 	for s := 0; s < x.n; s++ {
@@ -117,19 +117,20 @@ func (x *Index) chooseEntry(recSlot map[uint64]uint32, h header) {
 	}
 }
 
-// resetGraph drops everything but the vectors read from the caller, which
-// occupy the first len(byID) slots; the next Save rewrites every node.
+// resetGraph drops everything but the vectors read from the caller (the
+// slots byID names; the others are freed); the next Save rewrites every node.
 func (x *Index) resetGraph() {
-	n := len(x.byID)
+	x.free = x.free[:0]
 	for s := 0; s < x.n; s++ {
 		x.state[s] = stateFree
 		x.upper[s] = nil
 		x.levels[s] = 0
+		if bs, ok := x.byID[x.ids[s]]; !ok || bs != uint32(s) {
+			x.free = append(x.free, uint32(s))
+		}
 	}
 	clear(x.links0)
-	x.n = n
 	x.tombs = 0
-	x.free = x.free[:0]
 	clear(x.removed)
 	x.ep, x.maxLevel = -1, -1
 	x.rewrite = true

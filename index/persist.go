@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"iter"
+	"math"
 )
 
 // KV is the key/value bucket the index persists into. The store implements it
@@ -23,16 +24,22 @@ type KV interface {
 	ForEach(fn func(key, value []byte) error) error
 }
 
-// Persistence format, version 1 (all integers little endian):
+// Persistence format, version 2 (all integers little endian):
 //
+//	key "c"+u64be(id)  codes: u32 crc32c of the vector as given, f32 scale,
+//	                   dim x i8 codes, u32 crc32c of the preceding bytes
 //	key "h"            header: magic "HNSW", u16 version, u8 metric, u8 0, u32 dim,
 //	                   u32 M, u32 efConstruction, i32 maxLevel, u64 entry id,
 //	                   u64 node count, u32 crc32c of the preceding bytes
 //	key "n"+u64be(id)  node: u8 level, u32 crc32c of the vector as given,
 //	                   per layer 0..level: u16 count, count x u64 neighbour id;
 //	                   u32 crc32c of the preceding bytes
+//
+// Version 1 had no "c" records; Load and LoadSums read it and the next Save
+// writes version 2.
 const (
-	formatVersion = 1
+	formatVersion = 2
+	minVersion    = 1
 	headerLen     = 4 + 2 + 1 + 1 + 4 + 4 + 4 + 4 + 8 + 8 + 4
 )
 
@@ -41,12 +48,18 @@ var (
 	magic     = []byte("HNSW")
 )
 
-func nodeKey(id uint64) []byte {
+func nodeKey(id uint64) []byte { return recKey('n', id) }
+func codeKey(id uint64) []byte { return recKey('c', id) }
+
+func recKey(kind byte, id uint64) []byte {
 	k := make([]byte, 9)
-	k[0] = 'n'
+	k[0] = kind
 	binary.BigEndian.PutUint64(k[1:], id)
 	return k
 }
+
+// isRecKey reports whether k is a node or codes key.
+func isRecKey(k []byte) bool { return len(k) == 9 && (k[0] == 'n' || k[0] == 'c') }
 
 // LoadStats reports what Load found and repaired, for logging.
 type LoadStats struct {
@@ -56,6 +69,8 @@ type LoadStats struct {
 	Removed  int   // stored nodes whose vector is gone, unlinked and deleted on the next Save
 	Repaired int   // neighbour lists rebuilt around removed nodes
 	Rebuilt  bool  // the stored graph was unusable; the index was built from the vectors
+	Upgraded bool  // the stored graph has an older format; the next Save rewrites it
+	Read     int   // vectors read in full (LoadSums: those whose stored codes were missing or stale)
 	Reason   error // why it was rebuilt: wraps ErrCorrupt or ErrIncompatible; nil if missing or usable
 }
 
@@ -70,10 +85,43 @@ func (x *Index) Save(kv KV) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.repair()
+	if err := x.deleteStale(kv); err != nil {
+		return err
+	}
+	for s := uint32(0); int(s) < x.n; s++ {
+		if x.state[s] != stateLive {
+			continue
+		}
+		// A fresh buffer per record: bbolt keeps Put's value until commit.
+		if x.fresh[s] || x.rewrite {
+			if err := kv.Put(codeKey(x.ids[s]), x.encodeCodes(s)); err != nil {
+				return fmt.Errorf("put codes %d: %w", x.ids[s], err)
+			}
+		}
+		if x.dirty[s] || x.rewrite {
+			buf := x.encodeNode(make([]byte, 0, 1+4+4+2+8*x.m0), s)
+			if err := kv.Put(nodeKey(x.ids[s]), buf); err != nil {
+				return fmt.Errorf("put node %d: %w", x.ids[s], err)
+			}
+		}
+	}
+	if err := kv.Put(headerKey, x.encodeHeader()); err != nil {
+		return fmt.Errorf("put header: %w", err)
+	}
+	clear(x.dirty)
+	clear(x.fresh)
+	clear(x.removed)
+	x.rewrite = false
+	return nil
+}
+
+// deleteStale deletes the records of removed ids, or every record when the
+// index must rewrite the bucket.
+func (x *Index) deleteStale(kv KV) error {
 	if x.rewrite {
 		var stale [][]byte
 		err := kv.ForEach(func(k, _ []byte) error {
-			if len(k) == 9 && k[0] == 'n' {
+			if isRecKey(k) {
 				stale = append(stale, bytes.Clone(k))
 			}
 			return nil
@@ -91,24 +139,31 @@ func (x *Index) Save(kv KV) error {
 		if err := kv.Delete(nodeKey(id)); err != nil {
 			return fmt.Errorf("delete node %d: %w", id, err)
 		}
-	}
-	for s := uint32(0); int(s) < x.n; s++ {
-		if x.state[s] != stateLive || !(x.dirty[s] || x.rewrite) {
-			continue
-		}
-		// A fresh buffer per record: bbolt keeps Put's value until commit.
-		buf := x.encodeNode(make([]byte, 0, 1+4+4+2+8*x.m0), s)
-		if err := kv.Put(nodeKey(x.ids[s]), buf); err != nil {
-			return fmt.Errorf("put node %d: %w", x.ids[s], err)
+		if err := kv.Delete(codeKey(id)); err != nil {
+			return fmt.Errorf("delete codes %d: %w", id, err)
 		}
 	}
-	if err := kv.Put(headerKey, x.encodeHeader()); err != nil {
-		return fmt.Errorf("put header: %w", err)
-	}
-	clear(x.dirty)
-	clear(x.removed)
-	x.rewrite = false
 	return nil
+}
+
+// encodeCodes returns slot s's codes record.
+func (x *Index) encodeCodes(s uint32) []byte {
+	b := make([]byte, 0, 4+4+x.dim+4)
+	b = binary.LittleEndian.AppendUint32(b, x.crcs[s])
+	b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x.scales[s]))
+	for _, c := range x.code(s).codes {
+		b = append(b, byte(c))
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+}
+
+// decodeCodes checks a codes record of dim codes and returns its vector
+// checksum, scale and codes (aliasing b).
+func decodeCodes(b []byte, dim int) (crc uint32, scale float32, codes []byte, err error) {
+	if len(b) != 4+4+dim+4 || crc32.Checksum(b[:len(b)-4], crcTable) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
+		return 0, 0, nil, ErrCorrupt
+	}
+	return binary.LittleEndian.Uint32(b), math.Float32frombits(binary.LittleEndian.Uint32(b[4:])), b[8 : 8+dim], nil
 }
 
 func (x *Index) encodeHeader() []byte {
@@ -152,6 +207,7 @@ type header struct {
 	maxLevel int
 	entry    uint64
 	count    int
+	version  int
 }
 
 func decodeHeader(b []byte) (header, error) {
@@ -162,8 +218,9 @@ func decodeHeader(b []byte) (header, error) {
 	if crc32.Checksum(b[:headerLen-4], crcTable) != binary.LittleEndian.Uint32(b[headerLen-4:]) {
 		return h, fmt.Errorf("header checksum: %w", ErrCorrupt)
 	}
-	if v := binary.LittleEndian.Uint16(b[4:]); v != formatVersion {
-		return h, fmt.Errorf("format version %d: %w", v, ErrIncompatible)
+	h.version = int(binary.LittleEndian.Uint16(b[4:]))
+	if h.version < minVersion || h.version > formatVersion {
+		return h, fmt.Errorf("format version %d: %w", h.version, ErrIncompatible)
 	}
 	h.metric = Metric(b[6])
 	h.dim = int(binary.LittleEndian.Uint32(b[8:]))
@@ -183,23 +240,39 @@ type nodeRec struct {
 }
 
 func decodeNode(b []byte, m, m0 int) (nodeRec, error) {
-	var r nodeRec
+	level, crc, p, err := checkNode(b, m, m0)
+	r := nodeRec{level: level, crc: crc}
+	if err != nil {
+		return r, err
+	}
+	for l := 0; l <= r.level; l++ {
+		n := int(binary.LittleEndian.Uint16(p))
+		r.links = append(r.links, p[2:2+8*n])
+		p = p[2+8*n:]
+	}
+	return r, nil
+}
+
+// checkNode verifies a node record's checksum and shape and returns its
+// level, vector checksum and links (per layer: u16 count, count x u64 id),
+// aliasing b.
+func checkNode(b []byte, m, m0 int) (level int, crc uint32, links []byte, err error) {
 	if len(b) < 1+4+2+4 {
-		return r, ErrCorrupt
+		return 0, 0, nil, ErrCorrupt
 	}
 	body := b[:len(b)-4]
 	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
-		return r, ErrCorrupt
+		return 0, 0, nil, ErrCorrupt
 	}
-	r.level = int(body[0])
-	r.crc = binary.LittleEndian.Uint32(body[1:])
-	if r.level > maxLevel {
-		return r, ErrCorrupt
+	level, crc = int(body[0]), binary.LittleEndian.Uint32(body[1:])
+	if level > maxLevel {
+		return 0, 0, nil, ErrCorrupt
 	}
-	p := body[5:]
-	for l := 0; l <= r.level; l++ {
+	links = body[5:]
+	p := links
+	for l := 0; l <= level; l++ {
 		if len(p) < 2 {
-			return r, ErrCorrupt
+			return 0, 0, nil, ErrCorrupt
 		}
 		n := int(binary.LittleEndian.Uint16(p))
 		limit := m
@@ -207,15 +280,14 @@ func decodeNode(b []byte, m, m0 int) (nodeRec, error) {
 			limit = m0
 		}
 		if n > limit || len(p) < 2+8*n {
-			return r, ErrCorrupt
+			return 0, 0, nil, ErrCorrupt
 		}
-		r.links = append(r.links, p[2:2+8*n])
 		p = p[2+8*n:]
 	}
 	if len(p) != 0 {
-		return r, ErrCorrupt
+		return 0, 0, nil, ErrCorrupt
 	}
-	return r, nil
+	return level, crc, links, nil
 }
 
 // Load builds an index from the graph Save stored in kv and from vectors, the
@@ -234,16 +306,7 @@ func Load(kv KV, dim int, cfg Config, vectors iter.Seq2[uint64, []float32]) (*In
 	if dim < 1 {
 		return nil, st, ErrInvalidDimension
 	}
-	var h header
-	raw := kv.Get(headerKey)
-	herr := errMissing
-	if raw != nil {
-		h, herr = decodeHeader(raw)
-		if herr == nil && (h.dim != dim || h.metric != x.cfg.Metric || h.m != x.m) {
-			herr = fmt.Errorf("stored dim %d metric %v M %d, want dim %d metric %v M %d: %w",
-				h.dim, h.metric, h.m, dim, x.cfg.Metric, x.m, ErrIncompatible)
-		}
-	}
+	h, herr := x.readHeader(kv)
 	if herr == nil {
 		x.grow(h.count + h.count/64 + 1)
 	}
@@ -260,6 +323,15 @@ func Load(kv KV, dim int, cfg Config, vectors iter.Seq2[uint64, []float32]) (*In
 			return nil, st, fmt.Errorf("read stored graph: %w", herr)
 		}
 	}
+	x.clearFresh()
+	x.finishLoad(herr, h, &st)
+	return x, st, nil
+}
+
+// finishLoad rebuilds the graph from the vectors when herr says the stored
+// one is missing or unusable; otherwise it repairs around the removed
+// nodes and links the vectors that have no node.
+func (x *Index) finishLoad(herr error, h header, st *LoadStats) {
 	if herr != nil {
 		if !errors.Is(herr, errMissing) {
 			st.Reason = herr
@@ -267,12 +339,22 @@ func Load(kv KV, dim int, cfg Config, vectors iter.Seq2[uint64, []float32]) (*In
 		st.Rebuilt = true
 		x.resetGraph()
 		st.Inserted = x.linkPending()
-		return x, st, nil
+		return
 	}
-	x.rewrite = false
+	x.rewrite = h.version < formatVersion
+	st.Upgraded = x.rewrite
 	st.Repaired = x.repair()
 	st.Inserted = x.linkPending()
-	return x, st, nil
+}
+
+// clearFresh marks the codes of live nodes read from a stored graph as
+// saved: the "c" record was written with the node's.
+func (x *Index) clearFresh() {
+	for s := 0; s < x.n; s++ {
+		if x.state[s] == stateLive {
+			x.fresh[s] = false
+		}
+	}
 }
 
 var errMissing = errors.New("no stored graph")
@@ -314,5 +396,6 @@ func (x *Index) setVector(s uint32, v []float32) error {
 	}
 	x.scales[s] = quantize(x.code(s).codes, dst)
 	x.crcs[s] = vecCRC(v)
+	x.fresh[s] = true
 	return nil
 }

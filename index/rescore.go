@@ -9,28 +9,29 @@ import (
 
 // rescore replaces the int8 scores of rs by exact ones computed from the
 // vectors the Source returns, and sorts rs best first (ties to the smaller
-// id). Under Cosine the returned vectors are normalised on the fly, as Add
-// would have. It takes no lock.
+// id). The returned vectors are prepared as Add prepared them (normalised
+// under Cosine), so scores are bit-identical to those of an index keeping
+// float32 copies. It takes no lock.
 func (x *Index) rescore(q []float32, rs []Result) error {
 	ids := make([]uint64, len(rs))
 	for i, r := range rs {
 		ids[i] = r.ID
 	}
+	buf := make([]float32, x.dim)
 	err := x.cfg.Source.Vectors(ids, func(i int, v []float32) {
-		if i < 0 || i >= len(rs) || len(v) != x.dim {
+		if i < 0 || i >= len(rs) || len(v) != x.dim || prepareInto(buf, v, x.cfg.Metric) != nil {
 			return
 		}
-		s := dot(q, v)
-		if x.cfg.Metric == Cosine {
-			if n := float64(dot(v, v)); n > 0 {
-				s = float32(float64(s) / math.Sqrt(n))
-			}
-		}
-		rs[i].Score = s
+		rs[i].Score = dot(q, buf)
 	})
 	if err != nil {
 		return fmt.Errorf("re-score from source: %w", err)
 	}
+	sortResults(rs)
+	return nil
+}
+
+func sortResults(rs []Result) {
 	slices.SortFunc(rs, func(a, b Result) int {
 		switch {
 		case a.Score > b.Score:
@@ -40,5 +41,104 @@ func (x *Index) rescore(q []float32, rs []Result) error {
 		}
 		return cmp.Compare(a.ID, b.ID)
 	})
-	return nil
+}
+
+// scored is an int8 candidate of the exact scan with a bound on how far
+// its exact score can be above its int8 score.
+type scored struct {
+	slot   uint32
+	approx float32
+}
+
+// exactFromSource is the exact scan of an index without float32 copies:
+// it scores every live vector on its int8 codes, re-scores the best
+// rescoreFactor·k exactly, then also re-scores every other vector whose
+// int8 score plus its rounding bound (errBound) reaches the k-th exact
+// score, so the result is the float32 scan's.
+func (x *Index) exactFromSource(q []float32, k int) ([]Result, error) {
+	qq := qvec{make([]int8, x.dim), 0}
+	qq.scale = quantize(qq.codes, q)
+	var l1q float32
+	for _, c := range qq.codes {
+		l1q += float32(abs8(c))
+	}
+	l1q *= qq.scale
+	all := x.scanInt8(qq)
+	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(b.approx, a.approx) })
+	top := min(len(all), rescoreFactor*k)
+	rs := x.slotResults(all[:top])
+	if err := x.rescore(q, rs); err != nil {
+		return nil, err
+	}
+	if len(rs) < k || top == len(all) {
+		return rs[:min(k, len(rs))], nil
+	}
+	t := rs[k-1].Score
+	var more []scored
+	for _, c := range all[top:] {
+		if c.approx+x.errBound(qq, l1q, c.slot) >= t {
+			more = append(more, c)
+		}
+	}
+	if len(more) == 0 {
+		return rs[:k], nil
+	}
+	extra := x.slotResults(more)
+	if err := x.rescore(q, extra); err != nil {
+		return nil, err
+	}
+	rs = append(rs[:k], extra...)
+	sortResults(rs)
+	return rs[:k], nil
+}
+
+// scanInt8 returns every live slot with its int8 score against qq.
+func (x *Index) scanInt8(qq qvec) []scored {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	x.allocMu.Lock()
+	n := x.n
+	x.allocMu.Unlock()
+	out := make([]scored, 0, n)
+	for s := uint32(0); int(s) < n; s++ {
+		if x.isLive(s) {
+			out = append(out, scored{s, approx(qq, x.code(s))})
+		}
+	}
+	return out
+}
+
+// slotResults turns candidates into Results with their int8 scores.
+func (x *Index) slotResults(cs []scored) []Result {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	out := make([]Result, len(cs))
+	for i, c := range cs {
+		out[i] = Result{ID: x.ids[c.slot], Score: c.approx}
+	}
+	return out
+}
+
+// errBound bounds |q·v − approx(q̂, v̂)| for slot s: with q = q̂+e_q and
+// v = v̂+e_v, each rounding error at most half its scale per component,
+// the error is at most ‖q̂‖₁·s_v/2 + ‖v̂‖₁·s_q/2 + dim·s_q·s_v/4. A small
+// relative margin covers float32 rounding in both scores.
+func (x *Index) errBound(qq qvec, l1q float32, s uint32) float32 {
+	x.mu.RLock()
+	c := x.code(s)
+	x.mu.RUnlock()
+	var l1v float32
+	for _, v := range c.codes {
+		l1v += float32(abs8(v))
+	}
+	l1v *= c.scale
+	b := l1q*c.scale/2 + l1v*qq.scale/2 + float32(x.dim)*qq.scale*c.scale/4
+	return b*1.01 + 1e-6*float32(math.Sqrt(float64(x.dim)))
+}
+
+func abs8(c int8) int32 {
+	if c < 0 {
+		return -int32(c)
+	}
+	return int32(c)
 }

@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -97,5 +98,34 @@ func TestLoadWithSource(t *testing.T) {
 	a, b := searchAll(t, x, d.queries, 10, 64), searchAll(t, y, d.queries, 10, 64)
 	if r := recall(truth(t, x, d.queries, 10), b); r < 0.95 || len(a) != len(b) {
 		t.Fatalf("recall after Load = %.3f", r)
+	}
+}
+
+// TestSourceExactMatchesFloat: the exact scan through a Source returns what
+// the float32 scan returns (ids and scores), even on tight clusters where
+// int8 rounding reorders neighbours.
+func TestSourceExactMatchesFloat(t *testing.T) {
+	for _, m := range []Metric{Cosine, Dot} {
+		for _, dim := range []int{8, 96} {
+			d := clustered(2000, 100, dim, 3, uint64(dim))
+			full := mustBuild(t, d, Config{Metric: m, Seed: 3})
+			src := newMapSource(d)
+			lean := mustBuild(t, d, Config{Metric: m, Seed: 3, Source: src})
+			for i, q := range d.queries {
+				for _, k := range []int{1, 10, 40} {
+					want, err := full.SearchExact(q, k)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := lean.Search(q, k) // Len() < ExactBelow: the exact scan
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(got, want) {
+						t.Fatalf("%v d=%d query %d k=%d:\n got %v\nwant %v", m, dim, i, k, got, want)
+					}
+				}
+			}
+		}
 	}
 }

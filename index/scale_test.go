@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -30,7 +29,8 @@ import (
 // cores, default config; wall and per CPU-second, vector generation
 // included), heap-MB (HeapInuse after GC, minus the baseline),
 // save-s and load-s (a clean read of the saved graph through a bbolt file;
-// vectors come from memory, as if the store streamed them), query p50/p99 over 1000 queries (k 10, one goroutine; wall and thread CPU
+// vectors come from memory, as if the store streamed them; with a Source,
+// LoadSums over their checksums), query p50/p99 over 1000 queries (k 10, one goroutine; wall and thread CPU
 // time) and
 // recall@10 against the exact scan. MCPVEC_BENCH_PROFILE=dir writes a heap
 // profile after the build.
@@ -60,10 +60,10 @@ func scaleRun(b *testing.B, n, dim int) map[string]float64 {
 		cfg.Source = storeVectors(b, db, c, n)
 	}
 	base := synth.HeapInuse()
-	t0, c0 := time.Now(), cpuTime()
+	t0, c0 := time.Now(), synth.ProcessCPU()
 	x := scaleBuild(b, c, n, cfg)
 	m := map[string]float64{"vectors/s": float64(n) / time.Since(t0).Seconds()}
-	m["vectors/cpu-s"] = float64(n) / (cpuTime() - c0).Seconds()
+	m["vectors/cpu-s"] = float64(n) / (synth.ProcessCPU() - c0).Seconds()
 	m["heap-MB"] = float64(synth.HeapInuse()-base) / (1 << 20)
 	if err := synth.WriteHeapProfile(fmt.Sprintf("index-%dk-d%d", n/1000, dim)); err != nil {
 		b.Fatal(err)
@@ -78,21 +78,7 @@ func scaleRun(b *testing.B, n, dim int) map[string]float64 {
 
 func scaleBuild(b *testing.B, c *synth.Corpus, n int, cfg Config) *Index {
 	x := New(c.Dim, cfg)
-	var wg sync.WaitGroup
-	workers := runtime.GOMAXPROCS(0)
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < n; i += workers {
-				if err := x.Add(uint64(i), c.Vector(uint64(i))); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	addParallel(b, x, n, func(i int) []float32 { return c.Vector(uint64(i)) })
 	return x
 }
 
@@ -134,13 +120,29 @@ func scaleSaveLoad(b *testing.B, db *bbolt.DB, c *synth.Corpus, x *Index, n int)
 		b.Fatal(err)
 	}
 	vecs := make([][]float32, n) // the store streams them from bbolt; not timed here
+	sums := make([]uint32, n)    // the store keeps them in their own bucket
 	for i := range vecs {
 		vecs[i] = c.Vector(uint64(i))
+		sums[i] = vecCRC(vecs[i])
 	}
-	t0, c0 := time.Now(), cpuTime()
+	t0, c0 := time.Now(), synth.ProcessCPU()
 	err = db.View(func(tx *bbolt.Tx) error {
-		y, st, err := Load(boltKV{tx.Bucket([]byte("hnsw"))}, c.Dim, x.Config(), seqOf(vecs))
-		if err == nil && (st.Rebuilt || st.Inserted != 0 || y.Len() != n) {
+		kv := boltKV{tx.Bucket([]byte("hnsw"))}
+		var y *Index
+		var st LoadStats
+		var err error
+		if src := x.Config().Source; src != nil {
+			y, st, err = LoadSums(kv, c.Dim, x.Config(), func(yield func(uint64, uint32) bool) {
+				for i, s := range sums {
+					if !yield(uint64(i), s) {
+						return
+					}
+				}
+			}, src.Vectors)
+		} else {
+			y, st, err = Load(kv, c.Dim, x.Config(), seqOf(vecs))
+		}
+		if err == nil && (st.Rebuilt || st.Inserted != 0 || st.Read != 0 || y.Len() != n) {
 			err = fmt.Errorf("load was not a clean read: %+v", st)
 		}
 		return err
@@ -148,7 +150,7 @@ func scaleSaveLoad(b *testing.B, db *bbolt.DB, c *synth.Corpus, x *Index, n int)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return save, time.Since(t0), cpuTime() - c0
+	return save, time.Since(t0), synth.ProcessCPU() - c0
 }
 
 // boltSource reads vectors from a bbolt bucket, one read transaction per

@@ -262,7 +262,7 @@ func (in *Ingester) file(ctx context.Context, f discover.File) (res fileResult) 
 		return failure(ctx.Err())
 	}
 	if f.Size > in.opts.MaxBytes {
-		return failure(fmt.Errorf("%w: %s exceeds the %s limit%s", extract.ErrTooLarge, humanBytes(f.Size), humanBytes(in.opts.MaxBytes), in.opts.SizeHint))
+		return failure(fmt.Errorf("%w: %s exceeds the %s limit%s", extract.ErrTooLarge, store.FormatSize(f.Size), store.FormatSize(in.opts.MaxBytes), in.opts.SizeHint))
 	}
 	data, err := os.ReadFile(f.Path)
 	if err != nil {
@@ -290,16 +290,18 @@ func (in *Ingester) process(ctx context.Context, f discover.File, data []byte, s
 		return failure(err)
 	}
 	text, starts := joinPages(xd.Pages)
-	cs, err := chunk.Split(text, starts, in.opts.Chunk)
+	cs, err := chunk.SplitHeadings(text, starts, headings(xd.Headings, starts), in.opts.Chunk)
 	if err != nil {
 		return failure(fmt.Errorf("split into passages: %w", err))
 	}
 	if len(cs) == 0 {
 		return failure(extract.ErrNoText)
 	}
+	sc := make([]store.Chunk, len(cs))
 	texts := make([]string, len(cs))
 	for i, c := range cs {
-		texts[i] = c.Text
+		sc[i] = store.Chunk{Text: c.Text, Start: c.Start, End: c.End, PageStart: c.PageStart, PageEnd: c.PageEnd, Headings: c.Headings}
+		texts[i] = sc[i].IndexText()
 	}
 	vecs, err := in.emb.Embed(ctx, texts)
 	if err != nil {
@@ -309,10 +311,6 @@ func (in *Ingester) process(ctx context.Context, f discover.File, data []byte, s
 		ID: shaHex[:16], Title: title(xd, f.Path), SourcePath: f.Path, SourceURL: srcURL,
 		MediaType: xd.MediaType, SHA256: shaHex, Size: int64(len(data)), ModTime: f.ModTime.UTC(), Pages: len(xd.Pages),
 		IngestedAt: time.Now().UTC(), PageStarts: starts, Text: text,
-	}
-	sc := make([]store.Chunk, len(cs))
-	for i, c := range cs {
-		sc[i] = store.Chunk{Text: c.Text, Start: c.Start, End: c.End, PageStart: c.PageStart, PageEnd: c.PageEnd}
 	}
 	var orig []byte
 	if !in.opts.DropOriginals {
@@ -345,6 +343,15 @@ func joinPages(pages []string) (string, []int) {
 	return b.String(), starts
 }
 
+// headings places the extracted headings in the joined text.
+func headings(hs []extract.Heading, starts []int) []chunk.Heading {
+	out := make([]chunk.Heading, len(hs))
+	for i, h := range hs {
+		out[i] = chunk.Heading{Level: h.Level, Title: h.Title, Offset: starts[h.Page] + h.Offset}
+	}
+	return out
+}
+
 func title(d *extract.Document, path string) string {
 	if t := strings.TrimSpace(d.Title); t != "" {
 		return t
@@ -370,16 +377,4 @@ func SourceURL(prefix, rel string) string {
 		parts[i] = url.PathEscape(p)
 	}
 	return strings.TrimSuffix(prefix, "/") + "/" + strings.Join(parts, "/")
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -9,10 +9,11 @@ import (
 	"testing"
 
 	"github.com/mcpvec/mcpvec/ingest"
+	"github.com/mcpvec/mcpvec/ingest/chunk"
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/ingest/extract"
+	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
 	"github.com/mcpvec/mcpvec/store"
-	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
 type env struct {
@@ -24,19 +25,8 @@ type env struct {
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	dir := t.TempDir()
-	db := storetest.MustOpen(t, nil)
-	emb := embed.NewHash(embed.DefaultHashConfig())
-	id := emb.Identity()
-	if err := db.SetEmbedder(id); err != nil {
-		t.Fatal(err)
-	}
-	ex, err := extract.New(context.Background(), extract.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ex.Close() })
-	return &env{db: db, ex: ex, emb: emb, dir: dir}
+	db, emb, ex := synctest.Pipeline(t)
+	return &env{db: db, ex: ex, emb: emb, dir: t.TempDir()}
 }
 
 func (e *env) write(t testing.TB, rel, content string) string {
@@ -125,5 +115,41 @@ func TestIngestOnWriteSeesEveryChange(t *testing.T) {
 	e.run(t, ingest.Options{OnWrite: onWrite, Force: true}, p)
 	if first < 2 || removed != first || added != 2*first {
 		t.Fatalf("added %d removed %d (first run %d)", added, removed, first)
+	}
+}
+
+// TestIngestKeepsHeadings ingests Markdown with sections: each passage is
+// stored with its heading path, and its vector is that of the path and the
+// text together.
+func TestIngestKeepsHeadings(t *testing.T) {
+	e := newEnv(t)
+	body := strings.Repeat("Filler sentence about nothing in particular. ", 40)
+	p := e.write(t, "guide.md", "# Guide\n\n## Install\n\n"+body+"\n\n## Usage\n\n"+strings.Repeat("Run it with care. ", 30)+"\n")
+	e.run(t, ingest.Options{Chunk: chunk.Options{Size: 256, Overlap: 16}}, p)
+	d, err := e.db.DocumentByPath(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks, err := e.db.Chunks(d.Chunks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := chunks[len(chunks)-1]
+	if got := last.Headings; len(got) != 2 || got[0] != "Guide" || got[1] != "Usage" || !strings.HasPrefix(last.Text, "Usage") {
+		t.Fatalf("last passage %q has headings %q", last.Text, got)
+	}
+	if got := chunks[0].Headings; len(got) != 2 || got[1] != "Install" {
+		t.Fatalf("first passage has headings %q", got)
+	}
+	want, err := e.emb.Embed(context.Background(), []string{last.IndexText()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []float32
+	if err := e.db.View(func(tx *store.Tx) error { got = tx.Vector(last.Seq); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want[0]) || got[0] != want[0][0] || got[len(got)-1] != want[0][len(got)-1] {
+		t.Fatal("the stored vector is not the embedding of the heading path and text")
 	}
 }

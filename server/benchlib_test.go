@@ -4,14 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
 const (
@@ -43,21 +42,9 @@ func benchQueries(n int) []string {
 // change of shape builds a new one.
 func benchLibrary(b *testing.B, n int) *library.Library {
 	b.Helper()
-	path := filepath.Join(os.TempDir(), fmt.Sprintf("mcpvec-bench-server-%d-%d-%d.db", n, benchDim, benchWordsEach))
 	emb := hashEmbedder{Dims: benchDim}
-	if _, err := os.Stat(path); err != nil {
-		start := time.Now()
-		buildBenchStore(b, path+".tmp", n, emb)
-		if err := os.Rename(path+".tmp", path); err != nil {
-			b.Fatal(err)
-		}
-		b.Logf("built %d passages in %v", n, time.Since(start))
-	}
-	db, err := store.Open(path, &store.Options{NoSync: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
+	db := storetest.OpenCached(b, fmt.Sprintf("mcpvec-bench-server-%d-%d-%d.db", n, benchDim, benchWordsEach),
+		func(path string) { buildBenchStore(b, path, n, emb) })
 	start := time.Now()
 	lib, err := library.Open(context.Background(), db, emb, library.Options{Logger: quietLogger(b)})
 	if err != nil {
@@ -71,7 +58,6 @@ func benchLibrary(b *testing.B, n int) *library.Library {
 }
 
 func buildBenchStore(b *testing.B, path string, n int, emb hashEmbedder) {
-	os.Remove(path)
 	db, err := store.Open(path, &store.Options{NoSync: true})
 	if err != nil {
 		b.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/server/mcptest"
 )
 
 // protocolCases are the versions every transport must serve; "" lets the
@@ -57,7 +58,7 @@ func checkFlow(t *testing.T, c *client.Client, init *mcp.InitializeResult, linkB
 	checkTools(t, c)
 
 	var sr library.SearchResponse
-	decodeResult(t, callTool(t, c, "search", map[string]any{"query": "impeller bolts"}), &sr)
+	decodeResult(t, mcptest.CallTool(t, c, "search", map[string]any{"query": "impeller bolts"}), &sr)
 	if len(sr.Results) != 2 {
 		t.Fatalf("results = %+v, want 2", sr.Results)
 	}
@@ -77,7 +78,7 @@ func checkFlow(t *testing.T, c *client.Client, init *mcp.InitializeResult, linkB
 	}
 
 	var fr library.FetchResponse
-	decodeResult(t, callTool(t, c, "fetch", map[string]any{"id": "d1:1"}), &fr)
+	decodeResult(t, mcptest.CallTool(t, c, "fetch", map[string]any{"id": "d1:1"}), &fr)
 	if fr.ID != "d1:1" || !strings.Contains(fr.Text, "six bolts") || fr.URL != wantURL {
 		t.Errorf("fetch = %+v", fr)
 	}
@@ -89,7 +90,7 @@ func checkFlow(t *testing.T, c *client.Client, init *mcp.InitializeResult, linkB
 	}
 
 	// Nothing found is an empty array, never null.
-	res := callTool(t, c, "search", map[string]any{"query": "zeppelin"})
+	res := mcptest.CallTool(t, c, "search", map[string]any{"query": "zeppelin"})
 	if text := res.Content[0].(mcp.TextContent).Text; text != `{"results":[]}` {
 		t.Errorf("empty search = %s", text)
 	}
@@ -128,14 +129,14 @@ func checkTools(t *testing.T, c *client.Client) {
 
 func checkToolErrors(t *testing.T, c *client.Client) {
 	t.Helper()
-	if msg := errorText(t, callTool(t, c, "search", map[string]any{"query": "  "})); !strings.Contains(msg, "empty") {
+	if msg := errorText(t, mcptest.CallTool(t, c, "search", map[string]any{"query": "  "})); !strings.Contains(msg, "empty") {
 		t.Errorf("empty query message = %q", msg)
 	}
 	long := strings.Repeat("x", DefaultMaxQueryLen+1)
-	if msg := errorText(t, callTool(t, c, "search", map[string]any{"query": long})); !strings.Contains(msg, "too long") {
+	if msg := errorText(t, mcptest.CallTool(t, c, "search", map[string]any{"query": long})); !strings.Contains(msg, "too long") {
 		t.Errorf("long query message = %q", msg)
 	}
-	if msg := errorText(t, callTool(t, c, "fetch", map[string]any{"id": "nope"})); !strings.Contains(msg, `Unknown id "nope"`) {
+	if msg := errorText(t, mcptest.CallTool(t, c, "fetch", map[string]any{"id": "nope"})); !strings.Contains(msg, `Unknown id "nope"`) {
 		t.Errorf("unknown id message = %q", msg)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,37 +60,51 @@ func (f *fakeLib) Search(ctx context.Context, query string, so library.SearchOpt
 	if len(words) == 0 {
 		return nil, library.ErrEmptyQuery
 	}
-	type hit struct {
-		r     library.SearchResult
-		score int
-	}
-	var hits []hit
+	var all []library.SearchResult
 	for _, d := range f.docs {
 		for i, p := range d.pages {
-			score := 0
-			for _, w := range words {
-				if strings.Contains(strings.ToLower(p), w) {
-					score++
-				}
-			}
-			if score == 0 {
-				continue
-			}
 			r := library.SearchResult{ID: passageID(d.id, i), Title: fmt.Sprintf("%s — p. %d", d.name, i+1),
 				Text: p, DocID: d.id, Page: i + 1}
 			if d.source != "" {
 				r.URL = d.source
 				r.Page = 0
 			}
-			hits = append(hits, hit{r, score})
+			all = append(all, r)
 		}
 	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].score > hits[j].score })
-	out := &library.SearchResponse{Results: []library.SearchResult{}}
-	for i := 0; i < len(hits) && i < k; i++ {
-		out.Results = append(out.Results, hits[i].r)
+	top, _ := topByWords(all, words, k, func(r library.SearchResult, w string) bool {
+		return strings.Contains(strings.ToLower(r.Text), w)
+	})
+	return &library.SearchResponse{Results: append([]library.SearchResult{}, top...)}, nil
+}
+
+// topByWords returns up to k of items with their scores, best first: an
+// item's score is how many of words it matches; items matching none are
+// left out and ties keep their order.
+func topByWords[T any](items []T, words []string, k int, matches func(item T, word string) bool) ([]T, []int) {
+	type hit struct {
+		item  T
+		score int
 	}
-	return out, nil
+	var hits []hit
+	for _, it := range items {
+		score := 0
+		for _, w := range words {
+			if matches(it, w) {
+				score++
+			}
+		}
+		if score > 0 {
+			hits = append(hits, hit{it, score})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return b.score - a.score })
+	var top []T
+	var scores []int
+	for _, h := range hits[:max(0, min(k, len(hits)))] {
+		top, scores = append(top, h.item), append(scores, h.score)
+	}
+	return top, scores
 }
 
 func (f *fakeLib) Fetch(ctx context.Context, id string, fo library.FetchOptions) (*library.FetchResponse, error) {
@@ -124,31 +138,37 @@ func (f *fakeLib) Fetch(ctx context.Context, id string, fo library.FetchOptions)
 }
 
 func (f *fakeLib) Original(ctx context.Context, docID string) (*library.Original, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, d := range f.docs {
-		if d.id == docID {
-			return &library.Original{Name: d.name, MediaType: d.mediaType, Content: bytes.NewReader(d.data), Size: int64(len(d.data))}, nil
-		}
+	d, err := f.doc(docID)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("document %q: %w", docID, library.ErrNotFound)
+	return &library.Original{Name: d.name, MediaType: d.mediaType, Content: bytes.NewReader(d.data), Size: int64(len(d.data))}, nil
 }
 
 // View shows each page of a document as a unit.
 func (f *fakeLib) View(ctx context.Context, docID string) (*library.View, error) {
+	d, err := f.doc(docID)
+	if err != nil {
+		return nil, err
+	}
+	v := &library.View{ID: d.id, Title: d.name, MediaType: d.mediaType, Name: d.name}
+	for i, p := range d.pages {
+		n := strconv.Itoa(i + 1)
+		v.Units = append(v.Units, library.ViewUnit{Anchor: "page-" + n, Heading: "Page " + n, Parts: []library.ViewPart{{Text: p}}})
+	}
+	return v, nil
+}
+
+// doc returns a copy of the document docID, or library.ErrNotFound.
+func (f *fakeLib) doc(docID string) (fakeDoc, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, d := range f.docs {
 		if d.id == docID {
-			v := &library.View{ID: d.id, Title: d.name, MediaType: d.mediaType, Name: d.name}
-			for i, p := range d.pages {
-				n := strconv.Itoa(i + 1)
-				v.Units = append(v.Units, library.ViewUnit{Anchor: "page-" + n, Heading: "Page " + n, Parts: []library.ViewPart{{Text: p}}})
-			}
-			return v, nil
+			return d, nil
 		}
 	}
-	return nil, fmt.Errorf("document %q: %w", docID, library.ErrNotFound)
+	return fakeDoc{}, fmt.Errorf("document %q: %w", docID, library.ErrNotFound)
 }
 
 func (f *fakeLib) Summary(ctx context.Context) (library.Summary, error) {

@@ -68,16 +68,23 @@ func MustServeOn(tb testing.TB, s *Server, ln net.Listener) string {
 	go func() { done <- s.Serve(ctx, ln) }()
 	tb.Cleanup(func() {
 		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				tb.Errorf("Serve: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			tb.Errorf("Serve did not return after cancel")
-		}
+		waitServed(tb, done, 10*time.Second, "after cancel")
 	})
 	return "http://" + ln.Addr().String()
+}
+
+// waitServed fails tb unless Serve, whose result done receives, returns
+// nil within d; when says what the wait is for.
+func waitServed(tb testing.TB, done <-chan error, d time.Duration, when string) {
+	tb.Helper()
+	select {
+	case err := <-done:
+		if err != nil {
+			tb.Errorf("Serve: %v", err)
+		}
+	case <-time.After(d):
+		tb.Fatalf("Serve did not return %s", when)
+	}
 }
 
 type transportKind string
@@ -169,21 +176,6 @@ func stdioTransport(tb testing.TB, s *Server) transport.Interface {
 type eofReader struct{}
 
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
-
-// callTool calls name with args and returns the result.
-func callTool(tb testing.TB, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
-	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(ctx, req)
-	if err != nil {
-		tb.Fatalf("call %s: %v", name, err)
-	}
-	return res
-}
 
 // decodeResult checks that the result is not an error, that its one text
 // item holds the same JSON as structuredContent, and decodes it into v.

@@ -18,6 +18,7 @@ import (
 	"unicode"
 
 	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/server/mcptest"
 )
 
 // The Node tests drive the server with clients nobody here wrote: the
@@ -31,25 +32,11 @@ const nodeDir = "testdata/node"
 const nodeTimeout = 100 * time.Second
 
 // requireNode skips when node_modules is missing (CI installs it with npm
-// ci) and fails when node_modules is there but node is not. With
-// MCPVEC_NODE_TESTS=required (set in CI) a missing node_modules fails too,
-// so CI cannot pass by skipping.
+// ci) and fails when node_modules is there but node is not; see
+// mcptest.RequireNode.
 func requireNode(tb testing.TB) string {
 	tb.Helper()
-	for _, pkg := range []string{"@modelcontextprotocol/sdk", "@modelcontextprotocol/conformance"} {
-		if _, err := os.Stat(filepath.Join(nodeDir, "node_modules", pkg, "package.json")); err != nil {
-			msg := fmt.Sprintf("node_modules not installed (%v); run: (cd server/%s && npm ci --no-audit --no-fund)", err, nodeDir)
-			if os.Getenv("MCPVEC_NODE_TESTS") == "required" {
-				tb.Fatal(msg)
-			}
-			tb.Skip(msg)
-		}
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		tb.Fatalf("node_modules is installed but node is not on PATH: %v", err)
-	}
-	return node
+	return mcptest.RequireNode(tb, nodeDir, "@modelcontextprotocol/sdk", "@modelcontextprotocol/conformance")
 }
 
 // runNode runs a script in testdata/node with extra environment variables
@@ -239,27 +226,13 @@ func (l *nodeLibrary) Search(ctx context.Context, query string, so library.Searc
 	if len(nodeWords(query)) == 0 {
 		return nil, library.ErrEmptyQuery
 	}
-	type hit struct {
-		p     library.FetchResponse
-		score int
-	}
-	var hits []hit
-	for _, p := range l.passages {
-		score := 0
-		for _, w := range nodeWords(query) {
-			if slices.Contains(nodeWords(p.Text), w) {
-				score++
-			}
-		}
-		if score > 0 {
-			hits = append(hits, hit{p, score})
-		}
-	}
-	slices.SortStableFunc(hits, func(a, b hit) int { return b.score - a.score })
+	top, scores := topByWords(l.passages, nodeWords(query), k, func(p library.FetchResponse, w string) bool {
+		return slices.Contains(nodeWords(p.Text), w)
+	})
 	resp := &library.SearchResponse{Results: []library.SearchResult{}}
-	for _, h := range hits[:min(k, len(hits))] {
+	for i, p := range top {
 		resp.Results = append(resp.Results, library.SearchResult{
-			ID: h.p.ID, Title: h.p.Title, Text: h.p.Text, DocID: h.p.DocID, Page: h.p.Page, Score: float64(h.score),
+			ID: p.ID, Title: p.Title, Text: p.Text, DocID: p.DocID, Page: p.Page, Score: float64(scores[i]),
 		})
 	}
 	return resp, nil

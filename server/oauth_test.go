@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/server/mcptest"
 	"github.com/mcpvec/mcpvec/server/oauth"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/storetest"
@@ -161,7 +162,7 @@ func TestOAuthRefusesEveryRoute(t *testing.T) {
 	for _, tok := range []string{access, static} {
 		c, _ := MustClient(t, s, streamable, base+"/mcp", map[string]string{"Authorization": "Bearer " + tok}, mcp.ProtocolVersion20250618)
 		var sr library.SearchResponse
-		decodeResult(t, callTool(t, c, "search", map[string]any{"query": "pump primed"}), &sr)
+		decodeResult(t, mcptest.CallTool(t, c, "search", map[string]any{"query": "pump primed"}), &sr)
 		if len(sr.Results) == 0 {
 			t.Fatalf("search with %.12s…: no results", tok)
 		}

@@ -52,11 +52,11 @@ func countResults(res *mcp.CallToolResult) int {
 	return len(v.Results)
 }
 
-// DocURL returns the signed absolute link to page (0: none) of a document's
-// original, based at the address r reached the server at (PublicURL when
-// set): the link the MCP tools hand out. It is safe for concurrent use.
-func (s *Server) DocURL(r *http.Request, docID string, page int) string {
-	return s.publicBase(r) + s.docPath(docID, page)
+// DocURL returns the signed absolute link the MCP tools would cite for
+// page or anchor of a document (see citePath), based at the address r
+// reached the server at (PublicURL when set). It is safe for concurrent use.
+func (s *Server) DocURL(r *http.Request, docID string, page int, anchor string) string {
+	return s.publicBase(r) + s.citePath(docID, page, anchor)
 }
 
 // SecretPrefix returns "" or "/" + Options.SecretPath: where the MCP

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/ingest/embed/embedtest"
 	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/server/mcptest"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/storetest"
 )
@@ -109,7 +110,7 @@ func TestRealLibraryEndToEnd(t *testing.T) {
 				}
 				checkTools(t, c)
 				var sr library.SearchResponse
-				decodeResult(t, callTool(t, c, "search", map[string]any{"query": "replace the impeller bolts"}), &sr)
+				decodeResult(t, mcptest.CallTool(t, c, "search", map[string]any{"query": "replace the impeller bolts"}), &sr)
 				if len(sr.Results) == 0 || sr.Results[0].ID != "manual:1" {
 					t.Fatalf("results = %+v, want manual:1 first", sr.Results)
 				}
@@ -126,14 +127,14 @@ func TestRealLibraryEndToEnd(t *testing.T) {
 					}
 				}
 				var fr library.FetchResponse
-				decodeResult(t, callTool(t, c, "fetch", map[string]any{"id": "manual:1"}), &fr)
+				decodeResult(t, mcptest.CallTool(t, c, "fetch", map[string]any{"id": "manual:1"}), &fr)
 				if !strings.Contains(fr.Text, "six bolts") || fr.URL != wantURL || fr.Metadata["page_start"] != float64(2) {
 					t.Errorf("fetch = %+v", fr)
 				}
 				if kind != stdio {
 					checkDocLink(t, fr.URL, "application/pdf", "%PDF-1.4")
 					var nr library.FetchResponse
-					decodeResult(t, callTool(t, c, "fetch", map[string]any{"id": "notes"}), &nr)
+					decodeResult(t, mcptest.CallTool(t, c, "fetch", map[string]any{"id": "notes"}), &nr)
 					if nr.URL != "https://example.com/notes.md" {
 						t.Errorf("notes fetch url = %q", nr.URL)
 					}

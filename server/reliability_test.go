@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/server/mcptest"
 )
 
 // Tests for issue 15: bounded memory and time per client.
@@ -187,8 +188,8 @@ func TestSlowBodyIsCut(t *testing.T) {
 	}
 	listening := clientOn(t, tr, "")
 	time.Sleep(800 * time.Millisecond)
-	decodeResult(t, callTool(t, c, "fetch", map[string]any{"id": "d1:0"}), new(map[string]any))
-	decodeResult(t, callTool(t, listening, "fetch", map[string]any{"id": "d1:0"}), new(map[string]any))
+	decodeResult(t, mcptest.CallTool(t, c, "fetch", map[string]any{"id": "d1:0"}), new(map[string]any))
+	decodeResult(t, mcptest.CallTool(t, listening, "fetch", map[string]any{"id": "d1:0"}), new(map[string]any))
 }
 
 func rpcErrorCode(tb testing.TB, resp *http.Response) int {
@@ -242,7 +243,7 @@ func TestClearJSONRPCErrors(t *testing.T) {
 		{"fetch", map[string]any{"id": []any{"d1:0"}}, `"id" must be a string, not an array`},
 		{"search", map[string]any{"query": "   "}, "The query is empty"},
 	} {
-		if msg := errorText(t, callTool(t, c, tc.tool, tc.args)); !strings.Contains(msg, tc.want) {
+		if msg := errorText(t, mcptest.CallTool(t, c, tc.tool, tc.args)); !strings.Contains(msg, tc.want) {
 			t.Errorf("%s %v: %q, want it to say %q", tc.tool, tc.args, msg, tc.want)
 		}
 	}
@@ -267,7 +268,7 @@ func TestFetchHidesLocalPaths(t *testing.T) {
 		s := MustNew(t, pathLib{newFakeLib()}, Options{ShowPaths: show})
 		c, _ := MustClient(t, s, streamable, MustServe(t, s)+"/mcp", nil, "")
 		var fr library.FetchResponse
-		decodeResult(t, callTool(t, c, "fetch", map[string]any{"id": "d1:0"}), &fr)
+		decodeResult(t, mcptest.CallTool(t, c, "fetch", map[string]any{"id": "d1:0"}), &fr)
 		want := "manual.pdf"
 		if show {
 			want = "/home/owner/private/manual.pdf"

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/server/mcptest"
 )
 
 const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
@@ -82,7 +83,7 @@ func TestAuthRefusesEveryRoute(t *testing.T) {
 		endpoint := map[transportKind]string{streamable: base + "/mcp", sse: base + "/sse"}[kind]
 		c, _ := MustClient(t, s, kind, endpoint, ok, mcp.ProtocolVersion20250618)
 		var sr library.SearchResponse
-		decodeResult(t, callTool(t, c, "search", map[string]any{"query": "pump primed"}), &sr)
+		decodeResult(t, mcptest.CallTool(t, c, "search", map[string]any{"query": "pump primed"}), &sr)
 		if len(sr.Results) == 0 || !strings.HasPrefix(sr.Results[0].URL, base+"/docs/d1/") {
 			t.Fatalf("%s results = %+v", kind, sr.Results)
 		}
@@ -154,7 +155,7 @@ func TestTunnel(t *testing.T) {
 	}
 	c := clientOn(t, tr, mcp.ProtocolVersion20250618)
 	var sr library.SearchResponse
-	decodeResult(t, callTool(t, c, "search", map[string]any{"query": "impeller bolts"}), &sr)
+	decodeResult(t, mcptest.CallTool(t, c, "search", map[string]any{"query": "impeller bolts"}), &sr)
 	link := sr.Results[0].URL
 	want := public + "/docs/d1/" + signatureFor(testLinkKey, "d1") + "#page=2"
 	if link != want {
@@ -171,7 +172,7 @@ func TestTunnel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	decodeResult(t, callTool(t, clientOn(t, sseTr, mcp.ProtocolVersion20250326), "fetch", map[string]any{"id": "d1:0"}), new(library.FetchResponse))
+	decodeResult(t, mcptest.CallTool(t, clientOn(t, sseTr, mcp.ProtocolVersion20250326), "fetch", map[string]any{"id": "d1:0"}), new(library.FetchResponse))
 
 	// Any other foreign host is a DNS-rebinding attempt.
 	for _, host := range []string{"evil.example", "quiet-lake-1234.trycloudflare.com.evil.example", "trycloudflare.com", tunnelHost + ":8443"} {
@@ -199,7 +200,7 @@ func TestForwardedHeadersWithoutPublicURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	var fr library.FetchResponse
-	decodeResult(t, callTool(t, clientOn(t, tr, ""), "fetch", map[string]any{"id": "d1:0"}), &fr)
+	decodeResult(t, mcptest.CallTool(t, clientOn(t, tr, ""), "fetch", map[string]any{"id": "d1:0"}), &fr)
 	if want := base + "/docs/d1/" + signatureFor(testLinkKey, "d1") + "#page=1"; fr.URL != want {
 		t.Errorf("url = %q, want %q", fr.URL, want)
 	}
@@ -249,7 +250,7 @@ func TestSecretPath(t *testing.T) {
 		endpoint := base + "/" + secret + map[transportKind]string{streamable: "/mcp", sse: "/sse/"}[kind]
 		c, _ := MustClient(t, s, kind, endpoint, nil, "")
 		var sr library.SearchResponse
-		decodeResult(t, callTool(t, c, "search", map[string]any{"query": "bronze"}), &sr)
+		decodeResult(t, mcptest.CallTool(t, c, "search", map[string]any{"query": "bronze"}), &sr)
 		if len(sr.Results) != 1 {
 			t.Errorf("%s: results = %+v", kind, sr.Results)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/server/mcptest"
 )
 
 func TestResponseSizeBounded(t *testing.T) {
@@ -29,12 +30,12 @@ func TestResponseSizeBounded(t *testing.T) {
 	c, _ := MustClient(t, s, streamable, base+"/mcp", nil, "")
 
 	var sr library.SearchResponse
-	decodeResult(t, callTool(t, c, "search", map[string]any{"query": "impeller"}), &sr)
+	decodeResult(t, mcptest.CallTool(t, c, "search", map[string]any{"query": "impeller"}), &sr)
 	if len(sr.Results) != 5 {
 		t.Errorf("results = %d, want MaxResults 5", len(sr.Results))
 	}
 	var fr library.FetchResponse
-	decodeResult(t, callTool(t, c, "fetch", map[string]any{"id": "biga:0"}), &fr)
+	decodeResult(t, mcptest.CallTool(t, c, "fetch", map[string]any{"id": "biga:0"}), &fr)
 	if n := utf8.RuneCountInString(fr.Text); n > 1000 || n < 900 {
 		t.Errorf("fetch text has %d characters, want just under 1000", n)
 	}
@@ -70,20 +71,20 @@ func TestLibraryFailureIsProtocolError(t *testing.T) {
 	lib.mu.Lock()
 	lib.failWith = library.ErrQueryTooLong
 	lib.mu.Unlock()
-	if msg := errorText(t, callTool(t, c, "search", map[string]any{"query": "pump"})); !strings.Contains(msg, "too long") {
+	if msg := errorText(t, mcptest.CallTool(t, c, "search", map[string]any{"query": "pump"})); !strings.Contains(msg, "too long") {
 		t.Errorf("ErrQueryTooLong message = %q", msg)
 	}
 	lib.mu.Lock()
 	lib.failWith = library.ErrEmptyQuery
 	lib.mu.Unlock()
-	if msg := errorText(t, callTool(t, c, "search", map[string]any{"query": "the"})); !strings.Contains(msg, "empty") {
+	if msg := errorText(t, mcptest.CallTool(t, c, "search", map[string]any{"query": "the"})); !strings.Contains(msg, "empty") {
 		t.Errorf("ErrEmptyQuery message = %q", msg)
 	}
 	// A missing or mistyped argument is an isError result too.
-	if msg := errorText(t, callTool(t, c, "search", map[string]any{"q": "pump"})); !strings.Contains(msg, "empty") {
+	if msg := errorText(t, mcptest.CallTool(t, c, "search", map[string]any{"q": "pump"})); !strings.Contains(msg, "empty") {
 		t.Errorf("missing query message = %q", msg)
 	}
-	if msg := errorText(t, callTool(t, c, "fetch", map[string]any{"id": 42})); !strings.Contains(msg, "must be a string, not a number") {
+	if msg := errorText(t, mcptest.CallTool(t, c, "fetch", map[string]any{"id": 42})); !strings.Contains(msg, "must be a string, not a number") {
 		t.Errorf("numeric id message = %q", msg)
 	}
 }
@@ -140,14 +141,7 @@ func TestShutdownClosesStreams(t *testing.T) {
 	}
 	start := time.Now()
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	case <-time.After(8 * time.Second):
-		t.Fatal("Serve did not return with an open SSE stream")
-	}
+	waitServed(t, done, 8*time.Second, "with an open SSE stream")
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("shutdown took %v with an open SSE stream", d)
 	}
@@ -180,7 +174,7 @@ func TestPanicsDoNotEscape(t *testing.T) {
 	}
 	// The server still answers.
 	var fr library.FetchResponse
-	decodeResult(t, callTool(t, c, "fetch", map[string]any{"id": "d1:0"}), &fr)
+	decodeResult(t, mcptest.CallTool(t, c, "fetch", map[string]any{"id": "d1:0"}), &fr)
 }
 
 func TestURLs(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/server/mcptest"
 )
 
 const (
@@ -71,17 +72,17 @@ func TestDocumentViewCitations(t *testing.T) {
 		{"replace the impeller bolts", "manual:1", "/docs/manual/" + signatureFor(testLinkKey, "manual") + "#page=2"},
 	} {
 		var sr library.SearchResponse
-		decodeResult(t, callTool(t, c, "search", map[string]any{"query": tc.query}), &sr)
+		decodeResult(t, mcptest.CallTool(t, c, "search", map[string]any{"query": tc.query}), &sr)
 		if len(sr.Results) == 0 || sr.Results[0].ID != tc.id || sr.Results[0].URL != public+tc.url {
 			t.Errorf("search %q: %+v, want %s at %s", tc.query, sr.Results, tc.id, public+tc.url)
 		}
 	}
 	var fr library.FetchResponse
-	decodeResult(t, callTool(t, c, "fetch", map[string]any{"id": "deck:2"}), &fr)
+	decodeResult(t, mcptest.CallTool(t, c, "fetch", map[string]any{"id": "deck:2"}), &fr)
 	if want := public + "/docs/deck/" + sig + "/view#slide-3"; fr.URL != want {
 		t.Errorf("fetch deck:2 url = %q, want %q", fr.URL, want)
 	}
-	decodeResult(t, callTool(t, c, "fetch", map[string]any{"id": "deck"}), &fr)
+	decodeResult(t, mcptest.CallTool(t, c, "fetch", map[string]any{"id": "deck"}), &fr)
 	if want := public + "/docs/deck/" + sig + "/view#slide-1"; fr.URL != want {
 		t.Errorf("fetch deck url = %q, want %q", fr.URL, want)
 	}
@@ -193,7 +194,7 @@ func TestDocumentViewWithOAuth(t *testing.T) {
 	headers := map[string]string{"Authorization": "Bearer " + oauthLogin(t, base)}
 	c, _ := MustClient(t, s, streamable, base+"/mcp", headers, mcp.ProtocolVersion20250618)
 	var sr library.SearchResponse
-	decodeResult(t, callTool(t, c, "search", map[string]any{"query": "revenue grew march harbour contract"}), &sr)
+	decodeResult(t, mcptest.CallTool(t, c, "search", map[string]any{"query": "revenue grew march harbour contract"}), &sr)
 	want := base + "/docs/deck/" + signatureFor(testLinkKey, "deck") + "/view#slide-2"
 	if len(sr.Results) == 0 || sr.Results[0].URL != want {
 		t.Fatalf("results = %+v, want %s first", sr.Results, want)

@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"errors"
-	"path/filepath"
 	"testing"
 
 	"github.com/mcpvec/mcpvec/store"
@@ -50,11 +49,7 @@ func TestAuthRecords(t *testing.T) {
 }
 
 func TestAuthRecordsSurviveReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "lib.db")
-	db, err := store.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, path := openNew(t, nil)
 	if err := db.AuthUpdate(func(tx *store.AuthTx) error { return tx.Put("owner", "passphrase", []byte("h")) }); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,9 +11,9 @@ import (
 
 // Check verifies the library's invariants in one read transaction: bbolt's
 // own page consistency, every document's passages exist with a vector of the
-// library's dimensions and point back at it, no passage or vector is
-// orphaned, and every path and text belongs to a document. It returns all
-// problems joined, or nil.
+// library's dimensions (and its checksum) and point back at it, no passage,
+// vector or checksum is orphaned, and every path and text belongs to a
+// document. It returns all problems joined, or nil.
 func (db *DB) Check() error {
 	var errs []error
 	err := db.view(func(tx *bolt.Tx) error {
@@ -72,13 +73,21 @@ func checkPassage(tx *bolt.Tx, d *Document, i int, seq uint64, emb *EmbedderInfo
 	if v == nil || (emb != nil && len(v) != 4*emb.Dimensions) {
 		return errors.New("missing or malformed vector")
 	}
+	if sb := tx.Bucket(bucketSums); sb != nil {
+		if sum := sb.Get(seqKey(seq)); len(sum) != 4 || binary.LittleEndian.Uint32(sum) != VectorSum(v) {
+			return errors.New("missing or wrong vector checksum")
+		}
+	}
 	return nil
 }
 
 // checkOrphans reports passages, vectors, paths, texts and originals that
 // belong to no document.
 func checkOrphans(tx *bolt.Tx, owned map[uint64]string, errs *[]error) {
-	for _, b := range [][]byte{bucketChunks, bucketVectors} {
+	for _, b := range [][]byte{bucketChunks, bucketVectors, bucketSums} {
+		if tx.Bucket(b) == nil {
+			continue // no checksums in a read-only schema-1 file
+		}
 		tx.Bucket(b).ForEach(func(k, _ []byte) error {
 			if _, ok := owned[SeqFromKey(k)]; !ok {
 				*errs = append(*errs, fmt.Errorf("%s %d: not referenced by any document", b, SeqFromKey(k)))

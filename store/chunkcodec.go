@@ -4,63 +4,130 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Passages are stored in a small binary record rather than JSON: loading the
 // derived indexes reads every passage's text, and decoding JSON dominated
-// that. Layout: version byte 1, then uvarints index, start, end, page start,
-// page end, len(doc id), the doc id bytes, and the text to the end.
-const chunkRecordV1 = 1
+// that. Layout: a version byte, then uvarints index, start, end, page start,
+// page end and len(doc id); version 2 adds a uvarint len(headings). Then the
+// doc id bytes, in version 2 the headings (each a uvarint length and its
+// bytes), and the text to the end. A passage without headings is written as
+// version 1, which is what libraries made before headings hold, so either
+// version reads the other's files as long as no passage has headings.
+const (
+	chunkRecordV1 = 1
+	chunkRecordV2 = 2
+)
 
 var errBadChunk = errors.New("malformed passage record")
 
 func encodeChunk(c *Chunk) []byte {
-	b := make([]byte, 0, 1+6*binary.MaxVarintLen64+len(c.DocID)+len(c.Text))
+	var heads []byte
+	for _, h := range c.Headings {
+		heads = binary.AppendUvarint(heads, uint64(len(h)))
+		heads = append(heads, h...)
+	}
+	b := make([]byte, 0, 1+7*binary.MaxVarintLen64+len(c.DocID)+len(heads)+len(c.Text))
+	nums := []int{c.Index, c.Start, c.End, c.PageStart, c.PageEnd, len(c.DocID)}
 	b = append(b, chunkRecordV1)
-	for _, n := range []int{c.Index, c.Start, c.End, c.PageStart, c.PageEnd, len(c.DocID)} {
+	if len(c.Headings) > 0 {
+		b[0] = chunkRecordV2
+		nums = append(nums, len(heads))
+	}
+	for _, n := range nums {
 		b = binary.AppendUvarint(b, uint64(n))
 	}
 	b = append(b, c.DocID...)
+	b = append(b, heads...)
 	return append(b, c.Text...)
 }
 
-// chunkHeader parses a record's numbers and returns them with the rest
-// (doc id then text).
-func chunkHeader(v []byte) (f [6]int, rest []byte, err error) {
-	if len(v) == 0 || v[0] != chunkRecordV1 {
-		return f, nil, errBadChunk
-	}
-	p := v[1:]
-	for i := range f {
-		n, w := binary.Uvarint(p)
-		if w <= 0 || n > 1<<40 {
-			return f, nil, errBadChunk
-		}
-		f[i], p = int(n), p[w:]
-	}
-	if f[5] > len(p) {
-		return f, nil, errBadChunk
-	}
-	return f, p, nil
+// chunkRecord is a record split into its parts; the byte slices alias it.
+type chunkRecord struct {
+	f                  [6]int // index, start, end, page start, page end, len(doc id)
+	docID, heads, text []byte
 }
 
-// chunkText returns the text part of a record without decoding the rest.
+func parseChunk(v []byte) (r chunkRecord, err error) {
+	if len(v) == 0 || (v[0] != chunkRecordV1 && v[0] != chunkRecordV2) {
+		return r, errBadChunk
+	}
+	nums := make([]int, 6, 7)
+	if v[0] == chunkRecordV2 {
+		nums = nums[:7]
+	}
+	p := v[1:]
+	for i := range nums {
+		n, w := binary.Uvarint(p)
+		if w <= 0 || n > 1<<40 {
+			return r, errBadChunk
+		}
+		nums[i], p = int(n), p[w:]
+	}
+	copy(r.f[:], nums)
+	hl := 0
+	if len(nums) == 7 {
+		hl = nums[6]
+	}
+	if r.f[5] > len(p) || hl > len(p)-r.f[5] {
+		return r, errBadChunk
+	}
+	r.docID, r.heads, r.text = p[:r.f[5]], p[r.f[5]:r.f[5]+hl], p[r.f[5]+hl:]
+	return r, nil
+}
+
+// headings decodes the heading path of a record.
+func (r chunkRecord) headings() ([]string, error) {
+	var out []string
+	for p := r.heads; len(p) > 0; {
+		n, w := binary.Uvarint(p)
+		if w <= 0 || n > uint64(len(p)-w) {
+			return nil, errBadChunk
+		}
+		out, p = append(out, string(p[w:w+int(n)])), p[w+int(n):]
+	}
+	return out, nil
+}
+
+// chunkText returns what the indexes read of a record: its text, after its
+// heading path when it has one (see Chunk.IndexText), without decoding the
+// rest.
 func chunkText(v []byte) ([]byte, error) {
-	f, p, err := chunkHeader(v)
+	r, err := parseChunk(v)
+	if err != nil || len(r.heads) == 0 {
+		return r.text, err
+	}
+	heads, err := r.headings()
 	if err != nil {
 		return nil, err
 	}
-	return p[f[5]:], nil
+	return []byte(indexText(heads, string(r.text))), nil
 }
 
 func decodeChunk(seq uint64, v []byte) (*Chunk, error) {
 	if v == nil {
 		return nil, fmt.Errorf("chunk %d: %w", seq, ErrNotFound)
 	}
-	f, p, err := chunkHeader(v)
+	r, err := parseChunk(v)
 	if err != nil {
 		return nil, fmt.Errorf("chunk %d: %w", seq, err)
 	}
-	return &Chunk{Seq: seq, Index: f[0], Start: f[1], End: f[2], PageStart: f[3], PageEnd: f[4],
-		DocID: string(p[:f[5]]), Text: string(p[f[5]:])}, nil
+	heads, err := r.headings()
+	if err != nil {
+		return nil, fmt.Errorf("chunk %d: %w", seq, err)
+	}
+	return &Chunk{Seq: seq, Index: r.f[0], Start: r.f[1], End: r.f[2], PageStart: r.f[3], PageEnd: r.f[4],
+		DocID: string(r.docID), Headings: heads, Text: string(r.text)}, nil
+}
+
+// HeadingSeparator joins a heading path into one line.
+const HeadingSeparator = " › "
+
+// indexText is the heading path on a line of its own, then the text.
+func indexText(heads []string, text string) string {
+	if len(heads) == 0 {
+		return text
+	}
+	return strings.Join(heads, HeadingSeparator) + "\n\n" + text
 }

@@ -12,17 +12,14 @@ import (
 
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/storetest"
+	"go.etcd.io/bbolt"
 )
 
 // damagedLibrary writes a library with a few hundred documents (so it spans
 // many pages) and returns its path, closed.
 func damagedLibrary(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "lib.db")
-	db, err := store.Open(path, &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, path := openNew(t, &store.Options{NoSync: true})
 	if err := db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "t", Dimensions: 4}); err != nil {
 		t.Fatal(err)
 	}
@@ -173,4 +170,30 @@ func salvage(t *testing.T, path string) (*store.DB, store.SalvageReport) {
 	}
 	t.Logf("copied %d, lost %d, incomplete %v", rep.Copied, len(rep.Lost), rep.Incomplete)
 	return dst, rep
+}
+
+// TestOpenUnwrittenFile: a file bbolt created whose first store write never
+// committed (a first ingest killed at the start) reads as empty and
+// unwritten, not as somebody else's data, and a writable open initialises it.
+func TestOpenUnwrittenFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lib.db")
+	bdb, err := bbolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bdb.Close()
+	_, err = store.Open(path, &store.Options{ReadOnly: true})
+	if !errors.Is(err, store.ErrEmpty) || !errors.Is(err, store.ErrUnwritten) {
+		t.Fatalf("read-only open of an unwritten file: %v, want ErrEmpty and ErrUnwritten", err)
+	}
+	db, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatalf("writable open of an unwritten file: %v", err)
+	}
+	db.Close()
+	db, err = store.Open(path, &store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("read-only open after initialisation: %v", err)
+	}
+	db.Close()
 }

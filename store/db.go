@@ -16,7 +16,9 @@ import (
 )
 
 // SchemaVersion is the on-disk layout this package reads and writes.
-const SchemaVersion = 1
+// Version 2 added the vector checksums (bucket vsums); a version-1 file is
+// upgraded when first opened for writing.
+const SchemaVersion = 2
 
 var (
 	bucketMeta      = []byte("meta")
@@ -27,6 +29,7 @@ var (
 	bucketPaths     = []byte("paths")
 	bucketChunks    = []byte("chunks")
 	bucketVectors   = []byte("vectors")
+	bucketSums      = []byte("vsums")
 	bucketAux       = []byte("aux")
 	allBuckets      = [][]byte{bucketMeta, bucketSettings, bucketDocs, bucketTexts,
 		bucketOriginals, bucketPaths, bucketChunks, bucketVectors, bucketAux}
@@ -138,6 +141,9 @@ func (db *DB) init() error {
 	if db.readOnly {
 		return db.view(func(tx *bolt.Tx) error {
 			m := tx.Bucket(bucketMeta)
+			if first, _ := tx.Cursor().First(); m == nil && first == nil {
+				return fmt.Errorf("%s: %w: %w", db.path, ErrEmpty, ErrUnwritten)
+			}
 			if m == nil {
 				return fmt.Errorf("%s: %w: no meta record", db.path, ErrSchema)
 			}
@@ -165,10 +171,12 @@ func (db *DB) init() error {
 		}
 		m = tx.Bucket(bucketMeta)
 		if m.Get([]byte("schema")) == nil {
-			if err := m.Put([]byte("schema"), []byte(strconv.Itoa(SchemaVersion))); err != nil {
+			if err := m.Put([]byte("created"), []byte(time.Now().UTC().Format(time.RFC3339))); err != nil {
 				return err
 			}
-			return m.Put([]byte("created"), []byte(time.Now().UTC().Format(time.RFC3339)))
+		}
+		if string(m.Get([]byte("schema"))) != strconv.Itoa(SchemaVersion) || tx.Bucket(bucketSums) == nil {
+			return fillSums(tx)
 		}
 		return nil
 	})
@@ -274,11 +282,17 @@ func (db *DB) SetEmbedder(e EmbedderInfo) error {
 
 // Setting returns a stored setting or ErrNotFound.
 func (db *DB) Setting(name string) ([]byte, error) {
+	return db.valueCopy(bucketSettings, name, fmt.Sprintf("setting %q", name))
+}
+
+// valueCopy returns a copy of the value at key in bucket, or an error
+// naming what that wraps ErrNotFound.
+func (db *DB) valueCopy(bucket []byte, key, what string) ([]byte, error) {
 	var out []byte
 	err := db.view(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketSettings).Get([]byte(name))
+		v := tx.Bucket(bucket).Get([]byte(key))
 		if v == nil {
-			return fmt.Errorf("setting %q: %w", name, ErrNotFound)
+			return fmt.Errorf("%s: %w", what, ErrNotFound)
 		}
 		out = append([]byte(nil), v...)
 		return nil

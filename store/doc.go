@@ -13,8 +13,10 @@
 //	texts      doc id     → full extracted text
 //	originals  doc id     → the original file bytes (served by /docs links)
 //	paths      source path→ doc id
-//	chunks     seq (8-byte big endian) → JSON Chunk
+//	chunks     seq (8-byte big endian) → Chunk record (binary, see chunkcodec.go; version 2 holds a heading path)
 //	vectors    seq (8-byte big endian) → little-endian float32s
+//	vsums      seq (8-byte big endian) → CRC-32C of the vector's bytes (u32 LE),
+//	                        so an index can reconcile without reading vectors
 //	aux        name       → nested bucket owned by one derived index
 //	auth       kind       → nested bucket of sign-in records (AuthView,
 //	                        AuthUpdate; created on first write, see auth.go)
@@ -42,6 +44,13 @@
 //     A document removed or replaced by one of another size while being read
 //     makes the next Read fail with ErrOriginalChanged; a replacement of the
 //     same size mid-read is not detected.
+//   - Schema 2 added vsums. A schema-1 file is upgraded (vsums filled) in the
+//     first writable Open; opened read-only it stays schema 1 and VectorSums
+//     computes the checksums from the vectors. An older mcpvec refuses a
+//     schema-2 file (ErrSchema) rather than writing vectors without sums.
+//   - ReadVectors opens one short read transaction per call; Tx.ReadVectors
+//     reads inside the caller's (never open a second read transaction on a
+//     goroutine that holds one: a writer growing the file deadlocks them).
 //   - Slices handed to callbacks (View, Aux buckets, vector iterators) are
 //     valid only during the callback.
 package store

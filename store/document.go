@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -72,7 +73,15 @@ type Chunk struct {
 	End       int    `json:"end"`
 	PageStart int    `json:"page_start"`
 	PageEnd   int    `json:"page_end"`
+	// Headings is the passage's heading path (chapter, section, ...),
+	// outermost first; nil when the document has no headings there.
+	Headings []string `json:"headings,omitempty"`
 }
+
+// IndexText is what the search indexes read of the passage: its heading
+// path on a line of its own, then its text; just the text when it has no
+// headings. Tx.ChunkTexts yields the same.
+func (c *Chunk) IndexText() string { return indexText(c.Headings, c.Text) }
 
 // ID is the passage's stable public id, "<document id>:<index>".
 func (c *Chunk) ID() string { return c.DocID + ":" + strconv.Itoa(c.Index) }
@@ -100,6 +109,8 @@ func seqKey(seq uint64) []byte {
 // SeqFromKey decodes a chunks/vectors key.
 func SeqFromKey(k []byte) uint64 { return binary.BigEndian.Uint64(k) }
 
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
 // EncodeVector encodes a vector as stored: little-endian float32s.
 func EncodeVector(v []float32) []byte {
 	b := make([]byte, 4*len(v))
@@ -116,6 +127,11 @@ func DecodeVector(dst []float32, b []byte) []float32 {
 		dst = make([]float32, n)
 	}
 	dst = dst[:n]
+	if littleEndian && n > 0 {
+		// The stored bytes are the in-memory layout: one memmove.
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), 4*n), b)
+		return dst
+	}
 	for i := range dst {
 		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
@@ -195,7 +211,7 @@ func replaceOld(tx *bolt.Tx, doc *Document, res *PutResult) error {
 // putChunks writes the passages and vectors under new sequence numbers,
 // recording them in doc.Chunks, chunks and res.
 func putChunks(tx *bolt.Tx, doc *Document, chunks []Chunk, vectors [][]float32, res *PutResult) error {
-	cb, vb := tx.Bucket(bucketChunks), tx.Bucket(bucketVectors)
+	cb := tx.Bucket(bucketChunks)
 	doc.Chunks = make([]uint64, len(chunks))
 	for i := range chunks {
 		seq, err := cb.NextSequence()
@@ -206,7 +222,7 @@ func putChunks(tx *bolt.Tx, doc *Document, chunks []Chunk, vectors [][]float32, 
 		if err := cb.Put(seqKey(seq), encodeChunk(&chunks[i])); err != nil {
 			return err
 		}
-		if err := vb.Put(seqKey(seq), EncodeVector(vectors[i])); err != nil {
+		if err := putVector(tx, seq, vectors[i]); err != nil {
 			return err
 		}
 		doc.Chunks[i] = seq
@@ -254,12 +270,12 @@ func deleteDoc(tx *bolt.Tx, id string, res *PutResult) error {
 	if err != nil {
 		return err
 	}
-	cb, vb := tx.Bucket(bucketChunks), tx.Bucket(bucketVectors)
+	cb := tx.Bucket(bucketChunks)
 	for _, seq := range d.Chunks {
 		if err := cb.Delete(seqKey(seq)); err != nil {
 			return err
 		}
-		if err := vb.Delete(seqKey(seq)); err != nil {
+		if err := deleteVector(tx, seq); err != nil {
 			return err
 		}
 		res.Removed = append(res.Removed, seq)
@@ -351,16 +367,7 @@ func (db *DB) Documents() ([]*Document, error) {
 
 // Original returns the original bytes of a document, or ErrNotFound.
 func (db *DB) Original(id string) ([]byte, error) {
-	var out []byte
-	err := db.view(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketOriginals).Get([]byte(id))
-		if v == nil {
-			return fmt.Errorf("original of %s: %w", id, ErrNotFound)
-		}
-		out = append([]byte(nil), v...)
-		return nil
-	})
-	return out, err
+	return db.valueCopy(bucketOriginals, id, "original of "+id)
 }
 
 // Chunks returns the passages with the given sequence numbers, in the same

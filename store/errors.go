@@ -28,6 +28,11 @@ var (
 	// ErrEmpty is returned when a library is opened read-only and the file
 	// is empty (0 bytes): nothing was ever written to it.
 	ErrEmpty = errors.New("library file is empty")
+	// ErrUnwritten comes wrapped together with ErrEmpty when a library is
+	// opened read-only and the file was created but its first write never
+	// committed (a first ingest killed at the start). Nothing was lost: the
+	// next writable open initialises it.
+	ErrUnwritten = errors.New("nothing written yet: the first write was interrupted")
 )
 
 // LockedError says another process holds the library open for writing.

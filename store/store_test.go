@@ -16,6 +16,18 @@ import (
 
 // MustOpenDB opens a fresh library with a 4-dimensional test embedder; on
 // cleanup storetest checks the library's invariants.
+// openNew opens a new library file in a temporary directory and returns it
+// with its path. The test closes it: some close and reopen the file.
+func openNew(t *testing.T, opts *store.Options) (*store.DB, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "lib.db")
+	db, err := store.Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, path
+}
+
 func MustOpenDB(tb testing.TB) *store.DB {
 	tb.Helper()
 	db := storetest.MustOpen(tb, nil)
@@ -133,14 +145,10 @@ func TestDimensionsAndEmbedderRefused(t *testing.T) {
 }
 
 func TestSecondWriterGetsLockedErrorQuickly(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "lib.db")
-	db, err := store.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, path := openNew(t, nil)
 	defer db.Close()
 	start := time.Now()
-	_, err = store.Open(path, &store.Options{Timeout: 200 * time.Millisecond})
+	_, err := store.Open(path, &store.Options{Timeout: 200 * time.Millisecond})
 	var le *store.LockedError
 	if !errors.As(err, &le) || !errors.Is(err, store.ErrLocked) {
 		t.Fatalf("second open: %v", err)
@@ -154,11 +162,7 @@ func TestSecondWriterGetsLockedErrorQuickly(t *testing.T) {
 }
 
 func TestNewerSchemaRefused(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "lib.db")
-	db, err := store.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, path := openNew(t, nil)
 	db.Close()
 	b, err := bolt.Open(path, 0o600, nil)
 	if err != nil {
@@ -247,11 +251,7 @@ func TestPageHelpers(t *testing.T) {
 }
 
 func TestCheckFindsOrphans(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "lib.db")
-	db, err := store.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, path := openNew(t, nil)
 	db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "t", Dimensions: 4})
 	d, c, v := testDoc("cccc", "/c", "one", "two")
 	if _, err := db.PutDocument(d, c, v, nil); err != nil {
@@ -268,7 +268,7 @@ func TestCheckFindsOrphans(t *testing.T) {
 		return tx.Bucket([]byte("vectors")).Delete(k)
 	})
 	b.Close()
-	db, err = store.Open(path, nil)
+	db, err := store.Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,15 +307,11 @@ func TestChunkRecordRoundTripAndCorruption(t *testing.T) {
 }
 
 func TestLockedErrorIgnoresStalePID(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "lib.db")
-	db, err := store.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, path := openNew(t, nil)
 	defer db.Close()
 	// A PID file left by a writer that died (no such process).
 	os.WriteFile(path+".pid", []byte("999999999\n"), 0o600)
-	_, err = store.Open(path, &store.Options{Timeout: 100 * time.Millisecond})
+	_, err := store.Open(path, &store.Options{Timeout: 100 * time.Millisecond})
 	var le *store.LockedError
 	if !errors.As(err, &le) || le.PID != 0 || strings.Contains(err.Error(), "999999999") {
 		t.Fatalf("stale pid named: %v", err)

@@ -49,21 +49,6 @@ func (t *Tx) DropAux(name string) error {
 	return nil
 }
 
-// Vectors iterates over every stored vector in sequence order. The slice is
-// reused between iterations: copy it to keep it.
-func (t *Tx) Vectors() iter.Seq2[uint64, []float32] {
-	return func(yield func(uint64, []float32) bool) {
-		var buf []float32
-		c := t.tx.Bucket(bucketVectors).Cursor()
-		for k, v := c.First(); k != nil; k, v = c.Next() {
-			buf = DecodeVector(buf, v)
-			if !yield(SeqFromKey(k), buf) {
-				return
-			}
-		}
-	}
-}
-
 // Vector returns one vector, or nil when seq has none.
 func (t *Tx) Vector(seq uint64) []float32 {
 	v := t.tx.Bucket(bucketVectors).Get(seqKey(seq))
@@ -113,7 +98,7 @@ func (t *Tx) PutVector(seq uint64, v []float32) error {
 	if t.tx.Bucket(bucketChunks).Get(seqKey(seq)) == nil {
 		return fmt.Errorf("put vector %d: %w", seq, ErrNotFound)
 	}
-	return t.tx.Bucket(bucketVectors).Put(seqKey(seq), EncodeVector(v))
+	return putVector(t.tx, seq, v)
 }
 
 // SetEmbedder records a new embedder identity unconditionally (for

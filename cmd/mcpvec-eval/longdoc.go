@@ -48,12 +48,12 @@ func longDoc(ctx context.Context, c config) error {
 	defer os.RemoveAll(dir)
 	files := filepath.Join(dir, "pdfs")
 	os.MkdirAll(files, 0o755)
-	where, err := bundle(docs, files)
+	where, err := bundle(docs, files, c.outline, !c.bookmarkOnly)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("\n## Long documents: %d SciFact abstracts in %d PDFs of %d abstracts (%d lines a page)\n\n",
-		len(docs), (len(docs)+abstractsPerPDF-1)/abstractsPerPDF, abstractsPerPDF, linesPerPage)
+	fmt.Printf("\n## Long documents: %d SciFact abstracts in %d PDFs of %d abstracts (%d lines a page, outline %v, titles printed %v)\n\n",
+		len(docs), (len(docs)+abstractsPerPDF-1)/abstractsPerPDF, abstractsPerPDF, linesPerPage, c.outline, !c.bookmarkOnly)
 	fmt.Println("| chunk tokens | overlap | passages | mode | cited page relevant, top 5 | cited page relevant, rank 1 |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, cs := range strings.Split(c.chunkSizes, ",") {
@@ -68,32 +68,42 @@ func longDoc(ctx context.Context, c config) error {
 	return nil
 }
 
-// bundle writes the abstracts into PDFs in a fixed shuffled order and
-// returns where each abstract's text lies.
-func bundle(docs []corpusDoc, dir string) (map[string]span, error) {
+// bundle writes the abstracts into PDFs in a fixed shuffled order, each
+// after its title when printTitles is set, with a bookmark per abstract
+// title when outline is set, and returns where each abstract's text lies.
+func bundle(docs []corpusDoc, dir string, outline, printTitles bool) (map[string]span, error) {
 	order := rand.New(rand.NewSource(42)).Perm(len(docs))
 	where := map[string]span{}
 	for start := 0; start < len(order); start += abstractsPerPDF {
 		name := fmt.Sprintf("bundle-%03d.pdf", start/abstractsPerPDF)
 		var pages []pdfPage
 		var cur pdfPage
+		var marks []pdfMark
 		for _, i := range order[start:min(len(order), start+abstractsPerPDF)] {
 			d := docs[i]
-			first := len(pages) + 1
-			lines := append(wrap(d.Title, lineWidth), wrap(d.Text, lineWidth)...)
+			lines := wrap(d.Text, lineWidth)
+			if printTitles {
+				lines = append(wrap(d.Title, lineWidth), lines...)
+			}
 			lines = append(lines, "")
-			for _, l := range lines {
+			for j, l := range lines {
 				if len(cur) == linesPerPage {
 					pages, cur = append(pages, cur), nil
 				}
+				if j == 0 {
+					marks = append(marks, pdfMark{d.Title, len(pages), len(cur)})
+				}
 				cur = append(cur, l)
 			}
-			where[d.ID] = span{name, first, len(pages) + 1}
+			where[d.ID] = span{name, marks[len(marks)-1].page + 1, len(pages) + 1}
 		}
 		if len(cur) > 0 {
 			pages = append(pages, cur)
 		}
-		if err := os.WriteFile(filepath.Join(dir, name), writePDF(name, pages), 0o644); err != nil {
+		if !outline {
+			marks = nil
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), writePDF(name, pages, marks), 0o644); err != nil {
 			return nil, err
 		}
 	}

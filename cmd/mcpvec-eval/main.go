@@ -27,19 +27,26 @@ import (
 )
 
 type config struct {
-	shared      string
-	collections string
-	modes       string
-	out         string
-	chunkSizes  string
-	overlap     int
-	chunkTokens int
-	dims        int
-	longdoc     bool
-	rrfK        float64
-	vecWeight   float64
-	fusion      string
-	weaviate    string
+	shared       string
+	collections  string
+	modes        string
+	out          string
+	chunkSizes   string
+	overlap      int
+	chunkTokens  int
+	dims         int
+	longdoc      bool
+	outline      bool
+	markdown     bool
+	noHeadIndex  bool
+	bookmarkOnly bool
+	rrfK         float64
+	vecWeight    float64
+	fusion       string
+	weaviate     string
+	settle       time.Duration
+	sideBySide   string
+	clients      int
 }
 
 func main() {
@@ -53,12 +60,23 @@ func main() {
 	flag.IntVar(&c.overlap, "overlap", -1, "chunk overlap in tokens (-1: default)")
 	flag.IntVar(&c.dims, "dims", 0, "offline embedder dimensions (0: default)")
 	flag.BoolVar(&c.longdoc, "longdoc", true, "run the long-document PDF check")
+	flag.BoolVar(&c.outline, "longdoc-outline", true, "give the long-document PDFs a bookmark per abstract title")
+	flag.BoolVar(&c.bookmarkOnly, "longdoc-bookmark-only", false, "put abstract titles only in the long-document PDFs' outline, not in their text (a section named by its heading alone)")
+	flag.BoolVar(&c.noHeadIndex, "no-heading-index", false, "store passages without their heading paths and embed their text alone, to measure what indexing the headings adds to cutting at them")
+	flag.BoolVar(&c.markdown, "markdown", false, "write collection documents as Markdown with the title as a # heading (else plain text, title as the first line)")
 	flag.Float64Var(&c.rrfK, "rrf-k", 0, "RRF constant (0: library default)")
 	flag.StringVar(&c.fusion, "fusion", "", "hybrid fusion: rrf or scores (\"\": library default)")
 	flag.Float64Var(&c.vecWeight, "vector-weight", 0, "weight of the vector list in fusion (0: mcpvec's default for the embedder)")
 	flag.StringVar(&c.weaviate, "weaviate", "", "also score each collection copied into this Weaviate, e.g. weaviate://127.0.0.1:8080 (a collection per run)")
+	flag.DurationVar(&c.settle, "weaviate-settle", 3*time.Minute, "wait this long after the copy into Weaviate before the compared runs (its BM25 ranking drifts for a minute or two after a bulk write)")
+	flag.StringVar(&c.sideBySide, "side-by-side", "", "instead of the evaluation: ingest this collection (e.g. scifact) with the mcpvec binary into an embedded library, a one-node and a three-node Weaviate (weaviate-server on PATH or in GOPATH/bin), serve each over HTTP and measure ingest, MCP search latency and nDCG@10")
+	flag.IntVar(&c.clients, "clients", 16, "side-by-side: concurrent MCP clients of the second latency run")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	run := run
+	if c.sideBySide != "" {
+		run = sideBySide
+	}
 	if err := run(context.Background(), c); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpvec-eval:", err)
 		os.Exit(1)
@@ -90,11 +108,12 @@ type (
 
 // testLibrary is a temporary library with the offline embedder.
 type testLibrary struct {
-	db   *store.DB
-	lib  *library.Library
-	emb  embed.Embedder
-	opts library.Options
-	dir  string
+	db          *store.DB
+	lib         *library.Library
+	emb         embed.Embedder
+	opts        library.Options
+	dir         string
+	noHeadIndex bool // see putWithoutHeadings
 }
 
 func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, error) {
@@ -123,7 +142,25 @@ func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, e
 	if err != nil {
 		return nil, err
 	}
-	return &testLibrary{db: db, lib: lib, emb: emb, opts: opts, dir: dir}, nil
+	return &testLibrary{db: db, lib: lib, emb: emb, opts: opts, dir: dir, noHeadIndex: c.noHeadIndex}, nil
+}
+
+// putWithoutHeadings stores passages without their heading paths and with
+// vectors of their text alone, so that neither index sees the headings
+// while the passages are still cut at them.
+func (t *testLibrary) putWithoutHeadings(ctx context.Context) func(*store.Document, []store.Chunk, [][]float32, []byte) (store.PutResult, error) {
+	return func(d *store.Document, chunks []store.Chunk, _ [][]float32, orig []byte) (store.PutResult, error) {
+		texts := make([]string, len(chunks))
+		for i := range chunks {
+			chunks[i].Headings = nil
+			texts[i] = chunks[i].Text
+		}
+		vecs, err := t.emb.Embed(ctx, texts)
+		if err != nil {
+			return store.PutResult{}, err
+		}
+		return t.db.PutDocument(d, chunks, vecs, orig)
+	}
 }
 
 func (t *testLibrary) ingest(ctx context.Context, paths []string, co chunk.Options) (ingest.Summary, error) {
@@ -132,7 +169,11 @@ func (t *testLibrary) ingest(ctx context.Context, paths []string, co chunk.Optio
 		return ingest.Summary{}, err
 	}
 	defer ex.Close()
-	in := ingest.New(t.db, ex, t.emb, ingest.Options{Chunk: co, OnWrite: t.lib.Apply, DropOriginals: true, Workers: 2})
+	opts := ingest.Options{Chunk: co, OnWrite: t.lib.Apply, DropOriginals: true, Workers: 2}
+	if t.noHeadIndex {
+		opts.Put = t.putWithoutHeadings(ctx)
+	}
+	in := ingest.New(t.db, ex, t.emb, opts)
 	sum, err := in.Run(ctx, paths)
 	if err == nil && len(sum.Failed) > 0 {
 		err = fmt.Errorf("%d files failed, first: %v", len(sum.Failed), sum.Failed[0])
@@ -154,28 +195,62 @@ func chunkOpts(c config, size int) chunk.Options {
 	return o
 }
 
-func evalCollection(ctx context.Context, c config, coll string) error {
-	base := filepath.Join(c.shared, "eval", coll)
-	docs, queries, err := evalset.Load(base)
-	if err != nil {
-		return err
-	}
-	dir, err := os.MkdirTemp("", "mcpvec-eval-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
+// writeCorpus writes each document as dir/files/ID.txt (title, blank
+// line, text), or ID.md with the title as a # heading when markdown is
+// set, and returns the folder.
+func writeCorpus(dir string, docs []corpusDoc, markdown bool) (string, error) {
 	files := filepath.Join(dir, "files")
-	os.MkdirAll(files, 0o755)
+	if err := os.MkdirAll(files, 0o755); err != nil {
+		return "", err
+	}
 	for _, d := range docs {
 		if strings.TrimSpace(d.Title+d.Text) == "" {
 			continue // Cranfield has two empty documents; they cannot be retrieved.
 		}
-		p := filepath.Join(files, d.ID+".txt")
-		if err := os.WriteFile(p, []byte(d.Title+"\n\n"+d.Text+"\n"), 0o644); err != nil {
-			return err
+		name, body := d.ID+".txt", d.Title+"\n\n"+d.Text+"\n"
+		if markdown {
+			name, body = d.ID+".md", "# "+d.Title+"\n\n"+d.Text+"\n"
+		}
+		if err := os.WriteFile(filepath.Join(files, name), []byte(body), 0o644); err != nil {
+			return "", err
 		}
 	}
+	return files, nil
+}
+
+// corpus is an evaluation collection written out as files.
+type corpus struct {
+	base, dir, files string // the collection's folder, a temporary folder, the files in it
+	docs             int
+	queries          []query
+}
+
+// openCorpus loads collection coll and writes its documents into a new
+// temporary folder, which the caller removes.
+func openCorpus(c config, coll, prefix string) (*corpus, error) {
+	cp := &corpus{base: filepath.Join(c.shared, "eval", coll)}
+	docs, queries, err := evalset.Load(cp.base)
+	if err != nil {
+		return nil, err
+	}
+	cp.docs, cp.queries = len(docs), queries
+	if cp.dir, err = os.MkdirTemp("", prefix); err != nil {
+		return nil, err
+	}
+	if cp.files, err = writeCorpus(cp.dir, docs, c.markdown); err != nil {
+		os.RemoveAll(cp.dir)
+		return nil, err
+	}
+	return cp, nil
+}
+
+func evalCollection(ctx context.Context, c config, coll string) error {
+	cp, err := openCorpus(c, coll, "mcpvec-eval-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(cp.dir)
+	base, dir, files, queries := cp.base, cp.dir, cp.files, cp.queries
 	tl, err := openTestLibrary(ctx, c, dir)
 	if err != nil {
 		return err
@@ -186,7 +261,7 @@ func evalCollection(ctx context.Context, c config, coll string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("\n## %s: %d documents, %d passages, ingested in %s\n\n", coll, sum.Ingested, sum.Chunks, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("\n## %s%s: %d documents, %d passages, ingested in %s\n\n", coll, map[bool]string{true: " as Markdown"}[c.markdown], sum.Ingested, sum.Chunks, time.Since(start).Round(time.Millisecond))
 	docOf, err := sourceIDs(tl.db)
 	if err != nil {
 		return err

@@ -9,10 +9,18 @@ import (
 // pdfPage is the text lines of one page.
 type pdfPage []string
 
+// pdfMark is a top-level bookmark: its title and the 0-based page and line
+// it points to.
+type pdfMark struct {
+	title      string
+	page, line int
+}
+
 // writePDF renders pages of plain text lines as a minimal PDF 1.4 file with
-// the standard Helvetica font. Characters outside Latin-1 become '?'. It is
-// only for building evaluation inputs.
-func writePDF(title string, pages []pdfPage) []byte {
+// the standard Helvetica font and an outline of marks (none when empty).
+// Characters outside Latin-1 become '?'. It is only for building
+// evaluation inputs.
+func writePDF(title string, pages []pdfPage, marks []pdfMark) []byte {
 	var b bytes.Buffer
 	var offsets []int
 	obj := func(body string) {
@@ -25,7 +33,11 @@ func writePDF(title string, pages []pdfPage) []byte {
 	for i := range pages {
 		kids[i] = fmt.Sprintf("%d 0 R", 6+2*i)
 	}
-	obj("<< /Type /Catalog /Pages 2 0 R >>")
+	outlines := ""
+	if len(marks) > 0 {
+		outlines = fmt.Sprintf(" /Outlines %d 0 R", 5+2*len(pages))
+	}
+	obj("<< /Type /Catalog /Pages 2 0 R" + outlines + " >>")
 	obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages)))
 	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
 	obj(fmt.Sprintf("<< /Title (%s) /Producer (mcpvec-eval) >>", pdfString(title)))
@@ -39,6 +51,7 @@ func writePDF(title string, pages []pdfPage) []byte {
 		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", c.Len(), c.String()))
 		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R /Resources << /Font << /F1 3 0 R >> >> >>", len(offsets)))
 	}
+	writeOutline(obj, 5+2*len(pages), marks)
 	xref := b.Len()
 	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
 	for _, off := range offsets {
@@ -46,6 +59,25 @@ func writePDF(title string, pages []pdfPage) []byte {
 	}
 	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R /Info 4 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
 	return b.Bytes()
+}
+
+// writeOutline writes marks as a flat outline whose root is object root.
+func writeOutline(obj func(string), root int, marks []pdfMark) {
+	if len(marks) == 0 {
+		return
+	}
+	obj(fmt.Sprintf("<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>", root+1, root+len(marks), len(marks)))
+	for i, m := range marks {
+		links := ""
+		if i > 0 {
+			links += fmt.Sprintf(" /Prev %d 0 R", root+i)
+		}
+		if i+1 < len(marks) {
+			links += fmt.Sprintf(" /Next %d 0 R", root+i+2)
+		}
+		obj(fmt.Sprintf("<< /Title (%s) /Parent %d 0 R%s /Dest [%d 0 R /XYZ 56 %d 0] >>",
+			pdfString(m.title), root, links, 6+2*m.page, 782-12*m.line))
+	}
 }
 
 // pdfString escapes s for a PDF literal string in WinAnsi encoding.

@@ -117,9 +117,7 @@ func openAuth(ctx context.Context, e *env, lf *libFlags, args []string, write bo
 var errOAuthNeedsFile = errors.New("OAuth sign-ins are kept in a library file (--db); not yet with --store weaviate://…")
 
 func runAuthPassphrase(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("auth passphrase", "[flags]", e)
-	var lf libFlags
-	lf.register(fs)
+	fs, lf := libFlagSet("auth passphrase", "[flags]", e)
 	hashFile := fs.String("argon2id-hash-file", "", "take the stored form from this file, then remove it (how a running server is handed the command, so the hash never shows in its logs)")
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
@@ -128,7 +126,7 @@ func runAuthPassphrase(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
-	h, err := openLibrary(ctx, e, &lf, true, false)
+	h, err := openLibrary(ctx, e, lf, true, false)
 	var fw *forwardTo
 	if errors.As(err, &fw) {
 		return forwardPassphrase(ctx, e, fw.client, hash)
@@ -209,14 +207,12 @@ func readPassphrase(e *env) (string, error) {
 }
 
 func runAuthApprove(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("auth approve", "[flags] CODE", e)
-	var lf libFlags
-	lf.register(fs)
+	fs, lf := libFlagSet("auth approve", "[flags] CODE", e)
 	pos, st, ok := parseArgs(fs, args, e, one)
 	if !ok {
 		return st
 	}
-	h, st := openAuth(ctx, e, &lf, append([]string{"approve"}, args...), true)
+	h, st := openAuth(ctx, e, lf, append([]string{"approve"}, args...), true)
 	if h == nil {
 		return st
 	}
@@ -230,14 +226,12 @@ func runAuthApprove(ctx context.Context, e *env, args []string) int {
 }
 
 func runAuthLs(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("auth ls", "[flags]", e)
-	var lf libFlags
-	lf.register(fs)
+	fs, lf := libFlagSet("auth ls", "[flags]", e)
 	asJSON := fs.Bool("json", false, "print JSON")
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
 	}
-	h, st := openAuth(ctx, e, &lf, append([]string{"ls"}, args...), false)
+	h, st := openAuth(ctx, e, lf, append([]string{"ls"}, args...), false)
 	if h == nil {
 		return st
 	}
@@ -284,9 +278,7 @@ func printAuthListing(w io.Writer, l oauth.Listing) {
 }
 
 func runAuthRevoke(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("auth revoke", "[flags] ID|--all", e)
-	var lf libFlags
-	lf.register(fs)
+	fs, lf := libFlagSet("auth revoke", "[flags] ID|--all", e)
 	all := fs.Bool("all", false, "revoke every grant and forget every client")
 	pos, st, ok := parseFlags(fs, args, e)
 	if !ok {
@@ -296,7 +288,7 @@ func runAuthRevoke(ctx context.Context, e *env, args []string) int {
 		fs.Usage()
 		return 2
 	}
-	h, st := openAuth(ctx, e, &lf, append([]string{"revoke"}, args...), true)
+	h, st := openAuth(ctx, e, lf, append([]string{"revoke"}, args...), true)
 	if h == nil {
 		return st
 	}

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/pem"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -18,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpvec/mcpvec/server/mcptest"
 )
 
 const (
@@ -26,29 +27,17 @@ const (
 	nodeTestDir    = "../../server/testdata/node"
 )
 
-// requireNodeSDK skips without the Node SDK (see server/node_test.go; CI
+// requireNodeSDK skips without the Node SDK (see mcptest.RequireNode; CI
 // sets MCPVEC_NODE_TESTS=required so a missing install fails).
 func requireNodeSDK(t *testing.T) string {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(nodeTestDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
-		msg := fmt.Sprintf("node_modules not installed (%v); run: (cd server/testdata/node && npm ci --no-audit --no-fund)", err)
-		if os.Getenv("MCPVEC_NODE_TESTS") == "required" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node_modules is installed but node is not on PATH: %v", err)
-	}
-	return node
+	return mcptest.RequireNode(t, nodeTestDir, "@modelcontextprotocol/sdk")
 }
 
 // oauthLibrary makes a library with one document and an owner passphrase.
 func oauthLibrary(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	doc := filepath.Join(dir, "ops.txt")
 	os.WriteFile(doc, []byte("bbolt transactions: one writer at a time, many readers; each sees a consistent snapshot."), 0o644)
 	mustRun(t, db, "ingest", doc)

@@ -59,6 +59,9 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 	switch {
 	case errors.As(err, &fw):
 		return forward(ctx, e, fw.client, append([]string{"check"}, args...))
+	case errors.Is(err, store.ErrUnwritten):
+		fmt.Fprintf(e.stdout, "%s: ok (empty: nothing ingested yet)\n", termSafe(path, false))
+		return 0
 	case errors.Is(err, store.ErrCorrupt), errors.Is(err, store.ErrEmpty):
 		return reportProblems(e, path, []string{oneLine(err)})
 	case err != nil:
@@ -143,7 +146,7 @@ func damagedHint(err error) (string, bool) {
 	case errors.Is(err, store.ErrCorrupt):
 		return fmt.Sprintf("%s — run `mcpvec check --repair` to copy every readable document into a new library", oneLine(err)), true
 	case errors.Is(err, store.ErrEmpty):
-		return fmt.Sprintf("%s (0 bytes) — remove it, or run `mcpvec ingest` to start a new library there", oneLine(err)), true
+		return fmt.Sprintf("%s — remove it, or run `mcpvec ingest` to start a new library there", oneLine(err)), true
 	}
 	return "", false
 }

@@ -12,16 +12,14 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/store/storetest"
+	"go.etcd.io/bbolt"
 )
 
 // checkLibrary ingests n small text files into a new library and returns
 // the library's path and the folder of files.
 func checkLibrary(t *testing.T, n int) (db, files string) {
 	t.Helper()
-	dir := t.TempDir()
-	db = filepath.Join(dir, "lib.db")
-	files = filepath.Join(dir, "files")
-	os.MkdirAll(files, 0o755)
+	db, files = libAndFolder(t, "files")
 	for i := range n {
 		text := strings.Repeat(fmt.Sprintf("Harbour %d keeps lanterns and ropes number %d. ", i, i*7), 60)
 		os.WriteFile(filepath.Join(files, fmt.Sprintf("doc%03d.txt", i)), []byte(text), 0o644)
@@ -50,22 +48,30 @@ func TestCheckCleanLibrary(t *testing.T) {
 // line pointing to `mcpvec check --repair`, never a stack trace.
 func TestDamagedLibraryEveryCommand(t *testing.T) {
 	db, files := checkLibrary(t, 60)
+	onDamagedCopies(t, db, func(t *testing.T, bad string) {
+		cmds := [][]string{{"info"}, {"ls"}, {"search", "harbour"}, {"fetch", "x"}, {"rm", "x"},
+			{"ingest", files}, {"reindex", "--embedder", "hash"}, {"serve", "--addr", "127.0.0.1:0"}, {"check"}}
+		for _, args := range cmds {
+			r := runFor(t, bad, 20*time.Second, args...)
+			if r.code == 0 || strings.Contains(r.stderr, "goroutine ") || strings.Contains(r.stderr, "panic") {
+				t.Errorf("%v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
+				continue
+			}
+			if args[0] != "check" && (!strings.Contains(r.stderr, "check --repair") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0) {
+				t.Errorf("%v: want one line pointing to check --repair, got:\n%s", args, r.stderr)
+			}
+		}
+	})
+}
+
+// onDamagedCopies runs fn in a subtest for each of storetest.Damages, on a
+// copy of the library file db damaged that way.
+func onDamagedCopies(t *testing.T, db string, fn func(t *testing.T, bad string)) {
 	for _, tc := range storetest.Damages {
 		t.Run(tc.Name, func(t *testing.T) {
 			bad := copyFile(t, db)
 			tc.Apply(t, bad)
-			cmds := [][]string{{"info"}, {"ls"}, {"search", "harbour"}, {"fetch", "x"}, {"rm", "x"},
-				{"ingest", files}, {"reindex", "--embedder", "hash"}, {"serve", "--addr", "127.0.0.1:0"}, {"check"}}
-			for _, args := range cmds {
-				r := runFor(t, bad, 20*time.Second, args...)
-				if r.code == 0 || strings.Contains(r.stderr, "goroutine ") || strings.Contains(r.stderr, "panic") {
-					t.Errorf("%v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
-					continue
-				}
-				if args[0] != "check" && (!strings.Contains(r.stderr, "check --repair") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0) {
-					t.Errorf("%v: want one line pointing to check --repair, got:\n%s", args, r.stderr)
-				}
-			}
+			fn(t, bad)
 		})
 	}
 }
@@ -74,41 +80,37 @@ func TestDamagedLibraryEveryCommand(t *testing.T) {
 // the damaged file untouched and, with --replace, switches the files.
 func TestCheckRepairDamaged(t *testing.T) {
 	db, _ := checkLibrary(t, 60)
-	for _, tc := range storetest.Damages {
-		t.Run(tc.Name, func(t *testing.T) {
-			bad := copyFile(t, db)
-			tc.Apply(t, bad)
-			before, _ := os.ReadFile(bad)
-			if r := mcpvec(t, bad, "check"); r.code != 1 || !strings.Contains(r.stdout, "damaged") {
-				t.Fatalf("check of a damaged library: %+v", r)
-			}
-			r := mcpvec(t, bad, "check", "--repair")
-			if r.code != 0 || !strings.Contains(r.stdout, "copied ") || !strings.Contains(r.stdout, "--replace") {
-				t.Fatalf("check --repair: %+v", r)
-			}
-			if after, _ := os.ReadFile(bad); !bytes.Equal(before, after) {
-				t.Fatal("check --repair wrote to the damaged file")
-			}
-			repaired, _ := filepath.Glob(strings.TrimSuffix(bad, ".db") + ".repaired-*.db")
-			if len(repaired) != 1 {
-				t.Fatalf("repaired files: %v", repaired)
-			}
-			if r := mcpvec(t, repaired[0], "check"); r.code != 0 {
-				t.Fatalf("check of the repaired library: %+v", r)
-			}
-			os.Remove(repaired[0])
-			if r := mcpvec(t, bad, "check", "--repair", "--replace"); r.code != 0 || !strings.Contains(r.stdout, "damaged file is at") {
-				t.Fatalf("check --repair --replace: %+v", r)
-			}
-			if r := mcpvec(t, bad, "check"); r.code != 0 {
-				t.Fatalf("check after --replace: %+v", r)
-			}
-			aside, _ := filepath.Glob(strings.TrimSuffix(bad, ".db") + ".damaged-*.db")
-			if len(aside) != 1 {
-				t.Fatalf("damaged file moved aside: %v", aside)
-			}
-		})
-	}
+	onDamagedCopies(t, db, func(t *testing.T, bad string) {
+		before, _ := os.ReadFile(bad)
+		if r := mcpvec(t, bad, "check"); r.code != 1 || !strings.Contains(r.stdout, "damaged") {
+			t.Fatalf("check of a damaged library: %+v", r)
+		}
+		r := mcpvec(t, bad, "check", "--repair")
+		if r.code != 0 || !strings.Contains(r.stdout, "copied ") || !strings.Contains(r.stdout, "--replace") {
+			t.Fatalf("check --repair: %+v", r)
+		}
+		if after, _ := os.ReadFile(bad); !bytes.Equal(before, after) {
+			t.Fatal("check --repair wrote to the damaged file")
+		}
+		repaired, _ := filepath.Glob(strings.TrimSuffix(bad, ".db") + ".repaired-*.db")
+		if len(repaired) != 1 {
+			t.Fatalf("repaired files: %v", repaired)
+		}
+		if r := mcpvec(t, repaired[0], "check"); r.code != 0 {
+			t.Fatalf("check of the repaired library: %+v", r)
+		}
+		os.Remove(repaired[0])
+		if r := mcpvec(t, bad, "check", "--repair", "--replace"); r.code != 0 || !strings.Contains(r.stdout, "damaged file is at") {
+			t.Fatalf("check --repair --replace: %+v", r)
+		}
+		if r := mcpvec(t, bad, "check"); r.code != 0 {
+			t.Fatalf("check after --replace: %+v", r)
+		}
+		aside, _ := filepath.Glob(strings.TrimSuffix(bad, ".db") + ".damaged-*.db")
+		if len(aside) != 1 {
+			t.Fatalf("damaged file moved aside: %v", aside)
+		}
+	})
 }
 
 // TestEmptyLibraryFile is the 0-byte half of finding 4: a clear line, not
@@ -120,6 +122,26 @@ func TestEmptyLibraryFile(t *testing.T) {
 		r := mcpvec(t, db, args...)
 		if r.code == 0 || strings.Contains(r.stderr, "bad file descriptor") || strings.Contains(r.stderr, "goroutine ") {
 			t.Errorf("%v on a 0-byte library: %+v", args, r)
+		}
+	}
+}
+
+// TestUnwrittenLibraryFile: a first ingest killed after bbolt created the
+// file but before the store's first commit leaves nothing lost, so check
+// passes and says so, and the other commands say the library is empty.
+func TestUnwrittenLibraryFile(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lib.db")
+	bdb, err := bbolt.Open(db, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bdb.Close()
+	if r := mcpvec(t, db, "check"); r.code != 0 || !strings.Contains(r.stdout, "ok (empty") {
+		t.Errorf("check on an unwritten library: %+v", r)
+	}
+	for _, args := range [][]string{{"info"}, {"ls"}} {
+		if r := mcpvec(t, db, args...); r.code == 0 || !strings.Contains(r.stderr, "nothing written yet") || strings.Contains(r.stderr, "goroutine ") {
+			t.Errorf("%v on an unwritten library: %+v", args, r)
 		}
 	}
 }

@@ -21,10 +21,7 @@ import (
 // check, hold no partial document, and still hold every document that was
 // there before; a final run completes the ingest.
 func TestKillDuringIngest(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
-	files := filepath.Join(dir, "files")
-	os.MkdirAll(files, 0o755)
+	db, files := libAndFolder(t, "files")
 	rng := rand.New(rand.NewSource(7))
 	const nFiles = 150
 	for i := range nFiles {
@@ -39,27 +36,10 @@ func TestKillDuringIngest(t *testing.T) {
 	}
 	have := map[string]bool{}
 	for round := range 6 {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		cmd := exec.CommandContext(ctx, os.Args[0], "ingest", "-v", "--workers", "1", files)
-		cmd.Env = append(os.Environ(), "MCPVEC_TEST_MAIN=1", "MCPVEC_DB="+db)
-		stderr, _ := cmd.StderrPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
 		// Kill in the middle of the run: after a random number of newly
 		// ingested files, plus a random few milliseconds.
-		wantLines := 1 + rng.Intn(15)
-		sc := bufio.NewScanner(stderr)
-		for n := 0; n < wantLines && sc.Scan(); {
-			if strings.HasPrefix(sc.Text(), "ingested ") {
-				n++
-			}
-		}
-		time.Sleep(time.Duration(rng.Intn(30)) * time.Millisecond)
-		cmd.Process.Signal(syscall.SIGKILL)
-		io.Copy(io.Discard, stderr)
-		cmd.Wait()
-		cancel()
+		killAfter(t, db, rng, 1+rng.Intn(15), 30, func(l string) bool { return strings.HasPrefix(l, "ingested ") },
+			"ingest", "-v", "--workers", "1", files)
 
 		r := mcpvec(t, db, "info", "--json")
 		var info struct {
@@ -104,4 +84,29 @@ func TestKillDuringIngest(t *testing.T) {
 	if out := mustRun(t, db, "search", "--json", "-k", "1", "Document 42 paragraph 7"); !strings.Contains(out, "doc042.txt") {
 		t.Fatalf("search after recovery: %s", out)
 	}
+}
+
+// killAfter runs `mcpvec args` on db and kills it with SIGKILL once its
+// stderr has shown want lines that counts accepts, plus a random delay of
+// up to jitterMs milliseconds drawn from rng.
+func killAfter(t *testing.T, db string, rng *rand.Rand, want, jitterMs int, counts func(line string) bool, args ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = childEnv(db)
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	for got := 0; got < want && sc.Scan(); {
+		if counts(sc.Text()) {
+			got++
+		}
+	}
+	time.Sleep(time.Duration(rng.Intn(jitterMs)) * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGKILL)
+	io.Copy(io.Discard, stderr)
+	cmd.Wait()
 }

@@ -35,6 +35,7 @@ func TestImportLayering(t *testing.T) {
 		"ingest/embed/openai/openaitest": {},
 		"ingest/embed/embedtest":         {"store"},
 		"store/storetest":                {"store"}, // the shared test kit
+		"server/mcptest":                 {},        // the MCP test kit: tool calls, the Node clients
 		"ingest/extract/extracttest":     {},        // documents of every format, for tests
 		"server/admin":                   {},        // a leaf; server/admin/imports_test.go checks only cmd imports it
 		// sync plans with discover and writes through ingest and the

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,23 +19,14 @@ import (
 )
 
 func runIngest(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("ingest", "[flags] PATH...", e)
-	var lf libFlags
-	var ef embedFlags
-	lf.register(fs)
-	ef.register(fs, e)
-	def := chunk.DefaultOptions()
+	fs, lf, ef := embedFlagSet("ingest", "[flags] PATH...", e)
+	lf.registerCollection(fs, e)
+	var ff fileFlags
+	ff.register(fs)
 	url := fs.String("url", "", "canonical web address of the single file being ingested (for citations)")
 	prefix := fs.String("url-prefix", "", "map each file's path relative to the folder argument onto this web address")
 	force := fs.Bool("force", false, "re-process files even when unchanged")
-	maxMB := fs.Int64("max-size", 256, "largest file to ingest, in MiB")
-	size := fs.Int("chunk-tokens", def.Size, "passage size in estimated tokens")
-	overlap := fs.Int("overlap-tokens", def.Overlap, "overlap between passages in estimated tokens")
-	workers := fs.Int("workers", 2, "files processed in parallel")
-	password := fs.String("password", "", "user password for encrypted PDFs")
 	verbose := fs.Bool("v", false, "print a line per ingested file")
-	ocr := fs.String("ocr", "auto", "read scanned pages and images with tesseract: auto (when installed), always, never")
-	ocrLang := fs.String("ocr-lang", "eng", "tesseract languages, e.g. eng+deu")
 	pos, st, ok := parseArgs(fs, args, e, some)
 	if !ok {
 		return st
@@ -42,19 +34,46 @@ func runIngest(ctx context.Context, e *env, args []string) int {
 	for i := range pos {
 		pos[i] = absPath(e, pos[i])
 	}
-	h, st := openOrForward(ctx, e, &lf, "ingest", args, true, true)
+	h, st := openOrForward(ctx, e, lf, "ingest", args, true, true)
 	if h == nil {
 		return st
 	}
 	defer h.close()
-	if err := ensureEmbedder(ctx, e, h, &ef); err != nil {
+	if err := ensureEmbedder(ctx, e, h, ef); err != nil {
 		return errorf(e, "%v", err)
 	}
-	return ingestFiles(ctx, e, h, pos, extract.Options{MaxBytes: *maxMB << 20, Password: *password,
-		OCR: extract.OCRMode(*ocr), OCRLang: *ocrLang, OCRWorkers: *workers}, ingest.Options{
-		Chunk: chunk.Options{Size: *size, Overlap: *overlap}, MaxBytes: *maxMB << 20, SizeHint: " (--max-size)",
-		URL: *url, URLPrefix: *prefix, Force: *force, Workers: *workers, Report: termWriter{e.stderr}, Verbose: *verbose,
+	return ingestFiles(ctx, e, h, pos, ff.extract(), ingest.Options{
+		Chunk: ff.chunk(), MaxBytes: ff.maxBytes(), SizeHint: " (--max-size)",
+		URL: *url, URLPrefix: *prefix, Force: *force, Workers: ff.workers, Report: termWriter{e.stderr}, Verbose: *verbose,
 	})
+}
+
+// fileFlags are the flags of the commands that read files (ingest, sync):
+// the size limit, workers, PDF password, OCR and passage size.
+type fileFlags struct {
+	maxMB                  int64
+	workers, size, overlap int
+	password, ocr, ocrLang string
+}
+
+func (f *fileFlags) register(fs *flag.FlagSet) {
+	def := chunk.DefaultOptions()
+	fs.Int64Var(&f.maxMB, "max-size", 256, "largest file to ingest, in MiB")
+	fs.IntVar(&f.size, "chunk-tokens", def.Size, "passage size in estimated tokens")
+	fs.IntVar(&f.overlap, "overlap-tokens", def.Overlap, "overlap between passages in estimated tokens")
+	fs.IntVar(&f.workers, "workers", 2, "files processed in parallel")
+	fs.StringVar(&f.password, "password", "", "user password for encrypted PDFs")
+	fs.StringVar(&f.ocr, "ocr", "auto", "read scanned pages and images with tesseract: auto (when installed), always, never")
+	fs.StringVar(&f.ocrLang, "ocr-lang", "eng", "tesseract languages, e.g. eng+deu")
+}
+
+func (f *fileFlags) maxBytes() int64 { return f.maxMB << 20 }
+
+func (f *fileFlags) chunk() chunk.Options { return chunk.Options{Size: f.size, Overlap: f.overlap} }
+
+func (f *fileFlags) extract() extract.Options {
+	return extract.Options{MaxBytes: f.maxBytes(), Password: f.password,
+		OCR: extract.OCRMode(f.ocr), OCRLang: f.ocrLang, OCRWorkers: f.workers}
 }
 
 // ingestFiles runs the ingest of paths into the open library with an

@@ -21,11 +21,19 @@ import (
 // libFlags are the flags every library command shares.
 type libFlags struct {
 	db, store string
+	coll      *collectionFlags // set by commands that may create a Weaviate collection
 }
 
 func (f *libFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.db, "db", "", "library file (default $MCPVEC_DB or ~/.local/share/mcpvec/library.db)")
 	fs.StringVar(&f.store, "store", "", "library in a Weaviate collection instead of a file: weaviate://host:port/Collection or weaviates://… ($MCPVEC_STORE; API key $MCPVEC_WEAVIATE_API_KEY)")
+}
+
+// registerCollection adds the flags of a new Weaviate collection (shards,
+// replicas, asynchronous replication) and its consistency level.
+func (f *libFlags) registerCollection(fs *flag.FlagSet, e *env) {
+	f.coll = new(collectionFlags)
+	f.coll.register(fs, e)
 }
 
 func (f *libFlags) path(e *env) (string, error) {
@@ -59,7 +67,7 @@ func (f *embedFlags) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&f.provider, "embedder", e.getenv("MCPVEC_EMBEDDER"), "embedder for a new library: hash (offline, default) or openai (also any OpenAI-compatible server) ($MCPVEC_EMBEDDER)")
 	fs.StringVar(&f.model, "embed-model", "", "embedding model (openai default text-embedding-3-small)")
 	fs.StringVar(&f.url, "embed-url", "", "OpenAI-compatible base URL, e.g. http://localhost:11434/v1 for Ollama ($OPENAI_BASE_URL)")
-	fs.IntVar(&f.dims, "dimensions", 0, "vector dimensions (hash: default 1024; openai: shorten text-embedding-3 vectors)")
+	fs.IntVar(&f.dims, "dimensions", 0, "vector dimensions (hash: default 384; openai: shorten text-embedding-3 vectors)")
 }
 
 func (f *embedFlags) set() bool {
@@ -189,7 +197,7 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write, needLib bool)
 		if err != nil {
 			return nil, err
 		}
-		return openWeaviate(ctx, e, url, needLib)
+		return openWeaviate(ctx, e, url, lf.coll, needLib)
 	}
 	path, err := lf.path(e)
 	if err != nil {

@@ -28,15 +28,13 @@ type docJSON struct {
 }
 
 func runLs(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("ls", "[flags]", e)
-	var lf libFlags
-	lf.register(fs)
+	fs, lf := libFlagSet("ls", "[flags]", e)
 	asJSON := fs.Bool("json", false, "print JSON")
 	roots := fs.Bool("roots", false, "list the folders `mcpvec sync` keeps current instead")
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
 	}
-	h, st := openOrForward(ctx, e, &lf, "ls", args, false, false)
+	h, st := openOrForward(ctx, e, lf, "ls", args, false, false)
 	if h == nil {
 		return st
 	}
@@ -68,14 +66,12 @@ func runLs(ctx context.Context, e *env, args []string) int {
 }
 
 func runRm(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("rm", "[flags] ID|PATH...", e)
-	var lf libFlags
-	lf.register(fs)
+	fs, lf := libFlagSet("rm", "[flags] ID|PATH...", e)
 	pos, st, ok := parseArgs(fs, args, e, some)
 	if !ok {
 		return st
 	}
-	h, st := openOrForward(ctx, e, &lf, "rm", args, true, true)
+	h, st := openOrForward(ctx, e, lf, "rm", args, true, true)
 	if h == nil {
 		return st
 	}
@@ -116,14 +112,12 @@ func diskFull(err error) error {
 }
 
 func runInfo(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("info", "[flags]", e)
-	var lf libFlags
-	lf.register(fs)
+	fs, lf := libFlagSet("info", "[flags]", e)
 	asJSON := fs.Bool("json", false, "print JSON")
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
 	}
-	h, code := openOrForward(ctx, e, &lf, "info", args, false, true)
+	h, code := openOrForward(ctx, e, lf, "info", args, false, true)
 	if h == nil {
 		return code
 	}

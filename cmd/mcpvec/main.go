@@ -162,6 +162,24 @@ func newFlagSet(name, usageLine string, e *env) *flag.FlagSet {
 	return fs
 }
 
+// libFlagSet is newFlagSet for a command that opens the library, with the
+// library flags (--db, --store) registered.
+func libFlagSet(name, usageLine string, e *env) (*flag.FlagSet, *libFlags) {
+	fs := newFlagSet(name, usageLine, e)
+	lf := new(libFlags)
+	lf.register(fs)
+	return fs, lf
+}
+
+// embedFlagSet is libFlagSet for a command that may create the library or
+// embed: the embedder flags are registered too.
+func embedFlagSet(name, usageLine string, e *env) (*flag.FlagSet, *libFlags, *embedFlags) {
+	fs, lf := libFlagSet(name, usageLine, e)
+	ef := new(embedFlags)
+	ef.register(fs, e)
+	return fs, lf, ef
+}
+
 func runVersion(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet("version", "", e)
 	if _, st, ok := parseFlags(fs, args, e); !ok {

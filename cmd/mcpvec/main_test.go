@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -15,6 +17,10 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
+	"github.com/mcpvec/mcpvec/server/admin"
+	"github.com/mcpvec/mcpvec/server/mcptest"
+	"github.com/mcpvec/mcpvec/store"
 )
 
 // TestMain lets the test binary stand in for the real mcpvec binary: with
@@ -47,6 +53,48 @@ func mustRun(t *testing.T, db string, args ...string) string {
 
 type searchJSON struct {
 	Results []struct{ ID, Title, URL, Text string } `json:"results"`
+}
+
+// libAndFolder returns, in a new temporary directory, the path of a library
+// file not yet created and a new empty folder called name.
+func libAndFolder(t *testing.T, name string) (db, folder string) {
+	t.Helper()
+	dir, db := tempLib(t)
+	folder = filepath.Join(dir, name)
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return db, folder
+}
+
+// tempLib returns a new temporary directory and the path of a library file
+// in it, not yet created.
+func tempLib(t *testing.T) (dir, db string) {
+	dir = t.TempDir()
+	return dir, filepath.Join(dir, "lib.db")
+}
+
+// callTool calls an MCP tool (within 30 seconds) and returns its text and
+// whether it is a tool error; a failed call or an empty result fails tb.
+func callTool(tb testing.TB, c *client.Client, name string, args map[string]any) (text string, isError bool) {
+	tb.Helper()
+	res := mcptest.CallTool(tb, c, name, args)
+	if len(res.Content) == 0 {
+		tb.Fatalf("%s %v over MCP: empty result %+v", name, args, res)
+	}
+	return res.Content[0].(mcp.TextContent).Text, res.IsError
+}
+
+// mcpSearchJSON calls the search tool and decodes its answer; a tool error
+// or an answer that is not one JSON object fails tb.
+func mcpSearchJSON(tb testing.TB, c *client.Client, query string) searchJSON {
+	tb.Helper()
+	text, isErr := callTool(tb, c, "search", map[string]any{"query": query})
+	var sr searchJSON
+	if err := json.Unmarshal([]byte(text), &sr); isErr || err != nil {
+		tb.Fatalf("search %q over MCP: %s (%v)", query, text, err)
+	}
+	return sr
 }
 
 func TestEndToEndIngestSearchFetchRm(t *testing.T) {
@@ -130,8 +178,7 @@ func testEndToEnd(t *testing.T, dir, db string, env []string) {
 }
 
 func TestIngestFailuresAreReportedAndBatchContinues(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	os.WriteFile(filepath.Join(dir, "good.txt"), []byte("Plain text about lighthouses and their keepers."), 0o644)
 	os.WriteFile(filepath.Join(dir, "broken.pdf"), []byte("%PDF-1.4\nthis is not really a pdf"), 0o644)
 	os.WriteFile(filepath.Join(dir, "empty.txt"), nil, 0o644)
@@ -150,8 +197,7 @@ func TestIngestFailuresAreReportedAndBatchContinues(t *testing.T) {
 }
 
 func TestWritesWhileServingAreForwarded(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("some text to index"), 0o644)
 	mustRun(t, db, "ingest", filepath.Join(dir, "a.txt"))
 	// Hold the library open with a server on a free port (stdio mode would
@@ -199,11 +245,11 @@ func startServeClient(ctx context.Context, t *testing.T, db string, env []string
 // environment for db plus env, waits for the endpoint it prints and returns
 // an initialised MCP client of it and the server's stderr. On cleanup it
 // calls stop (when not nil; it should end ctx) and waits for the server.
-func serveChild(ctx context.Context, t testing.TB, db string, env []string, stop func(), args ...string) (*client.Client, *syncBuffer) {
+func serveChild(ctx context.Context, t testing.TB, db string, env []string, stop func(), args ...string) (*client.Client, *synctest.Buffer) {
 	t.Helper()
 	srv := exec.CommandContext(ctx, os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	srv.Env = childEnv(db, env...)
-	var sout, serr syncBuffer
+	var sout, serr synctest.Buffer
 	srv.Stdout, srv.Stderr = &sout, &serr
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
@@ -241,4 +287,84 @@ func serveChild(ctx context.Context, t testing.TB, db string, env []string, stop
 		t.Fatal(err)
 	}
 	return c, &serr
+}
+
+// startServer runs `mcpvec serve` on db as a child process and returns once
+// it listens (its admin channel is up by then). The server gets SIGTERM on
+// cleanup.
+func startServer(t *testing.T, db string) *exec.Cmd {
+	t.Helper()
+	_, _, srv := serveURL(t, db)
+	return srv
+}
+
+// socketOf is where the children started by these tests put the admin
+// socket of db (they inherit this process's XDG_RUNTIME_DIR).
+func socketOf(db string) string {
+	return admin.SocketPath(os.Getenv("XDG_RUNTIME_DIR"), db)
+}
+
+// TestKilledServerLeavesPlainLockedError is issue 15 finding 7: after
+// `serve` is killed with -9 its socket stays behind; a command that then
+// meets another writer's lock must say who holds the library, not that it
+// hands the command to a server and then that none listens. A new server
+// replaces the stale socket.
+func TestKilledServerLeavesPlainLockedError(t *testing.T) {
+	t.Parallel()
+	dir, db := tempLib(t)
+	doc := writeFile(t, filepath.Join(dir, "a.txt"), "lighthouse keepers trimmed the wicks nightly")
+	mustRun(t, db, "ingest", doc)
+	srv := startServer(t, db)
+	srv.Process.Kill()
+	srv.Wait()
+	if _, err := os.Lstat(socketOf(db)); err != nil {
+		t.Fatalf("kill -9 left no socket behind (%v); the test needs one", err)
+	}
+
+	writer, err := store.Open(db, nil) // another writer: this process
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := mcpvec(t, db, "rm", doc)
+	writer.Close()
+	if r.code != 1 || strings.Contains(r.stderr, "handing the command") ||
+		!strings.Contains(r.stderr, fmt.Sprintf("is in use by PID %d", os.Getpid())) {
+		t.Fatalf("rm with a stale socket and another writer: exit %d, stderr:\n%s\nwant exit 1 and only the locked error", r.code, r.stderr)
+	}
+
+	startServer(t, db)
+	r = mcpvec(t, db, "ls")
+	if r.code != 0 || !strings.Contains(r.stdout, "a.txt") || !strings.Contains(r.stderr, "handing the command") {
+		t.Fatalf("ls through a server started over the stale socket: %+v", r)
+	}
+}
+
+// TestForwardRefusesServerOfAnotherLibrary is issue 15 finding 6 end to
+// end: when the socket path of library B reaches the server of library A,
+// `rm --db B` must be refused instead of removing documents from A.
+func TestForwardRefusesServerOfAnotherLibrary(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	dbA, dbB := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	doc := writeFile(t, filepath.Join(dir, "a.txt"), "lighthouse keepers trimmed the wicks nightly")
+	mustRun(t, dbA, "ingest", doc)
+	mustRun(t, dbB, "ingest", doc)
+	startServer(t, dbA)
+	startServer(t, dbB)
+	sockB := socketOf(dbB)
+	if err := os.Rename(socketOf(dbA), sockB); err != nil { // B's path now reaches A's server
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(sockB) }) // neither server owns it now
+
+	r := mcpvec(t, dbB, "rm", doc)
+	if r.code != 1 || strings.Contains(r.stderr, "handing the command") || !strings.Contains(r.stderr, "holds another library") {
+		t.Fatalf("rm --db B through A's server: exit %d, stderr:\n%s\nwant it refused as another library", r.code, r.stderr)
+	}
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if code, err := admin.Call(ctx, sockB, dbA, []string{"ls"}, dir, &out, io.Discard); err != nil || code != 0 || !strings.Contains(out.String(), "a.txt") {
+		t.Fatalf("library A after the refused rm: ls = %d, %v, %q; want its document kept", code, err, out.String())
+	}
 }

@@ -7,6 +7,10 @@ import (
 	"github.com/mcpvec/mcpvec/store/weaviate"
 )
 
+// carriedSettings are the settings a copy between collections keeps, so
+// links signed before it still verify.
+var carriedSettings = []string{"link-key", "secret-path"}
+
 // runMigrate copies a library between its file (--db) and a Weaviate
 // collection (--to or --from), without extracting or embedding again. An
 // interrupted copy resumes where it stopped when run again.
@@ -16,6 +20,7 @@ func runMigrate(ctx context.Context, e *env, args []string) int {
 	fs.StringVar(&lf.db, "db", "", "library file (default $MCPVEC_DB or ~/.local/share/mcpvec/library.db)")
 	to := fs.String("to", "", "copy the library file into this Weaviate collection")
 	from := fs.String("from", "", "copy this Weaviate collection into the library file")
+	lf.registerCollection(fs, e)
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
 	}
@@ -30,12 +35,12 @@ func runMigrate(ctx context.Context, e *env, args []string) int {
 	}
 	defer file.close()
 	url := *to + *from
-	wv, err := openWeaviate(ctx, e, url, false)
+	wv, err := openWeaviate(ctx, e, url, lf.coll, false)
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
 	defer wv.close()
-	opts := weaviate.CopyOptions{Settings: []string{"link-key", "secret-path"}, Progress: func(p weaviate.CopyProgress) {
+	opts := weaviate.CopyOptions{Settings: carriedSettings, Progress: func(p weaviate.CopyProgress) {
 		fmt.Fprintf(e.stderr, "\rmigrate: %d/%d documents (%d already there)", p.Copied+p.Skipped, p.Total, p.Skipped)
 	}}
 	var p weaviate.CopyProgress

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed/openai/openaitest"
+	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -156,8 +157,7 @@ func searchTop(t *testing.T, db string, env []string, mode, query string) search
 func TestOpenAIIngestSearchFetchEndToEnd(t *testing.T) {
 	t.Parallel()
 	fake := newFakeOpenAI(t)
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	light := writeFile(t, filepath.Join(dir, "light.md"), "# Lighthouses\n\nLighthouse keepers trimmed the wicks every night and polished the great lens.\n")
 	cats := writeFile(t, filepath.Join(dir, "cats.txt"), "Cats are attached to their homes and groom their kittens with care.")
 	keyEnv := []string{"OPENAI_API_KEY=" + fakeKey}
@@ -217,8 +217,7 @@ func TestOpenAIMissingKeyFailsBeforeAnyRequest(t *testing.T) {
 	}))
 	defer proxy.Close()
 	proxyEnv := []string{"HTTPS_PROXY=" + proxy.URL, "HTTP_PROXY=" + proxy.URL, "NO_PROXY="}
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	f := writeFile(t, filepath.Join(dir, "a.txt"), "some words")
 
 	r := mcpvecEnv(t, db, proxyEnv, "ingest", "--embedder", "openai", f)
@@ -254,8 +253,7 @@ func TestOpenAIRetryAfterThenSuccess(t *testing.T) {
 		}
 		return false
 	})
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	f := writeFile(t, filepath.Join(dir, "a.txt"), "Tides rise twice a day along the northern coast.")
 	out := mustRunEnv(t, db, []string{"OPENAI_BASE_URL=" + fake.baseURL()}, "ingest", "--embedder", "openai", f)
 	// Tokens as the fake reports them (words + 1): 3 for the probe, 10 for
@@ -298,8 +296,7 @@ func TestOpenAIBadVectorsFailTheFileAndKeepTheLibraryConsistent(t *testing.T) {
 		json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": "m"})
 		return true
 	})
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	env := []string{"OPENAI_BASE_URL=" + fake.baseURL()}
 	docs := filepath.Join(dir, "docs")
 	os.Mkdir(docs, 0o755)
@@ -333,8 +330,7 @@ func TestIngestKilledMidDocumentResumesWithoutPayingTwice(t *testing.T) {
 	fake := newFakeOpenAI(t)
 	const answerFirst = 4 // embedding requests answered before the server hangs
 	hung := fake.hangAfter(answerFirst)
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	var b strings.Builder
 	for i := range 600 {
 		fmt.Fprintf(&b, "Sentence %d of the long report mentions item%d and region%d.\n\n", i, i, i%17)
@@ -395,7 +391,7 @@ func killWhen(t *testing.T, db string, env []string, hung <-chan struct{}, marke
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = childEnv(db, env...)
-	var errb syncBuffer
+	var errb synctest.Buffer
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -449,7 +445,7 @@ func cachedVectors(t *testing.T, path string) int {
 }
 
 // waitFor waits until a child's output contains s.
-func waitFor(t *testing.T, out *syncBuffer, s string) {
+func waitFor(t *testing.T, out *synctest.Buffer, s string) {
 	t.Helper()
 	for deadline := time.Now().Add(time.Minute); !strings.Contains(out.String(), s); {
 		if time.Now().After(deadline) {

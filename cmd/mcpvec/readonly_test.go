@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -17,17 +16,14 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
 )
 
 // readOnlyMount bind-mounts dir read-only at a new path, or skips saying
 // why (needs root).
 func readOnlyMount(t *testing.T, dir string) string {
 	t.Helper()
-	mnt := t.TempDir()
-	if out, err := exec.Command("mount", "-o", "bind,ro", dir, mnt).CombinedOutput(); err != nil {
-		t.Skipf("cannot bind-mount read-only here (needs root): %v %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("umount", mnt).Run() })
+	mnt := mountAt(t, "a read-only bind mount", "-o", "bind,ro", dir)
 	if err := os.WriteFile(filepath.Join(mnt, "probe"), nil, 0o644); err == nil {
 		t.Skip("the read-only bind mount is writable here")
 	}
@@ -37,11 +33,11 @@ func readOnlyMount(t *testing.T, dir string) string {
 // serveURL starts `mcpvec serve` with args on db and returns its first MCP
 // URL, a buffer collecting its stderr and the process, which gets SIGTERM
 // on cleanup.
-func serveURL(t *testing.T, db string, args ...string) (string, *syncBuffer, *exec.Cmd) {
+func serveURL(t *testing.T, db string, args ...string) (string, *synctest.Buffer, *exec.Cmd) {
 	t.Helper()
 	srv := exec.Command(os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	srv.Env = childEnv(db)
-	stderr := &syncBuffer{}
+	stderr := &synctest.Buffer{}
 	srv.Stderr = stderr
 	out, _ := srv.StdoutPipe()
 	if err := srv.Start(); err != nil {
@@ -98,16 +94,9 @@ func TestServeReadOnlyMount(t *testing.T) {
 	if _, err := c.Initialize(ctx, init); err != nil {
 		t.Fatal(err)
 	}
-	call := mcp.CallToolRequest{}
-	call.Params.Name = "search"
-	call.Params.Arguments = map[string]any{"query": "harbour lanterns"}
-	res, err := c.CallTool(ctx, call)
-	if err != nil || res.IsError {
-		t.Fatalf("search on a read-only library: %+v %v", res, err)
-	}
-	var sr searchJSON
-	if err := json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &sr); err != nil || len(sr.Results) == 0 {
-		t.Fatalf("search results: %v %+v", err, res)
+	sr := mcpSearchJSON(t, c, "harbour lanterns")
+	if len(sr.Results) == 0 {
+		t.Fatalf("search on a read-only library found nothing")
 	}
 	resp, err := http.Get(sr.Results[0].URL)
 	if err != nil {
@@ -140,7 +129,7 @@ func TestServeReadOnlyFlag(t *testing.T) {
 // waitStderr returns what the child wrote to stderr once it contains want,
 // or after five seconds (stderr is copied by another goroutine, so it may
 // lag behind stdout).
-func waitStderr(b *syncBuffer, want string) string {
+func waitStderr(b *synctest.Buffer, want string) string {
 	for range 100 {
 		if s := b.String(); strings.Contains(s, want) {
 			return s

@@ -12,12 +12,10 @@ import (
 )
 
 func runReindex(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("reindex", "--embedder NAME [--embed-model M] [--embed-url URL] [--dimensions N] | --discard", e)
-	var lf libFlags
-	var ef embedFlags
-	lf.register(fs)
-	ef.register(fs, e)
+	fs, lf, ef := embedFlagSet("reindex", "--embedder NAME [--embed-model M] [--embed-url URL] [--dimensions N] | --discard | --store weaviate://…/Old --into weaviate://…/New --embedder NAME", e)
 	discard := fs.Bool("discard", false, "throw away an interrupted reindex instead of resuming it")
+	into := fs.String("into", "", "with --store weaviate://…: the new collection to build with the new embedder (weaviate://host:port/NewCollection)")
+	lf.registerCollection(fs, e)
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
 	}
@@ -26,13 +24,16 @@ func runReindex(ctx context.Context, e *env, args []string) int {
 	}
 	// The old embedder is not needed (it may be gone: an old hash model, a
 	// server that no longer runs), so the query path is not loaded.
-	h, st := openOrForward(ctx, e, &lf, "reindex", args, true, false)
+	h, st := openOrForward(ctx, e, lf, "reindex", args, true, false)
 	if h == nil {
 		return st
 	}
 	defer h.close()
-	if h.db == nil {
-		return errorf(e, "reindex works on a library file; for a Weaviate library, migrate it to a file (--from), reindex, and migrate back")
+	if h.wv != nil {
+		return reindexWeaviate(ctx, e, h, *into, lf, ef, *discard)
+	}
+	if *into != "" {
+		return errorf(e, "--into is for a Weaviate library (--store); a library file is reindexed in place")
 	}
 	if *discard {
 		return discardReindex(e, h.db)

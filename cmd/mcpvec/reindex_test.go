@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,7 +11,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/server/library"
@@ -24,13 +20,12 @@ import (
 
 // reindexLibrary ingests files with the offline embedder: a lighthouse
 // document, a cats document and a long report of unique sentences giving
-// about passages passages (at 24 tokens each).
-func reindexLibrary(t *testing.T, sentences int) (db string) {
+// about passages passages (at 24 tokens each), and returns it with a fake
+// OpenAI server to reindex it with.
+func reindexLibrary(t *testing.T, sentences int) (db string, fake *fakeOpenAI) {
 	t.Helper()
-	dir := t.TempDir()
-	db = filepath.Join(dir, "lib.db")
-	docs := filepath.Join(dir, "docs")
-	os.Mkdir(docs, 0o755)
+	var docs string
+	db, docs = libAndFolder(t, "docs")
 	writeFile(t, filepath.Join(docs, "light.md"), "# Lighthouses\n\nLighthouse keepers trimmed the wicks every night and polished the great lens.\n")
 	writeFile(t, filepath.Join(docs, "cats.txt"), "Cats are attached to their homes and groom their kittens with care.")
 	var b strings.Builder
@@ -42,14 +37,13 @@ func reindexLibrary(t *testing.T, sentences int) (db string) {
 	if info := libInfo(t, db, nil); info.Embedder.Provider != "hash" {
 		t.Fatalf("library embedder %+v, want hash", info.Embedder)
 	}
-	return db
+	return db, newFakeOpenAI(t)
 }
 
 func TestReindexHashToOpenAISwitchesEmbedderAndVectors(t *testing.T) {
 	t.Parallel()
-	db := reindexLibrary(t, 20)
+	db, fake := reindexLibrary(t, 20)
 	before := libInfo(t, db, nil)
-	fake := newFakeOpenAI(t)
 	env := []string{"OPENAI_API_KEY=" + fakeKey}
 
 	out := mustRunEnv(t, db, env, "reindex", "--embedder", "openai", "--embed-url", fake.baseURL(), "--embed-model", "fake-embed")
@@ -64,15 +58,7 @@ func TestReindexHashToOpenAISwitchesEmbedderAndVectors(t *testing.T) {
 	if *after.Embedder != want || after.Passages != before.Passages || after.Documents != before.Documents {
 		t.Fatalf("after reindex: %+v embedder %+v, want %d passages and embedder %+v", after, after.Embedder, before.Passages, want)
 	}
-	paid := fake.paid()
-	if len(paid) != before.Passages {
-		t.Fatalf("%d passages embedded, library has %d", len(paid), before.Passages)
-	}
-	for text, n := range paid {
-		if n != 1 {
-			t.Fatalf("%q embedded %d times", text, n)
-		}
-	}
+	fake.assertPaidOnce(t, before.Passages)
 	// The stored vectors are the new embedder's: vector search through the
 	// fake's query embedding finds the passage sharing the words.
 	sr := searchTop(t, db, env, "vector", "keepers trimmed wicks polished lens")
@@ -102,9 +88,8 @@ func failFrom(fake *fakeOpenAI, n int) {
 
 func TestReindexInterruptedKeepsOldIndexAndResumesPayingOnlyForTheRest(t *testing.T) {
 	t.Parallel()
-	db := reindexLibrary(t, 400)
+	db, fake := reindexLibrary(t, 400)
 	before := libInfo(t, db, nil)
-	fake := newFakeOpenAI(t)
 	env := []string{"OPENAI_BASE_URL=" + fake.baseURL(), "MCPVEC_EMBED_CONCURRENCY=2"}
 	args := []string{"reindex", "--embedder", "openai"}
 	failFrom(fake, 5) // the probe and three batches succeed
@@ -136,15 +121,7 @@ func TestReindexInterruptedKeepsOldIndexAndResumesPayingOnlyForTheRest(t *testin
 	if r.code != 0 || !strings.Contains(r.stderr, "resuming the reindex") || !strings.Contains(r.stderr, fmt.Sprintf("%d of %d passages already embedded", len(first), before.Passages)) {
 		t.Fatalf("resumed reindex: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	paid := fake.paid()
-	if len(paid) != before.Passages {
-		t.Fatalf("%d distinct passages embedded, library has %d", len(paid), before.Passages)
-	}
-	for text, n := range paid {
-		if n != 1 {
-			t.Fatalf("%q embedded %d times over the interrupted and the resumed run", text, n)
-		}
-	}
+	fake.assertPaidOnce(t, before.Passages)
 	after := libInfo(t, db, env)
 	if after.Embedder.Provider != "openai" || after.Embedder.Dimensions != fakeDims {
 		t.Fatalf("after resume: embedder %+v", after.Embedder)
@@ -156,8 +133,7 @@ func TestReindexInterruptedKeepsOldIndexAndResumesPayingOnlyForTheRest(t *testin
 
 func TestReindexDiscard(t *testing.T) {
 	t.Parallel()
-	db := reindexLibrary(t, 200)
-	fake := newFakeOpenAI(t)
+	db, fake := reindexLibrary(t, 200)
 	env := []string{"OPENAI_BASE_URL=" + fake.baseURL()}
 	failFrom(fake, 3)
 	if r := mcpvecEnv(t, db, env, "reindex", "--embedder", "openai"); r.code != 1 {
@@ -200,8 +176,7 @@ func TestReindexDiscard(t *testing.T) {
 func TestReindexBackToHashWithoutTheOldServer(t *testing.T) {
 	t.Parallel()
 	fake := newFakeOpenAI(t)
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	f := writeFile(t, filepath.Join(dir, "a.txt"), "Lighthouse keepers trimmed the wicks every night.")
 	mustRunEnv(t, db, nil, "ingest", "--embedder", "openai", "--embed-url", fake.baseURL(), f)
 	fake.Close() // the old server is gone: reindex must not need it
@@ -253,42 +228,11 @@ func TestEmbedNoteAddsThroughputToTheProgressLine(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe to read while a child writes to it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // mcpSearch calls the search tool and returns the passages' texts.
 func mcpSearch(t *testing.T, c *client.Client, query string) []string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "search"
-	req.Params.Arguments = map[string]any{"query": query}
-	res, err := c.CallTool(ctx, req)
-	if err != nil || res.IsError || len(res.Content) != 1 {
-		t.Fatalf("search %q over MCP: %v %+v", query, err, res)
-	}
-	var sr searchJSON
-	if err := json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &sr); err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, r := range sr.Results {
+	for _, r := range mcpSearchJSON(t, c, query).Results {
 		out = append(out, r.Text)
 	}
 	return out
@@ -299,8 +243,7 @@ func mcpSearch(t *testing.T, c *client.Client, query string) []string {
 // embedded, and use the new embedder as soon as the reindex completes.
 func TestReindexWhileServing(t *testing.T) {
 	t.Parallel()
-	db := reindexLibrary(t, 100)
-	fake := newFakeOpenAI(t)
+	db, fake := reindexLibrary(t, 100)
 	gate := make(chan struct{})
 	blocked := make(chan struct{})
 	var once sync.Once
@@ -358,8 +301,7 @@ func TestReindexWhileServing(t *testing.T) {
 // pays only for what the killed run got no answer for.
 func TestReindexKilledResumes(t *testing.T) {
 	t.Parallel()
-	db := reindexLibrary(t, 300)
-	fake := newFakeOpenAI(t)
+	db, fake := reindexLibrary(t, 300)
 	const answerFirst = 3
 	hung := fake.hangAfter(answerFirst)
 	env := []string{"OPENAI_BASE_URL=" + fake.baseURL(), "MCPVEC_EMBED_CONCURRENCY=2"}

@@ -20,7 +20,7 @@ func repairLibrary(ctx context.Context, e *env, path string, replace bool) int {
 	db, err := store.Open(path, &store.Options{ReadOnly: true, Timeout: time.Second})
 	switch {
 	case errors.Is(err, store.ErrEmpty):
-		return errorf(e, "%s is empty (0 bytes): there is nothing to recover; remove it", path)
+		return errorf(e, "%v: there is nothing to recover; remove it, or run `mcpvec ingest` to start a new library there", err)
 	case errors.Is(err, store.ErrLocked):
 		return errorf(e, "%v: stop it before `mcpvec check --repair`", err)
 	case errors.Is(err, store.ErrCorrupt):

@@ -13,10 +13,16 @@ import (
 // why (the mount needs root and a kernel that allows it).
 func smallTmpfs(t *testing.T, size int) string {
 	t.Helper()
+	return mountAt(t, "a small tmpfs", "-t", "tmpfs", "-o", fmt.Sprintf("size=%d", size), "tmpfs")
+}
+
+// mountAt runs `mount args... DIR` on a new temporary directory and
+// unmounts it on cleanup, or skips saying why (mounting needs root).
+func mountAt(t *testing.T, what string, args ...string) string {
+	t.Helper()
 	dir := t.TempDir()
-	out, err := exec.Command("mount", "-t", "tmpfs", "-o", fmt.Sprintf("size=%d", size), "tmpfs", dir).CombinedOutput()
-	if err != nil {
-		t.Skipf("cannot mount a small tmpfs here (needs root): %v %s", err, out)
+	if out, err := exec.Command("mount", append(args, dir)...).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount %s here (needs root): %v %s", what, err, out)
 	}
 	t.Cleanup(func() { exec.Command("umount", dir).Run() })
 	return dir

@@ -11,9 +11,7 @@ import (
 )
 
 func runSearch(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("search", "[flags] QUERY", e)
-	var lf libFlags
-	lf.register(fs)
+	fs, lf := libFlagSet("search", "[flags] QUERY", e)
 	k := fs.Int("k", 10, "number of results")
 	asJSON := fs.Bool("json", false, "print the MCP search tool's JSON object")
 	mode := fs.String("mode", "hybrid", "retrieval: hybrid, lexical or vector")
@@ -26,7 +24,7 @@ func runSearch(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
-	h, st := openOrForward(ctx, e, &lf, "search", args, false, true)
+	h, st := openOrForward(ctx, e, lf, "search", args, false, true)
 	if h == nil {
 		return st
 	}
@@ -71,15 +69,13 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 func runFetch(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("fetch", "[flags] ID", e)
-	var lf libFlags
-	lf.register(fs)
+	fs, lf := libFlagSet("fetch", "[flags] ID", e)
 	asJSON := fs.Bool("json", false, "print the MCP fetch tool's JSON object")
 	pos, st, ok := parseArgs(fs, args, e, one)
 	if !ok {
 		return st
 	}
-	h, st := openOrForward(ctx, e, &lf, "fetch", args, false, true)
+	h, st := openOrForward(ctx, e, lf, "fetch", args, false, true)
 	if h == nil {
 		return st
 	}

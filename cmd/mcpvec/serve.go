@@ -36,11 +36,8 @@ type serveState struct {
 }
 
 func runServe(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("serve", "[flags] [--watch [FOLDER...]]", e)
-	var lf libFlags
-	var ef embedFlags
-	lf.register(fs)
-	ef.register(fs, e)
+	fs, lf, ef := embedFlagSet("serve", "[flags] [--watch [FOLDER...]]", e)
+	lf.registerCollection(fs, e)
 	var o server.Options
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
@@ -52,7 +49,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	if e.forwarded != nil {
 		return errorf(e, "a server is already running on this library")
 	}
-	h, code := openServed(ctx, e, &lf, &ef, readOnly)
+	h, code := openServed(ctx, e, lf, ef, readOnly)
 	if h == nil {
 		return code
 	}

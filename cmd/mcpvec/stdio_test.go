@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,8 +17,7 @@ import (
 // client: anything the binary printed to stdout besides MCP would break the
 // session.
 func TestServeStdioWithRealBinary(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	_, db := tempLib(t)
 	cats, _ := filepath.Abs("../../testdata/cats.pdf")
 	mustRun(t, db, "ingest", "--url", "https://example.org/cats.pdf", cats)
 
@@ -45,31 +43,17 @@ func TestServeStdioWithRealBinary(t *testing.T) {
 	if err != nil || len(tools.Tools) != 2 {
 		t.Fatalf("tools = %+v, %v", tools, err)
 	}
-	call := mcp.CallToolRequest{}
-	call.Params.Name = "search"
-	call.Params.Arguments = map[string]any{"query": "are cats attached to their homes"}
-	out, err := c.CallTool(ctx, call)
-	if err != nil || out.IsError {
-		t.Fatalf("search: %+v, %v", out, err)
-	}
-	var sr struct {
-		Results []struct{ ID, Title, URL, Text string } `json:"results"`
-	}
-	text := out.Content[0].(mcp.TextContent).Text
-	if err := json.Unmarshal([]byte(text), &sr); err != nil || len(sr.Results) == 0 {
-		t.Fatalf("search text %q: %v", text, err)
+	sr := mcpSearchJSON(t, c, "are cats attached to their homes")
+	if len(sr.Results) == 0 {
+		t.Fatalf("search found nothing")
 	}
 	if r := sr.Results[0]; !strings.HasPrefix(r.URL, "https://example.org/cats.pdf#page=") || !strings.Contains(r.Title, "p. ") {
 		t.Fatalf("top result = %+v", r)
 	}
-	call.Params.Name = "fetch"
-	call.Params.Arguments = map[string]any{"id": sr.Results[0].ID}
-	out, err = c.CallTool(ctx, call)
-	if err != nil || out.IsError || !strings.Contains(out.Content[0].(mcp.TextContent).Text, `"page_start"`) {
-		t.Fatalf("fetch: %+v, %v", out, err)
+	if text, isErr := callTool(t, c, "fetch", map[string]any{"id": sr.Results[0].ID}); isErr || !strings.Contains(text, `"page_start"`) {
+		t.Fatalf("fetch: %s", text)
 	}
-	call.Params.Arguments = map[string]any{"id": "nope:1"}
-	if out, err = c.CallTool(ctx, call); err != nil || !out.IsError {
-		t.Fatalf("unknown id should be a tool error: %+v, %v", out, err)
+	if text, isErr := callTool(t, c, "fetch", map[string]any{"id": "nope:1"}); !isErr {
+		t.Fatalf("unknown id should be a tool error: %s", text)
 	}
 }

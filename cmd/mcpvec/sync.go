@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest"
-	"github.com/mcpvec/mcpvec/ingest/chunk"
 	"github.com/mcpvec/mcpvec/ingest/discover"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	isync "github.com/mcpvec/mcpvec/ingest/sync"
@@ -28,37 +27,26 @@ type syncConfig struct {
 }
 
 func runSync(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("sync", "[flags] [FOLDER...]", e)
-	var lf libFlags
-	var ef embedFlags
-	lf.register(fs)
-	ef.register(fs, e)
-	def := chunk.DefaultOptions()
+	fs, lf, ef := embedFlagSet("sync", "[flags] [FOLDER...]", e)
+	lf.registerCollection(fs, e)
+	var ff fileFlags
+	ff.register(fs)
 	prefix := fs.String("url-prefix", "", "map each file's path relative to the folder onto this web address")
-	size := fs.Int("chunk-tokens", def.Size, "passage size in estimated tokens")
-	overlap := fs.Int("overlap-tokens", def.Overlap, "overlap between passages in estimated tokens")
 	var excludes stringList
 	fs.Var(&excludes, "exclude", "gitignore-style pattern of files or folders to leave out (repeatable)")
 	dry := fs.Bool("dry-run", false, "print what would change and change nothing")
 	cfg := syncConfig{report: termWriter{e.stderr}}
-	fs.Int64Var(&cfg.maxBytes, "max-size", 256, "largest file to ingest, in MiB")
-	fs.IntVar(&cfg.workers, "workers", 2, "files processed in parallel")
-	fs.StringVar(&cfg.extract.Password, "password", "", "user password for encrypted PDFs")
-	ocr := fs.String("ocr", "auto", "read scanned pages and images with tesseract: auto (when installed), always, never")
-	fs.StringVar(&cfg.extract.OCRLang, "ocr-lang", "eng", "tesseract languages, e.g. eng+deu")
 	fs.BoolVar(&cfg.verbose, "v", false, "print a line per change")
 	pos, st, ok := parseFlags(fs, args, e)
 	if !ok {
 		return st
 	}
-	cfg.maxBytes <<= 20
-	cfg.extract.OCR, cfg.extract.OCRWorkers = extract.OCRMode(*ocr), cfg.workers
+	cfg.maxBytes, cfg.workers, cfg.extract = ff.maxBytes(), ff.workers, ff.extract()
 	var roots []isync.Root
 	for _, p := range pos {
-		roots = append(roots, isync.Root{Path: absPath(e, p), URLPrefix: *prefix,
-			Chunk: chunk.Options{Size: *size, Overlap: *overlap}, Exclude: excludes})
+		roots = append(roots, isync.Root{Path: absPath(e, p), URLPrefix: *prefix, Chunk: ff.chunk(), Exclude: excludes})
 	}
-	h, st := openOrForward(ctx, e, &lf, "sync", args, !*dry, true)
+	h, st := openOrForward(ctx, e, lf, "sync", args, !*dry, true)
 	if h == nil {
 		return st
 	}
@@ -67,7 +55,7 @@ func runSync(ctx context.Context, e *env, args []string) int {
 		return errorf(e, "%v", errSyncNeedsFile)
 	}
 	if !*dry {
-		if err := ensureEmbedder(ctx, e, h, &ef); err != nil {
+		if err := ensureEmbedder(ctx, e, h, ef); err != nil {
 			return errorf(e, "%v", err)
 		}
 	}

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	"math/rand"
 	"os"
@@ -13,12 +11,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpvec/mcpvec/ingest/extract"
+	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
 )
 
 // lsSources returns the sorted source paths the library holds.
@@ -37,8 +35,7 @@ func lsSources(t *testing.T, db string) []string {
 }
 
 func TestSyncCommandRemembersRootsAndFollowsChanges(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	docs := filepath.Join(dir, "docs")
 	os.MkdirAll(filepath.Join(docs, "sub"), 0o755)
 	writeFile(t, filepath.Join(docs, "a.md"), "# Harbours\n\nTugboats guide freighters into the harbour.")
@@ -86,7 +83,7 @@ func TestSyncCommandRemembersRootsAndFollowsChanges(t *testing.T) {
 // served is a running `mcpvec serve` child with an MCP client.
 type served struct {
 	c      *client.Client
-	stderr *syncBuffer
+	stderr *synctest.Buffer
 }
 
 // startServe runs `mcpvec serve --addr 127.0.0.1:0 args...` on db until
@@ -102,16 +99,7 @@ func startServe(t testing.TB, db string, args ...string) *served {
 // tool error.
 func mcpFetch(t *testing.T, c *client.Client, id string) (string, bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "fetch"
-	req.Params.Arguments = map[string]any{"id": id}
-	res, err := c.CallTool(ctx, req)
-	if err != nil || len(res.Content) == 0 {
-		t.Fatalf("fetch %q over MCP: %v %+v", id, err, res)
-	}
-	return res.Content[0].(mcp.TextContent).Text, res.IsError
+	return callTool(t, c, "fetch", map[string]any{"id": id})
 }
 
 func docID(t *testing.T, db, source string) string {
@@ -130,10 +118,7 @@ func docID(t *testing.T, db, source string) string {
 // the library: the sync runs in the server, MCP sees the change at once,
 // and a removed document's fetch is a clear not-found tool error.
 func TestSyncWhileServingIsForwarded(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
-	docs := filepath.Join(dir, "docs")
-	os.MkdirAll(docs, 0o755)
+	db, docs := libAndFolder(t, "docs")
 	for i := range 20 {
 		writeFile(t, filepath.Join(docs, fmt.Sprintf("n%02d.txt", i)), fmt.Sprintf("Note %d about orchard number %d and its apple trees.", i, i))
 	}
@@ -169,10 +154,7 @@ func TestSyncWhileServingIsForwarded(t *testing.T) {
 // file becomes searchable over MCP without a restart, an edit replaces the
 // text, and a deleted file's fetch is a not-found tool error.
 func TestServeWatchKeepsTheLibraryCurrent(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
-	docs := filepath.Join(dir, "docs")
-	os.MkdirAll(docs, 0o755)
+	db, docs := libAndFolder(t, "docs")
 	old := time.Now().Add(-time.Hour)
 	writeFile(t, filepath.Join(docs, "first.txt"), "Beekeepers smoke the hive before opening it.")
 	os.Chtimes(filepath.Join(docs, "first.txt"), old, old)
@@ -218,8 +200,7 @@ func waitSearch(t *testing.T, c *client.Client, query, want string) {
 // adds, then of moves, removals and adds: after every kill the library is
 // consistent, and a final sync makes it match the folder exactly.
 func TestKillDuringSync(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
+	dir, db := tempLib(t)
 	docs := filepath.Join(dir, "docs")
 	os.MkdirAll(filepath.Join(docs, "moved"), 0o755)
 	const n = 120
@@ -265,24 +246,9 @@ func TestKillDuringSync(t *testing.T) {
 func killSyncs(t *testing.T, db, docs string, rng *rand.Rand, rounds, maxChanges int) {
 	t.Helper()
 	for round := range rounds {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		cmd := exec.CommandContext(ctx, os.Args[0], "sync", "-v", "--workers", "1", docs)
-		cmd.Env = childEnv(db)
-		stderr, _ := cmd.StderrPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(stderr)
-		for want, got := 1+rng.Intn(maxChanges), 0; got < want && sc.Scan(); {
-			if l := sc.Text(); strings.HasPrefix(l, "ingested ") || strings.HasPrefix(l, "moved ") || strings.HasPrefix(l, "removed ") {
-				got++
-			}
-		}
-		time.Sleep(time.Duration(rng.Intn(20)) * time.Millisecond)
-		cmd.Process.Signal(syscall.SIGKILL)
-		io.Copy(io.Discard, stderr)
-		cmd.Wait()
-		cancel()
+		killAfter(t, db, rng, 1+rng.Intn(maxChanges), 20, func(l string) bool {
+			return strings.HasPrefix(l, "ingested ") || strings.HasPrefix(l, "moved ") || strings.HasPrefix(l, "removed ")
+		}, "sync", "-v", "--workers", "1", docs)
 		info := libInfo(t, db, nil) // fails on an inconsistent library
 		t.Logf("round %d: %d documents after the kill", round, info.Documents)
 	}
@@ -292,10 +258,7 @@ func killSyncs(t *testing.T, db, docs string, rng *rand.Rand, rounds, maxChanges
 // and a forwarded `mcpvec sync` runs: both write through the live library,
 // one at a time, and nothing is lost or doubled.
 func TestForwardedSyncAndWatcherTogether(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
-	docs := filepath.Join(dir, "docs")
-	os.MkdirAll(docs, 0o755)
+	db, docs := libAndFolder(t, "docs")
 	mustRun(t, db, "sync", docs)
 	startServe(t, db, "--watch", "--watch-quiet", "50ms", "--watch-rescan", "1h")
 	done := make(chan result, 1)
@@ -314,4 +277,91 @@ func TestForwardedSyncAndWatcherTogether(t *testing.T) {
 		t.Fatalf("%d documents, want 30", n)
 	}
 	libInfo(t, db, nil)
+}
+
+// tinyPDF returns a one-page PDF showing text (Helvetica, no compression).
+func tinyPDF(text string) []byte {
+	content := fmt.Sprintf("BT /F1 12 Tf 72 720 Td (%s) Tj ET", text)
+	objs := []string{
+		"<</Type/Catalog/Pages 2 0 R>>",
+		"<</Type/Pages/Kids[3 0 R]/Count 1>>",
+		"<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>",
+		fmt.Sprintf("<</Length %d>>\nstream\n%s\nendstream", len(content), content),
+		"<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>",
+	}
+	var b strings.Builder
+	b.WriteString("%PDF-1.4\n")
+	offs := make([]int, len(objs))
+	for i, o := range objs {
+		offs[i] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, off := range offs {
+		fmt.Fprintf(&b, "%010d 00000 n \n", off)
+	}
+	fmt.Fprintf(&b, "trailer\n<</Size %d/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	return []byte(b.String())
+}
+
+// BenchmarkServeWatchEditedPDF measures change-to-searchable latency while
+// serving: a PDF in a watched folder is rewritten with a new word, and the
+// clock stops when an MCP search returns it. The default quiet period
+// (1s) is part of the latency; extract-ms is the extraction alone.
+// Run: go test -run '^$' -bench ServeWatchEditedPDF -benchtime 5x ./cmd/mcpvec/
+func BenchmarkServeWatchEditedPDF(b *testing.B) {
+	dir := b.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	docs := filepath.Join(dir, "docs")
+	os.MkdirAll(docs, 0o755)
+	pdf := filepath.Join(docs, "report.pdf")
+	os.WriteFile(pdf, tinyPDF("Quarterly report on harbour cranes, version zero."), 0o644)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(pdf, old, old)
+	cmd := exec.Command(os.Args[0], "sync", docs)
+	cmd.Env = childEnv(db)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("sync: %v\n%s", err, out)
+	}
+	s := startServe(b, db, "--watch")
+	var extract time.Duration
+	i := 0
+	for b.Loop() {
+		i++
+		word := fmt.Sprintf("zebra%dquokka", i)
+		data := tinyPDF("Quarterly report on harbour cranes, revised with " + word + ".")
+		start := time.Now()
+		if err := os.WriteFile(pdf, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		for !searchHas(b, s.c, word) {
+			if time.Since(start) > time.Minute {
+				b.Fatalf("%s never became searchable:\n%s", word, s.stderr.String())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		b.StopTimer()
+		extract += timeExtract(b, data)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(extract.Milliseconds())/float64(i), "extract-ms")
+}
+
+func searchHas(tb testing.TB, c *client.Client, word string) bool {
+	sr := mcpSearchJSON(tb, c, word)
+	return len(sr.Results) > 0 && strings.Contains(sr.Results[0].Text, word)
+}
+
+func timeExtract(tb testing.TB, data []byte) time.Duration {
+	ex, err := extract.New(context.Background(), extract.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer ex.Close()
+	start := time.Now()
+	if _, err := ex.Extract(context.Background(), "report.pdf", data); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Since(start)
 }

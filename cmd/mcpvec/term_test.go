@@ -11,10 +11,7 @@ import (
 // terminal escape sequences and checks that no output stream passes them on
 // raw (issue 15, finding 8).
 func TestTerminalControlCharactersEscaped(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "lib.db")
-	docs := filepath.Join(dir, "docs")
-	os.MkdirAll(docs, 0o755)
+	db, docs := libAndFolder(t, "docs")
 	evil := "evil\x1b]0;owned\x07\x1b[2J\u202e.md"
 	os.WriteFile(filepath.Join(docs, evil), []byte("Cats purr when content; kittens purr while nursing.\n"), 0o644)
 	os.WriteFile(filepath.Join(docs, "broken\x1b[31m.pdf"), []byte("%PDF-1.4 junk"), 0o644)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strings"
 
@@ -43,17 +44,55 @@ func (f *libFlags) storeURL(e *env) (string, error) {
 	return "", fmt.Errorf("--store %q: want weaviate://host:port/Collection or weaviates://… (a library file is --db)", u)
 }
 
+// collectionFlags are a new Weaviate collection's settings and the
+// consistency level of every read and write. Shards and replicas apply
+// only when a command creates the collection; they default to
+// $MCPVEC_WEAVIATE_SHARDS and $MCPVEC_WEAVIATE_REPLICAS (else 1).
+type collectionFlags struct {
+	shards, replicas int
+	async            string // "auto": on when replicas > 1
+	consistency      string
+}
+
+func (f *collectionFlags) register(fs *flag.FlagSet, e *env) {
+	fs.IntVar(&f.shards, "shards", envInt(e, "MCPVEC_WEAVIATE_SHARDS", 1), "Weaviate: shards of a new collection's passages ($MCPVEC_WEAVIATE_SHARDS)")
+	fs.IntVar(&f.replicas, "replicas", envInt(e, "MCPVEC_WEAVIATE_REPLICAS", 1), "Weaviate: replication factor of a new collection ($MCPVEC_WEAVIATE_REPLICAS)")
+	fs.StringVar(&f.async, "async-replication", "auto", "Weaviate: background repair of a new collection's replicas: on, off, or auto (on when --replicas > 1)")
+	fs.StringVar(&f.consistency, "consistency", weaviate.Quorum, "Weaviate: consistency level of reads and writes on a replicated collection: ONE, QUORUM or ALL")
+}
+
+// options checks the flags and returns them as store options.
+func (f *collectionFlags) options() (weaviate.Options, error) {
+	var o weaviate.Options
+	if f.shards < 1 || f.replicas < 1 {
+		return o, fmt.Errorf("--shards and --replicas must be at least 1 (got %d and %d)", f.shards, f.replicas)
+	}
+	switch f.async {
+	case "auto", "":
+		o.AsyncReplication = f.replicas > 1
+	case "on", "true":
+		o.AsyncReplication = true
+	case "off", "false":
+	default:
+		return o, fmt.Errorf("--async-replication %q: want on, off or auto", f.async)
+	}
+	o.Consistency = strings.ToUpper(f.consistency)
+	if o.Consistency == "" {
+		o.Consistency = weaviate.Quorum
+	}
+	if o.Consistency != weaviate.One && o.Consistency != weaviate.Quorum && o.Consistency != weaviate.All {
+		return o, fmt.Errorf("--consistency %q: want ONE, QUORUM or ALL", f.consistency)
+	}
+	o.Shards, o.Replicas = f.shards, f.replicas
+	return o, nil
+}
+
 // openWeaviate opens the Weaviate library at url (API key from
 // $MCPVEC_WEAVIATE_API_KEY), creating its collections when missing with
-// $MCPVEC_WEAVIATE_SHARDS shards and $MCPVEC_WEAVIATE_REPLICAS replicas
-// (asynchronous repair on when more than one). Several processes may share
-// it, so nothing is forwarded or locked.
-func openWeaviate(ctx context.Context, e *env, url string, needLib bool) (*handle, error) {
-	replicas := envInt(e, "MCPVEC_WEAVIATE_REPLICAS", 1)
-	st, err := weaviate.Open(ctx, url, &weaviate.Options{
-		APIKey: e.getenv("MCPVEC_WEAVIATE_API_KEY"), Analyzer: lexical.Tokenize, AnalyzerName: analyzerName,
-		Shards: envInt(e, "MCPVEC_WEAVIATE_SHARDS", 1), Replicas: replicas, AsyncReplication: replicas > 1,
-	})
+// cf's settings (nil: the environment's or the defaults). Several
+// processes may share it, so nothing is forwarded or locked.
+func openWeaviate(ctx context.Context, e *env, url string, cf *collectionFlags, needLib bool) (*handle, error) {
+	st, err := openWeaviateStore(ctx, e, url, cf)
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +108,19 @@ func openWeaviate(ctx context.Context, e *env, url string, needLib bool) (*handl
 	}
 	h.lib = h.newWeaviateLib()
 	return h, nil
+}
+
+// openWeaviateStore opens the collection at url with the CLI's analyzer.
+func openWeaviateStore(ctx context.Context, e *env, url string, cf *collectionFlags) (*weaviate.Backend, error) {
+	if cf == nil {
+		cf = &collectionFlags{shards: envInt(e, "MCPVEC_WEAVIATE_SHARDS", 1), replicas: envInt(e, "MCPVEC_WEAVIATE_REPLICAS", 1)}
+	}
+	opts, err := cf.options()
+	if err != nil {
+		return nil, err
+	}
+	opts.APIKey, opts.Analyzer, opts.AnalyzerName = e.getenv("MCPVEC_WEAVIATE_API_KEY"), lexical.Tokenize, analyzerName
+	return weaviate.Open(ctx, url, &opts)
 }
 
 // newWeaviateLib is the query path over h.wv with the embedder's fusion.

@@ -67,3 +67,48 @@ func TestEndToEndWeaviate(t *testing.T) {
 		t.Errorf("ls without the API key: %+v", r)
 	}
 }
+
+// TestWeaviateCollectionFlagsAndReindex creates a collection with
+// --shards 2, refuses bad collection flags, and reindexes it into a new
+// collection with other dimensions, which then answers searches.
+func TestWeaviateCollectionFlagsAndReindex(t *testing.T) {
+	c := weaviatetest.Start(t, weaviatetest.Options{})
+	dir := t.TempDir()
+	unused := filepath.Join(dir, "unused.db")
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("Lighthouse keepers trimmed the wicks nightly."), 0o644)
+	old := []string{"MCPVEC_STORE=" + c.URL(0, "Before")}
+	mustRunEnv(t, unused, old, "ingest", "--shards", "2", filepath.Join(dir, "a.txt"))
+	resp, err := c.Do(0, "GET", "/v1/schema/BeforePassage", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cls struct {
+		ShardingConfig struct{ DesiredCount int } `json:"shardingConfig"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&cls)
+	resp.Body.Close()
+	if err != nil || cls.ShardingConfig.DesiredCount != 2 {
+		t.Errorf("passage shards after ingest --shards 2: %+v, %v", cls, err)
+	}
+	for _, args := range [][]string{{"--consistency", "SOME"}, {"--replicas", "0"}, {"--async-replication", "maybe"}} {
+		if r := mcpvecEnv(t, unused, old, append([]string{"ingest"}, append(args, filepath.Join(dir, "a.txt"))...)...); r.code == 0 || !strings.Contains(r.stderr, args[0]) {
+			t.Errorf("ingest %v: exit %d, stderr %q; want refused naming the flag", args, r.code, r.stderr)
+		}
+	}
+	if r := mcpvecEnv(t, unused, old, "reindex", "--embedder", "hash", "--dimensions", "64"); r.code == 0 || !strings.Contains(r.stderr, "--into") {
+		t.Errorf("reindex of a Weaviate library without --into: %+v", r)
+	}
+	out := mustRunEnv(t, unused, old, "reindex", "--into", c.URL(0, "After"), "--embedder", "hash", "--dimensions", "64")
+	if !strings.Contains(out, "reindexed 1 documents") {
+		t.Fatalf("reindex --into: %s", out)
+	}
+	after := []string{"MCPVEC_STORE=" + c.URL(0, "After")}
+	if info := mustRunEnv(t, unused, after, "info", "--json"); !strings.Contains(info, `"dimensions": 64`) && !strings.Contains(info, `"dimensions":64`) {
+		t.Errorf("info of the reindexed collection does not show 64 dimensions: %s", info)
+	}
+	var sr searchJSON
+	out = mustRunEnv(t, unused, after, "search", "--json", "lighthouse wicks")
+	if err := json.Unmarshal([]byte(out), &sr); err != nil || len(sr.Results) == 0 || !strings.Contains(sr.Results[0].Text, "wicks") {
+		t.Errorf("search of the reindexed collection: %v %s", err, out)
+	}
+}

@@ -54,8 +54,10 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 	host, _, _ := net.SplitHostPort(o.Addr)
 	ip := net.ParseIP(host)
 	wo := web.Options{
-		Library:     st.live,
-		Link:        func(r *http.Request, id string, page int) string { return ws.srv.DocURL(r, id, page) },
+		Library: st.live,
+		Link: func(r *http.Request, id string, page int, anchor string) string {
+			return ws.srv.DocURL(r, id, page, anchor)
+		},
 		ReadOnly:    st.readOnly,
 		MCPPath:     "/mcp",
 		PublicURL:   o.PublicURL,

@@ -57,6 +57,17 @@ func (kv *mapKV) ForEach(fn func(k, v []byte) error) error {
 	return nil
 }
 
+// savedTiny is newTiny saved into a new mapKV.
+func savedTiny(t *testing.T) (*Index, *mapKV) {
+	t.Helper()
+	ix := newTiny(t)
+	kv := newMapKV()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	return ix, kv
+}
+
 func textsOf(m map[uint64]string) iter.Seq2[uint64, string] {
 	return func(yield func(uint64, string) bool) {
 		for _, id := range slices.Sorted(maps.Keys(m)) {
@@ -80,11 +91,7 @@ func sameSearches(t *testing.T, a, b *Index, queries ...string) {
 var probeQueries = []string{"cats home", "attached", "BZ2_bzDecompressInit", "--leak-check=full", "dog", "parrot talk"}
 
 func TestSaveLoadRoundTrip(t *testing.T) {
-	ix := newTiny(t)
-	kv := newMapKV()
-	if err := ix.Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	ix, kv := savedTiny(t)
 	if got, want := kv.puts, len(tinyCorpus)+2; got != want {
 		t.Errorf("first Save: %d puts, want %d (records + meta + dictionary)", got, want)
 	}
@@ -105,11 +112,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 }
 
 func TestSaveIncremental(t *testing.T) {
-	ix := newTiny(t)
-	kv := newMapKV()
-	if err := ix.Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	ix, kv := savedTiny(t)
 	kv.puts = 0
 	ix.Add(6, "Parrots talk.")
 	ix.Delete(2)
@@ -138,11 +141,7 @@ func TestSaveIncremental(t *testing.T) {
 }
 
 func TestLoadReconciles(t *testing.T) {
-	ix := newTiny(t)
-	kv := newMapKV()
-	if err := ix.Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	_, kv := savedTiny(t)
 	// Passages now: 1 deleted behind the index's back, 3 changed, 8 new.
 	texts := maps.Clone(tinyCorpus)
 	delete(texts, 1)
@@ -210,11 +209,7 @@ func TestLoadCorrupt(t *testing.T) {
 // later records refer to terms that only it held.
 func TestLoadAfterRolledBackSave(t *testing.T) {
 	texts := maps.Clone(tinyCorpus)
-	ix := newTiny(t)
-	kv := newMapKV()
-	if err := ix.Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	ix, kv := savedTiny(t)
 	texts[10] = "Zebras gallop across savanna."
 	ix.Add(10, texts[10])
 	rolledBack := &mapKV{m: maps.Clone(kv.m)}
@@ -340,11 +335,7 @@ func idsOf(m map[uint64]string) iter.Seq[uint64] {
 // text of a passage only when its record is missing, and drops records of
 // vanished passages.
 func TestLoadIDs(t *testing.T) {
-	ix := newTiny(t)
-	kv := newMapKV()
-	if err := ix.Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	_, kv := savedTiny(t)
 	texts := maps.Clone(tinyCorpus)
 	texts[9] = "a parrot that can talk"
 	delete(texts, 2)

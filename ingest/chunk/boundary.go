@@ -15,6 +15,7 @@ const (
 	levelLine                   // a single line break (often a wrapped line in PDFs)
 	levelSentence               // after a sentence-ending mark
 	levelParagraph              // a blank line, form feed or paragraph separator
+	levelSection                // just before a heading
 	levelEnd                    // the end of the text
 )
 

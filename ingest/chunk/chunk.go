@@ -31,6 +31,9 @@ var (
 	// ErrInvalidPages means pageStarts does not start at 0, decreases, or
 	// points past the end of the text.
 	ErrInvalidPages = errors.New("invalid page starts")
+	// ErrInvalidHeadings means a heading's offset is outside the text or
+	// before the previous heading's.
+	ErrInvalidHeadings = errors.New("invalid headings")
 )
 
 // Options sizes the passages, in tokens as counted by EstimateTokens.
@@ -61,6 +64,18 @@ type Chunk struct {
 	Text               string // == text[Start:End]
 	Start, End         int    // byte offsets into the document text
 	PageStart, PageEnd int    // 1-based pages the chunk spans (page i starts at byte pageStarts[i-1])
+	// Headings is the heading path in force where the passage's new text
+	// starts (after the part it repeats from the previous passage, and after
+	// any headings right there), outermost first; nil when no heading
+	// precedes it.
+	Headings []string
+}
+
+// Heading is a heading of the text passed to SplitHeadings.
+type Heading struct {
+	Level  int    // outline level: a heading closes the open ones of the same or a deeper level
+	Title  string // the heading's text
+	Offset int    // byte offset in the text where the heading starts
 }
 
 // Split splits text into passages of at most opts.Size estimated tokens (see
@@ -79,7 +94,17 @@ type Chunk struct {
 // Split is deterministic, pure and safe for concurrent use. It returns an
 // error wrapping ErrInvalidOptions or ErrInvalidPages for bad input, and
 // turns an internal bug into an error rather than a panic.
-func Split(text string, pageStarts []int, opts Options) (chunks []Chunk, err error) {
+func Split(text string, pageStarts []int, opts Options) ([]Chunk, error) {
+	return SplitHeadings(text, pageStarts, nil, opts)
+}
+
+// SplitHeadings is Split for a text with headings (in order of Offset): it
+// prefers to cut just before a heading over any other boundary, does not
+// repeat the end of one section at the start of the next, and gives each
+// Chunk its heading path. It returns an error wrapping ErrInvalidHeadings
+// when the offsets are out of order or outside the text, and the errors of
+// Split.
+func SplitHeadings(text string, pageStarts []int, heads []Heading, opts Options) (chunks []Chunk, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			chunks, err = nil, fmt.Errorf("split text: internal error: %v", r)
@@ -91,7 +116,12 @@ func Split(text string, pageStarts []int, opts Options) (chunks []Chunk, err err
 	if err := validatePages(pageStarts, len(text)); err != nil {
 		return nil, err
 	}
+	if err := validateHeadings(heads, len(text)); err != nil {
+		return nil, err
+	}
 	s := newSplitter(text, opts)
+	s.markSections(heads)
+	path := &headingPath{text: text, heads: heads}
 	for first, prevLast := 0, -1; first < len(s.atoms); {
 		last := s.cut(first, prevLast)
 		start, end := s.atoms[first].start, s.atoms[last].end
@@ -102,6 +132,7 @@ func Split(text string, pageStarts []int, opts Options) (chunks []Chunk, err err
 			End:       end,
 			PageStart: pageOf(pageStarts, start),
 			PageEnd:   pageOf(pageStarts, end-1),
+			Headings:  path.at(s.atoms[max(first, prevLast+1)].start),
 		})
 		first, prevLast = s.next(first, last), last
 	}
@@ -204,7 +235,8 @@ func (s *splitter) levelAfter(i int) level {
 // prefers, in order: one that leaves either nothing or at least a quarter
 // of a chunk for the rest of the text (no tiny last chunk); one between
 // words rather than inside one; one that adds at least half of the room
-// left after the overlap; the best-ranked boundary; the latest.
+// left after the overlap (a quarter before a heading); the best-ranked
+// boundary; the latest.
 func (s *splitter) cut(first, prevLast int) int {
 	from := max(first, prevLast+1) // the first new atom
 	room := s.limit
@@ -218,7 +250,7 @@ func (s *splitter) cut(first, prevLast int) int {
 		key := cutKey{
 			tail:    e == last || 4*s.tokens(e+1, last) >= room,
 			between: lv > levelNone,
-			full:    2*s.tokens(from, e) >= room,
+			full:    2*s.tokens(from, e) >= room || (lv == levelSection && 4*s.tokens(from, e) >= room),
 			level:   lv,
 		}
 		if e == from || !key.less(bestKey) {
@@ -250,7 +282,7 @@ func (k cutKey) less(o cutKey) bool {
 // inside it that repeats at most Overlap tokens (preferring a sentence or
 // paragraph start), or last+1.
 func (s *splitter) next(first, last int) int {
-	if last+1 >= len(s.atoms) || s.over == 0 {
+	if last+1 >= len(s.atoms) || s.over == 0 || s.levels[last+1] == levelSection {
 		return last + 1
 	}
 	best, bestLevel, bestHalf := last+1, level(0), false

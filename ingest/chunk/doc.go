@@ -11,7 +11,10 @@
 // next passage starts up to Options.Overlap tokens back, preferring the
 // start of a sentence. Each Chunk carries byte offsets into the text and the
 // 1-based pages it spans, computed from the page start offsets the extractor
-// reports.
+// reports. SplitHeadings also takes the text's headings: a cut just before a
+// heading ranks above every other boundary (and is taken once the passage is
+// a quarter full), the passage after it repeats nothing of the previous
+// section, and each Chunk carries its heading path.
 //
 // # Token estimates
 //
@@ -52,7 +55,8 @@
 //   - Offsets are bytes into the exact string passed to Split; normalising the
 //     text afterwards invalidates them.
 //   - The last passage, and one just before a very long word (over about half
-//     of Size), may be small; all others hold at least half of Size.
+//     of Size), may be small; all others hold at least half of Size, except
+//     that SplitHeadings ends a passage at a heading once it holds a quarter.
 //   - Split and EstimateTokens are pure functions and safe for concurrent use;
 //     Split holds 10-25 bytes of working memory per byte of text (a
 //     49-byte record per word or mark) while it runs, plus the chunks, whose

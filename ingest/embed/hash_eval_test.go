@@ -34,6 +34,7 @@ type evalColl struct {
 	docs    []evalset.Doc
 	queries []evalset.Query
 	lex     *lexical.Index
+	qrels   string // qrels.tsv path
 }
 
 type hit struct {
@@ -57,7 +58,8 @@ func loadColl(t *testing.T, dir, name string) *evalColl {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &evalColl{name: name, docs: docs, queries: queries, lex: lexical.New(lexical.DefaultConfig())}
+	c := &evalColl{name: name, docs: docs, queries: queries, lex: lexical.New(lexical.DefaultConfig()),
+		qrels: filepath.Join(dir, name, "qrels.tsv")}
 	for i, d := range c.docs {
 		c.lex.Add(uint64(i), d.Title+"\n"+d.Text)
 	}
@@ -78,8 +80,8 @@ func (c *evalColl) lexical(depth int) [][]hit {
 	return out
 }
 
-// vector ranks by brute-force cosine (dot product of unit vectors).
-func (c *evalColl) vector(t *testing.T, h *Hash, depth int) [][]hit {
+// docVectors embeds every document (title and text).
+func (c *evalColl) docVectors(t *testing.T, h *Hash) [][]float32 {
 	texts := make([]string, len(c.docs))
 	for i, d := range c.docs {
 		texts[i] = d.Title + "\n" + d.Text
@@ -88,6 +90,12 @@ func (c *evalColl) vector(t *testing.T, h *Hash, depth int) [][]hit {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return vecs
+}
+
+// vector ranks by brute-force cosine (dot product of unit vectors).
+func (c *evalColl) vector(t *testing.T, h *Hash, depth int) [][]hit {
+	vecs := c.docVectors(t, h)
 	out := make([][]hit, len(c.queries))
 	scores := make([]hit, len(vecs))
 	for i, q := range c.queries {
@@ -189,7 +197,7 @@ func (c *evalColl) score(t *testing.T, dir, tag string, run [][]hit) metrics {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := evalset.Score(filepath.Join(dir, "eval.py"), filepath.Join(dir, c.name, "qrels.tsv"), path)
+	m, err := evalset.Score(filepath.Join(dir, "eval.py"), c.qrels, path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -91,10 +90,7 @@ func TestCatsPDF(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (regenerate with: go test -run TestCatsPDF -write-cats)", err)
 	}
-	doc, err := mustExtractor(t).Extract(context.Background(), "cats.pdf", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := mustExtract(t, "cats.pdf", data)
 	if got, want := doc.Title, "Are Cats Attached to Their Homes?"; got != want {
 		t.Errorf("title = %q, want %q", got, want)
 	}

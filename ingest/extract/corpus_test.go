@@ -93,11 +93,7 @@ func TestCorpusRobustness(t *testing.T) {
 		if *corpusOCR != "" {
 			opts.OCR = OCRMode(*corpusOCR)
 		}
-		e, err := New(context.Background(), opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
+		e := newExtractor(t, opts)
 		exts[f.password] = e
 	}
 

@@ -109,6 +109,18 @@
 //   - Office content not read: headers, footers, comments, footnotes of
 //     DOCX, charts, SmartArt, and embedded objects. Spreadsheet cells show
 //     their cached values; dates are Excel's serial numbers.
+//   - Headings: Document.Headings come from PDF bookmarks (not from tagged
+//     structure or font sizes; a PDF without an outline has none), Markdown
+//     ATX and setext headings, HTML and EPUB h1-h6 (EPUB's nav document is
+//     not read), DOCX paragraphs whose style or direct formatting has an
+//     outline level (styles.xml, following basedOn; "heading N" and "Title"
+//     names otherwise), ODT text:h, PPTX/ODP title placeholders, and the
+//     sheet names of XLSX/ODS. RTF gives none. A heading is placed where its title occurs in
+//     the cleaned page text (a line of its own preferred, case and spacing
+//     ignored); a PDF bookmark whose title is not printed on its page is
+//     placed at the start of the page (its y position is not used).
+//     Titles are cut to 200 characters, levels deeper than 9 are dropped,
+//     and a document keeps at most 20000 headings.
 //   - Titles: placeholder metadata titles ("Untitled", a bare file name such
 //     as "report.docx") are dropped; PDFs have no heading fallback, so the
 //     title is then "" and the caller uses the file name.

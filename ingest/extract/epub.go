@@ -45,7 +45,7 @@ func (h *rootfileHandler) end(xml.EndElement) {}
 func (h *rootfileHandler) chars(string)       {}
 
 // extractEPUB returns one page per spine document that has text, in
-// reading order, and the package's dc:title. Each spine document is
+// reading order, with its h1-h6 headings, and the package's dc:title. Each spine document is
 // (X)HTML and goes through the HTML extractor. Hrefs are resolved inside
 // the archive only.
 func extractEPUB(a *archive) (*Document, error) {
@@ -75,11 +75,15 @@ func extractEPUB(a *archive) (*Document, error) {
 		if err != nil {
 			return nil, err
 		}
-		_, text, err := extractHTML(chapter)
+		h, err := extractHTML(chapter)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", part, err)
 		}
-		if text = CleanText(text); text != "" {
+		if text := CleanText(h.text); text != "" {
+			for _, hd := range h.headings {
+				hd.Page = len(doc.Pages)
+				doc.Headings = append(doc.Headings, hd)
+			}
 			doc.Pages = append(doc.Pages, text)
 		}
 	}

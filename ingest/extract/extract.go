@@ -33,6 +33,10 @@ type Document struct {
 	// points to (a slide, a sheet, an EPUB chapter; see the package doc);
 	// formats without pages have exactly one. A page without text is "".
 	Pages []string
+	// Headings are the document's headings in order (PDF bookmarks,
+	// Markdown and HTML headings, Office heading styles, slide titles),
+	// each placed in Pages; nil when the format or file has none.
+	Headings []Heading
 }
 
 // Options configures an Extractor. The zero value is usable.
@@ -172,8 +176,8 @@ func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc 
 	case TypePNG, TypeJPEG, TypeTIFF:
 		doc, err = e.extractImage(ctx, mt, data)
 	case TypeHTML:
-		title, text, herr := extractHTML(data)
-		doc, err = &Document{Title: title, Pages: []string{text}}, herr
+		h, herr := extractHTML(data)
+		doc, err = &Document{Title: h.title, Pages: []string{h.text}, Headings: h.headings}, herr
 	default:
 		text, ok := decodeText(data)
 		if !ok {
@@ -181,7 +185,7 @@ func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc 
 		}
 		doc = &Document{Pages: []string{text}}
 		if mt == TypeMarkdown {
-			doc.Title, doc.Pages[0] = extractMarkdown(text)
+			doc.Title, doc.Pages[0], doc.Headings = extractMarkdown(text)
 		}
 	}
 	if err != nil {
@@ -194,6 +198,7 @@ func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc 
 	if err := textQuality(joinPages(doc.Pages)); err != nil {
 		return nil, e.explainNoText(mt, err)
 	}
+	doc.Headings = placeHeadings(doc.Pages, doc.Headings)
 	return doc, nil
 }
 

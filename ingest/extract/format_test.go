@@ -22,15 +22,13 @@ func TestExtractHTML(t *testing.T) {
 <p>Image: <img src="x.png" alt="a sleeping cat"> end.</p>
 <table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>
 </body></html>`
-	doc, err := mustExtractor(t).Extract(context.Background(), "cats.html", []byte(page))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := mustExtract(t, "cats.html", []byte(page))
 	want := &Document{
 		Title:     "Do cats love their homes?",
 		MediaType: TypeHTML,
 		Pages: []string{"Cats & homes\n\nCats are territorial: they mark\ntheir range.\n\nFirst point\nSecond point\n\n" +
 			"code block\nkept\n\nImage: a sleeping cat end.\n\na | b\nc | d"},
+		Headings: []Heading{{Level: 1, Title: "Cats & homes"}},
 	}
 	if diff := cmp.Diff(want, doc); diff != "" {
 		t.Errorf("document mismatch (-want +got):\n%s", diff)
@@ -38,10 +36,7 @@ func TestExtractHTML(t *testing.T) {
 }
 
 func TestExtractHTMLTitleFromH1(t *testing.T) {
-	doc, err := mustExtractor(t).Extract(context.Background(), "x.html", []byte("<body><h1>The <i>Cat</i> Book</h1><p>text</p>"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := mustExtract(t, "x.html", []byte("<body><h1>The <i>Cat</i> Book</h1><p>text</p>"))
 	if got, want := doc.Title, "The Cat Book"; got != want {
 		t.Errorf("title = %q, want %q", got, want)
 	}
@@ -49,10 +44,7 @@ func TestExtractHTMLTitleFromH1(t *testing.T) {
 
 func TestExtractHTMLCharset(t *testing.T) {
 	page := []byte("<html><head><meta charset=\"iso-8859-1\"></head><body><p>caf\xe9</p></body></html>")
-	doc, err := mustExtractor(t).Extract(context.Background(), "x.html", page)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := mustExtract(t, "x.html", page)
 	if got, want := doc.Pages[0], "café"; got != want {
 		t.Errorf("text = %q, want %q", got, want)
 	}
@@ -69,10 +61,7 @@ func TestExtractMarkdown(t *testing.T) {
 		"![a photo](cat.png) and <span class=\"x\">inline html</span> and <https://go.dev>\n\n" +
 		"***\n\n[ref]: https://example.com\n\n" +
 		"Sub heading\n-----------\n\nEscaped \\*stars\\* stay.\n"
-	doc, err := mustExtractor(t).Extract(context.Background(), "notes.md", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := mustExtract(t, "notes.md", []byte(src))
 	want := &Document{
 		Title:     "Cats at home",
 		MediaType: TypeMarkdown,
@@ -80,6 +69,7 @@ func TestExtractMarkdown(t *testing.T) {
 			"A quoted link text here.\n\nitem one\nitem two\nnumbered\ndone task\n\n" +
 			"func main() {}\n\nName Age\n\nTom 3\n\n" +
 			"a photo and inline html and https://go.dev\n\nSub heading\n\nEscaped *stars* stay."},
+		Headings: []Heading{{Level: 1, Title: "Cats at home", Offset: 47}, {Level: 2, Title: "Sub heading", Offset: 202}},
 	}
 	if diff := cmp.Diff(want, doc); diff != "" {
 		t.Errorf("document mismatch (-want +got):\n%s", diff)
@@ -104,10 +94,7 @@ func TestExtractMarkdownTitleFallback(t *testing.T) {
 }
 
 func TestExtractPlainText(t *testing.T) {
-	doc, err := mustExtractor(t).Extract(context.Background(), "notes.txt", []byte("Café notes\r\n\r\n\r\nthe ﬁnal para-\r\ngraph"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := mustExtract(t, "notes.txt", []byte("Café notes\r\n\r\n\r\nthe ﬁnal para-\r\ngraph"))
 	want := &Document{MediaType: TypeText, Pages: []string{"Café notes\n\nthe final paragraph"}}
 	if diff := cmp.Diff(want, doc); diff != "" {
 		t.Errorf("document mismatch (-want +got):\n%s", diff)
@@ -138,11 +125,7 @@ func TestExtractErrors(t *testing.T) {
 }
 
 func TestExtractTooLarge(t *testing.T) {
-	ext, err := New(context.Background(), Options{MaxBytes: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ext.Close()
+	ext := newExtractor(t, Options{MaxBytes: 10})
 	if _, err := ext.Extract(context.Background(), "a.txt", []byte("eleven byte")); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("err = %v, want ErrTooLarge", err)
 	}

@@ -100,7 +100,7 @@ func FuzzXMLParts(f *testing.F) {
 	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {
 		fl := &flow{}
 		handlers := []xmlHandler{
-			&docxHandler{runText{f: fl}}, &drawingHandler{runText{f: fl}},
+			&docxHandler{runText: runText{f: fl}}, &drawingHandler{runText: runText{f: fl}},
 			&sheetHandler{f: fl, shared: []string{"s"}}, &odfHandler{sheet: true},
 			&opfHandler{opf: "OEBPS/p.opf", manifest: map[string]string{}}, &sharedStringsHandler{},
 		}

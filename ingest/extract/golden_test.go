@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,10 +52,7 @@ func TestExtractGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v (run go test -run TestExtractGolden -update)", err)
 			}
-			doc, err := mustExtractor(t).Extract(context.Background(), tc.name+".pdf", data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			doc := mustExtract(t, tc.name+".pdf", data)
 			dir := filepath.Join("..", "..", "testdata", "extract", tc.name)
 			files := map[string]string{"title.txt": doc.Title + "\n"}
 			for i, p := range doc.Pages {
@@ -99,7 +95,21 @@ func compareDir(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-func writeFile(t *testing.T, path string, data []byte) {
+// fixtureFile returns the committed file at path; with -update it first
+// rewrites it with what gen returns.
+func fixtureFile(t testing.TB, path string, gen func() []byte) []byte {
+	t.Helper()
+	if *update {
+		writeFile(t, path, gen())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	return data
+}
+
+func writeFile(t testing.TB, path string, data []byte) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -136,19 +135,7 @@ func hostileCases(tb testing.TB) map[string]struct {
 // with -update).
 func TestHostileFixtures(t *testing.T) {
 	for name, tc := range hostileCases(t) {
-		path := filepath.Join("testdata", "hostile", name)
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, tc.data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := fixtureFile(t, filepath.Join("testdata", "hostile", name), func() []byte { return tc.data })
 		if _, err := mustExtractor(t).Extract(context.Background(), name, data); !errors.Is(err, tc.want) {
 			t.Errorf("%s: err = %v, want %v", name, err, tc.want)
 		}

@@ -35,34 +35,45 @@ var (
 	}
 )
 
+// htmlDoc is what extractHTML reads from a page.
+type htmlDoc struct {
+	title, text string
+	headings    []Heading // h1-h6, Page 0
+}
+
 // extractHTML returns the visible text of an HTML page (scripts, styles,
-// navigation and other non-text elements dropped) and its title: the
-// <title> element, else the first <h1>.
-func extractHTML(data []byte) (title, text string, err error) {
+// navigation and other non-text elements dropped), its h1-h6 headings and
+// its title: the <title> element, else the first <h1>.
+func extractHTML(data []byte) (htmlDoc, error) {
 	enc, _, _ := charset.DetermineEncoding(data, "text/html")
 	if dec, derr := enc.NewDecoder().Bytes(data); derr == nil {
 		data = dec
 	}
 	root, err := html.Parse(bytes.NewReader(data))
 	if err != nil {
-		return "", "", fmt.Errorf("%w: %w", ErrMalformed, err)
+		return htmlDoc{}, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	w := &htmlWalker{}
 	if t := findElement(root, atom.Title); t != nil {
 		w.title = nodeText(t)
 	}
 	w.walk(root)
-	title = oneLine(w.title)
-	if title == "" {
-		title = oneLine(w.h1)
+	title := oneLine(w.title)
+	for _, h := range w.heads {
+		if title == "" && h.Level == 1 {
+			title = oneLine(h.Title)
+		}
 	}
-	return title, w.b.String(), nil
+	return htmlDoc{title: title, text: w.b.String(), headings: w.heads}, nil
 }
+
+// htmlLevel is the level of each heading element.
+var htmlLevel = map[atom.Atom]int{atom.H1: 1, atom.H2: 2, atom.H3: 3, atom.H4: 4, atom.H5: 5, atom.H6: 6}
 
 type htmlWalker struct {
 	b     strings.Builder
 	title string
-	h1    string
+	heads []Heading
 	pre   int
 	cells int // cells opened so far in the current table row
 }
@@ -76,8 +87,8 @@ func (w *htmlWalker) walk(n *html.Node) {
 		if skipHTML[n.DataAtom] {
 			return
 		}
-		if n.DataAtom == atom.H1 && w.h1 == "" {
-			w.h1 = nodeText(n)
+		if lv, ok := htmlLevel[n.DataAtom]; ok {
+			w.heads = append(w.heads, Heading{Level: lv, Title: nodeText(n)})
 		}
 		if n.DataAtom == atom.Pre {
 			w.pre++

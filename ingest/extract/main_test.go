@@ -60,6 +60,28 @@ func testOptions() Options {
 	return Options{CacheDir: testCacheDir(), WorkerCommand: []string{os.Args[0]}, OCR: OCRNever}
 }
 
+// newExtractor returns an Extractor with opts, closed on cleanup.
+func newExtractor(tb testing.TB, opts Options) *Extractor {
+	tb.Helper()
+	e, err := New(context.Background(), opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { e.Close() })
+	return e
+}
+
+// mustExtract extracts data (named name) with the shared extractor and
+// fails t on an error.
+func mustExtract(t testing.TB, name string, data []byte) *Document {
+	t.Helper()
+	doc, err := mustExtractor(t).Extract(context.Background(), name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
 // mustExtractor returns an Extractor shared by the tests of this package,
 // so the pdfium module is loaded once per test binary.
 func mustExtractor(tb testing.TB) *Extractor {

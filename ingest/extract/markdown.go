@@ -30,12 +30,13 @@ var (
 	mdUnderline = regexp.MustCompile(`(^|[^\w])_(\S(?:.*?\S)?)_([^\w]|$)`)
 )
 
-// extractMarkdown strips Markdown markup and returns the text and the title:
-// the first level-one heading, else the first heading of any level. Code
+// extractMarkdown strips Markdown markup and returns the text, its ATX and
+// setext headings, and the title: the first level-one heading, else the
+// first heading of any level. Code
 // blocks keep their content (it is often what a reader searches for) but
 // lose their fences; front matter, link targets, reference definitions,
 // rules, HTML tags and emphasis markers are dropped.
-func extractMarkdown(src string) (title, text string) {
+func extractMarkdown(src string) (title, text string, heads []Heading) {
 	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
 	lines = dropFrontMatter(lines)
 	var out []string
@@ -58,6 +59,7 @@ func extractMarkdown(src string) (title, text string) {
 		}
 		if m := mdATX.FindStringSubmatch(ln); m != nil {
 			h := mdInline(m[2])
+			heads = append(heads, Heading{Level: len(m[1]), Title: h})
 			if title == "" && len(m[1]) == 1 {
 				title = h
 			}
@@ -69,6 +71,7 @@ func extractMarkdown(src string) (title, text string) {
 		}
 		if m := mdSetext.FindStringSubmatch(ln); m != nil && i > 0 && len(out) > 0 && out[len(out)-1] != "" {
 			h := out[len(out)-1]
+			heads = append(heads, Heading{Level: setextLevel(m[1]), Title: h})
 			if title == "" && m[1][0] == '=' {
 				title = h
 			}
@@ -87,7 +90,15 @@ func extractMarkdown(src string) (title, text string) {
 	if title == "" {
 		title = anyHeading
 	}
-	return oneLine(title), strings.Join(out, "\n")
+	return oneLine(title), strings.Join(out, "\n"), heads
+}
+
+// setextLevel is the level of a setext heading underlined with u.
+func setextLevel(u string) int {
+	if u[0] == '=' {
+		return 1
+	}
+	return 2
 }
 
 // dropFrontMatter removes a leading YAML (---) or TOML (+++) block.

@@ -40,11 +40,7 @@ func ocrExtractor(tb testing.TB, dpi int) *Extractor {
 	tb.Helper()
 	opts := testOptions()
 	opts.OCR, opts.OCRDPI = OCRAuto, dpi
-	e, err := New(context.Background(), opts)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { e.Close() })
+	e := newExtractor(tb, opts)
 	return e
 }
 
@@ -77,20 +73,8 @@ func wordF1(got, want string) float64 {
 // scanFixture returns the committed scanned PDF called name, rewriting
 // it from the generator with -update.
 func scanFixture(t testing.TB, name string, skew float64) []byte {
-	path := filepath.Join("testdata", "scans", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, scannedPDF(t, skew, 0), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	t.Helper()
+	return fixtureFile(t, filepath.Join("testdata", "scans", name), func() []byte { return scannedPDF(t, skew, 0) })
 }
 
 func scanWant() string {
@@ -130,11 +114,7 @@ func TestOCRThinTextLayer(t *testing.T) {
 	for _, mode := range []OCRMode{OCRAuto, OCRAlways} {
 		opts := testOptions()
 		opts.OCR = mode
-		ext, err := New(context.Background(), opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ext.Close()
+		ext := newExtractor(t, opts)
 		doc, err := ext.Extract(context.Background(), "headed.pdf", data)
 		if err != nil {
 			t.Fatalf("%s: %v", mode, err)
@@ -231,14 +211,10 @@ func grayTIFF(img *image.Gray) []byte {
 func TestOCRMissing(t *testing.T) {
 	opts := testOptions()
 	opts.OCR, opts.OCRCommand = OCRAuto, "mcpvec-no-such-tesseract"
-	ext, err := New(context.Background(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ext.Close()
+	ext := newExtractor(t, opts)
 	data := imagePDF(t, renderPDF(t, testPDF{Pages: scanText[1:]}.Bytes(t), 50))
 	for name, data := range map[string][]byte{"scan.pdf": data, "photo.png": []byte("\x89PNG")} {
-		_, err = ext.Extract(context.Background(), name, data)
+		_, err := ext.Extract(context.Background(), name, data)
 		if !errors.Is(err, ErrNoText) || !strings.Contains(err.Error(), "apt install tesseract-ocr") {
 			t.Errorf("%s: err = %v, want ErrNoText saying how to install tesseract", name, err)
 		}

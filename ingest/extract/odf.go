@@ -15,10 +15,21 @@ type odfHandler struct {
 	f      flow
 	repeat int // number-columns-repeated of the current cell
 	sheet  bool
+	head   headingText // a text:h or a slide's title frame being read
 }
 
 func (h *odfHandler) start(e xml.StartElement) bool {
 	switch e.Name.Local {
+	case "h":
+		lv, err := strconv.Atoi(xmlAttr(e, "outline-level"))
+		if err != nil || lv < 1 {
+			lv = 1
+		}
+		h.head.begin(e.Name.Local, lv)
+	case "frame":
+		if xmlAttr(e, "class") == "title" {
+			h.head.begin(e.Name.Local, 1)
+		}
 	case "tab":
 		h.f.text("\t")
 	case "s":
@@ -50,6 +61,7 @@ func (h *odfHandler) start(e xml.StartElement) bool {
 func (h *odfHandler) startTable(e xml.StartElement) {
 	if h.sheet && h.f.table == 0 {
 		h.f.pageBreak()
+		h.head.heads = append(h.head.heads, Heading{Level: 1, Title: xmlAttr(e, "name"), Page: len(h.f.pages)})
 		h.f.text(xmlAttr(e, "name"))
 		h.f.para()
 	}
@@ -57,6 +69,7 @@ func (h *odfHandler) startTable(e xml.StartElement) {
 }
 
 func (h *odfHandler) end(e xml.EndElement) {
+	h.head.end(e.Name.Local)
 	switch e.Name.Local {
 	case "p", "h":
 		h.f.para()
@@ -87,10 +100,14 @@ func (h *odfHandler) endCell() {
 	}
 }
 
-func (h *odfHandler) chars(s string) { h.f.text(s) }
+func (h *odfHandler) chars(s string) {
+	h.head.chars(s, len(h.f.pages))
+	h.f.text(s)
+}
 
 // extractODF reads content.xml of an ODT, ODP or ODS file and the title in
-// meta.xml.
+// meta.xml. Headings are ODT's text:h at their outline level, ODP's
+// slide title frames and ODS's sheet names, at level 1.
 func extractODF(a *archive, mt string) (*Document, error) {
 	data, err := a.read("content.xml")
 	if err != nil {
@@ -100,5 +117,5 @@ func extractODF(a *archive, mt string) (*Document, error) {
 	if err := walkXML(data, h); err != nil {
 		return nil, err
 	}
-	return &Document{Title: partTitle(a, "meta.xml"), Pages: h.f.finish()}, nil
+	return &Document{Title: partTitle(a, "meta.xml"), Pages: h.f.finish(), Headings: h.head.heads}, nil
 }

@@ -2,7 +2,6 @@ package extract
 
 import (
 	"bytes"
-	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -37,12 +36,22 @@ func formatCases(tb testing.TB) map[string]struct {
 }
 
 // render shows a document as golden text: the title, the media type, then
-// each page after a "--- page N ---" line.
+// each page after a "--- page N ---" line, then the headings, if any, one
+// a line: level, page, the first words of the text at the heading's
+// offset, and the title.
 func render(doc *Document) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "title: %s\ntype: %s\n", doc.Title, doc.MediaType)
 	for i, p := range doc.Pages {
 		fmt.Fprintf(&b, "--- page %d ---\n%s\n", i+1, p)
+	}
+	if len(doc.Headings) > 0 {
+		b.WriteString("--- headings ---\n")
+	}
+	for _, h := range doc.Headings {
+		at := doc.Pages[h.Page][h.Offset:]
+		at, _, _ = strings.Cut(at, "\n")
+		fmt.Fprintf(&b, "h%d p%d at %q: %s\n", h.Level, h.Page+1, cutRunes(at, 24), h.Title)
 	}
 	return b.String()
 }
@@ -55,25 +64,11 @@ func TestExtractFormats(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join("testdata", "formats", name)
 			input := filepath.Join(dir, tc.file)
-			if *update {
-				if err := os.MkdirAll(dir, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(input, tc.data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			data, err := os.ReadFile(input)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := fixtureFile(t, input, func() []byte { return tc.data })
 			if !bytes.Equal(data, tc.data) {
 				t.Errorf("%s differs from the generator's output; run go test -update", input)
 			}
-			doc, err := mustExtractor(t).Extract(context.Background(), tc.file, data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			doc := mustExtract(t, tc.file, data)
 			checkGolden(t, filepath.Join(dir, "want.txt"), render(doc))
 		})
 	}

@@ -18,9 +18,13 @@ func xmlAttr(e xml.StartElement, local string) string {
 
 // docxHandler reads word/document.xml. Elements are matched by local name
 // (w:p, w:t, ...), since writers use the conventional prefixes.
-type docxHandler struct{ runText }
+type docxHandler struct {
+	runText
+	para docxPara
+}
 
 func (h *docxHandler) start(e xml.StartElement) bool {
+	h.para.start(e)
 	switch e.Name.Local {
 	case "t":
 		h.inText = true
@@ -42,6 +46,18 @@ func (h *docxHandler) start(e xml.StartElement) bool {
 		return true // deleted text, field codes, duplicate text-box renderings
 	}
 	return false
+}
+
+func (h *docxHandler) end(e xml.EndElement) {
+	h.para.head.end(e.Name.Local)
+	h.runText.end(e)
+}
+
+func (h *docxHandler) chars(s string) {
+	if h.inText {
+		h.para.head.chars(s, len(h.f.pages))
+	}
+	h.runText.chars(s)
 }
 
 // runText is what Word and DrawingML share: runs of text in t elements,
@@ -81,10 +97,11 @@ func extractDOCX(a *archive) (*Document, error) {
 		return nil, err
 	}
 	f := &flow{}
-	if err := walkXML(data, &docxHandler{runText{f: f}}); err != nil {
+	h := &docxHandler{runText: runText{f: f}, para: docxPara{levels: docxHeadingStyles(a)}}
+	if err := walkXML(data, h); err != nil {
 		return nil, err
 	}
-	return &Document{Title: coreTitle(a), Pages: f.finish()}, nil
+	return &Document{Title: coreTitle(a), Pages: f.finish(), Headings: h.para.head.heads}, nil
 }
 
 // titleHandler captures the text of the first element called local

@@ -19,10 +19,7 @@ func TestExtractPDFPages(t *testing.T) {
 			{"Ünïcödé façade — 20 €"},
 		},
 	}.Bytes(t)
-	doc, err := mustExtractor(t).Extract(context.Background(), "cats.pdf", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := mustExtract(t, "cats.pdf", data)
 	if got, want := doc.Title, "Cats and their homes"; got != want {
 		t.Errorf("title = %q, want %q", got, want)
 	}
@@ -54,11 +51,7 @@ func TestExtractPDFEncrypted(t *testing.T) {
 	}
 	opts := testOptions()
 	opts.Password = "meow"
-	withPW, err := New(context.Background(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer withPW.Close()
+	withPW := newExtractor(t, opts)
 	doc, err := withPW.Extract(context.Background(), "secret.pdf", data)
 	if err != nil {
 		t.Fatalf("with password: %v", err)
@@ -70,11 +63,7 @@ func TestExtractPDFEncrypted(t *testing.T) {
 		t.Errorf("title = %q, want %q", got, want)
 	}
 	opts.Password = "woof"
-	wrong, err := New(context.Background(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wrong.Close()
+	wrong := newExtractor(t, opts)
 	if _, err := wrong.Extract(context.Background(), "secret.pdf", data); !errors.Is(err, ErrEncrypted) {
 		t.Fatalf("wrong password: err = %v, want ErrEncrypted", err)
 	}
@@ -101,11 +90,7 @@ func TestExtractPDFTimeouts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := testOptions()
 			opts.PageTimeout, opts.DocTimeout = tc.page, tc.doc
-			ext, err := New(context.Background(), opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ext.Close()
+			ext := newExtractor(t, opts)
 			ext.Extract(context.Background(), "warm.pdf", manyPages(t, 1)) // start pdfium outside the deadline
 			if _, err := ext.Extract(context.Background(), "many.pdf", data); !errors.Is(err, ErrTimeout) {
 				t.Fatalf("err = %v, want ErrTimeout", err)
@@ -137,11 +122,7 @@ func TestExtractPDFCancel(t *testing.T) {
 func TestExtractConcurrent(t *testing.T) {
 	opts := testOptions()
 	opts.MaxInstances = 2
-	ext, err := New(context.Background(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ext.Close()
+	ext := newExtractor(t, opts)
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for g := range 8 {
@@ -169,10 +150,7 @@ func TestExtractPDFParagraphs(t *testing.T) {
 		"Second paragraph, a sin-", "gle hyphenated word.", "", "",
 		"Third paragraph.", "Still the third.",
 	}}}.Bytes(t)
-	doc, err := mustExtractor(t).Extract(context.Background(), "p.pdf", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := mustExtract(t, "p.pdf", data)
 	want := "First paragraph, line one,\nand line two.\n\nSecond paragraph, a single hyphenated word.\n\nThird paragraph.\nStill the third."
 	if got := doc.Pages[0]; got != want {
 		t.Errorf("page = %q, want %q", got, want)

@@ -20,6 +20,7 @@ type testPDF struct {
 	Pages    [][]string
 	Password string // when set, the file is encrypted (RC4 40-bit, revision 2) with this user password
 	FontSize int    // in points; 0 = 11
+	Outline  []testBookmark
 }
 
 // pdfPadding is the password padding string of the standard security handler.
@@ -40,7 +41,11 @@ func (p testPDF) Bytes(tb testing.TB) []byte {
 	for i := range kids {
 		kids[i] = fmt.Sprintf("%d 0 R", 6+2*i)
 	}
-	w.obj(1, "<< /Type /Catalog /Pages 2 0 R >>")
+	outlines := ""
+	if len(p.Outline) > 0 {
+		outlines = fmt.Sprintf(" /Outlines %d 0 R", 6+2*nPages)
+	}
+	w.obj(1, "<< /Type /Catalog /Pages 2 0 R"+outlines+" >>")
 	w.obj(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), nPages))
 	w.obj(3, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
 	w.obj(4, fmt.Sprintf("<< /Title %s /Producer %s >>", w.str(tb, 4, p.Title), w.str(tb, 4, "mcpvec test generator")))
@@ -61,7 +66,7 @@ func (p testPDF) Bytes(tb testing.TB) []byte {
 		c.WriteString("ET\n")
 		w.stream(n+1, w.crypt(n+1, c.Bytes()))
 	}
-	return w.finish(5 + 2*nPages)
+	return w.finish(w.outline(tb, 6+2*nPages, p.Outline) - 1)
 }
 
 type pdfWriter struct {

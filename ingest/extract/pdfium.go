@@ -217,7 +217,8 @@ func (p *pdfiumEngine) extract(ctx context.Context, data []byte, opts Options, o
 	return doc, s.scans, err
 }
 
-// read opens the document and reads its title and the text of every page.
+// read opens the document and reads its title, the text of every page and
+// its outline.
 func (s *session) read(data []byte, password string, pageTimeout time.Duration) (*Document, error) {
 	opened, err := s.open(data, password)
 	switch {
@@ -255,6 +256,7 @@ func (s *session) read(data []byte, password string, pageTimeout time.Duration) 
 	if s.pageErrors > 0 && s.pageErrors == len(doc.Pages) {
 		return nil, fmt.Errorf("%w: no page could be read", ErrMalformed)
 	}
+	doc.Headings = s.outline(d, len(doc.Pages))
 	return doc, nil
 }
 

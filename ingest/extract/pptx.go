@@ -8,11 +8,21 @@ import (
 
 // drawingHandler reads DrawingML text (a slide or its notes): a:p
 // paragraphs, a:t runs, a:br breaks and a:tbl tables, in the order of the
-// shape tree. Fields (slide numbers, dates) are skipped.
-type drawingHandler struct{ runText }
+// shape tree. Fields (slide numbers, dates) are skipped. The text of a
+// title placeholder shape is also kept as a level-1 heading.
+type drawingHandler struct {
+	runText
+	head headingText // the shape being read, level -1 unless it is a title
+}
 
 func (h *drawingHandler) start(e xml.StartElement) bool {
 	switch e.Name.Local {
+	case "sp":
+		h.head.begin("sp", -1)
+	case "ph":
+		if t := xmlAttr(e, "type"); (t == "title" || t == "ctrTitle") && h.head.depth == 1 {
+			h.head.level = 1
+		}
 	case "t":
 		h.inText = true
 	case "br":
@@ -25,6 +35,18 @@ func (h *drawingHandler) start(e xml.StartElement) bool {
 		return true
 	}
 	return false
+}
+
+func (h *drawingHandler) end(e xml.EndElement) {
+	h.head.end(e.Name.Local)
+	h.runText.end(e)
+}
+
+func (h *drawingHandler) chars(s string) {
+	if h.inText {
+		h.head.chars(s, 0)
+	}
+	h.runText.chars(s)
 }
 
 // idListHandler collects the r:id attributes of the elements called local
@@ -74,7 +96,8 @@ func orderedParts(a *archive, part, local string) (parts, names []string, err er
 }
 
 // extractPPTX returns one page per slide, in presentation order: the
-// slide's text followed by its speaker notes after "Notes:".
+// slide's text followed by its speaker notes after "Notes:", with the
+// slide's title as its heading.
 func extractPPTX(a *archive) (*Document, error) {
 	slides, _, err := orderedParts(a, "ppt/presentation.xml", "sldId")
 	if err != nil {
@@ -82,9 +105,13 @@ func extractPPTX(a *archive) (*Document, error) {
 	}
 	doc := &Document{Title: coreTitle(a)}
 	for _, s := range slides {
-		text, err := slideText(a, s)
+		text, heads, err := slideText(a, s)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s, err)
+		}
+		for _, h := range heads {
+			h.Page = len(doc.Pages)
+			doc.Headings = append(doc.Headings, h)
 		}
 		doc.Pages = append(doc.Pages, text)
 	}
@@ -94,39 +121,41 @@ func extractPPTX(a *archive) (*Document, error) {
 	return doc, nil
 }
 
-// slideText is the cleaned text of one slide and its notes.
-func slideText(a *archive, slide string) (string, error) {
-	text, err := drawingText(a, slide)
+// slideText is the cleaned text of one slide and its notes, and the
+// slide's title shapes (Page 0).
+func slideText(a *archive, slide string) (string, []Heading, error) {
+	text, heads, err := drawingText(a, slide)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	targets, types, err := rels(a, slide)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	for id, typ := range types {
 		if typ != "notesSlide" || !a.has(targets[id]) {
 			continue
 		}
-		notes, err := drawingText(a, targets[id])
+		notes, _, err := drawingText(a, targets[id])
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		if notes != "" {
 			text = strings.TrimSpace(text + "\n\nNotes: " + notes)
 		}
 	}
-	return text, nil
+	return text, heads, nil
 }
 
-func drawingText(a *archive, part string) (string, error) {
+func drawingText(a *archive, part string) (string, []Heading, error) {
 	data, err := a.read(part)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	f := &flow{}
-	if err := walkXML(data, &drawingHandler{runText{f: f}}); err != nil {
-		return "", err
+	h := &drawingHandler{runText: runText{f: f}}
+	if err := walkXML(data, h); err != nil {
+		return "", nil, err
 	}
-	return strings.Join(f.finish(), "\n\n"), nil
+	return strings.Join(f.finish(), "\n\n"), h.head.heads, nil
 }

@@ -164,6 +164,7 @@ func extractXLSX(a *archive) (*Document, error) {
 		if err := walkXML(data, &sheetHandler{f: f, shared: shared}); err != nil {
 			return nil, fmt.Errorf("sheet %q: %w", names[i], err)
 		}
+		doc.Headings = append(doc.Headings, Heading{Level: 1, Title: names[i], Page: len(doc.Pages)})
 		doc.Pages = append(doc.Pages, strings.Join(f.finish(), "\n\n"))
 	}
 	if len(doc.Pages) == 0 {

@@ -37,9 +37,7 @@ func TestSyncAddModifyDeleteAndUnchanged(t *testing.T) {
 	if got, want := synctest.CountsOf(sum), (synctest.Counts{Updated: 1, Removed: 1, Unchanged: 1}); got != want {
 		t.Fatalf("after modify+delete = %+v, want %+v\n%s", got, want, f.Report.String())
 	}
-	if diff := cmp.Diff([]string{"r/a.md", "r/sub/b.txt"}, f.Sources(t)); diff != "" {
-		t.Fatal(diff)
-	}
+	f.WantSources(t, "r/a.md", "r/sub/b.txt")
 	d, _ := f.DB.DocumentByPath(f.Path("r/a.md"))
 	if full, _ := f.DB.Document(d.ID); !strings.Contains(full.Text, "the sun") {
 		t.Fatalf("stale text after update: %q", full.Text)
@@ -120,9 +118,7 @@ func TestSyncMoveBetweenRootsAndOtherRootsLeftAlone(t *testing.T) {
 	if f.Ex.N.Load() != ex {
 		t.Fatal("a move between roots re-extracted the file")
 	}
-	if diff := cmp.Diff([]string{"elsewhere/c.txt", "two/a.txt", "two/b.txt"}, f.Sources(t)); diff != "" {
-		t.Fatal(diff)
-	}
+	f.WantSources(t, "elsewhere/c.txt", "two/a.txt", "two/b.txt")
 }
 
 func TestSyncFolderDeletedAndRootMissing(t *testing.T) {
@@ -144,9 +140,7 @@ func TestSyncFolderDeletedAndRootMissing(t *testing.T) {
 	if !strings.Contains(f.Report.String(), "documents are kept") {
 		t.Fatalf("no clear line for the missing root: %s", f.Report.String())
 	}
-	if diff := cmp.Diff([]string{"r/keep.txt", "s/x.txt"}, f.Sources(t)); diff != "" {
-		t.Fatal(diff)
-	}
+	f.WantSources(t, "r/keep.txt", "s/x.txt")
 }
 
 func TestSyncSymlinkLoopIgnoredAndTemporaryFiles(t *testing.T) {
@@ -174,9 +168,7 @@ func TestSyncSymlinkLoopIgnoredAndTemporaryFiles(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("sync did not finish: symlink loop?")
 	}
-	if diff := cmp.Diff([]string{"r/a.txt"}, f.Sources(t)); diff != "" {
-		t.Fatal(diff)
-	}
+	f.WantSources(t, "r/a.txt")
 	if !strings.Contains(f.Report.String(), "warning parse "+f.Path("r/.mcpvecignore")+": syntax error in pattern: line 3") {
 		t.Fatalf("no warning for the malformed ignore line: %s", f.Report.String())
 	}
@@ -258,9 +250,7 @@ func TestSyncDryRunChangesNothing(t *testing.T) {
 			t.Errorf("plan lacks %q:\n%s", want, out.String())
 		}
 	}
-	if diff := cmp.Diff([]string{"r/a.txt"}, f.Sources(t)); diff != "" {
-		t.Fatal(diff)
-	}
+	f.WantSources(t, "r/a.txt")
 }
 
 func TestRememberRoots(t *testing.T) {

@@ -117,13 +117,7 @@ func TestCloseRefusesQueuedCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := newSyncBuffer("running\n")
-	firstDone := make(chan int, 1)
-	go func() {
-		code, _ := Call(context.Background(), path, "", []string{"first"}, "/", first, io.Discard)
-		firstDone <- code
-	}()
-	waitFor(t, first.seen, "the first command to run")
+	firstDone := callRunning(t, path, "first")
 	queued := newSyncBuffer("waiting")
 	queuedErr := make(chan error, 1)
 	go func() {
@@ -134,7 +128,7 @@ func TestCloseRefusesQueuedCommand(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	if got := <-firstDone; got != 130 {
+	if got := (<-firstDone).code; got != 130 {
 		t.Errorf("first command exit = %d, want 130", got)
 	}
 	if err := <-queuedErr; !errors.Is(err, ErrProtocol) || !strings.Contains(err.Error(), "shutting down") {

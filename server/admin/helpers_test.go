@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -87,6 +88,38 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// callResult is what a Call returned.
+type callResult struct {
+	code int
+	err  error
+}
+
+// callRunning starts Call(arg) on the socket at path in a goroutine and
+// returns once the command has printed "running"; the channel gets what
+// Call returned.
+func callRunning(t *testing.T, path, arg string) <-chan callResult {
+	t.Helper()
+	out := newSyncBuffer("running\n")
+	done := make(chan callResult, 1)
+	go func() {
+		code, err := Call(context.Background(), path, "", []string{arg}, "/", out, io.Discard)
+		done <- callResult{code, err}
+	}()
+	waitFor(t, out.seen, "the first command to run")
+	return done
+}
+
+// listenCounting listens at path with a command that only counts its runs.
+func listenCounting(t *testing.T, path string, opts *Options) *atomic.Int32 {
+	t.Helper()
+	var runs atomic.Int32
+	mustListenWith(t, path, func(context.Context, []string, string, io.Writer, io.Writer) int {
+		runs.Add(1)
+		return 0
+	}, opts)
+	return &runs
 }
 
 func waitFor(tb testing.TB, ch <-chan struct{}, what string) {

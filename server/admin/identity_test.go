@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"testing"
 )
 
@@ -18,11 +17,7 @@ import (
 
 func TestDialRefusesSymlinkedSocket(t *testing.T) {
 	path := sockPath(t)
-	var runs atomic.Int32
-	mustListen(t, path, func(context.Context, []string, string, io.Writer, io.Writer) int {
-		runs.Add(1)
-		return 0
-	})
+	runs := listenCounting(t, path, &Options{})
 	link := filepath.Join(filepath.Dir(path), "link.sock")
 	if err := os.Symlink(path, link); err != nil {
 		t.Fatal(err)
@@ -67,11 +62,7 @@ func TestServerRefusesAnotherLibrary(t *testing.T) {
 		}
 	}
 	path := sockPath(t)
-	var runs atomic.Int32
-	mustListenWith(t, path, func(context.Context, []string, string, io.Writer, io.Writer) int {
-		runs.Add(1)
-		return 0
-	}, &Options{Library: libA})
+	runs := listenCounting(t, path, &Options{Library: libA})
 
 	_, err := Dial(context.Background(), path, libB)
 	if !errors.Is(err, ErrWrongLibrary) || !strings.Contains(err.Error(), LibraryPath(libA)) {

@@ -204,13 +204,7 @@ func TestQueuedCallerCanGiveUp(t *testing.T) {
 		}
 		return 0
 	})
-	first := newSyncBuffer("running\n")
-	firstDone := make(chan error, 1)
-	go func() {
-		_, err := Call(context.Background(), path, "", []string{"slow"}, "/", first, io.Discard)
-		firstDone <- err
-	}()
-	waitFor(t, first.seen, "the first command to run")
+	firstDone := callRunning(t, path, "slow")
 	ctx, cancel := context.WithCancel(context.Background())
 	stderr := newSyncBuffer("waiting")
 	go func() {
@@ -222,7 +216,7 @@ func TestQueuedCallerCanGiveUp(t *testing.T) {
 		t.Errorf("queued Call = %d, %v; want %d, context.Canceled", code, err, ExitUnknown)
 	}
 	close(release)
-	if err := <-firstDone; err != nil {
+	if err := (<-firstDone).err; err != nil {
 		t.Fatalf("first Call: %v", err)
 	}
 	// The abandoned command must never run, and the lock must be free.
@@ -273,11 +267,7 @@ func TestWritesAfterReturnFail(t *testing.T) {
 
 func TestRejectsBadRequests(t *testing.T) {
 	path := sockPath(t)
-	var runs atomic.Int32
-	mustListen(t, path, func(context.Context, []string, string, io.Writer, io.Writer) int {
-		runs.Add(1)
-		return 0
-	})
+	runs := listenCounting(t, path, &Options{})
 	_, err := Call(context.Background(), path, "", []string{"ingest"}, "relative/dir", io.Discard, io.Discard)
 	if !errors.Is(err, ErrProtocol) || !strings.Contains(err.Error(), "not absolute") {
 		t.Errorf("relative cwd: err = %v, want ErrProtocol about the cwd", err)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
 // Synthetic English-like passages: a Zipf-ish vocabulary of real-looking
@@ -55,20 +55,8 @@ func benchLib(b *testing.B, n int) (*library.Library, *embed.Hash) {
 	b.Helper()
 	emb := embed.NewHash(embed.DefaultHashConfig())
 	id := emb.Identity()
-	path := filepath.Join(os.TempDir(), fmt.Sprintf("mcpvec-bench-library-%d-%s-%d.db", n, id.Model, id.Dimensions))
-	if _, err := os.Stat(path); err != nil {
-		start := time.Now()
-		buildBenchLib(b, path+".tmp", n, emb)
-		if err := os.Rename(path+".tmp", path); err != nil {
-			b.Fatal(err)
-		}
-		b.Logf("built %d passages in %v", n, time.Since(start))
-	}
-	db, err := store.Open(path, &store.Options{NoSync: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
+	db := storetest.OpenCached(b, fmt.Sprintf("mcpvec-bench-library-%d-%s-%d.db", n, id.Model, id.Dimensions),
+		func(path string) { buildBenchLib(b, path, n, emb) })
 	start := time.Now()
 	lib, err := library.Open(context.Background(), db, emb, library.Options{UseIDF: emb.SetQueryWeight})
 	if err != nil {
@@ -79,7 +67,6 @@ func benchLib(b *testing.B, n int) (*library.Library, *embed.Hash) {
 }
 
 func buildBenchLib(b *testing.B, path string, n int, emb *embed.Hash) {
-	os.Remove(path)
 	db, err := store.Open(path, &store.Options{NoSync: true})
 	if err != nil {
 		b.Fatal(err)

@@ -337,7 +337,7 @@ func (c *EmbedCache) ForgetStored(res store.PutResult) error {
 	}
 	texts := make([]string, len(chunks))
 	for i, ch := range chunks {
-		texts[i] = ch.Text
+		texts[i] = ch.IndexText()
 	}
 	return c.Forget(texts)
 }

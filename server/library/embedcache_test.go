@@ -89,6 +89,23 @@ func (f *countingEmbedder) answeredCounts() map[string]int {
 	return out
 }
 
+// wantPaidOnce fails t unless the embedders, together, answered each of
+// texts exactly once.
+func wantPaidOnce(t *testing.T, texts []string, embedders ...*countingEmbedder) {
+	t.Helper()
+	paid := map[string]int{}
+	for _, e := range embedders {
+		for k, v := range e.answeredCounts() {
+			paid[k] += v
+		}
+	}
+	for _, tx := range texts {
+		if paid[tx] != 1 {
+			t.Fatalf("%q embedded %d times over all runs, want 1", tx, paid[tx])
+		}
+	}
+}
+
 func openCacheDB(tb testing.TB, path string) *store.DB {
 	tb.Helper()
 	db, err := store.Open(path, &store.Options{NoSync: true})
@@ -134,15 +151,7 @@ func TestEmbedCacheResumesAfterFailureAcrossReopen(t *testing.T) {
 			t.Fatalf("vector %d (-want +got):\n%s", i, diff)
 		}
 	}
-	paid := bad.answeredCounts()
-	for k, v := range good.answeredCounts() {
-		paid[k] += v
-	}
-	for _, tx := range texts {
-		if paid[tx] != 1 {
-			t.Fatalf("%q embedded %d times over both runs, want 1", tx, paid[tx])
-		}
-	}
+	wantPaidOnce(t, texts, bad, good)
 	if st := c.Stats(); st.Cached != 30 || st.Embedded != 65 {
 		t.Fatalf("stats = %+v, want 30 cached and 65 embedded", st)
 	}
@@ -187,15 +196,7 @@ func TestEmbedCacheCancelledMidRunKeepsFinishedBatches(t *testing.T) {
 	if _, err := c2.Embed(context.Background(), texts); err != nil {
 		t.Fatal(err)
 	}
-	paid := slow.answeredCounts()
-	for k, v := range good.answeredCounts() {
-		paid[k] += v
-	}
-	for _, tx := range texts {
-		if paid[tx] != 1 {
-			t.Fatalf("%q embedded %d times, want 1", tx, paid[tx])
-		}
-	}
+	wantPaidOnce(t, texts, slow, good)
 }
 
 func TestEmbedCacheKeysIncludeIdentityAndDedupe(t *testing.T) {

@@ -31,6 +31,10 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 	if err != nil {
 		return nil, fmt.Errorf("read library meta: %w", err)
 	}
+	if opts.Index.Source == nil {
+		// The index keeps int8 codes only and re-scores from the store.
+		opts.Index.Source = &storeVectors{db}
+	}
 	l := &embedded{db: db, opts: opts}
 	if meta.Embedder != nil {
 		l.dim = meta.Embedder.Dimensions
@@ -61,6 +65,7 @@ func (l *embedded) load(tx *store.Tx) (repaired bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	start := time.Now()
 	var lst lexical.LoadStats
 	if l.lex, lst, err = lexical.Load(kv, opts.Lexical, tx.ChunkTexts()); err != nil {
 		return false, fmt.Errorf("load lexical index: %w", err)
@@ -69,24 +74,38 @@ func (l *embedded) load(tx *store.Tx) (repaired bool, err error) {
 	if repaired {
 		opts.Logger.Info("lexical index reconciled with the store", "indexed", lst.Tokenized, "dropped", lst.Dropped)
 	}
+	opts.Logger.Debug("lexical index loaded", "took", time.Since(start))
 	if l.dim == 0 {
 		return repaired, nil
 	}
+	start = time.Now()
 	if kv, err = tx.Aux(AuxVectors); err != nil {
 		return false, err
 	}
 	var vst index.LoadStats
-	if l.vec, vst, err = index.Load(kv, l.dim, opts.Index, tx.Vectors()); err != nil {
+	if l.vec, vst, err = index.LoadSums(kv, l.dim, opts.Index, tx.VectorSums(), tx.ReadVectors); err != nil {
 		return false, fmt.Errorf("load vector index: %w", err)
 	}
-	repaired = repaired || vst.Inserted > 0 || vst.Removed > 0 || vst.Rebuilt
+	opts.Logger.Debug("vector index loaded", "took", time.Since(start), "read", vst.Read)
+	repaired = repaired || vst.Inserted > 0 || vst.Removed > 0 || vst.Rebuilt || vst.Read > 0 || vst.Upgraded
 	if vst.Inserted > 0 || vst.Removed > 0 {
 		opts.Logger.Info("vector index reconciled with the store", "inserted", vst.Inserted, "removed", vst.Removed)
+	}
+	if vst.Upgraded || (vst.Read > 0 && !vst.Rebuilt) {
+		opts.Logger.Info("vector index codes read from the stored vectors", "read", vst.Read, "format upgraded", vst.Upgraded)
 	}
 	if vst.Reason != nil {
 		opts.Logger.Warn("vector index rebuilt from the stored vectors", "reason", vst.Reason)
 	}
 	return repaired, nil
+}
+
+// storeVectors is the vector index's Source: it reads the vectors to
+// re-score from the store, in one short read transaction per search.
+type storeVectors struct{ db *store.DB }
+
+func (s *storeVectors) Vectors(ids []uint64, fn func(i int, vec []float32)) error {
+	return s.db.ReadVectors(ids, fn)
 }
 
 // Apply brings the in-memory indexes up to date after a store write: it
@@ -127,7 +146,7 @@ func (l *embedded) Apply(res store.PutResult) error {
 		l.mu.Unlock()
 	}
 	for i, c := range chunks {
-		l.lex.Add(c.Seq, c.Text)
+		l.lex.Add(c.Seq, c.IndexText())
 		if vecs[i] != nil {
 			if err := vec.Add(c.Seq, vecs[i]); err != nil {
 				return fmt.Errorf("apply: index passage %s: %w", c.ID(), err)

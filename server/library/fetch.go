@@ -91,7 +91,7 @@ func (l *Library) fetchPassage(docID string, idx, limit int) (*FetchResponse, er
 	if isPaged(d) {
 		md["page_start"], md["page_end"] = c.PageStart, c.PageEnd
 	}
-	return &FetchResponse{ID: c.ID(), Title: pageTitle(d, c.PageStart, c.PageEnd), Text: text,
+	return &FetchResponse{ID: c.ID(), Title: passageTitle(d, c.Headings, c.PageStart, c.PageEnd), Text: text,
 		URL: sourceURL(d, page), Metadata: md, DocID: d.ID, Page: page, Anchor: anchor}, nil
 }
 

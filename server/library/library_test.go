@@ -36,32 +36,10 @@ func newFixture(t *testing.T, opts library.Options) *fixture {
 	return &fixture{db: db, lib: lib}
 }
 
-// add stores a document whose pages are given; each page is one passage
-// unless overlap is set, in which case passages straddle pages.
+// add stores a document whose pages are given, one passage per page.
 func (f *fixture) add(t *testing.T, id, title, mediaType, url string, pages ...string) {
 	t.Helper()
-	text := strings.Join(pages, "\n\n")
-	starts := []int{}
-	off := 0
-	for _, p := range pages {
-		starts = append(starts, off)
-		off += len(p) + 2
-	}
-	d := &store.Document{ID: id, Title: title, SourcePath: "/docs/" + id, SourceURL: url, MediaType: mediaType,
-		Pages: len(pages), PageStarts: starts, Text: text}
-	var chunks []store.Chunk
-	var vecs [][]float32
-	for i, p := range pages {
-		chunks = append(chunks, store.Chunk{Text: p, Start: starts[i], End: starts[i] + len(p), PageStart: i + 1, PageEnd: i + 1})
-		vecs = append(vecs, wordEmbedder.Vector(p))
-	}
-	res, err := f.db.PutDocument(d, chunks, vecs, []byte("original bytes of "+id))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.lib.Apply(res); err != nil {
-		t.Fatal(err)
-	}
+	f.put(t, id, title, mediaType, url, make([][]string, len(pages)), pages)
 }
 
 func TestSearchModesAndResultShape(t *testing.T) {

@@ -155,7 +155,7 @@ func chunkTexts(db *store.DB, seqs []uint64) ([]string, error) {
 	}
 	texts := make([]string, len(chunks))
 	for i, ch := range chunks {
-		texts[i] = ch.Text
+		texts[i] = ch.IndexText()
 	}
 	return texts, nil
 }

@@ -244,16 +244,15 @@ func overlapsChosen(c *store.Chunk, chosen []*store.Chunk) bool {
 // should land, not merely where the passage starts.
 func (l *Library) result(d *store.Document, c *store.Chunk, terms map[string]bool, score float64) SearchResult {
 	text, off := snippet(c.Text, terms, l.opts.SnippetChars)
-	page, title, anchor := 0, d.Title, ""
+	page, anchor := 0, ""
 	if isPaged(d) {
 		page = min(max(d.PageOf(c.Start+off), c.PageStart), c.PageEnd)
-		title = pageTitle(d, page, page)
 	} else {
 		anchor = viewAnchor(d, c, c.Start+off)
 	}
 	return SearchResult{
 		ID:    c.ID(),
-		Title: title,
+		Title: passageTitle(d, c.Headings, page, page),
 		URL:   sourceURL(d, page),
 		Text:  text,
 		DocID: d.ID,
@@ -267,15 +266,38 @@ func (l *Library) result(d *store.Document, c *store.Chunk, terms map[string]boo
 
 func isPaged(d *store.Document) bool { return d.MediaType == "application/pdf" }
 
-// pageTitle names the document and, for paged documents, the page(s).
-func pageTitle(d *store.Document, first, last int) string {
-	if !isPaged(d) || first <= 0 {
-		return d.Title
+// passageTitle names the document, the passage's section and, for paged
+// documents, the page(s): "manual.pdf — 4.2 Memcheck options — p. 42".
+func passageTitle(d *store.Document, heads []string, first, last int) string {
+	parts := []string{d.Title}
+	if s := section(d.Title, heads); s != "" {
+		parts = append(parts, s)
 	}
-	if last > first {
-		return fmt.Sprintf("%s — pp. %d–%d", d.Title, first, last)
+	switch {
+	case !isPaged(d) || first <= 0:
+	case last > first:
+		parts = append(parts, fmt.Sprintf("pp. %d–%d", first, last))
+	default:
+		parts = append(parts, fmt.Sprintf("p. %d", first))
 	}
-	return fmt.Sprintf("%s — p. %d", d.Title, first)
+	return strings.Join(parts, " — ")
+}
+
+// maxSectionRunes bounds the heading path shown in a title; outer headings
+// are dropped first.
+const maxSectionRunes = 80
+
+// section is the heading path shown in a passage's title: without a first
+// heading that repeats the document title, and without outer headings
+// while it is longer than maxSectionRunes (the innermost always stays).
+func section(title string, heads []string) string {
+	if len(heads) > 0 && strings.EqualFold(heads[0], title) {
+		heads = heads[1:]
+	}
+	for len(heads) > 1 && utf8.RuneCountInString(strings.Join(heads, store.HeadingSeparator)) > maxSectionRunes {
+		heads = heads[1:]
+	}
+	return strings.Join(heads, store.HeadingSeparator)
 }
 
 // sourceURL is the document's own web address with a #page fragment for

@@ -6,8 +6,9 @@ type SearchResponse struct {
 	Results []SearchResult `json:"results"`
 }
 
-// SearchResult is one passage. Title names the document and page
-// ("manual.pdf — p. 42"); URL is an http(s) link to cite or "" when none is
+// SearchResult is one passage. Title names the document, the passage's
+// section when the document has headings, and the page
+// ("manual.pdf — 4.2 Memcheck options — p. 42"); URL is an http(s) link to cite or "" when none is
 // known; Text is a snippet of the passage around the best-matching sentence.
 type SearchResult struct {
 	ID    string `json:"id"`

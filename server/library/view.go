@@ -16,7 +16,10 @@ import (
 type View struct {
 	ID, Title, MediaType string
 	// Name is the original's file name, without its folder.
-	Name  string
+	Name string
+	// Paged is true when the original opens at its pages (a PDF), so a
+	// citation links to it rather than to the view.
+	Paged bool
 	Units []ViewUnit
 }
 
@@ -97,13 +100,19 @@ func (l *Library) View(ctx context.Context, id string) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
+	return NewView(d, chunks), nil
+}
+
+// NewView divides d's text into its units and marks where each of chunks
+// (d's passages, in order) starts.
+func NewView(d *store.Document, chunks []*store.Chunk) *View {
 	starts := d.PageStarts
 	if len(starts) == 0 {
 		starts = []int{0}
 	}
 	k := kindOf(d.MediaType)
 	v := &View{ID: d.ID, Title: d.Title, MediaType: d.MediaType, Name: filepath.Base(d.SourcePath),
-		Units: make([]ViewUnit, 0, len(starts))}
+		Paged: isPaged(d), Units: make([]ViewUnit, 0, len(starts))}
 	for i, ps := range starts {
 		pe := len(d.Text)
 		if i+1 < len(starts) {
@@ -117,7 +126,7 @@ func (l *Library) View(ctx context.Context, id string) (*View, error) {
 		}
 		v.Units = append(v.Units, u)
 	}
-	return v, nil
+	return v
 }
 
 // SplitAtPassages cuts text[ps:pe] (a unit of a document's text) at the

@@ -90,7 +90,7 @@ func (w *Writes) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float32
 	}
 	texts := make([]string, len(chunks))
 	for i, c := range chunks {
-		texts[i] = c.Text
+		texts[i] = c.IndexText()
 	}
 	if err := w.cache.Forget(texts); err != nil {
 		w.lib.opts.Logger.Warn("could not drop cached embeddings", "err", err)

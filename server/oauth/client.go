@@ -180,11 +180,7 @@ func (s *Server) lookupClient(ctx context.Context, id string) (*Client, error) {
 		return c, nil
 	}
 	var c Client
-	var found bool
-	err := s.cfg.Store.View(func(tx Tx) (err error) {
-		found, err = getJSON(tx, kindClient, id, &c)
-		return err
-	})
+	found, err := s.load(kindClient, id, &c)
 	if err != nil {
 		return nil, err
 	}

@@ -119,11 +119,8 @@ func (s *Server) loadPending(r *http.Request) (*pending, string, error) {
 		return nil, "", fmt.Errorf("%w: csrf token does not match the cookie", errBadConsent)
 	}
 	var p pending
-	var found bool
-	if err := s.cfg.Store.View(func(tx Tx) (err error) {
-		found, err = getJSON(tx, kindPending, id, &p)
-		return err
-	}); err != nil {
+	found, err := s.load(kindPending, id, &p)
+	if err != nil {
 		return nil, "", err
 	}
 	if !found || s.now().After(p.Expires) {

@@ -309,12 +309,44 @@ func exchangeForm(clientID, code, verifier string) url.Values {
 		"code_verifier": {verifier}, "redirect_uri": {testRedirect}}
 }
 
-// tokens runs the whole flow for a new client and returns its tokens.
-func (e *testEnv) tokens() (clientID, access, refresh string) {
+// newCode registers a client and runs authorize and consent for it,
+// returning the client, the PKCE verifier and the code.
+func (e *testEnv) newCode() (clientID, verifier, code string) {
 	e.t.Helper()
 	clientID = e.register()
 	v, c := pkce("a")
-	status, out := e.token(exchangeForm(clientID, e.codeFor(clientID, c), v))
+	return clientID, v, e.codeFor(clientID, c)
+}
+
+// authorizeWith registers a client and sends it to authorize in browser b
+// with the parameter key set to value; it returns the client, its PKCE
+// verifier and the answer.
+func (e *testEnv) authorizeWith(b *http.Client, key, value string) (clientID, verifier string, resp *http.Response, body string) {
+	e.t.Helper()
+	clientID = e.register()
+	verifier, c := pkce("a")
+	p := authParams(clientID, c)
+	p.Set(key, value)
+	resp, body = e.authorize(b, p)
+	return clientID, verifier, resp, body
+}
+
+// newConsent registers a client and opens its consent page in a new
+// browser, returning the browser and the page's form.
+func (e *testEnv) newConsent() (*http.Client, consentForm) {
+	e.t.Helper()
+	id := e.register()
+	_, c := pkce("a")
+	b := e.browser()
+	_, page := e.authorize(b, authParams(id, c))
+	return b, parseConsent(e.t, page)
+}
+
+// tokens runs the whole flow for a new client and returns its tokens.
+func (e *testEnv) tokens() (clientID, access, refresh string) {
+	e.t.Helper()
+	clientID, v, code := e.newCode()
+	status, out := e.token(exchangeForm(clientID, code, v))
 	if status != http.StatusOK {
 		e.t.Fatalf("token: %d %v", status, out)
 	}

@@ -101,10 +101,9 @@ func TestAuthFlowRefreshRevoke(t *testing.T) {
 
 func TestAuthPKCEMismatch(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id := e.register()
-	_, c := pkce("a")
+	id, _, code := e.newCode()
 	other, _ := pkce("b")
-	status, out := e.token(exchangeForm(id, e.codeFor(id, c), other))
+	status, out := e.token(exchangeForm(id, code, other))
 	wantOAuthError(t, status, out, http.StatusBadRequest, "invalid_grant")
 }
 
@@ -129,9 +128,7 @@ func TestAuthPlainPKCERefused(t *testing.T) {
 
 func TestAuthCodeReplayRevokesTokens(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id := e.register()
-	v, c := pkce("a")
-	code := e.codeFor(id, c)
+	id, v, code := e.newCode()
 	status, out := e.token(exchangeForm(id, code, v))
 	if status != http.StatusOK {
 		t.Fatalf("first exchange: %d %v", status, out)
@@ -145,19 +142,15 @@ func TestAuthCodeReplayRevokesTokens(t *testing.T) {
 
 func TestAuthCodeForAnotherClient(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id, thief := e.register(), e.register()
-	v, c := pkce("a")
-	status, out := e.token(exchangeForm(thief, e.codeFor(id, c), v))
+	_, v, code := e.newCode()
+	thief := e.register()
+	status, out := e.token(exchangeForm(thief, code, v))
 	wantOAuthError(t, status, out, http.StatusBadRequest, "invalid_grant")
 }
 
 func TestAuthUnregisteredRedirect(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id := e.register()
-	_, c := pkce("a")
-	p := authParams(id, c)
-	p.Set("redirect_uri", "https://evil.example/cb")
-	resp, body := e.authorize(e.browser(), p)
+	_, _, resp, body := e.authorizeWith(e.browser(), "redirect_uri", "https://evil.example/cb")
 	if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Location") != "" || strings.Contains(body, `name="csrf"`) {
 		t.Fatalf("unregistered redirect: %s Location=%q", resp.Status, resp.Header.Get("Location"))
 	}
@@ -175,14 +168,11 @@ func TestAuthUnregisteredRedirect(t *testing.T) {
 
 func TestAuthWrongResource(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id := e.register()
-	v, c := pkce("a")
-	p := authParams(id, c)
-	p.Set("resource", "https://other.example/mcp")
-	resp, body := e.authorize(e.browser(), p)
+	id, v, resp, body := e.authorizeWith(e.browser(), "resource", "https://other.example/mcp")
 	if loc := redirectQuery(t, resp, body); loc.Get("error") != "invalid_target" {
 		t.Fatalf("authorize with a foreign resource: %v", loc)
 	}
+	_, c := pkce("a")
 	form := exchangeForm(id, e.codeFor(id, c), v)
 	form.Set("resource", "https://other.example/mcp")
 	status, out := e.token(form)
@@ -247,11 +237,7 @@ func TestAuthRefreshReuseRevokesFamily(t *testing.T) {
 
 func TestAuthConsentCSRF(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id := e.register()
-	_, c := pkce("a")
-	b := e.browser()
-	_, page := e.authorize(b, authParams(id, c))
-	f := parseConsent(t, page)
+	b, f := e.newConsent()
 	// Another browser (no cookie) posting the victim's form fields.
 	if resp, _ := e.consent(e.browser(), f, "approve", testPass); resp.StatusCode != http.StatusForbidden {
 		t.Errorf("consent without the cookie: %s, want 403", resp.Status)
@@ -282,11 +268,7 @@ func TestAuthConsentCSRF(t *testing.T) {
 
 func TestAuthPassphraseRateLimited(t *testing.T) {
 	e := newTestEnv(t, nil, func(c *Config) { c.MaxFailures, c.FailureWindow = 3, time.Minute })
-	id := e.register()
-	_, c := pkce("a")
-	b := e.browser()
-	_, page := e.authorize(b, authParams(id, c))
-	f := parseConsent(t, page)
+	b, f := e.newConsent()
 	for range 3 {
 		if resp, _ := e.consent(b, f, "approve", "wrong passphrase!"); resp.StatusCode != http.StatusForbidden {
 			t.Fatalf("wrong passphrase: %s", resp.Status)
@@ -330,9 +312,8 @@ func TestAuthRegistrationAndConsentFloods(t *testing.T) {
 
 func TestAuthExpiredCodeDenyAndUnknownClient(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id := e.register()
-	v, c := pkce("a")
-	code := e.codeFor(id, c)
+	id, v, code := e.newCode()
+	_, c := pkce("a")
 	e.clock.Advance(DefaultCodeTTL + time.Second)
 	status, out := e.token(exchangeForm(id, code, v))
 	wantOAuthError(t, status, out, http.StatusBadRequest, "invalid_grant")
@@ -353,12 +334,8 @@ func TestAuthExpiredCodeDenyAndUnknownClient(t *testing.T) {
 
 func TestAuthResourceTrailingSlash(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id := e.register()
-	v, c := pkce("a")
 	b := e.browser()
-	p := authParams(id, c)
-	p.Set("resource", e.ts.URL+"/mcp/")
-	_, page := e.authorize(b, p)
+	id, v, _, page := e.authorizeWith(b, "resource", e.ts.URL+"/mcp/")
 	resp, body := e.consent(b, parseConsent(t, page), "approve", testPass)
 	form := exchangeForm(id, redirectQuery(t, resp, body).Get("code"), v)
 	form.Set("resource", e.ts.URL+"/mcp/")
@@ -371,9 +348,7 @@ func TestAuthResourceTrailingSlash(t *testing.T) {
 // or one refresh token, exactly one gets tokens.
 func TestAuthConcurrentRedemption(t *testing.T) {
 	e := newTestEnv(t, nil, nil)
-	id := e.register()
-	v, c := pkce("a")
-	code := e.codeFor(id, c)
+	id, v, code := e.newCode()
 	_, _, refresh := e.tokens()
 	refreshClient := e.st.firstGrantClient(t)
 	for name, form := range map[string]url.Values{

@@ -29,11 +29,8 @@ func (s *Server) checkOwner(r *http.Request, pass string) (string, int) {
 		return fmt.Sprintf("Too many wrong passphrases: try again later, or run %s with the code below.", s.cfg.ApproveCommand), http.StatusTooManyRequests
 	}
 	var h passphraseHash
-	var found bool
-	if err := s.cfg.Store.View(func(tx Tx) (err error) {
-		found, err = getJSON(tx, kindOwner, passKey, &h)
-		return err
-	}); err != nil {
+	found, err := s.load(kindOwner, passKey, &h)
+	if err != nil {
 		s.log.Error("oauth: read passphrase", "err", err)
 		return "The server could not check the passphrase.", http.StatusInternalServerError
 	}

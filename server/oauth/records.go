@@ -100,6 +100,16 @@ func hashToken(tok string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// load decodes the record kind/key into v in a read transaction of its own;
+// found is false when there is no such record.
+func (s *Server) load(kind, key string, v any) (found bool, err error) {
+	err = s.cfg.Store.View(func(tx Tx) (err error) {
+		found, err = getJSON(tx, kind, key, v)
+		return err
+	})
+	return found, err
+}
+
 func getJSON(tx Tx, kind, key string, v any) (bool, error) {
 	b := tx.Get(kind, key)
 	if b == nil {

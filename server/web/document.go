@@ -9,8 +9,11 @@ import (
 	"github.com/mcpvec/mcpvec/store"
 )
 
+// pageView is one unit of the document page: its heading ("Page 3",
+// "Slide 3"; "" for a single unit) and the citation link that opens it.
 type pageView struct {
 	N        int
+	Heading  string
 	Link     string
 	Segments []library.ViewPart
 }
@@ -19,6 +22,7 @@ type documentData struct {
 	Doc      docRow
 	Paged    bool
 	Pages    []pageView
+	LinkText string // the words of the units' links
 	Passages []*store.Chunk
 	CanWrite bool
 }
@@ -37,27 +41,27 @@ func (h *Handler) documentPage(w http.ResponseWriter, r *http.Request) {
 	}
 	d := documentData{Doc: h.row(r, doc), Paged: len(doc.PageStarts) > 0, Passages: chunks, CanWrite: h.opts.Ingest != nil}
 	d.Pages = h.pageViews(r, doc, chunks)
+	d.LinkText = "open at this page"
+	if doc.MediaType != "application/pdf" {
+		d.LinkText = "open in the text view"
+	}
 	h.render(w, r, http.StatusOK, "document", doc.Title, d)
 }
 
-// pageViews splits the text page by page and marks where each passage starts.
+// pageViews divides the text unit by unit (library.NewView, as the cited
+// text view does) and links each unit where a citation of it opens: a
+// PDF's original at the page, any other document's text view at the unit.
 func (h *Handler) pageViews(r *http.Request, doc *store.Document, chunks []*store.Chunk) []pageView {
-	starts := doc.PageStarts
-	if len(starts) == 0 {
-		starts = []int{0}
-	}
-	out := make([]pageView, 0, len(starts))
-	for i, ps := range starts {
-		pe := len(doc.Text)
-		if i+1 < len(starts) {
-			pe = starts[i+1]
+	v := library.NewView(doc, chunks)
+	out := make([]pageView, 0, len(v.Units))
+	for i, u := range v.Units {
+		pv := pageView{N: i + 1, Heading: u.Heading, Segments: u.Parts}
+		switch {
+		case v.Paged && len(doc.PageStarts) > 0:
+			pv.Link = h.opts.Link(r, doc.ID, i+1, "")
+		case len(v.Units) > 1:
+			pv.Link = h.opts.Link(r, doc.ID, 0, u.Anchor)
 		}
-		ps, pe = min(ps, len(doc.Text)), min(pe, len(doc.Text))
-		pv := pageView{N: i + 1}
-		if len(doc.PageStarts) > 0 {
-			pv.Link = h.opts.Link(r, doc.ID, i+1)
-		}
-		pv.Segments = library.SplitAtPassages(doc.Text, ps, pe, chunks)
 		out = append(out, pv)
 	}
 	return out

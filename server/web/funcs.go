@@ -1,15 +1,16 @@
 package web
 
 import (
-	"fmt"
 	"html/template"
 	"strconv"
 	"time"
+
+	"github.com/mcpvec/mcpvec/store"
 )
 
 var funcs = template.FuncMap{
 	"list":  func(s ...string) []string { return s },
-	"size":  formatSize,
+	"size":  store.FormatSize,
 	"count": formatCount,
 	"when":  func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") },
 	"ms": func(d time.Duration) string {
@@ -22,18 +23,6 @@ var funcs = template.FuncMap{
 		}
 		return s
 	},
-}
-
-func formatSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 func formatCount(n int) string {

@@ -108,7 +108,9 @@ func (f *fixture) start(tb testing.TB, db *store.DB, fo fixtureOptions, emb *emb
 	var srv *server.Server
 	wo := web.Options{
 		Library: f.Live, Activity: f.Act, Exposed: fo.Exposed, Logger: log, Version: "test",
-		Link:        func(r *http.Request, id string, page int) string { return srv.DocURL(r, id, page) },
+		Link: func(r *http.Request, id string, page int, anchor string) string {
+			return srv.DocURL(r, id, page, anchor)
+		},
 		Ingest:      uploader(f.Dir, ing),
 		Roots:       func() ([]string, error) { return []string{filepath.Join(f.Dir, "synced")}, nil },
 		Resync:      func(ctx context.Context, root string) (string, error) { return ing(ctx, []string{root}) },

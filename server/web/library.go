@@ -99,7 +99,7 @@ func (h *Handler) rows(r *http.Request, docs []*store.Document, d *libraryData) 
 func (h *Handler) row(r *http.Request, doc *store.Document) docRow {
 	url := doc.SourceURL
 	if url == "" {
-		url = h.opts.Link(r, doc.ID, 0)
+		url = h.opts.Link(r, doc.ID, 0, "")
 	}
 	src := doc.SourcePath
 	if src == "" {
@@ -117,7 +117,7 @@ func (h *Handler) describe(d *libraryData) {
 	d.Lexical = formatCount(st.LexicalPassages) + " passages in the lexical index"
 	d.Path = h.opts.LibraryPath
 	if fi, err := os.Stat(h.opts.LibraryPath); err == nil {
-		d.FileSize = formatSize(fi.Size())
+		d.FileSize = store.FormatSize(fi.Size())
 	}
 	if d.Path != "" {
 		d.Path = filepath.Clean(d.Path)

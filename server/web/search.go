@@ -58,7 +58,7 @@ func (h *Handler) search(r *http.Request, q string, mode library.Mode) ([]hit, e
 			break
 		}
 		if res.URL == "" {
-			res.URL = h.opts.Link(r, res.DocID, res.Page)
+			res.URL = h.opts.Link(r, res.DocID, res.Page, res.Anchor)
 		}
 		out = append(out, hit{Rank: i + 1, Score: res.Score, Retriever: res.Retriever, ID: res.ID, Title: res.Title,
 			URL: res.URL, Text: res.Text, DocID: res.DocID, Page: res.Page})

@@ -32,9 +32,10 @@ type Options struct {
 	// Library is the live library every page reads and deletes through.
 	Library *library.Live
 	// Link returns the signed citation link to page (0: none) of a
-	// document, based at the address r reached the server at; wire it to
+	// document, or to anchor of its text view when page is 0 and anchor is
+	// set, based at the address r reached the server at; wire it to
 	// server.Server.DocURL so pages show the links MCP clients get.
-	Link func(r *http.Request, docID string, page int) string
+	Link func(r *http.Request, docID string, page int, anchor string) string
 	// Ingest runs uploaded files through the ingest pipeline into Library
 	// and returns a one-line summary; nil disables uploads.
 	Ingest func(ctx context.Context, files []File) (string, error)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -40,6 +41,32 @@ func MustOpen(tb testing.TB, opts *store.Options) *store.DB {
 			tb.Errorf("close library: %v", err)
 		}
 	})
+	return db
+}
+
+// OpenCached opens the library file name in the OS temp dir for a
+// benchmark, first building it with build when it does not exist: build gets
+// a temporary path next to it, renamed into place once build returns, so an
+// interrupted build is never reused. The file name should carry every
+// parameter of its content. The library is opened with NoSync and closed on
+// cleanup; its invariants are not checked (it outlives the test).
+func OpenCached(tb testing.TB, name string, build func(path string)) *store.DB {
+	tb.Helper()
+	path := filepath.Join(os.TempDir(), name)
+	if _, err := os.Stat(path); err != nil {
+		start := time.Now()
+		os.Remove(path + ".tmp")
+		build(path + ".tmp")
+		if err := os.Rename(path+".tmp", path); err != nil {
+			tb.Fatal(err)
+		}
+		tb.Logf("built %s in %v", name, time.Since(start))
+	}
+	db, err := store.Open(path, &store.Options{NoSync: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
 	return db
 }
 

@@ -110,6 +110,7 @@ func TestSingleNode(t *testing.T) {
 	t.Run("Errors", func(t *testing.T) { testErrors(t, c) })
 	t.Run("Analyzer", func(t *testing.T) { testAnalyzer(t, c) })
 	t.Run("Migrate", func(t *testing.T) { testMigrate(t, c) })
+	t.Run("Reindex", func(t *testing.T) { testReindex(t, c) })
 }
 
 func testAnalyzer(t *testing.T, c *weaviatetest.Cluster) {

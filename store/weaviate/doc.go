@@ -27,8 +27,11 @@
 // GraphQL's Int has 32 bits.
 //
 // CopyFrom and CopyTo move a library between an embedded store.DB and a
-// collection without extracting or embedding again (`mcpvec migrate`); a
-// copy interrupted part way resumes by skipping documents already copied.
+// collection without extracting or embedding again (`mcpvec migrate`);
+// CopyInto copies a collection into a new one, embedding the passages again
+// (`mcpvec reindex --into`: a collection's vectors cannot change
+// dimensions in place). A copy interrupted part way resumes by skipping
+// documents already copied.
 //
 // # Caveats
 //
@@ -46,6 +49,12 @@
 //   - A write in flight when a replica dies can wait for the dead node until
 //     the HTTP client's timeout (seen: 8 s and more on a loaded machine); it
 //     is then not acknowledged, and repeating it succeeds with the node down.
+//   - Weaviate's BM25 ranks as the embedded index does only when asked for
+//     enough passages (100 agree on Cranfield; at a limit of 10 its
+//     block-max WAND leaves some out) and not right after a bulk write: for
+//     a minute or two its scores lag the writes (shorter with
+//     PERSISTENCE_MEMTABLES_FLUSH_IDLE_AFTER_SECONDS set low on the nodes).
+//     With several shards each ranks with its own statistics.
 //   - Collection settings (shards, replication factor, asynchronous
 //     replication) apply only when Open creates the classes.
 //   - Originals are stored in the document object; Weaviate holds objects in

@@ -7,6 +7,7 @@
 package synth
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -16,6 +17,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -149,12 +151,40 @@ func Sizes() []int {
 }
 
 // HeapInuse is runtime.MemStats.HeapInuse after two garbage collections.
-func HeapInuse() uint64 {
+func HeapInuse() uint64 { return memStats().HeapInuse }
+
+// HeapAlloc is runtime.MemStats.HeapAlloc after two garbage collections.
+func HeapAlloc() uint64 { return memStats().HeapAlloc }
+
+func memStats() *runtime.MemStats {
 	runtime.GC()
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return ms.HeapInuse
+	return &ms
+}
+
+// Parallel calls fn(i) for every i in [0, n), spread over GOMAXPROCS
+// goroutines (worker w takes w, w+workers, …). A worker stops at its first
+// error; Parallel returns the errors joined once all workers are done.
+func Parallel(n int, fn func(i int) error) error {
+	workers := runtime.GOMAXPROCS(0)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += workers {
+				if err := fn(i); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // WriteHeapProfile writes a heap profile to $MCPVEC_BENCH_PROFILE/name.pprof

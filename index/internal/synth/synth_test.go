@@ -1,7 +1,9 @@
 package synth
 
 import (
+	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -20,5 +22,28 @@ func BenchmarkText(b *testing.B) {
 	c := New(1, 250, 16)
 	for i := range b.N {
 		c.Text(uint64(i))
+	}
+}
+
+func TestParallelCallsEachIndexOnceAndJoinsErrors(t *testing.T) {
+	const n = 1000
+	var seen [n]atomic.Int32
+	if err := Parallel(n, func(i int) error { seen[i].Add(1); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	for i := range seen {
+		if got := seen[i].Load(); got != 1 {
+			t.Fatalf("index %d called %d times, want 1", i, got)
+		}
+	}
+	bad := errors.New("bad index")
+	err := Parallel(n, func(i int) error {
+		if i == 500 {
+			return bad
+		}
+		return nil
+	})
+	if !errors.Is(err, bad) {
+		t.Fatalf("Parallel = %v, want it to wrap %v", err, bad)
 	}
 }

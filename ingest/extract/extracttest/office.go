@@ -66,6 +66,12 @@ func pShape(paras ...string) string {
 	return `<p:sp><p:txBody>` + strings.Join(paras, "") + `</p:txBody></p:sp>`
 }
 
+// pTitle is a slide's title placeholder shape.
+func pTitle(text string) string {
+	return `<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title 1"/><p:cNvSpPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:txBody>` +
+		aPara(text) + `</p:txBody></p:sp>`
+}
+
 func pptxSlide(shapes string) string {
 	return XMLHead + `<p:sld ` + nsA + ` ` + nsP + `><p:cSld><p:spTree>` + shapes + `</p:spTree></p:cSld></p:sld>`
 }

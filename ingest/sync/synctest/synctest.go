@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/mcpvec/mcpvec/ingest"
 	"github.com/mcpvec/mcpvec/ingest/chunk"
 	"github.com/mcpvec/mcpvec/ingest/discover"
@@ -80,22 +81,29 @@ type Fixture struct {
 // MustFixture opens a fresh library and checks its invariants on cleanup.
 func MustFixture(t testing.TB) *Fixture {
 	t.Helper()
-	dir := t.TempDir()
+	db, h, ex := Pipeline(t)
+	f := &Fixture{DB: db, Dir: t.TempDir(), Ex: &CountingExtractor{ex: ex, Seen: map[string][]string{}}, Emb: &CountingEmbedder{emb: h}}
+	f.Opts = isync.Options{Library: StoreLibrary{db}, Ingest: f.ingest, Report: &f.Report, Verbose: true}
+	f.Sync = isync.New(f.Opts)
+	return f
+}
+
+// Pipeline returns what the real ingest pipeline runs on: a fresh library
+// (its invariants checked on cleanup) set up for the offline hash embedder,
+// that embedder, and an extractor closed on cleanup.
+func Pipeline(t testing.TB) (*store.DB, *embed.Hash, *extract.Extractor) {
+	t.Helper()
 	db := storetest.MustOpen(t, nil)
 	h := embed.NewHash(embed.DefaultHashConfig())
-	id := h.Identity()
-	if err := db.SetEmbedder(store.EmbedderInfo{Provider: id.Provider, Model: id.Model, Dimensions: id.Dimensions}); err != nil {
+	if err := db.SetEmbedder(h.Identity()); err != nil {
 		t.Fatal(err)
 	}
 	ex, err := extract.New(context.Background(), extract.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &Fixture{DB: db, Dir: dir, Ex: &CountingExtractor{ex: ex, Seen: map[string][]string{}}, Emb: &CountingEmbedder{emb: h}}
-	f.Opts = isync.Options{Library: StoreLibrary{db}, Ingest: f.ingest, Report: &f.Report, Verbose: true}
-	f.Sync = isync.New(f.Opts)
 	t.Cleanup(func() { ex.Close() })
-	return f
+	return db, h, ex
 }
 
 func (f *Fixture) ingest(ctx context.Context, r isync.Root, files []discover.File) (ingest.Summary, error) {
@@ -144,6 +152,16 @@ func (f *Fixture) Sources(t testing.TB) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// WantSources fails t, showing the difference and the sync report, unless
+// the library's documents are exactly want (paths relative to the fixture,
+// sorted).
+func (f *Fixture) WantSources(t testing.TB, want ...string) {
+	t.Helper()
+	if diff := cmp.Diff(want, f.Sources(t)); diff != "" {
+		t.Fatalf("library sources (-want +got):\n%s\n%s", diff, f.Report.String())
+	}
 }
 
 // counts is the summary's headline numbers, for compact asserts.

@@ -40,12 +40,31 @@ type Cluster struct {
 // time.
 func Start(tb testing.TB, opts Options) *Cluster {
 	tb.Helper()
-	bin, err := Binary()
-	if err != nil {
+	if _, err := Binary(); err != nil {
 		if required() {
 			tb.Fatalf("MCPVEC_WEAVIATE_TESTS=required: %v", err)
 		}
 		tb.Skipf("skipping Weaviate test: %v (set MCPVEC_WEAVIATE_TESTS=required to fail instead)", err)
+	}
+	c, err := launch(tb.TempDir(), opts, tb.Logf) // the folder is removed after the nodes are killed
+	if err != nil {
+		tb.Fatalf("weaviatetest: %v", err)
+	}
+	c.tb = tb
+	tb.Cleanup(c.killAll)
+	return c
+}
+
+// Launch starts a cluster outside a test (a benchmark command), with the
+// nodes' data under dir; Stop ends it. Kill and Restart need Start's test.
+func Launch(dir string, opts Options) (*Cluster, error) {
+	return launch(dir, opts, func(string, ...any) {})
+}
+
+func launch(dir string, opts Options, logf func(string, ...any)) (*Cluster, error) {
+	bin, err := Binary()
+	if err != nil {
+		return nil, err
 	}
 	if opts.Nodes <= 0 {
 		opts.Nodes = 1
@@ -53,23 +72,32 @@ func Start(tb testing.TB, opts Options) *Cluster {
 	if opts.ReadyTimeout <= 0 {
 		opts.ReadyTimeout = 90 * time.Second
 	}
-	c := &Cluster{tb: tb, opts: opts}
-	base := tb.TempDir() // removed after killAll (cleanups run last first)
-	tb.Cleanup(c.killAll)
+	c := &Cluster{opts: opts}
 	// Ports are free when chosen but another process (a parallel test
 	// package) may take one before a node binds it: then start over on
 	// fresh ports, at most three times.
 	for try := 1; ; try++ {
-		err := c.start(bin, filepath.Join(base, "try"+strconv.Itoa(try)))
+		err := c.start(bin, filepath.Join(dir, "try"+strconv.Itoa(try)))
 		if err == nil {
-			return c
+			return c, nil
 		}
+		stopErr := c.Stop()
 		if try == 3 || !errors.Is(err, errPortTaken) {
-			tb.Fatalf("weaviatetest: %v", err)
+			return nil, errors.Join(err, stopErr)
 		}
-		tb.Logf("weaviatetest: %v; starting again on other ports", err)
-		c.killAll()
+		logf("weaviatetest: %v; starting again on other ports", err)
 	}
+}
+
+// Stop kills every node and waits for them to exit.
+func (c *Cluster) Stop() error {
+	var errs []error
+	for _, n := range c.Nodes {
+		if err := n.kill(); err != nil {
+			errs = append(errs, fmt.Errorf("kill %s: %w", n.Name, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // errPortTaken says a node could not bind a port chosen for it.
@@ -183,11 +211,11 @@ func (c *Cluster) Restart(i int) {
 }
 
 func (c *Cluster) killAll() {
-	for _, n := range c.Nodes {
-		if err := n.kill(); err != nil {
-			c.tb.Errorf("weaviatetest: kill %s: %v", n.Name, err)
-		}
-		if c.tb.Failed() {
+	if err := c.Stop(); err != nil {
+		c.tb.Errorf("weaviatetest: %v", err)
+	}
+	if c.tb.Failed() {
+		for _, n := range c.Nodes {
 			c.tb.Logf("%s log tail:\n%s", n.Name, n.logTail(4000))
 		}
 	}

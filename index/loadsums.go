@@ -1,0 +1,311 @@
+package index
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"iter"
+)
+
+// ReadFunc reads vectors by id as a Source does: fn(i, vec) for each ids[i]
+// that has one, vec valid only during the call.
+type ReadFunc func(ids []uint64, fn func(i int, vec []float32)) error
+
+// LoadSums is Load for an index with a Config.Source: instead of every
+// vector it takes sums, each stored vector's id and the crc32c of its
+// little-endian float32 bytes (what the store keeps beside the vector), and
+// reads back from the stored graph the int8 codes Save wrote with it. Only
+// vectors whose codes are missing or stale (added or changed since the last
+// Save, or every one for a graph of format 1) are read in full, through
+// read. It reconciles like Load: ids without a stored node are inserted,
+// stored nodes of ids not in sums are unlinked, and an unusable graph is
+// rebuilt (LoadStats.Reason says why). It returns an error when cfg.Source
+// is nil, ErrInvalidDimension, ErrDimensionMismatch or ErrInvalidVector for
+// a bad vector read, and errors from kv or read, wrapped.
+func LoadSums(kv KV, dim int, cfg Config, sums iter.Seq2[uint64, uint32], read ReadFunc) (*Index, LoadStats, error) {
+	var st LoadStats
+	if cfg.Source == nil {
+		return nil, st, errors.New("index: LoadSums needs a Config.Source")
+	}
+	if dim < 1 {
+		return nil, st, ErrInvalidDimension
+	}
+	x := New(dim, cfg)
+	h, herr := x.readHeader(kv)
+	if herr == nil {
+		x.grow(h.count + h.count/64 + 1)
+	}
+	ld := x.readSums(sums)
+	st.Vectors = x.n
+	if herr == nil {
+		herr = ld.readRecords(kv, h.version >= 2)
+		if herr != nil && !errors.Is(herr, ErrCorrupt) {
+			return nil, st, fmt.Errorf("read stored graph: %w", herr)
+		}
+	}
+	var err error
+	if st.Read, err = ld.readMissing(read); err != nil {
+		return nil, st, err
+	}
+	if herr == nil {
+		herr = ld.resolve(h, &st)
+	}
+	x.finishLoad(herr, h, &st)
+	return x, st, nil
+}
+
+// readHeader reads and checks the stored header against the index's
+// parameters; errMissing when there is none.
+func (x *Index) readHeader(kv KV) (header, error) {
+	raw := kv.Get(headerKey)
+	if raw == nil {
+		return header{}, errMissing
+	}
+	h, err := decodeHeader(raw)
+	if err == nil && (h.dim != x.dim || h.metric != x.cfg.Metric || h.m != x.m) {
+		err = fmt.Errorf("stored dim %d metric %v M %d, want dim %d metric %v M %d: %w",
+			h.dim, h.metric, h.m, x.dim, x.cfg.Metric, x.m, ErrIncompatible)
+	}
+	return h, err
+}
+
+// loader is LoadSums's state: which slots have codes, the stored nodes
+// waiting for their links to be resolved (in one arena, not a slice each),
+// and a dense id -> slot table when the ids are (as the store's sequence
+// numbers are) mostly contiguous.
+type loader struct {
+	x       *Index
+	hasCode []bool
+	nodes   []storedNode
+	arena   []byte
+	base    uint64
+	dense   []uint32          // slot+1 of id base+i; 0 means none
+	extra   map[uint64]uint32 // placeholder slots of stored nodes
+	isNode  []bool            // slot holds a stored node
+}
+
+// storedNode is a node record whose checksum and shape were verified; its
+// links (per layer: u16 count, count x u64 ids) are arena[off:end].
+type storedNode struct {
+	id       uint64
+	crc      uint32
+	level    uint8
+	slot     uint32
+	off, end int
+}
+
+// readSums gives every id of sums a slot holding its checksum.
+func (x *Index) readSums(sums iter.Seq2[uint64, uint32]) *loader {
+	for id, sum := range sums {
+		s, ok := x.byID[id]
+		if !ok {
+			if x.n == len(x.ids) {
+				x.grow(x.n + 1)
+			}
+			s = uint32(x.n)
+			x.n++
+			x.byID[id] = s
+			x.ids[s] = id
+		}
+		x.crcs[s] = sum
+	}
+	ld := &loader{x: x, hasCode: make([]bool, x.n), extra: map[uint64]uint32{}}
+	ld.index()
+	return ld
+}
+
+// index builds the dense id -> slot table when it costs at most a few
+// words per vector.
+func (ld *loader) index() {
+	x := ld.x
+	if x.n == 0 {
+		return
+	}
+	lo, hi := x.ids[0], x.ids[0]
+	for _, id := range x.ids[:x.n] {
+		lo, hi = min(lo, id), max(hi, id)
+	}
+	if hi-lo >= uint64(4*x.n+1024) {
+		return
+	}
+	ld.base = lo
+	ld.dense = make([]uint32, hi-lo+1)
+	for s, id := range x.ids[:x.n] {
+		ld.dense[id-lo] = uint32(s) + 1
+	}
+}
+
+// slot returns id's slot: a vector of sums, or a stored node's placeholder.
+func (ld *loader) slot(id uint64) (uint32, bool) {
+	if ld.dense != nil {
+		if i := id - ld.base; id >= ld.base && i < uint64(len(ld.dense)) && ld.dense[i] != 0 {
+			return ld.dense[i] - 1, true
+		}
+	} else if s, ok := ld.x.byID[id]; ok {
+		return s, true
+	}
+	s, ok := ld.extra[id]
+	return s, ok
+}
+
+// readRecords reads the stored codes (when withCodes) and nodes. Codes
+// matching their vector's checksum fill its slot; a damaged codes record
+// only means that vector is read in full. It returns an error wrapping
+// ErrCorrupt for a damaged node record.
+func (ld *loader) readRecords(kv KV, withCodes bool) error {
+	x := ld.x
+	return kv.ForEach(func(k, v []byte) error {
+		if !isRecKey(k) {
+			return nil
+		}
+		id := binary.BigEndian.Uint64(k[1:])
+		if k[0] == 'c' {
+			if withCodes {
+				ld.readCodes(id, v)
+			}
+			return nil
+		}
+		level, crc, links, err := checkNode(v, x.m, x.m0)
+		if err != nil {
+			return fmt.Errorf("node %d: %w", id, err)
+		}
+		off := len(ld.arena)
+		ld.arena = append(ld.arena, links...)
+		ld.nodes = append(ld.nodes, storedNode{id: id, crc: crc, level: uint8(level), off: off, end: len(ld.arena)})
+		return nil
+	})
+}
+
+// readCodes takes a codes record for id's slot if it matches its checksum;
+// a record of an id with no vector is deleted on the next Save.
+func (ld *loader) readCodes(id uint64, v []byte) {
+	x := ld.x
+	s, ok := ld.slot(id)
+	if !ok {
+		x.removed[id] = struct{}{}
+		return
+	}
+	crc, scale, codes, err := decodeCodes(v, x.dim)
+	if err != nil || crc != x.crcs[s] {
+		return
+	}
+	dst := x.code(s).codes
+	for i, c := range codes {
+		dst[i] = int8(c)
+	}
+	x.scales[s] = scale
+	ld.hasCode[s] = true
+}
+
+// readMissing reads, through read, the vectors of every slot that has no
+// codes yet, and returns how many it read. A vector read cannot supply is
+// dropped from the index.
+func (ld *loader) readMissing(read ReadFunc) (int, error) {
+	x := ld.x
+	var ids []uint64
+	for s, ok := range ld.hasCode {
+		if !ok {
+			ids = append(ids, x.ids[s])
+		}
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	x.loadBuf = make([]float32, x.dim)
+	defer func() { x.loadBuf = nil }()
+	var ferr error
+	err := read(ids, func(i int, v []float32) {
+		s, ok := ld.slot(ids[i])
+		switch {
+		case ferr != nil || !ok:
+		case len(v) != x.dim:
+			ferr = fmt.Errorf("vector %d: %w", ids[i], ErrDimensionMismatch)
+		default:
+			if ferr = x.setVector(s, v); ferr != nil {
+				ferr = fmt.Errorf("vector %d: %w", ids[i], ferr)
+			}
+			ld.hasCode[s] = true
+		}
+	})
+	if err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read vectors: %w", err)
+	}
+	for _, id := range ids {
+		if s, _ := ld.slot(id); !ld.hasCode[s] {
+			delete(x.byID, id)
+			ld.dense = nil // slot() falls back to byID, which no longer has id
+		}
+	}
+	return len(ids), nil
+}
+
+// resolve makes the stored nodes whose vector is unchanged live and the
+// others tombstone placeholders, then turns their stored links into slots.
+// It returns an error wrapping ErrCorrupt for a bad link.
+func (ld *loader) resolve(h header, st *LoadStats) error {
+	x := ld.x
+	nsums := len(ld.hasCode)
+	for i := range ld.nodes {
+		nd := &ld.nodes[i]
+		s, ok := ld.slot(nd.id)
+		ok = ok && int(s) < nsums
+		if ok && ld.hasCode[s] && x.crcs[s] == nd.crc && x.state[s] == stateFree {
+			x.state[s] = stateLive
+		} else {
+			s = x.placeholder(nd.id, ok)
+			ld.extra[nd.id] = s
+		}
+		x.levels[s] = nd.level
+		if nd.level > 0 {
+			x.upper[s] = make([]uint32, int(nd.level)*(x.m+1))
+		}
+		nd.slot = s
+	}
+	ld.isNode = make([]bool, x.n)
+	for _, nd := range ld.nodes {
+		ld.isNode[nd.slot] = true
+	}
+	st.Nodes = len(ld.nodes)
+	st.Removed = len(x.removed)
+	var buf []uint32
+	for _, nd := range ld.nodes {
+		var err error
+		if buf, err = ld.link(nd, buf); err != nil {
+			return err
+		}
+	}
+	x.chooseEntry(ld.slot, h)
+	return nil
+}
+
+// link sets the neighbour lists of a resolved stored node. Links to ids
+// with no stored node are dropped (the node is marked dirty).
+func (ld *loader) link(nd storedNode, buf []uint32) ([]uint32, error) {
+	x := ld.x
+	s := nd.slot
+	p := ld.arena[nd.off:nd.end]
+	for l := 0; l <= int(nd.level); l++ {
+		n := int(binary.LittleEndian.Uint16(p))
+		raw := p[2 : 2+8*n]
+		p = p[2+8*n:]
+		buf = buf[:0]
+		dirty := x.dirty[s]
+		for i := 0; i < len(raw); i += 8 {
+			t, ok := ld.slot(binary.LittleEndian.Uint64(raw[i:]))
+			if !ok || !ld.isNode[t] {
+				dirty = true
+				continue
+			}
+			if t == s || int(x.levels[t]) < l {
+				return buf, fmt.Errorf("node %d layer %d: bad link: %w", nd.id, l, ErrCorrupt)
+			}
+			buf = append(buf, t)
+		}
+		x.setList(s, l, buf)
+		x.dirty[s] = dirty
+	}
+	return buf, nil
+}

@@ -1,0 +1,70 @@
+package chunk
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+func validateHeadings(heads []Heading, n int) error {
+	prev := 0
+	for i, h := range heads {
+		if h.Offset < prev || h.Offset > n {
+			return fmt.Errorf("%w: heading %d at offset %d", ErrInvalidHeadings, i+1, h.Offset)
+		}
+		prev = h.Offset
+	}
+	return nil
+}
+
+// markSections makes the gap before the first atom of each heading the
+// best place to cut.
+func (s *splitter) markSections(heads []Heading) {
+	for _, h := range heads {
+		i := sort.Search(len(s.atoms), func(i int) bool { return s.atoms[i].start >= h.Offset })
+		if i > 0 && i < len(s.atoms) {
+			s.levels[i] = levelSection
+		}
+	}
+}
+
+// headingPath follows the headings in force as the offset it is asked
+// about grows.
+type headingPath struct {
+	text  string
+	heads []Heading
+	next  int       // heads[next] is the first heading not yet seen
+	open  []Heading // the headings in force, outermost first
+}
+
+// at returns the titles of the headings in force at off, which must not be
+// smaller than in the previous call; nil when there are none. Headings
+// that follow off with only whitespace and other headings' titles between
+// are in force too: a passage starting "Part A / Section 1 / text" is
+// about Section 1.
+func (p *headingPath) at(off int) []string {
+	end := off
+	for p.next < len(p.heads) {
+		h := p.heads[p.next]
+		if h.Offset > end && strings.TrimSpace(p.text[end:h.Offset]) != "" {
+			break
+		}
+		for len(p.open) > 0 && p.open[len(p.open)-1].Level >= h.Level {
+			p.open = p.open[:len(p.open)-1]
+		}
+		p.open = append(p.open, h)
+		p.next++
+		end = max(end, h.Offset)
+		if tail := p.text[h.Offset:]; len(tail) >= len(h.Title) && strings.EqualFold(tail[:len(h.Title)], h.Title) {
+			end = max(end, h.Offset+len(h.Title))
+		}
+	}
+	if len(p.open) == 0 {
+		return nil
+	}
+	titles := make([]string, len(p.open))
+	for i, h := range p.open {
+		titles[i] = h.Title
+	}
+	return titles
+}
