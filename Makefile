@@ -55,7 +55,7 @@ reliability: ## the reliability campaign against the real binary (issue-sized; p
 
 SCALE_PASSAGES ?= 100000
 scale: ## the end-to-end scale benchmark (issue 16): SCALE_PASSAGES (default 100000) passages through the real binary
-	MCPVEC_SCALE_SMOKE=1 $(GO) test -count=1 -run TestScaleSmoke ./cmd/mcpvec-scale
+	$(GO) test -count=1 -run TestScaleSmoke ./cmd/mcpvec-scale
 	$(GO) run ./cmd/mcpvec-scale -shared ../shared -passages $(SCALE_PASSAGES) $(SCALE_FLAGS)
 
 eval: ## retrieval quality on ../shared/eval (SciFact, Cranfield) and the long-PDF check
