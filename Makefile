@@ -5,7 +5,7 @@ BIN     := bin/mcpvec
 GO      ?= go
 DEMO_DB := $(CURDIR)/bin/demo-library.db
 
-.PHONY: help build test race lint tidy bench bench-large fuzz demo eval reliability ci node-deps clean
+.PHONY: help build test race lint tidy bench bench-large fuzz demo eval reliability scale ci node-deps clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -52,6 +52,11 @@ demo: build ## build, ingest testdata/cats.pdf into a demo library, search it, t
 
 reliability: ## the reliability campaign against the real binary (issue-sized; prints figures, fails past 100 MB RSS)
 	$(GO) run ./cmd/mcpvec-reliability
+
+SCALE_PASSAGES ?= 100000
+scale: ## the end-to-end scale benchmark (issue 16): SCALE_PASSAGES (default 100000) passages through the real binary
+	$(GO) test -count=1 -run TestScaleSmoke ./cmd/mcpvec-scale
+	$(GO) run ./cmd/mcpvec-scale -shared ../shared -passages $(SCALE_PASSAGES) $(SCALE_FLAGS)
 
 eval: ## retrieval quality on ../shared/eval (SciFact, Cranfield) and the long-PDF check
 	$(GO) run ./cmd/mcpvec-eval -shared ../shared

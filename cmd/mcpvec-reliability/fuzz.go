@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
+
 	"context"
 	"fmt"
 	"math/rand"
@@ -23,7 +25,7 @@ type fuzzFigures struct {
 func fuzzServer(ctx context.Context, base string, n int, rng *rand.Rand) (*fuzzFigures, error) {
 	c := &http.Client{Timeout: 30 * time.Second}
 	defer c.CloseIdleConnections()
-	_, sid, _, err := post(ctx, c, base+"/mcp", "", initializeBody)
+	_, sid, _, err := childproc.Post(ctx, c, base+"/mcp", "", childproc.InitializeBody)
 	if err != nil || sid == "" {
 		return nil, fmt.Errorf("initialize for the fuzz pass: %v", err)
 	}
@@ -38,10 +40,10 @@ func fuzzServer(ctx context.Context, base string, n int, rng *rand.Rand) (*fuzzF
 		switch i % 3 {
 		case 0:
 			what = toolCall(rng)
-			st, _, _, err = post(ctx, c, base+"/mcp", sid, what)
+			st, _, _, err = childproc.Post(ctx, c, base+"/mcp", sid, what)
 		case 1:
 			what = framing(rng)
-			st, _, _, err = post(ctx, c, base+"/mcp", sid, what)
+			st, _, _, err = childproc.Post(ctx, c, base+"/mcp", sid, what)
 		default:
 			what = tamper(link, rng)
 			st, err = get(ctx, c, what)
@@ -49,7 +51,7 @@ func fuzzServer(ctx context.Context, base string, n int, rng *rand.Rand) (*fuzzF
 		ff.count(st, err, what)
 	}
 	call := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"search","arguments":{"query":"cats"}}}`
-	if st, _, _, err := post(ctx, c, base+"/mcp", sid, call); err != nil || st != http.StatusOK {
+	if st, _, _, err := childproc.Post(ctx, c, base+"/mcp", sid, call); err != nil || st != http.StatusOK {
 		return ff, fmt.Errorf("search after the fuzz pass: %d %v", st, err)
 	}
 	return ff, nil

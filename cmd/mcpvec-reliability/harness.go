@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
+
 	"bufio"
 	"bytes"
 	"context"
@@ -10,22 +12,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 )
-
-// buildBinary compiles ./cmd/mcpvec of the module rooted at root into dir.
-func buildBinary(ctx context.Context, root, dir string) (string, error) {
-	bin := filepath.Join(dir, "mcpvec")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/mcpvec")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %w\n%s", err, out)
-	}
-	return bin, nil
-}
 
 // moduleRoot walks up from the working directory to the folder holding go.mod.
 func moduleRoot() (string, error) {
@@ -45,16 +35,10 @@ func moduleRoot() (string, error) {
 	}
 }
 
-// env is the environment of every child: a private runtime dir keeps the
-// admin socket apart from any other server on the machine.
+// childEnv is the environment of every child: a private runtime dir keeps
+// the admin socket apart from any other server on the machine.
 func childEnv(dir string) []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "MCPVEC_") && !strings.HasPrefix(kv, "XDG_RUNTIME_DIR=") {
-			out = append(out, kv)
-		}
-	}
-	return append(out, "XDG_RUNTIME_DIR="+dir, "MCPVEC_DB="+filepath.Join(dir, "library.db"))
+	return append(childproc.Env(dir), "MCPVEC_DB="+filepath.Join(dir, "library.db"))
 }
 
 // makeLibrary ingests the demo PDF and one PDF of bigMiB into a new library.
@@ -173,25 +157,4 @@ func (p *serverProc) stop() {
 		p.cmd.Process.Kill()
 		<-done
 	}
-}
-
-// memory reads VmRSS and VmHWM (peak) of pid from /proc, in bytes.
-func memory(pid int) (rss, hwm int64, err error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, 0, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		name, rest, ok := strings.Cut(line, ":")
-		if !ok || (name != "VmRSS" && name != "VmHWM") {
-			continue
-		}
-		kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-		if name == "VmRSS" {
-			rss = kb << 10
-		} else {
-			hwm = kb << 10
-		}
-	}
-	return rss, hwm, nil
 }

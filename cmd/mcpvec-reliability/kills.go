@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
+
 	"context"
 	"fmt"
 	"io"
@@ -78,7 +80,7 @@ func (kf *killFigures) check(ctx context.Context, bin, kdir, after string) {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		kf.CheckFailures++
 		if len(kf.Failed) < 3 {
-			kf.Failed = append(kf.Failed, fmt.Sprintf("after %s: %v: %s", after, err, tail(string(b), 500)))
+			kf.Failed = append(kf.Failed, fmt.Sprintf("after %s: %v: %s", after, err, childproc.Tail(string(b), 500)))
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
+
 	"bufio"
 	"bytes"
 	"context"
@@ -14,33 +16,9 @@ import (
 	"time"
 )
 
-const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcpvec-reliability","version":"1"}}}`
-
 // tally counts what a phase did.
 type tally struct {
 	requests, errors atomic.Int64
-}
-
-// post sends one JSON-RPC body to the streamable endpoint and returns the
-// status, the session header and the body (at most 1 MiB).
-func post(ctx context.Context, c *http.Client, url, session, body string) (int, string, []byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		return 0, "", nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if session != "" {
-		req.Header.Set("Mcp-Session-Id", session)
-		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return 0, "", nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), b, err
 }
 
 // abandonSessions initializes n sessions from workers goroutines and never
@@ -54,7 +32,7 @@ func abandonSessions(ctx context.Context, base string, n, workers int, t *tally)
 		wg.Go(func() {
 			for i := next.Add(1); i <= int64(n) && ctx.Err() == nil; i = next.Add(1) {
 				t.requests.Add(1)
-				st, sid, _, err := post(ctx, c, base+"/mcp", "", initializeBody)
+				st, sid, _, err := childproc.Post(ctx, c, base+"/mcp", "", childproc.InitializeBody)
 				if err != nil || st != http.StatusOK || sid == "" {
 					t.errors.Add(1)
 					continue
@@ -75,7 +53,7 @@ func abandonSessions(ctx context.Context, base string, n, workers int, t *tally)
 
 // sessionStatus reports the HTTP status of tools/list on a session.
 func sessionStatus(ctx context.Context, base, sid string) int {
-	st, _, _, err := post(ctx, http.DefaultClient, base+"/mcp", sid, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	st, _, _, err := childproc.Post(ctx, http.DefaultClient, base+"/mcp", sid, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
 	if err != nil {
 		return 0
 	}
@@ -86,12 +64,12 @@ func sessionStatus(ctx context.Context, base, sid string) int {
 // signed link of the big document.
 func docLink(ctx context.Context, base string) (string, error) {
 	c := &http.Client{Timeout: 30 * time.Second}
-	_, sid, _, err := post(ctx, c, base+"/mcp", "", initializeBody)
+	_, sid, _, err := childproc.Post(ctx, c, base+"/mcp", "", childproc.InitializeBody)
 	if err != nil {
 		return "", err
 	}
 	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search","arguments":{"query":"` + bigMarker + `"}}}`
-	_, _, body, err := post(ctx, c, base+"/mcp", sid, call)
+	_, _, body, err := childproc.Post(ctx, c, base+"/mcp", sid, call)
 	if err != nil {
 		return "", err
 	}
@@ -159,7 +137,7 @@ func unreadSSE(ctx context.Context, base string, n int, t *tally) (refused int64
 		return 0, err
 	}
 	c := &http.Client{Timeout: 30 * time.Second}
-	msgs := []string{initializeBody, `{"jsonrpc":"2.0","method":"notifications/initialized"}`}
+	msgs := []string{childproc.InitializeBody, `{"jsonrpc":"2.0","method":"notifications/initialized"}`}
 	for i := range n {
 		msgs = append(msgs, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search","arguments":{"query":"cats home territory %d"}}}`, i+10, i))
 	}

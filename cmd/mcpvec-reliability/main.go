@@ -17,6 +17,8 @@
 package main
 
 import (
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
+
 	"context"
 	"flag"
 	"fmt"
@@ -113,7 +115,7 @@ func run(ctx context.Context, c config, out io.Writer) (*figures, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	bin, err := buildBinary(ctx, root, dir)
+	bin, err := childproc.Build(ctx, root, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +129,7 @@ func run(ctx context.Context, c config, out io.Writer) (*figures, error) {
 	f, err := drive(ctx, c, srv, out)
 	srv.stop()
 	if err != nil {
-		return nil, fmt.Errorf("%w\nserver stderr (tail):\n%s", err, tail(srv.stderrText(), 2000))
+		return nil, fmt.Errorf("%w\nserver stderr (tail):\n%s", err, childproc.Tail(srv.stderrText(), 2000))
 	}
 	if err := faults(ctx, c, bin, dir, f, out); err != nil {
 		return nil, err
@@ -156,7 +158,7 @@ func faults(ctx context.Context, c config, bin, dir string, f *figures, out io.W
 func drive(ctx context.Context, c config, srv *serverProc, out io.Writer) (*figures, error) {
 	pid := srv.cmd.Process.Pid
 	f := &figures{PhasePeak: map[string]int64{}}
-	f.RSSStart, _, _ = memory(pid)
+	f.RSSStart, _, _ = childproc.Memory(pid)
 	var t tally
 	phase := func(name string, fn func() error) error {
 		stop := sample(pid, name, f)
@@ -194,7 +196,7 @@ func drive(ctx context.Context, c config, srv *serverProc, out io.Writer) (*figu
 		})
 	}
 	f.Requests, f.Errors = t.requests.Load(), t.errors.Load()
-	f.RSSEnd, f.Peak, _ = memory(pid)
+	f.RSSEnd, f.Peak, _ = childproc.Memory(pid)
 	if err == nil && srv.cmd.ProcessState != nil {
 		err = fmt.Errorf("server exited during the run")
 	}
@@ -209,7 +211,7 @@ func sample(pid int, name string, f *figures) (stop func()) {
 		tick := time.NewTicker(50 * time.Millisecond)
 		defer tick.Stop()
 		for {
-			if rss, _, err := memory(pid); err == nil {
+			if rss, _, err := childproc.Memory(pid); err == nil {
 				f.PhasePeak[name] = max(f.PhasePeak[name], rss)
 			}
 			select {
@@ -258,11 +260,4 @@ func (f *figures) errorCount() int64 {
 		n += int64(f.Disk.CheckFailures)
 	}
 	return n
-}
-
-func tail(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
-	}
-	return s
 }

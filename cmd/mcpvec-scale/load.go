@@ -1,0 +1,128 @@
+package main
+
+import (
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
+
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// session opens one MCP session: initialize, then the initialized
+// notification.
+func session(ctx context.Context, c *http.Client, url string) (string, error) {
+	st, sid, body, err := childproc.Post(ctx, c, url, "", childproc.InitializeBody)
+	if err != nil || st != http.StatusOK {
+		return "", fmt.Errorf("initialize: status %d: %w %s", st, err, childproc.Tail(string(body), 300))
+	}
+	st, _, _, err = childproc.Post(ctx, c, url, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if err != nil || st/100 != 2 {
+		return "", fmt.Errorf("notifications/initialized: status %d: %w", st, err)
+	}
+	return sid, nil
+}
+
+// searchBody is the tools/call request of a search for query.
+func searchBody(id int64, query string) string {
+	q, _ := json.Marshal(query)
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search","arguments":{"query":%s}}}`, id, q)
+}
+
+// loadFigures is what one load phase measured.
+type loadFigures struct {
+	Clients    int     `json:"clients"`
+	Requests   int     `json:"requests"`
+	Errors     int     `json:"errors"`
+	Seconds    float64 `json:"seconds"`
+	PerSecond  float64 `json:"requests_per_second"`
+	P50ms      float64 `json:"p50_ms"`
+	P99ms      float64 `json:"p99_ms"`
+	Maxms      float64 `json:"max_ms"`
+	FirstError string  `json:"first_error,omitempty"`
+}
+
+// runLoad sends MCP search calls from clients concurrent sessions until
+// total calls are done or limit has passed, and measures each call's
+// latency. Queries are taken in turn from queries.
+func runLoad(ctx context.Context, url string, clients, total int, limit time.Duration, queries []string) (*loadFigures, error) {
+	tr := &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients}
+	defer tr.CloseIdleConnections()
+	c := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	sids := make([]string, clients)
+	for i := range sids {
+		sid, err := session(ctx, c, url)
+		if err != nil {
+			return nil, err
+		}
+		sids[i] = sid
+	}
+	var next atomic.Int64
+	lat := make([][]time.Duration, clients)
+	var errs atomic.Int64
+	var firstErr atomic.Value
+	deadline := time.Now().Add(limit)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(total) || time.Now().After(deadline) || ctx.Err() != nil {
+					return
+				}
+				t0 := time.Now()
+				err := searchOnce(ctx, c, url, sids[w], i, queries[i%int64(len(queries))])
+				lat[w] = append(lat[w], time.Since(t0))
+				if err != nil {
+					errs.Add(1)
+					firstErr.CompareAndSwap(nil, err.Error())
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	f := summarise(slices.Concat(lat...), time.Since(start))
+	f.Clients, f.Errors = clients, int(errs.Load())
+	if s, ok := firstErr.Load().(string); ok {
+		f.FirstError = s
+	}
+	return f, nil
+}
+
+// searchOnce makes one search call and checks that a result came back that
+// is not a tool error.
+func searchOnce(ctx context.Context, c *http.Client, url, sid string, id int64, query string) error {
+	st, _, body, err := childproc.Post(ctx, c, url, sid, searchBody(id+2, query))
+	switch {
+	case err != nil:
+		return err
+	case st != http.StatusOK:
+		return fmt.Errorf("search: status %d %s", st, childproc.Tail(string(body), 200))
+	case !bytes.Contains(body, []byte(`"result"`)) || bytes.Contains(body, []byte(`"isError":true`)):
+		return fmt.Errorf("search: not a result: %s", childproc.Tail(string(body), 200))
+	}
+	return nil
+}
+
+// summarise turns latencies into the figures of a phase that took wall.
+func summarise(lat []time.Duration, wall time.Duration) *loadFigures {
+	slices.Sort(lat)
+	f := &loadFigures{Requests: len(lat), Seconds: wall.Seconds()}
+	if len(lat) == 0 {
+		return f
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	f.PerSecond = float64(len(lat)) / wall.Seconds()
+	f.P50ms = ms(lat[len(lat)/2])
+	f.P99ms = ms(lat[min(len(lat)-1, len(lat)*99/100)])
+	f.Maxms = ms(lat[len(lat)-1])
+	return f
+}

@@ -1,0 +1,111 @@
+// Command mcpvec-scale is the end-to-end scale benchmark of issue 16: it
+// generates a Markdown corpus by recombining the sentences of SciFact
+// abstracts (deterministic by seed, about -passages passages), builds the
+// real binary, and measures `mcpvec ingest` (passages/s, wall time, peak
+// RSS), the library file, `mcpvec serve` (ready time, RSS after load and
+// under load), MCP HTTP search load from 1 and 16 concurrent sessions, and
+// a CLI `mcpvec search` end to end. It prints a Markdown table and can
+// write the figures as JSON.
+//
+//	go run ./cmd/mcpvec-scale -passages 100000 -json scale.json
+//	go run ./cmd/mcpvec-scale -library /work/scale/1m/library.db   # measure an existing library
+//
+// It uses the offline (hash) embedder; -dimensions passes through to ingest.
+// Children get a private XDG_RUNTIME_DIR, so no other server on the machine
+// takes their commands.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+)
+
+type config struct {
+	shared     string
+	passages   int
+	seed       uint64
+	dir        string
+	src        string
+	bin        string
+	library    string
+	dimensions int
+	clients    []int
+	requests   int
+	limit      time.Duration
+	starts     int
+	cliRuns    int
+	jsonOut    string
+	label      string
+}
+
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("mcpvec-scale", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.shared, "shared", "../shared", "folder holding eval/scifact")
+	fs.IntVar(&c.passages, "passages", 100_000, "passages to generate (about; the real count comes from ingest)")
+	fs.Uint64Var(&c.seed, "seed", 1, "corpus seed")
+	fs.StringVar(&c.dir, "dir", "", "work folder for the corpus, library and binary (default: a temporary folder, removed)")
+	fs.StringVar(&c.src, "src", ".", "module root the mcpvec binary is built from")
+	fs.StringVar(&c.bin, "bin", "", "use this mcpvec binary instead of building one")
+	fs.StringVar(&c.library, "library", "", "measure this existing library: no corpus, no ingest")
+	fs.IntVar(&c.dimensions, "dimensions", 0, "passed to ingest as --dimensions (0: the embedder's default)")
+	clients := fs.String("clients", "1,16", "concurrent MCP sessions of each load phase")
+	fs.IntVar(&c.requests, "requests", 3000, "search calls per load phase (at most)")
+	fs.DurationVar(&c.limit, "limit", 60*time.Second, "longest load phase")
+	fs.IntVar(&c.starts, "starts", 2, "serve starts measured (the first may upgrade the library)")
+	fs.IntVar(&c.cliRuns, "cli-runs", 5, "CLI searches timed (the median is reported)")
+	fs.StringVar(&c.jsonOut, "json", "", "also write the figures to this JSON file")
+	fs.StringVar(&c.label, "label", "", "a name for this run in the report")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	for _, s := range strings.Split(*clients, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("-clients %q: want positive numbers separated by commas", *clients)
+		}
+		c.clients = append(c.clients, n)
+	}
+	if c.passages < 1 || c.starts < 1 || c.cliRuns < 1 || c.requests < 1 {
+		return c, fmt.Errorf("-passages, -starts, -cli-runs and -requests must be positive")
+	}
+	return c, nil
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	c, err := parseFlags(os.Args[1:], os.Stderr)
+	if err == nil {
+		var r *results
+		if r, err = run(ctx, c, os.Stderr); err == nil {
+			err = emit(c, r, os.Stdout)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcpvec-scale:", err)
+		os.Exit(1)
+	}
+}
+
+// emit prints the Markdown report and writes the JSON one when asked.
+func emit(c config, r *results, out io.Writer) error {
+	r.markdown(out)
+	if c.jsonOut == "" {
+		return nil
+	}
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(c.jsonOut, append(b, '\n'), 0o644)
+}
