@@ -110,6 +110,7 @@ func TestSingleNode(t *testing.T) {
 	t.Run("Settings", func(t *testing.T) { testSettings(t, c) })
 	t.Run("Errors", func(t *testing.T) { testErrors(t, c) })
 	t.Run("Analyzer", func(t *testing.T) { testAnalyzer(t, c) })
+	t.Run("OlderSchemaGainsHeadings", func(t *testing.T) { testOlderSchema(t, c) })
 	t.Run("Migrate", func(t *testing.T) { testMigrate(t, c) })
 	t.Run("Reindex", func(t *testing.T) { testReindex(t, c) })
 }
@@ -315,6 +316,32 @@ func testSettings(t *testing.T, c *weaviatetest.Cluster) {
 	f := testDoc("short", "", 0, "x")
 	if _, err := b.PutDocument(ctx, f.d, f.chunks, [][]float32{{1, 2}}, nil); !errors.Is(err, store.ErrDimensions) {
 		t.Errorf("put with 2-dimensional vectors: %v, want store.ErrDimensions", err)
+	}
+}
+
+// testOlderSchema: a passage class made by an mcpvec from before heading
+// paths (no "headings" property) gets the property on Open, and passages
+// then keep their headings.
+func testOlderSchema(t *testing.T, c *weaviatetest.Cluster) {
+	var props []string
+	for _, p := range []string{"text:text", "terms:text", "docId:text", "index:int", "seq:text", "start:int",
+		"end:int", "pageStart:int", "pageEnd:int", "title:text"} {
+		name, typ, _ := strings.Cut(p, ":")
+		props = append(props, fmt.Sprintf(`{"name":%q,"dataType":[%q]}`, name, typ))
+	}
+	body := `{"class":"OlderPassage","vectorizer":"none","properties":[` + strings.Join(props, ",") + `]}`
+	resp, err := c.Do(0, http.MethodPost, "/v1/schema", body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("create an older passage class: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	b := mustOpen(t, c, 0, "Older", nil)
+	f := testDoc("o", "/lib/o.pdf", 1, "Tabby cats nap.")
+	f.chunks[0].Headings = []string{"Naps"}
+	put(t, b, f, nil)
+	got, err := b.Passage(context.Background(), "o:0")
+	if err != nil || !slices.Equal(got.Headings, f.chunks[0].Headings) {
+		t.Errorf("passage of an upgraded class = %+v, %v; want headings %v", got, err, f.chunks[0].Headings)
 	}
 }
 
