@@ -9,7 +9,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -242,7 +241,7 @@ func overlapsChosen(c *store.Chunk, chosen []*store.Chunk) bool {
 // result builds a search result. For paged documents it cites the page
 // holding the passage's best-matching sentence, which is where a reader
 // should land, not merely where the passage starts.
-func (l *Library) result(d *store.Document, c *store.Chunk, terms map[string]bool, score float64) SearchResult {
+func (l *Library) result(d *store.Document, c *store.Chunk, terms *termSet, score float64) SearchResult {
 	text, off := snippet(c.Text, terms, l.opts.SnippetChars)
 	page, anchor := 0, ""
 	if isPaged(d) {
@@ -310,12 +309,4 @@ func sourceURL(d *store.Document, page int) string {
 		return fmt.Sprintf("%s#page=%d", d.SourceURL, page)
 	}
 	return d.SourceURL
-}
-
-func queryTerms(q string) map[string]bool {
-	m := map[string]bool{}
-	for _, t := range lexical.Tokenize(q) {
-		m[t] = true
-	}
-	return m
 }

@@ -1,18 +1,46 @@
 package library
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpvec/mcpvec/index/lexical"
 )
+
+// termSet is a query's distinct stems in a fixed order, each with its "y"
+// spelling when Snowball ended it in "i" (see matchScore). It is read-only
+// once built.
+type termSet struct {
+	stems []string
+	ys    []string // ys[i]: stems[i] with its final "i" as "y", or ""
+}
+
+// queryTerms returns the distinct stems the lexical index makes of q.
+func queryTerms(q string) *termSet {
+	ts := &termSet{}
+	for _, t := range lexical.Tokenize(q) {
+		if slices.Contains(ts.stems, t) {
+			continue
+		}
+		y := ""
+		if strings.HasSuffix(t, "i") {
+			y = t[:len(t)-1] + "y"
+		}
+		ts.stems, ts.ys = append(ts.stems, t), append(ts.ys, y)
+	}
+	return ts
+}
 
 // bestSentence returns the sentences of text and the index of the one that
 // holds the most distinct query terms (the first on a tie).
-func bestSentence(text string, terms map[string]bool) ([][2]int, int) {
+func bestSentence(text string, terms *termSet) ([][2]int, int) {
 	sents := sentences(text)
+	seen := make([]bool, len(terms.stems))
 	best, bestScore := 0, -1
 	for i, s := range sents {
-		if score := matchScore(text[s[0]:s[1]], terms); score > bestScore {
+		if score := matchScore(text[s[0]:s[1]], terms, seen); score > bestScore {
 			best, bestScore = i, score
 		}
 	}
@@ -22,7 +50,7 @@ func bestSentence(text string, terms map[string]bool) ([][2]int, int) {
 // snippet returns about max characters of text centred on the sentence that
 // holds the most distinct query terms, widened with its neighbours, and the
 // byte offset of that sentence in text (for citing its page).
-func snippet(text string, terms map[string]bool, maxChars int) (string, int) {
+func snippet(text string, terms *termSet, maxChars int) (string, int) {
 	sents, best := bestSentence(text, terms)
 	bestOff := 0
 	if len(sents) > 0 {
@@ -65,22 +93,42 @@ func snippet(text string, terms map[string]bool, maxChars int) (string, int) {
 	return strings.TrimSpace(out), bestOff
 }
 
-// matchScore counts the distinct query terms a sentence matches. A word
-// matches a term when it starts with the term's stem (stems are mostly
-// prefixes: "attached" → "attach"; Snowball's "y" → "i" is undone). This
-// avoids stemming every word of every result, which dominated search time.
-func matchScore(sentence string, terms map[string]bool) int {
-	seen := map[string]bool{}
-	for _, w := range strings.FieldsFunc(sentence, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		w = strings.ToLower(w)
-		for t := range terms {
-			if !seen[t] && (strings.HasPrefix(w, t) || (strings.HasSuffix(t, "i") && strings.HasPrefix(w, t[:len(t)-1]+"y"))) {
+// matchScore counts the distinct query terms a sentence matches. A word (a
+// run of letters and digits) matches a term when, lower-cased, it starts
+// with the term's stem (stems are mostly prefixes: "attached" → "attach";
+// Snowball's "y" → "i" is undone). This avoids stemming every word of every
+// result, which dominated search time. seen is scratch space of one flag
+// per term; matchScore allocates nothing for lower-case ASCII text.
+func matchScore(sentence string, terms *termSet, seen []bool) int {
+	clear(seen)
+	n := 0
+	for i := 0; i < len(sentence) && n < len(terms.stems); {
+		r, size := utf8.DecodeRuneInString(sentence[i:])
+		if !isWordRune(r) {
+			i += size
+			continue
+		}
+		j := i + size
+		for j < len(sentence) {
+			r, size := utf8.DecodeRuneInString(sentence[j:])
+			if !isWordRune(r) {
+				break
+			}
+			j += size
+		}
+		w := strings.ToLower(sentence[i:j])
+		for t, stem := range terms.stems {
+			if !seen[t] && (strings.HasPrefix(w, stem) || (terms.ys[t] != "" && strings.HasPrefix(w, terms.ys[t]))) {
 				seen[t] = true
+				n++
 			}
 		}
+		i = j
 	}
-	return len(seen)
+	return n
 }
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // sentences splits text into [start,end) byte ranges at sentence ends and
 // paragraph breaks.
