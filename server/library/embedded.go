@@ -10,6 +10,7 @@ import (
 	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/store"
+	"golang.org/x/sync/errgroup"
 )
 
 // embedded is the Backend of Open: the store holds documents, passages
@@ -40,15 +41,24 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 		l.dim = meta.Embedder.Dimensions
 	}
 	start := time.Now()
-	repaired := false
-	err = db.View(func(tx *store.Tx) error {
-		var err error
-		repaired, err = l.load(tx)
-		return err
+	// The two indexes load in parallel, each in a read transaction of its
+	// own. A write committed between the two (none is, while a command or
+	// server opens its library) leaves a passage in one index only, which
+	// the next open reconciles, as it does a write missed by both.
+	var lexRepaired, vecRepaired bool
+	var g errgroup.Group
+	g.Go(func() error {
+		return db.View(func(tx *store.Tx) (err error) { lexRepaired, err = l.loadLexicalIndex(tx); return err })
 	})
-	if err != nil {
+	if l.dim > 0 {
+		g.Go(func() error {
+			return db.View(func(tx *store.Tx) (err error) { vecRepaired, err = l.loadVectorIndex(tx); return err })
+		})
+	}
+	if err := g.Wait(); err != nil {
 		return nil, err
 	}
+	repaired := lexRepaired || vecRepaired
 	opts.Logger.Debug("library indexes loaded", "passages", l.lex.Len(), "took", time.Since(start))
 	if repaired {
 		if err := l.Save(); err != nil && !errors.Is(err, store.ErrReadOnly) {
@@ -85,9 +95,9 @@ func (l *embedded) loadLexical(tx *store.Tx, kv lexical.KV) (repaired bool, err 
 	return lst.Tokenized > 0 || lst.Dropped > 0 || lst.Rewrite, nil
 }
 
-// load loads both indexes and reports whether either was repaired.
-func (l *embedded) load(tx *store.Tx) (repaired bool, err error) {
-	opts := l.opts
+// loadLexicalIndex loads the BM25 index and reports whether it was
+// repaired.
+func (l *embedded) loadLexicalIndex(tx *store.Tx) (repaired bool, err error) {
 	kv, err := tx.Aux(AuxLexical)
 	if err != nil {
 		return false, err
@@ -96,12 +106,17 @@ func (l *embedded) load(tx *store.Tx) (repaired bool, err error) {
 	if repaired, err = l.loadLexical(tx, kv); err != nil {
 		return false, err
 	}
-	opts.Logger.Debug("lexical index loaded", "took", time.Since(start))
-	if l.dim == 0 {
-		return repaired, nil
-	}
-	start = time.Now()
-	if kv, err = tx.Aux(AuxVectors); err != nil {
+	l.opts.Logger.Debug("lexical index loaded", "took", time.Since(start))
+	return repaired, nil
+}
+
+// loadVectorIndex loads the vector index and reports whether it was
+// repaired or needs saving (codes read from the vectors, format upgraded).
+func (l *embedded) loadVectorIndex(tx *store.Tx) (repaired bool, err error) {
+	opts := l.opts
+	start := time.Now()
+	kv, err := tx.Aux(AuxVectors)
+	if err != nil {
 		return false, err
 	}
 	var vst index.LoadStats
@@ -109,7 +124,7 @@ func (l *embedded) load(tx *store.Tx) (repaired bool, err error) {
 		return false, fmt.Errorf("load vector index: %w", err)
 	}
 	opts.Logger.Debug("vector index loaded", "took", time.Since(start), "read", vst.Read)
-	repaired = repaired || vst.Inserted > 0 || vst.Removed > 0 || vst.Rebuilt || vst.Read > 0 || vst.Upgraded
+	repaired = vst.Inserted > 0 || vst.Removed > 0 || vst.Rebuilt || vst.Read > 0 || vst.Upgraded
 	if vst.Inserted > 0 || vst.Removed > 0 {
 		opts.Logger.Info("vector index reconciled with the store", "inserted", vst.Inserted, "removed", vst.Removed)
 	}
