@@ -27,7 +27,8 @@ type Backend interface {
 	// Delete removes a document with its passages and vectors and returns
 	// the removed passages' sequence numbers.
 	Delete(id string) ([]uint64, error)
-	// Document returns a document; with text false, without its text.
+	// Document returns a document; with text false, without its text, and
+	// then possibly shared with other callers: it must not be modified.
 	Document(id string, text bool) (*store.Document, error)
 	// Documents lists every document, without text.
 	Documents() ([]*store.Document, error)

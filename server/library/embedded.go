@@ -23,6 +23,7 @@ type embedded struct {
 	dim  int
 	vec  *index.Index
 	lex  *lexical.Index
+	docs docCache // records without text for the query path
 }
 
 // openEmbedded loads the persisted indexes over db, reconciling them with
@@ -149,6 +150,7 @@ func (s *storeVectors) Vectors(ids []uint64, fn func(i int, vec []float32)) erro
 // removes the removed passages and indexes the added ones. Call Save to
 // persist.
 func (l *embedded) Apply(res store.PutResult) error {
+	l.docs.clear()
 	vec := l.vectors()
 	for _, s := range res.Removed {
 		l.lex.Delete(s)

@@ -27,11 +27,13 @@ func (l *embedded) Delete(id string) ([]uint64, error) {
 	return removed, l.Apply(store.PutResult{Removed: removed})
 }
 
+// Document returns a document with its text (read from the store), or its
+// record without text (through the cache; shared, not to be modified).
 func (l *embedded) Document(id string, text bool) (*store.Document, error) {
 	if text {
 		return l.db.Document(id)
 	}
-	return l.db.DocumentInfo(id)
+	return l.docs.get(id, l.db.DocumentInfo)
 }
 
 func (l *embedded) Documents() ([]*store.Document, error)        { return l.db.Documents() }
