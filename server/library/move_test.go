@@ -3,6 +3,8 @@ package library_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,4 +40,49 @@ func TestMoveFollowsTheFileAndDropsADisplacedDocument(t *testing.T) {
 	if err != nil || !h.Consistent {
 		t.Fatalf("check after move: %+v %v", h, err)
 	}
+}
+
+// TestSearchSeesEveryWrite: the query path caches document records, yet a
+// search after a write (here a move, which changes the record's URL) never
+// answers with the record from before it, even with searches running
+// while the writes happen.
+func TestSearchSeesEveryWrite(t *testing.T) {
+	f := newFixture(t, library.Options{})
+	f.add(t, "cats", "cats.pdf", "application/pdf", "", "Cats are strongly attached to their homes.")
+	ctx := context.Background()
+	search := func() string {
+		resp, err := f.lib.Search(ctx, "cats attached homes", library.SearchOptions{K: 1, Mode: library.Lexical})
+		if err != nil || len(resp.Results) != 1 {
+			t.Errorf("search = %+v, %v", resp, err)
+			return ""
+		}
+		return resp.Results[0].URL
+	}
+	search() // the record is cached now
+	mt := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for range 4 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					search()
+				}
+			}
+		})
+	}
+	for i := range 50 {
+		url := fmt.Sprintf("https://example.org/cats-%d.pdf", i)
+		if err := f.lib.Move("cats", fmt.Sprintf("/docs/cats-%d.pdf", i), url, mt); err != nil {
+			t.Fatal(err)
+		}
+		if got := search(); got != url+"#page=1" {
+			t.Fatalf("search after move %d cites %q, want %q", i, got, url+"#page=1")
+		}
+	}
+	close(stop)
+	wg.Wait()
 }
