@@ -6,8 +6,12 @@ import (
 	"github.com/mcpvec/mcpvec/store"
 )
 
-// docCacheMax bounds the cached records; a full cache starts over.
-const docCacheMax = 4096
+// docCacheWeight bounds the cache by the numbers its records hold (page
+// starts and passage sequence numbers, 8 bytes each, plus one per record):
+// about 8 MB, whatever the documents' sizes. A full cache starts over.
+const docCacheWeight = 1 << 20
+
+func docWeight(d *store.Document) int { return 1 + len(d.PageStarts) + len(d.Chunks) }
 
 // docCache holds document records without their text for the query path,
 // which reads the same documents for result after result: a record (with
@@ -16,9 +20,10 @@ const docCacheMax = 4096
 // clears it (embedded.Apply). The records it returns are shared and must
 // not be modified. It is safe for concurrent use.
 type docCache struct {
-	mu  sync.Mutex
-	gen uint64 // bumped by every clear
-	m   map[string]*store.Document
+	mu     sync.Mutex
+	gen    uint64 // bumped by every clear
+	m      map[string]*store.Document
+	weight int // sum of docWeight over m
 }
 
 // get returns the record of id, from the cache or from load. A record
@@ -38,11 +43,14 @@ func (c *docCache) get(id string, load func(string) (*store.Document, error)) (*
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.gen == gen {
-		if c.m == nil || len(c.m) >= docCacheMax {
-			c.m = make(map[string]*store.Document)
+	if w := docWeight(d); c.gen == gen && w <= docCacheWeight {
+		if c.m == nil || c.weight+w > docCacheWeight {
+			c.m, c.weight = make(map[string]*store.Document), 0
 		}
-		c.m[id] = d
+		if _, ok := c.m[id]; !ok {
+			c.m[id] = d
+			c.weight += w
+		}
 	}
 	return d, nil
 }
@@ -51,6 +59,6 @@ func (c *docCache) get(id string, load func(string) (*store.Document, error)) (*
 func (c *docCache) clear() {
 	c.mu.Lock()
 	c.gen++
-	c.m = nil
+	c.m, c.weight = nil, 0
 	c.mu.Unlock()
 }
