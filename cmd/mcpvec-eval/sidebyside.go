@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,6 +37,9 @@ type sideResult struct {
 // clients, and nDCG@10 of the MCP search results. Nodes run on loopback
 // under a temporary folder and are stopped at the end.
 func sideBySide(ctx context.Context, c config) error {
+	if _, err := chooseSetups(c.setups); err != nil {
+		return err
+	}
 	cp, err := openCorpus(c, c.sideBySide, "mcpvec-sidebyside-")
 	if err != nil {
 		return err
@@ -49,7 +53,11 @@ func sideBySide(ctx context.Context, c config) error {
 	fmt.Printf("\n## side by side: %s (%d documents, %d queries), %d clients, shared machine (%d CPUs)\n\n", c.sideBySide, cp.docs, len(queries), c.clients, cpus())
 	fmt.Println("| library | passages | ingest passages/s | search p50 / p99 ms, 1 client | search p50 / p99 ms, " + fmt.Sprint(c.clients) + " clients | nDCG@10 (MCP search) | MRR@10 |")
 	fmt.Println("|---|---|---|---|---|---|---|")
-	for _, s := range []setup{{"embedded (bbolt file)", 0}, {"Weaviate, 1 node", 1}, {"Weaviate, 3 nodes, replication 3", 3}} {
+	setups, err := chooseSetups(c.setups)
+	if err != nil {
+		return err
+	}
+	for _, s := range setups {
 		r, err := runSetup(ctx, c, s, bin, filepath.Join(dir, fmt.Sprintf("setup%d", s.nodes)), files, base, queries)
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
@@ -58,6 +66,22 @@ func sideBySide(ctx context.Context, c config) error {
 			r.one, r.many, r.ndcg, r.mrr)
 	}
 	return nil
+}
+
+// allSetups are the libraries a side-by-side run can compare.
+var allSetups = []setup{{"embedded (bbolt file)", 0}, {"Weaviate, 1 node", 1}, {"Weaviate, 3 nodes, replication 3", 3}}
+
+// chooseSetups picks from allSetups by node count ("0,1,3": all).
+func chooseSetups(list string) ([]setup, error) {
+	var out []setup
+	for _, f := range strings.Split(list, ",") {
+		i := slices.IndexFunc(allSetups, func(s setup) bool { return fmt.Sprint(s.nodes) == strings.TrimSpace(f) })
+		if i < 0 {
+			return nil, fmt.Errorf("-setups %q: want node counts out of 0 (embedded), 1 and 3, separated by commas", list)
+		}
+		out = append(out, allSetups[i])
+	}
+	return out, nil
 }
 
 // runSetup ingests files into setup s (starting its Weaviate nodes), serves
