@@ -42,9 +42,9 @@ func (l latencies) String() string {
 // measureServe starts `mcpvec serve` on the library, runs every query
 // through one MCP client (latency and the TREC run scored for nDCG@10),
 // then through c.clients clients at once sharing the queries, and stops
-// the server.
-func measureServe(ctx context.Context, c config, r sideResult, bin, dir string, lib []string, base string, queries []query, docOf map[string]string) (sideResult, error) {
-	endpoint, stop, err := startServe(ctx, bin, dir, lib)
+// the server. backendCPU is the CPU time of the Weaviate nodes so far.
+func measureServe(ctx context.Context, c config, r sideResult, bin, dir string, lib []string, base string, queries []query, docOf map[string]string, backendCPU func() time.Duration) (sideResult, error) {
+	endpoint, pid, stop, err := startServe(ctx, bin, dir, lib)
 	if err != nil {
 		return r, err
 	}
@@ -58,27 +58,31 @@ func measureServe(ctx context.Context, c config, r sideResult, bin, dir string, 
 		return r, err
 	}
 	r.ndcg, r.mrr = scores["ndcg@10"], scores["mrr@10"]
+	cpu := cpuOf(pid) + backendCPU()
 	r.many, err = searchLoad(ctx, endpoint, queries, max(c.clients, 1), nil, "")
+	if after := cpuOf(pid) + backendCPU(); cpu > 0 && after > cpu {
+		r.searchCPU = after - cpu
+	}
 	return r, err
 }
 
 // startServe runs `mcpvec serve` on a free loopback port and returns its
-// MCP endpoint and a function that stops it.
-func startServe(ctx context.Context, bin, dir string, lib []string) (string, func(), error) {
+// MCP endpoint, its process id and a function that stops it.
+func startServe(ctx context.Context, bin, dir string, lib []string) (string, int, func(), error) {
 	cmd := exec.CommandContext(ctx, bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, lib...)...)
 	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+dir)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return "", nil, err
+		return "", 0, nil, err
 	}
 	logf, err := os.Create(filepath.Join(dir, "serve.log"))
 	if err != nil {
-		return "", nil, err
+		return "", 0, nil, err
 	}
 	cmd.Stderr = logf
 	if err := cmd.Start(); err != nil {
 		logf.Close()
-		return "", nil, err
+		return "", 0, nil, err
 	}
 	stop := func() {
 		cmd.Process.Signal(syscall.SIGTERM)
@@ -106,10 +110,10 @@ func startServe(ctx context.Context, bin, dir string, lib []string) (string, fun
 	}()
 	select {
 	case ep := <-found:
-		return ep, stop, nil
+		return ep, cmd.Process.Pid, stop, nil
 	case <-time.After(2 * time.Minute):
 		stop()
-		return "", nil, errors.New("mcpvec serve printed no endpoint in 2 minutes (see serve.log)")
+		return "", 0, nil, errors.New("mcpvec serve printed no endpoint in 2 minutes (see serve.log)")
 	}
 }
 
