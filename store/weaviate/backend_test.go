@@ -244,6 +244,7 @@ func testSearch(t *testing.T, c *weaviatetest.Cluster) {
 	if hits, err := b.Lexical(ctx, `quotes " and \ backslashes } { ) (`, 3); err != nil {
 		t.Errorf("query with GraphQL syntax: %v, %v", ids(hits), err)
 	}
+	testRank(t, b, lex, near)
 }
 
 func testRePut(t *testing.T, c *weaviatetest.Cluster) {

@@ -27,13 +27,7 @@ func (b *Backend) PutDocument(ctx context.Context, doc *store.Document, chunks [
 	if err := b.checkPut(ctx, doc, chunks, vectors); err != nil {
 		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
 	}
-	if err := b.replacePath(ctx, doc, &res); err != nil {
-		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
-	}
-	if old, err := b.DocumentInfo(ctx, doc.ID); err == nil {
-		res.Removed = append(res.Removed, old.Chunks...)
-		res.Replaced = append(res.Replaced, doc.ID)
-	} else if !isNotFound(err) {
+	if err := b.replaceOld(ctx, doc, &res); err != nil {
 		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
 	}
 	objs := make([]object, len(chunks))
@@ -82,22 +76,38 @@ func (b *Backend) checkPut(ctx context.Context, doc *store.Document, chunks []st
 	return nil
 }
 
-// replacePath deletes another document at doc's SourcePath.
-func (b *Backend) replacePath(ctx context.Context, doc *store.Document, res *store.PutResult) error {
-	if doc.SourcePath == "" {
-		return nil
+// replaceOld reads, in one query, the document with doc's id and any other
+// at its SourcePath; it deletes the others and notes in res what the put
+// replaces.
+func (b *Backend) replaceOld(ctx context.Context, doc *store.Document, res *store.PutResult) error {
+	filter := "where: " + gqlCond("docId", "Equal", "valueText", doc.ID)
+	if doc.SourcePath != "" {
+		filter = fmt.Sprintf("where: {operator: Or, operands: [%s, %s]}",
+			gqlCond("docId", "Equal", "valueText", doc.ID), gqlCond("sourcePath", "Equal", "valueText", doc.SourcePath))
 	}
-	old, err := b.DocumentByPath(ctx, doc.SourcePath)
-	if isNotFound(err) || (err == nil && old.ID == doc.ID) {
-		return nil
-	}
-	if err != nil {
+	var recs []docRecord
+	if err := b.get(ctx, b.classes.document, filter+" limit: 10", docFields, &recs); err != nil {
 		return err
 	}
-	removed, err := b.DeleteDocument(ctx, old.ID)
-	res.Removed = append(res.Removed, removed...)
-	res.Replaced = append(res.Replaced, old.ID)
-	return err
+	var same *store.Document
+	for i := range recs {
+		old := recs[i].document()
+		if old.ID == doc.ID {
+			same = old
+			continue
+		}
+		removed, err := b.DeleteDocument(ctx, old.ID)
+		res.Removed = append(res.Removed, removed...)
+		res.Replaced = append(res.Replaced, old.ID)
+		if err != nil {
+			return err
+		}
+	}
+	if same != nil {
+		res.Removed = append(res.Removed, same.Chunks...)
+		res.Replaced = append(res.Replaced, doc.ID)
+	}
+	return nil
 }
 
 func (b *Backend) passageObject(c *store.Chunk, title string, vec []float32) object {
