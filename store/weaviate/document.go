@@ -23,33 +23,11 @@ import (
 // the old document listed, possibly with some new passages searchable;
 // putting it again repairs that.
 func (b *Backend) PutDocument(ctx context.Context, doc *store.Document, chunks []store.Chunk, vectors [][]float32, original []byte) (store.PutResult, error) {
-	var res store.PutResult
-	if err := b.checkPut(ctx, doc, chunks, vectors); err != nil {
-		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
+	res, err := b.PutDocuments(ctx, []DocumentWrite{{doc, chunks, vectors, original}})
+	if len(res) == 0 {
+		return store.PutResult{}, err
 	}
-	if err := b.replaceOld(ctx, doc, &res); err != nil {
-		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
-	}
-	objs := make([]object, len(chunks))
-	doc.Chunks = make([]uint64, len(chunks))
-	for i := range chunks {
-		c := &chunks[i]
-		c.DocID, c.Index, c.Seq = doc.ID, i, seqOf(doc.ID, i)
-		doc.Chunks[i] = c.Seq
-		objs[i] = b.passageObject(c, doc.Title, vectors[i])
-	}
-	if err := b.putObjects(ctx, objs); err != nil {
-		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
-	}
-	surplus := and(equalText("docId", doc.ID), where{"path": []string{"index"}, "operator": "GreaterThanEqual", "valueInt": len(chunks)})
-	if _, err := b.deleteWhere(ctx, b.classes.passage, surplus); err != nil {
-		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
-	}
-	if err := b.putObjects(ctx, []object{b.documentObject(doc, original)}); err != nil {
-		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
-	}
-	res.Added = doc.Chunks
-	return res, nil
+	return res[0], err
 }
 
 // checkPut validates ids, counts and vector dimensions against the
@@ -72,40 +50,6 @@ func (b *Backend) checkPut(ctx context.Context, doc *store.Document, chunks []st
 		if len(v) != emb.Dimensions {
 			return fmt.Errorf("chunk %d: %w (%d, want %d)", i, store.ErrDimensions, len(v), emb.Dimensions)
 		}
-	}
-	return nil
-}
-
-// replaceOld reads, in one query, the document with doc's id and any other
-// at its SourcePath; it deletes the others and notes in res what the put
-// replaces.
-func (b *Backend) replaceOld(ctx context.Context, doc *store.Document, res *store.PutResult) error {
-	filter := "where: " + gqlCond("docId", "Equal", "valueText", doc.ID)
-	if doc.SourcePath != "" {
-		filter = fmt.Sprintf("where: {operator: Or, operands: [%s, %s]}",
-			gqlCond("docId", "Equal", "valueText", doc.ID), gqlCond("sourcePath", "Equal", "valueText", doc.SourcePath))
-	}
-	var recs []docRecord
-	if err := b.get(ctx, b.classes.document, filter+" limit: 10", docFields, &recs); err != nil {
-		return err
-	}
-	var same *store.Document
-	for i := range recs {
-		old := recs[i].document()
-		if old.ID == doc.ID {
-			same = old
-			continue
-		}
-		removed, err := b.DeleteDocument(ctx, old.ID)
-		res.Removed = append(res.Removed, removed...)
-		res.Replaced = append(res.Replaced, old.ID)
-		if err != nil {
-			return err
-		}
-	}
-	if same != nil {
-		res.Removed = append(res.Removed, same.Chunks...)
-		res.Replaced = append(res.Replaced, doc.ID)
 	}
 	return nil
 }
