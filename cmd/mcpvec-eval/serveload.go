@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 )
 
 func cpus() int { return runtime.NumCPU() }
@@ -42,8 +43,9 @@ func (l latencies) String() string {
 // measureServe starts `mcpvec serve` on the library, runs every query
 // through one MCP client (latency and the TREC run scored for nDCG@10),
 // then through c.clients clients at once sharing the queries, and stops
-// the server. backendCPU is the CPU time of the Weaviate nodes so far.
-func measureServe(ctx context.Context, c config, r sideResult, bin, dir string, lib []string, base string, queries []query, docOf map[string]string, backendCPU func() time.Duration) (sideResult, error) {
+// the server. backend are the Weaviate nodes' process ids (none for the
+// embedded library).
+func measureServe(ctx context.Context, c config, r sideResult, bin, dir string, lib []string, base string, queries []query, docOf map[string]string, backend []int) (sideResult, error) {
 	endpoint, pid, stop, err := startServe(ctx, bin, dir, lib)
 	if err != nil {
 		return r, err
@@ -58,9 +60,10 @@ func measureServe(ctx context.Context, c config, r sideResult, bin, dir string, 
 		return r, err
 	}
 	r.ndcg, r.mrr = scores["ndcg@10"], scores["mrr@10"]
-	cpu := cpuOf(pid) + backendCPU()
+	pids := append(backend, pid)
+	cpu := childproc.CPU(pids...)
 	r.many, err = searchLoad(ctx, endpoint, queries, max(c.clients, 1), nil, "")
-	if after := cpuOf(pid) + backendCPU(); cpu > 0 && after > cpu {
+	if after := childproc.CPU(pids...); cpu > 0 && after > cpu {
 		r.searchCPU = after - cpu
 	}
 	return r, err

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/weaviate"
@@ -121,12 +122,12 @@ func runSetup(ctx context.Context, c config, s setup, bin, dir string, files, ba
 	if s.nodes == 0 {
 		ingestArgs = append(append([]string{"ingest"}, lib...), files)
 	}
-	start, wvCPU := time.Now(), clusterCPU(cl)
+	start, wvCPU := time.Now(), childproc.CPU(cl.PIDs()...)
 	out, cpu, err := runMcpvec(ctx, bin, dir, ingestArgs...)
 	if err != nil {
 		return r, fmt.Errorf("ingest: %w\n%s", err, out)
 	}
-	r.ingest, r.ingestCPU = time.Since(start), cpu+clusterCPU(cl)-wvCPU
+	r.ingest, r.ingestCPU = time.Since(start), cpu+childproc.CPU(cl.PIDs()...)-wvCPU
 	docOf, passages, err := libraryDocs(ctx, lib, url)
 	if err != nil {
 		return r, err
@@ -135,7 +136,7 @@ func runSetup(ctx context.Context, c config, s setup, bin, dir string, files, ba
 	if cl != nil {
 		time.Sleep(c.sideSettle) // see nodeSettings
 	}
-	return measureServe(ctx, c, r, bin, dir, lib, base, queries, docOf, func() time.Duration { return clusterCPU(cl) })
+	return measureServe(ctx, c, r, bin, dir, lib, base, queries, docOf, cl.PIDs())
 }
 
 // nodeSettings are the side-by-side nodes' settings beyond weaviatetest's:
