@@ -329,3 +329,49 @@ func TestSegmentOtherTokenizerVersion(t *testing.T) {
 	}
 	saveReloads(t, got, kv, texts)
 }
+
+// TestLoadSynced: with a KV in step with the passages, LoadSynced restores
+// the segment's passages and the records and tombstones beside it without
+// ranging over the ids; when the segment is damaged it falls back to them
+// and tokenises what the segment held.
+func TestLoadSynced(t *testing.T) {
+	smallSegments(t, 16)
+	texts := segmentCorpus(3, 300)
+	ix := indexOf(texts)
+	kv := newMapKV()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	for i := range 10 {
+		texts[uint64(1000+i)] = randomText(rng, 20)
+		ix.Add(uint64(1000+i), texts[uint64(1000+i)])
+		delete(texts, uint64(100+i))
+		ix.Delete(uint64(100 + i))
+	}
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	ranged := false
+	ids := func(yield func(uint64) bool) {
+		ranged = true
+		idsOf(texts)(yield)
+	}
+	text := func(id uint64) (string, error) { return texts[id], nil }
+	got, st, err := LoadSynced(kv, DefaultConfig(), ids, text)
+	if err != nil || st != (LoadStats{Loaded: len(texts)}) || ranged {
+		t.Fatalf("LoadSynced = %+v, %v; ranged over ids: %v", st, err, ranged)
+	}
+	sameAsFresh(t, got, texts)
+
+	for k := range kv.m {
+		if bytes.HasPrefix([]byte(k), segChunkPrefix) {
+			kv.m[k] = kv.m[k][:len(kv.m[k])/2]
+		}
+	}
+	got, st, err = LoadSynced(kv, DefaultConfig(), ids, text)
+	if err != nil || !ranged || st.Reason == nil || st.Tokenized != len(texts)-10 {
+		t.Fatalf("LoadSynced of a damaged segment = %+v, %v; ranged over ids: %v", st, err, ranged)
+	}
+	sameAsFresh(t, got, texts)
+}
