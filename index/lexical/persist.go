@@ -372,7 +372,8 @@ func (ix *Index) reuse(id uint64, check bool, sum uint32, recs map[uint64]record
 
 // finishLoad drops the segment's passages and the records no passage
 // claimed (the next Save deletes them; a tombstone already says so), then
-// builds the postings, or compacts or repacks those read from a segment.
+// builds the postings, or compacts those read from a segment or adds to
+// them the postings of the passages inserted beside it.
 func (ix *Index) finishLoad(recs map[uint64]record, st *LoadStats) {
 	for s := range ix.nbase {
 		d := &ix.docs[s]
@@ -392,7 +393,7 @@ func (ix *Index) finishLoad(recs map[uint64]record, st *LoadStats) {
 			st.Dropped++
 		}
 	}
-	grown := len(ix.docs) > ix.nbase
+	nbase := ix.nbase
 	ix.loading, ix.seen, ix.nbase = false, nil, 0
 	switch {
 	case ix.deferPost:
@@ -400,8 +401,8 @@ func (ix *Index) finishLoad(recs map[uint64]record, st *LoadStats) {
 		ix.invert()
 	case ix.deadPost > 4096 && ix.deadPost > ix.livePost:
 		ix.compactLocked()
-	case grown:
-		ix.repack()
+	case len(ix.docs) > nbase:
+		ix.appendPending(nbase)
 	}
 	st.Rewrite = ix.segmentDueLocked()
 }

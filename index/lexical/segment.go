@@ -23,7 +23,7 @@ import (
 //
 // All integers are little-endian. The manifest under segMetaKey gives the
 // counts, the lengths and the CRC-32C of the streams. Records and postings
-// are read into an allocation each, so that repacking the posting lists
+// are read into an allocation each, so that rebuilding the posting lists
 // (finishLoad) can release theirs.
 var (
 	segMetaKey     = []byte("\x00lexical-segm")
