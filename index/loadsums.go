@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"unsafe"
 )
 
 // ReadFunc reads vectors by id as a Source does: fn(i, vec) for each ids[i]
@@ -162,6 +163,7 @@ func (ld *loader) readRecords(kv KV, withCodes bool, count int) error {
 	// Room for full layer-0 lists and the upper layers' share (a node has
 	// an upper layer with probability 1/M), so the arena rarely grows.
 	ld.arena = make([]uint32, 0, count*(x.m0+1)+count/max(x.m-1, 1)*(x.m+1))
+	ld.nodes = make([]storedNode, 0, count)
 	return kv.ForEach(func(k, v []byte) error {
 		if !isRecKey(k) {
 			return nil
@@ -217,10 +219,7 @@ func (ld *loader) readCodes(id uint64, v []byte) {
 	if err != nil || crc != x.crcs[s] {
 		return
 	}
-	dst := x.code(s).codes
-	for i, c := range codes {
-		dst[i] = int8(c)
-	}
+	copy(x.code(s).codes, unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(codes))), len(codes)))
 	x.scales[s] = scale
 	ld.hasCode[s] = true
 }

@@ -312,6 +312,7 @@ func readPersisted(kv KV, cfg Config) (*Index, map[uint64]record, LoadStats, err
 	if err != nil {
 		return nil, nil, st, err
 	}
+	ix.docs = slices.Grow(ix.docs, len(recs)) // room for the records' passages
 	return ix, recs, st, nil
 }
 

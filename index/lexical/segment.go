@@ -249,6 +249,7 @@ func (ix *Index) loadSegmentLocked(kv KV) (found bool, err error) {
 		return true, err
 	}
 	ix.docs = docs
+	ix.slot = make(map[uint64]uint32, len(docs))
 	for s := range docs {
 		d := &docs[s]
 		ix.slot[d.id] = uint32(s)
