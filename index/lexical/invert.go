@@ -3,6 +3,10 @@ package lexical
 import (
 	"encoding/binary"
 	"math/bits"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
 )
 
 // invert rebuilds every posting list from the live passages' packed terms,
@@ -68,8 +72,9 @@ func (ix *Index) scatter(start []uint32) (ps []slotTF, lengths []uint32) {
 // appendPending adds the postings of slots from and above (passages Load
 // inserted beside a segment, whose postings insertLocked deferred) to the
 // lists read from the segment, laying every list out in one arena of exact
-// size (releasing the segment's stream): each list is copied once instead of growing
-// posting by posting from the segment's exact-size slices. Callers hold the
+// size (releasing the segment's stream): each list is copied once instead
+// of growing posting by posting from the segment's exact-size slices. The
+// lists are independent, so they are built on all CPUs. Callers hold the
 // write lock.
 func (ix *Index) appendPending(from int) {
 	start := make([]uint32, len(ix.post)+1)
@@ -89,28 +94,30 @@ func (ix *Index) appendPending(from int) {
 			next[t]++
 		}
 	}
-	n, nb := ix.pendingSize(start, ps)
-	data, blocks := make([]byte, 0, n), make([]block, 0, nb)
-	for t := range ix.post {
-		p := &ix.post[t]
-		d0, b0 := len(data), len(blocks)
-		data, blocks = append(data, p.data...), append(blocks, p.blocks...)
-		// Exact capacities: add writes into the arenas in place.
-		q := postings{data: data[d0:], blocks: blocks[b0:], n: p.n}
-		for _, e := range ps[start[t]:start[t+1]] {
-			q.add(e.slot, e.tf, ix.docs[e.slot].length)
+	dataOff, blockOff := ix.pendingSize(start, ps)
+	data, blocks := make([]byte, dataOff[len(ix.post)]), make([]block, blockOff[len(ix.post)])
+	parallelRanges(len(ix.post), 1024, func(lo, hi int) {
+		for t := lo; t < hi; t++ {
+			p := &ix.post[t]
+			d, b := data[dataOff[t]:dataOff[t+1]], blocks[blockOff[t]:blockOff[t+1]]
+			// Exact capacities: add writes into the arenas in place.
+			q := postings{data: d[:copy(d, p.data)], blocks: b[:copy(b, p.blocks)], n: p.n}
+			for _, e := range ps[start[t]:start[t+1]] {
+				q.add(e.slot, e.tf, ix.docs[e.slot].length)
+			}
+			*p = postings{data: slices.Clip(q.data), blocks: slices.Clip(q.blocks), n: q.n}
 		}
-		data, blocks = data[:d0+len(q.data)], blocks[:b0+len(q.blocks)]
-		*p = postings{data: data[d0:len(data):len(data)], blocks: blocks[b0:len(blocks):len(blocks)], n: q.n}
-	}
+	})
 }
 
-// pendingSize returns the bytes and blocks the posting lists take once the
-// pending postings ps (term t's at ps[start[t]:start[t+1]]) are added.
-func (ix *Index) pendingSize(start []uint32, ps []slotTF) (n, nb int) {
+// pendingSize returns where each posting list starts in the data and block
+// arenas (the last entry: their sizes) once the pending postings ps (term
+// t's at ps[start[t]:start[t+1]]) are added.
+func (ix *Index) pendingSize(start []uint32, ps []slotTF) (dataOff, blockOff []int) {
+	dataOff, blockOff = make([]int, len(ix.post)+1), make([]int, len(ix.post)+1)
 	for t := range ix.post {
 		p := &ix.post[t]
-		n += len(p.data)
+		n := len(p.data)
 		prev := uint32(0)
 		if len(p.blocks) > 0 {
 			prev = p.blocks[len(p.blocks)-1].last
@@ -119,10 +126,38 @@ func (ix *Index) pendingSize(start []uint32, ps []slotTF) (n, nb int) {
 			n += uvarintLen(e.slot-prev) + uvarintLen(e.tf)
 			prev = e.slot
 		}
-		nb += (p.n + int(start[t+1]-start[t]) + blockSize - 1) / blockSize
+		dataOff[t+1] = dataOff[t] + n
+		blockOff[t+1] = blockOff[t] + (p.n+int(start[t+1]-start[t])+blockSize-1)/blockSize
 	}
-	return n, nb
+	return dataOff, blockOff
 }
 
 // uvarintLen is the length of v's uvarint encoding.
 func uvarintLen(v uint32) int { return (bits.Len32(v|1) + 6) / 7 }
+
+// parallelRanges calls fn over [0, n) cut into ranges of size items, on
+// all CPUs when there is more than one range, and returns when all are
+// done.
+func parallelRanges(n, size int, fn func(lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), (n+size-1)/size)
+	if workers < 2 {
+		fn(0, n)
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				lo := int(next.Add(int64(size))) - size
+				if lo >= n {
+					return
+				}
+				fn(lo, min(lo+size, n))
+			}
+		}()
+	}
+	wg.Wait()
+}
