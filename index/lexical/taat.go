@@ -1,6 +1,9 @@
 package lexical
 
-import "math"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // deadLen marks a deleted slot in Index.lens.
 const deadLen = math.MaxUint32
@@ -8,9 +11,10 @@ const deadLen = math.MaxUint32
 // exhaustive scores every posting of the query terms, term at a time, into a
 // per-slot accumulator: the terms in sorted order, so each passage's float32
 // sum is exactly the one the pruned loop computes. It then keeps the k best.
-// It reads passage lengths from the dense lens, not from docs: the loop is
-// bound by memory traffic, and a 4-byte length per slot is a twelfth of a
-// docEntry.
+//
+// The loop is bound by memory traffic, so it decodes each list in one pass
+// (no per-block arrays) and reads passage lengths from the dense lens, a
+// twelfth of a docEntry.
 func (ix *Index) exhaustive(sc *scratch, bm bm25, k int) []Result {
 	if len(sc.acc) < len(ix.docs) {
 		sc.acc = make([]float32, len(ix.docs)+len(ix.docs)/4)
@@ -18,19 +22,33 @@ func (ix *Index) exhaustive(sc *scratch, bm bm25, k int) []Result {
 	acc, touched, lens := sc.acc, sc.touched[:0], ix.lens
 	for i := range sc.cursors {
 		c := &sc.cursors[i]
-		for bi := range c.p.blocks {
-			n := c.p.decode(bi, &c.docs, &c.tfs)
-			for j, s := range c.docs[:n] {
-				length := lens[s]
-				if length == deadLen {
-					continue
-				}
-				v := acc[s]
-				if v == 0 { // contributions are positive: 0 means untouched
-					touched = append(touched, s)
-				}
-				acc[s] = v + float32(bm.term(c.w, c.tfs[j], length))
+		b, doc := c.p.data, uint32(0)
+		for range c.p.n {
+			// The format of postings.add; one-byte fast paths as in decode.
+			d := uint32(b[0])
+			if d < 0x80 {
+				b = b[1:]
+			} else {
+				v, n := binary.Uvarint(b)
+				d, b = uint32(v), b[n:]
 			}
+			tf := uint32(b[0])
+			if tf < 0x80 {
+				b = b[1:]
+			} else {
+				v, n := binary.Uvarint(b)
+				tf, b = uint32(v), b[n:]
+			}
+			doc += d
+			length := lens[doc]
+			if length == deadLen {
+				continue
+			}
+			v := acc[doc]
+			if v == 0 { // contributions are positive: 0 means untouched
+				touched = append(touched, doc)
+			}
+			acc[doc] = v + float32(bm.term(c.w, tf, length))
 		}
 	}
 	sc.heap = sc.heap[:0]
