@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -79,6 +80,7 @@ type Index struct {
 	chain      []uint32            // first ids of the dictionary chunks Load used
 	staleKeys  [][]byte            // dictionary chunks Save must delete
 	scratch    sync.Pool           // *scratch
+	searching  atomic.Int32        // searches running
 	deferPost  bool                // Load: insertLocked leaves postings to invert
 	hasSeg     bool                // the KV holds a segment (segment.go)
 	segDocs    int                 // passages in that segment when written or read

@@ -23,6 +23,8 @@ func (ix *Index) Search(query string, k int) []Result {
 		return nil
 	}
 	qtf, _ := ix.countTerms(Tokenize(query))
+	ix.searching.Add(1)
+	defer ix.searching.Add(-1)
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ix.alive == 0 || len(qtf) == 0 {
@@ -58,8 +60,9 @@ type scratch struct {
 	cum     []float64 // cum[j]: sum of the bounds of order[:j+1]
 	contrib []float32 // the current passage's contribution per cursor
 	heap    resultHeap
-	acc     []float32 // exhaustive: score per slot, zero between searches
-	touched []uint32  // exhaustive: slots scored
+	acc     []float32  // exhaustive: score per slot, zero between searches
+	touched []uint32   // exhaustive: slots scored
+	parts   []*scratch // exhaustive: one per slot range scored concurrently
 }
 
 // bm25 holds what scoring needs of the index statistics. The length
