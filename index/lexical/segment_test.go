@@ -60,6 +60,7 @@ func sameAsFresh(t *testing.T, got *Index, texts map[uint64]string) {
 		t.Errorf("Len = %d, want %d", got.Len(), len(texts))
 	}
 	sameSearches(t, indexOf(texts), got, segmentQueries...)
+	checkLens(t, got)
 	for _, q := range segmentQueries {
 		if a, b := got.Search(q, 10), got.searchExhaustive(q, 10); fmt.Sprint(a) != fmt.Sprint(b) {
 			t.Errorf("Search(%q) = %v, exhaustive %v", q, a, b)

@@ -44,3 +44,22 @@ func TestDocumentsAndDocument(t *testing.T) {
 		t.Fatalf("unknown id: %v, want ErrNotFound", err)
 	}
 }
+
+// TestOfflineEmbedderDefaultsToLexical: the offline embedder's options make
+// a search that names no mode BM25 alone, and a semantic model's hybrid.
+func TestOfflineEmbedderDefaultsToLexical(t *testing.T) {
+	for provider, want := range map[string]string{"hash": "lexical", "openai": "both"} {
+		f := newFixture(t, library.OptionsFor(provider))
+		f.add(t, "cats", "cats.pdf", "application/pdf", "", "Dogs are loyal companions.", "Cats are strongly attached to their homes and territory.")
+		if f.lib.Mode() != map[string]library.Mode{"hash": library.Lexical, "openai": library.Hybrid}[provider] {
+			t.Errorf("%s: default mode %q", provider, f.lib.Mode())
+		}
+		resp, err := f.lib.Search(context.Background(), "cats attached homes", library.SearchOptions{Debug: true})
+		if err != nil || len(resp.Results) == 0 {
+			t.Fatalf("%s: %+v, %v", provider, resp, err)
+		}
+		if got := resp.Results[0].Retriever; got != want {
+			t.Errorf("%s: top result found by %q, want %q", provider, got, want)
+		}
+	}
+}
