@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/index/indextest"
 )
 
 // sumsOf is what the store's checksum bucket yields for m's vectors.
@@ -33,7 +35,7 @@ func mustLoadSums(t *testing.T, kv KV, dim int, src *mapSource) (*Index, LoadSta
 	return x, st
 }
 
-func sourceBuild(t *testing.T, d *dataset, n int) (*Index, *mapSource, *memKV) {
+func sourceBuild(t *testing.T, d *dataset, n int) (*Index, *mapSource, *indextest.KV) {
 	t.Helper()
 	src := newMapSource(d)
 	cfg := persistCfg
@@ -82,9 +84,9 @@ func TestLoadSumsReconciles(t *testing.T) {
 func TestLoadSumsUpgradesFormat1(t *testing.T) {
 	d := clustered(1500, 30, 16, 8, 33)
 	x, src, kv := sourceBuild(t, d, 1500)
-	for k := range kv.m {
+	for k := range kv.M {
 		if k[0] == 'c' {
-			delete(kv.m, k)
+			delete(kv.M, k)
 		}
 	}
 	setHeaderVersion(kv, 1)
@@ -109,12 +111,12 @@ func TestLoadSumsUpgradesFormat1(t *testing.T) {
 func TestLoadSumsDamage(t *testing.T) {
 	d := clustered(1500, 30, 16, 8, 34)
 	_, src, kv := sourceBuild(t, d, 1500)
-	kv.m[string(codeKey(7))][9] ^= 0x10 // a damaged codes record: read that vector
+	kv.M[string(codeKey(7))][9] ^= 0x10 // a damaged codes record: read that vector
 	y, st := mustLoadSums(t, kv, d.dim, src)
 	if st.Rebuilt || st.Read != 1 || st.Inserted != 0 || y.Len() != 1500 {
 		t.Fatalf("damaged codes: %+v", st)
 	}
-	kv.m[string(nodeKey(8))][3] ^= 0x40 // a damaged node: rebuild
+	kv.M[string(nodeKey(8))][3] ^= 0x40 // a damaged node: rebuild
 	y, st = mustLoadSums(t, kv, d.dim, src)
 	if !st.Rebuilt || !errors.Is(st.Reason, ErrCorrupt) || st.Inserted != 1500 || y.Len() != 1500 {
 		t.Fatalf("damaged node: %+v", st)
@@ -128,7 +130,7 @@ func TestLoadSumsDamage(t *testing.T) {
 	src.fail = errors.New("disk gone")
 	cfg := persistCfg
 	cfg.Source = src
-	_, _, err := LoadSums(newMemKV(), d.dim, cfg, sumsOf(src), src.Vectors)
+	_, _, err := LoadSums(indextest.NewKV(), d.dim, cfg, sumsOf(src), src.Vectors)
 	if err == nil || !strings.Contains(err.Error(), "disk gone") {
 		t.Fatalf("load over a failing source: %v", err)
 	}
@@ -148,7 +150,7 @@ func TestLoadSumsSparseIDs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	kv := newMemKV()
+	kv := indextest.NewKV()
 	if err := x.Save(kv); err != nil {
 		t.Fatal(err)
 	}
