@@ -35,6 +35,18 @@ func mustLoadSums(t *testing.T, kv KV, dim int, src *mapSource) (*Index, LoadSta
 	return x, st
 }
 
+// mustSaveLoadsClean saves x into kv and checks that the next LoadSums
+// over src finds a node for each of its vectors and reads none.
+func mustSaveLoadsClean(t *testing.T, x *Index, kv KV, src *mapSource) {
+	t.Helper()
+	if err := x.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	if _, st := mustLoadSums(t, kv, x.Dim(), src); st != (LoadStats{Vectors: len(src.vecs), Nodes: len(src.vecs)}) {
+		t.Fatalf("load after save: %+v, want clean", st)
+	}
+}
+
 func sourceBuild(t *testing.T, d *dataset, n int) (*Index, *mapSource, *indextest.KV) {
 	t.Helper()
 	src := newMapSource(d)
@@ -71,12 +83,7 @@ func TestLoadSumsReconciles(t *testing.T) {
 	src.vecs[500] = d.vecs[2100]
 	y, st := mustLoadSums(t, kv, d.dim, src)
 	checkReconciled(t, y, d, st, LoadStats{Vectors: 2100, Nodes: 2000, Inserted: 201, Removed: 100, Read: 201})
-	if err := y.Save(kv); err != nil {
-		t.Fatal(err)
-	}
-	if _, st := mustLoadSums(t, kv, d.dim, src); st != (LoadStats{Vectors: 2100, Nodes: 2100}) {
-		t.Fatalf("second load %+v, want clean", st)
-	}
+	mustSaveLoadsClean(t, y, kv, src)
 }
 
 // A graph saved in format 1 (no codes) keeps its links: the vectors are
@@ -100,12 +107,7 @@ func TestLoadSumsUpgradesFormat1(t *testing.T) {
 	if !reflect.DeepEqual(searchAll(t, x, d.queries, 10, 40), searchAll(t, y, d.queries, 10, 40)) {
 		t.Fatal("upgraded index answers differently from the saved one")
 	}
-	if err := y.Save(kv); err != nil {
-		t.Fatal(err)
-	}
-	if _, st := mustLoadSums(t, kv, d.dim, src); st != (LoadStats{Vectors: 1500, Nodes: 1500}) {
-		t.Fatalf("load after the upgrade's save: %+v", st)
-	}
+	mustSaveLoadsClean(t, y, kv, src)
 }
 
 func TestLoadSumsDamage(t *testing.T) {
