@@ -3,9 +3,7 @@ package index
 import (
 	"errors"
 	"iter"
-	"maps"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -15,8 +13,8 @@ import (
 // sumsOf is what the store's checksum bucket yields for m's vectors.
 func sumsOf(m *mapSource) iter.Seq2[uint64, uint32] {
 	return func(yield func(uint64, uint32) bool) {
-		for _, id := range slices.Sorted(maps.Keys(m.vecs)) {
-			if !yield(id, vecCRC(m.vecs[id])) {
+		for id, v := range indextest.Sorted(m.vecs) {
+			if !yield(id, vecCRC(v)) {
 				return
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"hash/crc32"
 	"iter"
-	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -17,15 +16,7 @@ import (
 // source is the vector store of truth: id -> vector as given.
 type source map[uint64][]float32
 
-func (s source) seq() iter.Seq2[uint64, []float32] {
-	return func(yield func(uint64, []float32) bool) {
-		for _, id := range slices.Sorted(maps.Keys(s)) {
-			if !yield(id, s[id]) {
-				return
-			}
-		}
-	}
-}
+func (s source) seq() iter.Seq2[uint64, []float32] { return indextest.Sorted(s) }
 
 func sourceOf(d *dataset) source {
 	s := source{}

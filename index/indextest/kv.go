@@ -1,9 +1,10 @@
 // Package indextest holds what the tests of index and index/lexical share:
 // KV, an in-memory bucket with bbolt's sharp edges, into which both indexes
-// persist.
+// persist, and Sorted, the order in which the store hands them their data.
 package indextest
 
 import (
+	"iter"
 	"maps"
 	"slices"
 )
@@ -71,4 +72,16 @@ func (kv *KV) ForEach(fn func(k, v []byte) error) error {
 		}
 	}
 	return nil
+}
+
+// Sorted yields m's entries in ascending key order, as a bucket keyed by
+// big-endian id hands them out: what Load reads passages and vectors from.
+func Sorted[V any](m map[uint64]V) iter.Seq2[uint64, V] {
+	return func(yield func(uint64, V) bool) {
+		for _, id := range slices.Sorted(maps.Keys(m)) {
+			if !yield(id, m[id]) {
+				return
+			}
+		}
+	}
 }

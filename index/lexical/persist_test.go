@@ -23,16 +23,6 @@ func savedTiny(t *testing.T) (*Index, *indextest.KV) {
 	return ix, kv
 }
 
-func textsOf(m map[uint64]string) iter.Seq2[uint64, string] {
-	return func(yield func(uint64, string) bool) {
-		for _, id := range slices.Sorted(maps.Keys(m)) {
-			if !yield(id, m[id]) {
-				return
-			}
-		}
-	}
-}
-
 func sameSearches(t *testing.T, a, b *Index, queries ...string) {
 	t.Helper()
 	for _, q := range queries {
@@ -50,7 +40,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if got, want := kv.Puts, len(tinyCorpus)+2; got != want {
 		t.Errorf("first Save: %d puts, want %d (records + meta + dictionary)", got, want)
 	}
-	got, st, err := Load(kv, DefaultConfig(), textsOf(tinyCorpus))
+	got, st, err := Load(kv, DefaultConfig(), indextest.Sorted(tinyCorpus))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +75,7 @@ func TestSaveIncremental(t *testing.T) {
 	texts := maps.Clone(tinyCorpus)
 	delete(texts, 2)
 	texts[6] = "Parrots talk."
-	got, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	got, st, err := Load(kv, DefaultConfig(), indextest.Sorted(texts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +92,7 @@ func TestLoadReconciles(t *testing.T) {
 	delete(texts, 1)
 	texts[3] = "Parrots talk."
 	texts[8] = "Cats are attached to their homes."
-	got, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	got, st, err := Load(kv, DefaultConfig(), indextest.Sorted(texts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +110,7 @@ func TestLoadReconciles(t *testing.T) {
 	if _, ok := kv.M[string(docKey(1))]; ok {
 		t.Error("orphan record 1 not deleted by Save after Load")
 	}
-	again, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	again, st, err := Load(kv, DefaultConfig(), indextest.Sorted(texts))
 	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
 		t.Errorf("second Load: %+v, %v", st, err)
 	}
@@ -133,7 +123,7 @@ func TestLoadOtherTokenizerVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	kv.M[string(metaKey)] = []byte("lexical-tok-v0")
-	got, st, err := Load(kv, DefaultConfig(), textsOf(tinyCorpus))
+	got, st, err := Load(kv, DefaultConfig(), indextest.Sorted(tinyCorpus))
 	if err != nil || st != (LoadStats{Tokenized: len(tinyCorpus)}) {
 		t.Fatalf("Load = %+v, %v; want everything re-tokenised", st, err)
 	}
@@ -149,7 +139,7 @@ func TestLoadCorrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	kv.M[string(docKey(3))] = []byte{recordVersion, 0, 0, 0, 0, 5, 200}
-	got, st, err := Load(kv, DefaultConfig(), textsOf(tinyCorpus))
+	got, st, err := Load(kv, DefaultConfig(), indextest.Sorted(tinyCorpus))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +166,7 @@ func TestLoadAfterRolledBackSave(t *testing.T) {
 	if err := ix.Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	got, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	got, st, err := Load(kv, DefaultConfig(), indextest.Sorted(texts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +177,7 @@ func TestLoadAfterRolledBackSave(t *testing.T) {
 	if err := got.Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	again, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	again, st, err := Load(kv, DefaultConfig(), indextest.Sorted(texts))
 	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
 		t.Errorf("Load after repair: %+v, %v", st, err)
 	}
@@ -219,7 +209,7 @@ func BenchmarkLoad(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				ix, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+				ix, st, err := Load(kv, DefaultConfig(), indextest.Sorted(texts))
 				if err != nil || st.Loaded != n || ix.Len() != n {
 					b.Fatalf("Load: %+v %v", st, err)
 				}
@@ -277,13 +267,7 @@ func BenchmarkSearch(b *testing.B) {
 }
 
 func idsOf(m map[uint64]string) iter.Seq[uint64] {
-	return func(yield func(uint64) bool) {
-		for _, id := range slices.Sorted(maps.Keys(m)) {
-			if !yield(id) {
-				return
-			}
-		}
-	}
+	return slices.Values(slices.Sorted(maps.Keys(m)))
 }
 
 // TestLoadIDs: reconciling by id gives the same index as Load, asks for the
@@ -306,7 +290,7 @@ func TestLoadIDs(t *testing.T) {
 	if fmt.Sprint(asked) != "[9]" {
 		t.Errorf("asked for the text of %v, want [9]", asked)
 	}
-	want, _, err := Load(kv, DefaultConfig(), textsOf(texts))
+	want, _, err := Load(kv, DefaultConfig(), indextest.Sorted(texts))
 	if err != nil {
 		t.Fatal(err)
 	}

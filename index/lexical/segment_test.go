@@ -31,6 +31,18 @@ func segmentCorpus(seed uint64, n int) map[uint64]string {
 	return texts
 }
 
+// savedCorpus is segmentCorpus(seed, n), indexed and saved into a new KV.
+func savedCorpus(t *testing.T, seed uint64, n int) (map[uint64]string, *Index, *indextest.KV) {
+	t.Helper()
+	texts := segmentCorpus(seed, n)
+	ix := indexOf(texts)
+	kv := indextest.NewKV()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	return texts, ix, kv
+}
+
 func indexOf(texts map[uint64]string) *Index {
 	ix := New(DefaultConfig())
 	for _, id := range slices.Sorted(maps.Keys(texts)) {
@@ -85,15 +97,11 @@ func saveReloads(t *testing.T, ix *Index, kv *indextest.KV, texts map[uint64]str
 
 func TestSegmentRoundTrip(t *testing.T) {
 	smallSegments(t, 16)
-	texts := segmentCorpus(1, 400)
-	kv := indextest.NewKV()
-	if err := indexOf(texts).Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	texts, _, kv := savedCorpus(t, 1, 400)
 	if p, c := keysOf(kv); p != 0 || c < 4 {
 		t.Fatalf("after the first Save: %d passage keys, %d segment chunks; want 0 and several", p, c)
 	}
-	got, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	got, st, err := Load(kv, DefaultConfig(), indextest.Sorted(texts))
 	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
 		t.Fatalf("Load = %+v, %v", st, err)
 	}
@@ -116,12 +124,7 @@ func TestSegmentRoundTrip(t *testing.T) {
 // segment, Save writes a new one and drops them.
 func TestSegmentIncremental(t *testing.T) {
 	smallSegments(t, 16)
-	texts := segmentCorpus(2, 400)
-	ix := indexOf(texts)
-	kv := indextest.NewKV()
-	if err := ix.Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	texts, ix, kv := savedCorpus(t, 2, 400)
 	rng := rand.New(rand.NewPCG(2, 2))
 	for i := range 10 {
 		texts[uint64(1000+i)] = randomText(rng, 20)
@@ -156,11 +159,7 @@ func TestSegmentIncremental(t *testing.T) {
 // a rewrite, and the next Save turns them into a segment.
 func TestSegmentUpgrade(t *testing.T) {
 	smallSegments(t, 1<<30)
-	texts := segmentCorpus(3, 300)
-	kv := indextest.NewKV()
-	if err := indexOf(texts).Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	texts, _, kv := savedCorpus(t, 3, 300)
 	if p, c := keysOf(kv); p != len(texts) || c != 0 {
 		t.Fatalf("old format: %d records, %d chunks", p, c)
 	}
@@ -179,11 +178,7 @@ func TestSegmentUpgrade(t *testing.T) {
 // index's Save: passages were added and removed behind the segment's back.
 func TestSegmentReconciles(t *testing.T) {
 	smallSegments(t, 16)
-	texts := segmentCorpus(4, 300)
-	kv := indextest.NewKV()
-	if err := indexOf(texts).Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	texts, _, kv := savedCorpus(t, 4, 300)
 	for i := range 7 {
 		delete(texts, uint64(150+i))
 		texts[uint64(5000+i)] = fmt.Sprintf("kernel%d leak memory", i)
@@ -228,11 +223,7 @@ func TestSegmentDamaged(t *testing.T) {
 	for name, damage := range damages {
 		t.Run(name, func(t *testing.T) {
 			smallSegments(t, 16)
-			texts := segmentCorpus(5, 300)
-			kv := indextest.NewKV()
-			if err := indexOf(texts).Save(kv); err != nil {
-				t.Fatal(err)
-			}
+			texts, _, kv := savedCorpus(t, 5, 300)
 			damage(kv)
 			got, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), func(id uint64) (string, error) { return texts[id], nil })
 			if err != nil {
@@ -252,12 +243,7 @@ func TestSegmentDamaged(t *testing.T) {
 // still restores what the passages say.
 func TestSegmentRolledBack(t *testing.T) {
 	smallSegments(t, 16)
-	texts := segmentCorpus(6, 200)
-	ix := indexOf(texts)
-	kv := indextest.NewKV()
-	if err := ix.Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	texts, ix, kv := savedCorpus(t, 6, 200)
 	for i := range 60 { // due: 60 > 200/4
 		delete(texts, uint64(100+i))
 		ix.Delete(uint64(100 + i))
@@ -297,13 +283,9 @@ func TestLoadDamagedDictionary(t *testing.T) {
 		"truncated": encodeTerms([]string{"zzznew", "yyyother"})[:9],
 	} {
 		t.Run(name, func(t *testing.T) {
-			ix := newTiny(t)
-			kv := indextest.NewKV()
-			if err := ix.Save(kv); err != nil {
-				t.Fatal(err)
-			}
+			ix, kv := savedTiny(t)
 			kv.M[string(dictKey(len(ix.termStr)))] = chunk
-			got, st, err := Load(kv, DefaultConfig(), textsOf(tinyCorpus))
+			got, st, err := Load(kv, DefaultConfig(), indextest.Sorted(tinyCorpus))
 			if err != nil || st != (LoadStats{Loaded: len(tinyCorpus), Corrupt: 1}) {
 				t.Fatalf("Load = %+v, %v", st, err)
 			}
@@ -319,11 +301,7 @@ func TestLoadDamagedDictionary(t *testing.T) {
 // is not used; everything is tokenised and the next Save replaces it.
 func TestSegmentOtherTokenizerVersion(t *testing.T) {
 	smallSegments(t, 16)
-	texts := segmentCorpus(7, 200)
-	kv := indextest.NewKV()
-	if err := indexOf(texts).Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	texts, _, kv := savedCorpus(t, 7, 200)
 	kv.M[string(metaKey)] = []byte("lexical-tok-v0")
 	got, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), func(id uint64) (string, error) { return texts[id], nil })
 	if err != nil || st != (LoadStats{Tokenized: len(texts), Rewrite: true}) {
