@@ -165,13 +165,8 @@ func TestSecondWriterGetsLockedErrorQuickly(t *testing.T) {
 func TestNewerSchemaRefused(t *testing.T) {
 	db, path := openNew(t, nil)
 	db.Close()
-	b, err := bolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Update(func(tx *bolt.Tx) error { return tx.Bucket([]byte("meta")).Put([]byte("schema"), []byte("99")) })
-	b.Close()
-	_, err = store.Open(path, nil)
+	alterFile(t, path, func(tx *bolt.Tx) error { return tx.Bucket([]byte("meta")).Put([]byte("schema"), []byte("99")) })
+	_, err := store.Open(path, nil)
 	if !errors.Is(err, store.ErrSchema) || !strings.Contains(err.Error(), "newer mcpvec") {
 		t.Fatalf("open newer: %v", err)
 	}
@@ -179,12 +174,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 
 func TestForeignBoltFileRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "other.db")
-	b, err := bolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Update(func(tx *bolt.Tx) error { _, err := tx.CreateBucket([]byte("users")); return err })
-	b.Close()
+	alterFile(t, path, func(tx *bolt.Tx) error { _, err := tx.CreateBucket([]byte("users")); return err })
 	if _, err := store.Open(path, nil); !errors.Is(err, store.ErrSchema) {
 		t.Fatalf("open foreign: %v", err)
 	}
@@ -263,19 +253,38 @@ func TestCheckFindsOrphans(t *testing.T) {
 	}
 	db.Close()
 	// Damage it behind the store's back: drop one vector.
-	b, _ := bolt.Open(path, 0o600, nil)
-	b.Update(func(tx *bolt.Tx) error {
+	alterFile(t, path, func(tx *bolt.Tx) error {
 		k, _ := tx.Bucket([]byte("vectors")).Cursor().First()
 		return tx.Bucket([]byte("vectors")).Delete(k)
 	})
-	b.Close()
+	checkFinds(t, path, "missing or malformed vector")
+}
+
+// alterFile changes the closed library file at path behind the store's
+// back, in one raw bbolt write transaction.
+func alterFile(t *testing.T, path string, fn func(tx *bolt.Tx) error) {
+	t.Helper()
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.Update(fn); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkFinds opens the library at path and checks that Check reports the
+// damage described by want.
+func checkFinds(t *testing.T, path, want string) {
+	t.Helper()
 	db, err := store.Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.Check(); err == nil || !strings.Contains(err.Error(), "missing or malformed vector") {
-		t.Fatalf("damaged library: %v", err)
+	if err := db.Check(); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("check of the damaged library = %v, want %q", err, want)
 	}
 }
 
