@@ -52,6 +52,18 @@ func testDoc(id, path string, texts ...string) (*store.Document, []store.Chunk, 
 	return d, chunks, vecs
 }
 
+// mustPut stores testDoc(id, path, texts...) without an original and
+// returns the document as stored and the write's result.
+func mustPut(tb testing.TB, db *store.DB, id, path string, texts ...string) (*store.Document, store.PutResult) {
+	tb.Helper()
+	d, c, v := testDoc(id, path, texts...)
+	res, err := db.PutDocument(d, c, v, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d, res
+}
+
 func TestPutGetDelete(t *testing.T) {
 	db := MustOpenDB(t)
 	d, c, v := testDoc("aaaa", "/x/a.txt", "first passage", "second passage")
@@ -102,16 +114,8 @@ func TestPutGetDelete(t *testing.T) {
 
 func TestChangedFileReplacesOldDocument(t *testing.T) {
 	db := MustOpenDB(t)
-	d1, c1, v1 := testDoc("old1", "/x/a.txt", "one", "two", "three")
-	r1, err := db.PutDocument(d1, c1, v1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d2, c2, v2 := testDoc("new2", "/x/a.txt", "uno")
-	r2, err := db.PutDocument(d2, c2, v2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r1 := mustPut(t, db, "old1", "/x/a.txt", "one", "two", "three")
+	_, r2 := mustPut(t, db, "new2", "/x/a.txt", "uno")
 	if len(r2.Removed) != 3 || r2.Replaced[0] != "old1" {
 		t.Fatalf("replace result = %+v", r2)
 	}
@@ -244,10 +248,7 @@ func TestPageHelpers(t *testing.T) {
 func TestCheckFindsOrphans(t *testing.T) {
 	db, path := openNew(t, nil)
 	db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "t", Dimensions: 4})
-	d, c, v := testDoc("cccc", "/c", "one", "two")
-	if _, err := db.PutDocument(d, c, v, nil); err != nil {
-		t.Fatal(err)
-	}
+	mustPut(t, db, "cccc", "/c", "one", "two")
 	if err := db.Check(); err != nil {
 		t.Fatalf("healthy library: %v", err)
 	}

@@ -95,10 +95,7 @@ func TestReadVectors(t *testing.T) {
 func TestSchema1Upgrade(t *testing.T) {
 	db, path := openNew(t, nil)
 	db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "t", Dimensions: 4})
-	d, c, v := testDoc("aaaa", "/a", "one", "two")
-	if _, err := db.PutDocument(d, c, v, nil); err != nil {
-		t.Fatal(err)
-	}
+	mustPut(t, db, "aaaa", "/a", "one", "two")
 	want := sums(t, db)
 	db.Close()
 	downgrade(t, path)
@@ -148,10 +145,7 @@ func downgrade(t *testing.T, path string) {
 func TestCheckFindsWrongSum(t *testing.T) {
 	db, path := openNew(t, nil)
 	db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "t", Dimensions: 4})
-	d, c, v := testDoc("aaaa", "/a", "one")
-	if _, err := db.PutDocument(d, c, v, nil); err != nil {
-		t.Fatal(err)
-	}
+	mustPut(t, db, "aaaa", "/a", "one")
 	db.Close()
 	alterFile(t, path, func(tx *bolt.Tx) error {
 		k, _ := tx.Bucket([]byte("vsums")).Cursor().First()
