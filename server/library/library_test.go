@@ -71,26 +71,6 @@ func TestSearchModesAndResultShape(t *testing.T) {
 	}
 }
 
-func TestSearchDebugNamesRetrievers(t *testing.T) {
-	f := newFixture(t, library.Options{})
-	f.add(t, "cats", "cats.pdf", "application/pdf", "", "Dogs are loyal companions.", "Cats are strongly attached to their homes and territory.")
-	ctx := context.Background()
-	want := map[library.Mode]string{library.Lexical: "lexical", library.Vector: "vector", library.Hybrid: "both"}
-	for mode, name := range want {
-		resp, err := f.lib.Search(ctx, "cats attached homes", library.SearchOptions{Mode: mode, Debug: true})
-		if err != nil || len(resp.Results) == 0 {
-			t.Fatalf("%s: %+v, %v", mode, resp, err)
-		}
-		if got := resp.Results[0].Retriever; got != name {
-			t.Errorf("%s: top result found by %q, want %q", mode, got, name)
-		}
-	}
-	resp, _ := f.lib.Search(ctx, "cats attached homes", library.SearchOptions{})
-	if resp.Results[0].Retriever != "" {
-		t.Errorf("without Debug, Retriever = %q, want empty", resp.Results[0].Retriever)
-	}
-}
-
 func TestSearchErrors(t *testing.T) {
 	f := newFixture(t, library.Options{MaxQueryLen: 10})
 	ctx := context.Background()
@@ -141,23 +121,6 @@ func TestFetchPassageAndDocument(t *testing.T) {
 	}
 	if b, err := io.ReadAll(o.Content); err != nil || string(b) != "original bytes of cats" {
 		t.Fatalf("original content = %q, %v", b, err)
-	}
-}
-
-func TestDocumentsAndDocument(t *testing.T) {
-	f := newFixture(t, library.Options{})
-	f.add(t, "cats", "cats.pdf", "application/pdf", "", "Page one text.", "Page two text.")
-	ctx := context.Background()
-	docs, err := f.lib.Documents()
-	if err != nil || len(docs) != 1 || docs[0].ID != "cats" {
-		t.Fatalf("Documents = %+v, %v", docs, err)
-	}
-	d, chunks, err := f.lib.Document(ctx, "cats")
-	if err != nil || d.Text == "" || len(chunks) != 2 || chunks[1].Text != "Page two text." {
-		t.Fatalf("Document = %+v, %+v, %v", d, chunks, err)
-	}
-	if _, _, err := f.lib.Document(ctx, "nope"); !errors.Is(err, library.ErrNotFound) {
-		t.Fatalf("unknown id: %v, want ErrNotFound", err)
 	}
 }
 
