@@ -1,17 +1,12 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -91,22 +86,14 @@ func TestKillDuringIngest(t *testing.T) {
 // up to jitterMs milliseconds drawn from rng.
 func killAfter(t *testing.T, db string, rng *rand.Rand, want, jitterMs int, counts func(line string) bool, args ...string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Env = childEnv(db)
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(stderr)
-	for got := 0; got < want && sc.Scan(); {
-		if counts(sc.Text()) {
-			got++
+	jitter := time.Duration(rng.Intn(jitterMs)) * time.Millisecond
+	kill9When(t, db, nil, func(stderr string) bool {
+		got := 0
+		for l := range strings.Lines(stderr) {
+			if strings.HasSuffix(l, "\n") && counts(strings.TrimSuffix(l, "\n")) {
+				got++
+			}
 		}
-	}
-	time.Sleep(time.Duration(rng.Intn(jitterMs)) * time.Millisecond)
-	cmd.Process.Signal(syscall.SIGKILL)
-	io.Copy(io.Discard, stderr)
-	cmd.Wait()
+		return got >= want
+	}, jitter, args...)
 }

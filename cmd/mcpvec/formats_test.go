@@ -175,7 +175,7 @@ func TestCitationsOpenTheRightPlace(t *testing.T) {
 	}
 	port := freePort(t)
 	public := "http://localhost:" + port // links must use it, not the address the client dialled
-	c := startServe(t, db, "--addr", "127.0.0.1:"+port, "--public-url", public).c
+	c := startServe(t, db, nil, "--addr", "127.0.0.1:"+port, "--public-url", public).c
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
 			top := mcpTopResult(t, c, tc.phrase)

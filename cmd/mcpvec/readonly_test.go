@@ -1,22 +1,18 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
 )
 
 // readOnlyMount bind-mounts dir read-only at a new path, or skips saying
@@ -30,47 +26,6 @@ func readOnlyMount(t *testing.T, dir string) string {
 	return mnt
 }
 
-// serveURL starts `mcpvec serve` with args on db and returns its first MCP
-// URL, a buffer collecting its stderr and the process, which gets SIGTERM
-// on cleanup.
-func serveURL(t *testing.T, db string, args ...string) (string, *synctest.Buffer, *exec.Cmd) {
-	t.Helper()
-	srv := exec.Command(os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
-	srv.Env = childEnv(db)
-	stderr := &synctest.Buffer{}
-	srv.Stderr = stderr
-	out, _ := srv.StdoutPipe()
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		srv.Process.Signal(syscall.SIGTERM)
-		srv.Wait()
-	})
-	urls := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if u := strings.TrimSpace(sc.Text()); strings.HasPrefix(u, "http://") {
-				urls <- u
-				io.Copy(io.Discard, out)
-				return
-			}
-		}
-		close(urls)
-	}()
-	select {
-	case u, ok := <-urls:
-		if !ok {
-			t.Fatalf("serve exited before it listened:\n%s", stderr)
-		}
-		return u, stderr, srv
-	case <-time.After(time.Minute):
-		t.Fatal("serve did not start within a minute")
-	}
-	return "", nil, nil
-}
-
 // TestServeReadOnlyMount is issue 15 finding 9 (a read-only library cannot
 // be served): on a read-only mount serve falls back to read-only by itself;
 // search, fetch and document links work; forwarded writes are refused
@@ -78,13 +33,13 @@ func serveURL(t *testing.T, db string, args ...string) (string, *synctest.Buffer
 func TestServeReadOnlyMount(t *testing.T) {
 	db, files := checkLibrary(t, 3)
 	ro := filepath.Join(readOnlyMount(t, filepath.Dir(db)), filepath.Base(db))
-	url, stderr, _ := serveURL(t, ro)
-	if s := waitStderr(stderr, "link key"); !strings.Contains(s, "read-only") || !strings.Contains(s, "link key") {
+	srv := serveProc(t, ro, nil)
+	if s := waitOutput(t, srv.Stderr, "link key"); !strings.Contains(s, "read-only") || !strings.Contains(s, "link key") {
 		t.Errorf("serve on a read-only mount should say it serves read-only with a run-only link key:\n%s", s)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := client.NewStreamableHttpClient(url)
+	c, err := client.NewStreamableHttpClient(srv.url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +66,7 @@ func TestServeReadOnlyMount(t *testing.T) {
 	if r := mcpvec(t, ro, "ingest", files); r.code == 0 || !strings.Contains(r.stderr, "writes are refused") {
 		t.Fatalf("forwarded ingest on a read-only server: %+v", r)
 	}
-	if r := runFor(t, ro, 30*time.Second, "serve", "--read-only", "--secret-path", "--addr", "127.0.0.1:0"); r.code == 0 || !strings.Contains(r.stderr, "no secret path") {
+	if r := runChild(t, ro, nil, 30*time.Second, "serve", "--read-only", "--secret-path", "--addr", "127.0.0.1:0"); r.code == 0 || !strings.Contains(r.stderr, "no secret path") {
 		t.Fatalf("serve --secret-path on a read-only library without one: %+v", r)
 	}
 }
@@ -120,21 +75,8 @@ func TestServeReadOnlyMount(t *testing.T) {
 // never served has no link key yet and says so.
 func TestServeReadOnlyFlag(t *testing.T) {
 	db, _ := checkLibrary(t, 2)
-	_, stderr, _ := serveURL(t, db, "--read-only")
-	if !strings.Contains(waitStderr(stderr, "link key"), "link key") {
+	stderr := serveProc(t, db, nil, "--read-only").Stderr
+	if !strings.Contains(waitOutput(t, stderr, "link key"), "link key") {
 		t.Fatalf("read-only serve of a never-served library should warn about its link key:\n%s", stderr)
 	}
-}
-
-// waitStderr returns what the child wrote to stderr once it contains want,
-// or after five seconds (stderr is copied by another goroutine, so it may
-// lag behind stdout).
-func waitStderr(b *synctest.Buffer, want string) string {
-	for range 100 {
-		if s := b.String(); strings.Contains(s, want) {
-			return s
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return b.String()
 }

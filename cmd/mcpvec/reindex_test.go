@@ -257,9 +257,7 @@ func TestReindexWhileServing(t *testing.T) {
 		}
 		return false
 	})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	c := startServeClient(ctx, t, db, nil)
+	c := startServe(t, db, nil).c
 
 	done := make(chan result, 1)
 	go func() {

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,8 +14,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mcpvec/mcpvec/cmd/internal/minipdf"
 	"github.com/mcpvec/mcpvec/ingest/extract"
-	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
 )
 
 // lsSources returns the sorted source paths the library holds.
@@ -80,21 +79,6 @@ func TestSyncCommandRemembersRootsAndFollowsChanges(t *testing.T) {
 	}
 }
 
-// served is a running `mcpvec serve` child with an MCP client.
-type served struct {
-	c      *client.Client
-	stderr *synctest.Buffer
-}
-
-// startServe runs `mcpvec serve --addr 127.0.0.1:0 args...` on db until
-// the test ends and connects an MCP client to it.
-func startServe(t testing.TB, db string, args ...string) *served {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	c, serr := serveChild(ctx, t, db, nil, cancel, args...)
-	return &served{c: c, stderr: serr}
-}
-
 // mcpFetch calls the fetch tool and returns its text and whether it is a
 // tool error.
 func mcpFetch(t *testing.T, c *client.Client, id string) (string, bool) {
@@ -124,7 +108,7 @@ func TestSyncWhileServingIsForwarded(t *testing.T) {
 	}
 	mustRun(t, db, "sync", docs)
 	goneID := docID(t, db, filepath.Join(docs, "n00.txt"))
-	s := startServe(t, db)
+	s := startServe(t, db, nil)
 	if text, isErr := mcpFetch(t, s.c, goneID); isErr || !strings.Contains(text, "orchard number 0") {
 		t.Fatalf("fetch before removal: %v %s", isErr, text)
 	}
@@ -159,7 +143,7 @@ func TestServeWatchKeepsTheLibraryCurrent(t *testing.T) {
 	writeFile(t, filepath.Join(docs, "first.txt"), "Beekeepers smoke the hive before opening it.")
 	os.Chtimes(filepath.Join(docs, "first.txt"), old, old)
 	mustRun(t, db, "sync", docs)
-	s := startServe(t, db, "--watch", "--watch-quiet", "150ms", "--watch-rescan", "1h")
+	s := startServe(t, db, nil, "--watch", "--watch-quiet", "150ms", "--watch-rescan", "1h")
 	start := time.Now()
 	writeFile(t, filepath.Join(docs, "second.txt"), "Glassblowers shape molten sand on a pipe.")
 	waitSearch(t, s.c, "glassblowers molten sand", "Glassblowers")
@@ -173,7 +157,7 @@ func TestServeWatchKeepsTheLibraryCurrent(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("removed file still fetchable: %q\n%s", text, s.stderr.String())
+			t.Fatalf("removed file still fetchable: %q\n%s", text, s.Stderr.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -260,7 +244,7 @@ func killSyncs(t *testing.T, db, docs string, rng *rand.Rand, rounds, maxChanges
 func TestForwardedSyncAndWatcherTogether(t *testing.T) {
 	db, docs := libAndFolder(t, "docs")
 	mustRun(t, db, "sync", docs)
-	startServe(t, db, "--watch", "--watch-quiet", "50ms", "--watch-rescan", "1h")
+	startServe(t, db, nil, "--watch", "--watch-quiet", "50ms", "--watch-rescan", "1h")
 	done := make(chan result, 1)
 	for i := range 30 {
 		writeFile(t, filepath.Join(docs, fmt.Sprintf("w%02d.txt", i)), fmt.Sprintf("Watched note %d on meadow %d.", i, i))
@@ -281,28 +265,7 @@ func TestForwardedSyncAndWatcherTogether(t *testing.T) {
 
 // tinyPDF returns a one-page PDF showing text (Helvetica, no compression).
 func tinyPDF(text string) []byte {
-	content := fmt.Sprintf("BT /F1 12 Tf 72 720 Td (%s) Tj ET", text)
-	objs := []string{
-		"<</Type/Catalog/Pages 2 0 R>>",
-		"<</Type/Pages/Kids[3 0 R]/Count 1>>",
-		"<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>",
-		fmt.Sprintf("<</Length %d>>\nstream\n%s\nendstream", len(content), content),
-		"<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>",
-	}
-	var b strings.Builder
-	b.WriteString("%PDF-1.4\n")
-	offs := make([]int, len(objs))
-	for i, o := range objs {
-		offs[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<</Size %d/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return []byte(b.String())
+	return minipdf.Write([]minipdf.Page{{text}}, minipdf.Options{})
 }
 
 // BenchmarkServeWatchEditedPDF measures change-to-searchable latency while
@@ -319,12 +282,8 @@ func BenchmarkServeWatchEditedPDF(b *testing.B) {
 	os.WriteFile(pdf, tinyPDF("Quarterly report on harbour cranes, version zero."), 0o644)
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(pdf, old, old)
-	cmd := exec.Command(os.Args[0], "sync", docs)
-	cmd.Env = childEnv(db)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("sync: %v\n%s", err, out)
-	}
-	s := startServe(b, db, "--watch")
+	mustRunEnv(b, db, nil, "sync", docs)
+	s := startServe(b, db, nil, "--watch")
 	var extract time.Duration
 	i := 0
 	for b.Loop() {
@@ -337,7 +296,7 @@ func BenchmarkServeWatchEditedPDF(b *testing.B) {
 		}
 		for !searchHas(b, s.c, word) {
 			if time.Since(start) > time.Minute {
-				b.Fatalf("%s never became searchable:\n%s", word, s.stderr.String())
+				b.Fatalf("%s never became searchable:\n%s", word, s.Stderr.String())
 			}
 			time.Sleep(5 * time.Millisecond)
 		}

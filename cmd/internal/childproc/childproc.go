@@ -1,6 +1,8 @@
 // Package childproc holds what the commands that drive the real mcpvec
-// binary (cmd/mcpvec-reliability, cmd/mcpvec-scale) share: building it, the
-// environment of its children, their memory from /proc, and one MCP
+// binary (cmd/mcpvec-reliability, cmd/mcpvec-scale, and cmd/mcpvec's own
+// end-to-end tests) share: building it, the environment of its children,
+// starting, stopping and killing them with their output kept (Proc), waiting
+// for `serve` to print its endpoint, their memory from /proc, and one MCP
 // JSON-RPC call over streamable HTTP. Its functions are safe for concurrent
 // use.
 package childproc
