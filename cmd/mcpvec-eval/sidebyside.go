@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/weaviate"
@@ -98,7 +99,7 @@ func runSetup(ctx context.Context, c config, s setup, bin, dir string, files, ba
 // runMcpvec runs the mcpvec binary with args, its runtime files under dir.
 func runMcpvec(ctx context.Context, bin, dir string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+dir, "MCPVEC_EMBEDDER=hash")
+	cmd.Env = append(childproc.Env(dir), "MCPVEC_EMBEDDER=hash")
 	return cmd.CombinedOutput()
 }
 
@@ -118,7 +119,7 @@ func libraryDocs(ctx context.Context, lib []string, url string) (map[string]stri
 		m, err := sourceIDs(db)
 		return m, st.Chunks, err
 	}
-	b, err := weaviate.Open(ctx, url, &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: analyzerName})
+	b, err := weaviate.Open(ctx, url, &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: lexical.AnalyzerName})
 	if err != nil {
 		return nil, 0, err
 	}
