@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-
 	"context"
 	"fmt"
 	"io"
@@ -12,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 )
 
 // checkFigures counts the runs of `mcpvec check` after each fault and
@@ -25,9 +25,7 @@ type checkFigures struct {
 // failure, saying after what.
 func (cf *checkFigures) check(ctx context.Context, bin string, env []string, after string) {
 	cf.Checks++
-	cmd := exec.CommandContext(ctx, bin, "check")
-	cmd.Env = env
-	if b, err := cmd.CombinedOutput(); err != nil {
+	if b, err := childproc.Run(ctx, bin, env, "check"); err != nil {
 		cf.CheckFailures++
 		if len(cf.Failed) < 3 {
 			cf.Failed = append(cf.Failed, fmt.Sprintf("after %s: %v: %s", after, err, childproc.Tail(string(b), 500)))
@@ -175,9 +173,7 @@ func fillDisk(ctx context.Context, bin, dir string, mib int, rng *rand.Rand) (*d
 	names, _ := filepath.Glob(filepath.Join(files, "*.txt"))
 	steps = append(steps, append([]string{"rm"}, names[:min(5, len(names))]...))
 	for _, args := range steps {
-		cmd := exec.CommandContext(ctx, bin, args...)
-		cmd.Env = env
-		if out, _ := cmd.CombinedOutput(); strings.Contains(string(out), "no space left") {
+		if out, _ := childproc.Run(ctx, bin, env, args...); strings.Contains(string(out), "no space left") {
 			df.Full++
 		}
 		df.check(ctx, bin, env, args[0])

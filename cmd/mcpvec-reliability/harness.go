@@ -1,35 +1,16 @@
 package main
 
 import (
-	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-	"github.com/mcpvec/mcpvec/cmd/internal/minipdf"
-
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
-)
 
-// moduleRoot walks up from the working directory to the folder holding go.mod.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
+	"github.com/mcpvec/mcpvec/cmd/internal/minipdf"
+)
 
 // childEnv is the environment of every child: a private runtime dir keeps
 // the admin socket apart from any other server on the machine.
@@ -43,9 +24,7 @@ func makeLibrary(ctx context.Context, bin, root, dir string, bigMiB int) error {
 	if err := os.WriteFile(big, bigPDF(bigMiB<<20), 0o600); err != nil {
 		return err
 	}
-	cmd := exec.CommandContext(ctx, bin, "ingest", filepath.Join(root, "testdata", "cats.pdf"), big)
-	cmd.Env = childEnv(dir)
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if out, err := childproc.Run(ctx, bin, childEnv(dir), "ingest", filepath.Join(root, "testdata", "cats.pdf"), big); err != nil {
 		return fmt.Errorf("ingest: %w\n%s", err, out)
 	}
 	return os.Remove(big)

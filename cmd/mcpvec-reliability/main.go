@@ -17,8 +17,6 @@
 package main
 
 import (
-	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-
 	"context"
 	"flag"
 	"fmt"
@@ -29,6 +27,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 )
 
 // config sizes one campaign run.
@@ -106,7 +106,7 @@ func main() {
 func run(ctx context.Context, c config, out io.Writer) (*figures, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
-	root, err := moduleRoot()
+	root, err := childproc.ModuleRoot()
 	if err != nil {
 		return nil, err
 	}

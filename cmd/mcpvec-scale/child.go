@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-
 	"bytes"
 	"context"
 	"errors"
@@ -12,6 +10,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 )
 
 // runResult is what one finished child cost.

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-
 	"context"
 	"fmt"
 	"io"
@@ -13,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
 )
 

@@ -1,14 +1,13 @@
 package main
 
 import (
-	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os/exec"
 	"time"
+
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 )
 
 // server is one running `mcpvec serve` child.
@@ -21,7 +20,7 @@ type server struct {
 // startServe starts `bin serve` on a free loopback port and waits, up to
 // timeout, until its MCP endpoint answers initialize.
 func startServe(ctx context.Context, bin string, env []string, db string, timeout time.Duration) (*server, error) {
-	addr, err := freeAddr()
+	addr, err := childproc.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
@@ -52,14 +51,4 @@ func startServe(ctx context.Context, bin string, env []string, db string, timeou
 		case <-time.After(2 * time.Millisecond):
 		}
 	}
-}
-
-// freeAddr returns a loopback address whose port was free a moment ago.
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", fmt.Errorf("find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
 }

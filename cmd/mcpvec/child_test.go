@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 )
@@ -157,22 +155,7 @@ func serveProc(tb testing.TB, db string, env []string, args ...string) *served {
 func startServe(tb testing.TB, db string, env []string, args ...string) *served {
 	tb.Helper()
 	s := serveProc(tb, db, env, args...)
-	tr, err := transport.NewStreamableHTTP(s.url)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	s.c = client.NewClient(tr)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := s.c.Start(context.Background()); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { s.c.Close() })
-	init := mcp.InitializeRequest{}
-	init.Params.ClientInfo = mcp.Implementation{Name: "mcpvec-test", Version: "1"}
-	if _, err := s.c.Initialize(ctx, init); err != nil {
-		tb.Fatal(err)
-	}
+	s.c = connect(tb, s.url, "")
 	return s
 }
 

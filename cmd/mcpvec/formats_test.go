@@ -1,25 +1,21 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"html"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	"github.com/mcpvec/mcpvec/ingest/extract/extracttest"
 )
@@ -146,17 +142,6 @@ func haveOCR(t *testing.T) bool {
 	return true
 }
 
-// freePort returns a loopback port that was free a moment ago.
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-}
-
 // TestCitationsOpenTheRightPlace ingests one document of every format with
 // the real binary, serves them behind a public URL, and follows each
 // citation as ChatGPT would: a search for a phrase found in one unit cites
@@ -173,7 +158,11 @@ func TestCitationsOpenTheRightPlace(t *testing.T) {
 	if out := mustRun(t, db, "ingest", docs); !strings.Contains(out, fmt.Sprintf("ingested %d documents", len(cases))) {
 		t.Fatalf("ingest: %s", out)
 	}
-	port := freePort(t)
+	addr, err := childproc.FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := strings.Cut(addr, ":")
 	public := "http://localhost:" + port // links must use it, not the address the client dialled
 	c := startServe(t, db, nil, "--addr", "127.0.0.1:"+port, "--public-url", public).c
 	for _, tc := range cases {
@@ -229,28 +218,6 @@ func checkFetched(t *testing.T, tc citeCase, id string, fr fetched) {
 		t.Errorf("fetch url = %q, want the text view", fr.URL)
 	}
 }
-
-// mcpTopResult searches over MCP and returns the first result.
-func mcpTopResult(t *testing.T, c *client.Client, query string) searchResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "search"
-	req.Params.Arguments = map[string]any{"query": query}
-	res, err := c.CallTool(ctx, req)
-	if err != nil || res.IsError || len(res.Content) == 0 {
-		t.Fatalf("search %q over MCP: %v %+v", query, err, res)
-	}
-	var sr struct{ Results []searchResult }
-	json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &sr)
-	if len(sr.Results) == 0 {
-		t.Fatalf("search %q: no results", query)
-	}
-	return sr.Results[0]
-}
-
-type searchResult struct{ ID, Title, URL, Text string }
 
 func mcpFetchJSON(t *testing.T, c *client.Client, id string) fetched {
 	t.Helper()

@@ -12,16 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpvec/mcpvec/server/admin"
-	"github.com/mcpvec/mcpvec/server/mcptest"
 	"github.com/mcpvec/mcpvec/store"
 )
-
-type searchJSON struct {
-	Results []struct{ ID, Title, URL, Text string } `json:"results"`
-}
 
 // libAndFolder returns, in a new temporary directory, the path of a library
 // file not yet created and a new empty folder called name.
@@ -40,29 +33,6 @@ func libAndFolder(t *testing.T, name string) (db, folder string) {
 func tempLib(t *testing.T) (dir, db string) {
 	dir = t.TempDir()
 	return dir, filepath.Join(dir, "lib.db")
-}
-
-// callTool calls an MCP tool (within 30 seconds) and returns its text and
-// whether it is a tool error; a failed call or an empty result fails tb.
-func callTool(tb testing.TB, c *client.Client, name string, args map[string]any) (text string, isError bool) {
-	tb.Helper()
-	res := mcptest.CallTool(tb, c, name, args)
-	if len(res.Content) == 0 {
-		tb.Fatalf("%s %v over MCP: empty result %+v", name, args, res)
-	}
-	return res.Content[0].(mcp.TextContent).Text, res.IsError
-}
-
-// mcpSearchJSON calls the search tool and decodes its answer; a tool error
-// or an answer that is not one JSON object fails tb.
-func mcpSearchJSON(tb testing.TB, c *client.Client, query string) searchJSON {
-	tb.Helper()
-	text, isErr := callTool(tb, c, "search", map[string]any{"query": query})
-	var sr searchJSON
-	if err := json.Unmarshal([]byte(text), &sr); isErr || err != nil {
-		tb.Fatalf("search %q over MCP: %s (%v)", query, text, err)
-	}
-	return sr
 }
 
 func TestEndToEndIngestSearchFetchRm(t *testing.T) {

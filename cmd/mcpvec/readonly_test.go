@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"net/http"
 	"os"
@@ -10,21 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
 )
-
-// readOnlyMount bind-mounts dir read-only at a new path, or skips saying
-// why (needs root).
-func readOnlyMount(t *testing.T, dir string) string {
-	t.Helper()
-	mnt := mountAt(t, "a read-only bind mount", "-o", "bind,ro", dir)
-	if err := os.WriteFile(filepath.Join(mnt, "probe"), nil, 0o644); err == nil {
-		t.Skip("the read-only bind mount is writable here")
-	}
-	return mnt
-}
 
 // TestServeReadOnlyMount is issue 15 finding 9 (a read-only library cannot
 // be served): on a read-only mount serve falls back to read-only by itself;
@@ -37,18 +22,7 @@ func TestServeReadOnlyMount(t *testing.T) {
 	if s := waitOutput(t, srv.Stderr, "link key"); !strings.Contains(s, "read-only") || !strings.Contains(s, "link key") {
 		t.Errorf("serve on a read-only mount should say it serves read-only with a run-only link key:\n%s", s)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := client.NewStreamableHttpClient(srv.url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = "2025-06-18"
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
+	c := connect(t, srv.url, "2025-06-18")
 	sr := mcpSearchJSON(t, c, "harbour lanterns")
 	if len(sr.Results) == 0 {
 		t.Fatalf("search on a read-only library found nothing")

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
@@ -226,16 +224,6 @@ func TestEmbedNoteAddsThroughputToTheProgressLine(t *testing.T) {
 	if got := note(); !strings.HasPrefix(got, "  embedded 3 (") || !strings.Contains(got, "/s), 1 resumed") {
 		t.Fatalf("progress note %q lacks throughput and resumed count", got)
 	}
-}
-
-// mcpSearch calls the search tool and returns the passages' texts.
-func mcpSearch(t *testing.T, c *client.Client, query string) []string {
-	t.Helper()
-	var out []string
-	for _, r := range mcpSearchJSON(t, c, query).Results {
-		out = append(out, r.Text)
-	}
-	return out
 }
 
 // TestReindexWhileServing hands a reindex to a running server: MCP searches

@@ -26,16 +26,9 @@ func TestServeStdioWithRealBinary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	res := initialize(t, c, "2025-06-18")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = "2025-06-18"
-	init.Params.ClientInfo = mcp.Implementation{Name: "stdio-test", Version: "1"}
-	res, err := c.Initialize(ctx, init)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if res.ServerInfo.Name != "mcpvec" || !strings.Contains(res.Instructions, "1 document") {
 		t.Fatalf("initialize = %+v", res)
 	}

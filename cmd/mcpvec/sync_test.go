@@ -79,13 +79,6 @@ func TestSyncCommandRemembersRootsAndFollowsChanges(t *testing.T) {
 	}
 }
 
-// mcpFetch calls the fetch tool and returns its text and whether it is a
-// tool error.
-func mcpFetch(t *testing.T, c *client.Client, id string) (string, bool) {
-	t.Helper()
-	return callTool(t, c, "fetch", map[string]any{"id": id})
-}
-
 func docID(t *testing.T, db, source string) string {
 	t.Helper()
 	var ls struct{ Documents []struct{ ID, Source string } }
@@ -305,11 +298,6 @@ func BenchmarkServeWatchEditedPDF(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(extract.Milliseconds())/float64(i), "extract-ms")
-}
-
-func searchHas(tb testing.TB, c *client.Client, word string) bool {
-	sr := mcpSearchJSON(tb, c, word)
-	return len(sr.Results) > 0 && strings.Contains(sr.Results[0].Text, word)
 }
 
 func timeExtract(tb testing.TB, data []byte) time.Duration {

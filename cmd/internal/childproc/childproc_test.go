@@ -2,6 +2,7 @@ package childproc
 
 import (
 	"context"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -113,4 +114,19 @@ func TestSampleMemoryOfSelf(t *testing.T) {
 	if p := stop(); p.RSS <= 0 || p.Anon <= 0 || p.Anon > p.RSS {
 		t.Errorf("SampleMemory(self) = %+v", p)
 	}
+}
+
+func TestFreeAddrCanBeListenedOn(t *testing.T) {
+	addr, err := FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(addr, "127.0.0.1:") {
+		t.Fatalf("FreeAddr = %q, want a loopback address", addr)
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("listen on %s: %v", addr, err)
+	}
+	l.Close()
 }

@@ -3,6 +3,7 @@ package childproc
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"strings"
@@ -126,6 +127,17 @@ func localEndpoint(stdout string) string {
 		}
 	}
 	return ""
+}
+
+// FreeAddr returns a loopback address (127.0.0.1:PORT) whose port was free
+// a moment ago, for a server that must be told its address in advance.
+func FreeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("find a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().String(), nil
 }
 
 // Peak is the largest resident and anonymous memory sampled, in bytes.
