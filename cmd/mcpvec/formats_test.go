@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
-	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -227,22 +225,6 @@ func mcpFetchJSON(t *testing.T, c *client.Client, id string) fetched {
 		t.Fatalf("fetch %s: %v %s", id, err, text)
 	}
 	return fr
-}
-
-// getLink GETs a citation link as a browser would (no token) and returns
-// the body and content type.
-func getLink(t *testing.T, link string) (string, string) {
-	t.Helper()
-	resp, err := http.Get(link)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %s %v", link, resp.Status, err)
-	}
-	return string(body), resp.Header.Get("Content-Type")
 }
 
 var tagRE = regexp.MustCompile(`<[^>]*>`)

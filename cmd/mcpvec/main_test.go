@@ -16,25 +16,6 @@ import (
 	"github.com/mcpvec/mcpvec/store"
 )
 
-// libAndFolder returns, in a new temporary directory, the path of a library
-// file not yet created and a new empty folder called name.
-func libAndFolder(t *testing.T, name string) (db, folder string) {
-	t.Helper()
-	dir, db := tempLib(t)
-	folder = filepath.Join(dir, name)
-	if err := os.Mkdir(folder, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return db, folder
-}
-
-// tempLib returns a new temporary directory and the path of a library file
-// in it, not yet created.
-func tempLib(t *testing.T) (dir, db string) {
-	dir = t.TempDir()
-	return dir, filepath.Join(dir, "lib.db")
-}
-
 func TestEndToEndIngestSearchFetchRm(t *testing.T) {
 	dir := t.TempDir()
 	testEndToEnd(t, dir, filepath.Join(dir, "lib.db"), nil)

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -109,4 +111,20 @@ func mcpTopResult(t *testing.T, c *client.Client, query string) searchResult {
 func searchHas(tb testing.TB, c *client.Client, word string) bool {
 	sr := mcpSearchJSON(tb, c, word)
 	return len(sr.Results) > 0 && strings.Contains(sr.Results[0].Text, word)
+}
+
+// getLink GETs a citation link as a browser would (no token) and returns
+// the body and content type.
+func getLink(t *testing.T, link string) (string, string) {
+	t.Helper()
+	resp, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s %v", link, resp.Status, err)
+	}
+	return string(body), resp.Header.Get("Content-Type")
 }

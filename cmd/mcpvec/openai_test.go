@@ -62,49 +62,6 @@ func fakeError(w http.ResponseWriter, status int, msg string) {
 
 func fakeVec(text string) []float32 { return openaitest.Vector(text, fakeDims) }
 
-type infoJSON struct {
-	Documents  int                 `json:"documents"`
-	Passages   int                 `json:"passages"`
-	Vectors    int                 `json:"vectors"`
-	Consistent bool                `json:"consistent"`
-	Problems   string              `json:"problems"`
-	Embedder   *store.EmbedderInfo `json:"embedder"`
-	Index      struct {
-		VectorPassages int `json:"vector_passages"`
-	} `json:"index"`
-}
-
-func libInfo(t *testing.T, db string, env []string) infoJSON {
-	t.Helper()
-	out := mustRunEnv(t, db, env, "info", "--json")
-	var info infoJSON
-	if err := json.Unmarshal([]byte(out), &info); err != nil {
-		t.Fatalf("info --json: %v\n%s", err, out)
-	}
-	if !info.Consistent || info.Vectors != info.Passages || info.Index.VectorPassages != info.Passages {
-		t.Fatalf("library inconsistent: %+v", info)
-	}
-	return info
-}
-
-func writeFile(t *testing.T, path, text string) string {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func searchTop(t *testing.T, db string, env []string, mode, query string) searchJSON {
-	t.Helper()
-	out := mustRunEnv(t, db, env, "search", "--json", "--mode", mode, "-k", "3", "--", query)
-	var sr searchJSON
-	if err := json.Unmarshal([]byte(out), &sr); err != nil || len(sr.Results) == 0 {
-		t.Fatalf("search %q (%s): %v\n%s", query, mode, err, out)
-	}
-	return sr
-}
-
 func TestOpenAIIngestSearchFetchEndToEnd(t *testing.T) {
 	t.Parallel()
 	fake := newFakeOpenAI(t)

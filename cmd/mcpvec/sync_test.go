@@ -4,11 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
-	"math/rand"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -19,20 +16,6 @@ import (
 )
 
 // lsSources returns the sorted source paths the library holds.
-func lsSources(t *testing.T, db string) []string {
-	t.Helper()
-	var ls struct{ Documents []struct{ ID, Source string } }
-	if err := json.Unmarshal([]byte(mustRun(t, db, "ls", "--json")), &ls); err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, d := range ls.Documents {
-		out = append(out, d.Source)
-	}
-	sort.Strings(out)
-	return out
-}
-
 func TestSyncCommandRemembersRootsAndFollowsChanges(t *testing.T) {
 	dir, db := tempLib(t)
 	docs := filepath.Join(dir, "docs")
@@ -77,18 +60,6 @@ func TestSyncCommandRemembersRootsAndFollowsChanges(t *testing.T) {
 	if r := mcpvec(t, filepath.Join(dir, "new.db"), "sync"); r.code == 0 || !strings.Contains(r.stderr, "no folders synced yet") {
 		t.Fatalf("bare sync of a fresh library: %+v", r)
 	}
-}
-
-func docID(t *testing.T, db, source string) string {
-	t.Helper()
-	var ls struct{ Documents []struct{ ID, Source string } }
-	json.Unmarshal([]byte(mustRun(t, db, "ls", "--json")), &ls)
-	for _, d := range ls.Documents {
-		if d.Source == source {
-			return d.ID
-		}
-	}
-	return ""
 }
 
 // TestSyncWhileServingIsForwarded syncs from the CLI while a server holds
@@ -170,64 +141,6 @@ func waitSearch(t *testing.T, c *client.Client, query, want string) {
 			t.Fatalf("%q never became searchable", want)
 		}
 		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// TestKillDuringSync kills `mcpvec sync` with SIGKILL in the middle of
-// adds, then of moves, removals and adds: after every kill the library is
-// consistent, and a final sync makes it match the folder exactly.
-func TestKillDuringSync(t *testing.T) {
-	dir, db := tempLib(t)
-	docs := filepath.Join(dir, "docs")
-	os.MkdirAll(filepath.Join(docs, "moved"), 0o755)
-	const n = 120
-	for i := range n {
-		writeFile(t, filepath.Join(docs, fmt.Sprintf("d%03d.txt", i)), strings.Repeat(fmt.Sprintf("Document %d speaks of river %d. ", i, i*7), 30))
-	}
-	rng := rand.New(rand.NewSource(11))
-	killSyncs(t, db, docs, rng, 3, 20)
-	mustRun(t, db, "sync", docs)
-	for i := range n {
-		p := filepath.Join(docs, fmt.Sprintf("d%03d.txt", i))
-		switch i % 3 {
-		case 0:
-			os.Rename(p, filepath.Join(docs, "moved", filepath.Base(p)))
-		case 1:
-			os.Remove(p)
-		}
-		if i%4 == 0 {
-			writeFile(t, filepath.Join(docs, fmt.Sprintf("new%03d.txt", i)), fmt.Sprintf("A new note %d on canal %d.", i, i))
-		}
-	}
-	killSyncs(t, db, docs, rng, 4, 35)
-	out := mustRun(t, db, "sync", docs)
-	if !strings.Contains(out, "0 failed") {
-		t.Fatalf("final sync: %s", out)
-	}
-	var want []string
-	filepath.WalkDir(docs, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			want = append(want, p)
-		}
-		return nil
-	})
-	sort.Strings(want)
-	if got := lsSources(t, db); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("after the final sync the library holds %d documents, the folder %d files", len(got), len(want))
-	}
-	libInfo(t, db, nil)
-}
-
-// killSyncs runs `sync -v` rounds times, killing it after a random number
-// of changes (up to maxChanges), and checks the library after each kill.
-func killSyncs(t *testing.T, db, docs string, rng *rand.Rand, rounds, maxChanges int) {
-	t.Helper()
-	for round := range rounds {
-		killAfter(t, db, rng, 1+rng.Intn(maxChanges), 20, func(l string) bool {
-			return strings.HasPrefix(l, "ingested ") || strings.HasPrefix(l, "moved ") || strings.HasPrefix(l, "removed ")
-		}, "sync", "-v", "--workers", "1", docs)
-		info := libInfo(t, db, nil) // fails on an inconsistent library
-		t.Logf("round %d: %d documents after the kill", round, info.Documents)
 	}
 }
 
