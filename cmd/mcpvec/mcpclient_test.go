@@ -87,10 +87,10 @@ func mcpFetch(t *testing.T, c *client.Client, id string) (string, bool) {
 }
 
 // mcpSearch calls the search tool and returns the passages' texts.
-func mcpSearch(t *testing.T, c *client.Client, query string) []string {
-	t.Helper()
+func mcpSearch(tb testing.TB, c *client.Client, query string) []string {
+	tb.Helper()
 	var out []string
-	for _, r := range mcpSearchJSON(t, c, query).Results {
+	for _, r := range mcpSearchJSON(tb, c, query).Results {
 		out = append(out, r.Text)
 	}
 	return out
@@ -107,10 +107,16 @@ func mcpTopResult(t *testing.T, c *client.Client, query string) searchResult {
 	return sr.Results[0]
 }
 
-// searchHas reports whether the top MCP search result for word holds it.
-func searchHas(tb testing.TB, c *client.Client, word string) bool {
-	sr := mcpSearchJSON(tb, c, word)
-	return len(sr.Results) > 0 && strings.Contains(sr.Results[0].Text, word)
+// waitSearch polls MCP search for query every 5 ms until its top result
+// contains want, and reports whether it did within the given time.
+func waitSearch(tb testing.TB, c *client.Client, query, want string, within time.Duration) bool {
+	tb.Helper()
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if got := mcpSearch(tb, c, query); len(got) > 0 && strings.Contains(got[0], want) {
+			return true
+		}
+	}
+	return false
 }
 
 // getLink GETs a citation link as a browser would (no token) and returns

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mcpvec/mcpvec/cmd/internal/minipdf"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 )
@@ -110,7 +109,9 @@ func TestServeWatchKeepsTheLibraryCurrent(t *testing.T) {
 	s := startServe(t, db, nil, "--watch", "--watch-quiet", "150ms", "--watch-rescan", "1h")
 	start := time.Now()
 	writeFile(t, filepath.Join(docs, "second.txt"), "Glassblowers shape molten sand on a pipe.")
-	waitSearch(t, s.c, "glassblowers molten sand", "Glassblowers")
+	if !waitSearch(t, s.c, "glassblowers molten sand", "Glassblowers", 20*time.Second) {
+		t.Fatal("the new file never became searchable")
+	}
 	t.Logf("change to searchable over MCP: %s", time.Since(start))
 	id := docID(t, db, filepath.Join(docs, "second.txt"))
 	os.Remove(filepath.Join(docs, "second.txt"))
@@ -127,20 +128,6 @@ func TestServeWatchKeepsTheLibraryCurrent(t *testing.T) {
 	}
 	if roots := mustRun(t, db, "ls", "--roots"); !strings.Contains(roots, docs) {
 		t.Fatalf("ls --roots while watching: %s", roots)
-	}
-}
-
-// waitSearch polls MCP search until the top result contains want.
-func waitSearch(t *testing.T, c *client.Client, query, want string) {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		if got := mcpSearch(t, c, query); len(got) > 0 && strings.Contains(got[0], want) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%q never became searchable", want)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -196,15 +183,11 @@ func BenchmarkServeWatchEditedPDF(b *testing.B) {
 		i++
 		word := fmt.Sprintf("zebra%dquokka", i)
 		data := tinyPDF("Quarterly report on harbour cranes, revised with " + word + ".")
-		start := time.Now()
 		if err := os.WriteFile(pdf, data, 0o644); err != nil {
 			b.Fatal(err)
 		}
-		for !searchHas(b, s.c, word) {
-			if time.Since(start) > time.Minute {
-				b.Fatalf("%s never became searchable:\n%s", word, s.Stderr.String())
-			}
-			time.Sleep(5 * time.Millisecond)
+		if !waitSearch(b, s.c, word, word, time.Minute) {
+			b.Fatalf("%s never became searchable:\n%s", word, s.Stderr.String())
 		}
 		b.StopTimer()
 		extract += timeExtract(b, data)
