@@ -248,11 +248,12 @@ func (ix *Index) loadSegmentLocked(kv KV) (found bool, err error) {
 		ix.resetPassages()
 		return true, err
 	}
-	ix.docs = docs
+	ix.docs, ix.lens = docs, make([]uint32, len(docs))
 	for s := range docs {
 		d := &docs[s]
 		ix.slot[d.id] = uint32(s)
 		ix.totalLen += uint64(d.length)
+		ix.lens[s] = d.length
 	}
 	if len(ix.slot) != len(docs) {
 		ix.resetPassages()
@@ -336,7 +337,7 @@ func blocksSane(bs []block, dataLen int, docs uint32) bool {
 // resetPassages empties the passages and postings of an index being
 // loaded, keeping its dictionary.
 func (ix *Index) resetPassages() {
-	ix.docs, ix.alive, ix.totalLen, ix.livePost, ix.deadPost = nil, 0, 0, 0, 0
+	ix.docs, ix.lens, ix.alive, ix.totalLen, ix.livePost, ix.deadPost = nil, nil, 0, 0, 0, 0
 	clear(ix.slot)
 	clear(ix.df)
 	clear(ix.post)

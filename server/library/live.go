@@ -23,6 +23,9 @@ func NewLive(l *Library) *Live {
 // Current returns the Library being served.
 func (lv *Live) Current() *Library { return lv.cur.Load() }
 
+// Mode is the current library's default search mode.
+func (lv *Live) Mode() Mode { return lv.Current().Mode() }
+
 // Swap makes l the Library being served.
 func (lv *Live) Swap(l *Library) { lv.cur.Store(l) }
 
