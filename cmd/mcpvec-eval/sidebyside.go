@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/weaviate"
@@ -42,9 +42,13 @@ func sideBySide(ctx context.Context, c config) error {
 	}
 	defer os.RemoveAll(cp.dir)
 	base, dir, files, queries := cp.base, cp.dir, cp.files, cp.queries
-	bin := filepath.Join(dir, "mcpvec")
-	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/mcpvec/mcpvec/cmd/mcpvec").CombinedOutput(); err != nil {
-		return fmt.Errorf("build mcpvec: %w\n%s", err, out)
+	root, err := childproc.ModuleRoot()
+	if err != nil {
+		return err
+	}
+	bin, err := childproc.Build(ctx, root, dir)
+	if err != nil {
+		return err
 	}
 	fmt.Printf("\n## side by side: %s (%d documents, %d queries), %d clients, shared machine (%d CPUs)\n\n", c.sideBySide, cp.docs, len(queries), c.clients, cpus())
 	fmt.Println("| library | passages | ingest passages/s | search p50 / p99 ms, 1 client | search p50 / p99 ms, " + fmt.Sprint(c.clients) + " clients | nDCG@10 (MCP search) | MRR@10 |")
@@ -83,7 +87,7 @@ func runSetup(ctx context.Context, c config, s setup, bin, dir string, files, ba
 		ingestArgs = append(append([]string{"ingest"}, lib...), files)
 	}
 	start := time.Now()
-	if out, err := runMcpvec(ctx, bin, dir, ingestArgs...); err != nil {
+	if out, err := childproc.Run(ctx, bin, append(childproc.Env(dir), "MCPVEC_EMBEDDER=hash"), ingestArgs...); err != nil {
 		return r, fmt.Errorf("ingest: %w\n%s", err, out)
 	}
 	r.ingest = time.Since(start)
@@ -93,13 +97,6 @@ func runSetup(ctx context.Context, c config, s setup, bin, dir string, files, ba
 	}
 	r.passages = passages
 	return measureServe(ctx, c, r, bin, dir, lib, base, queries, docOf)
-}
-
-// runMcpvec runs the mcpvec binary with args, its runtime files under dir.
-func runMcpvec(ctx context.Context, bin, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+dir, "MCPVEC_EMBEDDER=hash")
-	return cmd.CombinedOutput()
 }
 
 // libraryDocs maps the library's document ids to collection ids (the file
@@ -118,7 +115,7 @@ func libraryDocs(ctx context.Context, lib []string, url string) (map[string]stri
 		m, err := sourceIDs(db)
 		return m, st.Chunks, err
 	}
-	b, err := weaviate.Open(ctx, url, &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: analyzerName})
+	b, err := weaviate.Open(ctx, url, &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: lexical.AnalyzerName})
 	if err != nil {
 		return nil, 0, err
 	}
