@@ -373,17 +373,21 @@ func (db *DB) DocumentByPath(path string) (*Document, error) {
 }
 
 // Documents lists every document (without text), ordered by id.
-func (db *DB) Documents() ([]*Document, error) {
+func (db *DB) Documents() ([]*Document, error) { return db.listDocuments(-1) }
+
+// listDocuments lists the first n documents (n < 0: all) in id order.
+func (db *DB) listDocuments(n int) ([]*Document, error) {
 	var out []*Document
 	err := db.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
+		c := tx.Bucket(bucketDocs).Cursor()
+		for k, v := c.First(); k != nil && (n < 0 || len(out) < n); k, v = c.Next() {
 			var d Document
 			if err := json.Unmarshal(v, &d); err != nil {
 				return fmt.Errorf("decode document %s: %w", k, err)
 			}
 			out = append(out, &d)
-			return nil
-		})
+		}
+		return nil
 	})
 	return out, err
 }

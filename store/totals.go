@@ -108,21 +108,7 @@ func (t *Tx) Generation() (gen uint64, ok bool) {
 
 // FirstDocuments returns up to n documents (without text) in id order, the
 // first that Documents would list, reading only those.
-func (db *DB) FirstDocuments(n int) ([]*Document, error) {
-	var out []*Document
-	err := db.view(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketDocs).Cursor()
-		for k, v := c.First(); k != nil && len(out) < n; k, v = c.Next() {
-			var d Document
-			if err := json.Unmarshal(v, &d); err != nil {
-				return fmt.Errorf("decode document %s: %w", k, err)
-			}
-			out = append(out, &d)
-		}
-		return nil
-	})
-	return out, err
-}
+func (db *DB) FirstDocuments(n int) ([]*Document, error) { return db.listDocuments(n) }
 
 // checkTotals reports totals that disagree with what the documents hold.
 func checkTotals(tx *bolt.Tx, counted Totals, errs *[]error) {

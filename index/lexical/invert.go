@@ -3,10 +3,9 @@ package lexical
 import (
 	"encoding/binary"
 	"math/bits"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
+
+	"github.com/mcpvec/mcpvec/index/internal/parallel"
 )
 
 // invert rebuilds every posting list from the live passages' packed terms,
@@ -96,7 +95,7 @@ func (ix *Index) appendPending(from int) {
 	}
 	dataOff, blockOff := ix.pendingSize(start, ps)
 	data, blocks := make([]byte, dataOff[len(ix.post)]), make([]block, blockOff[len(ix.post)])
-	parallelRanges(len(ix.post), 1024, func(lo, hi int) {
+	parallel.Ranges(len(ix.post), 1024, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
 			p := &ix.post[t]
 			d, b := data[dataOff[t]:dataOff[t+1]], blocks[blockOff[t]:blockOff[t+1]]
@@ -134,30 +133,3 @@ func (ix *Index) pendingSize(start []uint32, ps []slotTF) (dataOff, blockOff []i
 
 // uvarintLen is the length of v's uvarint encoding.
 func uvarintLen(v uint32) int { return (bits.Len32(v|1) + 6) / 7 }
-
-// parallelRanges calls fn over [0, n) cut into ranges of size items, on
-// all CPUs when there is more than one range, and returns when all are
-// done.
-func parallelRanges(n, size int, fn func(lo, hi int)) {
-	workers := min(runtime.GOMAXPROCS(0), (n+size-1)/size)
-	if workers < 2 {
-		fn(0, n)
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				lo := int(next.Add(int64(size))) - size
-				if lo >= n {
-					return
-				}
-				fn(lo, min(lo+size, n))
-			}
-		}()
-	}
-	wg.Wait()
-}

@@ -51,6 +51,18 @@ func indexOf(texts map[uint64]string) *Index {
 	return ix
 }
 
+// churn adds 10 passages (ids 1000-1009) to ix and texts and deletes the
+// first 10 of segmentCorpus (ids 100-109).
+func churn(texts map[uint64]string, ix *Index, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	for i := range 10 {
+		texts[uint64(1000+i)] = randomText(rng, 20)
+		ix.Add(uint64(1000+i), texts[uint64(1000+i)])
+		delete(texts, uint64(100+i))
+		ix.Delete(uint64(100 + i))
+	}
+}
+
 // keysOf counts passage keys (records and tombstones) and segment chunks.
 func keysOf(kv *indextest.KV) (passages, chunks int) {
 	for k := range kv.M {
@@ -126,13 +138,7 @@ func TestSegmentRoundTrip(t *testing.T) {
 func TestSegmentIncremental(t *testing.T) {
 	smallSegments(t, 16)
 	texts, ix, kv := savedCorpus(t, 2, 400)
-	rng := rand.New(rand.NewPCG(2, 2))
-	for i := range 10 {
-		texts[uint64(1000+i)] = randomText(rng, 20)
-		ix.Add(uint64(1000+i), texts[uint64(1000+i)])
-		delete(texts, uint64(100+i))
-		ix.Delete(uint64(100 + i))
-	}
+	churn(texts, ix, 2)
 	kv.Puts, kv.Deletes = 0, 0
 	if err := ix.Save(kv); err != nil {
 		t.Fatal(err)
@@ -318,13 +324,7 @@ func TestSegmentOtherTokenizerVersion(t *testing.T) {
 func TestLoadSynced(t *testing.T) {
 	smallSegments(t, 16)
 	texts, ix, kv := savedCorpus(t, 3, 300)
-	rng := rand.New(rand.NewPCG(3, 3))
-	for i := range 10 {
-		texts[uint64(1000+i)] = randomText(rng, 20)
-		ix.Add(uint64(1000+i), texts[uint64(1000+i)])
-		delete(texts, uint64(100+i))
-		ix.Delete(uint64(100 + i))
-	}
+	churn(texts, ix, 3)
 	if err := ix.Save(kv); err != nil {
 		t.Fatal(err)
 	}

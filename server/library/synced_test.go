@@ -118,16 +118,23 @@ func TestSaveBetweenStoreWriteAndApply(t *testing.T) {
 	wantFound(t, lib, "quarks gluons", "")
 }
 
+// harbourPages is n passages, each with a word of its own (h<i>x): enough
+// of them make the BM25 index save a segment.
+func harbourPages(n int) []string {
+	pages := make([]string, n)
+	for i := range pages {
+		pages[i] = fmt.Sprintf("Passage %d about harbour number h%dx and lighthouse l%dy.", i, i, i%37)
+	}
+	return pages
+}
+
 // TestSyncedLoadWithSegmentAndRecords: a synced open of an index saved as
 // a segment with records and tombstones beside it (passages added and
 // removed after the segment was written) holds exactly the stored
 // passages.
 func TestSyncedLoadWithSegmentAndRecords(t *testing.T) {
 	f := newFixture(t, library.Options{})
-	pages := make([]string, 1200)
-	for i := range pages {
-		pages[i] = fmt.Sprintf("Passage %d about harbour number h%dx and lighthouse l%dy.", i, i, i%37)
-	}
+	pages := harbourPages(1200)
 	f.add(t, "big", "big.txt", "text/plain", "", pages...)
 	f.add(t, "gone", "gone.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
 	if err := f.lib.Save(); err != nil { // a segment
