@@ -356,19 +356,26 @@ func BenchmarkDot(b *testing.B) {
 	d := clustered(2, 0, 1536, 1, 1)
 	for _, dim := range []int{384, 1536} {
 		x, y := d.vecs[0][:dim], d.vecs[1][:dim]
-		for name, f := range map[string]func(a, b []float32) float32{"vek": dot, "go": dotGo} {
-			b.Run(fmt.Sprintf("%s/d=%d", name, dim), func(b *testing.B) {
-				var s float32
-				for range b.N {
-					s += f(x, y)
-				}
-				sink = s
-			})
-		}
+		benchKernels(b, map[string]func(a, b []float32) float32{"vek": dot, "go": dotGo}, x, y)
 	}
 }
 
-var sink float32
+// benchKernels runs each dot-product kernel on x and y as a sub-benchmark
+// named <kernel>/d=<len(x)>.
+func benchKernels[E float32 | int8, S float32 | int32](b *testing.B, kernels map[string]func(a, b []E) S, x, y []E) {
+	for name, f := range kernels {
+		b.Run(fmt.Sprintf("%s/d=%d", name, len(x)), func(b *testing.B) {
+			var s S
+			for range b.N {
+				s += f(x, y)
+			}
+			sink = s
+		})
+	}
+}
+
+// sink keeps the benchmarks' sums alive.
+var sink any
 
 // BenchmarkLoadOnly measures Load alone at 100k x 1536 (MCPVEC_BENCH_LARGE=1)
 // or 10k x 1536, on a graph built cheaply (EfConstruction 16, in parallel):

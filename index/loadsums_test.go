@@ -3,18 +3,18 @@ package index
 import (
 	"errors"
 	"iter"
-	"maps"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/index/indextest"
 )
 
 // sumsOf is what the store's checksum bucket yields for m's vectors.
 func sumsOf(m *mapSource) iter.Seq2[uint64, uint32] {
 	return func(yield func(uint64, uint32) bool) {
-		for _, id := range slices.Sorted(maps.Keys(m.vecs)) {
-			if !yield(id, vecCRC(m.vecs[id])) {
+		for id, v := range indextest.Sorted(m.vecs) {
+			if !yield(id, vecCRC(v)) {
 				return
 			}
 		}
@@ -33,7 +33,19 @@ func mustLoadSums(t *testing.T, kv KV, dim int, src *mapSource) (*Index, LoadSta
 	return x, st
 }
 
-func sourceBuild(t *testing.T, d *dataset, n int) (*Index, *mapSource, *memKV) {
+// mustSaveLoadsClean saves x into kv and checks that the next LoadSums
+// over src finds a node for each of its vectors and reads none.
+func mustSaveLoadsClean(t *testing.T, x *Index, kv KV, src *mapSource) {
+	t.Helper()
+	if err := x.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	if _, st := mustLoadSums(t, kv, x.Dim(), src); st != (LoadStats{Vectors: len(src.vecs), Nodes: len(src.vecs)}) {
+		t.Fatalf("load after save: %+v, want clean", st)
+	}
+}
+
+func sourceBuild(t *testing.T, d *dataset, n int) (*Index, *mapSource, *indextest.KV) {
 	t.Helper()
 	src := newMapSource(d)
 	cfg := persistCfg
@@ -69,12 +81,7 @@ func TestLoadSumsReconciles(t *testing.T) {
 	src.vecs[500] = d.vecs[2100]
 	y, st := mustLoadSums(t, kv, d.dim, src)
 	checkReconciled(t, y, d, st, LoadStats{Vectors: 2100, Nodes: 2000, Inserted: 201, Removed: 100, Read: 201})
-	if err := y.Save(kv); err != nil {
-		t.Fatal(err)
-	}
-	if _, st := mustLoadSums(t, kv, d.dim, src); st != (LoadStats{Vectors: 2100, Nodes: 2100}) {
-		t.Fatalf("second load %+v, want clean", st)
-	}
+	mustSaveLoadsClean(t, y, kv, src)
 }
 
 // A graph saved in format 1 (no codes) keeps its links: the vectors are
@@ -82,9 +89,9 @@ func TestLoadSumsReconciles(t *testing.T) {
 func TestLoadSumsUpgradesFormat1(t *testing.T) {
 	d := clustered(1500, 30, 16, 8, 33)
 	x, src, kv := sourceBuild(t, d, 1500)
-	for k := range kv.m {
+	for k := range kv.M {
 		if k[0] == 'c' {
-			delete(kv.m, k)
+			delete(kv.M, k)
 		}
 	}
 	setHeaderVersion(kv, 1)
@@ -98,23 +105,18 @@ func TestLoadSumsUpgradesFormat1(t *testing.T) {
 	if !reflect.DeepEqual(searchAll(t, x, d.queries, 10, 40), searchAll(t, y, d.queries, 10, 40)) {
 		t.Fatal("upgraded index answers differently from the saved one")
 	}
-	if err := y.Save(kv); err != nil {
-		t.Fatal(err)
-	}
-	if _, st := mustLoadSums(t, kv, d.dim, src); st != (LoadStats{Vectors: 1500, Nodes: 1500}) {
-		t.Fatalf("load after the upgrade's save: %+v", st)
-	}
+	mustSaveLoadsClean(t, y, kv, src)
 }
 
 func TestLoadSumsDamage(t *testing.T) {
 	d := clustered(1500, 30, 16, 8, 34)
 	_, src, kv := sourceBuild(t, d, 1500)
-	kv.m[string(codeKey(7))][9] ^= 0x10 // a damaged codes record: read that vector
+	kv.M[string(codeKey(7))][9] ^= 0x10 // a damaged codes record: read that vector
 	y, st := mustLoadSums(t, kv, d.dim, src)
 	if st.Rebuilt || st.Read != 1 || st.Inserted != 0 || y.Len() != 1500 {
 		t.Fatalf("damaged codes: %+v", st)
 	}
-	kv.m[string(nodeKey(8))][3] ^= 0x40 // a damaged node: rebuild
+	kv.M[string(nodeKey(8))][3] ^= 0x40 // a damaged node: rebuild
 	y, st = mustLoadSums(t, kv, d.dim, src)
 	if !st.Rebuilt || !errors.Is(st.Reason, ErrCorrupt) || st.Inserted != 1500 || y.Len() != 1500 {
 		t.Fatalf("damaged node: %+v", st)
@@ -128,7 +130,7 @@ func TestLoadSumsDamage(t *testing.T) {
 	src.fail = errors.New("disk gone")
 	cfg := persistCfg
 	cfg.Source = src
-	_, _, err := LoadSums(newMemKV(), d.dim, cfg, sumsOf(src), src.Vectors)
+	_, _, err := LoadSums(indextest.NewKV(), d.dim, cfg, sumsOf(src), src.Vectors)
 	if err == nil || !strings.Contains(err.Error(), "disk gone") {
 		t.Fatalf("load over a failing source: %v", err)
 	}
@@ -148,7 +150,7 @@ func TestLoadSumsSparseIDs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	kv := newMemKV()
+	kv := indextest.NewKV()
 	if err := x.Save(kv); err != nil {
 		t.Fatal(err)
 	}

@@ -5,55 +5,18 @@ import (
 	"errors"
 	"hash/crc32"
 	"iter"
-	"maps"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/index/indextest"
 )
-
-// memKV is a map-backed KV that counts writes. Like bbolt it keeps the
-// slices given to Put without copying, so reusing a buffer would corrupt it.
-type memKV struct {
-	m             map[string][]byte
-	puts, deletes int
-}
-
-func newMemKV() *memKV { return &memKV{m: map[string][]byte{}} }
-
-func (k *memKV) Get(key []byte) []byte { return k.m[string(key)] }
-func (k *memKV) Put(key, v []byte) error {
-	k.puts++
-	k.m[string(key)] = v
-	return nil
-}
-func (k *memKV) Delete(key []byte) error {
-	k.deletes++
-	delete(k.m, string(key))
-	return nil
-}
-func (k *memKV) ForEach(fn func(k, v []byte) error) error {
-	for _, key := range slices.Sorted(maps.Keys(k.m)) {
-		if err := fn([]byte(key), k.m[key]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-func (k *memKV) resetCounts() { k.puts, k.deletes = 0, 0 }
 
 // source is the vector store of truth: id -> vector as given.
 type source map[uint64][]float32
 
-func (s source) seq() iter.Seq2[uint64, []float32] {
-	return func(yield func(uint64, []float32) bool) {
-		for _, id := range slices.Sorted(maps.Keys(s)) {
-			if !yield(id, s[id]) {
-				return
-			}
-		}
-	}
-}
+func (s source) seq() iter.Seq2[uint64, []float32] { return indextest.Sorted(s) }
 
 func sourceOf(d *dataset) source {
 	s := source{}
@@ -78,16 +41,16 @@ var persistCfg = Config{Seed: 5, ExactBelow: -1}
 func TestSaveLoadRoundTrip(t *testing.T) {
 	d := clustered(2000, 50, 24, 10, 21)
 	x := mustBuild(t, d, persistCfg)
-	kv := newMemKV()
-	kv.m[string(nodeKey(1<<50))] = []byte("node of an older graph")
+	kv := indextest.NewKV()
+	kv.M[string(nodeKey(1<<50))] = []byte("node of an older graph")
 	if err := x.Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := kv.puts, 4001; got != want {
+	if got, want := kv.Puts, 4001; got != want {
 		t.Fatalf("first save: %d puts, want %d (codes + nodes + header)", got, want)
 	}
-	if kv.deletes != 1 || kv.Get(nodeKey(1<<50)) != nil {
-		t.Fatalf("first save of a new index kept a foreign node (%d deletes)", kv.deletes)
+	if kv.Deletes != 1 || kv.Get(nodeKey(1<<50)) != nil {
+		t.Fatalf("first save of a new index kept a foreign node (%d deletes)", kv.Deletes)
 	}
 	y, st := mustLoad(t, kv, d.dim, persistCfg, sourceOf(d))
 	if want := (LoadStats{Vectors: 2000, Nodes: 2000}); st != want {
@@ -98,23 +61,23 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 
 // checkCleanLoad checks that y, loaded from what x saved into kv, answers
 // queries as x does and that saving it again writes only the header.
-func checkCleanLoad(t *testing.T, x, y *Index, kv *memKV, queries [][]float32) {
+func checkCleanLoad(t *testing.T, x, y *Index, kv *indextest.KV, queries [][]float32) {
 	t.Helper()
 	if !reflect.DeepEqual(searchAll(t, x, queries, 10, 40), searchAll(t, y, queries, 10, 40)) {
 		t.Fatal("loaded index answers differently from the saved one")
 	}
-	kv.resetCounts()
+	kv.ResetCounts()
 	if err := y.Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	if kv.puts != 1 || kv.deletes != 0 {
-		t.Fatalf("save after load without changes: %d puts %d deletes, want only the header", kv.puts, kv.deletes)
+	if kv.Puts != 1 || kv.Deletes != 0 {
+		t.Fatalf("save after load without changes: %d puts %d deletes, want only the header", kv.Puts, kv.Deletes)
 	}
 }
 
 // savedPrefix builds an index of d's first n vectors with cfg and saves it
-// into a new memKV.
-func savedPrefix(t *testing.T, d *dataset, n int, cfg Config) (*Index, *memKV) {
+// into a new indextest.KV.
+func savedPrefix(t *testing.T, d *dataset, n int, cfg Config) (*Index, *indextest.KV) {
 	t.Helper()
 	x := New(d.dim, cfg)
 	for i := range n {
@@ -122,7 +85,7 @@ func savedPrefix(t *testing.T, d *dataset, n int, cfg Config) (*Index, *memKV) {
 			t.Fatal(err)
 		}
 	}
-	kv := newMemKV()
+	kv := indextest.NewKV()
 	if err := x.Save(kv); err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +96,7 @@ func TestIncrementalSaveWritesOnlyDirty(t *testing.T) {
 	d := clustered(2100, 20, 24, 10, 22)
 	src := sourceOf(d)
 	x, kv := savedPrefix(t, d, 2000, persistCfg)
-	kv.resetCounts()
+	kv.ResetCounts()
 	for i := 2000; i < 2010; i++ {
 		if err := x.Add(uint64(i), d.vecs[i]); err != nil {
 			t.Fatal(err)
@@ -146,12 +109,12 @@ func TestIncrementalSaveWritesOnlyDirty(t *testing.T) {
 	}
 	// 10 new nodes, their back-linked neighbours, the repaired neighbours of
 	// 3 and 4, one header: a few hundred at most, never the whole graph.
-	t.Logf("incremental save: %d puts, %d deletes", kv.puts, kv.deletes)
-	if kv.puts < 11 || kv.puts > 400 {
-		t.Fatalf("incremental save wrote %d nodes, want between 11 and 400 of 2008", kv.puts)
+	t.Logf("incremental save: %d puts, %d deletes", kv.Puts, kv.Deletes)
+	if kv.Puts < 11 || kv.Puts > 400 {
+		t.Fatalf("incremental save wrote %d nodes, want between 11 and 400 of 2008", kv.Puts)
 	}
-	if kv.deletes != 4 || kv.Get(nodeKey(3)) != nil || kv.Get(codeKey(3)) != nil {
-		t.Fatalf("deletes %d (want 2 nodes and their codes), node 3 still stored: %v", kv.deletes, kv.Get(nodeKey(3)) != nil)
+	if kv.Deletes != 4 || kv.Get(nodeKey(3)) != nil || kv.Get(codeKey(3)) != nil {
+		t.Fatalf("deletes %d (want 2 nodes and their codes), node 3 still stored: %v", kv.Deletes, kv.Get(nodeKey(3)) != nil)
 	}
 	for i := 2010; i < 2100; i++ {
 		delete(src, uint64(i))
@@ -199,12 +162,12 @@ func TestLoadReconciles(t *testing.T) {
 	src[500] = d.vecs[2100]
 	y, st := mustLoad(t, kv, d.dim, persistCfg, src)
 	checkReconciled(t, y, d, st, LoadStats{Vectors: 2100, Nodes: 2000, Inserted: 201, Removed: 100})
-	kv.resetCounts()
+	kv.ResetCounts()
 	if err := y.Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	if kv.deletes != 200 {
-		t.Fatalf("save after reconcile deleted %d records, want 100 nodes and their codes", kv.deletes)
+	if kv.Deletes != 200 {
+		t.Fatalf("save after reconcile deleted %d records, want 100 nodes and their codes", kv.Deletes)
 	}
 	if _, st := mustLoad(t, kv, d.dim, persistCfg, src); st != (LoadStats{Vectors: 2100, Nodes: 2100}) {
 		t.Fatalf("second load %+v, want clean", st)
@@ -214,8 +177,8 @@ func TestLoadReconciles(t *testing.T) {
 func TestLoadRebuildsBadGraph(t *testing.T) {
 	d := clustered(1500, 30, 16, 8, 24)
 	src := sourceOf(d)
-	fresh := func() *memKV {
-		kv := newMemKV()
+	fresh := func() *indextest.KV {
+		kv := indextest.NewKV()
 		if err := mustBuild(t, d, persistCfg).Save(kv); err != nil {
 			t.Fatal(err)
 		}
@@ -223,19 +186,19 @@ func TestLoadRebuildsBadGraph(t *testing.T) {
 	}
 	cases := []struct {
 		name   string
-		mutate func(kv *memKV)
+		mutate func(kv *indextest.KV)
 		cfg    Config
 		dim    int
 		reason error
 	}{
-		{"missing", func(kv *memKV) { clear(kv.m) }, persistCfg, 16, nil},
-		{"flipped node byte", func(kv *memKV) { kv.m[string(nodeKey(7))][3] ^= 0x40 }, persistCfg, 16, ErrCorrupt},
-		{"truncated node", func(kv *memKV) { k := string(nodeKey(8)); kv.m[k] = kv.m[k][:5] }, persistCfg, 16, ErrCorrupt},
-		{"bad header", func(kv *memKV) { kv.m["h"][9] ^= 1 }, persistCfg, 16, ErrCorrupt},
-		{"link to self", func(kv *memKV) { rewriteLink(kv, 9, 9) }, persistCfg, 16, ErrCorrupt},
+		{"missing", func(kv *indextest.KV) { clear(kv.M) }, persistCfg, 16, nil},
+		{"flipped node byte", func(kv *indextest.KV) { kv.M[string(nodeKey(7))][3] ^= 0x40 }, persistCfg, 16, ErrCorrupt},
+		{"truncated node", func(kv *indextest.KV) { k := string(nodeKey(8)); kv.M[k] = kv.M[k][:5] }, persistCfg, 16, ErrCorrupt},
+		{"bad header", func(kv *indextest.KV) { kv.M["h"][9] ^= 1 }, persistCfg, 16, ErrCorrupt},
+		{"link to self", func(kv *indextest.KV) { rewriteLink(kv, 9, 9) }, persistCfg, 16, ErrCorrupt},
 		{"other metric", nil, Config{Seed: 5, ExactBelow: -1, Metric: Dot}, 16, ErrIncompatible},
 		{"other M", nil, Config{Seed: 5, ExactBelow: -1, M: 8}, 16, ErrIncompatible},
-		{"other version", func(kv *memKV) { setHeaderVersion(kv, 99) }, persistCfg, 16, ErrIncompatible},
+		{"other version", func(kv *indextest.KV) { setHeaderVersion(kv, 99) }, persistCfg, 16, ErrIncompatible},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -243,7 +206,7 @@ func TestLoadRebuildsBadGraph(t *testing.T) {
 			if c.mutate != nil {
 				c.mutate(kv)
 			}
-			kv.m["n-stale"] = []byte("ignored foreign key") // not ours: ignored
+			kv.M["n-stale"] = []byte("ignored foreign key") // not ours: ignored
 			y, st := mustLoad(t, kv, c.dim, c.cfg, src)
 			if !st.Rebuilt || st.Inserted != 1500 || y.Len() != 1500 {
 				t.Fatalf("stats %+v len %d, want a full rebuild", st, y.Len())
@@ -255,7 +218,7 @@ func TestLoadRebuildsBadGraph(t *testing.T) {
 			if r := recall(wantIDs, searchAll(t, y, d.queries, 10, 64)); r < 0.9 {
 				t.Fatalf("recall after rebuild %.3f", r)
 			}
-			kv.m[string(nodeKey(1<<40))] = []byte("stale node of another build")
+			kv.M[string(nodeKey(1<<40))] = []byte("stale node of another build")
 			if err := y.Save(kv); err != nil {
 				t.Fatal(err)
 			}
@@ -267,28 +230,28 @@ func TestLoadRebuildsBadGraph(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := Load(newMemKV(), 16, persistCfg, source{1: make([]float32, 3)}.seq()); !errors.Is(err, ErrDimensionMismatch) {
+	if _, _, err := Load(indextest.NewKV(), 16, persistCfg, source{1: make([]float32, 3)}.seq()); !errors.Is(err, ErrDimensionMismatch) {
 		t.Fatalf("short vector: %v", err)
 	}
 }
 
 // rewriteLink makes node id's first layer-0 link point at target and fixes
 // the record checksum, producing a well-formed but invalid graph.
-func rewriteLink(kv *memKV, id, target uint64) {
-	v := kv.m[string(nodeKey(id))]
+func rewriteLink(kv *indextest.KV, id, target uint64) {
+	v := kv.M[string(nodeKey(id))]
 	binary.LittleEndian.PutUint64(v[1+4+2:], target)
 	binary.LittleEndian.PutUint32(v[len(v)-4:], crcOf(v[:len(v)-4]))
 }
 
-func setHeaderVersion(kv *memKV, ver uint16) {
-	h := kv.m["h"]
+func setHeaderVersion(kv *indextest.KV, ver uint16) {
+	h := kv.M["h"]
 	binary.LittleEndian.PutUint16(h[4:], ver)
 	binary.LittleEndian.PutUint32(h[len(h)-4:], crcOf(h[:len(h)-4]))
 }
 
 // failKV fails every Put after the first okPuts.
 type failKV struct {
-	*memKV
+	*indextest.KV
 	okPuts int
 }
 
@@ -297,22 +260,22 @@ func (k *failKV) Put(key, v []byte) error {
 		return errors.New("disk full")
 	}
 	k.okPuts--
-	return k.memKV.Put(key, v)
+	return k.KV.Put(key, v)
 }
 
 func TestSaveErrorKeepsDirty(t *testing.T) {
 	d := clustered(500, 0, 8, 4, 25)
 	x := mustBuild(t, d, persistCfg)
-	bad := &failKV{memKV: newMemKV(), okPuts: 100}
+	bad := &failKV{KV: indextest.NewKV(), okPuts: 100}
 	if err := x.Save(bad); err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("save into a failing kv: %v", err)
 	}
-	good := newMemKV() // the failed transaction was rolled back: start again
+	good := indextest.NewKV() // the failed transaction was rolled back: start again
 	if err := x.Save(good); err != nil {
 		t.Fatal(err)
 	}
-	if good.puts != 1001 {
-		t.Fatalf("save after a failed save wrote %d records, want all 1001 (codes, nodes, header)", good.puts)
+	if good.Puts != 1001 {
+		t.Fatalf("save after a failed save wrote %d records, want all 1001 (codes, nodes, header)", good.Puts)
 	}
 	if _, st := mustLoad(t, good, 8, persistCfg, sourceOf(d)); st != (LoadStats{Vectors: 500, Nodes: 500}) {
 		t.Fatalf("load %+v", st)
@@ -320,13 +283,13 @@ func TestSaveErrorKeepsDirty(t *testing.T) {
 }
 
 // errKV fails ForEach, as a broken store would.
-type errKV struct{ *memKV }
+type errKV struct{ *indextest.KV }
 
 func (errKV) ForEach(func(k, v []byte) error) error { return errors.New("io error") }
 
 func TestLoadReturnsKVErrors(t *testing.T) {
 	d := clustered(300, 0, 8, 4, 26)
-	kv := newMemKV()
+	kv := indextest.NewKV()
 	if err := mustBuild(t, d, persistCfg).Save(kv); err != nil {
 		t.Fatal(err)
 	}

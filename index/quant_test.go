@@ -47,19 +47,9 @@ func BenchmarkDotInt8(b *testing.B) {
 		for i := range x {
 			x[i], y[i] = int8(i), int8(-i)
 		}
-		for name, f := range map[string]func(a, b []int8) int32{"avx2": dotInt8, "go": dotInt8Go} {
-			b.Run(fmt.Sprintf("%s/d=%d", name, dim), func(b *testing.B) {
-				var s int32
-				for range b.N {
-					s += f(x, y)
-				}
-				sinkI = s
-			})
-		}
+		benchKernels(b, map[string]func(a, b []int8) int32{"avx2": dotInt8, "go": dotInt8Go}, x, y)
 	}
 }
-
-var sinkI int32
 
 func TestQuantizeRounds(t *testing.T) {
 	v := []float32{1, -1, 0.5, -0.5, 0.25, 0, 1.0 / 254, -1.0 / 254}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/index/indextest"
 )
 
 // mapSource serves vectors from memory, as the store would from bbolt.
@@ -84,7 +86,7 @@ func TestLoadWithSource(t *testing.T) {
 	d := clustered(500, 20, 32, 5, 4)
 	src := newMapSource(d)
 	x := mustBuild(t, d, Config{Source: src, ExactBelow: -1})
-	kv := newMemKV()
+	kv := indextest.NewKV()
 	if err := x.Save(kv); err != nil {
 		t.Fatal(err)
 	}

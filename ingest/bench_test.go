@@ -30,10 +30,7 @@ func BenchmarkIngestPDFCorpus(b *testing.B) {
 		b.StopTimer()
 		e := newEnv(b)
 		b.StartTimer()
-		sum, err := ingest.New(e.db, e.ex, e.emb, ingest.Options{}).Run(context.Background(), []string{corpusDir})
-		if err != nil {
-			b.Fatal(err)
-		}
+		sum := e.run(b, ingest.Options{}, corpusDir)
 		pages += sum.Pages
 		chunks += sum.Chunks
 	}
@@ -75,17 +72,12 @@ func BenchmarkIngestText(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		e := newEnv(b)
-		dir := filepath.Join(e.dir, "gen")
-		os.MkdirAll(dir, 0o755)
+		var dir string
 		for i := range 50 {
-			os.WriteFile(filepath.Join(dir, fmt.Sprintf("%02d.txt", i)), []byte(strings.Repeat(fmt.Sprintf("Paragraph %d about ledgers, tides and lanterns. ", i), 400)), 0o644)
+			dir = filepath.Dir(e.write(b, fmt.Sprintf("gen/%02d.txt", i), strings.Repeat(fmt.Sprintf("Paragraph %d about ledgers, tides and lanterns. ", i), 400)))
 		}
 		b.StartTimer()
-		sum, err := ingest.New(e.db, e.ex, e.emb, ingest.Options{Chunk: chunk.DefaultOptions()}).Run(context.Background(), []string{dir})
-		if err != nil {
-			b.Fatal(err)
-		}
-		chunks += sum.Chunks
+		chunks += e.run(b, ingest.Options{Chunk: chunk.DefaultOptions()}, dir).Chunks
 	}
 	b.ReportMetric(float64(chunks)/b.Elapsed().Seconds(), "passages/s")
 }

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -268,8 +269,10 @@ func (in *Ingester) file(ctx context.Context, f discover.File) (res fileResult) 
 	if err != nil {
 		return failure(err)
 	}
-	sha := sha256.Sum256(data)
-	shaHex := hex.EncodeToString(sha[:])
+	shaHex, err := ContentHash(bytes.NewReader(data))
+	if err != nil {
+		return failure(err)
+	}
 	id := shaHex[:16]
 	srcURL := in.sourceURL(f)
 	if !in.opts.Force {
@@ -281,6 +284,17 @@ func (in *Ingester) file(ctx context.Context, f discover.File) (res fileResult) 
 		}
 	}
 	return in.process(ctx, f, data, shaHex, srcURL)
+}
+
+// ContentHash returns the hex SHA-256 of what r yields: a document's SHA256,
+// whose first 16 characters are its ID. ingest/sync hashes files with it to
+// recognise content already stored; errors are r's.
+func ContentHash(r io.Reader) (string, error) {
+	h := sha256.New()
+	if _, err := io.Copy(h, r); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // process extracts, splits, embeds and stores a new or changed file.

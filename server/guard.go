@@ -5,21 +5,11 @@ import (
 	"crypto/subtle"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strings"
-)
 
-// isLoopback reports whether host (no port, brackets allowed) names a
-// loopback interface.
-func isLoopback(host string) bool {
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
-}
+	"github.com/mcpvec/mcpvec/server/internal/loopback"
+)
 
 // splitHost returns the lower-cased host of a Host header and its port, the
 // port being "" when absent.
@@ -36,7 +26,7 @@ func splitHost(hostport string) (host, port string) {
 // port, default ports being equivalent to none) of PublicURL.
 func (s *Server) hostAllowed(hostport string) bool {
 	host, port := splitHost(hostport)
-	if isLoopback(host) {
+	if loopback.Host(host) {
 		return true
 	}
 	if s.public == nil {
@@ -63,7 +53,7 @@ func (s *Server) originAllowed(origin string) bool {
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return false
 	}
-	if isLoopback(u.Hostname()) {
+	if loopback.Host(u.Hostname()) {
 		return true
 	}
 	return s.origins[strings.ToLower(u.Scheme+"://"+u.Host)]
@@ -79,7 +69,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 		if local != nil {
 			lhost, _ := splitHost(local.String())
-			if isLoopback(lhost) && !s.hostAllowed(r.Host) {
+			if loopback.Host(lhost) && !s.hostAllowed(r.Host) {
 				s.log.Warn("refused host", "host", r.Host, "path", r.URL.Path)
 				http.Error(w, "forbidden: unexpected Host header (pass --public-url for a tunnel)", http.StatusForbidden)
 				return

@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpvec/mcpvec/server/internal/loopback"
 	"github.com/mcpvec/mcpvec/server/library"
 )
 
@@ -251,7 +252,7 @@ func (s *Server) parseOptions() error {
 	if err != nil {
 		return fmt.Errorf("%w: addr %q: %v", ErrBadOption, o.Addr, err)
 	}
-	if o.Token == "" && o.Auth == nil && !o.InsecureNoAuth && !isLoopback(host) {
+	if o.Token == "" && o.Auth == nil && !o.InsecureNoAuth && !loopback.Host(host) {
 		return fmt.Errorf("addr %q: %w", o.Addr, ErrNeedAuth)
 	}
 	if o.SecretPath != "" {

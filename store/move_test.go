@@ -10,14 +10,8 @@ import (
 
 func TestMoveDocumentKeepsPassagesAndFollowsPath(t *testing.T) {
 	db := MustOpenDB(t)
-	d, cs, vs := testDoc("a", "/r/old.txt", "one passage", "two passage")
-	if _, err := db.PutDocument(d, cs, vs, nil); err != nil {
-		t.Fatal(err)
-	}
-	o, ocs, ovs := testDoc("b", "/r/new.txt", "other")
-	if _, err := db.PutDocument(o, ocs, ovs, nil); err != nil {
-		t.Fatal(err)
-	}
+	mustPut(t, db, "a", "/r/old.txt", "one passage", "two passage")
+	mustPut(t, db, "b", "/r/new.txt", "other")
 	mt := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	res, err := db.MoveDocument("a", "/r/new.txt", "https://x/new.txt", mt)
 	if err != nil {

@@ -52,6 +52,18 @@ func testDoc(id, path string, texts ...string) (*store.Document, []store.Chunk, 
 	return d, chunks, vecs
 }
 
+// mustPut stores testDoc(id, path, texts...) without an original and
+// returns the document as stored and the write's result.
+func mustPut(tb testing.TB, db *store.DB, id, path string, texts ...string) (*store.Document, store.PutResult) {
+	tb.Helper()
+	d, c, v := testDoc(id, path, texts...)
+	res, err := db.PutDocument(d, c, v, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d, res
+}
+
 func TestPutGetDelete(t *testing.T) {
 	db := MustOpenDB(t)
 	d, c, v := testDoc("aaaa", "/x/a.txt", "first passage", "second passage")
@@ -102,16 +114,8 @@ func TestPutGetDelete(t *testing.T) {
 
 func TestChangedFileReplacesOldDocument(t *testing.T) {
 	db := MustOpenDB(t)
-	d1, c1, v1 := testDoc("old1", "/x/a.txt", "one", "two", "three")
-	r1, err := db.PutDocument(d1, c1, v1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d2, c2, v2 := testDoc("new2", "/x/a.txt", "uno")
-	r2, err := db.PutDocument(d2, c2, v2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r1 := mustPut(t, db, "old1", "/x/a.txt", "one", "two", "three")
+	_, r2 := mustPut(t, db, "new2", "/x/a.txt", "uno")
 	if len(r2.Removed) != 3 || r2.Replaced[0] != "old1" {
 		t.Fatalf("replace result = %+v", r2)
 	}
@@ -165,13 +169,8 @@ func TestSecondWriterGetsLockedErrorQuickly(t *testing.T) {
 func TestNewerSchemaRefused(t *testing.T) {
 	db, path := openNew(t, nil)
 	db.Close()
-	b, err := bolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Update(func(tx *bolt.Tx) error { return tx.Bucket([]byte("meta")).Put([]byte("schema"), []byte("99")) })
-	b.Close()
-	_, err = store.Open(path, nil)
+	alterFile(t, path, func(tx *bolt.Tx) error { return tx.Bucket([]byte("meta")).Put([]byte("schema"), []byte("99")) })
+	_, err := store.Open(path, nil)
 	if !errors.Is(err, store.ErrSchema) || !strings.Contains(err.Error(), "newer mcpvec") {
 		t.Fatalf("open newer: %v", err)
 	}
@@ -179,12 +178,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 
 func TestForeignBoltFileRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "other.db")
-	b, err := bolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Update(func(tx *bolt.Tx) error { _, err := tx.CreateBucket([]byte("users")); return err })
-	b.Close()
+	alterFile(t, path, func(tx *bolt.Tx) error { _, err := tx.CreateBucket([]byte("users")); return err })
 	if _, err := store.Open(path, nil); !errors.Is(err, store.ErrSchema) {
 		t.Fatalf("open foreign: %v", err)
 	}
@@ -254,28 +248,44 @@ func TestPageHelpers(t *testing.T) {
 func TestCheckFindsOrphans(t *testing.T) {
 	db, path := openNew(t, nil)
 	db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "t", Dimensions: 4})
-	d, c, v := testDoc("cccc", "/c", "one", "two")
-	if _, err := db.PutDocument(d, c, v, nil); err != nil {
-		t.Fatal(err)
-	}
+	mustPut(t, db, "cccc", "/c", "one", "two")
 	if err := db.Check(); err != nil {
 		t.Fatalf("healthy library: %v", err)
 	}
 	db.Close()
 	// Damage it behind the store's back: drop one vector.
-	b, _ := bolt.Open(path, 0o600, nil)
-	b.Update(func(tx *bolt.Tx) error {
+	alterFile(t, path, func(tx *bolt.Tx) error {
 		k, _ := tx.Bucket([]byte("vectors")).Cursor().First()
 		return tx.Bucket([]byte("vectors")).Delete(k)
 	})
-	b.Close()
+	checkFinds(t, path, "missing or malformed vector")
+}
+
+// alterFile changes the closed library file at path behind the store's
+// back, in one raw bbolt write transaction.
+func alterFile(t *testing.T, path string, fn func(tx *bolt.Tx) error) {
+	t.Helper()
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.Update(fn); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkFinds opens the library at path and checks that Check reports the
+// damage described by want.
+func checkFinds(t *testing.T, path, want string) {
+	t.Helper()
 	db, err := store.Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.Check(); err == nil || !strings.Contains(err.Error(), "missing or malformed vector") {
-		t.Fatalf("damaged library: %v", err)
+	if err := db.Check(); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("check of the damaged library = %v, want %q", err, want)
 	}
 }
 

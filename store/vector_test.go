@@ -3,7 +3,6 @@ package store_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -96,10 +95,7 @@ func TestReadVectors(t *testing.T) {
 func TestSchema1Upgrade(t *testing.T) {
 	db, path := openNew(t, nil)
 	db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "t", Dimensions: 4})
-	d, c, v := testDoc("aaaa", "/a", "one", "two")
-	if _, err := db.PutDocument(d, c, v, nil); err != nil {
-		t.Fatal(err)
-	}
+	mustPut(t, db, "aaaa", "/a", "one", "two")
 	want := sums(t, db)
 	db.Close()
 	downgrade(t, path)
@@ -135,47 +131,31 @@ func TestSchema1Upgrade(t *testing.T) {
 	}
 }
 
-// downgrade turns a library into what schema 1 wrote: no checksum bucket.
+// downgrade turns a library into what schema 1 wrote: no checksum bucket,
+// no totals record.
 func downgrade(t *testing.T, path string) {
 	t.Helper()
-	b, err := bolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	err = b.Update(func(tx *bolt.Tx) error {
+	alterFile(t, path, func(tx *bolt.Tx) error {
 		if err := tx.DeleteBucket([]byte("vsums")); err != nil {
+			return err
+		}
+		if err := tx.Bucket([]byte("meta")).Delete([]byte("totals")); err != nil {
 			return err
 		}
 		return tx.Bucket([]byte("meta")).Put([]byte("schema"), []byte("1"))
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 func TestCheckFindsWrongSum(t *testing.T) {
 	db, path := openNew(t, nil)
 	db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "t", Dimensions: 4})
-	d, c, v := testDoc("aaaa", "/a", "one")
-	if _, err := db.PutDocument(d, c, v, nil); err != nil {
-		t.Fatal(err)
-	}
+	mustPut(t, db, "aaaa", "/a", "one")
 	db.Close()
-	b, _ := bolt.Open(path, 0o600, nil)
-	b.Update(func(tx *bolt.Tx) error {
+	alterFile(t, path, func(tx *bolt.Tx) error {
 		k, _ := tx.Bucket([]byte("vsums")).Cursor().First()
 		return tx.Bucket([]byte("vsums")).Put(k, []byte{1, 2, 3, 4})
 	})
-	b.Close()
-	db, err := store.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Check(); err == nil || !strings.Contains(err.Error(), "wrong vector checksum") {
-		t.Fatalf("check = %v", err)
-	}
+	checkFinds(t, path, "wrong vector checksum")
 }
 
 // BenchmarkReadVectors is the per-search cost of re-scoring through the

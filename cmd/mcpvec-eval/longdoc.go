@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpvec/mcpvec/cmd/internal/minipdf"
 	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
 	"github.com/mcpvec/mcpvec/server/library"
 )
@@ -76,14 +77,14 @@ func bundle(docs []corpusDoc, dir string, outline, printTitles bool) (map[string
 	where := map[string]span{}
 	for start := 0; start < len(order); start += abstractsPerPDF {
 		name := fmt.Sprintf("bundle-%03d.pdf", start/abstractsPerPDF)
-		var pages []pdfPage
-		var cur pdfPage
-		var marks []pdfMark
+		var pages []minipdf.Page
+		var cur minipdf.Page
+		var marks []minipdf.Mark
 		for _, i := range order[start:min(len(order), start+abstractsPerPDF)] {
 			d := docs[i]
-			lines := wrap(d.Text, lineWidth)
+			lines := minipdf.Wrap(d.Text, lineWidth)
 			if printTitles {
-				lines = append(wrap(d.Title, lineWidth), lines...)
+				lines = append(minipdf.Wrap(d.Title, lineWidth), lines...)
 			}
 			lines = append(lines, "")
 			for j, l := range lines {
@@ -91,11 +92,11 @@ func bundle(docs []corpusDoc, dir string, outline, printTitles bool) (map[string
 					pages, cur = append(pages, cur), nil
 				}
 				if j == 0 {
-					marks = append(marks, pdfMark{d.Title, len(pages), len(cur)})
+					marks = append(marks, minipdf.Mark{Title: d.Title, Page: len(pages), Line: len(cur)})
 				}
 				cur = append(cur, l)
 			}
-			where[d.ID] = span{name, marks[len(marks)-1].page + 1, len(pages) + 1}
+			where[d.ID] = span{name, marks[len(marks)-1].Page + 1, len(pages) + 1}
 		}
 		if len(cur) > 0 {
 			pages = append(pages, cur)
@@ -103,7 +104,7 @@ func bundle(docs []corpusDoc, dir string, outline, printTitles bool) (map[string
 		if !outline {
 			marks = nil
 		}
-		if err := os.WriteFile(filepath.Join(dir, name), writePDF(name, pages, marks), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, name), minipdf.Write(pages, minipdf.Options{Title: name, Producer: "mcpvec-eval", Marks: marks}), 0o644); err != nil {
 			return nil, err
 		}
 	}

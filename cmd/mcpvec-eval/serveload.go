@@ -1,24 +1,21 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 )
 
@@ -70,54 +67,18 @@ func measureServe(ctx context.Context, c config, r sideResult, bin, dir string, 
 }
 
 // startServe runs `mcpvec serve` on a free loopback port and returns its
-// MCP endpoint, its process id and a function that stops it.
+// MCP endpoint, its process id, and a function that stops it and keeps its
+// stderr in serve.log under dir.
 func startServe(ctx context.Context, bin, dir string, lib []string) (string, int, func(), error) {
-	cmd := exec.CommandContext(ctx, bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, lib...)...)
-	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+dir)
-	out, err := cmd.StdoutPipe()
+	p, endpoint, err := childproc.StartServe(ctx, bin, childproc.Env(dir), 2*time.Minute, lib...)
 	if err != nil {
-		return "", 0, nil, err
-	}
-	logf, err := os.Create(filepath.Join(dir, "serve.log"))
-	if err != nil {
-		return "", 0, nil, err
-	}
-	cmd.Stderr = logf
-	if err := cmd.Start(); err != nil {
-		logf.Close()
 		return "", 0, nil, err
 	}
 	stop := func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(20 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-		logf.Close()
+		p.Stop()
+		os.WriteFile(filepath.Join(dir, "serve.log"), []byte(p.Stderr.String()), 0o644)
 	}
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "http://127.0.0.1:") && strings.HasSuffix(l, "/mcp") {
-				select {
-				case found <- l:
-				default:
-				}
-			}
-		}
-	}()
-	select {
-	case ep := <-found:
-		return ep, cmd.Process.Pid, stop, nil
-	case <-time.After(2 * time.Minute):
-		stop()
-		return "", 0, nil, errors.New("mcpvec serve printed no endpoint in 2 minutes (see serve.log)")
-	}
+	return endpoint, p.Pid(), stop, nil
 }
 
 // searchLoad runs every query once through n MCP clients sharing them and

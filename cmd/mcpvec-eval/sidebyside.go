@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -60,9 +59,13 @@ func sideBySide(ctx context.Context, c config) error {
 	}
 	defer os.RemoveAll(cp.dir)
 	base, dir, files, queries := cp.base, cp.dir, cp.files, cp.queries
-	bin := filepath.Join(dir, "mcpvec")
-	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/mcpvec/mcpvec/cmd/mcpvec").CombinedOutput(); err != nil {
-		return fmt.Errorf("build mcpvec: %w\n%s", err, out)
+	root, err := childproc.ModuleRoot()
+	if err != nil {
+		return err
+	}
+	bin, err := childproc.Build(ctx, root, dir)
+	if err != nil {
+		return err
 	}
 	fmt.Printf("\n## side by side: %s (%d documents, %d queries), %d clients, shared machine (%d CPUs)\n\n", c.sideBySide, cp.docs, len(queries), c.clients, cpus())
 	fmt.Println("| library | passages | ingest passages/s | ingest CPU ms/passage | search p50 / p99 ms, 1 client | search p50 / p99 ms, " + fmt.Sprint(c.clients) + " clients | search CPU ms/query | nDCG@10 (MCP search) | MRR@10 |")
@@ -122,12 +125,13 @@ func runSetup(ctx context.Context, c config, s setup, bin, dir string, files, ba
 	if s.nodes == 0 {
 		ingestArgs = append(append([]string{"ingest"}, lib...), files)
 	}
-	start, wvCPU := time.Now(), childproc.CPU(cl.PIDs()...)
-	out, cpu, err := runMcpvec(ctx, bin, dir, ingestArgs...)
+	start, wvCPU, ingCPU := time.Now(), childproc.CPU(cl.PIDs()...), childproc.ChildrenCPU()
+	out, err := childproc.Run(ctx, bin, append(childproc.Env(dir), "MCPVEC_EMBEDDER=hash"), ingestArgs...)
 	if err != nil {
 		return r, fmt.Errorf("ingest: %w\n%s", err, out)
 	}
-	r.ingest, r.ingestCPU = time.Since(start), cpu+childproc.CPU(cl.PIDs()...)-wvCPU
+	r.ingest = time.Since(start)
+	r.ingestCPU = childproc.ChildrenCPU() - ingCPU + childproc.CPU(cl.PIDs()...) - wvCPU
 	docOf, passages, err := libraryDocs(ctx, lib, url)
 	if err != nil {
 		return r, err
@@ -145,19 +149,6 @@ func runSetup(ctx context.Context, c config, s setup, bin, dir string, files, ba
 // out"); the run waits -side-by-side-settle after the ingest.
 var nodeSettings = []string{"PERSISTENCE_MEMTABLES_FLUSH_IDLE_AFTER_SECONDS=5"}
 
-// runMcpvec runs the mcpvec binary with args, its runtime files under dir,
-// and returns its output and the CPU time it used.
-func runMcpvec(ctx context.Context, bin, dir string, args ...string) ([]byte, time.Duration, error) {
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+dir, "MCPVEC_EMBEDDER=hash")
-	out, err := cmd.CombinedOutput()
-	var cpu time.Duration
-	if cmd.ProcessState != nil {
-		cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	}
-	return out, cpu, err
-}
-
 // libraryDocs maps the library's document ids to collection ids (the file
 // names) and counts its passages.
 func libraryDocs(ctx context.Context, lib []string, url string) (map[string]string, int, error) {
@@ -174,7 +165,7 @@ func libraryDocs(ctx context.Context, lib []string, url string) (map[string]stri
 		m, err := sourceIDs(db)
 		return m, st.Chunks, err
 	}
-	b, err := weaviate.Open(ctx, url, &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: analyzerName})
+	b, err := weaviate.Open(ctx, url, &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: lexical.AnalyzerName})
 	if err != nil {
 		return nil, 0, err
 	}

@@ -14,9 +14,6 @@ import (
 	"github.com/mcpvec/mcpvec/store/weaviate"
 )
 
-// analyzerName is the CLI's name for lexical.Tokenize in a collection.
-const analyzerName = "mcpvec-lexical-1"
-
 // evalWeaviate copies the evaluated library into a fresh Weaviate
 // collection (as `mcpvec migrate --to` does, with the CLI's analyzer) and
 // scores the same queries through it, rows labelled "weaviate-": BM25
@@ -25,7 +22,7 @@ const analyzerName = "mcpvec-lexical-1"
 func evalWeaviate(ctx context.Context, c config, coll, base string, tl *testLibrary, queries []query, docOf map[string]string) error {
 	name := fmt.Sprintf("Eval%s%d", strings.ToUpper(coll[:1])+coll[1:], time.Now().Unix())
 	url := strings.TrimSuffix(c.weaviate, "/") + "/" + name
-	st, err := weaviate.Open(ctx, url, &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: analyzerName})
+	st, err := weaviate.Open(ctx, url, &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: lexical.AnalyzerName})
 	if err != nil {
 		return err
 	}

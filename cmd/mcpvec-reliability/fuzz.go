@@ -1,14 +1,14 @@
 package main
 
 import (
-	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-
 	"context"
 	"fmt"
 	"math/rand"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 )
 
 // fuzzFigures is what the fuzz pass counted.

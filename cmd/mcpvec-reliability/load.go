@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-
 	"bufio"
 	"bytes"
 	"context"
@@ -14,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 )
 
 // tally counts what a phase did.

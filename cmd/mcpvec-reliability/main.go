@@ -17,8 +17,6 @@
 package main
 
 import (
-	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-
 	"context"
 	"flag"
 	"fmt"
@@ -29,6 +27,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 )
 
 // config sizes one campaign run.
@@ -106,7 +106,7 @@ func main() {
 func run(ctx context.Context, c config, out io.Writer) (*figures, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
-	root, err := moduleRoot()
+	root, err := childproc.ModuleRoot()
 	if err != nil {
 		return nil, err
 	}
@@ -127,9 +127,9 @@ func run(ctx context.Context, c config, out io.Writer) (*figures, error) {
 		return nil, err
 	}
 	f, err := drive(ctx, c, srv, out)
-	srv.stop()
+	srv.Stop()
 	if err != nil {
-		return nil, fmt.Errorf("%w\nserver stderr (tail):\n%s", err, childproc.Tail(srv.stderrText(), 2000))
+		return nil, fmt.Errorf("%w\nserver stderr (tail):\n%s", err, childproc.Tail(srv.Stderr.String(), 2000))
 	}
 	if err := faults(ctx, c, bin, dir, f, out); err != nil {
 		return nil, err
@@ -156,14 +156,14 @@ func faults(ctx context.Context, c config, bin, dir string, f *figures, out io.W
 
 // drive runs the three phases against srv, sampling its memory throughout.
 func drive(ctx context.Context, c config, srv *serverProc, out io.Writer) (*figures, error) {
-	pid := srv.cmd.Process.Pid
+	pid := srv.Pid()
 	f := &figures{PhasePeak: map[string]int64{}}
 	f.RSSStart, _, _ = childproc.Memory(pid)
 	var t tally
 	phase := func(name string, fn func() error) error {
-		stop := sample(pid, name, f)
+		stop := childproc.SampleMemory(pid, 50*time.Millisecond)
 		err := fn()
-		stop()
+		f.PhasePeak[name] = max(f.PhasePeak[name], stop().RSS)
 		fmt.Fprintf(out, "  %-9s done: peak RSS in phase %d MB\n", name, f.PhasePeak[name]>>20)
 		return err
 	}
@@ -197,31 +197,14 @@ func drive(ctx context.Context, c config, srv *serverProc, out io.Writer) (*figu
 	}
 	f.Requests, f.Errors = t.requests.Load(), t.errors.Load()
 	f.RSSEnd, f.Peak, _ = childproc.Memory(pid)
-	if err == nil && srv.cmd.ProcessState != nil {
-		err = fmt.Errorf("server exited during the run")
+	select {
+	case <-srv.Done():
+		if err == nil {
+			err = fmt.Errorf("server exited during the run")
+		}
+	default:
 	}
 	return f, err
-}
-
-// sample polls pid's RSS every 50 ms into f.PhasePeak[name] until stopped.
-func sample(pid int, name string, f *figures) (stop func()) {
-	done, finished := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(50 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			if rss, _, err := childproc.Memory(pid); err == nil {
-				f.PhasePeak[name] = max(f.PhasePeak[name], rss)
-			}
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return func() { close(done); <-finished }
 }
 
 func report(out io.Writer, c config, f *figures) {

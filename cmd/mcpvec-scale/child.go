@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-
 	"bytes"
 	"context"
 	"errors"
@@ -12,6 +10,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 )
 
 // runResult is what one finished child cost.
@@ -35,7 +35,7 @@ func runChild(ctx context.Context, bin string, env []string, args ...string) (ru
 	if err := cmd.Start(); err != nil {
 		return runResult{}, fmt.Errorf("start mcpvec %s: %w", args[0], err)
 	}
-	stop := sampleMemory(cmd.Process.Pid, 100*time.Millisecond)
+	stop := childproc.SampleMemory(cmd.Process.Pid, 100*time.Millisecond)
 	err := cmd.Wait()
 	res := runResult{Wall: time.Since(start), Stdout: stdout.String(), PeakAnon: stop().Anon}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
@@ -75,31 +75,4 @@ func readBreakdown(pid int) (rssBreakdown, error) {
 	}
 	anon := f["Anonymous"]
 	return rssBreakdown{RSS: f["Rss"], Anonymous: anon, File: f["Rss"] - anon}, nil
-}
-
-// memPeak is the largest RSS and anonymous memory sampled, in bytes.
-type memPeak struct{ RSS, Anon int64 }
-
-// sampleMemory reads pid's VmRSS and RssAnon every interval until stop is
-// called, which returns the largest of each.
-func sampleMemory(pid int, interval time.Duration) (stop func() memPeak) {
-	var peak memPeak
-	quit := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			if f, err := childproc.ProcFields(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
-				peak.RSS, peak.Anon = max(peak.RSS, f["VmRSS"]), max(peak.Anon, f["RssAnon"])
-			}
-			select {
-			case <-quit:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	return func() memPeak { close(quit); <-done; return peak }
 }

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-
 	"fmt"
 	"io"
 	"regexp"
 	"strconv"
+
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 )
 
 // results is everything one run measured; it is also the JSON report.

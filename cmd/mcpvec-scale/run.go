@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-
 	"context"
 	"fmt"
 	"io"
@@ -13,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
 )
 
@@ -134,23 +133,23 @@ func (b *bench) measureServe(ctx context.Context) error {
 	var s *server
 	for i := range c.starts {
 		if s != nil {
-			s.stop()
+			s.Stop()
 		}
 		var err error
 		if s, err = startServe(ctx, b.bin, b.env, b.db, 10*time.Minute); err != nil {
 			return err
 		}
 		st := startFigures{ReadyMs: float64(s.ready.Microseconds()) / 1000}
-		st.RSSAfterLoad, _, _ = childproc.Memory(s.pid())
-		st.Breakdown, _ = readBreakdown(s.pid())
+		st.RSSAfterLoad, _, _ = childproc.Memory(s.Pid())
+		st.Breakdown, _ = readBreakdown(s.Pid())
 		fmt.Fprintf(log, "serve start %d: ready %.0f ms, RSS %s\n", i+1, st.ReadyMs, mib(st.RSSAfterLoad))
 		r.Starts = append(r.Starts, st)
 	}
-	defer s.stop()
+	defer s.Stop()
 	if _, err := runLoad(ctx, s.url, 1, warmup, c.limit, b.queries); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
-	peak := sampleMemory(s.pid(), 50*time.Millisecond)
+	peak := childproc.SampleMemory(s.Pid(), 50*time.Millisecond)
 	for _, n := range c.clients {
 		f, err := runLoad(ctx, s.url, n, c.requests, c.limit, b.queries)
 		if err != nil {
@@ -162,8 +161,8 @@ func (b *bench) measureServe(ctx context.Context) error {
 	}
 	p := peak()
 	r.RSSUnderLoad, r.AnonUnderLoad = p.RSS, p.Anon
-	r.AfterLoad, _ = readBreakdown(s.pid())
-	_, r.ServeHWM, _ = childproc.Memory(s.pid())
+	r.AfterLoad, _ = readBreakdown(s.Pid())
+	_, r.ServeHWM, _ = childproc.Memory(s.Pid())
 	return nil
 }
 

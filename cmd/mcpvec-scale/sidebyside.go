@@ -95,11 +95,11 @@ func (b *bench) sideSetup(ctx context.Context, n int, corpus, dir string) (sideR
 	if err != nil {
 		return r, err
 	}
-	defer s.stop()
+	defer s.Stop()
 	if _, err := runLoad(ctx, s.url, 1, warmup, b.c.limit, b.queries); err != nil {
 		return r, fmt.Errorf("warm-up: %w", err)
 	}
-	cpu := func() time.Duration { return childproc.CPU(append(cl.PIDs(), s.pid())...) }
+	cpu := func() time.Duration { return childproc.CPU(append(cl.PIDs(), s.Pid())...) }
 	for _, clients := range b.c.clients {
 		before := cpu()
 		f, err := runLoad(ctx, s.url, clients, b.c.requests, b.c.limit, b.queries)

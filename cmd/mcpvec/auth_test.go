@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"encoding/pem"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -51,34 +48,9 @@ func oauthLibrary(t *testing.T) string {
 // serveOAuth starts `mcpvec serve --oauth` and returns its local base URL.
 func serveOAuth(t *testing.T, db string, env []string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	args = append([]string{"serve", "--addr", "127.0.0.1:0", "--oauth", "--public-url", authTestPublic}, args...)
-	srv := exec.CommandContext(ctx, os.Args[0], args...)
-	srv.Env = childEnv(db, env...)
-	var stderr bytes.Buffer
-	srv.Stderr = &stderr
-	sout, err := srv.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		srv.Wait()
-		t.Logf("serve stderr:\n%s", stderr.String())
-	})
-	sc := bufio.NewScanner(sout)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "http://127.0.0.1:") && strings.HasSuffix(line, "/mcp") {
-			go io.Copy(io.Discard, sout)
-			return strings.TrimSuffix(line, "/mcp")
-		}
-	}
-	t.Fatalf("serve printed no local URL; stderr:\n%s", stderr.String())
-	return ""
+	srv := serveProc(t, db, env, append([]string{"--oauth", "--public-url", authTestPublic}, args...)...)
+	t.Cleanup(func() { t.Logf("serve stderr:\n%s", srv.Stderr) })
+	return strings.TrimSuffix(srv.url, "/mcp")
 }
 
 // tunnel forwards to local as cloudflared would: the public Host, and

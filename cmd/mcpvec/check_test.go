@@ -2,10 +2,8 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,7 +50,7 @@ func TestDamagedLibraryEveryCommand(t *testing.T) {
 		cmds := [][]string{{"info"}, {"ls"}, {"search", "harbour"}, {"fetch", "x"}, {"rm", "x"},
 			{"ingest", files}, {"reindex", "--embedder", "hash"}, {"serve", "--addr", "127.0.0.1:0"}, {"check"}}
 		for _, args := range cmds {
-			r := runFor(t, bad, 20*time.Second, args...)
+			r := runChild(t, bad, nil, 20*time.Second, args...)
 			if r.code == 0 || strings.Contains(r.stderr, "goroutine ") || strings.Contains(r.stderr, "panic") {
 				t.Errorf("%v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
 				continue
@@ -159,31 +157,11 @@ func copyFile(t *testing.T, src string) string {
 	return dst
 }
 
-// runFor runs the binary with a deadline (serve would otherwise run on).
-func runFor(t *testing.T, db string, d time.Duration, args ...string) result {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Env = childEnv(db)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Errorf("%v: still running after %v", args, d)
-	}
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	}
-	return result{out.String(), errb.String(), code}
-}
-
 // TestCheckForwardedToServer: with a server holding the library, check
 // runs inside it (read-only) and --repair is refused.
 func TestCheckForwardedToServer(t *testing.T) {
 	db, _ := checkLibrary(t, 3)
-	startServer(t, db)
+	serveProc(t, db, nil)
 	r := mcpvec(t, db, "check")
 	if r.code != 0 || !strings.Contains(r.stderr, "handing the command") || !strings.Contains(r.stdout, ": ok") {
 		t.Fatalf("forwarded check: %+v", r)

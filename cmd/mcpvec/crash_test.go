@@ -1,17 +1,14 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
+	"io/fs"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -42,13 +39,7 @@ func TestKillDuringIngest(t *testing.T) {
 			"ingest", "-v", "--workers", "1", files)
 
 		r := mcpvec(t, db, "info", "--json")
-		var info struct {
-			Documents  int    `json:"documents"`
-			Passages   int    `json:"passages"`
-			Vectors    int    `json:"vectors"`
-			Consistent bool   `json:"consistent"`
-			Problems   string `json:"problems"`
-		}
+		var info infoJSON
 		if err := json.Unmarshal([]byte(r.stdout), &info); err != nil {
 			if strings.Contains(r.stderr, "no library") {
 				continue // killed before the file was created
@@ -58,11 +49,9 @@ func TestKillDuringIngest(t *testing.T) {
 		if !info.Consistent || info.Passages != info.Vectors {
 			t.Fatalf("round %d: inconsistent library after kill: %+v", round, info)
 		}
-		var ls struct{ Documents []struct{ Source string } }
-		json.Unmarshal([]byte(mustRun(t, db, "ls", "--json")), &ls)
 		now := map[string]bool{}
-		for _, d := range ls.Documents {
-			now[d.Source] = true
+		for _, src := range lsSources(t, db) {
+			now[src] = true
 		}
 		for s := range have {
 			if !now[s] {
@@ -76,13 +65,69 @@ func TestKillDuringIngest(t *testing.T) {
 	if !strings.Contains(out, "0 failed") {
 		t.Fatalf("final ingest: %s", out)
 	}
-	var ls struct{ Documents []struct{ Source string } }
-	json.Unmarshal([]byte(mustRun(t, db, "ls", "--json")), &ls)
-	if len(ls.Documents) != nFiles {
-		t.Fatalf("after the final run %d documents, want %d", len(ls.Documents), nFiles)
+	if n := len(lsSources(t, db)); n != nFiles {
+		t.Fatalf("after the final run %d documents, want %d", n, nFiles)
 	}
 	if out := mustRun(t, db, "search", "--json", "-k", "1", "Document 42 paragraph 7"); !strings.Contains(out, "doc042.txt") {
 		t.Fatalf("search after recovery: %s", out)
+	}
+}
+
+// TestKillDuringSync kills `mcpvec sync` with SIGKILL in the middle of
+// adds, then of moves, removals and adds: after every kill the library is
+// consistent, and a final sync makes it match the folder exactly.
+func TestKillDuringSync(t *testing.T) {
+	dir, db := tempLib(t)
+	docs := filepath.Join(dir, "docs")
+	os.MkdirAll(filepath.Join(docs, "moved"), 0o755)
+	const n = 120
+	for i := range n {
+		writeFile(t, filepath.Join(docs, fmt.Sprintf("d%03d.txt", i)), strings.Repeat(fmt.Sprintf("Document %d speaks of river %d. ", i, i*7), 30))
+	}
+	rng := rand.New(rand.NewSource(11))
+	killSyncs(t, db, docs, rng, 3, 20)
+	mustRun(t, db, "sync", docs)
+	for i := range n {
+		p := filepath.Join(docs, fmt.Sprintf("d%03d.txt", i))
+		switch i % 3 {
+		case 0:
+			os.Rename(p, filepath.Join(docs, "moved", filepath.Base(p)))
+		case 1:
+			os.Remove(p)
+		}
+		if i%4 == 0 {
+			writeFile(t, filepath.Join(docs, fmt.Sprintf("new%03d.txt", i)), fmt.Sprintf("A new note %d on canal %d.", i, i))
+		}
+	}
+	killSyncs(t, db, docs, rng, 4, 35)
+	out := mustRun(t, db, "sync", docs)
+	if !strings.Contains(out, "0 failed") {
+		t.Fatalf("final sync: %s", out)
+	}
+	var want []string
+	filepath.WalkDir(docs, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			want = append(want, p)
+		}
+		return nil
+	})
+	sort.Strings(want)
+	if got := lsSources(t, db); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("after the final sync the library holds %d documents, the folder %d files", len(got), len(want))
+	}
+	libInfo(t, db, nil)
+}
+
+// killSyncs runs `sync -v` rounds times, killing it after a random number
+// of changes (up to maxChanges), and checks the library after each kill.
+func killSyncs(t *testing.T, db, docs string, rng *rand.Rand, rounds, maxChanges int) {
+	t.Helper()
+	for round := range rounds {
+		killAfter(t, db, rng, 1+rng.Intn(maxChanges), 20, func(l string) bool {
+			return strings.HasPrefix(l, "ingested ") || strings.HasPrefix(l, "moved ") || strings.HasPrefix(l, "removed ")
+		}, "sync", "-v", "--workers", "1", docs)
+		info := libInfo(t, db, nil) // fails on an inconsistent library
+		t.Logf("round %d: %d documents after the kill", round, info.Documents)
 	}
 }
 
@@ -91,22 +136,14 @@ func TestKillDuringIngest(t *testing.T) {
 // up to jitterMs milliseconds drawn from rng.
 func killAfter(t *testing.T, db string, rng *rand.Rand, want, jitterMs int, counts func(line string) bool, args ...string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Env = childEnv(db)
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(stderr)
-	for got := 0; got < want && sc.Scan(); {
-		if counts(sc.Text()) {
-			got++
+	jitter := time.Duration(rng.Intn(jitterMs)) * time.Millisecond
+	kill9When(t, db, nil, func(stderr string) bool {
+		got := 0
+		for l := range strings.Lines(stderr) {
+			if strings.HasSuffix(l, "\n") && counts(strings.TrimSuffix(l, "\n")) {
+				got++
+			}
 		}
-	}
-	time.Sleep(time.Duration(rng.Intn(jitterMs)) * time.Millisecond)
-	cmd.Process.Signal(syscall.SIGKILL)
-	io.Copy(io.Discard, stderr)
-	cmd.Wait()
+		return got >= want
+	}, jitter, args...)
 }

@@ -1,25 +1,19 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"html"
-	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	"github.com/mcpvec/mcpvec/ingest/extract/extracttest"
 )
@@ -146,17 +140,6 @@ func haveOCR(t *testing.T) bool {
 	return true
 }
 
-// freePort returns a loopback port that was free a moment ago.
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-}
-
 // TestCitationsOpenTheRightPlace ingests one document of every format with
 // the real binary, serves them behind a public URL, and follows each
 // citation as ChatGPT would: a search for a phrase found in one unit cites
@@ -173,9 +156,13 @@ func TestCitationsOpenTheRightPlace(t *testing.T) {
 	if out := mustRun(t, db, "ingest", docs); !strings.Contains(out, fmt.Sprintf("ingested %d documents", len(cases))) {
 		t.Fatalf("ingest: %s", out)
 	}
-	port := freePort(t)
+	addr, err := childproc.FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := strings.Cut(addr, ":")
 	public := "http://localhost:" + port // links must use it, not the address the client dialled
-	c := startServe(t, db, "--addr", "127.0.0.1:"+port, "--public-url", public).c
+	c := startServe(t, db, nil, "--addr", "127.0.0.1:"+port, "--public-url", public).c
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
 			top := mcpTopResult(t, c, tc.phrase)
@@ -230,28 +217,6 @@ func checkFetched(t *testing.T, tc citeCase, id string, fr fetched) {
 	}
 }
 
-// mcpTopResult searches over MCP and returns the first result.
-func mcpTopResult(t *testing.T, c *client.Client, query string) searchResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "search"
-	req.Params.Arguments = map[string]any{"query": query}
-	res, err := c.CallTool(ctx, req)
-	if err != nil || res.IsError || len(res.Content) == 0 {
-		t.Fatalf("search %q over MCP: %v %+v", query, err, res)
-	}
-	var sr struct{ Results []searchResult }
-	json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &sr)
-	if len(sr.Results) == 0 {
-		t.Fatalf("search %q: no results", query)
-	}
-	return sr.Results[0]
-}
-
-type searchResult struct{ ID, Title, URL, Text string }
-
 func mcpFetchJSON(t *testing.T, c *client.Client, id string) fetched {
 	t.Helper()
 	text, isErr := mcpFetch(t, c, id)
@@ -260,22 +225,6 @@ func mcpFetchJSON(t *testing.T, c *client.Client, id string) fetched {
 		t.Fatalf("fetch %s: %v %s", id, err, text)
 	}
 	return fr
-}
-
-// getLink GETs a citation link as a browser would (no token) and returns
-// the body and content type.
-func getLink(t *testing.T, link string) (string, string) {
-	t.Helper()
-	resp, err := http.Get(link)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %s %v", link, resp.Status, err)
-	}
-	return string(body), resp.Header.Get("Content-Type")
 }
 
 var tagRE = regexp.MustCompile(`<[^>]*>`)

@@ -19,10 +19,7 @@ import (
 )
 
 func runIngest(ctx context.Context, e *env, args []string) int {
-	fs, lf, ef := embedFlagSet("ingest", "[flags] PATH...", e)
-	lf.registerCollection(fs, e)
-	var ff fileFlags
-	ff.register(fs)
+	fs, lf, ef, ff := fileFlagSet("ingest", "[flags] PATH...", e)
 	url := fs.String("url", "", "canonical web address of the single file being ingested (for citations)")
 	prefix := fs.String("url-prefix", "", "map each file's path relative to the folder argument onto this web address")
 	force := fs.Bool("force", false, "re-process files even when unchanged")
@@ -54,6 +51,16 @@ type fileFlags struct {
 	maxMB                  int64
 	workers, size, overlap int
 	password, ocr, ocrLang string
+}
+
+// fileFlagSet is the flag set of the commands that read files: the
+// library, embedder and collection flags, then fileFlags.
+func fileFlagSet(name, usageLine string, e *env) (*flag.FlagSet, *libFlags, *embedFlags, *fileFlags) {
+	fs, lf, ef := embedFlagSet(name, usageLine, e)
+	lf.registerCollection(fs, e)
+	ff := &fileFlags{}
+	ff.register(fs)
+	return fs, lf, ef, ff
 }
 
 func (f *fileFlags) register(fs *flag.FlagSet) {

@@ -1,101 +1,20 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
 	"github.com/mcpvec/mcpvec/server/admin"
-	"github.com/mcpvec/mcpvec/server/mcptest"
 	"github.com/mcpvec/mcpvec/store"
 )
-
-// TestMain lets the test binary stand in for the real mcpvec binary: with
-// MCPVEC_TEST_MAIN=1 it runs main() with the given arguments, so end-to-end
-// tests exec os.Args[0] like a user runs mcpvec (including the extraction
-// worker subprocess).
-func TestMain(m *testing.M) {
-	if os.Getenv("MCPVEC_TEST_MAIN") == "1" {
-		main()
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
-
-type result struct {
-	stdout, stderr string
-	code           int
-}
-
-// mcpvec runs the binary with args against the library db.
-func mcpvec(t *testing.T, db string, args ...string) result {
-	t.Helper()
-	return mcpvecEnv(t, db, nil, args...)
-}
-
-func mustRun(t *testing.T, db string, args ...string) string {
-	t.Helper()
-	return mustRunEnv(t, db, nil, args...)
-}
-
-type searchJSON struct {
-	Results []struct{ ID, Title, URL, Text string } `json:"results"`
-}
-
-// libAndFolder returns, in a new temporary directory, the path of a library
-// file not yet created and a new empty folder called name.
-func libAndFolder(t *testing.T, name string) (db, folder string) {
-	t.Helper()
-	dir, db := tempLib(t)
-	folder = filepath.Join(dir, name)
-	if err := os.Mkdir(folder, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return db, folder
-}
-
-// tempLib returns a new temporary directory and the path of a library file
-// in it, not yet created.
-func tempLib(t *testing.T) (dir, db string) {
-	dir = t.TempDir()
-	return dir, filepath.Join(dir, "lib.db")
-}
-
-// callTool calls an MCP tool (within 30 seconds) and returns its text and
-// whether it is a tool error; a failed call or an empty result fails tb.
-func callTool(tb testing.TB, c *client.Client, name string, args map[string]any) (text string, isError bool) {
-	tb.Helper()
-	res := mcptest.CallTool(tb, c, name, args)
-	if len(res.Content) == 0 {
-		tb.Fatalf("%s %v over MCP: empty result %+v", name, args, res)
-	}
-	return res.Content[0].(mcp.TextContent).Text, res.IsError
-}
-
-// mcpSearchJSON calls the search tool and decodes its answer; a tool error
-// or an answer that is not one JSON object fails tb.
-func mcpSearchJSON(tb testing.TB, c *client.Client, query string) searchJSON {
-	tb.Helper()
-	text, isErr := callTool(tb, c, "search", map[string]any{"query": query})
-	var sr searchJSON
-	if err := json.Unmarshal([]byte(text), &sr); isErr || err != nil {
-		tb.Fatalf("search %q over MCP: %s (%v)", query, text, err)
-	}
-	return sr
-}
 
 func TestEndToEndIngestSearchFetchRm(t *testing.T) {
 	dir := t.TempDir()
@@ -202,24 +121,7 @@ func TestWritesWhileServingAreForwarded(t *testing.T) {
 	mustRun(t, db, "ingest", filepath.Join(dir, "a.txt"))
 	// Hold the library open with a server on a free port (stdio mode would
 	// need a pipe; HTTP mode is simplest), then try to write.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	srv := exec.CommandContext(ctx, os.Args[0], "serve", "--addr", "127.0.0.1:0")
-	srv.Env = append(os.Environ(), "MCPVEC_TEST_MAIN=1", "MCPVEC_DB="+db)
-	sout, err := srv.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Wait()
-	defer cancel()
-	// The URLs are printed once the server listens and its admin channel is up.
-	sc := bufio.NewScanner(sout)
-	for sc.Scan() && !strings.Contains(sc.Text(), "http://") {
-	}
-	go io.Copy(io.Discard, sout)
+	serveProc(t, db, nil)
 	// A write from another process is handed to the running server.
 	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("lighthouse keepers trimmed the wicks nightly"), 0o644)
 	r := mcpvec(t, db, "ingest", filepath.Join(dir, "b.txt"))
@@ -230,72 +132,6 @@ func TestWritesWhileServingAreForwarded(t *testing.T) {
 	if !strings.Contains(out, "wicks") {
 		t.Fatalf("forwarded search did not see the new document: %s", out)
 	}
-}
-
-// startServeClient runs `mcpvec serve` on a free port with the child environment
-// for db plus env, and returns an initialised MCP client of it; cancelling
-// ctx stops the server (waited for on cleanup).
-func startServeClient(ctx context.Context, t *testing.T, db string, env []string) *client.Client {
-	t.Helper()
-	c, _ := serveChild(ctx, t, db, env, nil)
-	return c
-}
-
-// serveChild runs `mcpvec serve --addr 127.0.0.1:0 args...` with the child
-// environment for db plus env, waits for the endpoint it prints and returns
-// an initialised MCP client of it and the server's stderr. On cleanup it
-// calls stop (when not nil; it should end ctx) and waits for the server.
-func serveChild(ctx context.Context, t testing.TB, db string, env []string, stop func(), args ...string) (*client.Client, *synctest.Buffer) {
-	t.Helper()
-	srv := exec.CommandContext(ctx, os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
-	srv.Env = childEnv(db, env...)
-	var sout, serr synctest.Buffer
-	srv.Stdout, srv.Stderr = &sout, &serr
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if stop != nil {
-			stop()
-		}
-		srv.Wait()
-	})
-	endpoint := ""
-	for deadline := time.Now().Add(time.Minute); endpoint == "" && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-		for _, l := range strings.Split(sout.String(), "\n") {
-			if l = strings.TrimSpace(l); strings.HasPrefix(l, "http://127.0.0.1:") && strings.HasSuffix(l, "/mcp") {
-				endpoint = l
-			}
-		}
-	}
-	if endpoint == "" {
-		t.Fatalf("server printed no endpoint: %s\n%s", sout.String(), serr.String())
-	}
-	tr, err := transport.NewStreamableHTTP(endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr)
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	init := mcp.InitializeRequest{}
-	init.Params.ClientInfo = mcp.Implementation{Name: "mcpvec-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
-	return c, &serr
-}
-
-// startServer runs `mcpvec serve` on db as a child process and returns once
-// it listens (its admin channel is up by then). The server gets SIGTERM on
-// cleanup.
-func startServer(t *testing.T, db string) *exec.Cmd {
-	t.Helper()
-	_, _, srv := serveURL(t, db)
-	return srv
 }
 
 // socketOf is where the children started by these tests put the admin
@@ -314,9 +150,7 @@ func TestKilledServerLeavesPlainLockedError(t *testing.T) {
 	dir, db := tempLib(t)
 	doc := writeFile(t, filepath.Join(dir, "a.txt"), "lighthouse keepers trimmed the wicks nightly")
 	mustRun(t, db, "ingest", doc)
-	srv := startServer(t, db)
-	srv.Process.Kill()
-	srv.Wait()
+	serveProc(t, db, nil).Kill()
 	if _, err := os.Lstat(socketOf(db)); err != nil {
 		t.Fatalf("kill -9 left no socket behind (%v); the test needs one", err)
 	}
@@ -332,7 +166,7 @@ func TestKilledServerLeavesPlainLockedError(t *testing.T) {
 		t.Fatalf("rm with a stale socket and another writer: exit %d, stderr:\n%s\nwant exit 1 and only the locked error", r.code, r.stderr)
 	}
 
-	startServer(t, db)
+	serveProc(t, db, nil)
 	r = mcpvec(t, db, "ls")
 	if r.code != 0 || !strings.Contains(r.stdout, "a.txt") || !strings.Contains(r.stderr, "handing the command") {
 		t.Fatalf("ls through a server started over the stale socket: %+v", r)
@@ -349,8 +183,8 @@ func TestForwardRefusesServerOfAnotherLibrary(t *testing.T) {
 	doc := writeFile(t, filepath.Join(dir, "a.txt"), "lighthouse keepers trimmed the wicks nightly")
 	mustRun(t, dbA, "ingest", doc)
 	mustRun(t, dbB, "ingest", doc)
-	startServer(t, dbA)
-	startServer(t, dbB)
+	serveProc(t, dbA, nil)
+	serveProc(t, dbB, nil)
 	sockB := socketOf(dbB)
 	if err := os.Rename(socketOf(dbA), sockB); err != nil { // B's path now reaches A's server
 		t.Fatal(err)

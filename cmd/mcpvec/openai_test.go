@@ -1,24 +1,19 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed/openai/openaitest"
-	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -66,93 +61,6 @@ func fakeError(w http.ResponseWriter, status int, msg string) {
 }
 
 func fakeVec(text string) []float32 { return openaitest.Vector(text, fakeDims) }
-
-// childEnv is the environment of an mcpvec child: the test's own, without
-// any embedder settings of the machine, plus extra.
-func childEnv(db string, extra ...string) []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch {
-		case strings.HasPrefix(k, "OPENAI_"), strings.HasPrefix(k, "MCPVEC_"),
-			strings.HasSuffix(strings.ToUpper(k), "_PROXY"):
-			continue
-		}
-		out = append(out, kv)
-	}
-	return append(append(out, "MCPVEC_TEST_MAIN=1", "MCPVEC_DB="+db), extra...)
-}
-
-// mcpvecEnv runs the binary with args against db and extra environment.
-func mcpvecEnv(t *testing.T, db string, env []string, args ...string) result {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Env = childEnv(db, env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run %v: %v", args, err)
-	}
-	return result{out.String(), errb.String(), code}
-}
-
-func mustRunEnv(t *testing.T, db string, env []string, args ...string) string {
-	t.Helper()
-	r := mcpvecEnv(t, db, env, args...)
-	if r.code != 0 {
-		t.Fatalf("mcpvec %v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
-	}
-	return r.stdout
-}
-
-type infoJSON struct {
-	Documents  int                 `json:"documents"`
-	Passages   int                 `json:"passages"`
-	Vectors    int                 `json:"vectors"`
-	Consistent bool                `json:"consistent"`
-	Problems   string              `json:"problems"`
-	Embedder   *store.EmbedderInfo `json:"embedder"`
-	Index      struct {
-		VectorPassages int `json:"vector_passages"`
-	} `json:"index"`
-}
-
-func libInfo(t *testing.T, db string, env []string) infoJSON {
-	t.Helper()
-	out := mustRunEnv(t, db, env, "info", "--json")
-	var info infoJSON
-	if err := json.Unmarshal([]byte(out), &info); err != nil {
-		t.Fatalf("info --json: %v\n%s", err, out)
-	}
-	if !info.Consistent || info.Vectors != info.Passages || info.Index.VectorPassages != info.Passages {
-		t.Fatalf("library inconsistent: %+v", info)
-	}
-	return info
-}
-
-func writeFile(t *testing.T, path, text string) string {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func searchTop(t *testing.T, db string, env []string, mode, query string) searchJSON {
-	t.Helper()
-	out := mustRunEnv(t, db, env, "search", "--json", "--mode", mode, "-k", "3", "--", query)
-	var sr searchJSON
-	if err := json.Unmarshal([]byte(out), &sr); err != nil || len(sr.Results) == 0 {
-		t.Fatalf("search %q (%s): %v\n%s", query, mode, err, out)
-	}
-	return sr
-}
 
 func TestOpenAIIngestSearchFetchEndToEnd(t *testing.T) {
 	t.Parallel()
@@ -389,22 +297,17 @@ func (f *fakeOpenAI) hangAfter(answered int) <-chan struct{} {
 // SIGKILL.
 func killWhen(t *testing.T, db string, env []string, hung <-chan struct{}, marker string, args ...string) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = childEnv(db, env...)
-	var errb synctest.Buffer
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	ready := func(stderr string) bool {
+		select {
+		case <-hung:
+			return strings.Contains(stderr, marker)
+		default:
+			return false
+		}
 	}
-	select {
-	case <-hung:
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		t.Fatalf("mcpvec %v never reached the hanging request\n%s", args, errb.String())
+	if !kill9When(t, db, env, ready, 0, args...) {
+		t.Fatalf("mcpvec %v ended before the hanging request and %q", args, marker)
 	}
-	waitFor(t, &errb, marker)
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
 }
 
 // assertPaidOnce checks that the fake answered each of passages distinct
@@ -442,15 +345,4 @@ func cachedVectors(t *testing.T, path string) int {
 		t.Fatal(err)
 	}
 	return n
-}
-
-// waitFor waits until a child's output contains s.
-func waitFor(t *testing.T, out *synctest.Buffer, s string) {
-	t.Helper()
-	for deadline := time.Now().Add(time.Minute); !strings.Contains(out.String(), s); {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %q in:\n%s", s, out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
@@ -228,16 +226,6 @@ func TestEmbedNoteAddsThroughputToTheProgressLine(t *testing.T) {
 	}
 }
 
-// mcpSearch calls the search tool and returns the passages' texts.
-func mcpSearch(t *testing.T, c *client.Client, query string) []string {
-	t.Helper()
-	var out []string
-	for _, r := range mcpSearchJSON(t, c, query).Results {
-		out = append(out, r.Text)
-	}
-	return out
-}
-
 // TestReindexWhileServing hands a reindex to a running server: MCP searches
 // keep being answered from the old index while the new vectors are being
 // embedded, and use the new embedder as soon as the reindex completes.
@@ -257,9 +245,7 @@ func TestReindexWhileServing(t *testing.T) {
 		}
 		return false
 	})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	c := startServeClient(ctx, t, db, nil)
+	c := startServe(t, db, nil).c
 
 	done := make(chan result, 1)
 	go func() {

@@ -14,7 +14,7 @@ func runSearch(ctx context.Context, e *env, args []string) int {
 	fs, lf := libFlagSet("search", "[flags] QUERY", e)
 	k := fs.Int("k", 10, "number of results")
 	asJSON := fs.Bool("json", false, "print the MCP search tool's JSON object")
-	mode := fs.String("mode", "hybrid", "retrieval: hybrid, lexical or vector")
+	mode := fs.String("mode", "", "retrieval: hybrid, lexical or vector (default: lexical for the offline embedder, else hybrid)")
 	pos, st, ok := parseFlags(fs, args, e)
 	if !ok {
 		return st

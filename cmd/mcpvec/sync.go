@@ -27,10 +27,7 @@ type syncConfig struct {
 }
 
 func runSync(ctx context.Context, e *env, args []string) int {
-	fs, lf, ef := embedFlagSet("sync", "[flags] [FOLDER...]", e)
-	lf.registerCollection(fs, e)
-	var ff fileFlags
-	ff.register(fs)
+	fs, lf, ef, ff := fileFlagSet("sync", "[flags] [FOLDER...]", e)
 	prefix := fs.String("url-prefix", "", "map each file's path relative to the folder onto this web address")
 	var excludes stringList
 	fs.Var(&excludes, "exclude", "gitignore-style pattern of files or folders to leave out (repeatable)")

@@ -4,36 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
-	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
+	"github.com/mcpvec/mcpvec/cmd/internal/minipdf"
 	"github.com/mcpvec/mcpvec/ingest/extract"
-	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
 )
 
 // lsSources returns the sorted source paths the library holds.
-func lsSources(t *testing.T, db string) []string {
-	t.Helper()
-	var ls struct{ Documents []struct{ ID, Source string } }
-	if err := json.Unmarshal([]byte(mustRun(t, db, "ls", "--json")), &ls); err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, d := range ls.Documents {
-		out = append(out, d.Source)
-	}
-	sort.Strings(out)
-	return out
-}
-
 func TestSyncCommandRemembersRootsAndFollowsChanges(t *testing.T) {
 	dir, db := tempLib(t)
 	docs := filepath.Join(dir, "docs")
@@ -80,40 +61,6 @@ func TestSyncCommandRemembersRootsAndFollowsChanges(t *testing.T) {
 	}
 }
 
-// served is a running `mcpvec serve` child with an MCP client.
-type served struct {
-	c      *client.Client
-	stderr *synctest.Buffer
-}
-
-// startServe runs `mcpvec serve --addr 127.0.0.1:0 args...` on db until
-// the test ends and connects an MCP client to it.
-func startServe(t testing.TB, db string, args ...string) *served {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	c, serr := serveChild(ctx, t, db, nil, cancel, args...)
-	return &served{c: c, stderr: serr}
-}
-
-// mcpFetch calls the fetch tool and returns its text and whether it is a
-// tool error.
-func mcpFetch(t *testing.T, c *client.Client, id string) (string, bool) {
-	t.Helper()
-	return callTool(t, c, "fetch", map[string]any{"id": id})
-}
-
-func docID(t *testing.T, db, source string) string {
-	t.Helper()
-	var ls struct{ Documents []struct{ ID, Source string } }
-	json.Unmarshal([]byte(mustRun(t, db, "ls", "--json")), &ls)
-	for _, d := range ls.Documents {
-		if d.Source == source {
-			return d.ID
-		}
-	}
-	return ""
-}
-
 // TestSyncWhileServingIsForwarded syncs from the CLI while a server holds
 // the library: the sync runs in the server, MCP sees the change at once,
 // and a removed document's fetch is a clear not-found tool error.
@@ -124,7 +71,7 @@ func TestSyncWhileServingIsForwarded(t *testing.T) {
 	}
 	mustRun(t, db, "sync", docs)
 	goneID := docID(t, db, filepath.Join(docs, "n00.txt"))
-	s := startServe(t, db)
+	s := startServe(t, db, nil)
 	if text, isErr := mcpFetch(t, s.c, goneID); isErr || !strings.Contains(text, "orchard number 0") {
 		t.Fatalf("fetch before removal: %v %s", isErr, text)
 	}
@@ -159,10 +106,12 @@ func TestServeWatchKeepsTheLibraryCurrent(t *testing.T) {
 	writeFile(t, filepath.Join(docs, "first.txt"), "Beekeepers smoke the hive before opening it.")
 	os.Chtimes(filepath.Join(docs, "first.txt"), old, old)
 	mustRun(t, db, "sync", docs)
-	s := startServe(t, db, "--watch", "--watch-quiet", "150ms", "--watch-rescan", "1h")
+	s := startServe(t, db, nil, "--watch", "--watch-quiet", "150ms", "--watch-rescan", "1h")
 	start := time.Now()
 	writeFile(t, filepath.Join(docs, "second.txt"), "Glassblowers shape molten sand on a pipe.")
-	waitSearch(t, s.c, "glassblowers molten sand", "Glassblowers")
+	if !waitSearch(t, s.c, "glassblowers molten sand", "Glassblowers", 20*time.Second) {
+		t.Fatal("the new file never became searchable")
+	}
 	t.Logf("change to searchable over MCP: %s", time.Since(start))
 	id := docID(t, db, filepath.Join(docs, "second.txt"))
 	os.Remove(filepath.Join(docs, "second.txt"))
@@ -173,84 +122,12 @@ func TestServeWatchKeepsTheLibraryCurrent(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("removed file still fetchable: %q\n%s", text, s.stderr.String())
+			t.Fatalf("removed file still fetchable: %q\n%s", text, s.Stderr.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	if roots := mustRun(t, db, "ls", "--roots"); !strings.Contains(roots, docs) {
 		t.Fatalf("ls --roots while watching: %s", roots)
-	}
-}
-
-// waitSearch polls MCP search until the top result contains want.
-func waitSearch(t *testing.T, c *client.Client, query, want string) {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		if got := mcpSearch(t, c, query); len(got) > 0 && strings.Contains(got[0], want) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%q never became searchable", want)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// TestKillDuringSync kills `mcpvec sync` with SIGKILL in the middle of
-// adds, then of moves, removals and adds: after every kill the library is
-// consistent, and a final sync makes it match the folder exactly.
-func TestKillDuringSync(t *testing.T) {
-	dir, db := tempLib(t)
-	docs := filepath.Join(dir, "docs")
-	os.MkdirAll(filepath.Join(docs, "moved"), 0o755)
-	const n = 120
-	for i := range n {
-		writeFile(t, filepath.Join(docs, fmt.Sprintf("d%03d.txt", i)), strings.Repeat(fmt.Sprintf("Document %d speaks of river %d. ", i, i*7), 30))
-	}
-	rng := rand.New(rand.NewSource(11))
-	killSyncs(t, db, docs, rng, 3, 20)
-	mustRun(t, db, "sync", docs)
-	for i := range n {
-		p := filepath.Join(docs, fmt.Sprintf("d%03d.txt", i))
-		switch i % 3 {
-		case 0:
-			os.Rename(p, filepath.Join(docs, "moved", filepath.Base(p)))
-		case 1:
-			os.Remove(p)
-		}
-		if i%4 == 0 {
-			writeFile(t, filepath.Join(docs, fmt.Sprintf("new%03d.txt", i)), fmt.Sprintf("A new note %d on canal %d.", i, i))
-		}
-	}
-	killSyncs(t, db, docs, rng, 4, 35)
-	out := mustRun(t, db, "sync", docs)
-	if !strings.Contains(out, "0 failed") {
-		t.Fatalf("final sync: %s", out)
-	}
-	var want []string
-	filepath.WalkDir(docs, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			want = append(want, p)
-		}
-		return nil
-	})
-	sort.Strings(want)
-	if got := lsSources(t, db); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("after the final sync the library holds %d documents, the folder %d files", len(got), len(want))
-	}
-	libInfo(t, db, nil)
-}
-
-// killSyncs runs `sync -v` rounds times, killing it after a random number
-// of changes (up to maxChanges), and checks the library after each kill.
-func killSyncs(t *testing.T, db, docs string, rng *rand.Rand, rounds, maxChanges int) {
-	t.Helper()
-	for round := range rounds {
-		killAfter(t, db, rng, 1+rng.Intn(maxChanges), 20, func(l string) bool {
-			return strings.HasPrefix(l, "ingested ") || strings.HasPrefix(l, "moved ") || strings.HasPrefix(l, "removed ")
-		}, "sync", "-v", "--workers", "1", docs)
-		info := libInfo(t, db, nil) // fails on an inconsistent library
-		t.Logf("round %d: %d documents after the kill", round, info.Documents)
 	}
 }
 
@@ -260,7 +137,7 @@ func killSyncs(t *testing.T, db, docs string, rng *rand.Rand, rounds, maxChanges
 func TestForwardedSyncAndWatcherTogether(t *testing.T) {
 	db, docs := libAndFolder(t, "docs")
 	mustRun(t, db, "sync", docs)
-	startServe(t, db, "--watch", "--watch-quiet", "50ms", "--watch-rescan", "1h")
+	startServe(t, db, nil, "--watch", "--watch-quiet", "50ms", "--watch-rescan", "1h")
 	done := make(chan result, 1)
 	for i := range 30 {
 		writeFile(t, filepath.Join(docs, fmt.Sprintf("w%02d.txt", i)), fmt.Sprintf("Watched note %d on meadow %d.", i, i))
@@ -281,28 +158,7 @@ func TestForwardedSyncAndWatcherTogether(t *testing.T) {
 
 // tinyPDF returns a one-page PDF showing text (Helvetica, no compression).
 func tinyPDF(text string) []byte {
-	content := fmt.Sprintf("BT /F1 12 Tf 72 720 Td (%s) Tj ET", text)
-	objs := []string{
-		"<</Type/Catalog/Pages 2 0 R>>",
-		"<</Type/Pages/Kids[3 0 R]/Count 1>>",
-		"<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>",
-		fmt.Sprintf("<</Length %d>>\nstream\n%s\nendstream", len(content), content),
-		"<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>",
-	}
-	var b strings.Builder
-	b.WriteString("%PDF-1.4\n")
-	offs := make([]int, len(objs))
-	for i, o := range objs {
-		offs[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<</Size %d/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return []byte(b.String())
+	return minipdf.Write([]minipdf.Page{{text}}, minipdf.Options{})
 }
 
 // BenchmarkServeWatchEditedPDF measures change-to-searchable latency while
@@ -319,38 +175,25 @@ func BenchmarkServeWatchEditedPDF(b *testing.B) {
 	os.WriteFile(pdf, tinyPDF("Quarterly report on harbour cranes, version zero."), 0o644)
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(pdf, old, old)
-	cmd := exec.Command(os.Args[0], "sync", docs)
-	cmd.Env = childEnv(db)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("sync: %v\n%s", err, out)
-	}
-	s := startServe(b, db, "--watch")
+	mustRunEnv(b, db, nil, "sync", docs)
+	s := startServe(b, db, nil, "--watch")
 	var extract time.Duration
 	i := 0
 	for b.Loop() {
 		i++
 		word := fmt.Sprintf("zebra%dquokka", i)
 		data := tinyPDF("Quarterly report on harbour cranes, revised with " + word + ".")
-		start := time.Now()
 		if err := os.WriteFile(pdf, data, 0o644); err != nil {
 			b.Fatal(err)
 		}
-		for !searchHas(b, s.c, word) {
-			if time.Since(start) > time.Minute {
-				b.Fatalf("%s never became searchable:\n%s", word, s.stderr.String())
-			}
-			time.Sleep(5 * time.Millisecond)
+		if !waitSearch(b, s.c, word, word, time.Minute) {
+			b.Fatalf("%s never became searchable:\n%s", word, s.Stderr.String())
 		}
 		b.StopTimer()
 		extract += timeExtract(b, data)
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(extract.Milliseconds())/float64(i), "extract-ms")
-}
-
-func searchHas(tb testing.TB, c *client.Client, word string) bool {
-	sr := mcpSearchJSON(tb, c, word)
-	return len(sr.Results) > 0 && strings.Contains(sr.Results[0].Text, word)
 }
 
 func timeExtract(tb testing.TB, data []byte) time.Duration {

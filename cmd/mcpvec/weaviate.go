@@ -13,11 +13,6 @@ import (
 	"github.com/mcpvec/mcpvec/store/weaviate"
 )
 
-// analyzerName names lexical.Tokenize in a Weaviate collection: passages
-// are stored as its terms, so a collection built with other terms is
-// refused rather than searched wrongly.
-const analyzerName = "mcpvec-lexical-1"
-
 // docStore is what the commands read and write besides the query path: the
 // embedded *store.DB, or a Weaviate collection (*wvlib.Backend).
 type docStore interface {
@@ -119,7 +114,7 @@ func openWeaviateStore(ctx context.Context, e *env, url string, cf *collectionFl
 	if err != nil {
 		return nil, err
 	}
-	opts.APIKey, opts.Analyzer, opts.AnalyzerName = e.getenv("MCPVEC_WEAVIATE_API_KEY"), lexical.Tokenize, analyzerName
+	opts.APIKey, opts.Analyzer, opts.AnalyzerName = e.getenv("MCPVEC_WEAVIATE_API_KEY"), lexical.Tokenize, lexical.AnalyzerName
 	return weaviate.Open(ctx, url, &opts)
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -21,9 +20,7 @@ func TestServersShareWeaviate(t *testing.T) {
 	db := filepath.Join(dir, "unused.db")
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("some text to index"), 0o644)
 	mustRunEnv(t, db, env, "ingest", filepath.Join(dir, "a.txt"))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	one, two := startServeClient(ctx, t, db, env), startServeClient(ctx, t, db, env)
+	one, two := startServe(t, db, env).c, startServe(t, db, env).c
 	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("Lighthouse keepers trimmed the wicks nightly."), 0o644)
 	if out := mustRunEnv(t, db, env, "ingest", filepath.Join(dir, "b.txt")); !strings.Contains(out, "ingested 1 documents") {
 		t.Fatalf("ingest beside two servers: %s", out)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	isync "github.com/mcpvec/mcpvec/ingest/sync"
 	"log/slog"
 	"net"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	isync "github.com/mcpvec/mcpvec/ingest/sync"
 	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/server/oauth"
 	"github.com/mcpvec/mcpvec/server/web"
@@ -106,12 +106,7 @@ func rootPaths(st *serveState) ([]string, error) {
 // forwarded sync does; the web handler passes only remembered roots.
 func resync(e *env, st *serveState) func(ctx context.Context, root string) (string, error) {
 	return func(ctx context.Context, root string) (string, error) {
-		var out, errs bytes.Buffer
-		fe := &env{stdin: eofReader{}, stdout: &out, stderr: &errs, getenv: e.getenv, cwd: root, forwarded: st}
-		if code := dispatch(ctx, []string{"sync", root}, fe); code != 0 {
-			return strings.TrimSpace(out.String()), fmt.Errorf("sync: %s", strings.TrimSpace(errs.String()))
-		}
-		return strings.TrimSpace(out.String()), nil
+		return runInServer(ctx, e, st, root, []string{"sync", root})
 	}
 }
 
@@ -135,11 +130,18 @@ func uploadIngest(e *env, st *serveState) func(ctx context.Context, files []web.
 			}
 			args = append(args, p)
 		}
-		var out, errs bytes.Buffer
-		fe := &env{stdin: eofReader{}, stdout: &out, stderr: &errs, getenv: e.getenv, cwd: dir, forwarded: st}
-		if code := dispatch(ctx, args, fe); code != 0 {
-			return strings.TrimSpace(out.String()), fmt.Errorf("ingest: %s", strings.TrimSpace(errs.String()))
-		}
-		return strings.TrimSpace(out.String()), nil
+		return runInServer(ctx, e, st, dir, args)
 	}
+}
+
+// runInServer runs the CLI command args in the server of st, as a
+// forwarded command runs, in the folder cwd, and returns its output; a
+// non-zero exit is an error carrying what it wrote to stderr.
+func runInServer(ctx context.Context, e *env, st *serveState, cwd string, args []string) (string, error) {
+	var out, errs bytes.Buffer
+	fe := &env{stdin: eofReader{}, stdout: &out, stderr: &errs, getenv: e.getenv, cwd: cwd, forwarded: st}
+	if code := dispatch(ctx, args, fe); code != 0 {
+		return strings.TrimSpace(out.String()), fmt.Errorf("%s: %s", args[0], strings.TrimSpace(errs.String()))
+	}
+	return strings.TrimSpace(out.String()), nil
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -66,6 +67,7 @@ type Index struct {
 	df         []uint32   // live documents per term
 	post       []postings // per term; may point at deleted slots
 	docs       []docEntry
+	lens       []uint32 // per slot: docs[s].length, or deadLen once deleted; what the scorers read
 	slot       map[uint64]uint32
 	alive      int
 	totalLen   uint64
@@ -78,12 +80,13 @@ type Index struct {
 	chain      []uint32            // first ids of the dictionary chunks Load used
 	staleKeys  [][]byte            // dictionary chunks Save must delete
 	scratch    sync.Pool           // *scratch
+	searching  atomic.Int32        // searches running
 	deferPost  bool                // Load: insertLocked leaves postings to invert
 	hasSeg     bool                // the KV holds a segment (segment.go)
 	segDocs    int                 // passages in that segment when written or read
 	deltaKeys  int                 // records and tombstones in the KV beside it
 	rewrite    bool                // the next Save writes a new segment
-	loading    bool                // Load: no compaction, segment slots stay put
+	loading    bool                // Load: no compaction, segment slots stay put, postings added at the end
 	nbase      int                 // Load: slots read from the segment
 	seen       []bool              // Load: segment slots whose passage exists
 }
@@ -188,10 +191,11 @@ func unpackTerms(b []byte) iter.Seq2[uint32, uint32] {
 func (ix *Index) insertLocked(id uint64, sum, length, nterms uint32, terms []byte) {
 	s := uint32(len(ix.docs))
 	ix.docs = append(ix.docs, docEntry{id: id, length: length, alive: true, sum: sum, nterms: nterms, terms: terms})
+	ix.lens = append(ix.lens, length)
 	ix.slot[id] = s
 	for t, tf := range unpackTerms(terms) {
 		ix.df[t]++
-		if !ix.deferPost {
+		if !ix.deferPost && !ix.loading {
 			ix.post[t].add(s, tf, length)
 		}
 	}
@@ -227,6 +231,7 @@ func (ix *Index) deleteLocked(id uint64) bool {
 	ix.livePost -= int(d.nterms)
 	ix.deadPost += int(d.nterms)
 	d.alive, d.terms = false, nil
+	ix.lens[s] = deadLen
 	delete(ix.slot, id)
 	if !ix.loading && ix.deadPost > 4096 && ix.deadPost > ix.livePost {
 		ix.compactLocked()
@@ -240,6 +245,7 @@ func (ix *Index) deleteLocked(id uint64) bool {
 func (ix *Index) compactLocked() {
 	old := ix.docs
 	ix.docs = make([]docEntry, 0, ix.alive)
+	ix.lens = make([]uint32, 0, ix.alive)
 	ix.slot = make(map[uint64]uint32, ix.alive)
 	clear(ix.df)
 	ix.alive, ix.totalLen, ix.livePost, ix.deadPost = 0, 0, 0, 0

@@ -126,6 +126,7 @@ func TestAddReplacesAndDelete(t *testing.T) {
 	if df, n := ix.DocFreq("cat"); df != 2 || n != 4 {
 		t.Errorf("DocFreq(cat) = %d, %d; want 2, 4", df, n)
 	}
+	checkLens(t, ix)
 }
 
 // TestCompaction deletes enough to trigger compaction and checks that
@@ -150,6 +151,7 @@ func TestCompaction(t *testing.T) {
 	if len(ix.docs) >= 3000 {
 		t.Fatalf("no compaction: %d slots for %d live passages", len(ix.docs), ix.Len())
 	}
+	checkLens(t, ix)
 	for q := range 50 {
 		query := randomText(rng, 3)
 		a, b := ix.Search(query, 10), fresh.Search(query, 10)
@@ -221,5 +223,21 @@ func TestIDF(t *testing.T) {
 	}
 	if rare, common := ix.IDF("feline"), ix.IDF("cats"); rare <= common {
 		t.Errorf("IDF(feline) = %v not above IDF(cats) = %v", rare, common)
+	}
+}
+
+// checkLens checks the scorers' dense copy of the passage lengths against
+// the passages.
+func checkLens(t *testing.T, ix *Index) {
+	t.Helper()
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if len(ix.lens) != len(ix.docs) {
+		t.Fatalf("lens has %d slots, docs %d", len(ix.lens), len(ix.docs))
+	}
+	for s, d := range ix.docs {
+		if want := map[bool]uint32{true: d.length, false: deadLen}[d.alive]; ix.lens[s] != want {
+			t.Fatalf("slot %d: lens %d, want %d (alive %v)", s, ix.lens[s], want, d.alive)
+		}
 	}
 }

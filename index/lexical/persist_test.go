@@ -8,74 +8,19 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/index/indextest"
 )
 
-// mapKV is a KV over a map that, like bbolt, hands out slices the caller may
-// not keep: keys and values passed to ForEach are zeroed after the call.
-type mapKV struct {
-	m       map[string][]byte
-	puts    int
-	deletes int
-	failPut error
-}
-
-func newMapKV() *mapKV { return &mapKV{m: make(map[string][]byte)} }
-
-func (kv *mapKV) Get(key []byte) []byte {
-	v, ok := kv.m[string(key)]
-	if !ok {
-		return nil
-	}
-	return slices.Clone(v)
-}
-
-func (kv *mapKV) Put(key, value []byte) error {
-	if kv.failPut != nil {
-		return kv.failPut
-	}
-	kv.puts++
-	kv.m[string(key)] = value
-	return nil
-}
-
-func (kv *mapKV) Delete(key []byte) error {
-	kv.deletes++
-	delete(kv.m, string(key))
-	return nil
-}
-
-func (kv *mapKV) ForEach(fn func(k, v []byte) error) error {
-	for _, k := range slices.Sorted(maps.Keys(kv.m)) {
-		kb, vb := []byte(k), slices.Clone(kv.m[k])
-		err := fn(kb, vb)
-		clear(kb)
-		clear(vb)
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// savedTiny is newTiny saved into a new mapKV.
-func savedTiny(t *testing.T) (*Index, *mapKV) {
+// savedTiny is newTiny saved into a new indextest.KV.
+func savedTiny(t *testing.T) (*Index, *indextest.KV) {
 	t.Helper()
 	ix := newTiny(t)
-	kv := newMapKV()
+	kv := indextest.NewKV()
 	if err := ix.Save(kv); err != nil {
 		t.Fatal(err)
 	}
 	return ix, kv
-}
-
-func textsOf(m map[uint64]string) iter.Seq2[uint64, string] {
-	return func(yield func(uint64, string) bool) {
-		for _, id := range slices.Sorted(maps.Keys(m)) {
-			if !yield(id, m[id]) {
-				return
-			}
-		}
-	}
 }
 
 func sameSearches(t *testing.T, a, b *Index, queries ...string) {
@@ -92,10 +37,10 @@ var probeQueries = []string{"cats home", "attached", "BZ2_bzDecompressInit", "--
 
 func TestSaveLoadRoundTrip(t *testing.T) {
 	ix, kv := savedTiny(t)
-	if got, want := kv.puts, len(tinyCorpus)+2; got != want {
+	if got, want := kv.Puts, len(tinyCorpus)+2; got != want {
 		t.Errorf("first Save: %d puts, want %d (records + meta + dictionary)", got, want)
 	}
-	got, st, err := Load(kv, DefaultConfig(), textsOf(tinyCorpus))
+	got, st, err := Load(kv, DefaultConfig(), indextest.Sorted(tinyCorpus))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,15 +50,15 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	sameSearches(t, ix, got, probeQueries...)
 
 	// Nothing changed: Save writes nothing.
-	kv.puts = 0
-	if err := got.Save(kv); err != nil || kv.puts != 0 || kv.deletes != 0 {
-		t.Errorf("idle Save: err %v, %d puts, %d deletes", err, kv.puts, kv.deletes)
+	kv.Puts = 0
+	if err := got.Save(kv); err != nil || kv.Puts != 0 || kv.Deletes != 0 {
+		t.Errorf("idle Save: err %v, %d puts, %d deletes", err, kv.Puts, kv.Deletes)
 	}
 }
 
 func TestSaveIncremental(t *testing.T) {
 	ix, kv := savedTiny(t)
-	kv.puts = 0
+	kv.Puts = 0
 	ix.Add(6, "Parrots talk.")
 	ix.Delete(2)
 	ix.Add(7, "gone soon")
@@ -121,16 +66,16 @@ func TestSaveIncremental(t *testing.T) {
 	if err := ix.Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	if kv.puts != 2 {
-		t.Errorf("incremental Save: %d puts, want 2 (record 6 + dictionary chunk)", kv.puts)
+	if kv.Puts != 2 {
+		t.Errorf("incremental Save: %d puts, want 2 (record 6 + dictionary chunk)", kv.Puts)
 	}
-	if _, ok := kv.m[string(docKey(2))]; ok {
+	if _, ok := kv.M[string(docKey(2))]; ok {
 		t.Error("record of deleted passage 2 still stored")
 	}
 	texts := maps.Clone(tinyCorpus)
 	delete(texts, 2)
 	texts[6] = "Parrots talk."
-	got, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	got, st, err := Load(kv, DefaultConfig(), indextest.Sorted(texts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +92,7 @@ func TestLoadReconciles(t *testing.T) {
 	delete(texts, 1)
 	texts[3] = "Parrots talk."
 	texts[8] = "Cats are attached to their homes."
-	got, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	got, st, err := Load(kv, DefaultConfig(), indextest.Sorted(texts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,10 +107,10 @@ func TestLoadReconciles(t *testing.T) {
 	if err := got.Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := kv.m[string(docKey(1))]; ok {
+	if _, ok := kv.M[string(docKey(1))]; ok {
 		t.Error("orphan record 1 not deleted by Save after Load")
 	}
-	again, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	again, st, err := Load(kv, DefaultConfig(), indextest.Sorted(texts))
 	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
 		t.Errorf("second Load: %+v, %v", st, err)
 	}
@@ -173,28 +118,28 @@ func TestLoadReconciles(t *testing.T) {
 }
 
 func TestLoadOtherTokenizerVersion(t *testing.T) {
-	kv := newMapKV()
+	kv := indextest.NewKV()
 	if err := newTiny(t).Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	kv.m[string(metaKey)] = []byte("lexical-tok-v0")
-	got, st, err := Load(kv, DefaultConfig(), textsOf(tinyCorpus))
+	kv.M[string(metaKey)] = []byte("lexical-tok-v0")
+	got, st, err := Load(kv, DefaultConfig(), indextest.Sorted(tinyCorpus))
 	if err != nil || st != (LoadStats{Tokenized: len(tinyCorpus)}) {
 		t.Fatalf("Load = %+v, %v; want everything re-tokenised", st, err)
 	}
-	kv.puts = 0
-	if err := got.Save(kv); err != nil || kv.puts != len(tinyCorpus)+2 {
-		t.Errorf("Save after version change: %d puts, %v", kv.puts, err)
+	kv.Puts = 0
+	if err := got.Save(kv); err != nil || kv.Puts != len(tinyCorpus)+2 {
+		t.Errorf("Save after version change: %d puts, %v", kv.Puts, err)
 	}
 }
 
 func TestLoadCorrupt(t *testing.T) {
-	kv := newMapKV()
+	kv := indextest.NewKV()
 	if err := newTiny(t).Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	kv.m[string(docKey(3))] = []byte{recordVersion, 0, 0, 0, 0, 5, 200}
-	got, st, err := Load(kv, DefaultConfig(), textsOf(tinyCorpus))
+	kv.M[string(docKey(3))] = []byte{recordVersion, 0, 0, 0, 0, 5, 200}
+	got, st, err := Load(kv, DefaultConfig(), indextest.Sorted(tinyCorpus))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +157,7 @@ func TestLoadAfterRolledBackSave(t *testing.T) {
 	ix, kv := savedTiny(t)
 	texts[10] = "Zebras gallop across savanna."
 	ix.Add(10, texts[10])
-	rolledBack := &mapKV{m: maps.Clone(kv.m)}
+	rolledBack := kv.Clone()
 	if err := ix.Save(rolledBack); err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +166,7 @@ func TestLoadAfterRolledBackSave(t *testing.T) {
 	if err := ix.Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	got, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	got, st, err := Load(kv, DefaultConfig(), indextest.Sorted(texts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +177,7 @@ func TestLoadAfterRolledBackSave(t *testing.T) {
 	if err := got.Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	again, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	again, st, err := Load(kv, DefaultConfig(), indextest.Sorted(texts))
 	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
 		t.Errorf("Load after repair: %+v, %v", st, err)
 	}
@@ -241,16 +186,16 @@ func TestLoadAfterRolledBackSave(t *testing.T) {
 
 func TestSaveErrorKeepsChanges(t *testing.T) {
 	ix := newTiny(t)
-	kv := newMapKV()
-	kv.failPut = errors.New("disk full")
+	kv := indextest.NewKV()
+	kv.FailPut = errors.New("disk full")
 	if err := ix.Save(kv); err == nil {
 		t.Fatal("Save with failing Put returned nil")
 	}
-	kv.failPut = nil
+	kv.FailPut = nil
 	if err := ix.Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	if got := len(kv.m); got != len(tinyCorpus)+2 {
+	if got := len(kv.M); got != len(tinyCorpus)+2 {
 		t.Errorf("after retry %d keys, want %d", got, len(tinyCorpus)+2)
 	}
 }
@@ -264,7 +209,7 @@ func BenchmarkLoad(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				ix, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+				ix, st, err := Load(kv, DefaultConfig(), indextest.Sorted(texts))
 				if err != nil || st.Loaded != n || ix.Len() != n {
 					b.Fatalf("Load: %+v %v", st, err)
 				}
@@ -273,7 +218,7 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
-func persistedCorpus(b *testing.B, n int) (map[uint64]string, *mapKV) {
+func persistedCorpus(b *testing.B, n int) (map[uint64]string, *indextest.KV) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	texts := make(map[uint64]string, n)
 	ix := New(DefaultConfig())
@@ -281,7 +226,7 @@ func persistedCorpus(b *testing.B, n int) (map[uint64]string, *mapKV) {
 		texts[uint64(i)] = zipfText(rng, 150)
 		ix.Add(uint64(i), texts[uint64(i)])
 	}
-	kv := newMapKV()
+	kv := indextest.NewKV()
 	if err := ix.Save(kv); err != nil {
 		b.Fatal(err)
 	}
@@ -322,13 +267,7 @@ func BenchmarkSearch(b *testing.B) {
 }
 
 func idsOf(m map[uint64]string) iter.Seq[uint64] {
-	return func(yield func(uint64) bool) {
-		for _, id := range slices.Sorted(maps.Keys(m)) {
-			if !yield(id) {
-				return
-			}
-		}
-	}
+	return slices.Values(slices.Sorted(maps.Keys(m)))
 }
 
 // TestLoadIDs: reconciling by id gives the same index as Load, asks for the
@@ -351,14 +290,14 @@ func TestLoadIDs(t *testing.T) {
 	if fmt.Sprint(asked) != "[9]" {
 		t.Errorf("asked for the text of %v, want [9]", asked)
 	}
-	want, _, err := Load(kv, DefaultConfig(), textsOf(texts))
+	want, _, err := Load(kv, DefaultConfig(), indextest.Sorted(texts))
 	if err != nil {
 		t.Fatal(err)
 	}
 	sameSearches(t, want, got, probeQueries...)
 
 	boom := errors.New("boom")
-	kv.m = map[string][]byte{}
+	kv.M = map[string][]byte{}
 	if _, _, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), func(uint64) (string, error) { return "", boom }); !errors.Is(err, boom) {
 		t.Errorf("LoadIDs with a failing text = %v, want %v", err, boom)
 	}

@@ -92,7 +92,7 @@ const exhausted = math.MaxUint32
 // cursor walks one query term's posting list in slot order.
 type cursor struct {
 	p    *postings
-	w    float64 // qtf · idf
+	w    float64 // qtf · idf · (k1+1)
 	ub   float64 // upper bound of the term's contribution to any score
 	doc  uint32  // current slot, or exhausted
 	tf   uint32  // current term frequency

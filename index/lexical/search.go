@@ -23,6 +23,8 @@ func (ix *Index) Search(query string, k int) []Result {
 		return nil
 	}
 	qtf, _ := ix.countTerms(Tokenize(query))
+	ix.searching.Add(1)
+	defer ix.searching.Add(-1)
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ix.alive == 0 || len(qtf) == 0 {
@@ -58,31 +60,35 @@ type scratch struct {
 	cum     []float64 // cum[j]: sum of the bounds of order[:j+1]
 	contrib []float32 // the current passage's contribution per cursor
 	heap    resultHeap
-	acc     []float32 // exhaustive: score per slot, zero between searches
-	touched []uint32  // exhaustive: slots scored
+	acc     []float32  // exhaustive: score per slot, zero between searches
+	touched []uint32   // exhaustive: slots scored
+	parts   []*scratch // exhaustive: one per slot range scored concurrently
 }
 
-// bm25 holds what scoring needs of the index statistics.
-type bm25 struct{ k1, b, n, avgdl float64 }
+// bm25 holds what scoring needs of the index statistics. The length
+// normalisation k1·(1−b+b·len/avgdl) is kept as base + per·len, so that a
+// posting costs one multiply-add and one division.
+type bm25 struct{ k1, n, base, per float64 }
 
 func (ix *Index) bm25() bm25 {
 	avgdl := float64(ix.totalLen) / float64(ix.alive)
 	if avgdl == 0 {
 		avgdl = 1
 	}
-	return bm25{k1: ix.cfg.K1, b: ix.cfg.B, n: float64(ix.alive), avgdl: avgdl}
+	k1, b := ix.cfg.K1, ix.cfg.B
+	return bm25{k1: k1, n: float64(ix.alive), base: k1 * (1 - b), per: k1 * b / avgdl}
 }
 
-// weight is qtf · idf, Lucene's idf (never negative).
+// weight is qtf · idf · (k1+1), with Lucene's idf (never negative).
 func (m bm25) weight(qtf, df uint32) float64 {
 	d := float64(df)
-	return float64(qtf) * math.Log(1+(m.n-d+0.5)/(d+0.5))
+	return float64(qtf) * math.Log(1+(m.n-d+0.5)/(d+0.5)) * (m.k1 + 1)
 }
 
 // term is one term's contribution for a passage of length tokens.
 func (m bm25) term(w float64, tf, length uint32) float64 {
 	f := float64(tf)
-	return w * f * (m.k1 + 1) / (f + m.k1*(1-m.b+m.b*float64(length)/m.avgdl))
+	return w * f / (f + m.base + m.per*float64(length))
 }
 
 // openCursors places one cursor per query term that some live passage

@@ -80,13 +80,14 @@ func TestMaxScoreMatchesExhaustive(t *testing.T) {
 				}
 				query, k := strings.Join(ws, " "), 1+rng.IntN(120)
 				want := ix.searchExhaustive(query, k)
-				for _, from := range []int{1 << 30, 1} { // MaxScore, then term at a time
-					exhaustiveFrom = from
+				// MaxScore, term at a time, term at a time split by slot range.
+				for _, from := range [][2]int{{1 << 30, 1 << 30}, {1, 1 << 30}, {1, 1}} {
+					exhaustiveFrom, splitFrom = from[0], from[1]
 					if got := ix.Search(query, k); fmt.Sprint(got) != fmt.Sprint(want) {
-						t.Fatalf("query %d %q k %d (exhaustive from k %d):\n got       %v\n reference %v", q, query, k, from, got, want)
+						t.Fatalf("query %d %q k %d (exhaustive from k %d, split from %d postings):\n got       %v\n reference %v", q, query, k, from[0], from[1], got, want)
 					}
 				}
-				exhaustiveFrom = 50
+				exhaustiveFrom, splitFrom = 50, 1<<15
 			}
 		})
 	}

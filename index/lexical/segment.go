@@ -23,7 +23,7 @@ import (
 //
 // All integers are little-endian. The manifest under segMetaKey gives the
 // counts, the lengths and the CRC-32C of the streams. Records and postings
-// are read into an allocation each, so that repacking the posting lists
+// are read into an allocation each, so that rebuilding the posting lists
 // (finishLoad) can release theirs.
 var (
 	segMetaKey     = []byte("\x00lexical-segm")
@@ -248,11 +248,13 @@ func (ix *Index) loadSegmentLocked(kv KV) (found bool, err error) {
 		ix.resetPassages()
 		return true, err
 	}
-	ix.docs = docs
+	ix.docs, ix.lens = docs, make([]uint32, len(docs))
+	ix.slot = make(map[uint64]uint32, len(docs))
 	for s := range docs {
 		d := &docs[s]
 		ix.slot[d.id] = uint32(s)
 		ix.totalLen += uint64(d.length)
+		ix.lens[s] = d.length
 	}
 	if len(ix.slot) != len(docs) {
 		ix.resetPassages()
@@ -336,7 +338,7 @@ func blocksSane(bs []block, dataLen int, docs uint32) bool {
 // resetPassages empties the passages and postings of an index being
 // loaded, keeping its dictionary.
 func (ix *Index) resetPassages() {
-	ix.docs, ix.alive, ix.totalLen, ix.livePost, ix.deadPost = nil, 0, 0, 0, 0
+	ix.docs, ix.lens, ix.alive, ix.totalLen, ix.livePost, ix.deadPost = nil, nil, 0, 0, 0, 0
 	clear(ix.slot)
 	clear(ix.df)
 	clear(ix.post)

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/index/indextest"
 )
 
 // smallSegments makes Save write a segment from min passages' worth of
@@ -29,6 +31,18 @@ func segmentCorpus(seed uint64, n int) map[uint64]string {
 	return texts
 }
 
+// savedCorpus is segmentCorpus(seed, n), indexed and saved into a new KV.
+func savedCorpus(t *testing.T, seed uint64, n int) (map[uint64]string, *Index, *indextest.KV) {
+	t.Helper()
+	texts := segmentCorpus(seed, n)
+	ix := indexOf(texts)
+	kv := indextest.NewKV()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	return texts, ix, kv
+}
+
 func indexOf(texts map[uint64]string) *Index {
 	ix := New(DefaultConfig())
 	for _, id := range slices.Sorted(maps.Keys(texts)) {
@@ -37,9 +51,21 @@ func indexOf(texts map[uint64]string) *Index {
 	return ix
 }
 
+// churn adds 10 passages (ids 1000-1009) to ix and texts and deletes the
+// first 10 of segmentCorpus (ids 100-109).
+func churn(texts map[uint64]string, ix *Index, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	for i := range 10 {
+		texts[uint64(1000+i)] = randomText(rng, 20)
+		ix.Add(uint64(1000+i), texts[uint64(1000+i)])
+		delete(texts, uint64(100+i))
+		ix.Delete(uint64(100 + i))
+	}
+}
+
 // keysOf counts passage keys (records and tombstones) and segment chunks.
-func keysOf(kv *mapKV) (passages, chunks int) {
-	for k := range kv.m {
+func keysOf(kv *indextest.KV) (passages, chunks int) {
+	for k := range kv.M {
 		switch {
 		case len(k) == 8:
 			passages++
@@ -60,6 +86,7 @@ func sameAsFresh(t *testing.T, got *Index, texts map[uint64]string) {
 		t.Errorf("Len = %d, want %d", got.Len(), len(texts))
 	}
 	sameSearches(t, indexOf(texts), got, segmentQueries...)
+	checkLens(t, got)
 	for _, q := range segmentQueries {
 		if a, b := got.Search(q, 10), got.searchExhaustive(q, 10); fmt.Sprint(a) != fmt.Sprint(b) {
 			t.Errorf("Search(%q) = %v, exhaustive %v", q, a, b)
@@ -69,7 +96,7 @@ func sameAsFresh(t *testing.T, got *Index, texts map[uint64]string) {
 
 // saveReloads saves ix into kv and checks that LoadIDs then restores
 // exactly texts without tokenising anything.
-func saveReloads(t *testing.T, ix *Index, kv *mapKV, texts map[uint64]string) {
+func saveReloads(t *testing.T, ix *Index, kv *indextest.KV, texts map[uint64]string) {
 	t.Helper()
 	if err := ix.Save(kv); err != nil {
 		t.Fatal(err)
@@ -83,15 +110,11 @@ func saveReloads(t *testing.T, ix *Index, kv *mapKV, texts map[uint64]string) {
 
 func TestSegmentRoundTrip(t *testing.T) {
 	smallSegments(t, 16)
-	texts := segmentCorpus(1, 400)
-	kv := newMapKV()
-	if err := indexOf(texts).Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	texts, _, kv := savedCorpus(t, 1, 400)
 	if p, c := keysOf(kv); p != 0 || c < 4 {
 		t.Fatalf("after the first Save: %d passage keys, %d segment chunks; want 0 and several", p, c)
 	}
-	got, st, err := Load(kv, DefaultConfig(), textsOf(texts))
+	got, st, err := Load(kv, DefaultConfig(), indextest.Sorted(texts))
 	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
 		t.Fatalf("Load = %+v, %v", st, err)
 	}
@@ -103,9 +126,9 @@ func TestSegmentRoundTrip(t *testing.T) {
 		t.Fatalf("LoadIDs = %+v, %v", st, err)
 	}
 	sameAsFresh(t, got, texts)
-	kv.puts, kv.deletes = 0, 0
-	if err := got.Save(kv); err != nil || kv.puts+kv.deletes != 0 {
-		t.Errorf("idle Save: %v, %d puts, %d deletes", err, kv.puts, kv.deletes)
+	kv.Puts, kv.Deletes = 0, 0
+	if err := got.Save(kv); err != nil || kv.Puts+kv.Deletes != 0 {
+		t.Errorf("idle Save: %v, %d puts, %d deletes", err, kv.Puts, kv.Deletes)
 	}
 }
 
@@ -114,25 +137,14 @@ func TestSegmentRoundTrip(t *testing.T) {
 // segment, Save writes a new one and drops them.
 func TestSegmentIncremental(t *testing.T) {
 	smallSegments(t, 16)
-	texts := segmentCorpus(2, 400)
-	ix := indexOf(texts)
-	kv := newMapKV()
+	texts, ix, kv := savedCorpus(t, 2, 400)
+	churn(texts, ix, 2)
+	kv.Puts, kv.Deletes = 0, 0
 	if err := ix.Save(kv); err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(2, 2))
-	for i := range 10 {
-		texts[uint64(1000+i)] = randomText(rng, 20)
-		ix.Add(uint64(1000+i), texts[uint64(1000+i)])
-		delete(texts, uint64(100+i))
-		ix.Delete(uint64(100 + i))
-	}
-	kv.puts, kv.deletes = 0, 0
-	if err := ix.Save(kv); err != nil {
-		t.Fatal(err)
-	}
-	if kv.puts > 21 || kv.deletes != 0 {
-		t.Errorf("incremental Save: %d puts, %d deletes; want ≤ 21 (10 records, 10 tombstones, a dictionary chunk), 0", kv.puts, kv.deletes)
+	if kv.Puts > 21 || kv.Deletes != 0 {
+		t.Errorf("incremental Save: %d puts, %d deletes; want ≤ 21 (10 records, 10 tombstones, a dictionary chunk), 0", kv.Puts, kv.Deletes)
 	}
 	got, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), nil)
 	if err != nil || st != (LoadStats{Loaded: len(texts)}) {
@@ -154,11 +166,7 @@ func TestSegmentIncremental(t *testing.T) {
 // a rewrite, and the next Save turns them into a segment.
 func TestSegmentUpgrade(t *testing.T) {
 	smallSegments(t, 1<<30)
-	texts := segmentCorpus(3, 300)
-	kv := newMapKV()
-	if err := indexOf(texts).Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	texts, _, kv := savedCorpus(t, 3, 300)
 	if p, c := keysOf(kv); p != len(texts) || c != 0 {
 		t.Fatalf("old format: %d records, %d chunks", p, c)
 	}
@@ -177,11 +185,7 @@ func TestSegmentUpgrade(t *testing.T) {
 // index's Save: passages were added and removed behind the segment's back.
 func TestSegmentReconciles(t *testing.T) {
 	smallSegments(t, 16)
-	texts := segmentCorpus(4, 300)
-	kv := newMapKV()
-	if err := indexOf(texts).Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	texts, _, kv := savedCorpus(t, 4, 300)
 	for i := range 7 {
 		delete(texts, uint64(150+i))
 		texts[uint64(5000+i)] = fmt.Sprintf("kernel%d leak memory", i)
@@ -203,22 +207,22 @@ func TestSegmentReconciles(t *testing.T) {
 // LoadStats.Reason and its passages are tokenised from the store again;
 // the next Save writes a sound segment. Nothing panics.
 func TestSegmentDamaged(t *testing.T) {
-	damages := map[string]func(kv *mapKV){
-		"truncated chunk": func(kv *mapKV) {
+	damages := map[string]func(kv *indextest.KV){
+		"truncated chunk": func(kv *indextest.KV) {
 			k := string(segChunkKey(streamPost, 1))
-			kv.m[k] = kv.m[k][:100]
+			kv.M[k] = kv.M[k][:100]
 		},
-		"missing chunk": func(kv *mapKV) { delete(kv.m, string(segChunkKey(streamTables, 0))) },
-		"flipped byte":  func(kv *mapKV) { kv.m[string(segChunkKey(streamFwd, 0))][77] ^= 0x10 },
-		"extra chunk":   func(kv *mapKV) { kv.m[string(segChunkKey(streamTables, 0))] = make([]byte, 1<<16) },
-		"manifest":      func(kv *mapKV) { kv.m[string(segMetaKey)][3] ^= 1 },
-		"short manifest": func(kv *mapKV) {
-			kv.m[string(segMetaKey)] = kv.m[string(segMetaKey)][:9]
+		"missing chunk": func(kv *indextest.KV) { delete(kv.M, string(segChunkKey(streamTables, 0))) },
+		"flipped byte":  func(kv *indextest.KV) { kv.M[string(segChunkKey(streamFwd, 0))][77] ^= 0x10 },
+		"extra chunk":   func(kv *indextest.KV) { kv.M[string(segChunkKey(streamTables, 0))] = make([]byte, 1<<16) },
+		"manifest":      func(kv *indextest.KV) { kv.M[string(segMetaKey)][3] ^= 1 },
+		"short manifest": func(kv *indextest.KV) {
+			kv.M[string(segMetaKey)] = kv.M[string(segMetaKey)][:9]
 		},
-		"dictionary lost": func(kv *mapKV) {
-			for k := range kv.m {
+		"dictionary lost": func(kv *indextest.KV) {
+			for k := range kv.M {
 				if bytes.HasPrefix([]byte(k), dictPrefix) {
-					delete(kv.m, k)
+					delete(kv.M, k)
 				}
 			}
 		},
@@ -226,11 +230,7 @@ func TestSegmentDamaged(t *testing.T) {
 	for name, damage := range damages {
 		t.Run(name, func(t *testing.T) {
 			smallSegments(t, 16)
-			texts := segmentCorpus(5, 300)
-			kv := newMapKV()
-			if err := indexOf(texts).Save(kv); err != nil {
-				t.Fatal(err)
-			}
+			texts, _, kv := savedCorpus(t, 5, 300)
 			damage(kv)
 			got, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), func(id uint64) (string, error) { return texts[id], nil })
 			if err != nil {
@@ -250,19 +250,14 @@ func TestSegmentDamaged(t *testing.T) {
 // still restores what the passages say.
 func TestSegmentRolledBack(t *testing.T) {
 	smallSegments(t, 16)
-	texts := segmentCorpus(6, 200)
-	ix := indexOf(texts)
-	kv := newMapKV()
-	if err := ix.Save(kv); err != nil {
-		t.Fatal(err)
-	}
+	texts, ix, kv := savedCorpus(t, 6, 200)
 	for i := range 60 { // due: 60 > 200/4
 		delete(texts, uint64(100+i))
 		ix.Delete(uint64(100 + i))
 	}
 	texts[9000] = "zebra gallops"
 	ix.Add(9000, texts[9000])
-	if err := ix.Save(&mapKV{m: maps.Clone(kv.m)}); err != nil { // rolled back
+	if err := ix.Save(kv.Clone()); err != nil { // rolled back
 		t.Fatal(err)
 	}
 	texts[9001] = "okapi grazes"
@@ -295,13 +290,9 @@ func TestLoadDamagedDictionary(t *testing.T) {
 		"truncated": encodeTerms([]string{"zzznew", "yyyother"})[:9],
 	} {
 		t.Run(name, func(t *testing.T) {
-			ix := newTiny(t)
-			kv := newMapKV()
-			if err := ix.Save(kv); err != nil {
-				t.Fatal(err)
-			}
-			kv.m[string(dictKey(len(ix.termStr)))] = chunk
-			got, st, err := Load(kv, DefaultConfig(), textsOf(tinyCorpus))
+			ix, kv := savedTiny(t)
+			kv.M[string(dictKey(len(ix.termStr)))] = chunk
+			got, st, err := Load(kv, DefaultConfig(), indextest.Sorted(tinyCorpus))
 			if err != nil || st != (LoadStats{Loaded: len(tinyCorpus), Corrupt: 1}) {
 				t.Fatalf("Load = %+v, %v", st, err)
 			}
@@ -317,15 +308,46 @@ func TestLoadDamagedDictionary(t *testing.T) {
 // is not used; everything is tokenised and the next Save replaces it.
 func TestSegmentOtherTokenizerVersion(t *testing.T) {
 	smallSegments(t, 16)
-	texts := segmentCorpus(7, 200)
-	kv := newMapKV()
-	if err := indexOf(texts).Save(kv); err != nil {
-		t.Fatal(err)
-	}
-	kv.m[string(metaKey)] = []byte("lexical-tok-v0")
+	texts, _, kv := savedCorpus(t, 7, 200)
+	kv.M[string(metaKey)] = []byte("lexical-tok-v0")
 	got, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), func(id uint64) (string, error) { return texts[id], nil })
 	if err != nil || st != (LoadStats{Tokenized: len(texts), Rewrite: true}) {
 		t.Fatalf("LoadIDs = %+v, %v", st, err)
 	}
 	saveReloads(t, got, kv, texts)
+}
+
+// TestLoadSynced: with a KV in step with the passages, LoadSynced restores
+// the segment's passages and the records and tombstones beside it without
+// ranging over the ids; when the segment is damaged it falls back to them
+// and tokenises what the segment held.
+func TestLoadSynced(t *testing.T) {
+	smallSegments(t, 16)
+	texts, ix, kv := savedCorpus(t, 3, 300)
+	churn(texts, ix, 3)
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	ranged := false
+	ids := func(yield func(uint64) bool) {
+		ranged = true
+		idsOf(texts)(yield)
+	}
+	text := func(id uint64) (string, error) { return texts[id], nil }
+	got, st, err := LoadSynced(kv, DefaultConfig(), ids, text)
+	if err != nil || st != (LoadStats{Loaded: len(texts)}) || ranged {
+		t.Fatalf("LoadSynced = %+v, %v; ranged over ids: %v", st, err, ranged)
+	}
+	sameAsFresh(t, got, texts)
+
+	for k, v := range kv.M {
+		if bytes.HasPrefix([]byte(k), segChunkPrefix) {
+			kv.M[k] = v[:len(v)/2]
+		}
+	}
+	got, st, err = LoadSynced(kv, DefaultConfig(), ids, text)
+	if err != nil || !ranged || st.Reason == nil || st.Tokenized != len(texts)-10 {
+		t.Fatalf("LoadSynced of a damaged segment = %+v, %v; ranged over ids: %v", st, err, ranged)
+	}
+	sameAsFresh(t, got, texts)
 }

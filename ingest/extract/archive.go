@@ -95,6 +95,16 @@ func (a *archive) read(name string) ([]byte, error) {
 	return b, checkRatio(name, uint64(len(b)), f.CompressedSize64)
 }
 
+// walk reads the part name and streams it through h; the errors are read's
+// and walkXML's.
+func (a *archive) walk(name string, h xmlHandler) error {
+	data, err := a.read(name)
+	if err != nil {
+		return err
+	}
+	return walkXML(data, h)
+}
+
 func checkRatio(name string, size, compressed uint64) error {
 	if size > zipRatioFloor && size/max(compressed, 1) > maxZipRatio {
 		return fmt.Errorf("%w: %s compresses %d:1 (zip bomb?)", ErrTooLarge, name, size/max(compressed, 1))

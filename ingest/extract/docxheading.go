@@ -77,12 +77,8 @@ func docxHeadingStyles(a *archive) map[string]int {
 	for i := 1; i <= 9; i++ {
 		levels["Heading"+strconv.Itoa(i)] = i
 	}
-	data, err := a.read("word/styles.xml")
-	if err != nil {
-		return levels
-	}
 	h := &stylesHandler{styles: map[string]*docxStyle{}}
-	if walkXML(data, h) != nil {
+	if a.walk("word/styles.xml", h) != nil {
 		return levels
 	}
 	levels = map[string]int{}

@@ -49,20 +49,12 @@ func (h *rootfileHandler) chars(string)       {}
 // (X)HTML and goes through the HTML extractor. Hrefs are resolved inside
 // the archive only.
 func extractEPUB(a *archive) (*Document, error) {
-	data, err := a.read("META-INF/container.xml")
-	if err != nil {
-		return nil, err
-	}
 	root := &rootfileHandler{}
-	if err := walkXML(data, root); err != nil {
+	if err := a.walk("META-INF/container.xml", root); err != nil {
 		return nil, fmt.Errorf("container: %w", err)
 	}
-	opf, err := a.read(root.path)
-	if err != nil {
-		return nil, fmt.Errorf("package document: %w", err)
-	}
 	h := &opfHandler{opf: root.path, manifest: map[string]string{}}
-	if err := walkXML(opf, h); err != nil {
+	if err := a.walk(root.path, h); err != nil {
 		return nil, fmt.Errorf("package document: %w", err)
 	}
 	doc := &Document{Title: partTitle(a, root.path)}
@@ -80,15 +72,8 @@ func extractEPUB(a *archive) (*Document, error) {
 			return nil, fmt.Errorf("%s: %w", part, err)
 		}
 		if text := CleanText(h.text); text != "" {
-			for _, hd := range h.headings {
-				hd.Page = len(doc.Pages)
-				doc.Headings = append(doc.Headings, hd)
-			}
-			doc.Pages = append(doc.Pages, text)
+			doc.addUnit(text, h.headings...)
 		}
 	}
-	if len(doc.Pages) == 0 {
-		doc.Pages = []string{""}
-	}
-	return doc, nil
+	return doc.paged(), nil
 }

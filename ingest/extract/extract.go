@@ -39,6 +39,25 @@ type Document struct {
 	Headings []Heading
 }
 
+// addUnit appends the text of a unit (a slide, sheet or chapter) as the next
+// page and places heads, the unit's headings, on it.
+func (d *Document) addUnit(text string, heads ...Heading) {
+	for _, h := range heads {
+		h.Page = len(d.Pages)
+		d.Headings = append(d.Headings, h)
+	}
+	d.Pages = append(d.Pages, text)
+}
+
+// paged returns d, given its one empty page if no unit was added: a
+// document always has a page.
+func (d *Document) paged() *Document {
+	if len(d.Pages) == 0 {
+		d.Pages = []string{""}
+	}
+	return d
+}
+
 // Options configures an Extractor. The zero value is usable.
 type Options struct {
 	// MaxBytes rejects larger inputs with ErrTooLarge (0 = DefaultMaxBytes).

@@ -109,12 +109,8 @@ func (h *odfHandler) chars(s string) {
 // meta.xml. Headings are ODT's text:h at their outline level, ODP's
 // slide title frames and ODS's sheet names, at level 1.
 func extractODF(a *archive, mt string) (*Document, error) {
-	data, err := a.read("content.xml")
-	if err != nil {
-		return nil, err
-	}
 	h := &odfHandler{sheet: mt == TypeODS}
-	if err := walkXML(data, h); err != nil {
+	if err := a.walk("content.xml", h); err != nil {
 		return nil, err
 	}
 	return &Document{Title: partTitle(a, "meta.xml"), Pages: h.f.finish(), Headings: h.head.heads}, nil

@@ -92,13 +92,9 @@ func (h *runText) chars(s string) {
 // where Word recorded page breaks (explicit breaks, page-break-before, and
 // the breaks Word saw when it last laid the document out).
 func extractDOCX(a *archive) (*Document, error) {
-	data, err := a.read("word/document.xml")
-	if err != nil {
-		return nil, err
-	}
 	f := &flow{}
 	h := &docxHandler{runText: runText{f: f}, para: docxPara{levels: docxHeadingStyles(a)}}
-	if err := walkXML(data, h); err != nil {
+	if err := a.walk("word/document.xml", h); err != nil {
 		return nil, err
 	}
 	return &Document{Title: coreTitle(a), Pages: f.finish(), Headings: h.para.head.heads}, nil
@@ -133,12 +129,8 @@ func (h *titleHandler) chars(s string) {
 // metaTitle returns the cleaned dc:title of the XML part name, or "" when
 // the part is missing or unreadable (a title is never worth failing for).
 func partTitle(a *archive, name string) string {
-	data, err := a.read(name)
-	if err != nil {
-		return ""
-	}
 	h := &titleHandler{local: "title"}
-	if walkXML(data, h) != nil {
+	if a.walk(name, h) != nil {
 		return ""
 	}
 	return cleanTitle(h.b.String())
@@ -174,9 +166,8 @@ func rels(a *archive, part string) (targets, types map[string]string, err error)
 	if !a.has(name) {
 		return h.targets, h.types, nil
 	}
-	data, err := a.read(name)
-	if err != nil {
+	if err := a.walk(name, h); err != nil {
 		return nil, nil, err
 	}
-	return h.targets, h.types, walkXML(data, h)
+	return h.targets, h.types, nil
 }

@@ -75,12 +75,8 @@ func (h *idListHandler) chars(string)       {}
 // orderedParts reads the list of local elements in part and resolves each
 // r:id through part's relationships; ids without a target are dropped.
 func orderedParts(a *archive, part, local string) (parts, names []string, err error) {
-	data, err := a.read(part)
-	if err != nil {
-		return nil, nil, err
-	}
 	h := &idListHandler{local: local}
-	if err := walkXML(data, h); err != nil {
+	if err := a.walk(part, h); err != nil {
 		return nil, nil, err
 	}
 	targets, _, err := rels(a, part)
@@ -109,16 +105,9 @@ func extractPPTX(a *archive) (*Document, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s, err)
 		}
-		for _, h := range heads {
-			h.Page = len(doc.Pages)
-			doc.Headings = append(doc.Headings, h)
-		}
-		doc.Pages = append(doc.Pages, text)
+		doc.addUnit(text, heads...)
 	}
-	if len(doc.Pages) == 0 {
-		doc.Pages = []string{""}
-	}
-	return doc, nil
+	return doc.paged(), nil
 }
 
 // slideText is the cleaned text of one slide and its notes, and the
@@ -148,13 +137,9 @@ func slideText(a *archive, slide string) (string, []Heading, error) {
 }
 
 func drawingText(a *archive, part string) (string, []Heading, error) {
-	data, err := a.read(part)
-	if err != nil {
-		return "", nil, err
-	}
 	f := &flow{}
 	h := &drawingHandler{runText: runText{f: f}}
-	if err := walkXML(data, h); err != nil {
+	if err := a.walk(part, h); err != nil {
 		return "", nil, err
 	}
 	return strings.Join(f.finish(), "\n\n"), h.head.heads, nil

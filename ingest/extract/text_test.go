@@ -118,37 +118,42 @@ func TestMediaType(t *testing.T) {
 	}
 }
 
-func TestCleanTitle(t *testing.T) {
-	for in, want := range map[string]string{
-		"Free Culture":                    "Free Culture",
-		"  Cats\n and\thomes ":            "Cats and homes",
-		"Microsoft Word - Report on cats": "Report on cats",
-		"Microsoft Word - report.doc":     "",
-		"102314.docx":                     "",
-		"IBM-PDFs.graffle":                "",
-		"Untitled":                        "",
-		"No Title":                        "",
-		"a":                               "",
-		"- Benutzerhandbuch":              "Benutzerhandbuch",
-		"PDF.js - Wikipedia":              "PDF.js - Wikipedia",
-		"Pretest วิชาสามัญ (2564)": "Pretest วิชาสามัญ (2564)",
+// TestStringCleaners checks the functions that clean one string: titles
+// from document metadata, and SASLprep of PDF passwords.
+func TestStringCleaners(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		f     func(string) string
+		cases map[string]string
+	}{
+		{"cleanTitle", cleanTitle, map[string]string{
+			"Free Culture":                    "Free Culture",
+			"  Cats\n and\thomes ":            "Cats and homes",
+			"Microsoft Word - Report on cats": "Report on cats",
+			"Microsoft Word - report.doc":     "",
+			"102314.docx":                     "",
+			"IBM-PDFs.graffle":                "",
+			"Untitled":                        "",
+			"No Title":                        "",
+			"a":                               "",
+			"- Benutzerhandbuch":              "Benutzerhandbuch",
+			"PDF.js - Wikipedia":              "PDF.js - Wikipedia",
+			"Pretest วิชาสามัญ (2564)": "Pretest วิชาสามัญ (2564)",
+		}},
+		{"saslPrep", saslPrep, map[string]string{
+			"S\u00aaSL\u00adprep": "SaSLprep", // the example of RFC 4013 and pdf.js's saslprep-r6.pdf
+			"a\u00a0b":            "a b",
+			"\u2168":              "IX",
+			"plain":               "plain",
+		}},
 	} {
-		if got := cleanTitle(in); got != want {
-			t.Errorf("cleanTitle(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestSASLPrep(t *testing.T) {
-	for in, want := range map[string]string{
-		"S\u00aaSL\u00adprep": "SaSLprep", // the example of RFC 4013 and pdf.js's saslprep-r6.pdf
-		"a\u00a0b":            "a b",
-		"\u2168":              "IX",
-		"plain":               "plain",
-	} {
-		if got := saslPrep(in); got != want {
-			t.Errorf("saslPrep(%q) = %q, want %q", in, got, want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			for in, want := range tc.cases {
+				if got := tc.f(in); got != want {
+					t.Errorf("%s(%q) = %q, want %q", tc.name, in, got, want)
+				}
+			}
+		})
 	}
 }
 

@@ -142,33 +142,21 @@ func extractXLSX(a *archive) (*Document, error) {
 	}
 	var shared []string
 	if a.has("xl/sharedStrings.xml") {
-		data, err := a.read("xl/sharedStrings.xml")
-		if err != nil {
-			return nil, err
-		}
 		h := &sharedStringsHandler{}
-		if err := walkXML(data, h); err != nil {
+		if err := a.walk("xl/sharedStrings.xml", h); err != nil {
 			return nil, fmt.Errorf("shared strings: %w", err)
 		}
 		shared = h.list
 	}
 	doc := &Document{Title: coreTitle(a)}
 	for i, s := range sheets {
-		data, err := a.read(s)
-		if err != nil {
-			return nil, err
-		}
 		f := &flow{}
 		f.text(names[i])
 		f.para()
-		if err := walkXML(data, &sheetHandler{f: f, shared: shared}); err != nil {
+		if err := a.walk(s, &sheetHandler{f: f, shared: shared}); err != nil {
 			return nil, fmt.Errorf("sheet %q: %w", names[i], err)
 		}
-		doc.Headings = append(doc.Headings, Heading{Level: 1, Title: names[i], Page: len(doc.Pages)})
-		doc.Pages = append(doc.Pages, strings.Join(f.finish(), "\n\n"))
+		doc.addUnit(strings.Join(f.finish(), "\n\n"), Heading{Level: 1, Title: names[i]})
 	}
-	if len(doc.Pages) == 0 {
-		doc.Pages = []string{""}
-	}
-	return doc, nil
+	return doc.paged(), nil
 }

@@ -9,10 +9,8 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 )
@@ -137,31 +135,6 @@ func newServer(path string, run Runner, opts *Options) (*Server, error) {
 	}
 	s.http.SetKeepAlivesEnabled(false)
 	return s, nil
-}
-
-// listen creates the socket with private permissions.
-func (s *Server) listen() (net.Listener, error) {
-	if err := ensurePrivateDir(filepath.Dir(s.path), true); err != nil {
-		return nil, err
-	}
-	if err := removeStaleSocket(s.path); err != nil {
-		return nil, err
-	}
-	ln, err := net.Listen("unix", s.path)
-	if err != nil {
-		return nil, err
-	}
-	ul := ln.(*net.UnixListener)
-	ul.SetUnlinkOnClose(false) // we unlink only if the file is still ours
-	if err := os.Chmod(s.path, 0o600); err != nil {
-		ul.Close()
-		return nil, fmt.Errorf("chmod socket: %w", err)
-	}
-	if s.info, err = os.Lstat(s.path); err != nil {
-		ul.Close()
-		return nil, fmt.Errorf("stat socket: %w", err)
-	}
-	return ul, nil
 }
 
 // Close stops listening, cancels running and queued commands, waits for

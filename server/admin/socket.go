@@ -148,6 +148,31 @@ func fileOwner(fi fs.FileInfo) (int, bool) {
 	return int(f.Uint()), true
 }
 
+// listen creates the socket with private permissions.
+func (s *Server) listen() (net.Listener, error) {
+	if err := ensurePrivateDir(filepath.Dir(s.path), true); err != nil {
+		return nil, err
+	}
+	if err := removeStaleSocket(s.path); err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("unix", s.path)
+	if err != nil {
+		return nil, err
+	}
+	ul := ln.(*net.UnixListener)
+	ul.SetUnlinkOnClose(false) // we unlink only if the file is still ours
+	if err := os.Chmod(s.path, 0o600); err != nil {
+		ul.Close()
+		return nil, fmt.Errorf("chmod socket: %w", err)
+	}
+	if s.info, err = os.Lstat(s.path); err != nil {
+		ul.Close()
+		return nil, fmt.Errorf("stat socket: %w", err)
+	}
+	return ul, nil
+}
+
 // removeStaleSocket removes path if it is a socket nobody listens on (left
 // by a killed server). It refuses to touch anything that is not a socket and
 // reports ErrInUse when a server answers.

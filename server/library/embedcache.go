@@ -160,11 +160,7 @@ func (c *EmbedCache) Embed(ctx context.Context, texts []string) ([][]float32, er
 // lookup fills out with the cached vectors of keys; entries of the wrong
 // length (a corrupt record) count as missing.
 func (c *EmbedCache) lookup(keys [][]byte, out [][]float32) error {
-	err := c.db.View(func(tx *store.Tx) error {
-		kv, err := tx.Aux(AuxEmbedCache)
-		if err != nil {
-			return err
-		}
+	err := c.inBucket(false, func(kv *store.Bucket) error {
 		for i, k := range keys {
 			if b := kv.Get(k); b != nil && len(b) == 4*c.id.Dimensions {
 				out[i] = store.DecodeVector(nil, b)
@@ -269,11 +265,7 @@ func (c *EmbedCache) commitLoop(keys [][]byte, out [][]float32, answered <-chan 
 				break drain
 			}
 		}
-		err := c.db.Update(func(tx *store.Tx) error {
-			kv, err := tx.Aux(AuxEmbedCache)
-			if err != nil {
-				return err
-			}
+		err := c.inBucket(true, func(kv *store.Bucket) error {
 			for _, idx := range group {
 				for _, i := range idx {
 					if err := kv.Put(keys[i], store.EncodeVector(out[i])); err != nil {
@@ -307,11 +299,7 @@ func (c *EmbedCache) Forget(texts []string) error {
 	if len(texts) == 0 {
 		return nil
 	}
-	err := c.db.Update(func(tx *store.Tx) error {
-		kv, err := tx.Aux(AuxEmbedCache)
-		if err != nil {
-			return err
-		}
+	err := c.inBucket(true, func(kv *store.Bucket) error {
 		for _, t := range texts {
 			if err := kv.Delete(c.key(t)); err != nil {
 				return err
@@ -352,14 +340,26 @@ func (c *EmbedCache) Clear() error {
 	return nil
 }
 
-// Len returns the number of cached vectors. Errors come from the store.
-func (c *EmbedCache) Len() (int, error) {
-	n := 0
-	err := c.db.View(func(tx *store.Tx) error {
+// inBucket runs fn on the cache's bucket in a read transaction, or in a
+// write transaction when write is set.
+func (c *EmbedCache) inBucket(write bool, fn func(kv *store.Bucket) error) error {
+	run := c.db.View
+	if write {
+		run = c.db.Update
+	}
+	return run(func(tx *store.Tx) error {
 		kv, err := tx.Aux(AuxEmbedCache)
 		if err != nil {
 			return err
 		}
+		return fn(kv)
+	})
+}
+
+// Len returns the number of cached vectors. Errors come from the store.
+func (c *EmbedCache) Len() (int, error) {
+	n := 0
+	err := c.inBucket(false, func(kv *store.Bucket) error {
 		return kv.ForEach(func(_, _ []byte) error { n++; return nil })
 	})
 	return n, err

@@ -13,15 +13,23 @@ type Live struct {
 	cur atomic.Pointer[Library]
 }
 
-// NewLive returns a Live serving l.
+// NewLive returns a Live serving l. It releases the library file's pages
+// that opening l mapped (Library.ReleaseMapped): a server's resident memory
+// is then its indexes, not the file. A failure to release is only logged.
 func NewLive(l *Library) *Live {
 	lv := &Live{}
 	lv.cur.Store(l)
+	if err := l.ReleaseMapped(); err != nil {
+		l.opts.Logger.Warn("could not release the library file's mapped pages", "err", err)
+	}
 	return lv
 }
 
 // Current returns the Library being served.
 func (lv *Live) Current() *Library { return lv.cur.Load() }
+
+// Mode is the current library's default search mode.
+func (lv *Live) Mode() Mode { return lv.Current().Mode() }
 
 // Swap makes l the Library being served.
 func (lv *Live) Swap(l *Library) { lv.cur.Store(l) }

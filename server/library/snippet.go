@@ -15,6 +15,9 @@ import (
 type termSet struct {
 	stems []string
 	ys    []string // ys[i]: stems[i] with its final "i" as "y", or ""
+	// first[c]: some stem starts with byte c. Words starting with a
+	// non-ASCII byte are always compared (lower-casing may change them).
+	first [256]bool
 }
 
 // queryTerms returns the distinct stems the lexical index makes of q.
@@ -29,6 +32,10 @@ func queryTerms(q string) *termSet {
 			y = t[:len(t)-1] + "y"
 		}
 		ts.stems, ts.ys = append(ts.stems, t), append(ts.ys, y)
+		ts.first[t[0]] = true
+		if y != "" {
+			ts.first[y[0]] = true
+		}
 	}
 	return ts
 }
@@ -98,34 +105,61 @@ func snippet(text string, terms *termSet, maxChars int) (string, int) {
 // with the term's stem (stems are mostly prefixes: "attached" → "attach";
 // Snowball's "y" → "i" is undone). This avoids stemming every word of every
 // result, which dominated search time. seen is scratch space of one flag
-// per term; matchScore allocates nothing for lower-case ASCII text.
+// per term; matchScore allocates nothing for lower-case ASCII text, and a
+// word whose first byte starts no stem is passed over without lower-casing.
 func matchScore(sentence string, terms *termSet, seen []bool) int {
 	clear(seen)
 	n := 0
 	for i := 0; i < len(sentence) && n < len(terms.stems); {
-		r, size := utf8.DecodeRuneInString(sentence[i:])
-		if !isWordRune(r) {
-			i += size
+		size := wordRuneLen(sentence[i:])
+		if size < 0 {
+			i -= size
 			continue
 		}
 		j := i + size
 		for j < len(sentence) {
-			r, size := utf8.DecodeRuneInString(sentence[j:])
-			if !isWordRune(r) {
+			size := wordRuneLen(sentence[j:])
+			if size < 0 {
 				break
 			}
 			j += size
 		}
-		w := strings.ToLower(sentence[i:j])
-		for t, stem := range terms.stems {
-			if !seen[t] && (strings.HasPrefix(w, stem) || (terms.ys[t] != "" && strings.HasPrefix(w, terms.ys[t]))) {
-				seen[t] = true
-				n++
-			}
+		if c := sentence[i]; c >= utf8.RuneSelf || terms.first[c|0x20] || terms.first[c] {
+			n += terms.match(strings.ToLower(sentence[i:j]), seen)
 		}
 		i = j
 	}
 	return n
+}
+
+// match marks and counts the terms word (lower case) starts with that seen
+// does not hold yet.
+func (ts *termSet) match(w string, seen []bool) int {
+	n := 0
+	for t, stem := range ts.stems {
+		if !seen[t] && (strings.HasPrefix(w, stem) || (ts.ys[t] != "" && strings.HasPrefix(w, ts.ys[t]))) {
+			seen[t] = true
+			n++
+		}
+	}
+	return n
+}
+
+// wordRuneLen is the byte length of the rune s starts with when it is a
+// letter or digit, and minus that length when it is not. ASCII is decided
+// without decoding.
+func wordRuneLen(s string) int {
+	if c := s[0]; c < utf8.RuneSelf {
+		if 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' {
+			return 1
+		}
+		return -1
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	if isWordRune(r) {
+		return size
+	}
+	return -size
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/mcpvec/mcpvec/server/internal/loopback"
 )
 
 // MetadataOptions limit how client ID metadata documents are fetched. The
@@ -123,7 +125,7 @@ func (f *metadataFetcher) checkURL(raw string) error {
 	if err != nil || u.Host == "" || u.User != nil || u.Fragment != "" || u.Path == "" || u.Path == "/" || len(raw) > maxURILen {
 		return fmt.Errorf("%w: %q must be an https URL with a path", ErrMetadataURL, raw)
 	}
-	if u.Scheme == "https" || (u.Scheme == "http" && f.opts.AllowLoopback && isLoopbackHost(u.Hostname())) {
+	if u.Scheme == "https" || (u.Scheme == "http" && f.opts.AllowLoopback && loopback.Host(u.Hostname())) {
 		return nil
 	}
 	return fmt.Errorf("%w: %q is not https", ErrMetadataURL, raw)
@@ -208,14 +210,4 @@ func parseMetadataDocument(id string, body []byte, now time.Time) (*Client, erro
 		name = strings.TrimPrefix(id, "https://")
 	}
 	return &Client{ID: id, Name: name, RedirectURIs: reg.RedirectURIs, Document: true, Created: now.UTC()}, nil
-}
-
-// isLoopbackHost reports whether a host (no port) is a loopback name or IP.
-func isLoopbackHost(host string) bool {
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
 }

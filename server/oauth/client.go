@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/mcpvec/mcpvec/server/internal/loopback"
 )
 
 // Registration limits: the registration endpoint is open to anyone who can
@@ -96,7 +98,7 @@ func checkRedirectURI(raw string) error {
 	if err != nil || len(raw) > maxURILen || u.Host == "" || u.Fragment != "" || u.User != nil {
 		return fmt.Errorf("redirect uri %q must be an absolute URL without fragment", raw)
 	}
-	if u.Scheme != "https" && !(u.Scheme == "http" && isLoopbackHost(u.Hostname())) {
+	if u.Scheme != "https" && !(u.Scheme == "http" && loopback.Host(u.Hostname())) {
 		return fmt.Errorf("redirect uri %q must be https (or http on a loopback address)", raw)
 	}
 	return nil

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpvec/mcpvec/server/internal/loopback"
 )
 
 // Tx is one transaction on the sign-in records, grouped by kind. Slices
@@ -128,7 +130,7 @@ func checkIssuer(raw string) (*url.URL, error) {
 	if err != nil || u.Host == "" || u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
 		return nil, fmt.Errorf("%w: issuer %q must be a base URL like https://host", ErrConfig, raw)
 	}
-	if u.Scheme != "https" && !(u.Scheme == "http" && isLoopbackHost(u.Hostname())) {
+	if u.Scheme != "https" && !(u.Scheme == "http" && loopback.Host(u.Hostname())) {
 		return nil, fmt.Errorf("%w: issuer %q must be https (http only for a loopback address)", ErrConfig, raw)
 	}
 	return u, nil

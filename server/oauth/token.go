@@ -25,6 +25,14 @@ func grantError(desc string) *tokenError {
 	return &tokenError{status: http.StatusBadRequest, code: "invalid_grant", desc: desc}
 }
 
+// attackError is an invalid_grant that suggests a stolen or replayed
+// credential, logged as such.
+func attackError(desc string) *tokenError {
+	t := grantError(desc)
+	t.logAsAttack = true
+	return t
+}
+
 // serveToken is the token endpoint: authorization_code (with PKCE) and
 // refresh_token grants for public clients.
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
@@ -68,32 +76,42 @@ func (s *Server) exchangeCode(f url.Values, clientID string) (map[string]any, *t
 	if code == "" || clientID == "" {
 		return nil, &tokenError{status: http.StatusBadRequest, code: "invalid_request", desc: "code and client_id are required"}
 	}
-	var resp map[string]any
-	var terr *tokenError
-	err := s.cfg.Store.Update(func(tx Tx) error {
+	return s.redeem("redeem code", func(tx Tx) (map[string]any, *tokenError, error) {
 		var c codeRecord
 		found, err := getJSON(tx, kindCode, hashToken(code), &c)
 		if err != nil || !found {
-			terr = grantError("unknown authorization code")
-			return err
+			return nil, grantError("unknown authorization code"), err
 		}
 		if c.Used {
-			terr = &tokenError{status: http.StatusBadRequest, code: "invalid_grant", desc: "authorization code already used; the tokens it gave are revoked", logAsAttack: true}
-			return revokeGrant(tx, c.GrantID)
+			return nil, attackError("authorization code already used; the tokens it gave are revoked"), revokeGrant(tx, c.GrantID)
 		}
 		c.Used = true
-		if terr = s.checkCode(&c, f, clientID, verifier); terr != nil {
-			return putJSON(tx, kindCode, hashToken(code), &c)
+		if terr := s.checkCode(&c, f, clientID, verifier); terr != nil {
+			return nil, terr, putJSON(tx, kindCode, hashToken(code), &c)
 		}
 		g := Grant{ClientID: c.ClientID, ClientName: c.ClientName, Resource: c.Resource, Scope: Scope, Created: s.now().UTC()}
-		if resp, err = s.newGrant(tx, &g, &c); err != nil {
-			return err
+		resp, err := s.newGrant(tx, &g, &c)
+		if err != nil {
+			return nil, nil, err
 		}
 		c.GrantID = g.ID
-		return putJSON(tx, kindCode, hashToken(code), &c)
+		return resp, nil, putJSON(tx, kindCode, hashToken(code), &c)
+	})
+}
+
+// redeem runs fn, which redeems a code or a refresh token, in one store
+// transaction and returns its token response or refusal; a store failure
+// is logged with what and answered as server_error.
+func (s *Server) redeem(what string, fn func(tx Tx) (map[string]any, *tokenError, error)) (map[string]any, *tokenError) {
+	var resp map[string]any
+	var terr *tokenError
+	err := s.cfg.Store.Update(func(tx Tx) error {
+		var err error
+		resp, terr, err = fn(tx)
+		return err
 	})
 	if err != nil {
-		s.log.Error("oauth: redeem code", "err", err)
+		s.log.Error("oauth: "+what, "err", err)
 		return nil, &tokenError{status: http.StatusInternalServerError, code: "server_error", desc: "the server could not issue tokens"}
 	}
 	return resp, terr
@@ -104,9 +122,7 @@ func (s *Server) checkCode(c *codeRecord, f url.Values, clientID, verifier strin
 	case s.now().After(c.Expires):
 		return grantError("authorization code expired")
 	case c.ClientID != clientID:
-		t := grantError("authorization code was issued to another client")
-		t.logAsAttack = true
-		return t
+		return attackError("authorization code was issued to another client")
 	case f.Get("redirect_uri") != c.RedirectURI:
 		return grantError("redirect_uri differs from the authorization request's")
 	case !pkceVerifierRE.MatchString(verifier) || !pkceMatch(verifier, c.Challenge):
@@ -185,9 +201,7 @@ func (s *Server) refresh(f url.Values, clientID string) (map[string]any, *tokenE
 	if rt == "" || clientID == "" {
 		return nil, &tokenError{status: http.StatusBadRequest, code: "invalid_request", desc: "refresh_token and client_id are required"}
 	}
-	var resp map[string]any
-	var terr *tokenError
-	err := s.cfg.Store.Update(func(tx Tx) error {
+	return s.redeem("refresh", func(tx Tx) (map[string]any, *tokenError, error) {
 		var t tokenRecord
 		var g Grant
 		found, err := getJSON(tx, kindToken, hashToken(rt), &t)
@@ -195,39 +209,31 @@ func (s *Server) refresh(f url.Values, clientID string) (map[string]any, *tokenE
 			found, err = getJSON(tx, kindGrant, t.GrantID, &g)
 		}
 		if err != nil || !found || t.Kind != tokenRefresh {
-			terr = grantError("unknown or revoked refresh token")
-			return err
+			return nil, grantError("unknown or revoked refresh token"), err
 		}
-		if terr = s.checkRefresh(&t, &g, f, clientID); terr != nil {
+		if terr := s.checkRefresh(&t, &g, f, clientID); terr != nil {
 			if t.Spent {
-				return revokeGrant(tx, g.ID)
+				return nil, terr, revokeGrant(tx, g.ID)
 			}
-			return nil
+			return nil, terr, nil
 		}
 		t.Spent = true
 		if err := putJSON(tx, kindToken, hashToken(rt), &t); err != nil {
-			return err
+			return nil, nil, err
 		}
-		resp, err = s.issueTokens(tx, g.ID)
-		return err
+		resp, err := s.issueTokens(tx, g.ID)
+		return resp, nil, err
 	})
-	if err != nil {
-		s.log.Error("oauth: refresh", "err", err)
-		return nil, &tokenError{status: http.StatusInternalServerError, code: "server_error", desc: "the server could not issue tokens"}
-	}
-	return resp, terr
 }
 
 func (s *Server) checkRefresh(t *tokenRecord, g *Grant, f url.Values, clientID string) *tokenError {
 	switch {
 	case t.Spent:
-		return &tokenError{status: http.StatusBadRequest, code: "invalid_grant", desc: "refresh token already used; the grant is revoked", logAsAttack: true}
+		return attackError("refresh token already used; the grant is revoked")
 	case s.now().After(t.Expires):
 		return grantError("refresh token expired")
 	case g.ClientID != clientID:
-		t := grantError("refresh token was issued to another client")
-		t.logAsAttack = true
-		return t
+		return attackError("refresh token was issued to another client")
 	}
 	return checkResource(f, g.Resource)
 }

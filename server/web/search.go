@@ -27,8 +27,8 @@ type searchData struct {
 func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request) {
 	d := searchData{Q: r.URL.Query().Get("q"), Mode: r.URL.Query().Get("mode"), Modes: []string{"hybrid", "lexical", "vector"}}
 	mode, err := library.ParseMode(d.Mode)
-	if err != nil {
-		mode = library.Hybrid
+	if err != nil || mode == "" {
+		mode = h.opts.Library.Mode()
 	}
 	d.Mode = string(mode)
 	status := http.StatusOK

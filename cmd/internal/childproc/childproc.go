@@ -1,8 +1,10 @@
-// Package childproc holds what the commands that drive the real mcpvec
-// binary (cmd/mcpvec-reliability, cmd/mcpvec-scale) share: building it, the
-// environment of its children, their memory and CPU time from /proc, and one MCP
-// JSON-RPC call over streamable HTTP. Its functions are safe for concurrent
-// use.
+// Package childproc holds what the programs that drive the real mcpvec
+// binary share (cmd/mcpvec-reliability, cmd/mcpvec-scale, cmd/mcpvec-eval
+// and cmd/mcpvec's own end-to-end tests): building it, the environment of
+// its children, running them (Run) or starting, stopping and killing them
+// with their output kept (Proc), waiting for `serve` to print its endpoint,
+// their memory and CPU time from /proc, and one MCP JSON-RPC call over streamable HTTP.
+// Its functions are safe for concurrent use.
 package childproc
 
 import (
@@ -16,6 +18,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -32,6 +35,33 @@ func Build(ctx context.Context, root, dir string) (string, error) {
 		return "", fmt.Errorf("go build in %s: %w\n%s", root, err, out)
 	}
 	return bin, nil
+}
+
+// ModuleRoot walks up from the working directory to the folder holding
+// go.mod, the root Build wants.
+func ModuleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// Run runs bin with args and env to its end (or ctx's) and returns what it
+// wrote to stdout and stderr together.
+func Run(ctx context.Context, bin string, env []string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = env
+	return cmd.CombinedOutput()
 }
 
 // Env is the environment of a child: the caller's without any MCPVEC_
@@ -66,6 +96,16 @@ func CPU(pids ...int) time.Duration {
 		sum += cpuOf(pid)
 	}
 	return sum
+}
+
+// ChildrenCPU is the CPU time (user + system) of this process's children
+// that have ended and been waited for, so far (0 where unknown).
+func ChildrenCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func cpuOf(pid int) time.Duration {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-
 	"context"
 	"fmt"
 	"io"
@@ -12,13 +10,34 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 )
+
+// checkFigures counts the runs of `mcpvec check` after each fault and
+// their failures.
+type checkFigures struct {
+	Checks, CheckFailures int
+	Failed                []string // the first few failed checks
+}
+
+// check runs `mcpvec check` with env (which names the library) and counts a
+// failure, saying after what.
+func (cf *checkFigures) check(ctx context.Context, bin string, env []string, after string) {
+	cf.Checks++
+	if b, err := childproc.Run(ctx, bin, env, "check"); err != nil {
+		cf.CheckFailures++
+		if len(cf.Failed) < 3 {
+			cf.Failed = append(cf.Failed, fmt.Sprintf("after %s: %v: %s", after, err, childproc.Tail(string(b), 500)))
+		}
+	}
+}
 
 // killFigures is what the kill campaign counted.
 type killFigures struct {
-	Kills, Checks, CheckFailures int
-	Finished                     int      // rounds whose command ended before its kill came
-	Failed                       []string // the first few failed checks
+	checkFigures
+	Kills    int
+	Finished int // rounds whose command ended before its kill came
 }
 
 // killCampaign kills ingest, reindex, sync of a changing folder (files
@@ -65,24 +84,11 @@ func killCampaign(ctx context.Context, bin, dir string, rounds int, rng *rand.Ra
 			} else {
 				kf.Finished++
 			}
-			kf.check(ctx, bin, kdir, op.name)
+			kf.check(ctx, bin, childEnv(kdir), op.name)
 		}
 		fmt.Fprintf(out, "  kill -9 %-8s ×%d, checks failed so far %d\n", op.name, rounds, kf.CheckFailures)
 	}
 	return kf, nil
-}
-
-// check runs `mcpvec check` on the kill library and counts a failure.
-func (kf *killFigures) check(ctx context.Context, bin, kdir, after string) {
-	kf.Checks++
-	cmd := exec.CommandContext(ctx, bin, "check")
-	cmd.Env = childEnv(kdir)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		kf.CheckFailures++
-		if len(kf.Failed) < 3 {
-			kf.Failed = append(kf.Failed, fmt.Sprintf("after %s: %v: %s", after, err, childproc.Tail(string(b), 500)))
-		}
-	}
 }
 
 // killOne starts `mcpvec args...` and kills it with SIGKILL after a random
@@ -112,21 +118,83 @@ func killServe(ctx context.Context, bin, kdir, files string, rng *rand.Rand) err
 		return err
 	}
 	if err := changeCorpus(files, rng); err != nil {
-		srv.stop()
+		srv.Stop()
 		return err
 	}
 	fwd := exec.CommandContext(ctx, bin, "ingest", files)
 	fwd.Env = childEnv(kdir)
 	if err := fwd.Start(); err != nil {
-		srv.stop()
+		srv.Stop()
 		return err
 	}
 	time.Sleep(time.Duration(rng.Intn(300)) * time.Millisecond)
-	srv.cmd.Process.Kill()
-	srv.cmd.Wait()
+	srv.Kill()
 	fwd.Process.Kill()
 	fwd.Wait()
 	return ctx.Err()
+}
+
+// diskFigures is what the full-disk phase counted.
+type diskFigures struct {
+	checkFigures
+	Skipped string // why the phase did not run
+	Full    int    // commands that met the full disk
+}
+
+// fillDisk mounts a tmpfs of mib MiB (root only; skipped otherwise), puts
+// a library on it, ingests more than fits, removes documents while it is
+// full, and checks the library after each step.
+func fillDisk(ctx context.Context, bin, dir string, mib int, rng *rand.Rand) (*diskFigures, error) {
+	df := &diskFigures{}
+	mnt := filepath.Join(dir, "disk")
+	if err := os.MkdirAll(mnt, 0o700); err != nil {
+		return nil, err
+	}
+	if out, err := exec.CommandContext(ctx, "mount", "-t", "tmpfs", "-o", fmt.Sprintf("size=%dm", mib), "tmpfs", mnt).CombinedOutput(); err != nil {
+		df.Skipped = fmt.Sprintf("cannot mount a tmpfs here (needs root): %v %s", err, strings.TrimSpace(string(out)))
+		return df, nil
+	}
+	defer exec.Command("umount", mnt).Run()
+	files := filepath.Join(dir, "disk-files")
+	if err := writeCorpus(files, 0, rng); err != nil {
+		return nil, err
+	}
+	for i := range 3 * mib {
+		b := make([]byte, 300<<10)
+		for j := range b {
+			b[j] = "abcdefghij klmnopqrst uvwxyz\n"[rng.Intn(29)]
+		}
+		if err := os.WriteFile(filepath.Join(files, fmt.Sprintf("big%03d.txt", i)), b, 0o600); err != nil {
+			return nil, err
+		}
+	}
+	env := append(childEnv(dir), "MCPVEC_DB="+filepath.Join(mnt, "library.db"))
+	steps := [][]string{{"ingest", files}, {"ingest", files}}
+	names, _ := filepath.Glob(filepath.Join(files, "*.txt"))
+	steps = append(steps, append([]string{"rm"}, names[:min(5, len(names))]...))
+	for _, args := range steps {
+		if out, _ := childproc.Run(ctx, bin, env, args...); strings.Contains(string(out), "no space left") {
+			df.Full++
+		}
+		df.check(ctx, bin, env, args[0])
+	}
+	if df.Full == 0 {
+		return df, fmt.Errorf("the %d MiB disk never filled", mib)
+	}
+	return df, nil
+}
+
+func (df *diskFigures) report(out io.Writer) {
+	switch {
+	case df == nil:
+	case df.Skipped != "":
+		fmt.Fprintf(out, "disk full: skipped: %s\n", df.Skipped)
+	default:
+		fmt.Fprintf(out, "disk full: %d commands met a full tmpfs, %d checks, %d failed\n", df.Full, df.Checks, df.CheckFailures)
+		for _, f := range df.Failed {
+			fmt.Fprintf(out, "  failed: %s\n", f)
+		}
+	}
 }
 
 // writeCorpus writes n text files of a few kilobytes each.

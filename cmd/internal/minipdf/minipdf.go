@@ -1,26 +1,39 @@
-package main
+// Package minipdf writes minimal PDF 1.4 files of plain text lines in the
+// standard Helvetica font, with an optional outline and optional padding:
+// the inputs that the evaluation, the reliability campaign and the end-to-end
+// tests ingest. It is not a general PDF writer. Its functions keep no state
+// and are safe for concurrent use.
+package minipdf
 
 import (
 	"bytes"
+	"crypto/rand"
 	"fmt"
 	"strings"
 )
 
-// pdfPage is the text lines of one page.
-type pdfPage []string
+// Page is the text lines of one page.
+type Page []string
 
-// pdfMark is a top-level bookmark: its title and the 0-based page and line
-// it points to.
-type pdfMark struct {
-	title      string
-	page, line int
+// Mark is a top-level bookmark: its title and the 0-based page and line it
+// points to.
+type Mark struct {
+	Title      string
+	Page, Line int
 }
 
-// writePDF renders pages of plain text lines as a minimal PDF 1.4 file with
-// the standard Helvetica font and an outline of marks (none when empty).
-// Characters outside Latin-1 become '?'. It is only for building
-// evaluation inputs.
-func writePDF(title string, pages []pdfPage, marks []pdfMark) []byte {
+// Options are what a PDF holds besides its pages; the zero value is a
+// PDF with no title, outline or padding.
+type Options struct {
+	Title, Producer string
+	Marks           []Mark // the outline (none when empty)
+	// Size pads the file to about this many bytes with an unreferenced
+	// stream of random bytes (incompressible, never parsed); 0 is none.
+	Size int
+}
+
+// Write renders pages as a PDF. Characters outside Latin-1 become '?'.
+func Write(pages []Page, o Options) []byte {
 	var b bytes.Buffer
 	var offsets []int
 	obj := func(body string) {
@@ -34,24 +47,29 @@ func writePDF(title string, pages []pdfPage, marks []pdfMark) []byte {
 		kids[i] = fmt.Sprintf("%d 0 R", 6+2*i)
 	}
 	outlines := ""
-	if len(marks) > 0 {
+	if len(o.Marks) > 0 {
 		outlines = fmt.Sprintf(" /Outlines %d 0 R", 5+2*len(pages))
 	}
 	obj("<< /Type /Catalog /Pages 2 0 R" + outlines + " >>")
 	obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages)))
 	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-	obj(fmt.Sprintf("<< /Title (%s) /Producer (mcpvec-eval) >>", pdfString(title)))
+	obj(fmt.Sprintf("<< /Title (%s) /Producer (%s) >>", String(o.Title), String(o.Producer)))
 	for _, p := range pages {
 		var c bytes.Buffer
 		c.WriteString("BT /F1 10 Tf 12 TL 56 770 Td\n")
 		for _, line := range p {
-			fmt.Fprintf(&c, "(%s) '\n", pdfString(line))
+			fmt.Fprintf(&c, "(%s) '\n", String(line))
 		}
 		c.WriteString("ET")
 		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", c.Len(), c.String()))
 		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R /Resources << /Font << /F1 3 0 R >> >> >>", len(offsets)))
 	}
-	writeOutline(obj, 5+2*len(pages), marks)
+	writeOutline(obj, 5+2*len(pages), o.Marks)
+	if pad := o.Size - b.Len() - 400; pad > 0 {
+		data := make([]byte, pad)
+		rand.Read(data)
+		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", pad, data))
+	}
 	xref := b.Len()
 	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
 	for _, off := range offsets {
@@ -62,7 +80,7 @@ func writePDF(title string, pages []pdfPage, marks []pdfMark) []byte {
 }
 
 // writeOutline writes marks as a flat outline whose root is object root.
-func writeOutline(obj func(string), root int, marks []pdfMark) {
+func writeOutline(obj func(string), root int, marks []Mark) {
 	if len(marks) == 0 {
 		return
 	}
@@ -76,12 +94,12 @@ func writeOutline(obj func(string), root int, marks []pdfMark) {
 			links += fmt.Sprintf(" /Next %d 0 R", root+i+2)
 		}
 		obj(fmt.Sprintf("<< /Title (%s) /Parent %d 0 R%s /Dest [%d 0 R /XYZ 56 %d 0] >>",
-			pdfString(m.title), root, links, 6+2*m.page, 782-12*m.line))
+			String(m.Title), root, links, 6+2*m.Page, 782-12*m.Line))
 	}
 }
 
-// pdfString escapes s for a PDF literal string in WinAnsi encoding.
-func pdfString(s string) string {
+// String escapes s for a PDF literal string in WinAnsi encoding.
+func String(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {
@@ -99,8 +117,8 @@ func pdfString(s string) string {
 	return b.String()
 }
 
-// wrap breaks text into lines of at most width characters.
-func wrap(text string, width int) []string {
+// Wrap breaks text into lines of at most width characters.
+func Wrap(text string, width int) []string {
 	var lines []string
 	var cur strings.Builder
 	for _, w := range strings.Fields(text) {

@@ -1,0 +1,80 @@
+package library_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// BenchmarkSearchRealLibrary measures Library.Search on an existing library
+// built with the offline embedder (MCPVEC_BENCH_LIBRARY, e.g. one made by
+// cmd/mcpvec-scale) with the queries of a JSON-lines file of {"text": …}
+// objects (MCPVEC_BENCH_QUERIES, e.g. ../shared/eval/scifact/queries.jsonl),
+// one sub-benchmark per mode. Skipped without both.
+//
+//	MCPVEC_BENCH_LIBRARY=/path/library.db MCPVEC_BENCH_QUERIES=../../../shared/eval/scifact/queries.jsonl \
+//	  go test -run '^$' -bench SearchRealLibrary -count 5 ./server/library/
+func BenchmarkSearchRealLibrary(b *testing.B) {
+	path, qpath := os.Getenv("MCPVEC_BENCH_LIBRARY"), os.Getenv("MCPVEC_BENCH_QUERIES")
+	if path == "" || qpath == "" {
+		b.Skip("set MCPVEC_BENCH_LIBRARY and MCPVEC_BENCH_QUERIES")
+	}
+	queries := readQueries(b, qpath)
+	db, err := store.Open(path, &store.Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	meta, err := db.Meta()
+	if err != nil || meta.Embedder == nil || meta.Embedder.Provider != "hash" {
+		b.Fatalf("need a library of the offline embedder: %+v %v", meta.Embedder, err)
+	}
+	cfg := embed.DefaultHashConfig()
+	cfg.Dimensions = meta.Embedder.Dimensions
+	emb := embed.NewHash(cfg)
+	opts := library.OptionsFor("hash")
+	opts.UseIDF = emb.SetQueryWeight
+	lib, err := library.Open(context.Background(), db, emb, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, mode := range []library.Mode{library.Lexical, library.Vector, library.Hybrid} {
+		b.Run(string(mode), func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := lib.Search(context.Background(), queries[i%len(queries)], library.SearchOptions{Mode: mode}); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+func readQueries(b *testing.B, path string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var q struct{ Text string }
+		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, q.Text)
+	}
+	if len(out) == 0 {
+		b.Fatal("no queries")
+	}
+	return out
+}
