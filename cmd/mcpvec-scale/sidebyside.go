@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
 	"github.com/mcpvec/mcpvec/store/weaviate/weaviatetest"
 )
 
@@ -45,20 +44,11 @@ func sideBySide(ctx context.Context, c config, log io.Writer) ([]sideRow, error)
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	rt := filepath.Join(dir, "run")
-	if err := os.MkdirAll(rt, 0o700); err != nil {
-		return nil, err
-	}
-	bin, err := binary(ctx, c, dir, log)
+	b, base, err := newBench(ctx, c, dir, log)
 	if err != nil {
 		return nil, err
 	}
-	base := filepath.Join(c.shared, "eval", "scifact")
-	_, queries, err := evalset.Load(base)
-	if err != nil {
-		return nil, fmt.Errorf("queries: %w", err)
-	}
-	b := &bench{c: c, bin: bin, env: childproc.Env(rt), db: filepath.Join(dir, "library.db"), queries: claims(queries), log: log}
+	b.db = filepath.Join(dir, "library.db")
 	b.r = &results{}
 	corpus := filepath.Join(dir, "corpus")
 	if err := b.buildLibrary(ctx, base, corpus); err != nil {

@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,18 +14,8 @@ import (
 // and checks that every figure was measured and no search failed; -short
 // skips it.
 func TestSideBySideSmoke(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds, ingests and serves the real binary on a real Weaviate")
-	}
-	if _, err := os.Stat(filepath.Join(shared, "eval", "scifact", "corpus.jsonl")); err != nil {
-		t.Skipf("SciFact is not at %s: %v", shared, err)
-	}
+	c := smokeConfig(t, "-setups", "0,1", "-weaviate-ingest", "500", "-requests", "100", "-settle", "6s")
 	weaviatetest.SkipUnlessInstalled(t)
-	c, err := parseFlags([]string{"-shared", shared, "-src", "../..", "-passages", "1000", "-setups", "0,1",
-		"-weaviate-ingest", "500", "-requests", "100", "-settle", "6s", "-dimensions", "64"}, os.Stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
 	rows, err := sideBySide(context.Background(), c, testOutput{t})
 	if err != nil {
 		t.Fatal(err)
