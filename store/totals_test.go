@@ -2,14 +2,13 @@ package store_test
 
 import (
 	"bytes"
-	"os"
 	"runtime"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/store/storetest"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -133,22 +132,6 @@ func TestSchema2UpgradeFillsTotals(t *testing.T) {
 	}
 }
 
-// rssFileKB reads RssFile (file-backed resident memory) of this process.
-func rssFileKB(t *testing.T) int {
-	raw, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skip("no /proc/self/status")
-	}
-	for _, line := range strings.Split(string(raw), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "RssFile:" {
-			n, _ := strconv.Atoi(f[1])
-			return n
-		}
-	}
-	t.Skip("no RssFile in /proc/self/status")
-	return 0
-}
-
 // TestReleaseMapped: reading a library maps its pages into the process;
 // ReleaseMapped unmaps them (RssFile falls by about the bytes read) and
 // later reads still see the same data.
@@ -173,11 +156,11 @@ func TestReleaseMapped(t *testing.T) {
 		}
 	}
 	readAll()
-	before := rssFileKB(t)
+	before := storetest.RssFileKB(t)
 	if err := db.ReleaseMapped(); err != nil {
 		t.Fatal(err)
 	}
-	after := rssFileKB(t)
+	after := storetest.RssFileKB(t)
 	if before-after < n*size/1024/2 {
 		t.Errorf("RssFile %d kB -> %d kB after reading %d MiB and releasing", before, after, n*size>>20)
 	}

@@ -3,6 +3,7 @@ package library
 import (
 	"context"
 	"sync/atomic"
+	"time"
 )
 
 // Live is the library a running server answers from. Writes go to the
@@ -23,6 +24,28 @@ func NewLive(l *Library) *Live {
 		l.opts.Logger.Warn("could not release the library file's mapped pages", "err", err)
 	}
 	return lv
+}
+
+// ReleaseEvery releases the current Library's mapped pages
+// (Library.ReleaseMapped) every interval until ctx is done, so that the
+// pages searches and fetches map do not pile up in a long-running server's
+// resident memory: they stay in the kernel's page cache, and a later read
+// maps them again from memory. Failures are logged. It blocks; run it in a
+// goroutine.
+func (lv *Live) ReleaseEvery(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			l := lv.Current()
+			if err := l.ReleaseMapped(); err != nil && ctx.Err() == nil {
+				l.opts.Logger.Warn("could not release the library file's mapped pages", "err", err)
+			}
+		}
+	}
 }
 
 // Current returns the Library being served.
