@@ -47,6 +47,8 @@ type config struct {
 	settle       time.Duration
 	sideBySide   string
 	clients      int
+	setups       string
+	sideSettle   time.Duration
 }
 
 func main() {
@@ -71,6 +73,8 @@ func main() {
 	flag.DurationVar(&c.settle, "weaviate-settle", 3*time.Minute, "wait this long after the copy into Weaviate before the compared runs (its BM25 ranking drifts for a minute or two after a bulk write)")
 	flag.StringVar(&c.sideBySide, "side-by-side", "", "instead of the evaluation: ingest this collection (e.g. scifact) with the mcpvec binary into an embedded library, a one-node and a three-node Weaviate (weaviate-server on PATH or in GOPATH/bin), serve each over HTTP and measure ingest, MCP search latency and nDCG@10")
 	flag.IntVar(&c.clients, "clients", 16, "side-by-side: concurrent MCP clients of the second latency run")
+	flag.DurationVar(&c.sideSettle, "side-by-side-settle", 15*time.Second, "side-by-side: wait this long after ingesting into Weaviate before searching (its nodes write memtables out after 5 s idle)")
+	flag.StringVar(&c.setups, "setups", "0,1,3", "side-by-side: the libraries compared, by Weaviate node count (0: the embedded file)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	run := run

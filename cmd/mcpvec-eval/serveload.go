@@ -40,9 +40,10 @@ func (l latencies) String() string {
 // measureServe starts `mcpvec serve` on the library, runs every query
 // through one MCP client (latency and the TREC run scored for nDCG@10),
 // then through c.clients clients at once sharing the queries, and stops
-// the server.
-func measureServe(ctx context.Context, c config, r sideResult, bin, dir string, lib []string, base string, queries []query, docOf map[string]string) (sideResult, error) {
-	endpoint, stop, err := startServe(ctx, bin, dir, lib)
+// the server. backend are the Weaviate nodes' process ids (none for the
+// embedded library).
+func measureServe(ctx context.Context, c config, r sideResult, bin, dir string, lib []string, base string, queries []query, docOf map[string]string, backend []int) (sideResult, error) {
+	endpoint, pid, stop, err := startServe(ctx, bin, dir, lib)
 	if err != nil {
 		return r, err
 	}
@@ -56,23 +57,28 @@ func measureServe(ctx context.Context, c config, r sideResult, bin, dir string, 
 		return r, err
 	}
 	r.ndcg, r.mrr = scores["ndcg@10"], scores["mrr@10"]
+	pids := append(backend, pid)
+	cpu := childproc.CPU(pids...)
 	r.many, err = searchLoad(ctx, endpoint, queries, max(c.clients, 1), nil, "")
+	if after := childproc.CPU(pids...); cpu > 0 && after > cpu {
+		r.searchCPU = after - cpu
+	}
 	return r, err
 }
 
 // startServe runs `mcpvec serve` on a free loopback port and returns its
-// MCP endpoint and a function that stops it and keeps its stderr in
-// serve.log under dir.
-func startServe(ctx context.Context, bin, dir string, lib []string) (string, func(), error) {
+// MCP endpoint, its process id, and a function that stops it and keeps its
+// stderr in serve.log under dir.
+func startServe(ctx context.Context, bin, dir string, lib []string) (string, int, func(), error) {
 	p, endpoint, err := childproc.StartServe(ctx, bin, childproc.Env(dir), 2*time.Minute, lib...)
 	if err != nil {
-		return "", nil, err
+		return "", 0, nil, err
 	}
 	stop := func() {
 		p.Stop()
 		os.WriteFile(filepath.Join(dir, "serve.log"), []byte(p.Stderr.String()), 0o644)
 	}
-	return endpoint, stop, nil
+	return endpoint, p.Pid(), stop, nil
 }
 
 // searchLoad runs every query once through n MCP clients sharing them and

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,6 +28,19 @@ type sideResult struct {
 	ingest    time.Duration
 	one, many latencies
 	ndcg, mrr float64
+	// ingestCPU is the CPU time of mcpvec ingest and the Weaviate nodes
+	// during the ingest; searchCPU that of mcpvec serve and the nodes during
+	// the run of many clients. On a shared machine these move less with
+	// other work than the wall-clock figures.
+	ingestCPU, searchCPU time.Duration
+}
+
+// cpuPer is CPU time per item in milliseconds, "-" when unknown.
+func cpuPer(d time.Duration, n int) string {
+	if d <= 0 || n <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000/float64(n))
 }
 
 // sideBySide ingests one collection with the real mcpvec binary into an
@@ -36,6 +50,9 @@ type sideResult struct {
 // clients, and nDCG@10 of the MCP search results. Nodes run on loopback
 // under a temporary folder and are stopped at the end.
 func sideBySide(ctx context.Context, c config) error {
+	if _, err := chooseSetups(c.setups); err != nil {
+		return err
+	}
 	cp, err := openCorpus(c, c.sideBySide, "mcpvec-sidebyside-")
 	if err != nil {
 		return err
@@ -51,17 +68,37 @@ func sideBySide(ctx context.Context, c config) error {
 		return err
 	}
 	fmt.Printf("\n## side by side: %s (%d documents, %d queries), %d clients, shared machine (%d CPUs)\n\n", c.sideBySide, cp.docs, len(queries), c.clients, cpus())
-	fmt.Println("| library | passages | ingest passages/s | search p50 / p99 ms, 1 client | search p50 / p99 ms, " + fmt.Sprint(c.clients) + " clients | nDCG@10 (MCP search) | MRR@10 |")
-	fmt.Println("|---|---|---|---|---|---|---|")
-	for _, s := range []setup{{"embedded (bbolt file)", 0}, {"Weaviate, 1 node", 1}, {"Weaviate, 3 nodes, replication 3", 3}} {
+	fmt.Println("| library | passages | ingest passages/s | ingest CPU ms/passage | search p50 / p99 ms, 1 client | search p50 / p99 ms, " + fmt.Sprint(c.clients) + " clients | search CPU ms/query | nDCG@10 (MCP search) | MRR@10 |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	setups, err := chooseSetups(c.setups)
+	if err != nil {
+		return err
+	}
+	for _, s := range setups {
 		r, err := runSetup(ctx, c, s, bin, filepath.Join(dir, fmt.Sprintf("setup%d", s.nodes)), files, base, queries)
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
-		fmt.Printf("| %s | %d | %.0f | %s | %s | %.3f | %.3f |\n", s.name, r.passages, float64(r.passages)/r.ingest.Seconds(),
-			r.one, r.many, r.ndcg, r.mrr)
+		fmt.Printf("| %s | %d | %.0f | %s | %s | %s | %s | %.3f | %.3f |\n", s.name, r.passages, float64(r.passages)/r.ingest.Seconds(),
+			cpuPer(r.ingestCPU, r.passages), r.one, r.many, cpuPer(r.searchCPU, len(r.many)), r.ndcg, r.mrr)
 	}
 	return nil
+}
+
+// allSetups are the libraries a side-by-side run can compare.
+var allSetups = []setup{{"embedded (bbolt file)", 0}, {"Weaviate, 1 node", 1}, {"Weaviate, 3 nodes, replication 3", 3}}
+
+// chooseSetups picks from allSetups by node count ("0,1,3": all).
+func chooseSetups(list string) ([]setup, error) {
+	var out []setup
+	for _, f := range strings.Split(list, ",") {
+		i := slices.IndexFunc(allSetups, func(s setup) bool { return fmt.Sprint(s.nodes) == strings.TrimSpace(f) })
+		if i < 0 {
+			return nil, fmt.Errorf("-setups %q: want node counts out of 0 (embedded), 1 and 3, separated by commas", list)
+		}
+		out = append(out, allSetups[i])
+	}
+	return out, nil
 }
 
 // runSetup ingests files into setup s (starting its Weaviate nodes), serves
@@ -73,8 +110,10 @@ func runSetup(ctx context.Context, c config, s setup, bin, dir string, files, ba
 	}
 	lib := []string{"--db", filepath.Join(dir, "library.db")}
 	var url string
+	var cl *weaviatetest.Cluster
 	if s.nodes > 0 {
-		cl, err := weaviatetest.Launch(filepath.Join(dir, "weaviate"), weaviatetest.Options{Nodes: s.nodes})
+		var err error
+		cl, err = weaviatetest.Launch(filepath.Join(dir, "weaviate"), weaviatetest.Options{Nodes: s.nodes, Env: nodeSettings})
 		if err != nil {
 			return r, err
 		}
@@ -86,18 +125,29 @@ func runSetup(ctx context.Context, c config, s setup, bin, dir string, files, ba
 	if s.nodes == 0 {
 		ingestArgs = append(append([]string{"ingest"}, lib...), files)
 	}
-	start := time.Now()
-	if out, err := childproc.Run(ctx, bin, append(childproc.Env(dir), "MCPVEC_EMBEDDER=hash"), ingestArgs...); err != nil {
+	start, wvCPU, ingCPU := time.Now(), childproc.CPU(cl.PIDs()...), childproc.ChildrenCPU()
+	out, err := childproc.Run(ctx, bin, append(childproc.Env(dir), "MCPVEC_EMBEDDER=hash"), ingestArgs...)
+	if err != nil {
 		return r, fmt.Errorf("ingest: %w\n%s", err, out)
 	}
 	r.ingest = time.Since(start)
+	r.ingestCPU = childproc.ChildrenCPU() - ingCPU + childproc.CPU(cl.PIDs()...) - wvCPU
 	docOf, passages, err := libraryDocs(ctx, lib, url)
 	if err != nil {
 		return r, err
 	}
 	r.passages = passages
-	return measureServe(ctx, c, r, bin, dir, lib, base, queries, docOf)
+	if cl != nil {
+		time.Sleep(c.sideSettle) // see nodeSettings
+	}
+	return measureServe(ctx, c, r, bin, dir, lib, base, queries, docOf, cl.PIDs())
 }
+
+// nodeSettings are the side-by-side nodes' settings beyond weaviatetest's:
+// memtables written out after 5 s without writes (Weaviate's default is
+// 60 s), since its BM25 scores lag the writes until then (README, "Scaling
+// out"); the run waits -side-by-side-settle after the ingest.
+var nodeSettings = []string{"PERSISTENCE_MEMTABLES_FLUSH_IDLE_AFTER_SECONDS=5"}
 
 // libraryDocs maps the library's document ids to collection ids (the file
 // names) and counts its passages.

@@ -9,6 +9,7 @@
 //
 //	go run ./cmd/mcpvec-scale -passages 100000 -json scale.json
 //	go run ./cmd/mcpvec-scale -library /work/scale/1m/library.db   # measure an existing library
+//	go run ./cmd/mcpvec-scale -passages 100000 -setups 0,1,3        # embedded vs Weaviate (issue 14)
 //
 // It uses the offline (hash) embedder; -dimensions passes through to ingest.
 // Children get a private XDG_RUNTIME_DIR, so no other server on the machine
@@ -44,6 +45,9 @@ type config struct {
 	cliRuns    int
 	jsonOut    string
 	label      string
+	setups     []int
+	wvIngest   int
+	settle     time.Duration
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -65,8 +69,17 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.cliRuns, "cli-runs", 5, "CLI searches timed (the median is reported)")
 	fs.StringVar(&c.jsonOut, "json", "", "also write the figures to this JSON file")
 	fs.StringVar(&c.label, "label", "", "a name for this run in the report")
+	setups := fs.String("setups", "", "side by side instead: the libraries compared, by Weaviate node count (0: the embedded file; 1; 3 with replication 3), e.g. 0,1,3; each Weaviate is filled with `mcpvec migrate --to` from the embedded library")
+	fs.IntVar(&c.wvIngest, "weaviate-ingest", 8000, "side by side: also time an ingest of about this many passages (whole folders of the corpus) into each Weaviate (0: none)")
+	fs.DurationVar(&c.settle, "settle", 15*time.Second, "side by side: wait this long after filling a Weaviate before searching (its nodes write memtables out after 5 s idle; BM25 lags until then)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
+	}
+	if *setups != "" {
+		var err error
+		if c.setups, err = parseSetups(*setups); err != nil {
+			return c, err
+		}
 	}
 	for _, s := range strings.Split(*clients, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -85,7 +98,11 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	c, err := parseFlags(os.Args[1:], os.Stderr)
-	if err == nil {
+	if err == nil && len(c.setups) > 0 {
+		var rows []sideRow
+		rows, err = sideBySide(ctx, c, os.Stderr)
+		sideMarkdown(c, rows, os.Stdout)
+	} else if err == nil {
 		var r *results
 		if r, err = run(ctx, c, os.Stderr); err == nil {
 			err = emit(c, r, os.Stdout)

@@ -16,17 +16,7 @@ const shared = "../../../shared"
 // something and no search call failed. It takes 13 s with -race on the
 // 2-core machine at load average 5 (the binary's build cached); -short skips it.
 func TestScaleSmoke(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds, ingests and serves the real binary")
-	}
-	if _, err := os.Stat(filepath.Join(shared, "eval", "scifact", "corpus.jsonl")); err != nil {
-		t.Skipf("SciFact is not at %s: %v", shared, err)
-	}
-	c, err := parseFlags([]string{"-shared", shared, "-src", "../..", "-passages", "1000",
-		"-requests", "200", "-cli-runs", "3", "-dimensions", "64", "-label", "smoke"}, os.Stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := smokeConfig(t, "-requests", "200", "-cli-runs", "3", "-label", "smoke")
 	r, err := run(context.Background(), c, testOutput{t})
 	if err != nil {
 		t.Fatal(err)
@@ -53,6 +43,24 @@ func TestScaleSmoke(t *testing.T) {
 	if !strings.Contains(md.String(), "| MCP search, 16 clients |") {
 		t.Errorf("report has no 16-client row:\n%s", md.String())
 	}
+}
+
+// smokeConfig skips a smoke test under -short or without SciFact, and
+// otherwise returns the flags of a ~1,000-passage run of 64-dimension
+// vectors from the binary built from this module, plus extra.
+func smokeConfig(t *testing.T, extra ...string) config {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds, ingests and serves the real binary")
+	}
+	if _, err := os.Stat(filepath.Join(shared, "eval", "scifact", "corpus.jsonl")); err != nil {
+		t.Skipf("SciFact is not at %s: %v", shared, err)
+	}
+	c, err := parseFlags(append([]string{"-shared", shared, "-src", "../..", "-passages", "1000", "-dimensions", "64"}, extra...), os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // TestCorpusDeterministic checks that a file depends only on (seed, i) and

@@ -30,22 +30,12 @@ func run(ctx context.Context, c config, log io.Writer) (*results, error) {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	rt := filepath.Join(dir, "run")
-	if err := os.MkdirAll(rt, 0o700); err != nil {
-		return nil, err
-	}
-	env := childproc.Env(rt)
-	bin, err := binary(ctx, c, dir, log)
+	b, base, err := newBench(ctx, c, dir, log)
 	if err != nil {
 		return nil, err
 	}
-	base := filepath.Join(c.shared, "eval", "scifact")
-	_, queries, err := evalset.Load(base)
-	if err != nil {
-		return nil, fmt.Errorf("queries: %w", err)
-	}
-	b := &bench{c: c, bin: bin, env: env, db: c.library, queries: claims(queries), log: log}
-	b.r = &results{Label: c.label, Binary: bin, Date: time.Now().UTC().Format(time.RFC3339), CPUs: runtime.NumCPU(), Dimensions: c.dimensions}
+	b.db = c.library
+	b.r = &results{Label: c.label, Binary: b.bin, Date: time.Now().UTC().Format(time.RFC3339), CPUs: runtime.NumCPU(), Dimensions: c.dimensions}
 	if b.db == "" {
 		b.db = filepath.Join(dir, "library.db")
 		if err := b.buildLibrary(ctx, base, filepath.Join(dir, "corpus")); err != nil {
@@ -59,6 +49,26 @@ func run(ctx context.Context, c config, log io.Writer) (*results, error) {
 		}
 	}
 	return b.r, nil
+}
+
+// newBench prepares a run in dir: the children's runtime folder and
+// environment, the binary, and SciFact's claims as queries (from the
+// collection in base, which it returns).
+func newBench(ctx context.Context, c config, dir string, log io.Writer) (*bench, string, error) {
+	rt := filepath.Join(dir, "run")
+	if err := os.MkdirAll(rt, 0o700); err != nil {
+		return nil, "", err
+	}
+	bin, err := binary(ctx, c, dir, log)
+	if err != nil {
+		return nil, "", err
+	}
+	base := filepath.Join(c.shared, "eval", "scifact")
+	_, queries, err := evalset.Load(base)
+	if err != nil {
+		return nil, "", fmt.Errorf("queries: %w", err)
+	}
+	return &bench{c: c, bin: bin, env: childproc.Env(rt), queries: claims(queries), log: log}, base, nil
 }
 
 // bench is one run: its settings, the binary and environment of the

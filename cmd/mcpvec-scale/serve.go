@@ -20,11 +20,17 @@ type server struct {
 // startServe starts `bin serve` on a free loopback port and waits, up to
 // timeout, until its MCP endpoint answers initialize.
 func startServe(ctx context.Context, bin string, env []string, db string, timeout time.Duration) (*server, error) {
+	return startServeOn(ctx, bin, env, []string{"--db", db}, timeout)
+}
+
+// startServeOn is startServe on the library lib names (--db FILE or
+// --store URL).
+func startServeOn(ctx context.Context, bin string, env []string, lib []string, timeout time.Duration) (*server, error) {
 	addr, err := childproc.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "serve", "--db", db, "--addr", addr, "--no-web")
+	cmd := exec.Command(bin, append(append([]string{"serve"}, lib...), "--addr", addr, "--no-web")...)
 	cmd.Env = env
 	start := time.Now()
 	p, err := childproc.Start(cmd)

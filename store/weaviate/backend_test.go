@@ -107,6 +107,7 @@ func TestSingleNode(t *testing.T) {
 	t.Run("RoundTrip", func(t *testing.T) { testRoundTrip(t, c) })
 	t.Run("Search", func(t *testing.T) { testSearch(t, c) })
 	t.Run("RePutReplaces", func(t *testing.T) { testRePut(t, c) })
+	t.Run("PutDocuments", func(t *testing.T) { testPutDocuments(t, c) })
 	t.Run("Settings", func(t *testing.T) { testSettings(t, c) })
 	t.Run("Errors", func(t *testing.T) { testErrors(t, c) })
 	t.Run("Analyzer", func(t *testing.T) { testAnalyzer(t, c) })
@@ -244,6 +245,7 @@ func testSearch(t *testing.T, c *weaviatetest.Cluster) {
 	if hits, err := b.Lexical(ctx, `quotes " and \ backslashes } { ) (`, 3); err != nil {
 		t.Errorf("query with GraphQL syntax: %v, %v", ids(hits), err)
 	}
+	testRank(t, b, lex, near)
 }
 
 func testRePut(t *testing.T, c *weaviatetest.Cluster) {

@@ -96,6 +96,14 @@ func equalText(path, v string) where {
 
 func and(ws ...where) where { return where{"operator": "And", "operands": ws} }
 
+// or is ws[0] alone or ws joined by Or.
+func or(ws ...where) where {
+	if len(ws) == 1 {
+		return ws[0]
+	}
+	return where{"operator": "Or", "operands": ws}
+}
+
 // deleteWhere deletes every object of class matching w, in rounds of
 // Weaviate's per-request limit (at most 1000 rounds).
 func (b *Backend) deleteWhere(ctx context.Context, class string, w where) (int, error) {

@@ -37,10 +37,15 @@
 //
 //   - A Backend is safe for concurrent use, and several processes may share
 //     a collection. There are no transactions: PutDocument upserts passages,
-//     deletes the old version's surplus, then writes the document object;
+//     deletes the old version's surplus, then writes the document object
+//     (PutDocuments, which copies use, does each step for a group of
+//     documents at once);
 //     DeleteDocument deletes passages, then the document. An interrupted
 //     write is repaired by repeating it. A search racing a put may see the
 //     new passages under the old document record.
+//   - A search through the library seam asks Weaviate for the ranking only
+//     (Rank: ids and scores), then reads the passages shown and their
+//     documents in one query (ChunksAndDocuments).
 //   - Every read and write carries Options.Consistency (QUORUM by default) on
 //     replicated collections; with QUORUM reads and writes a read sees every
 //     acknowledged write, and one node in three may be down. Replicated

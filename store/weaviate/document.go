@@ -23,39 +23,11 @@ import (
 // the old document listed, possibly with some new passages searchable;
 // putting it again repairs that.
 func (b *Backend) PutDocument(ctx context.Context, doc *store.Document, chunks []store.Chunk, vectors [][]float32, original []byte) (store.PutResult, error) {
-	var res store.PutResult
-	if err := b.checkPut(ctx, doc, chunks, vectors); err != nil {
-		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
+	res, err := b.PutDocuments(ctx, []DocumentWrite{{doc, chunks, vectors, original}})
+	if len(res) == 0 {
+		return store.PutResult{}, err
 	}
-	if err := b.replacePath(ctx, doc, &res); err != nil {
-		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
-	}
-	if old, err := b.DocumentInfo(ctx, doc.ID); err == nil {
-		res.Removed = append(res.Removed, old.Chunks...)
-		res.Replaced = append(res.Replaced, doc.ID)
-	} else if !isNotFound(err) {
-		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
-	}
-	objs := make([]object, len(chunks))
-	doc.Chunks = make([]uint64, len(chunks))
-	for i := range chunks {
-		c := &chunks[i]
-		c.DocID, c.Index, c.Seq = doc.ID, i, seqOf(doc.ID, i)
-		doc.Chunks[i] = c.Seq
-		objs[i] = b.passageObject(c, doc.Title, vectors[i])
-	}
-	if err := b.putObjects(ctx, objs); err != nil {
-		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
-	}
-	surplus := and(equalText("docId", doc.ID), where{"path": []string{"index"}, "operator": "GreaterThanEqual", "valueInt": len(chunks)})
-	if _, err := b.deleteWhere(ctx, b.classes.passage, surplus); err != nil {
-		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
-	}
-	if err := b.putObjects(ctx, []object{b.documentObject(doc, original)}); err != nil {
-		return res, fmt.Errorf("put document %s: %w", doc.ID, err)
-	}
-	res.Added = doc.Chunks
-	return res, nil
+	return res[0], err
 }
 
 // checkPut validates ids, counts and vector dimensions against the
@@ -80,24 +52,6 @@ func (b *Backend) checkPut(ctx context.Context, doc *store.Document, chunks []st
 		}
 	}
 	return nil
-}
-
-// replacePath deletes another document at doc's SourcePath.
-func (b *Backend) replacePath(ctx context.Context, doc *store.Document, res *store.PutResult) error {
-	if doc.SourcePath == "" {
-		return nil
-	}
-	old, err := b.DocumentByPath(ctx, doc.SourcePath)
-	if isNotFound(err) || (err == nil && old.ID == doc.ID) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	removed, err := b.DeleteDocument(ctx, old.ID)
-	res.Removed = append(res.Removed, removed...)
-	res.Replaced = append(res.Replaced, old.ID)
-	return err
 }
 
 func (b *Backend) passageObject(c *store.Chunk, title string, vec []float32) object {

@@ -15,6 +15,11 @@ type CopyOptions struct {
 	Settings []string
 	// Progress, when set, is called after each document.
 	Progress func(CopyProgress)
+	// Group is the most documents written together (default 50; 1 writes
+	// each alone): a group costs Weaviate a few requests where each
+	// document alone costs as many. A group also closes at 1,000 passages
+	// or 8 MiB of text and originals.
+	Group int
 }
 
 // CopyProgress counts a copy's documents.
@@ -35,7 +40,7 @@ type source interface {
 
 type sink interface {
 	info(ctx context.Context, id string) (*store.Document, error)
-	put(ctx context.Context, d *store.Document, cs []store.Chunk, vs [][]float32, original []byte) error
+	put(ctx context.Context, ws []DocumentWrite) error
 	putSetting(ctx context.Context, name string, v []byte) error
 	setEmbedder(ctx context.Context, e store.EmbedderInfo) error
 }
@@ -66,32 +71,73 @@ func copyLibrary(ctx context.Context, src source, dst sink, opts CopyOptions) (C
 		return p, fmt.Errorf("copy: %w", err)
 	}
 	p.Total = len(docs)
+	if opts.Group <= 0 {
+		opts.Group = 50
+	}
+	var g copyGroup
+	flush := func() error {
+		if err := g.write(ctx, dst); err != nil {
+			return err
+		}
+		for _, w := range g.ws {
+			p.Last, p.Copied = w.Doc.ID, p.Copied+1
+			if opts.Progress != nil {
+				opts.Progress(p)
+			}
+		}
+		g = copyGroup{}
+		return nil
+	}
 	for _, d := range docs {
 		if err := ctx.Err(); err != nil {
 			return p, err
 		}
-		p.Last = d.ID
 		if old, err := dst.info(ctx, d.ID); err == nil && old.SHA256 == d.SHA256 && len(old.Chunks) == len(d.Chunks) {
-			p.Skipped++
-		} else if err := copyDoc(ctx, src, dst, d); err != nil {
-			return p, err
-		} else {
-			p.Copied++
+			p.Last, p.Skipped = d.ID, p.Skipped+1
+			if opts.Progress != nil {
+				opts.Progress(p)
+			}
+			continue
 		}
-		if opts.Progress != nil {
-			opts.Progress(p)
+		if err := g.add(ctx, src, d); err != nil {
+			return p, err
+		}
+		if g.full(opts.Group) {
+			if err := flush(); err != nil {
+				return p, err
+			}
 		}
 	}
-	return p, nil
+	return p, flush()
 }
 
-func copyDoc(ctx context.Context, src source, dst sink, d *store.Document) error {
+// copyGroup is documents read from the source and not yet written.
+type copyGroup struct {
+	ws              []DocumentWrite
+	passages, bytes int
+}
+
+func (g *copyGroup) add(ctx context.Context, src source, d *store.Document) error {
 	full, chunks, vecs, original, err := src.read(ctx, d)
 	if err != nil {
 		return fmt.Errorf("copy document %s: %w", d.ID, err)
 	}
-	if err := dst.put(ctx, full, chunks, vecs, original); err != nil {
-		return fmt.Errorf("copy document %s: %w", d.ID, err)
+	g.ws = append(g.ws, DocumentWrite{full, chunks, vecs, original})
+	g.passages += len(chunks)
+	g.bytes += len(full.Text) + len(original)
+	return nil
+}
+
+func (g *copyGroup) full(most int) bool {
+	return len(g.ws) >= most || g.passages >= 1000 || g.bytes >= 8<<20
+}
+
+func (g *copyGroup) write(ctx context.Context, dst sink) error {
+	if len(g.ws) == 0 {
+		return nil
+	}
+	if err := dst.put(ctx, g.ws); err != nil {
+		return fmt.Errorf("copy documents %s to %s: %w", g.ws[0].Doc.ID, g.ws[len(g.ws)-1].Doc.ID, err)
 	}
 	return nil
 }

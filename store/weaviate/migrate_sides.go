@@ -35,9 +35,13 @@ func (s dbSide) setEmbedder(_ context.Context, e store.EmbedderInfo) error {
 	return s.db.SetEmbedder(e)
 }
 
-func (s dbSide) put(_ context.Context, d *store.Document, cs []store.Chunk, vs [][]float32, original []byte) error {
-	_, err := s.db.PutDocument(d, cs, vs, original)
-	return err
+func (s dbSide) put(_ context.Context, ws []DocumentWrite) error {
+	for _, w := range ws {
+		if _, err := s.db.PutDocument(w.Doc, w.Chunks, w.Vectors, w.Original); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // read returns a document with its text, passages, vectors and original.
@@ -91,8 +95,8 @@ func (s backendSide) setEmbedder(ctx context.Context, e store.EmbedderInfo) erro
 	return s.b.SetEmbedder(ctx, e)
 }
 
-func (s backendSide) put(ctx context.Context, d *store.Document, cs []store.Chunk, vs [][]float32, original []byte) error {
-	_, err := s.b.PutDocument(ctx, d, cs, vs, original)
+func (s backendSide) put(ctx context.Context, ws []DocumentWrite) error {
+	_, err := s.b.PutDocuments(ctx, ws)
 	return err
 }
 

@@ -49,14 +49,17 @@ func testMigrate(t *testing.T, c *weaviatetest.Cluster) {
 	}
 	b := mustOpen(t, c, 0, "Migrate", nil)
 	opts := weaviate.CopyOptions{Settings: []string{"link-key", "secret-path"}}
-	// An interrupted first run: stop after the first document.
+	// An interrupted first run, one document at a time: stop after the
+	// first document. The rest are then written together.
 	cctx, cancel := context.WithCancel(ctx)
 	opts.Progress = func(p weaviate.CopyProgress) { cancel() }
+	opts.Group = 1
 	if p, err := b.CopyFrom(cctx, src, opts); err == nil || p.Copied != 1 {
 		t.Fatalf("interrupted copy = %+v, %v; want 1 copied and context.Canceled", p, err)
 	}
 	var last weaviate.CopyProgress
 	opts.Progress = func(p weaviate.CopyProgress) { last = p }
+	opts.Group = 0
 	p, err := b.CopyFrom(ctx, src, opts)
 	if want := (weaviate.CopyProgress{Total: 3, Copied: 2, Skipped: 1, Last: "c"}); err != nil || p != want || last != want {
 		t.Fatalf("resumed copy = %+v (last progress %+v), %v; want %+v", p, last, err, want)

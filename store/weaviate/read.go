@@ -45,22 +45,42 @@ func (r *docRecord) document() *store.Document {
 // get runs a GraphQL Get on class with args and fields and decodes the
 // objects into out (a pointer to a slice).
 func (b *Backend) get(ctx context.Context, class, args, fields string, out any) error {
-	if b.replicated {
-		args += " consistencyLevel: " + b.consistency
+	return b.getAll(ctx, getPart{class, args, fields, out})
+}
+
+// getPart is one class's part of a GraphQL Get: its arguments, the fields
+// asked for, and where its objects are decoded (a pointer to a slice).
+type getPart struct {
+	class, args, fields string
+	out                 any
+}
+
+// getAll runs the parts (each on a different class) in one GraphQL Get.
+func (b *Backend) getAll(ctx context.Context, parts ...getPart) error {
+	var q strings.Builder
+	q.WriteString("{ Get {")
+	for _, p := range parts {
+		args := p.args
+		if b.replicated {
+			args += " consistencyLevel: " + b.consistency
+		}
+		fmt.Fprintf(&q, " %s(%s) { %s }", p.class, args, p.fields)
 	}
-	q := fmt.Sprintf("{ Get { %s(%s) { %s } } }", class, args, fields)
+	q.WriteString(" } }")
 	var data struct {
 		Get map[string]json.RawMessage `json:"Get"`
 	}
-	if err := b.c.graphql(ctx, q, &data); err != nil {
+	if err := b.c.graphql(ctx, q.String(), &data); err != nil {
 		return err
 	}
-	raw := data.Get[class]
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = []byte("[]")
-	}
-	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("decode %s objects: %w", class, err)
+	for _, p := range parts {
+		raw := data.Get[p.class]
+		if len(raw) == 0 || string(raw) == "null" {
+			raw = []byte("[]")
+		}
+		if err := json.Unmarshal(raw, p.out); err != nil {
+			return fmt.Errorf("decode %s objects: %w", p.class, err)
+		}
 	}
 	return nil
 }
@@ -68,8 +88,13 @@ func (b *Backend) get(ctx context.Context, class, args, fields string, out any) 
 // gqlWhere is a GraphQL filter on one property; value is JSON-encoded,
 // which is also a valid GraphQL literal.
 func gqlWhere(path, op, valueKey string, value any) string {
+	return "where: " + gqlCond(path, op, valueKey, value)
+}
+
+// gqlCond is gqlWhere's condition, also an operand of And and Or.
+func gqlCond(path, op, valueKey string, value any) string {
 	v, _ := json.Marshal(value)
-	return fmt.Sprintf("where: {path: [%q], operator: %s, %s: %s}", path, op, valueKey, v)
+	return fmt.Sprintf("{path: [%q], operator: %s, %s: %s}", path, op, valueKey, v)
 }
 
 // documentWhere returns the one document matching a filter, or
@@ -95,7 +120,18 @@ func (b *Backend) Document(ctx context.Context, id string) (*store.Document, err
 }
 
 // DocumentInfo returns a document without its text, or store.ErrNotFound.
+// It asks whether the object exists first (a HEAD request, far cheaper for
+// Weaviate than a GraphQL query), so the question an ingest asks of every
+// new file is answered by that alone.
 func (b *Backend) DocumentInfo(ctx context.Context, id string) (*store.Document, error) {
+	path := "/v1/objects/" + b.classes.document + "/" + objectID("document", id)
+	err := b.c.do(ctx, http.MethodHead, path, b.readLevel(), nil, nil)
+	if isStatus(err, http.StatusNotFound) {
+		return nil, fmt.Errorf("document %s: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("document %s: %w", id, err)
+	}
 	d, err := b.documentWhere(ctx, gqlWhere("docId", "Equal", "valueText", id), docFields)
 	if err != nil {
 		return nil, fmt.Errorf("document %s: %w", id, err)

@@ -43,11 +43,11 @@ func testReindex(t *testing.T, c *weaviatetest.Cluster) {
 	emb := &lengthEmbedder{}
 	r := weaviate.Reembed{Identity: store.EmbedderInfo{Provider: "test", Model: "length", Dimensions: 3}, Embed: emb.embed}
 	cctx, cancel := context.WithCancel(ctx)
-	opts := weaviate.CopyOptions{Settings: []string{"link-key"}, Progress: func(weaviate.CopyProgress) { cancel() }}
+	opts := weaviate.CopyOptions{Settings: []string{"link-key"}, Progress: func(weaviate.CopyProgress) { cancel() }, Group: 1}
 	if p, err := src.CopyInto(cctx, dst, r, opts); !errors.Is(err, context.Canceled) || p.Copied != 1 {
 		t.Fatalf("interrupted reindex = %+v, %v; want 1 copied and context.Canceled", p, err)
 	}
-	opts.Progress = nil
+	opts.Progress, opts.Group = nil, 0
 	p, err := src.CopyInto(ctx, dst, r, opts)
 	if want := (weaviate.CopyProgress{Total: 3, Copied: 2, Skipped: 1, Last: "c"}); err != nil || p != want {
 		t.Fatalf("resumed reindex = %+v, %v; want %+v", p, err, want)

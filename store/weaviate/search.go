@@ -68,33 +68,29 @@ func (r *passageRecord) hit() Hit {
 	return h
 }
 
-func (b *Backend) passages(ctx context.Context, args string) ([]Hit, error) {
+func (b *Backend) passages(ctx context.Context, args, fields string) ([]Hit, error) {
 	var recs []passageRecord
-	if err := b.get(ctx, b.classes.passage, args, passageFields, &recs); err != nil {
+	if err := b.get(ctx, b.classes.passage, args, fields, &recs); err != nil {
 		return nil, err
 	}
+	return hitsOf(recs), nil
+}
+
+func hitsOf(recs []passageRecord) []Hit {
 	hits := make([]Hit, len(recs))
 	for i := range recs {
 		hits[i] = recs[i].hit()
 	}
-	return hits, nil
+	return hits
 }
+
+// rankFields are what Rank asks for: enough to name each passage.
+const rankFields = "docId index seq _additional { score distance }"
 
 // Lexical returns up to n passages ranked by Weaviate's BM25 on the passage
 // text.
 func (b *Backend) Lexical(ctx context.Context, text string, n int) ([]Hit, error) {
-	if strings.TrimSpace(text) == "" {
-		return nil, ErrEmptyQuery
-	}
-	q, prop := b.bm25Query(text)
-	if q == "" {
-		return []Hit{}, nil // only stopwords: nothing to rank, as in the embedded index
-	}
-	hits, err := b.passages(ctx, fmt.Sprintf(`bm25: {query: %s, properties: [%q]} limit: %d`, quote(q), prop, max(n, 1)))
-	if err != nil {
-		return nil, fmt.Errorf("lexical search: %w", err)
-	}
-	return hits, nil
+	return b.search(ctx, HybridQuery{Text: text, Limit: n}, passageFields)
 }
 
 // Nearest returns up to n passages nearest to vec by cosine distance.
@@ -102,11 +98,7 @@ func (b *Backend) Nearest(ctx context.Context, vec []float32, n int) ([]Hit, err
 	if len(vec) == 0 {
 		return nil, ErrEmptyQuery
 	}
-	hits, err := b.passages(ctx, fmt.Sprintf("nearVector: {vector: %s} limit: %d", vectorLiteral(vec), max(n, 1)))
-	if err != nil {
-		return nil, fmt.Errorf("vector search: %w", err)
-	}
-	return hits, nil
+	return b.search(ctx, HybridQuery{Vector: vec, Limit: n}, passageFields)
 }
 
 // HybridQuery is one hybrid search: BM25 on Text and nearVector on Vector,
@@ -128,6 +120,45 @@ func (b *Backend) Hybrid(ctx context.Context, q HybridQuery) ([]Hit, error) {
 	if strings.TrimSpace(q.Text) == "" || len(q.Vector) == 0 {
 		return nil, ErrEmptyQuery
 	}
+	return b.search(ctx, q, passageFields)
+}
+
+// Rank runs the search of q — Lexical without a vector, Nearest without
+// text, Hybrid with both — and returns hits whose Chunk holds only Seq,
+// DocID and Index (no text, no title): Weaviate then reads and sends far
+// less per hit, for callers that load the few passages they show with
+// ChunksAndDocuments. The ranking and scores are those of the full search.
+func (b *Backend) Rank(ctx context.Context, q HybridQuery) ([]Hit, error) {
+	return b.search(ctx, q, rankFields)
+}
+
+// search runs q as BM25 (no vector), nearVector (no text) or hybrid.
+func (b *Backend) search(ctx context.Context, q HybridQuery, fields string) ([]Hit, error) {
+	text := strings.TrimSpace(q.Text) != ""
+	switch {
+	case !text && len(q.Vector) == 0:
+		return nil, ErrEmptyQuery
+	case !text:
+		hits, err := b.passages(ctx, fmt.Sprintf("nearVector: {vector: %s} limit: %d", vectorLiteral(q.Vector), max(q.Limit, 1)), fields)
+		if err != nil {
+			return nil, fmt.Errorf("vector search: %w", err)
+		}
+		return hits, nil
+	case len(q.Vector) == 0:
+		bq, prop := b.bm25Query(q.Text)
+		if bq == "" {
+			return []Hit{}, nil // only stopwords: nothing to rank, as in the embedded index
+		}
+		hits, err := b.passages(ctx, fmt.Sprintf(`bm25: {query: %s, properties: [%q]} limit: %d`, quote(bq), prop, max(q.Limit, 1)), fields)
+		if err != nil {
+			return nil, fmt.Errorf("lexical search: %w", err)
+		}
+		return hits, nil
+	}
+	return b.hybrid(ctx, q, fields)
+}
+
+func (b *Backend) hybrid(ctx context.Context, q HybridQuery, fields string) ([]Hit, error) {
 	if q.Fusion == "" {
 		q.Fusion = FusionRelative
 	}
@@ -137,7 +168,7 @@ func (b *Backend) Hybrid(ctx context.Context, q HybridQuery) ([]Hit, error) {
 	text, prop := b.bm25Query(q.Text)
 	args := fmt.Sprintf(`hybrid: {query: %s, vector: %s, alpha: %s, fusionType: %s, properties: [%q]} limit: %d`,
 		quote(text), vectorLiteral(q.Vector), strconv.FormatFloat(min(max(q.Alpha, 0), 1), 'f', -1, 64), q.Fusion, prop, max(q.Limit, 1))
-	hits, err := b.passages(ctx, args)
+	hits, err := b.passages(ctx, args, fields)
 	if err != nil {
 		return nil, fmt.Errorf("hybrid search: %w", err)
 	}
@@ -193,15 +224,36 @@ func (b *Backend) Passage(ctx context.Context, id string) (*store.Chunk, error) 
 // Chunks returns the passages with these sequence numbers, in the same
 // order, skipping those that do not exist.
 func (b *Backend) Chunks(ctx context.Context, seqs []uint64) ([]*store.Chunk, error) {
+	cs, _, err := b.ChunksAndDocuments(ctx, seqs, nil)
+	return cs, err
+}
+
+// ChunksAndDocuments returns the passages with these sequence numbers, in
+// the same order, and the documents with these ids (without text, in no
+// particular order), skipping those that do not exist: one GraphQL query
+// per 100 of each.
+func (b *Backend) ChunksAndDocuments(ctx context.Context, seqs []uint64, docIDs []string) ([]*store.Chunk, []*store.Document, error) {
 	bySeq := make(map[uint64]*store.Chunk, len(seqs))
-	for start := 0; start < len(seqs); start += 100 {
-		part := seqs[start:min(start+100, len(seqs))]
-		hits, err := b.passages(ctx, gqlWhere("seq", "ContainsAny", "valueText", seqTexts(part))+fmt.Sprintf(" limit: %d", len(part)))
-		if err != nil {
-			return nil, fmt.Errorf("read passages: %w", err)
+	var docs []*store.Document
+	for start := 0; start < max(len(seqs), len(docIDs)); start += 100 {
+		var parts []getPart
+		var recs []passageRecord
+		var drecs []docRecord
+		if part := seqs[min(start, len(seqs)):min(start+100, len(seqs))]; len(part) > 0 {
+			parts = append(parts, getPart{b.classes.passage, seqWhere(part), passageFields, &recs})
 		}
-		for _, h := range hits {
+		if part := docIDs[min(start, len(docIDs)):min(start+100, len(docIDs))]; len(part) > 0 {
+			args := gqlWhere("docId", "ContainsAny", "valueText", part) + fmt.Sprintf(" limit: %d", len(part))
+			parts = append(parts, getPart{b.classes.document, args, docFields, &drecs})
+		}
+		if err := b.getAll(ctx, parts...); err != nil {
+			return nil, nil, fmt.Errorf("read passages: %w", err)
+		}
+		for _, h := range hitsOf(recs) {
 			bySeq[h.Chunk.Seq] = h.Chunk
+		}
+		for i := range drecs {
+			docs = append(docs, drecs[i].document())
 		}
 	}
 	out := make([]*store.Chunk, 0, len(seqs))
@@ -210,5 +262,10 @@ func (b *Backend) Chunks(ctx context.Context, seqs []uint64) ([]*store.Chunk, er
 			out = append(out, c)
 		}
 	}
-	return out, nil
+	return out, docs, nil
+}
+
+// seqWhere selects the passages with these sequence numbers.
+func seqWhere(seqs []uint64) string {
+	return gqlWhere("seq", "ContainsAny", "valueText", seqTexts(seqs)) + fmt.Sprintf(" limit: %d", len(seqs))
 }

@@ -3,11 +3,12 @@
 // and cmd/mcpvec's own end-to-end tests): building it, the environment of
 // its children, running them (Run) or starting, stopping and killing them
 // with their output kept (Proc), waiting for `serve` to print its endpoint,
-// their memory from /proc, and one MCP JSON-RPC call over streamable HTTP.
+// their memory and CPU time from /proc, and one MCP JSON-RPC call over streamable HTTP.
 // Its functions are safe for concurrent use.
 package childproc
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -17,6 +18,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // InitializeBody is an MCP initialize request.
@@ -79,6 +82,45 @@ func Env(runtimeDir string) []string {
 func Memory(pid int) (rss, hwm int64, err error) {
 	f, err := ProcFields(fmt.Sprintf("/proc/%d/status", pid))
 	return f["VmRSS"], f["VmHWM"], err
+}
+
+// clockTicks is Linux's USER_HZ, the unit of /proc/PID/stat's times.
+const clockTicks = 100
+
+// CPU is the CPU time (user + system) the processes pids have used so far,
+// read from /proc/PID/stat; a process it cannot read (not Linux, exited)
+// counts 0.
+func CPU(pids ...int) time.Duration {
+	var sum time.Duration
+	for _, pid := range pids {
+		sum += cpuOf(pid)
+	}
+	return sum
+}
+
+// ChildrenCPU is the CPU time (user + system) of this process's children
+// that have ended and been waited for, so far (0 where unknown).
+func ChildrenCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func cpuOf(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name (field 2) may hold spaces; the fields after it do not.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64) // field 14, utime
+	st, _ := strconv.ParseInt(f[12], 10, 64) // field 15, stime
+	return time.Duration(ut+st) * time.Second / clockTicks
 }
 
 // ProcFields parses a /proc file of "Name:   123 kB" lines (status,

@@ -118,7 +118,10 @@ func (b *Backend) Documents() ([]*store.Document, error) {
 }
 
 // Chunks returns the passages seqs, in order, or an error wrapping
-// store.ErrNotFound when one is missing (as the embedded store does).
+// store.ErrNotFound when one is missing (as the embedded store does). What
+// the recent cache lacks it reads in one query together with the records
+// of the documents a search ranked them under, for the library's Document
+// calls that follow.
 func (b *Backend) Chunks(seqs []uint64) ([]*store.Chunk, error) {
 	out := make([]*store.Chunk, len(seqs))
 	var missing []uint64
@@ -129,11 +132,13 @@ func (b *Backend) Chunks(seqs []uint64) ([]*store.Chunk, error) {
 	}
 	ctx, cancel := b.ctx()
 	defer cancel()
-	if len(missing) > 0 {
-		got, err := b.st.Chunks(ctx, missing)
+	if docIDs := b.recent.missingDocsOf(seqs); len(missing) > 0 || len(docIDs) > 0 {
+		got, docs, err := b.st.ChunksAndDocuments(ctx, missing, docIDs)
 		if err != nil {
 			return nil, err
 		}
+		b.recent.putChunks(got)
+		b.recent.putDocs(docs)
 		bySeq := make(map[uint64]*store.Chunk, len(got))
 		for _, c := range got {
 			bySeq[c.Seq] = c
@@ -173,18 +178,18 @@ func (b *Backend) Candidates(ctx context.Context, q library.Query) (library.Cand
 	var c library.Candidates
 	switch {
 	case q.Mode == library.Hybrid && q.Vector != nil:
-		hits, err := b.st.Hybrid(ctx, wvstore.HybridQuery{
+		hits, err := b.st.Rank(ctx, wvstore.HybridQuery{
 			Text: q.Text, Vector: q.Vector, Limit: q.N, Fusion: b.fusion(),
 			Alpha: b.opts.VectorWeight / (1 + b.opts.VectorWeight),
 		})
 		c.Fused = b.hits(hits)
 		return c, err
 	case q.Mode == library.Lexical || q.Mode == library.Hybrid:
-		hits, err := b.st.Lexical(ctx, q.Text, q.N)
+		hits, err := b.st.Rank(ctx, wvstore.HybridQuery{Text: q.Text, Limit: q.N})
 		c.Lexical = b.hits(hits)
 		return c, err
 	case q.Mode == library.Vector && q.Vector != nil:
-		hits, err := b.st.Nearest(ctx, q.Vector, q.N)
+		hits, err := b.st.Rank(ctx, wvstore.HybridQuery{Vector: q.Vector, Limit: q.N})
 		c.Vector = b.hits(hits)
 		return c, err
 	}
@@ -208,15 +213,15 @@ func (b *Backend) fusion() string {
 	return wvstore.FusionRanked
 }
 
-// hits keeps the passages found for the library's follow-up Chunks call,
-// and returns the ranking.
+// hits keeps which document each ranked passage belongs to, for the
+// library's follow-up Chunks call, and returns the ranking.
 func (b *Backend) hits(hs []wvstore.Hit) []library.Hit {
 	out := make([]library.Hit, len(hs))
 	cs := make([]*store.Chunk, len(hs))
 	for i, h := range hs {
 		out[i], cs[i] = library.Hit{Seq: h.Chunk.Seq, Score: h.Score}, h.Chunk
 	}
-	b.recent.putChunks(cs)
+	b.recent.putRanked(cs)
 	return out
 }
 

@@ -7,13 +7,15 @@ import (
 	"github.com/mcpvec/mcpvec/store"
 )
 
-// recent keeps what the last searches brought back — passages and their
-// documents' records — for ttl, so the library's follow-up Chunks and
-// Document calls for a search's results need no round trip each. It is safe
-// for concurrent use; a local write empties it.
+// recent keeps what the last searches brought back — which document each
+// ranked passage is in, the passages and documents' records read for them —
+// for ttl, so the library's follow-up Chunks and Document calls for a
+// search's results need one round trip, not one each. It is safe for
+// concurrent use; a local write empties it.
 type recent struct {
 	ttl    time.Duration
 	mu     sync.Mutex
+	ranked map[uint64]stamped[*store.Chunk] // Seq, DocID and Index only
 	chunks map[uint64]stamped[*store.Chunk]
 	docs   map[string]stamped[*store.Document]
 }
@@ -34,6 +36,7 @@ func newRecent(ttl time.Duration) *recent {
 
 func (r *recent) clear() {
 	r.mu.Lock()
+	r.ranked = map[uint64]stamped[*store.Chunk]{}
 	r.chunks = map[uint64]stamped[*store.Chunk]{}
 	r.docs = map[string]stamped[*store.Document]{}
 	r.mu.Unlock()
@@ -42,6 +45,14 @@ func (r *recent) clear() {
 func (r *recent) putChunks(cs []*store.Chunk) {
 	r.mu.Lock()
 	r.chunks = putAll(r.chunks, cs, func(c *store.Chunk) uint64 { return c.Seq })
+	r.mu.Unlock()
+}
+
+// putRanked notes the document of each ranked passage (cs hold only Seq,
+// DocID and Index).
+func (r *recent) putRanked(cs []*store.Chunk) {
+	r.mu.Lock()
+	r.ranked = putAll(r.ranked, cs, func(c *store.Chunk) uint64 { return c.Seq })
 	r.mu.Unlock()
 }
 
@@ -82,6 +93,23 @@ func fresh[K comparable, V any](m map[K]stamped[V], k K, ttl time.Duration) V {
 		return e.v
 	}
 	return zero
+}
+
+// missingDocsOf returns the ids of the documents a recent search ranked
+// seqs under whose records are not fresh.
+func (r *recent) missingDocsOf(seqs []uint64) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range seqs {
+		c := fresh(r.ranked, s, r.ttl)
+		if c != nil && !seen[c.DocID] && fresh(r.docs, c.DocID, r.ttl) == nil {
+			seen[c.DocID] = true
+			out = append(out, c.DocID)
+		}
+	}
+	return out
 }
 
 // missingDocs returns the ids among cs's documents that are not fresh.

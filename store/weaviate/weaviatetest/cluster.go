@@ -40,12 +40,7 @@ type Cluster struct {
 // time.
 func Start(tb testing.TB, opts Options) *Cluster {
 	tb.Helper()
-	if _, err := Binary(); err != nil {
-		if required() {
-			tb.Fatalf("MCPVEC_WEAVIATE_TESTS=required: %v", err)
-		}
-		tb.Skipf("skipping Weaviate test: %v (set MCPVEC_WEAVIATE_TESTS=required to fail instead)", err)
-	}
+	SkipUnlessInstalled(tb)
 	c, err := launch(tb.TempDir(), opts, tb.Logf) // the folder is removed after the nodes are killed
 	if err != nil {
 		tb.Fatalf("weaviatetest: %v", err)
@@ -53,6 +48,18 @@ func Start(tb testing.TB, opts Options) *Cluster {
 	c.tb = tb
 	tb.Cleanup(c.killAll)
 	return c
+}
+
+// SkipUnlessInstalled skips the test when weaviate-server is not installed,
+// or fails it under MCPVEC_WEAVIATE_TESTS=required.
+func SkipUnlessInstalled(tb testing.TB) {
+	tb.Helper()
+	if _, err := Binary(); err != nil {
+		if required() {
+			tb.Fatalf("MCPVEC_WEAVIATE_TESTS=required: %v", err)
+		}
+		tb.Skipf("skipping Weaviate test: %v (set MCPVEC_WEAVIATE_TESTS=required to fail instead)", err)
+	}
 }
 
 // Launch starts a cluster outside a test (a benchmark command), with the

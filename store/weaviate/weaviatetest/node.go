@@ -29,6 +29,27 @@ type Node struct {
 // Addr is the node's REST address, "127.0.0.1:port".
 func (n *Node) Addr() string { return "127.0.0.1:" + strconv.Itoa(n.ports.http) }
 
+// PIDs are the process ids of the running nodes (none for a nil Cluster).
+func (c *Cluster) PIDs() []int {
+	var out []int
+	if c != nil {
+		for _, n := range c.Nodes {
+			if pid := n.PID(); pid != 0 {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out
+}
+
+// PID is the node's process id, 0 when it is not running.
+func (n *Node) PID() int {
+	if n.cmd == nil || n.cmd.Process == nil {
+		return 0
+	}
+	return n.cmd.Process.Pid
+}
+
 func (n *Node) logPath() string { return n.Dir + ".log" }
 
 func (n *Node) start(env []string) error {
