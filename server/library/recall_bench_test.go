@@ -3,6 +3,7 @@ package library_test
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -261,4 +262,62 @@ func normalize(v []float32) bool {
 	}
 	vek32.MulNumber_Inplace(v, float32(1/n))
 	return true
+}
+
+// BenchmarkRecallRebuiltGraph tells the graph's build parameters from the
+// data: it builds fresh graphs (float32 copies in memory, one goroutine)
+// over every vector of MCPVEC_BENCH_LIBRARY with the default M 16 /
+// efConstruction 128 and with denser settings, and reports each one's
+// recall@10 at ef 200 against the same exact reference as
+// BenchmarkRecallRealLibrary. A build takes about a minute per 100k
+// passages of 256 dimensions at the defaults; meant for 100k, not 1M.
+//
+//	MCPVEC_BENCH_LIBRARY=/work/scale/100k-256/library.db MCPVEC_BENCH_QUERIES=../../../shared/eval/scifact/queries.jsonl \
+//	  go test -run '^$' -bench RecallRebuiltGraph -benchtime 1x -timeout 1h ./server/library/
+func BenchmarkRecallRebuiltGraph(b *testing.B) {
+	lib, db, queries := openRealLibrary(b)
+	qvecs := make([][]float32, len(queries))
+	for i, q := range queries {
+		v, _, err := library.VectorCandidates(context.Background(), lib, q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		qvecs[i] = v
+	}
+	truth, _ := exactTop10(b, db, qvecs)
+	for _, mc := range [][2]int{{16, 128}, {32, 256}} {
+		b.Run(fmt.Sprintf("M=%d,efc=%d", mc[0], mc[1]), func(b *testing.B) {
+			cfg := index.DefaultConfig()
+			cfg.M, cfg.EfConstruction = mc[0], mc[1]
+			x := index.New(library.VectorIndex(lib).Dim(), cfg)
+			for b.Loop() {
+				err := db.View(func(tx *store.Tx) error {
+					var seqs []uint64
+					for s := range tx.VectorSums() {
+						seqs = append(seqs, s)
+					}
+					var err error
+					rerr := tx.ReadVectors(seqs, func(i int, v []float32) {
+						// A zero vector is skipped, as the reference skips it.
+						if e := x.Add(seqs[i], v); e != nil && !errors.Is(e, index.ErrInvalidVector) && err == nil {
+							err = e
+						}
+					})
+					return cmp.Or(err, rerr)
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			got := make([][]index.Result, len(qvecs))
+			for i, v := range qvecs {
+				rs, err := x.SearchEf(v, 100, 200)
+				if err != nil {
+					b.Fatal(err)
+				}
+				got[i] = rs[:min(10, len(rs))]
+			}
+			reportRecall(b, fmt.Sprintf("M %d, efConstruction %d, ef 200", mc[0], mc[1]), truth, got)
+		})
+	}
 }
