@@ -35,11 +35,13 @@ var recallEfs = []int{100, 200, 400, 800, 1600, 3200, 6400}
 // index.SearchEf(query, 100, N) on the same loaded graph, re-scored the
 // same way, on the pre-embedded queries; "exact" is index.SearchExact(query,
 // 100), the index's exact scan of its int8 codes re-scored from the store
-// (recall 1 by construction, for its cost). Each reports recall@10 (mean), the
-// fraction of queries below 0.9 ("below-0.9"), the same recall counting
-// only the exact top 10's ids ("recall-ids"; the main figure also counts a
-// passage whose exact score ties the 10th, as duplicated passages do) and
-// CPU time per query of the whole process ("cpu-us/query", GC included).
+// (recall 1 by construction, for its cost; up to 200,000 passages). Each
+// reports recall@10 (mean), the fraction of queries below 0.9
+// ("below-0.9"), the same recall counting only the exact top 10's ids
+// ("recall-ids"; the main figure also counts a passage whose exact score
+// ties the 10th, as duplicated passages do) and CPU time per query of the
+// whole process ("cpu-us/query", GC included). The whole run takes about
+// 10 minutes at 1M passages on two shared cores.
 //
 //	MCPVEC_BENCH_LIBRARY=/work/scale/1m/library.db MCPVEC_BENCH_QUERIES=../../../shared/eval/scifact/queries.jsonl \
 //	  flock /work/bench.lock go test -run '^$' -bench RecallRealLibrary -benchtime 300x -timeout 1h ./server/library/
@@ -80,6 +82,12 @@ func BenchmarkRecallRealLibrary(b *testing.B) {
 	for _, ef := range append(recallEfs, 0) {
 		search := func(v []float32) ([]index.Result, error) { return x.SearchEf(v, 100, ef) }
 		name := fmt.Sprintf("ef=%d", ef)
+		if ef == 0 && x.Len() > 200_000 {
+			// At 1M passages it ran over 7 minutes without finishing 600
+			// queries.
+			b.Logf("exact scan not measured above 200,000 passages (over 0.7 s a query at 1M)")
+			continue
+		}
 		if ef == 0 {
 			search, name = func(v []float32) ([]index.Result, error) { return x.SearchExact(v, 100) }, "exact"
 		}
