@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"runtime"
-	"sync"
 	"sync/atomic"
+
+	"github.com/mcpvec/mcpvec/index/internal/parallel"
 )
 
 // loadedNode is a verified stored node waiting for its links to be resolved.
@@ -148,31 +148,18 @@ func (x *Index) linkPending() int {
 	// Map order is random; sort for deterministic single-goroutine builds.
 	slicesSortU32(pending)
 	x.live = len(x.byID)
-	workers := runtime.GOMAXPROCS(0)
-	if len(pending) < 4096 || workers < 2 {
+	if len(pending) < 4096 {
 		for _, s := range pending {
 			x.state[s] = stateLive
 			x.link(s, x.randomLevel())
 		}
 		return len(pending)
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := next.Add(1) - 1
-				if int(i) >= len(pending) {
-					return
-				}
-				s := pending[i]
-				atomic.StoreUint32(&x.state[s], stateLive)
-				x.link(s, x.randomLevel())
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.Ranges(len(pending), 1, func(lo, hi int) {
+		for _, s := range pending[lo:hi] {
+			atomic.StoreUint32(&x.state[s], stateLive)
+			x.link(s, x.randomLevel())
+		}
+	})
 	return len(pending)
 }

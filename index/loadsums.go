@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"unsafe"
 )
 
 // ReadFunc reads vectors by id as a Source does: fn(i, vec) for each ids[i]
@@ -34,11 +35,12 @@ func LoadSums(kv KV, dim int, cfg Config, sums iter.Seq2[uint64, uint32], read R
 	h, herr := x.readHeader(kv)
 	if herr == nil {
 		x.grow(h.count + h.count/64 + 1)
+		x.byID = make(map[uint64]uint32, h.count)
 	}
 	ld := x.readSums(sums)
 	st.Vectors = x.n
 	if herr == nil {
-		herr = ld.readRecords(kv, h.version >= 2)
+		herr = ld.readRecords(kv, h.version >= 2, h.count)
 		if herr != nil && !errors.Is(herr, ErrCorrupt) {
 			return nil, st, fmt.Errorf("read stored graph: %w", herr)
 		}
@@ -77,15 +79,19 @@ type loader struct {
 	x       *Index
 	hasCode []bool
 	nodes   []storedNode
-	arena   []byte
+	arena   []uint32 // links as slots, or unknown|i for the id unknown[i]
+	unknown []uint64 // link ids with no vector slot when read
 	base    uint64
 	dense   []uint32          // slot+1 of id base+i; 0 means none
 	extra   map[uint64]uint32 // placeholder slots of stored nodes
-	isNode  []bool            // slot holds a stored node
+	level   []int8            // per slot: its stored node's level, -1 for none
 }
 
+// unknownLink marks an arena entry that indexes loader.unknown.
+const unknownLink = 1 << 31
+
 // storedNode is a node record whose checksum and shape were verified; its
-// links (per layer: u16 count, count x u64 ids) are arena[off:end].
+// links (per layer: a count, then count links) are arena[off:end].
 type storedNode struct {
 	id       uint64
 	crc      uint32
@@ -148,12 +154,16 @@ func (ld *loader) slot(id uint64) (uint32, bool) {
 	return s, ok
 }
 
-// readRecords reads the stored codes (when withCodes) and nodes. Codes
-// matching their vector's checksum fill its slot; a damaged codes record
-// only means that vector is read in full. It returns an error wrapping
-// ErrCorrupt for a damaged node record.
-func (ld *loader) readRecords(kv KV, withCodes bool) error {
+// readRecords reads the stored codes (when withCodes) and nodes, of about
+// count nodes. Codes matching their vector's checksum fill its slot; a
+// damaged codes record only means that vector is read in full. It returns
+// an error wrapping ErrCorrupt for a damaged node record.
+func (ld *loader) readRecords(kv KV, withCodes bool, count int) error {
 	x := ld.x
+	// Room for full layer-0 lists and the upper layers' share (a node has
+	// an upper layer with probability 1/M), so the arena rarely grows.
+	ld.arena = make([]uint32, 0, count*(x.m0+1)+count/max(x.m-1, 1)*(x.m+1))
+	ld.nodes = make([]storedNode, 0, count)
 	return kv.ForEach(func(k, v []byte) error {
 		if !isRecKey(k) {
 			return nil
@@ -170,10 +180,30 @@ func (ld *loader) readRecords(kv KV, withCodes bool) error {
 			return fmt.Errorf("node %d: %w", id, err)
 		}
 		off := len(ld.arena)
-		ld.arena = append(ld.arena, links...)
+		ld.appendLinks(links, level)
 		ld.nodes = append(ld.nodes, storedNode{id: id, crc: crc, level: uint8(level), off: off, end: len(ld.arena)})
 		return nil
 	})
+}
+
+// appendLinks appends a checked node record's links (per layer 0..level:
+// u16 count, count x u64 ids) to the arena, each id turned into its vector
+// slot now, while the record is at hand, or kept aside when it has none.
+func (ld *loader) appendLinks(p []byte, level int) {
+	for range level + 1 {
+		n := int(binary.LittleEndian.Uint16(p))
+		ld.arena = append(ld.arena, uint32(n))
+		for i := range n {
+			id := binary.LittleEndian.Uint64(p[2+8*i:])
+			if s, ok := ld.slot(id); ok {
+				ld.arena = append(ld.arena, s)
+			} else {
+				ld.arena = append(ld.arena, unknownLink|uint32(len(ld.unknown)))
+				ld.unknown = append(ld.unknown, id)
+			}
+		}
+		p = p[2+8*n:]
+	}
 }
 
 // readCodes takes a codes record for id's slot if it matches its checksum;
@@ -189,10 +219,7 @@ func (ld *loader) readCodes(id uint64, v []byte) {
 	if err != nil || crc != x.crcs[s] {
 		return
 	}
-	dst := x.code(s).codes
-	for i, c := range codes {
-		dst[i] = int8(c)
-	}
+	copy(x.code(s).codes, unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(codes))), len(codes)))
 	x.scales[s] = scale
 	ld.hasCode[s] = true
 }
@@ -264,9 +291,12 @@ func (ld *loader) resolve(h header, st *LoadStats) error {
 		}
 		nd.slot = s
 	}
-	ld.isNode = make([]bool, x.n)
+	ld.level = make([]int8, x.n)
+	for i := range ld.level {
+		ld.level[i] = -1
+	}
 	for _, nd := range ld.nodes {
-		ld.isNode[nd.slot] = true
+		ld.level[nd.slot] = int8(nd.level)
 	}
 	st.Nodes = len(ld.nodes)
 	st.Removed = len(x.removed)
@@ -288,18 +318,23 @@ func (ld *loader) link(nd storedNode, buf []uint32) ([]uint32, error) {
 	s := nd.slot
 	p := ld.arena[nd.off:nd.end]
 	for l := 0; l <= int(nd.level); l++ {
-		n := int(binary.LittleEndian.Uint16(p))
-		raw := p[2 : 2+8*n]
-		p = p[2+8*n:]
+		n := int(p[0])
+		raw := p[1 : 1+n]
+		p = p[1+n:]
 		buf = buf[:0]
 		dirty := x.dirty[s]
-		for i := 0; i < len(raw); i += 8 {
-			t, ok := ld.slot(binary.LittleEndian.Uint64(raw[i:]))
-			if !ok || !ld.isNode[t] {
+		for _, t := range raw {
+			if t&unknownLink != 0 {
+				var ok bool
+				if t, ok = ld.slot(ld.unknown[t&^unknownLink]); !ok {
+					dirty = true
+					continue
+				}
+			}
+			if lv := ld.level[t]; lv < 0 {
 				dirty = true
 				continue
-			}
-			if t == s || int(x.levels[t]) < l {
+			} else if t == s || int(lv) < l {
 				return buf, fmt.Errorf("node %d layer %d: bad link: %w", nd.id, l, ErrCorrupt)
 			}
 			buf = append(buf, t)

@@ -12,18 +12,19 @@ import (
 // Check verifies the library's invariants in one read transaction: bbolt's
 // own page consistency, every document's passages exist with a vector of the
 // library's dimensions (and its checksum) and point back at it, no passage,
-// vector or checksum is orphaned, and every path and text belongs to a
-// document. It returns all problems joined, or nil.
+// vector or checksum is orphaned, every path and text belongs to a
+// document, and the totals record agrees with the documents. It returns all problems joined, or nil.
 func (db *DB) Check() error {
 	var errs []error
 	err := db.view(func(tx *bolt.Tx) error {
 		for err := range tx.Check() {
 			errs = append(errs, fmt.Errorf("bbolt: %w", err))
 		}
-		owned, err := checkDocuments(tx, &errs)
+		owned, counted, err := checkDocuments(tx, &errs)
 		if err != nil {
 			return err
 		}
+		checkTotals(tx, counted, &errs)
 		checkOrphans(tx, owned, &errs)
 		return nil
 	})
@@ -34,11 +35,12 @@ func (db *DB) Check() error {
 }
 
 // checkDocuments checks every document's text, passages and vectors and
-// returns which document owns each passage.
-func checkDocuments(tx *bolt.Tx, errs *[]error) (map[uint64]string, error) {
+// returns which document owns each passage and what they add up to.
+func checkDocuments(tx *bolt.Tx, errs *[]error) (map[uint64]string, Totals, error) {
+	var counted Totals
 	emb, err := getEmbedder(tx.Bucket(bucketMeta))
 	if err != nil {
-		return nil, err
+		return nil, counted, err
 	}
 	owned := map[uint64]string{}
 	err = tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
@@ -50,6 +52,7 @@ func checkDocuments(tx *bolt.Tx, errs *[]error) (map[uint64]string, error) {
 		if tx.Bucket(bucketTexts).Get(k) == nil {
 			*errs = append(*errs, fmt.Errorf("document %s: no text", k))
 		}
+		counted.Documents, counted.Passages, counted.Pages = counted.Documents+1, counted.Passages+len(d.Chunks), counted.Pages+d.Pages
 		for i, seq := range d.Chunks {
 			owned[seq] = d.ID
 			if err := checkPassage(tx, &d, i, seq, emb); err != nil {
@@ -58,7 +61,7 @@ func checkDocuments(tx *bolt.Tx, errs *[]error) (map[uint64]string, error) {
 		}
 		return nil
 	})
-	return owned, err
+	return owned, counted, err
 }
 
 func checkPassage(tx *bolt.Tx, d *Document, i int, seq uint64, emb *EmbedderInfo) error {

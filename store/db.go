@@ -16,9 +16,9 @@ import (
 )
 
 // SchemaVersion is the on-disk layout this package reads and writes.
-// Version 2 added the vector checksums (bucket vsums); a version-1 file is
-// upgraded when first opened for writing.
-const SchemaVersion = 2
+// Version 2 added the vector checksums (bucket vsums), version 3 the totals
+// record (Totals); an older file is upgraded when first opened for writing.
+const SchemaVersion = 3
 
 var (
 	bucketMeta      = []byte("meta")
@@ -175,11 +175,27 @@ func (db *DB) init() error {
 				return err
 			}
 		}
-		if string(m.Get([]byte("schema"))) != strconv.Itoa(SchemaVersion) || tx.Bucket(bucketSums) == nil {
-			return fillSums(tx)
-		}
-		return nil
+		return upgrade(tx, m)
 	})
+}
+
+// upgrade brings a file of an older schema (or a new one) to SchemaVersion:
+// the vector checksums (2) and the totals record (3).
+func upgrade(tx *bolt.Tx, m *bolt.Bucket) error {
+	if string(m.Get([]byte("schema"))) == strconv.Itoa(SchemaVersion) && tx.Bucket(bucketSums) != nil {
+		return nil
+	}
+	if v, _ := strconv.Atoi(string(m.Get([]byte("schema")))); v < 2 || tx.Bucket(bucketSums) == nil {
+		if err := fillSums(tx); err != nil {
+			return err
+		}
+	}
+	if m.Get(totalsKey) == nil {
+		if err := fillTotals(tx); err != nil {
+			return err
+		}
+	}
+	return m.Put([]byte("schema"), []byte(strconv.Itoa(SchemaVersion)))
 }
 
 func checkSchema(path string, v []byte) error {

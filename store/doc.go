@@ -8,6 +8,8 @@
 //	meta       "schema"   → decimal schema version
 //	           "embedder" → JSON EmbedderInfo
 //	           "created"  → RFC 3339 time
+//	           "totals"   → JSON Totals: write generation, documents, passages,
+//	                        pages (schema 3; updated by every document write)
 //	settings   name       → opaque bytes (link keys, secret path, synced folders, ...)
 //	docs       doc id     → JSON Document (without Text)
 //	texts      doc id     → full extracted text
@@ -48,6 +50,14 @@
 //     first writable Open; opened read-only it stays schema 1 and VectorSums
 //     computes the checksums from the vectors. An older mcpvec refuses a
 //     schema-2 file (ErrSchema) rather than writing vectors without sums.
+//   - Schema 3 added the totals record, upgraded the same way (counted from
+//     the document records); read-only, a schema-2 file has none (Totals
+//     reports ok false). An older mcpvec refuses a schema-3 file rather than
+//     writing without updating the totals, whose generation derived indexes
+//     trust to know they missed no write.
+//   - Pages a read touches stay mapped into the process (bbolt reads through
+//     a shared read-only memory map) until ReleaseMapped drops them; they
+//     stay in the page cache.
 //   - ReadVectors opens one short read transaction per call; Tx.ReadVectors
 //     reads inside the caller's (never open a second read transaction on a
 //     goroutine that holds one: a writer growing the file deadlocks them).

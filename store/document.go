@@ -143,6 +143,9 @@ type PutResult struct {
 	Added    []uint64 // sequence numbers of the new passages
 	Removed  []uint64 // sequence numbers of passages it replaced
 	Replaced []string // ids of documents it replaced (same path or same id)
+	// Generation is the library's write generation after this write
+	// (Totals.Generation), 0 when the write changed no passage.
+	Generation uint64
 }
 
 // PutDocument writes a document, its passages and their vectors in one
@@ -169,7 +172,13 @@ func (db *DB) PutDocument(doc *Document, chunks []Chunk, vectors [][]float32, or
 		if err := putChunks(tx, doc, chunks, vectors, &res); err != nil {
 			return err
 		}
-		return putRecord(tx, doc, original)
+		if err := putRecord(tx, doc, original); err != nil {
+			return err
+		}
+		if err := addTotals(tx, 1, len(chunks), doc.Pages); err != nil {
+			return err
+		}
+		return bumpGeneration(tx, &res)
 	})
 	if err != nil {
 		return PutResult{}, fmt.Errorf("put document %s: %w", doc.ID, err)
@@ -255,14 +264,28 @@ func putRecord(tx *bolt.Tx, doc *Document, original []byte) error {
 // one transaction. It returns the removed passages' sequence numbers, or
 // ErrNotFound.
 func (db *DB) DeleteDocument(id string) ([]uint64, error) {
+	res, err := db.RemoveDocument(id)
+	return res.Removed, err
+}
+
+// RemoveDocument is DeleteDocument reporting the whole result: the removed
+// passages, the document id and the write's generation.
+func (db *DB) RemoveDocument(id string) (PutResult, error) {
 	var res PutResult
 	err := db.update(func(tx *bolt.Tx) error {
+		res = PutResult{}
 		if tx.Bucket(bucketDocs).Get([]byte(id)) == nil {
 			return fmt.Errorf("document %s: %w", id, ErrNotFound)
 		}
-		return deleteDoc(tx, id, &res)
+		if err := deleteDoc(tx, id, &res); err != nil {
+			return err
+		}
+		return bumpGeneration(tx, &res)
 	})
-	return res.Removed, err
+	if err != nil {
+		return PutResult{}, err
+	}
+	return res, nil
 }
 
 func deleteDoc(tx *bolt.Tx, id string, res *PutResult) error {
@@ -292,7 +315,7 @@ func deleteDoc(tx *bolt.Tx, id string, res *PutResult) error {
 		}
 	}
 	res.Replaced = append(res.Replaced, id)
-	return nil
+	return addTotals(tx, -1, -len(d.Chunks), -d.Pages)
 }
 
 func getDoc(tx *bolt.Tx, id string) (*Document, error) {
@@ -350,17 +373,21 @@ func (db *DB) DocumentByPath(path string) (*Document, error) {
 }
 
 // Documents lists every document (without text), ordered by id.
-func (db *DB) Documents() ([]*Document, error) {
+func (db *DB) Documents() ([]*Document, error) { return db.listDocuments(-1) }
+
+// listDocuments lists the first n documents (n < 0: all) in id order.
+func (db *DB) listDocuments(n int) ([]*Document, error) {
 	var out []*Document
 	err := db.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
+		c := tx.Bucket(bucketDocs).Cursor()
+		for k, v := c.First(); k != nil && (n < 0 || len(out) < n); k, v = c.Next() {
 			var d Document
 			if err := json.Unmarshal(v, &d); err != nil {
 				return fmt.Errorf("decode document %s: %w", k, err)
 			}
 			out = append(out, &d)
-			return nil
-		})
+		}
+		return nil
 	})
 	return out, err
 }

@@ -41,6 +41,11 @@ func (db *DB) MoveDocument(id, path, sourceURL string, modTime time.Time) (PutRe
 		if err := putJSON(tx.Bucket(bucketDocs), []byte(id), d); err != nil {
 			return err
 		}
+		if len(res.Replaced) > 0 {
+			if err := bumpGeneration(tx, &res); err != nil {
+				return err
+			}
+		}
 		if path == "" {
 			return nil
 		}

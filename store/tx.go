@@ -12,7 +12,8 @@ import (
 // Tx is a read or read-write transaction handed to View and Update
 // callbacks. It must not be used after the callback returns.
 type Tx struct {
-	tx *bolt.Tx
+	tx     *bolt.Tx
+	bumped bool // PutVector numbered this transaction's write
 }
 
 // View runs fn in a read-only transaction.
@@ -127,7 +128,14 @@ func (t *Tx) PutVector(seq uint64, v []float32) error {
 	if t.tx.Bucket(bucketChunks).Get(seqKey(seq)) == nil {
 		return fmt.Errorf("put vector %d: %w", seq, ErrNotFound)
 	}
-	return putVector(t.tx, seq, v)
+	if err := putVector(t.tx, seq, v); err != nil {
+		return err
+	}
+	if t.bumped {
+		return nil
+	}
+	t.bumped = true
+	return bumpGeneration(t.tx, nil)
 }
 
 // SetEmbedder records a new embedder identity unconditionally (for

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"iter"
-	"strconv"
 	"sync"
 
 	bolt "go.etcd.io/bbolt"
@@ -53,7 +52,7 @@ func fillSums(tx *bolt.Tx) error {
 	if err != nil {
 		return fmt.Errorf("fill vector checksums: %w", err)
 	}
-	return tx.Bucket(bucketMeta).Put([]byte("schema"), []byte(strconv.Itoa(SchemaVersion)))
+	return nil
 }
 
 // VectorSums iterates over every stored vector's sequence number and

@@ -131,11 +131,15 @@ func TestSchema1Upgrade(t *testing.T) {
 	}
 }
 
-// downgrade turns a library into what schema 1 wrote: no checksum bucket.
+// downgrade turns a library into what schema 1 wrote: no checksum bucket,
+// no totals record.
 func downgrade(t *testing.T, path string) {
 	t.Helper()
 	alterFile(t, path, func(tx *bolt.Tx) error {
 		if err := tx.DeleteBucket([]byte("vsums")); err != nil {
+			return err
+		}
+		if err := tx.Bucket([]byte("meta")).Delete([]byte("totals")); err != nil {
 			return err
 		}
 		return tx.Bucket([]byte("meta")).Put([]byte("schema"), []byte("1"))

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/server"
@@ -96,7 +97,8 @@ func runServe(ctx context.Context, e *env, args []string) int {
 // startLocal starts what a library file's server runs beside MCP: the
 // admin channel for forwarded commands and, with --watch, the folder
 // watcher. A Weaviate library needs neither (every process may write to it,
-// and sync needs a file). The returned func stops both.
+// and sync needs a file), nor the periodic release of the file's mapped
+// pages (Live.ReleaseEvery). The returned func stops them.
 func startLocal(ctx context.Context, e *env, state *serveState, wf *watchFlags) (stop func()) {
 	if state.db == nil {
 		if wf.on {
@@ -106,8 +108,15 @@ func startLocal(ctx context.Context, e *env, state *serveState, wf *watchFlags) 
 	}
 	stopAdmin := listenAdmin(ctx, e, state)
 	stopWatch := startWatch(ctx, e, state, wf)
-	return func() { stopWatch(); stopAdmin() }
+	rctx, stopRelease := context.WithCancel(ctx)
+	released := make(chan struct{})
+	go func() { defer close(released); state.live.ReleaseEvery(rctx, releaseInterval) }()
+	return func() { stopRelease(); <-released; stopWatch(); stopAdmin() }
 }
+
+// releaseInterval is how often serve hands the library file's pages that
+// searches mapped back to the page cache.
+const releaseInterval = time.Minute
 
 // listenFirst listens on o.Addr before the server is made, so the printed
 // URLs carry the real port (--addr :0), and records that address in o.

@@ -87,7 +87,11 @@
 // and LoadStats.Reason says why. LoadIDs does the same from passage ids
 // alone, reading a passage's text only when the KV does not hold it
 // usably: for callers that never change the text under an id, start-up
-// then reads no text.
+// then reads no text. LoadSynced, for a caller that knows no passage
+// changed since the last Save, takes the passages the KV holds as the
+// passages and lists the ids only when the segment is unusable. Postings
+// of passages loaded from records are appended to the segment's lists in
+// one pass at the end, list by list on all CPUs.
 //
 // # Caveats
 //

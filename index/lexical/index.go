@@ -86,7 +86,7 @@ type Index struct {
 	segDocs    int                 // passages in that segment when written or read
 	deltaKeys  int                 // records and tombstones in the KV beside it
 	rewrite    bool                // the next Save writes a new segment
-	loading    bool                // Load: no compaction, segment slots stay put
+	loading    bool                // Load: no compaction, segment slots stay put, postings added at the end
 	nbase      int                 // Load: slots read from the segment
 	seen       []bool              // Load: segment slots whose passage exists
 }
@@ -195,7 +195,7 @@ func (ix *Index) insertLocked(id uint64, sum, length, nterms uint32, terms []byt
 	ix.slot[id] = s
 	for t, tf := range unpackTerms(terms) {
 		ix.df[t]++
-		if !ix.deferPost {
+		if !ix.deferPost && !ix.loading {
 			ix.post[t].add(s, tf, length)
 		}
 	}

@@ -1,6 +1,12 @@
 package lexical
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+
+	"github.com/mcpvec/mcpvec/index/internal/parallel"
+)
 
 // invert rebuilds every posting list from the live passages' packed terms,
 // term by term rather than passage by passage: scatter (slot, tf) into one
@@ -62,21 +68,68 @@ func (ix *Index) scatter(start []uint32) (ps []slotTF, lengths []uint32) {
 	return ps, lengths
 }
 
-// repack copies every posting list into one arena of exact size, and the
-// block headers into another, releasing the shares that lists left behind
-// when they grew (LoadIDs, after adding records to lists read from a
-// segment). A copy, not an inversion: cheap next to invert. Callers hold
-// the write lock.
-func (ix *Index) repack() {
-	n, nb := 0, 0
-	for i := range ix.post {
-		n, nb = n+len(ix.post[i].data), nb+len(ix.post[i].blocks)
+// appendPending adds the postings of slots from and above (passages Load
+// inserted beside a segment, whose postings insertLocked deferred) to the
+// lists read from the segment, laying every list out in one arena of exact
+// size (releasing the segment's stream): each list is copied once instead
+// of growing posting by posting from the segment's exact-size slices. The
+// lists are independent, so they are built on all CPUs. Callers hold the
+// write lock.
+func (ix *Index) appendPending(from int) {
+	start := make([]uint32, len(ix.post)+1)
+	for s := from; s < len(ix.docs); s++ {
+		for t := range unpackTerms(ix.docs[s].terms) {
+			start[t+1]++
+		}
 	}
-	data, blocks := make([]byte, 0, n), make([]block, 0, nb)
-	for i := range ix.post {
-		p := &ix.post[i]
-		d0, b0 := len(data), len(blocks)
-		data, blocks = append(data, p.data...), append(blocks, p.blocks...)
-		p.data, p.blocks = data[d0:len(data):len(data)], blocks[b0:len(blocks):len(blocks)]
+	for t := range ix.post {
+		start[t+1] += start[t]
 	}
+	ps := make([]slotTF, start[len(ix.post)])
+	next := append([]uint32(nil), start[:len(ix.post)]...)
+	for s := from; s < len(ix.docs); s++ {
+		for t, tf := range unpackTerms(ix.docs[s].terms) {
+			ps[next[t]] = slotTF{uint32(s), tf}
+			next[t]++
+		}
+	}
+	dataOff, blockOff := ix.pendingSize(start, ps)
+	data, blocks := make([]byte, dataOff[len(ix.post)]), make([]block, blockOff[len(ix.post)])
+	parallel.Ranges(len(ix.post), 1024, func(lo, hi int) {
+		for t := lo; t < hi; t++ {
+			p := &ix.post[t]
+			d, b := data[dataOff[t]:dataOff[t+1]], blocks[blockOff[t]:blockOff[t+1]]
+			// Exact capacities: add writes into the arenas in place.
+			q := postings{data: d[:copy(d, p.data)], blocks: b[:copy(b, p.blocks)], n: p.n}
+			for _, e := range ps[start[t]:start[t+1]] {
+				q.add(e.slot, e.tf, ix.docs[e.slot].length)
+			}
+			*p = postings{data: slices.Clip(q.data), blocks: slices.Clip(q.blocks), n: q.n}
+		}
+	})
 }
+
+// pendingSize returns where each posting list starts in the data and block
+// arenas (the last entry: their sizes) once the pending postings ps (term
+// t's at ps[start[t]:start[t+1]]) are added.
+func (ix *Index) pendingSize(start []uint32, ps []slotTF) (dataOff, blockOff []int) {
+	dataOff, blockOff = make([]int, len(ix.post)+1), make([]int, len(ix.post)+1)
+	for t := range ix.post {
+		p := &ix.post[t]
+		n := len(p.data)
+		prev := uint32(0)
+		if len(p.blocks) > 0 {
+			prev = p.blocks[len(p.blocks)-1].last
+		}
+		for _, e := range ps[start[t]:start[t+1]] {
+			n += uvarintLen(e.slot-prev) + uvarintLen(e.tf)
+			prev = e.slot
+		}
+		dataOff[t+1] = dataOff[t] + n
+		blockOff[t+1] = blockOff[t] + (p.n+int(start[t+1]-start[t])+blockSize-1)/blockSize
+	}
+	return dataOff, blockOff
+}
+
+// uvarintLen is the length of v's uvarint encoding.
+func uvarintLen(v uint32) int { return (bits.Len32(v|1) + 6) / 7 }

@@ -231,9 +231,26 @@ func Load(kv KV, cfg Config, texts iter.Seq2[uint64, string]) (*Index, LoadStats
 // passage stored but absent from ids is dropped. It returns errors from
 // kv.ForEach and from text, wrapped.
 func LoadIDs(kv KV, cfg Config, ids iter.Seq[uint64], text func(id uint64) (string, error)) (*Index, LoadStats, error) {
+	return loadIDs(kv, cfg, ids, text, false)
+}
+
+// LoadSynced is LoadIDs for a caller that knows the KV is in step with its
+// passages: it saved the index after the last change to them (for
+// instance, it records the store's write generation with every Save and
+// compared it). The passages are then the ones the KV holds, so ids is
+// ranged over only when the KV cannot list them itself (its segment is
+// damaged or from another TokenizerVersion). Errors are LoadIDs's.
+func LoadSynced(kv KV, cfg Config, ids iter.Seq[uint64], text func(id uint64) (string, error)) (*Index, LoadStats, error) {
+	return loadIDs(kv, cfg, ids, text, true)
+}
+
+func loadIDs(kv KV, cfg Config, ids iter.Seq[uint64], text func(id uint64) (string, error), synced bool) (*Index, LoadStats, error) {
 	ix, recs, st, err := readPersisted(kv, cfg)
 	if err != nil {
 		return nil, st, err
+	}
+	if synced && ix.metaOK && st.Reason == nil {
+		ids = slices.Values(ix.storedIDs(recs))
 	}
 	for id := range ids {
 		if ix.reuse(id, false, 0, recs, &st) {
@@ -248,6 +265,25 @@ func LoadIDs(kv KV, cfg Config, ids iter.Seq[uint64], text func(id uint64) (stri
 	}
 	ix.finishLoad(recs, &st)
 	return ix, st, nil
+}
+
+// storedIDs lists the passages the KV holds: the
+// segment's, less those a tombstone deletes, and those of other records.
+func (ix *Index) storedIDs(recs map[uint64]record) []uint64 {
+	ids := make([]uint64, 0, ix.nbase+len(recs))
+	for s := range ix.nbase {
+		if r, ok := recs[ix.docs[s].id]; !ok || !r.tomb {
+			ids = append(ids, ix.docs[s].id)
+		}
+	}
+	seg := len(ids)
+	for id, r := range recs {
+		if _, inSeg := ix.slot[id]; !r.tomb && !inSeg {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids[seg:]) // records get slots in id order, as LoadIDs gives them
+	return ids
 }
 
 // readPersisted reads the dictionary, the segment and every record and
@@ -276,6 +312,7 @@ func readPersisted(kv KV, cfg Config) (*Index, map[uint64]record, LoadStats, err
 	if err != nil {
 		return nil, nil, st, err
 	}
+	ix.docs = slices.Grow(ix.docs, len(recs)) // room for the records' passages
 	return ix, recs, st, nil
 }
 
@@ -336,7 +373,8 @@ func (ix *Index) reuse(id uint64, check bool, sum uint32, recs map[uint64]record
 
 // finishLoad drops the segment's passages and the records no passage
 // claimed (the next Save deletes them; a tombstone already says so), then
-// builds the postings, or compacts or repacks those read from a segment.
+// builds the postings, or compacts those read from a segment or adds to
+// them the postings of the passages inserted beside it.
 func (ix *Index) finishLoad(recs map[uint64]record, st *LoadStats) {
 	for s := range ix.nbase {
 		d := &ix.docs[s]
@@ -356,7 +394,7 @@ func (ix *Index) finishLoad(recs map[uint64]record, st *LoadStats) {
 			st.Dropped++
 		}
 	}
-	grown := len(ix.docs) > ix.nbase
+	nbase := ix.nbase
 	ix.loading, ix.seen, ix.nbase = false, nil, 0
 	switch {
 	case ix.deferPost:
@@ -364,8 +402,8 @@ func (ix *Index) finishLoad(recs map[uint64]record, st *LoadStats) {
 		ix.invert()
 	case ix.deadPost > 4096 && ix.deadPost > ix.livePost:
 		ix.compactLocked()
-	case grown:
-		ix.repack()
+	case len(ix.docs) > nbase:
+		ix.appendPending(nbase)
 	}
 	st.Rewrite = ix.segmentDueLocked()
 }

@@ -23,7 +23,7 @@ import (
 //
 // All integers are little-endian. The manifest under segMetaKey gives the
 // counts, the lengths and the CRC-32C of the streams. Records and postings
-// are read into an allocation each, so that repacking the posting lists
+// are read into an allocation each, so that rebuilding the posting lists
 // (finishLoad) can release theirs.
 var (
 	segMetaKey     = []byte("\x00lexical-segm")
@@ -249,6 +249,7 @@ func (ix *Index) loadSegmentLocked(kv KV) (found bool, err error) {
 		return true, err
 	}
 	ix.docs, ix.lens = docs, make([]uint32, len(docs))
+	ix.slot = make(map[uint64]uint32, len(docs))
 	for s := range docs {
 		d := &docs[s]
 		ix.slot[d.id] = uint32(s)

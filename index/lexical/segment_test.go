@@ -51,6 +51,18 @@ func indexOf(texts map[uint64]string) *Index {
 	return ix
 }
 
+// churn adds 10 passages (ids 1000-1009) to ix and texts and deletes the
+// first 10 of segmentCorpus (ids 100-109).
+func churn(texts map[uint64]string, ix *Index, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	for i := range 10 {
+		texts[uint64(1000+i)] = randomText(rng, 20)
+		ix.Add(uint64(1000+i), texts[uint64(1000+i)])
+		delete(texts, uint64(100+i))
+		ix.Delete(uint64(100 + i))
+	}
+}
+
 // keysOf counts passage keys (records and tombstones) and segment chunks.
 func keysOf(kv *indextest.KV) (passages, chunks int) {
 	for k := range kv.M {
@@ -126,13 +138,7 @@ func TestSegmentRoundTrip(t *testing.T) {
 func TestSegmentIncremental(t *testing.T) {
 	smallSegments(t, 16)
 	texts, ix, kv := savedCorpus(t, 2, 400)
-	rng := rand.New(rand.NewPCG(2, 2))
-	for i := range 10 {
-		texts[uint64(1000+i)] = randomText(rng, 20)
-		ix.Add(uint64(1000+i), texts[uint64(1000+i)])
-		delete(texts, uint64(100+i))
-		ix.Delete(uint64(100 + i))
-	}
+	churn(texts, ix, 2)
 	kv.Puts, kv.Deletes = 0, 0
 	if err := ix.Save(kv); err != nil {
 		t.Fatal(err)
@@ -309,4 +315,39 @@ func TestSegmentOtherTokenizerVersion(t *testing.T) {
 		t.Fatalf("LoadIDs = %+v, %v", st, err)
 	}
 	saveReloads(t, got, kv, texts)
+}
+
+// TestLoadSynced: with a KV in step with the passages, LoadSynced restores
+// the segment's passages and the records and tombstones beside it without
+// ranging over the ids; when the segment is damaged it falls back to them
+// and tokenises what the segment held.
+func TestLoadSynced(t *testing.T) {
+	smallSegments(t, 16)
+	texts, ix, kv := savedCorpus(t, 3, 300)
+	churn(texts, ix, 3)
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	ranged := false
+	ids := func(yield func(uint64) bool) {
+		ranged = true
+		idsOf(texts)(yield)
+	}
+	text := func(id uint64) (string, error) { return texts[id], nil }
+	got, st, err := LoadSynced(kv, DefaultConfig(), ids, text)
+	if err != nil || st != (LoadStats{Loaded: len(texts)}) || ranged {
+		t.Fatalf("LoadSynced = %+v, %v; ranged over ids: %v", st, err, ranged)
+	}
+	sameAsFresh(t, got, texts)
+
+	for k, v := range kv.M {
+		if bytes.HasPrefix([]byte(k), segChunkPrefix) {
+			kv.M[k] = v[:len(v)/2]
+		}
+	}
+	got, st, err = LoadSynced(kv, DefaultConfig(), ids, text)
+	if err != nil || !ranged || st.Reason == nil || st.Tokenized != len(texts)-10 {
+		t.Fatalf("LoadSynced of a damaged segment = %+v, %v; ranged over ids: %v", st, err, ranged)
+	}
+	sameAsFresh(t, got, texts)
 }

@@ -36,6 +36,19 @@
 //     store never changes a passage's text under its number): Open reads the
 //     text only of passages the index lacks, and a damaged persisted index
 //     is logged and rebuilt from the passages.
+//   - Save records, in its transaction, the store write generation
+//     (store.Totals) up to which every write has been applied to the
+//     indexes (aux bucket AuxIndexed). Open compares it with the store's:
+//     equal, the BM25 index is loaded as saved, without walking the
+//     passages' keys (which maps most of the file); different (a write
+//     not yet applied when Save ran, a crash, an older writer), Open
+//     reconciles as above and saves. A write committed but not yet applied
+//     is never recorded as indexed.
+//   - NewLive releases the file pages the open mapped (store.DB.
+//     ReleaseMapped), so a server's resident set after start-up is its
+//     indexes; pages searches touch are mapped again as they are read.
+//   - Summary reads the store's totals and the first 20 titles, not every
+//     document record.
 //   - Reindex switches vectors, embedder identity and a rebuilt vector index
 //     in one transaction; a Library already open on the store must be
 //     reopened after it (Live.Swap). Staged vectors share the embed cache

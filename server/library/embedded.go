@@ -24,6 +24,7 @@ type embedded struct {
 	vec  *index.Index
 	lex  *lexical.Index
 	docs docCache // records without text for the query path
+	mark genMark  // the store generation the indexes reflect
 }
 
 // openEmbedded loads the persisted indexes over db, reconciling them with
@@ -42,14 +43,21 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 		l.dim = meta.Embedder.Dimensions
 	}
 	start := time.Now()
+	var gen uint64
+	var synced bool
+	if err := db.View(func(tx *store.Tx) (err error) { gen, synced, err = indexedGen(tx); return err }); err != nil {
+		return nil, fmt.Errorf("read index generation: %w", err)
+	}
 	// The two indexes load in parallel, each in a read transaction of its
 	// own. A write committed between the two (none is, while a command or
 	// server opens its library) leaves a passage in one index only, which
-	// the next open reconciles, as it does a write missed by both.
+	// the next open reconciles, as it does a write missed by both: the
+	// generation read above is then older than the store's, and the next
+	// open walks the passages.
 	var lexRepaired, vecRepaired bool
 	var g errgroup.Group
 	g.Go(func() error {
-		return db.View(func(tx *store.Tx) (err error) { lexRepaired, err = l.loadLexicalIndex(tx); return err })
+		return db.View(func(tx *store.Tx) (err error) { lexRepaired, err = l.loadLexicalIndex(tx, synced); return err })
 	})
 	if l.dim > 0 {
 		g.Go(func() error {
@@ -59,9 +67,10 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
+	l.mark.start(gen)
 	repaired := lexRepaired || vecRepaired
-	opts.Logger.Debug("library indexes loaded", "passages", l.lex.Len(), "took", time.Since(start))
-	if repaired {
+	opts.Logger.Debug("library indexes loaded", "passages", l.lex.Len(), "took", time.Since(start), "synced", synced)
+	if repaired || (gen > 0 && !synced) {
 		if err := l.Save(); err != nil && !errors.Is(err, store.ErrReadOnly) {
 			return nil, err
 		}
@@ -71,9 +80,11 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 
 // loadLexical loads the BM25 index, reconciled with the store by passage
 // sequence number alone: a passage's text never changes under its sequence
-// number, so only passages the index lacks are read and tokenised. It
-// reports whether the index was repaired or asks to be rewritten.
-func (l *embedded) loadLexical(tx *store.Tx, kv lexical.KV) (repaired bool, err error) {
+// number, so only passages the index lacks are read and tokenised. When
+// synced (the index was saved after the store's last write), the passages
+// are the ones the index holds and their keys are not walked. It reports
+// whether the index was repaired or asks to be rewritten.
+func (l *embedded) loadLexical(tx *store.Tx, kv lexical.KV, synced bool) (repaired bool, err error) {
 	opts := l.opts
 	text := func(seq uint64) (string, error) {
 		t, err := tx.ChunkText(seq)
@@ -83,8 +94,12 @@ func (l *embedded) loadLexical(tx *store.Tx, kv lexical.KV) (repaired bool, err 
 		}
 		return t, err
 	}
+	load := lexical.LoadIDs
+	if synced {
+		load = lexical.LoadSynced
+	}
 	var lst lexical.LoadStats
-	if l.lex, lst, err = lexical.LoadIDs(kv, opts.Lexical, tx.ChunkSeqs(), text); err != nil {
+	if l.lex, lst, err = load(kv, opts.Lexical, tx.ChunkSeqs(), text); err != nil {
 		return false, fmt.Errorf("load lexical index: %w", err)
 	}
 	if lst.Reason != nil {
@@ -98,13 +113,13 @@ func (l *embedded) loadLexical(tx *store.Tx, kv lexical.KV) (repaired bool, err 
 
 // loadLexicalIndex loads the BM25 index and reports whether it was
 // repaired.
-func (l *embedded) loadLexicalIndex(tx *store.Tx) (repaired bool, err error) {
+func (l *embedded) loadLexicalIndex(tx *store.Tx, synced bool) (repaired bool, err error) {
 	kv, err := tx.Aux(AuxLexical)
 	if err != nil {
 		return false, err
 	}
 	start := time.Now()
-	if repaired, err = l.loadLexical(tx, kv); err != nil {
+	if repaired, err = l.loadLexical(tx, kv, synced); err != nil {
 		return false, err
 	}
 	l.opts.Logger.Debug("lexical index loaded", "took", time.Since(start))
@@ -150,6 +165,14 @@ func (s *storeVectors) Vectors(ids []uint64, fn func(i int, vec []float32)) erro
 // removes the removed passages and indexes the added ones. Call Save to
 // persist.
 func (l *embedded) Apply(res store.PutResult) error {
+	if err := l.apply(res); err != nil {
+		return err
+	}
+	l.mark.applied(res.Generation)
+	return nil
+}
+
+func (l *embedded) apply(res store.PutResult) error {
 	l.docs.clear()
 	vec := l.vectors()
 	for _, s := range res.Removed {
@@ -196,28 +219,41 @@ func (l *embedded) Apply(res store.PutResult) error {
 }
 
 // Save persists what changed in the indexes since the last Save or Open, in
-// one transaction.
+// one transaction, with the store generation they reflect (read before
+// they are written: a write applied meanwhile is then saved too, under an
+// older generation, which costs the next open a walk, never a miss).
 func (l *embedded) Save() error {
 	return l.db.Update(func(tx *store.Tx) error {
-		kv, err := tx.Aux(AuxLexical)
-		if err != nil {
+		gen := l.mark.value()
+		if err := l.saveIndexes(tx); err != nil {
 			return err
 		}
-		if err := l.lex.Save(kv); err != nil {
-			return fmt.Errorf("save lexical index: %w", err)
-		}
-		vec := l.vectors()
-		if vec == nil {
+		if gen == 0 {
 			return nil
 		}
-		if kv, err = tx.Aux(AuxVectors); err != nil {
-			return err
-		}
-		if err := vec.Save(kv); err != nil {
-			return fmt.Errorf("save vector index: %w", err)
-		}
-		return nil
+		return putIndexedGen(tx, gen)
 	})
+}
+
+func (l *embedded) saveIndexes(tx *store.Tx) error {
+	kv, err := tx.Aux(AuxLexical)
+	if err != nil {
+		return err
+	}
+	if err := l.lex.Save(kv); err != nil {
+		return fmt.Errorf("save lexical index: %w", err)
+	}
+	vec := l.vectors()
+	if vec == nil {
+		return nil
+	}
+	if kv, err = tx.Aux(AuxVectors); err != nil {
+		return err
+	}
+	if err := vec.Save(kv); err != nil {
+		return fmt.Errorf("save vector index: %w", err)
+	}
+	return nil
 }
 
 // Counts reports the sizes of the in-memory indexes.

@@ -20,11 +20,11 @@ func (l *embedded) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float
 
 // Delete removes the document from the store and the indexes.
 func (l *embedded) Delete(id string) ([]uint64, error) {
-	removed, err := l.db.DeleteDocument(id)
+	res, err := l.db.RemoveDocument(id)
 	if err != nil {
 		return nil, err
 	}
-	return removed, l.Apply(store.PutResult{Removed: removed})
+	return res.Removed, l.Apply(res)
 }
 
 // Document returns a document with its text (read from the store), or its

@@ -189,11 +189,27 @@ type Summary struct {
 	Documents int
 	Chunks    int
 	Pages     int
-	Titles    []string // up to 20, in id order
+	Titles    []string // up to summaryTitles, in id order
 }
 
-// Summary counts the library's contents and samples its titles.
+// summaryTitles is how many titles a Summary samples.
+const summaryTitles = 20
+
+// summarizer is a Backend that counts its contents without listing them.
+type summarizer interface {
+	// summary is Library.Summary; ok false means it cannot tell cheaply.
+	summary() (s Summary, ok bool, err error)
+}
+
+// Summary counts the library's contents and samples its titles: from the
+// backend's running totals when it keeps them, else by listing every
+// document.
 func (l *Library) Summary(ctx context.Context) (Summary, error) {
+	if sb, ok := l.be.(summarizer); ok {
+		if s, ok, err := sb.summary(); err != nil || ok {
+			return s, err
+		}
+	}
 	docs, err := l.be.Documents()
 	if err != nil {
 		return Summary{}, err
@@ -202,7 +218,7 @@ func (l *Library) Summary(ctx context.Context) (Summary, error) {
 	for _, d := range docs {
 		s.Chunks += len(d.Chunks)
 		s.Pages += d.Pages
-		if len(s.Titles) < 20 {
+		if len(s.Titles) < summaryTitles {
 			s.Titles = append(s.Titles, d.Title)
 		}
 	}

@@ -191,6 +191,18 @@ func (l *Library) Apply(res store.PutResult) error { return l.be.Apply(res) }
 // Save persists what changed in the indexes since the last Save or Open.
 func (l *Library) Save() error { return l.be.Save() }
 
+// ReleaseMapped releases the pages of the library file that reads have
+// mapped into the process (store.DB.ReleaseMapped; they stay in the page
+// cache). Opening a library reads its indexes back and maps much of the
+// file, which would otherwise stay in the process's resident set. It does
+// nothing for a Library made with New. Safe for concurrent use.
+func (l *Library) ReleaseMapped() error {
+	if l.db == nil {
+		return nil
+	}
+	return l.db.ReleaseMapped()
+}
+
 // IndexStats describes the in-memory indexes for `mcpvec info`.
 type IndexStats struct {
 	VectorPassages  int `json:"vector_passages"`

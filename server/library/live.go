@@ -3,6 +3,7 @@ package library
 import (
 	"context"
 	"sync/atomic"
+	"time"
 )
 
 // Live is the library a running server answers from. Writes go to the
@@ -13,11 +14,38 @@ type Live struct {
 	cur atomic.Pointer[Library]
 }
 
-// NewLive returns a Live serving l.
+// NewLive returns a Live serving l. It releases the library file's pages
+// that opening l mapped (Library.ReleaseMapped): a server's resident memory
+// is then its indexes, not the file. A failure to release is only logged.
 func NewLive(l *Library) *Live {
 	lv := &Live{}
 	lv.cur.Store(l)
+	if err := l.ReleaseMapped(); err != nil {
+		l.opts.Logger.Warn("could not release the library file's mapped pages", "err", err)
+	}
 	return lv
+}
+
+// ReleaseEvery releases the current Library's mapped pages
+// (Library.ReleaseMapped) every interval until ctx is done, so that the
+// pages searches and fetches map do not pile up in a long-running server's
+// resident memory: they stay in the kernel's page cache, and a later read
+// maps them again from memory. Failures are logged. It blocks; run it in a
+// goroutine.
+func (lv *Live) ReleaseEvery(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			l := lv.Current()
+			if err := l.ReleaseMapped(); err != nil && ctx.Err() == nil {
+				l.opts.Logger.Warn("could not release the library file's mapped pages", "err", err)
+			}
+		}
+	}
 }
 
 // Current returns the Library being served.

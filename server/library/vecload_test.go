@@ -153,10 +153,7 @@ func toFormat1(t *testing.T, db *store.DB) {
 // passages and saves a sound one.
 func TestReopenRebuildsDamagedLexicalSegment(t *testing.T) {
 	f := newFixture(t, library.Options{})
-	pages := make([]string, 1500)
-	for i := range pages {
-		pages[i] = fmt.Sprintf("Passage %d about harbour number h%dx and lighthouse l%dy.", i, i, i%37)
-	}
+	pages := harbourPages(1500)
 	f.add(t, "big", "big.txt", "text/plain", "", pages...)
 	if err := f.lib.Save(); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,101 @@
+package library
+
+import (
+	"encoding/binary"
+	"sync"
+
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// AuxIndexed is the aux bucket in which the embedded backend records, with
+// every index Save, the store's write generation (store.Totals) its indexes
+// reflect; at open, a record equal to the store's generation means no
+// write was missed, so the BM25 index loads without walking the passages.
+const AuxIndexed = "indexed"
+
+var indexedKey = []byte("generation")
+
+// genMark tracks the store generation the in-memory indexes reflect: the
+// highest generation up to which every write has been applied. Writes may
+// be applied out of order (each Put commits, then indexes); a generation
+// applied ahead of a missing one waits until the gap closes, and a write
+// never applied (its generation unknown) holds the mark back for good,
+// which only means the next open walks the passages. Safe for concurrent
+// use.
+type genMark struct {
+	mu    sync.Mutex
+	done  uint64
+	ahead map[uint64]bool
+}
+
+// start sets the mark to the generation the loaded indexes reflect.
+func (m *genMark) start(gen uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.done, m.ahead = gen, map[uint64]bool{}
+}
+
+// applied notes that the write numbered gen (0: none) is in the indexes.
+func (m *genMark) applied(gen uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if gen <= m.done || m.ahead == nil {
+		return
+	}
+	m.ahead[gen] = true
+	for m.ahead[m.done+1] {
+		delete(m.ahead, m.done+1)
+		m.done++
+	}
+}
+
+// value is the generation every applied write up to which is in the indexes.
+func (m *genMark) value() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.done
+}
+
+// indexedGen reads the store's generation and the one the persisted
+// indexes were saved at; synced is true when they are equal (no write
+// since the last Save).
+func indexedGen(tx *store.Tx) (gen uint64, synced bool, err error) {
+	gen, ok := tx.Generation()
+	if !ok {
+		return 0, false, nil
+	}
+	kv, err := tx.Aux(AuxIndexed)
+	if err != nil {
+		return 0, false, err
+	}
+	v := kv.Get(indexedKey)
+	return gen, len(v) == 8 && binary.BigEndian.Uint64(v) == gen, nil
+}
+
+// putIndexedGen records that the persisted indexes reflect gen.
+func putIndexedGen(tx *store.Tx, gen uint64) error {
+	kv, err := tx.Aux(AuxIndexed)
+	if err != nil {
+		return err
+	}
+	return kv.Put(indexedKey, binary.BigEndian.AppendUint64(nil, gen))
+}
+
+// summary reads the store's totals and the first 20 documents' titles,
+// instead of every document record (seconds at a million passages);
+// ok is false for a library that predates the totals.
+func (l *embedded) summary() (Summary, bool, error) {
+	t, ok, err := l.db.Totals()
+	if err != nil || !ok {
+		return Summary{}, false, err
+	}
+	docs, err := l.db.FirstDocuments(summaryTitles)
+	if err != nil {
+		return Summary{}, false, err
+	}
+	s := Summary{Documents: t.Documents, Chunks: t.Passages, Pages: t.Pages}
+	for _, d := range docs {
+		s.Titles = append(s.Titles, d.Title)
+	}
+	return s, true, nil
+}

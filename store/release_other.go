@@ -1,0 +1,6 @@
+//go:build !linux
+
+package store
+
+// releaseMapped does nothing where the mapping cannot be released.
+func releaseMapped(addr, n uintptr) error { return nil }
