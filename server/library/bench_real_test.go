@@ -21,6 +21,26 @@ import (
 //	MCPVEC_BENCH_LIBRARY=/path/library.db MCPVEC_BENCH_QUERIES=../../../shared/eval/scifact/queries.jsonl \
 //	  go test -run '^$' -bench SearchRealLibrary -count 5 ./server/library/
 func BenchmarkSearchRealLibrary(b *testing.B) {
+	lib, _, queries := openRealLibrary(b)
+	for _, mode := range []library.Mode{library.Lexical, library.Vector, library.Hybrid} {
+		b.Run(string(mode), func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := lib.Search(context.Background(), queries[i%len(queries)], library.SearchOptions{Mode: mode}); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// openRealLibrary opens the library MCPVEC_BENCH_LIBRARY read-only as
+// `serve` opens one of the offline embedder (OptionsFor("hash"), query words
+// weighed by the library's IDF) and reads the queries of
+// MCPVEC_BENCH_QUERIES; it skips b without both. The store closes with b.
+func openRealLibrary(b *testing.B) (*library.Library, *store.DB, []string) {
 	path, qpath := os.Getenv("MCPVEC_BENCH_LIBRARY"), os.Getenv("MCPVEC_BENCH_QUERIES")
 	if path == "" || qpath == "" {
 		b.Skip("set MCPVEC_BENCH_LIBRARY and MCPVEC_BENCH_QUERIES")
@@ -30,7 +50,7 @@ func BenchmarkSearchRealLibrary(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer db.Close()
+	b.Cleanup(func() { db.Close() })
 	meta, err := db.Meta()
 	if err != nil || meta.Embedder == nil || meta.Embedder.Provider != "hash" {
 		b.Fatalf("need a library of the offline embedder: %+v %v", meta.Embedder, err)
@@ -44,18 +64,7 @@ func BenchmarkSearchRealLibrary(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, mode := range []library.Mode{library.Lexical, library.Vector, library.Hybrid} {
-		b.Run(string(mode), func(b *testing.B) {
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if _, err := lib.Search(context.Background(), queries[i%len(queries)], library.SearchOptions{Mode: mode}); err != nil {
-					b.Fatal(err)
-				}
-				i++
-			}
-		})
-	}
+	return lib, db, queries
 }
 
 func readQueries(b *testing.B, path string) []string {

@@ -1,0 +1,339 @@
+package library_test
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mcpvec/mcpvec/index"
+	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/store"
+	"github.com/viterin/vek/vek32"
+)
+
+// recallEfs are the graph's candidate-list sizes measured besides the
+// library's own search (ef 200 for the offline embedder).
+var recallEfs = []int{100, 200, 400, 800, 1600, 3200, 6400}
+
+// BenchmarkRecallRealLibrary measures the recall@10 of the library's HNSW
+// search on an existing library of the offline embedder, opened read-only
+// as `serve` opens it (see openRealLibrary), with every query of
+// MCPVEC_BENCH_QUERIES. The reference is the exact top 10 by cosine over
+// every vector in the store, streamed in one read transaction and scored
+// against all queries in a single pass (at 1M passages and 256 dimensions:
+// 1 GB of floats read once, 300 × 1M dot products).
+//
+// Sub-benchmark "library" is what a vector or hybrid search fuses: the
+// query embedded by the library, the backend's 100 vector candidates (the
+// graph at ef 200, re-scored from the store), of which the top 10 are
+// compared; its time includes embedding the query. "ef=N" is
+// index.SearchEf(query, 100, N) on the same loaded graph, re-scored the
+// same way, on the pre-embedded queries; "exact" is index.SearchExact(query,
+// 100), the index's exact scan of its int8 codes re-scored from the store
+// (recall 1 by construction, for its cost; up to 200,000 passages). Each
+// reports recall@10 (mean), the fraction of queries below 0.9
+// ("below-0.9"), the same recall counting only the exact top 10's ids
+// ("recall-ids"; the main figure also counts a passage whose exact score
+// ties the 10th, as duplicated passages do) and CPU time per query of the
+// whole process ("cpu-us/query", GC included). The whole run took about 5
+// minutes at 100k and at 1M passages on two shared cores.
+//
+//	MCPVEC_BENCH_LIBRARY=/work/scale/1m/library.db MCPVEC_BENCH_QUERIES=../../../shared/eval/scifact/queries.jsonl \
+//	  flock /work/bench.lock go test -run '^$' -bench RecallRealLibrary -benchtime 300x -timeout 1h ./server/library/
+func BenchmarkRecallRealLibrary(b *testing.B) {
+	ctx := context.Background()
+	lib, db, queries := openRealLibrary(b)
+	x := library.VectorIndex(lib)
+	if x == nil {
+		b.Fatal("the library has no vector index")
+	}
+	qvecs := make([][]float32, len(queries))
+	libTop := make([][]index.Result, len(queries))
+	for i, q := range queries {
+		v, hits, err := library.VectorCandidates(ctx, lib, q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		qvecs[i] = v
+		for _, h := range hits[:min(10, len(hits))] {
+			libTop[i] = append(libTop[i], index.Result{ID: h.Seq, Score: float32(h.Score)})
+		}
+	}
+	start := time.Now()
+	truth, scanned := exactTop10(b, db, qvecs)
+	checkReference(b, x, qvecs, truth)
+	var first, tenth float64
+	for _, t := range truth {
+		first, tenth = first+float64(t[0].Score), tenth+float64(t[len(t)-1].Score)
+	}
+	b.Logf("exact top 10: mean cosine of the 1st %.4f, of the 10th %.4f", first/float64(len(truth)), tenth/float64(len(truth)))
+	b.Logf("%d queries; exact scan of %d stored vectors (index holds %d) in %v",
+		len(queries), scanned, x.Len(), time.Since(start).Round(time.Millisecond))
+	b.Run("library", func(b *testing.B) {
+		i := 0
+		timeQueries(b, func() {
+			if _, _, err := library.VectorCandidates(ctx, lib, queries[i%len(queries)]); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		})
+		reportRecall(b, "library (ef 200)", truth, libTop)
+	})
+	for _, ef := range append(recallEfs, 0) {
+		search := func(v []float32) ([]index.Result, error) { return x.SearchEf(v, 100, ef) }
+		name := fmt.Sprintf("ef=%d", ef)
+		if ef == 0 && x.Len() > 200_000 {
+			// At 1M passages it ran over 7 minutes without finishing 600
+			// queries.
+			b.Logf("exact scan not measured above 200,000 passages (over 0.7 s a query at 1M)")
+			continue
+		}
+		if ef == 0 {
+			search, name = func(v []float32) ([]index.Result, error) { return x.SearchExact(v, 100) }, "exact"
+		}
+		b.Run(name, func(b *testing.B) {
+			// Inside b.Run, so a sub-benchmark left out by -bench costs
+			// nothing; b.Loop runs this function once and times only
+			// the loop.
+			got := make([][]index.Result, len(qvecs))
+			for i, v := range qvecs {
+				rs, err := search(v)
+				if err != nil {
+					b.Fatal(err)
+				}
+				got[i] = rs[:min(10, len(rs))]
+				if ef == 200 && !sameIDs(got[i], libTop[i]) {
+					b.Errorf("query %d: SearchEf at ef 200 %v differs from the library's search %v", i, got[i], libTop[i])
+				}
+			}
+			i := 0
+			timeQueries(b, func() {
+				if _, err := search(qvecs[i%len(qvecs)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			})
+			reportRecall(b, name, truth, got)
+		})
+	}
+}
+
+// checkReference compares the reference of the first queries with the
+// index's own exact search (index.SearchExact: an int8 scan of every live
+// vector, re-scored within its rounding bound).
+func checkReference(b *testing.B, x *index.Index, qvecs [][]float32, truth [][]index.Result) {
+	for i := range min(len(qvecs), 10) {
+		rs, err := x.SearchExact(qvecs[i], 10)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r, _ := recallAt10(truth[i], rs); r < 1 {
+			b.Errorf("query %d: index.SearchExact %v, the store scan %v", i, rs, truth[i])
+		}
+	}
+}
+
+// timeQueries runs query in b.Loop and reports the process's CPU time per
+// call: on a shared machine wall time mostly measures the other processes.
+func timeQueries(b *testing.B, query func()) {
+	n := 0
+	var cpu time.Duration
+	for b.Loop() {
+		if n == 0 {
+			cpu = processCPU()
+		}
+		query()
+		n++
+	}
+	b.ReportMetric(float64((processCPU()-cpu).Microseconds())/float64(n), "cpu-us/query")
+}
+
+// reportRecall reports and logs the recall@10 of got against the exact
+// top 10 of each query.
+func reportRecall(b *testing.B, name string, truth, got [][]index.Result) {
+	var sum, sumIDs float64
+	below := 0
+	for i := range truth {
+		r, rIDs := recallAt10(truth[i], got[i])
+		sum += r
+		sumIDs += rIDs
+		if r < 0.9 {
+			below++
+		}
+	}
+	n := float64(len(truth))
+	b.ReportMetric(sum/n, "recall@10")
+	b.ReportMetric(float64(below)/n, "below-0.9")
+	b.ReportMetric(sumIDs/n, "recall-ids")
+	b.Logf("%s: recall@10 %.4f (ids only %.4f), %d of %d queries below 0.9", name, sum/n, sumIDs/n, below, len(truth))
+}
+
+// recallAt10 is the share of the exact top 10 that got finds: a passage
+// counts when it is one of the exact top 10 or, in the first figure, when
+// its exact score reaches the 10th's (a tie). got's scores are exact: the
+// index re-scores its candidates from the store.
+func recallAt10(truth, got []index.Result) (r, rIDs float64) {
+	if len(truth) == 0 {
+		return 1, 1
+	}
+	kth := truth[len(truth)-1].Score
+	hits, idHits := 0, 0
+	for _, g := range got {
+		in := slices.ContainsFunc(truth, func(t index.Result) bool { return t.ID == g.ID })
+		if in {
+			idHits++
+		}
+		if in || g.Score >= kth-1e-6 {
+			hits++
+		}
+	}
+	return float64(hits) / float64(len(truth)), float64(idHits) / float64(len(truth))
+}
+
+func sameIDs(a, b []index.Result) bool {
+	return slices.EqualFunc(a, b, func(x, y index.Result) bool { return x.ID == y.ID })
+}
+
+// exactTop10 returns, for each query, the 10 stored vectors of highest
+// cosine similarity, best first, and how many vectors it scored: one pass
+// over every vector in the store, in one read transaction.
+func exactTop10(b *testing.B, db *store.DB, qvecs [][]float32) ([][]index.Result, int) {
+	qs := make([][]float32, len(qvecs))
+	for i, q := range qvecs {
+		qs[i] = normalized(q)
+	}
+	top := make([][]index.Result, len(qs))
+	scanned := 0
+	buf := make([]float32, len(qs[0]))
+	score := func(seq uint64, v []float32) {
+		if len(v) != len(buf) {
+			b.Fatalf("passage %d: vector of %d dimensions, want %d", seq, len(v), len(buf))
+		}
+		copy(buf, v)
+		if !normalize(buf) {
+			return // a zero vector, which the index refuses too
+		}
+		scanned++
+		for i, q := range qs {
+			top[i] = offer(top[i], index.Result{ID: seq, Score: vek32.Dot(q, buf)}, 10)
+		}
+	}
+	err := db.View(func(tx *store.Tx) error {
+		seqs := make([]uint64, 0, 4096)
+		flush := func() error {
+			err := tx.ReadVectors(seqs, func(i int, v []float32) { score(seqs[i], v) })
+			seqs = seqs[:0]
+			return err
+		}
+		for seq := range tx.VectorSums() {
+			if seqs = append(seqs, seq); len(seqs) == cap(seqs) {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		return flush()
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return top, scanned
+}
+
+// offer inserts r into top, kept sorted by score (then id) and at most k
+// long.
+func offer(top []index.Result, r index.Result, k int) []index.Result {
+	if len(top) == k && r.Score <= top[k-1].Score {
+		return top
+	}
+	i, _ := slices.BinarySearchFunc(top, r, func(a, b index.Result) int {
+		if a.Score != b.Score {
+			if a.Score > b.Score {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	top = slices.Insert(top, i, r)
+	return top[:min(len(top), k)]
+}
+
+func normalized(v []float32) []float32 {
+	out := slices.Clone(v)
+	normalize(out)
+	return out
+}
+
+// normalize scales v to unit length in place; false for a zero vector.
+func normalize(v []float32) bool {
+	n := math.Sqrt(float64(vek32.Dot(v, v)))
+	if n == 0 {
+		return false
+	}
+	vek32.MulNumber_Inplace(v, float32(1/n))
+	return true
+}
+
+// BenchmarkRecallRebuiltGraph tells the graph's build parameters from the
+// data: it builds fresh graphs (float32 copies in memory, one goroutine)
+// over every vector of MCPVEC_BENCH_LIBRARY with the default M 16 /
+// efConstruction 128 and with denser settings, and reports each one's
+// recall@10 at ef 200 against the same exact reference as
+// BenchmarkRecallRealLibrary. A build takes about a minute per 100k
+// passages of 256 dimensions at the defaults; meant for 100k, not 1M.
+//
+//	MCPVEC_BENCH_LIBRARY=/work/scale/100k-256/library.db MCPVEC_BENCH_QUERIES=../../../shared/eval/scifact/queries.jsonl \
+//	  go test -run '^$' -bench RecallRebuiltGraph -benchtime 1x -timeout 1h ./server/library/
+func BenchmarkRecallRebuiltGraph(b *testing.B) {
+	lib, db, queries := openRealLibrary(b)
+	qvecs := make([][]float32, len(queries))
+	for i, q := range queries {
+		v, _, err := library.VectorCandidates(context.Background(), lib, q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		qvecs[i] = v
+	}
+	truth, _ := exactTop10(b, db, qvecs)
+	for _, mc := range [][2]int{{16, 128}, {32, 256}} {
+		b.Run(fmt.Sprintf("M=%d,efc=%d", mc[0], mc[1]), func(b *testing.B) {
+			cfg := index.DefaultConfig()
+			cfg.M, cfg.EfConstruction = mc[0], mc[1]
+			x := index.New(library.VectorIndex(lib).Dim(), cfg)
+			for b.Loop() {
+				err := db.View(func(tx *store.Tx) error {
+					var seqs []uint64
+					for s := range tx.VectorSums() {
+						seqs = append(seqs, s)
+					}
+					var err error
+					rerr := tx.ReadVectors(seqs, func(i int, v []float32) {
+						// A zero vector is skipped, as the reference skips it.
+						if e := x.Add(seqs[i], v); e != nil && !errors.Is(e, index.ErrInvalidVector) && err == nil {
+							err = e
+						}
+					})
+					return cmp.Or(err, rerr)
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			got := make([][]index.Result, len(qvecs))
+			for i, v := range qvecs {
+				rs, err := x.SearchEf(v, 100, 200)
+				if err != nil {
+					b.Fatal(err)
+				}
+				got[i] = rs[:min(10, len(rs))]
+			}
+			reportRecall(b, fmt.Sprintf("M %d, efConstruction %d, ef 200", mc[0], mc[1]), truth, got)
+		})
+	}
+}
