@@ -72,24 +72,29 @@ func (ix *Index) exhaustive(sc *scratch, bm bm25, k int) []Result {
 // to h. Calls on disjoint ranges may run concurrently.
 func (ix *Index) scoreRange(sc *scratch, bm bm25, k int, lo, hi uint32, h resultHeap) resultHeap {
 	acc, touched, lens := sc.acc, sc.touched[:0], ix.lens
+	base, per := bm.base, bm.per
 	for i := range sc.cursors {
 		c := &sc.cursors[i]
+		w := c.w
 		b, doc, left := c.p.from(lo)
+		// The format of postings.add, decoded by index (no reslicing per
+		// byte: 10-20% faster than b = b[n:]); one-byte fast paths as in
+		// decode.
+		pos := 0
 		for ; left > 0; left-- {
-			// The format of postings.add; one-byte fast paths as in decode.
-			d := uint32(b[0])
+			d := uint32(b[pos])
 			if d < 0x80 {
-				b = b[1:]
+				pos++
 			} else {
-				v, n := binary.Uvarint(b)
-				d, b = uint32(v), b[n:]
+				v, n := binary.Uvarint(b[pos:])
+				d, pos = uint32(v), pos+n
 			}
-			tf := uint32(b[0])
+			tf := uint32(b[pos])
 			if tf < 0x80 {
-				b = b[1:]
+				pos++
 			} else {
-				v, n := binary.Uvarint(b)
-				tf, b = uint32(v), b[n:]
+				v, n := binary.Uvarint(b[pos:])
+				tf, pos = uint32(v), pos+n
 			}
 			doc += d
 			if doc < lo {
@@ -106,7 +111,9 @@ func (ix *Index) scoreRange(sc *scratch, bm bm25, k int, lo, hi uint32, h result
 			if v == 0 { // contributions are positive: 0 means untouched
 				touched = append(touched, doc)
 			}
-			acc[doc] = v + float32(bm.term(c.w, tf, length))
+			// bm.term, spelled out with the fields in locals.
+			f := float64(tf)
+			acc[doc] = v + float32(w*f/(f+base+per*float64(length)))
 		}
 	}
 	sc.heap = h
