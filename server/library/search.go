@@ -56,12 +56,13 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	if mode == "" {
 		mode = l.opts.Mode
 	}
-	hits, found, err := l.rank(ctx, query, mode, max(l.opts.Candidates, 3*k))
+	hits, c, err := l.rank(ctx, query, mode, max(l.opts.Candidates, 3*k))
 	if err != nil {
 		return nil, err
 	}
 	resp, err := l.results(query, hits, k)
 	if err == nil && so.Debug {
+		found := retrievers(c)
 		for i := range resp.Results {
 			resp.Results[i].Retriever = found[resp.Results[i].seq]
 		}
@@ -88,25 +89,25 @@ func retrievers(c Candidates) map[uint64]string {
 	return found
 }
 
-// rank returns fused candidates, best first, and which retriever found each.
-func (l *Library) rank(ctx context.Context, query string, mode Mode, n int) ([]Hit, map[uint64]string, error) {
+// rank returns fused candidates, best first, and the backend's lists they
+// came from.
+func (l *Library) rank(ctx context.Context, query string, mode Mode, n int) ([]Hit, Candidates, error) {
 	q := Query{Text: query, Mode: mode, N: n}
 	if (mode == Vector || mode == Hybrid) && l.emb != nil && l.be.Counts().VectorPassages > 0 {
 		v, err := l.emb.EmbedQuery(ctx, query)
 		if err != nil {
-			return nil, nil, fmt.Errorf("embed query: %w", err)
+			return nil, Candidates{}, fmt.Errorf("embed query: %w", err)
 		}
 		q.Vector = v
 	} else if mode == Vector {
-		return nil, nil, errors.New("vector search is unavailable: the library has no vector index or embedder")
+		return nil, Candidates{}, errors.New("vector search is unavailable: the library has no vector index or embedder")
 	}
 	c, err := l.be.Candidates(ctx, q)
 	if err != nil {
-		return nil, nil, err
+		return nil, c, err
 	}
-	found := retrievers(c)
 	if c.Fused != nil {
-		return c.Fused, found, nil
+		return c.Fused, c, nil
 	}
 	var lists [][]Hit
 	var weights []float64
@@ -117,12 +118,12 @@ func (l *Library) rank(ctx context.Context, query string, mode Mode, n int) ([]H
 		lists, weights = append(lists, c.Vector), append(weights, l.opts.VectorWeight)
 	}
 	if len(lists) == 1 {
-		return lists[0], found, nil
+		return lists[0], c, nil
 	}
 	if l.opts.Fusion == FusionScores {
-		return fuseScores(lists, weights), found, nil
+		return fuseScores(lists, weights), c, nil
 	}
-	return fuseRRF(lists, weights, l.opts.RRFK), found, nil
+	return fuseRRF(lists, weights, l.opts.RRFK), c, nil
 }
 
 // fuseScores combines lists by a weighted sum of min-max normalised scores;
