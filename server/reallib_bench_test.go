@@ -1,12 +1,11 @@
 package server
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"os"
 	"testing"
 
+	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
@@ -48,22 +47,9 @@ func BenchmarkSearchHTTPRealLibrary(b *testing.B) {
 }
 
 func readBenchQueries(b *testing.B, path string) []string {
-	f, err := os.Open(path)
+	qs, err := evalset.QueryTexts(path)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var q struct{ Text string }
-		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-			b.Fatal(err)
-		}
-		out = append(out, q.Text)
-	}
-	if len(out) == 0 {
-		b.Fatal("no queries")
-	}
-	return out
+	return qs
 }
