@@ -39,7 +39,7 @@ func BenchmarkSearchRealLibrary(b *testing.B) {
 // `serve` opens one of the offline embedder (OptionsFor("hash"), query words
 // weighed by the library's IDF) and reads the queries of
 // MCPVEC_BENCH_QUERIES; it skips b without both. The store closes with b.
-func openRealLibrary(b *testing.B) (*library.Library, *store.DB, []string) {
+func openRealLibrary(b testing.TB) (*library.Library, *store.DB, []string) {
 	path, qpath := os.Getenv("MCPVEC_BENCH_LIBRARY"), os.Getenv("MCPVEC_BENCH_QUERIES")
 	if path == "" || qpath == "" {
 		b.Skip("set MCPVEC_BENCH_LIBRARY and MCPVEC_BENCH_QUERIES")
@@ -66,7 +66,7 @@ func openRealLibrary(b *testing.B) (*library.Library, *store.DB, []string) {
 	return lib, db, queries
 }
 
-func readQueries(b *testing.B, path string) []string {
+func readQueries(b testing.TB, path string) []string {
 	qs, err := evalset.QueryTexts(path)
 	if err != nil {
 		b.Fatal(err)

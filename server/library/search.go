@@ -56,11 +56,20 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	if mode == "" {
 		mode = l.opts.Mode
 	}
-	hits, c, err := l.rank(ctx, query, mode, max(l.opts.Candidates, 3*k))
+	n := max(l.opts.Candidates, 3*k)
+	few := l.fewCandidates(mode, k, n)
+	hits, c, err := l.rank(ctx, query, mode, few)
 	if err != nil {
 		return nil, err
 	}
 	resp, err := l.results(query, hits, k)
+	if err == nil && few < n && len(resp.Results) < k && len(hits) == few {
+		// Overlapping passages used up the short list: rank the full one.
+		if hits, c, err = l.rank(ctx, query, mode, n); err != nil {
+			return nil, err
+		}
+		resp, err = l.results(query, hits, k)
+	}
 	if err == nil && so.Debug {
 		found := retrievers(c)
 		for i := range resp.Results {
@@ -68,6 +77,20 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 		}
 	}
 	return resp, err
+}
+
+// fewCandidates is how many candidates to rank first out of n. Fusion
+// needs every list's n best, but a lexical search of the embedded backend
+// takes its results straight from BM25's list, whose order is total (ties
+// go to the smaller id): its 3k best are the first 3k of its n best, and
+// results, which walks the list in order, picks the same k from either as
+// long as the short one does not run out (Search then ranks n). BM25 prunes
+// far more at 3k than at n (lexical.Index.Search).
+func (l *Library) fewCandidates(mode Mode, k, n int) int {
+	if _, ok := l.be.(*embedded); ok && mode == Lexical {
+		return min(n, 3*k)
+	}
+	return n
 }
 
 // retrievers names, for each candidate passage, the lists that held it.
