@@ -206,18 +206,35 @@ type qterm struct {
 // order as float32, as exhaustive sums them.
 func (ix *Index) rescore(sc *scratch, s uint32, bm bm25) Result {
 	d := &ix.docs[s]
-	b, term, q := d.terms, uint32(0), 0
-	for len(b) > 0 && q < len(sc.qterms) {
-		dt, n := binary.Uvarint(b)
-		tf, n2 := binary.Uvarint(b[n:])
-		b = b[n+n2:]
-		term += uint32(dt)
-		for q < len(sc.qterms) && sc.qterms[q].term < term {
+	b, term, q, qt := d.terms, uint32(0), 0, sc.qterms
+	// The format of packTerms, decoded by index with one- and two-byte fast
+	// paths (term deltas are mostly two bytes, tfs one): binary.Uvarint is
+	// not inlined, and this loop is most of a rescore.
+	for pos := 0; pos < len(b) && q < len(qt); {
+		dt := uint32(b[pos])
+		switch {
+		case dt < 0x80:
+			pos++
+		case pos+1 < len(b) && b[pos+1] < 0x80:
+			dt, pos = dt&0x7f|uint32(b[pos+1])<<7, pos+2
+		default:
+			v, n := binary.Uvarint(b[pos:])
+			dt, pos = uint32(v), pos+n
+		}
+		tf := uint32(b[pos])
+		if tf < 0x80 {
+			pos++
+		} else {
+			v, n := binary.Uvarint(b[pos:])
+			tf, pos = uint32(v), pos+n
+		}
+		term += dt
+		for q < len(qt) && qt[q].term < term {
 			q++
 		}
-		if q < len(sc.qterms) && sc.qterms[q].term == term {
-			c := sc.qterms[q].cursor
-			sc.contrib[c] = float32(bm.term(sc.cursors[c].w, uint32(tf), d.length))
+		if q < len(qt) && qt[q].term == term {
+			c := qt[q].cursor
+			sc.contrib[c] = float32(bm.term(sc.cursors[c].w, tf, d.length))
 			q++
 		}
 	}
