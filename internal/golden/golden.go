@@ -20,8 +20,8 @@ var update = flag.Bool("update", false, "rewrite the golden files and fixtures u
 // Update reports whether the run was asked to rewrite golden files.
 func Update() bool { return *update }
 
-// Write writes data to path, creating its folder; it fails tb on error.
-func Write(tb testing.TB, path string, data []byte) {
+// write writes data to path, creating its folder; it fails tb on error.
+func write(tb testing.TB, path string, data []byte) {
 	tb.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		tb.Fatal(err)
@@ -37,7 +37,7 @@ func Write(tb testing.TB, path string, data []byte) {
 func Compare(tb testing.TB, path string, got []byte) {
 	tb.Helper()
 	if *update {
-		Write(tb, path, got)
+		write(tb, path, got)
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
@@ -60,7 +60,7 @@ func hint(tb testing.TB) string {
 func Fixture(tb testing.TB, path string, gen func() []byte) []byte {
 	tb.Helper()
 	if *update && gen != nil {
-		Write(tb, path, gen())
+		write(tb, path, gen())
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
