@@ -1,7 +1,6 @@
 package lexical
 
 import (
-	"encoding/binary"
 	"math"
 	"runtime"
 	"sort"
@@ -92,24 +91,14 @@ func (ix *Index) scoreRange(sc *scratch, bm bm25, k int, lo, hi uint32, h result
 func (ix *Index) addList(c *cursor, acc []float32, touched []uint32, bm bm25, lo, hi uint32) []uint32 {
 	lens, base, per, w := ix.lens, bm.base, bm.per, c.w
 	b, doc, left := c.p.from(lo)
-	// The format of postings.add, decoded by index (no reslicing per byte:
-	// 10-20% faster than b = b[n:]); one-byte fast paths as in decode.
+	// Decoded by index: 10-20% faster than reslicing b per posting.
 	pos := 0
 	for ; left > 0; left-- {
-		d := uint32(b[pos])
-		if d < 0x80 {
-			pos++
-		} else {
-			v, n := binary.Uvarint(b[pos:])
-			d, pos = uint32(v), pos+n
+		d, tf, n := uint32(b[pos]), uint32(b[pos+1]), 2 // see posting
+		if d|tf >= 0x80 {
+			d, tf, n = posting(b[pos:])
 		}
-		tf := uint32(b[pos])
-		if tf < 0x80 {
-			pos++
-		} else {
-			v, n := binary.Uvarint(b[pos:])
-			tf, pos = uint32(v), pos+n
-		}
+		pos += n
 		doc += d
 		if doc < lo {
 			continue
