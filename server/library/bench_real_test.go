@@ -2,6 +2,7 @@ package library_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 
@@ -29,6 +30,24 @@ func BenchmarkSearchRealLibrary(b *testing.B) {
 				if _, err := lib.Search(context.Background(), queries[i%len(queries)], library.SearchOptions{Mode: mode}); err != nil {
 					b.Fatal(err)
 				}
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkBM25RealLibrary measures the BM25 index alone on the library and
+// queries of BenchmarkSearchRealLibrary: below k 50 Search prunes, from k 50
+// it scores every posting (whose cost does not depend on k). Run it with
+// -cpu 1: on more CPUs a lone exhaustive search is split across them.
+func BenchmarkBM25RealLibrary(b *testing.B) {
+	lib, _, queries := openRealLibrary(b)
+	lex := library.LexIndex(lib)
+	for _, k := range []int{10, 30, 50, 100} {
+		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				lex.Search(queries[i%len(queries)], k)
 				i++
 			}
 		})

@@ -28,6 +28,7 @@ func VectorCandidates(ctx context.Context, l *Library, query string) ([]float32,
 	return v, c.Vector, err
 }
 
+// LexIndex returns the embedded backend's BM25 index.
 func LexIndex(l *Library) *lexical.Index { return l.be.(*embedded).lex }
 
 // SearchAllCandidates is Search as it was before it ranked fewer candidates
