@@ -43,7 +43,7 @@ func BenchmarkSearchRealLibrary(b *testing.B) {
 func BenchmarkBM25RealLibrary(b *testing.B) {
 	lib, _, queries := openRealLibrary(b)
 	lex := library.LexIndex(lib)
-	for _, k := range []int{10, 30, 50, 100} {
+	for _, k := range []int{10, 20, 30, 50, 100} {
 		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
 			i := 0
 			for b.Loop() {
