@@ -54,9 +54,8 @@ const tombstone = 0
 
 // A new segment is written when the records and tombstones beside it would
 // exceed max(segmentMin, segment passages / segmentDelta): see doc.go.
-// Records cost Load several times what segment rows do (a quarter of a
-// million passages in records took 1 of the 2 s a million-passage index
-// took to load), so they are folded in early.
+// Records cost Load several times what segment rows do (see doc.go), so
+// they are folded in early.
 var (
 	segmentMin   = 1024
 	segmentDelta = 16
