@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/coder/hnsw"
+	"github.com/mcpvec/mcpvec/index/indextest"
 	"github.com/mcpvec/mcpvec/index/internal/synth"
 	"go.etcd.io/bbolt"
 )
@@ -95,7 +96,7 @@ func parallelTruth(b *testing.B, x *Index, qs [][]float32, k int) [][]uint64 {
 	out := make([][]uint64, len(qs))
 	err := synth.Parallel(len(qs), func(i int) error {
 		rs, err := x.SearchExact(qs[i], k)
-		out[i] = ids(rs)
+		out[i] = indextest.IDs(rs)
 		return err
 	})
 	if err != nil {
@@ -176,7 +177,7 @@ func recallLatency(b *testing.B, s *benchSet) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				return ids(rs)
+				return indextest.IDs(rs)
 			})
 		})
 	}
@@ -186,7 +187,7 @@ func recallLatency(b *testing.B, s *benchSet) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			return ids(rs)
+			return indextest.IDs(rs)
 		})
 	})
 	if s.coder == nil {
@@ -204,14 +205,6 @@ func recallLatency(b *testing.B, s *benchSet) {
 			})
 		})
 	}
-}
-
-func ids(rs []Result) []uint64 {
-	out := make([]uint64, len(rs))
-	for i, r := range rs {
-		out[i] = r.ID
-	}
-	return out
 }
 
 func buildCoder(b *testing.B, d *dataset) *hnsw.Graph[uint64] {
@@ -342,10 +335,10 @@ func BenchmarkSwitchover(b *testing.B) {
 			sub := &benchSet{d: &dataset{dim: dim, queries: d.queries}, x: x}
 			sub.truth = parallelTruth(b, x, d.queries, 10)
 			b.Run(fmt.Sprintf("d=%d/n=%d/exact", dim, n), func(b *testing.B) {
-				measure(b, sub, func(q []float32) []uint64 { rs, _ := x.SearchExact(q, 10); return ids(rs) })
+				measure(b, sub, func(q []float32) []uint64 { rs, _ := x.SearchExact(q, 10); return indextest.IDs(rs) })
 			})
 			b.Run(fmt.Sprintf("d=%d/n=%d/hnsw", dim, n), func(b *testing.B) {
-				measure(b, sub, func(q []float32) []uint64 { rs, _ := x.SearchEf(q, 10, defaultEfSearch); return ids(rs) })
+				measure(b, sub, func(q []float32) []uint64 { rs, _ := x.SearchEf(q, 10, defaultEfSearch); return indextest.IDs(rs) })
 			})
 		}
 	}

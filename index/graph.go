@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"slices"
 	"sync/atomic"
 )
@@ -55,46 +56,20 @@ func (h minHeap) fix0() {
 	}
 }
 
-// maxHeap keeps the best (highest score) candidate on top: the expansion queue.
-type maxHeap []cand
+// maxHeap keeps the best (highest score) candidate on top: the expansion
+// queue. It is a minHeap of negated scores, which makes exactly the moves a
+// max-heap of the scores would.
+type maxHeap minHeap
 
 func (h *maxHeap) push(c cand) {
-	*h = append(*h, c)
-	a := *h
-	i := len(a) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if a[p].score >= a[i].score {
-			break
-		}
-		a[p], a[i] = a[i], a[p]
-		i = p
-	}
+	c.score = -c.score
+	(*minHeap)(h).push(c)
 }
 
 func (h *maxHeap) pop() cand {
-	a := *h
-	top := a[0]
-	last := len(a) - 1
-	a[0] = a[last]
-	a = a[:last]
-	*h = a
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= len(a) {
-			break
-		}
-		if r := l + 1; r < len(a) && a[r].score > a[l].score {
-			l = r
-		}
-		if a[i].score >= a[l].score {
-			break
-		}
-		a[i], a[l] = a[l], a[i]
-		i = l
-	}
-	return top
+	c := (*minHeap)(h).pop()
+	c.score = -c.score
+	return c
 }
 
 // visited is a per-search scratch set: a slot is visited when marks[slot] == gen.
@@ -410,16 +385,24 @@ func (x *Index) addLink(s, nb uint32, l, mmax int) {
 	x.setList(s, l, x.selectNeighbours(cs, mmax, cur[:0]))
 }
 
+// byScore is the one ranking order of candidates and results: higher
+// scores first, equal scores by ascending id (slot or ID).
+func byScore(as, bs float32, ai, bi uint64) int {
+	switch {
+	case as > bs:
+		return -1
+	case as < bs:
+		return 1
+	}
+	return cmp.Compare(ai, bi)
+}
+
 func sortCands(cs []cand) {
-	slices.SortFunc(cs, func(a, b cand) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return int(a.slot) - int(b.slot)
-	})
+	slices.SortFunc(cs, func(a, b cand) int { return byScore(a.score, b.score, uint64(a.slot), uint64(b.slot)) })
+}
+
+func sortResults(rs []Result) {
+	slices.SortFunc(rs, func(a, b Result) int { return byScore(a.Score, b.Score, a.ID, b.ID) })
 }
 
 func slicesSortU32(s []uint32) { slices.Sort(s) }

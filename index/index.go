@@ -4,7 +4,6 @@ import (
 	"hash/crc32"
 	"math"
 	"math/rand/v2"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -370,12 +369,7 @@ func (x *Index) results(cs []cand) []Result {
 	for i, c := range cs {
 		out[i] = Result{ID: x.ids[c.slot], Score: c.score}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
-		}
-		return out[i].ID < out[j].ID
-	})
+	sortResults(out)
 	return out
 }
 

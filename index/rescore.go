@@ -31,18 +31,6 @@ func (x *Index) rescore(q []float32, rs []Result) error {
 	return nil
 }
 
-func sortResults(rs []Result) {
-	slices.SortFunc(rs, func(a, b Result) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
-}
-
 // scored is an int8 candidate of the exact scan with a bound on how far
 // its exact score can be above its int8 score.
 type scored struct {

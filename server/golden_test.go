@@ -4,15 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"flag"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden wire transcripts in testdata/golden")
+	"github.com/mcpvec/mcpvec/internal/golden"
+)
 
 // TestGoldenTranscripts records the JSON-RPC exchanges of a raw streamable
 // HTTP session (protocol 2025-06-18) and compares them with
@@ -95,23 +93,7 @@ func (r *rawSession) call(name, body, base string) {
 		r.t.Fatal(err)
 	}
 	got = append(got, '\n')
-	path := filepath.Join("testdata", "golden", name+".json")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			r.t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			r.t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		r.t.Fatalf("%v (run go test -run TestGoldenTranscripts -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		r.t.Errorf("%s differs from %s (run with -update if intended):\n--- got\n%s\n--- want\n%s", name, path, got, want)
-	}
+	golden.Compare(r.t, filepath.Join("testdata", "golden", name+".json"), got)
 }
 
 // sseData returns the data of the last event of an SSE body.

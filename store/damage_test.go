@@ -12,7 +12,6 @@ import (
 
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/storetest"
-	"go.etcd.io/bbolt"
 )
 
 // damagedLibrary writes a library with a few hundred documents (so it spans
@@ -176,13 +175,8 @@ func salvage(t *testing.T, path string) (*store.DB, store.SalvageReport) {
 // committed (a first ingest killed at the start) reads as empty and
 // unwritten, not as somebody else's data, and a writable open initialises it.
 func TestOpenUnwrittenFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "lib.db")
-	bdb, err := bbolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bdb.Close()
-	_, err = store.Open(path, &store.Options{ReadOnly: true})
+	path := storetest.Unwritten(t)
+	_, err := store.Open(path, &store.Options{ReadOnly: true})
 	if !errors.Is(err, store.ErrEmpty) || !errors.Is(err, store.ErrUnwritten) {
 		t.Fatalf("read-only open of an unwritten file: %v, want ErrEmpty and ErrUnwritten", err)
 	}

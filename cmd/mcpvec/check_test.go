@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/store/storetest"
-	"go.etcd.io/bbolt"
 )
 
 // checkLibrary ingests n small text files into a new library and returns
@@ -128,12 +127,7 @@ func TestEmptyLibraryFile(t *testing.T) {
 // file but before the store's first commit leaves nothing lost, so check
 // passes and says so, and the other commands say the library is empty.
 func TestUnwrittenLibraryFile(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "lib.db")
-	bdb, err := bbolt.Open(db, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bdb.Close()
+	db := storetest.Unwritten(t)
 	if r := mcpvec(t, db, "check"); r.code != 0 || !strings.Contains(r.stdout, "ok (empty") {
 		t.Errorf("check on an unwritten library: %+v", r)
 	}

@@ -1,6 +1,7 @@
 // Package indextest holds what the tests of index and index/lexical share:
 // KV, an in-memory bucket with bbolt's sharp edges, into which both indexes
-// persist, and Sorted, the order in which the store hands them their data.
+// persist, Sorted, the order in which the store hands them their data, and
+// IDs, the ids of a result list.
 package indextest
 
 import (

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/index/indextest"
 )
 
 // tinyCorpus is small enough to reason about scores by hand.
@@ -24,14 +26,6 @@ func newTiny(t *testing.T) *Index {
 		ix.Add(id, text)
 	}
 	return ix
-}
-
-func ids(rs []Result) []uint64 {
-	out := make([]uint64, len(rs))
-	for i, r := range rs {
-		out[i] = r.ID
-	}
-	return out
 }
 
 func TestSearchRanking(t *testing.T) {
@@ -55,7 +49,7 @@ func TestSearchRanking(t *testing.T) {
 			continue
 		}
 		if tc.only && len(got) != 1 {
-			t.Errorf("Search(%q) = %v, want only %d", tc.query, ids(got), tc.first)
+			t.Errorf("Search(%q) = %v, want only %d", tc.query, indextest.IDs(got), tc.first)
 		}
 		for i := 1; i < len(got); i++ {
 			if got[i].Score > got[i-1].Score {
@@ -155,8 +149,8 @@ func TestCompaction(t *testing.T) {
 	for q := range 50 {
 		query := randomText(rng, 3)
 		a, b := ix.Search(query, 10), fresh.Search(query, 10)
-		if fmt.Sprint(ids(a)) != fmt.Sprint(ids(b)) {
-			t.Fatalf("query %d %q: compacted %v, fresh %v", q, query, ids(a), ids(b))
+		if fmt.Sprint(indextest.IDs(a)) != fmt.Sprint(indextest.IDs(b)) {
+			t.Fatalf("query %d %q: compacted %v, fresh %v", q, query, indextest.IDs(a), indextest.IDs(b))
 		}
 	}
 }

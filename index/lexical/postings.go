@@ -65,25 +65,26 @@ func (p *postings) decode(i int, docs, tfs *[blockSize]uint32) int {
 	}
 	b := p.data[p.blocks[i].off:]
 	for j := range n {
-		// Inlined one-byte fast paths: most deltas and nearly all tfs.
-		d := uint32(b[0])
-		if d < 0x80 {
-			b = b[1:]
-		} else {
-			v, k := binary.Uvarint(b)
-			d, b = uint32(v), b[k:]
+		d, tf, w := uint32(b[0]), uint32(b[1]), 2 // see posting
+		if d|tf >= 0x80 {
+			d, tf, w = posting(b)
 		}
-		tf := uint32(b[0])
-		if tf < 0x80 {
-			b = b[1:]
-		} else {
-			v, k := binary.Uvarint(b)
-			tf, b = uint32(v), b[k:]
-		}
+		b = b[w:]
 		doc += d
 		docs[j], tfs[j] = doc, tf
 	}
 	return n
+}
+
+// posting decodes one (slot delta, tf) pair written by add that does not
+// fit the one-byte fast path, and returns how many bytes it took. The data
+// is not checked. The decoding loops (decode, scoreRange) test the fast path
+// themselves, inline, before calling it: both values nearly always fit one
+// byte each, and a call per posting costs measurably in those loops.
+func posting(b []byte) (d, tf uint32, n int) {
+	v, k := binary.Uvarint(b)
+	w, m := binary.Uvarint(b[k:])
+	return uint32(v), uint32(w), k + m
 }
 
 // exhausted is the slot of a cursor past its list's end.

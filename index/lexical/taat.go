@@ -1,7 +1,6 @@
 package lexical
 
 import (
-	"encoding/binary"
 	"math"
 	"runtime"
 	"sort"
@@ -76,21 +75,11 @@ func (ix *Index) scoreRange(sc *scratch, bm bm25, k int, lo, hi uint32, h result
 		c := &sc.cursors[i]
 		b, doc, left := c.p.from(lo)
 		for ; left > 0; left-- {
-			// The format of postings.add; one-byte fast paths as in decode.
-			d := uint32(b[0])
-			if d < 0x80 {
-				b = b[1:]
-			} else {
-				v, n := binary.Uvarint(b)
-				d, b = uint32(v), b[n:]
+			d, tf, w := uint32(b[0]), uint32(b[1]), 2 // see posting
+			if d|tf >= 0x80 {
+				d, tf, w = posting(b)
 			}
-			tf := uint32(b[0])
-			if tf < 0x80 {
-				b = b[1:]
-			} else {
-				v, n := binary.Uvarint(b)
-				tf, b = uint32(v), b[n:]
-			}
+			b = b[w:]
 			doc += d
 			if doc < lo {
 				continue

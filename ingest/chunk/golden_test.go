@@ -1,15 +1,14 @@
 package chunk
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under ../../testdata/chunk")
+	"github.com/mcpvec/mcpvec/internal/golden"
+)
 
 // TestChunkGolden splits the pinned text of each case under
 // ../../testdata/extract/<case>/ (pages joined as ingest joins them, with a
@@ -34,8 +33,7 @@ func TestChunkGolden(t *testing.T) {
 				fmt.Fprintf(&b, "=== passage %d: pages %d-%d, bytes %d-%d, ~%d tokens\n%s\n",
 					c.Index, c.PageStart, c.PageEnd, c.Start, c.End, EstimateTokens(c.Text), c.Text)
 			}
-			golden := filepath.Join("..", "..", "testdata", "chunk", name, "passages.txt")
-			compareGolden(t, golden, b.String())
+			golden.Compare(t, filepath.Join("..", "..", "testdata", "chunk", name, "passages.txt"), []byte(b.String()))
 		})
 	}
 }
@@ -58,24 +56,4 @@ func joinGoldenPages(t *testing.T, paths []string) (string, []int) {
 		b.Write(data)
 	}
 	return b.String(), starts
-}
-
-func compareGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestChunkGolden -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run go test -run TestChunkGolden -update to accept):\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
 }

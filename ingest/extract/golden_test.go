@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/internal/golden"
 )
 
 // goldenPDFs are the PDFs whose extraction is pinned by golden files under
@@ -45,13 +47,11 @@ var ledgerPDF = testPDF{Title: "Quarterly Ledger", FontSize: 12, Pages: [][]stri
 func TestExtractGolden(t *testing.T) {
 	for _, tc := range goldenPDFs {
 		t.Run(tc.name, func(t *testing.T) {
-			if *update && tc.gen != nil {
-				writeFile(t, tc.path, tc.gen.Bytes(t))
+			var gen func() []byte
+			if tc.gen != nil {
+				gen = func() []byte { return tc.gen.Bytes(t) }
 			}
-			data, err := os.ReadFile(tc.path)
-			if err != nil {
-				t.Fatalf("%v (run go test -run TestExtractGolden -update)", err)
-			}
+			data := golden.Fixture(t, tc.path, gen)
 			doc := mustExtract(t, tc.name+".pdf", data)
 			dir := filepath.Join("..", "..", "testdata", "extract", tc.name)
 			files := map[string]string{"title.txt": doc.Title + "\n"}
@@ -67,54 +67,14 @@ func TestExtractGolden(t *testing.T) {
 // -update it rewrites dir to hold exactly them.
 func compareDir(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
-	if *update {
+	if golden.Update() {
 		if err := os.RemoveAll(dir); err != nil {
 			t.Fatal(err)
 		}
-		for name, content := range files {
-			writeFile(t, filepath.Join(dir, name), []byte(content))
-		}
-		return
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestExtractGolden -update)", err)
-	}
-	if len(entries) != len(files) {
+	} else if entries, err := os.ReadDir(dir); err == nil && len(entries) != len(files) {
 		t.Errorf("%s holds %d files, extraction gives %d", dir, len(entries), len(files))
 	}
 	for name, got := range files {
-		want, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Errorf("%v (run with -update)", err)
-			continue
-		}
-		if got != string(want) {
-			t.Errorf("%s/%s differs (run with -update to accept):\ngot:\n%s\nwant:\n%s", dir, name, got, want)
-		}
-	}
-}
-
-// fixtureFile returns the committed file at path; with -update it first
-// rewrites it with what gen returns.
-func fixtureFile(t testing.TB, path string, gen func() []byte) []byte {
-	t.Helper()
-	if *update {
-		writeFile(t, path, gen())
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	return data
-}
-
-func writeFile(t testing.TB, path string, data []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
+		golden.Compare(t, filepath.Join(dir, name), []byte(got))
 	}
 }

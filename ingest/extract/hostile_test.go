@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/extract/extracttest"
+	"github.com/mcpvec/mcpvec/internal/golden"
 )
 
 // billionLaughs is the classic entity-expansion bomb: 10^9 "lol"s if a
@@ -135,7 +136,7 @@ func hostileCases(tb testing.TB) map[string]struct {
 // with -update).
 func TestHostileFixtures(t *testing.T) {
 	for name, tc := range hostileCases(t) {
-		data := fixtureFile(t, filepath.Join("testdata", "hostile", name), func() []byte { return tc.data })
+		data := golden.Fixture(t, filepath.Join("testdata", "hostile", name), func() []byte { return tc.data })
 		if _, err := mustExtractor(t).Extract(context.Background(), name, data); !errors.Is(err, tc.want) {
 			t.Errorf("%s: err = %v, want %v", name, err, tc.want)
 		}

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 	"unicode"
+
+	"github.com/mcpvec/mcpvec/internal/golden"
 )
 
 // ocrTestsEnv set to "required" (as .ci/run does) makes a missing
@@ -74,7 +76,7 @@ func wordF1(got, want string) float64 {
 // it from the generator with -update.
 func scanFixture(t testing.TB, name string, skew float64) []byte {
 	t.Helper()
-	return fixtureFile(t, filepath.Join("testdata", "scans", name), func() []byte { return scannedPDF(t, skew, 0) })
+	return golden.Fixture(t, filepath.Join("testdata", "scans", name), func() []byte { return scannedPDF(t, skew, 0) })
 }
 
 func scanWant() string {
@@ -279,20 +281,13 @@ var imageText = []string{
 // TestOCRImageFixture reads the committed PNG fixture, a page of
 // imageText rendered at 200 DPI (rewritten with -update).
 func TestOCRImageFixture(t *testing.T) {
-	path := filepath.Join("testdata", "scans", "orchard.png")
-	if *update {
+	data := golden.Fixture(t, filepath.Join("testdata", "scans", "orchard.png"), func() []byte {
 		var buf bytes.Buffer
 		if err := png.Encode(&buf, renderPDF(t, testPDF{Pages: [][]string{imageText}}.Bytes(t), 200)[0]); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+		return buf.Bytes()
+	})
 	needTesseract(t)
 	doc, err := ocrExtractor(t, 0).Extract(context.Background(), "orchard.png", data)
 	if err != nil {

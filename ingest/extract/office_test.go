@@ -2,17 +2,14 @@ package extract
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpvec/mcpvec/ingest/extract/extracttest"
+	"github.com/mcpvec/mcpvec/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the fixtures and golden files under testdata/formats and ../../testdata/{pdfs,extract}")
 
 // formatCases are the generated fixtures: a case name and its file name.
 func formatCases(tb testing.TB) map[string]struct {
@@ -64,28 +61,12 @@ func TestExtractFormats(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join("testdata", "formats", name)
 			input := filepath.Join(dir, tc.file)
-			data := fixtureFile(t, input, func() []byte { return tc.data })
+			data := golden.Fixture(t, input, func() []byte { return tc.data })
 			if !bytes.Equal(data, tc.data) {
 				t.Errorf("%s differs from the generator's output; run go test -update", input)
 			}
 			doc := mustExtract(t, tc.file, data)
-			checkGolden(t, filepath.Join(dir, "want.txt"), render(doc))
+			golden.Compare(t, filepath.Join(dir, "want.txt"), []byte(render(doc)))
 		})
-	}
-}
-
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("%s mismatch:\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
 	}
 }

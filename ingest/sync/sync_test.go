@@ -21,22 +21,16 @@ func TestSyncAddModifyDeleteAndUnchanged(t *testing.T) {
 	f.Write(t, "r/sub/b.txt", "Glaciers carve valleys over millennia.")
 	f.Write(t, "r/c.txt", "Basalt columns form as lava cools.")
 	root := f.Root("r")
-	if got, want := synctest.CountsOf(f.Run(t, root)), (synctest.Counts{Added: 3}); got != want {
-		t.Fatalf("first sync = %+v, want %+v", got, want)
-	}
+	f.WantCounts(t, "first sync", f.Run(t, root), synctest.Counts{Added: 3})
 	ex, emb := f.Ex.N.Load(), f.Emb.N.Load()
-	if got, want := synctest.CountsOf(f.Run(t, root)), (synctest.Counts{Unchanged: 3}); got != want {
-		t.Fatalf("unchanged sync = %+v, want %+v", got, want)
-	}
+	f.WantCounts(t, "unchanged sync", f.Run(t, root), synctest.Counts{Unchanged: 3})
 	if f.Ex.N.Load() != ex || f.Emb.N.Load() != emb {
 		t.Fatal("an unchanged folder was extracted or embedded again")
 	}
 	f.Write(t, "r/a.md", "# Tides\n\nThe moon and the sun raise tides.")
 	os.Remove(f.Path("r/c.txt"))
 	sum := f.Run(t, root)
-	if got, want := synctest.CountsOf(sum), (synctest.Counts{Updated: 1, Removed: 1, Unchanged: 1}); got != want {
-		t.Fatalf("after modify+delete = %+v, want %+v\n%s", got, want, f.Report.String())
-	}
+	f.WantCounts(t, "after modify+delete", sum, synctest.Counts{Updated: 1, Removed: 1, Unchanged: 1})
 	f.WantSources(t, "r/a.md", "r/sub/b.txt")
 	d, _ := f.DB.DocumentByPath(f.Path("r/a.md"))
 	if full, _ := f.DB.Document(d.ID); !strings.Contains(full.Text, "the sun") {
@@ -54,9 +48,7 @@ func TestSyncTouchedFileIsHashedNotReingested(t *testing.T) {
 	later := time.Now().Add(time.Hour)
 	os.Chtimes(p, later, later)
 	ex := f.Ex.N.Load()
-	if got, want := synctest.CountsOf(f.Run(t, f.Root("r"))), (synctest.Counts{Unchanged: 1}); got != want {
-		t.Fatalf("touched = %+v, want %+v", got, want)
-	}
+	f.WantCounts(t, "touched", f.Run(t, f.Root("r")), synctest.Counts{Unchanged: 1})
 	if f.Ex.N.Load() != ex {
 		t.Fatal("a touched file was extracted again")
 	}
@@ -84,9 +76,7 @@ func TestSyncRenameAndEditorReplace(t *testing.T) {
 	f.Write(t, "r/.notes.txt.swp", "Mosses hold water like sponges, and peat.")
 	os.Rename(f.Path("r/.notes.txt.swp"), f.Path("r/notes.txt"))
 	sum := f.Run(t, root)
-	if got, want := synctest.CountsOf(sum), (synctest.Counts{Updated: 1, Moved: 1}); got != want {
-		t.Fatalf("rename+replace = %+v, want %+v\n%s", got, want, f.Report.String())
-	}
+	f.WantCounts(t, "rename+replace", sum, synctest.Counts{Updated: 1, Moved: 1})
 	if f.Ex.N.Load() != ex+1 || f.Emb.N.Load() != emb+1 {
 		t.Fatalf("a rename was extracted or embedded: %d extractions, %d passages embedded", f.Ex.N.Load()-ex, f.Emb.N.Load()-emb)
 	}
@@ -112,9 +102,7 @@ func TestSyncMoveBetweenRootsAndOtherRootsLeftAlone(t *testing.T) {
 	ex := f.Ex.N.Load()
 	os.Rename(f.Path("one/a.txt"), f.Path("two/a.txt"))
 	os.Remove(f.Path("elsewhere/c.txt")) // not synced below: must stay
-	if got, want := synctest.CountsOf(f.Run(t, f.Root("two"))), (synctest.Counts{Moved: 1, Unchanged: 1}); got != want {
-		t.Fatalf("move into a root = %+v, want %+v", got, want)
-	}
+	f.WantCounts(t, "move into a root", f.Run(t, f.Root("two")), synctest.Counts{Moved: 1, Unchanged: 1})
 	if f.Ex.N.Load() != ex {
 		t.Fatal("a move between roots re-extracted the file")
 	}
@@ -134,9 +122,7 @@ func TestSyncFolderDeletedAndRootMissing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := synctest.CountsOf(sum), (synctest.Counts{Removed: 2, Unchanged: 1, Failed: 1}); got != want {
-		t.Fatalf("= %+v, want %+v\n%s", got, want, f.Report.String())
-	}
+	f.WantCounts(t, "sync", sum, synctest.Counts{Removed: 2, Unchanged: 1, Failed: 1})
 	if !strings.Contains(f.Report.String(), "documents are kept") {
 		t.Fatalf("no clear line for the missing root: %s", f.Report.String())
 	}
@@ -162,9 +148,7 @@ func TestSyncSymlinkLoopIgnoredAndTemporaryFiles(t *testing.T) {
 	go func() { done <- f.Run(t, root) }()
 	select {
 	case sum := <-done:
-		if got, want := synctest.CountsOf(sum), (synctest.Counts{Added: 1}); got != want {
-			t.Fatalf("= %+v, want %+v\n%s", got, want, f.Report.String())
-		}
+		f.WantCounts(t, "sync", sum, synctest.Counts{Added: 1})
 	case <-time.After(30 * time.Second):
 		t.Fatal("sync did not finish: symlink loop?")
 	}
@@ -202,9 +186,7 @@ func TestSyncPermissionDenied(t *testing.T) {
 	defer os.Chmod(f.Path("r/closed.txt"), 0o644)
 	f.Write(t, "r/new.txt", "Wrens are small and loud.")
 	sum := f.Run(t, f.Root("r"))
-	if got, want := synctest.CountsOf(sum), (synctest.Counts{Added: 1, Unchanged: 1, Failed: 2}); got != want {
-		t.Fatalf("= %+v, want %+v\n%s", got, want, f.Report.String())
-	}
+	f.WantCounts(t, "sync", sum, synctest.Counts{Added: 1, Unchanged: 1, Failed: 2})
 	for _, fe := range sum.Failed {
 		if !errors.Is(fe, os.ErrPermission) && !errors.Is(fe, syscall.EACCES) {
 			t.Errorf("failure is not a permission error: %v", fe)
@@ -316,10 +298,6 @@ func TestSyncNestedRootsJudgeAFileOnce(t *testing.T) {
 	f.Write(t, "r/a.txt", "Outer file about oars.")
 	f.Write(t, "r/inner/b.txt", "Inner file about keels.")
 	root, inner := f.Root("r"), f.Root("r/inner")
-	if got, want := synctest.CountsOf(f.Run(t, root, inner, root)), (synctest.Counts{Added: 2}); got != want {
-		t.Fatalf("= %+v, want %+v\n%s", got, want, f.Report.String())
-	}
-	if got, want := synctest.CountsOf(f.Run(t, inner, root)), (synctest.Counts{Unchanged: 2}); got != want {
-		t.Fatalf("re-sync = %+v, want %+v", got, want)
-	}
+	f.WantCounts(t, "sync", f.Run(t, root, inner, root), synctest.Counts{Added: 2})
+	f.WantCounts(t, "re-sync", f.Run(t, inner, root), synctest.Counts{Unchanged: 2})
 }

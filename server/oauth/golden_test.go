@@ -3,15 +3,13 @@ package oauth
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"github.com/mcpvec/mcpvec/internal/golden"
+)
 
 // TestAuthGoldenMetadata keeps the discovery documents clients read from
 // changing by accident.
@@ -32,17 +30,6 @@ func TestAuthGoldenMetadata(t *testing.T) {
 		if rec.Code != http.StatusOK || json.Indent(&pretty, rec.Body.Bytes(), "", "  ") != nil {
 			t.Fatalf("%s: %d %s", path, rec.Code, rec.Body)
 		}
-		golden := filepath.Join("testdata", name)
-		if *update {
-			os.MkdirAll("testdata", 0o755)
-			os.WriteFile(golden, pretty.Bytes(), 0o644)
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run with -update)", err)
-		}
-		if !bytes.Equal(pretty.Bytes(), want) {
-			t.Errorf("%s differs from %s:\n%s", path, golden, pretty.String())
-		}
+		golden.Compare(t, filepath.Join("testdata", name), pretty.Bytes())
 	}
 }

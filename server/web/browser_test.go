@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,9 +14,9 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-)
 
-var update = flag.Bool("update", false, "write screenshots to ../testdata/web/screenshots")
+	"github.com/mcpvec/mcpvec/internal/golden"
+)
 
 // browserRequired is set in CI (.ci/run): a missing browser fails there.
 func browserRequired() bool { return os.Getenv("MCPVEC_BROWSER_TESTS") == "required" }
@@ -101,7 +100,7 @@ var shotDir = func() func(t *testing.T) string {
 		if dir != "" {
 			return dir
 		}
-		if *update {
+		if golden.Update() {
 			dir = filepath.Join("..", "testdata", "web", "screenshots")
 			os.MkdirAll(dir, 0o755)
 		} else {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/store"
+	"go.etcd.io/bbolt"
 )
 
 // MustOpen opens a new library in a temporary directory with the given
@@ -78,6 +79,22 @@ var Damages = []struct {
 }{
 	{"truncated", func(tb testing.TB, path string) { Truncate(tb, path, 1.0/3) }},
 	{"overwritten", func(tb testing.TB, path string) { Overwrite(tb, path, 4*4096, int(Size(tb, path)/2)) }},
+}
+
+// Unwritten creates a library file in a temporary folder as a first ingest
+// killed at the start leaves it: bbolt created the file, the store's first
+// commit never happened. It returns the path.
+func Unwritten(tb testing.TB) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "lib.db")
+	db, err := bbolt.Open(path, 0o600, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return path
 }
 
 // Size returns the size of the file at path.

@@ -164,11 +164,21 @@ func (f *Fixture) WantSources(t testing.TB, want ...string) {
 	}
 }
 
-// counts is the summary's headline numbers, for compact asserts.
+// Counts is the summary's headline numbers, for compact asserts.
 type Counts struct{ Added, Updated, Moved, Removed, Unchanged, Failed int }
 
-func CountsOf(s isync.Summary) Counts {
+// countsOf returns the headline numbers of s.
+func countsOf(s isync.Summary) Counts {
 	return Counts{s.Added, s.Updated, s.Moved, s.Removed, s.Unchanged, len(s.Failed)}
+}
+
+// WantCounts fails t, showing the sync report, unless the headline numbers
+// of sum, the summary of the sync named what, are want.
+func (f *Fixture) WantCounts(t testing.TB, what string, sum isync.Summary, want Counts) {
+	t.Helper()
+	if got := countsOf(sum); got != want {
+		t.Fatalf("%s = %+v, want %+v\n%s", what, got, want, f.Report.String())
+	}
 }
 
 // Buffer is a strings.Builder safe for concurrent use.
