@@ -25,3 +25,18 @@ func VectorCandidates(ctx context.Context, l *Library, query string) ([]float32,
 	c, err := l.be.Candidates(ctx, Query{Text: query, Vector: v, Mode: Vector, N: max(l.opts.Candidates, 3*l.opts.K)})
 	return v, c.Vector, err
 }
+
+// SetDeferredRead makes fn run inside every deferred vector load, after its
+// read transaction and before it replays the writes queued meanwhile; the
+// returned func undoes it.
+func SetDeferredRead(fn func()) (restore func()) {
+	deferredRead = fn
+	return func() { deferredRead = nil }
+}
+
+// VectorsDeferred reports whether Open deferred l's vector index and it is
+// not loaded yet, and whether its load has begun.
+func VectorsDeferred(l *Library) (pending, begun bool) {
+	d := l.be.(*embedded).pending()
+	return d != nil, d != nil && d.begun.Load()
+}
