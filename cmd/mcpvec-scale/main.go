@@ -42,6 +42,7 @@ type config struct {
 	requests   int
 	limit      time.Duration
 	starts     int
+	rssAfter   time.Duration
 	cliRuns    int
 	jsonOut    string
 	label      string
@@ -66,6 +67,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.requests, "requests", 3000, "search calls per load phase (at most)")
 	fs.DurationVar(&c.limit, "limit", 60*time.Second, "longest load phase")
 	fs.IntVar(&c.starts, "starts", 2, "serve starts measured (the first may upgrade the library)")
+	fs.DurationVar(&c.rssAfter, "rss-after", 10*time.Second, "also read a started server's RSS this long after it was ready: it may load some indexes in the background (0: not)")
 	fs.IntVar(&c.cliRuns, "cli-runs", 5, "CLI searches timed (the median is reported)")
 	fs.StringVar(&c.jsonOut, "json", "", "also write the figures to this JSON file")
 	fs.StringVar(&c.label, "label", "", "a name for this run in the report")

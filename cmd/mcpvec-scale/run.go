@@ -35,7 +35,7 @@ func run(ctx context.Context, c config, log io.Writer) (*results, error) {
 		return nil, err
 	}
 	b.db = c.library
-	b.r = &results{Label: c.label, Binary: b.bin, Date: time.Now().UTC().Format(time.RFC3339), CPUs: runtime.NumCPU(), Dimensions: c.dimensions}
+	b.r = &results{Label: c.label, Binary: b.bin, Date: time.Now().UTC().Format(time.RFC3339), CPUs: runtime.NumCPU(), Dimensions: c.dimensions, RSSAfter: c.rssAfter}
 	if b.db == "" {
 		b.db = filepath.Join(dir, "library.db")
 		if err := b.buildLibrary(ctx, base, filepath.Join(dir, "corpus")); err != nil {
@@ -153,6 +153,12 @@ func (b *bench) measureServe(ctx context.Context) error {
 		st.RSSAfterLoad, _, _ = childproc.Memory(s.Pid())
 		st.Breakdown, _ = readBreakdown(s.Pid())
 		fmt.Fprintf(log, "serve start %d: ready %.0f ms, RSS %s\n", i+1, st.ReadyMs, mib(st.RSSAfterLoad))
+		if c.rssAfter > 0 {
+			time.Sleep(c.rssAfter)
+			st.RSSLater, _, _ = childproc.Memory(s.Pid())
+			st.LaterBreakdown, _ = readBreakdown(s.Pid())
+			fmt.Fprintf(log, "serve start %d: RSS %s after ready %s\n", i+1, c.rssAfter, mib(st.RSSLater))
+		}
 		r.Starts = append(r.Starts, st)
 	}
 	defer s.Stop()

@@ -66,13 +66,18 @@
 // allocation each and decodes only fixed-width rows: no inversion. Records
 // and tombstones are the passages added or deleted since the segment was
 // written. Save writes only those (a 10-passage Save writes 10 records and
-// a dictionary chunk) until they would exceed max(1024, segment passages/4);
+// a dictionary chunk) until they would exceed max(1024, segment passages/16);
 // then it writes a new segment of the whole index and deletes every record,
 // tombstone and old chunk (found by walking the KV, so keys left by a
-// rolled-back Save go too). The quarter bounds both sides: Load inserts at
-// most a fifth of the passages from records, and a library grown by
-// small Saves rewrites its segment each time it grows by a quarter, about
-// five times its final size written in all. (A segment is about twice the
+// rolled-back Save go too). The sixteenth bounds both sides: Load inserts at
+// most a seventeenth of the passages from records (each costs it several
+// times a segment row: at a million passages, with a quarter in records
+// `serve` took 3.9 s instead of 2.2 s to be ready and held 420 MiB more;
+// BENCHMARKS.md), and a library grown by small Saves rewrites its segment
+// each time it grows by a sixteenth, about seventeen times its final size
+// written in all (BenchmarkGrowth: 2.6 s of Saves instead of 1.6 s over
+// 100k passages). An index loaded with more records than that asks to be
+// saved (LoadStats.Rewrite), which folds them in. (A segment is about twice the
 // size of the records it replaces, 90 against 44 MB at 100k synthetic
 // passages: the posting lists repeat them, and each term and block has a
 // fixed-width row; stored-MB of BenchmarkScale.) Small indexes (≤ 1024 passages) stay

@@ -54,15 +54,17 @@ const tombstone = 0
 
 // A new segment is written when the records and tombstones beside it would
 // exceed max(segmentMin, segment passages / segmentDelta): see doc.go.
+// Records cost Load several times what segment rows do (see doc.go), so
+// they are folded in early.
 var (
 	segmentMin   = 1024
-	segmentDelta = 4
+	segmentDelta = 16
 )
 
 // Save writes what changed since the last Save or Load into kv: new
 // dictionary terms as one chunk, one record per added passage (its term ids
 // and frequencies) and a deletion or tombstone per removed passage; or, once
-// those records would outnumber a quarter of the segment's passages (see
+// those records would outnumber a sixteenth of the segment's passages (see
 // doc.go), a new segment holding every passage in place of all records. On
 // error nothing is forgotten, so Save in a new transaction writes it all
 // again. If the caller's transaction is rolled back after Save returned

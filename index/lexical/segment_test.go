@@ -133,7 +133,7 @@ func TestSegmentRoundTrip(t *testing.T) {
 }
 
 // TestSegmentIncremental: a few changes beside a segment are a few records
-// and tombstones, not a new segment; once they outnumber a quarter of the
+// and tombstones, not a new segment; once they outnumber a sixteenth of the
 // segment, Save writes a new one and drops them.
 func TestSegmentIncremental(t *testing.T) {
 	smallSegments(t, 16)
@@ -152,7 +152,7 @@ func TestSegmentIncremental(t *testing.T) {
 	}
 	sameAsFresh(t, got, texts)
 
-	for i := 10; i < 120; i++ { // 110 more: 130 > 400/4
+	for i := 10; i < 20; i++ { // 10 more: 30 > 400/16 (a quarter would keep them)
 		delete(texts, uint64(100+i))
 		got.Delete(uint64(100 + i))
 	}
@@ -323,7 +323,7 @@ func TestSegmentOtherTokenizerVersion(t *testing.T) {
 // and tokenises what the segment held.
 func TestLoadSynced(t *testing.T) {
 	smallSegments(t, 16)
-	texts, ix, kv := savedCorpus(t, 3, 300)
+	texts, ix, kv := savedCorpus(t, 3, 400) // churn's 20 records stay beside 400/16
 	churn(texts, ix, 3)
 	if err := ix.Save(kv); err != nil {
 		t.Fatal(err)

@@ -42,7 +42,8 @@ type Backend interface {
 	// one call returns Fused; otherwise it returns the lists q.Mode asks
 	// for and the Library fuses them.
 	Candidates(ctx context.Context, q Query) (Candidates, error)
-	// Counts reports the sizes of the indexes.
+	// Counts reports the sizes of the indexes, loading first any index
+	// whose load was deferred.
 	Counts() IndexStats
 	// Check reports the backend's consistency (see Library.Check).
 	Check(ctx context.Context) (Health, error)

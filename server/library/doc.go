@@ -44,9 +44,20 @@
 //     not yet applied when Save ran, a crash, an older writer), Open
 //     reconciles as above and saves. A write committed but not yet applied
 //     is never recorded as indexed.
+//   - When the default mode does not use vectors (Options.Mode Lexical,
+//     the offline embedder's libraries) and the store is in step with the
+//     saved indexes, Open loads the BM25 index only: the HNSW graph, which
+//     takes as long again at a million passages, is loaded by the first
+//     vector or hybrid search (which waits for it), Counts, Check, a write
+//     (which does not wait: it is queued and replayed on the loaded graph
+//     if the graph's read transaction did not see it, by store generation)
+//     or LoadIndexes. A Save waits for a load under way, so the graph it
+//     persists holds the queued writes. A CLI search in lexical mode never
+//     loads the graph; a server's Live loads it in the background.
 //   - NewLive releases the file pages the open mapped (store.DB.
 //     ReleaseMapped), so a server's resident set after start-up is its
-//     indexes; pages searches touch are mapped again as they are read.
+//     indexes; pages searches touch are mapped again as they are read. It
+//     starts the deferred load and releases the pages that load mapped.
 //   - Summary reads the store's totals and the first 20 titles, not every
 //     document record.
 //   - Reindex switches vectors, embedder identity and a rebuilt vector index

@@ -19,9 +19,10 @@ import (
 type embedded struct {
 	db   *store.DB
 	opts Options
-	mu   sync.RWMutex // guards vec and dim, set by the first Apply with vectors
+	mu   sync.RWMutex // guards vec and dim, set by the first Apply with vectors, and lazy
 	dim  int
 	vec  *index.Index
+	lazy *deferredVectors // the vector index while Open's deferred load has not ended
 	lex  *lexical.Index
 	docs docCache // records without text for the query path
 	mark genMark  // the store generation the indexes reflect
@@ -59,9 +60,14 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 	g.Go(func() error {
 		return db.View(func(tx *store.Tx) (err error) { lexRepaired, err = l.loadLexicalIndex(tx, synced); return err })
 	})
-	if l.dim > 0 {
+	switch {
+	case l.dim > 0 && synced && opts.Mode == Lexical:
+		// Nothing to reconcile, and the default search does not use the
+		// graph: load it when something needs it (deferred.go).
+		l.lazy = newDeferredVectors()
+	case l.dim > 0:
 		g.Go(func() error {
-			return db.View(func(tx *store.Tx) (err error) { vecRepaired, err = l.loadVectorIndex(tx); return err })
+			return db.View(func(tx *store.Tx) (err error) { l.vec, vecRepaired, err = l.readVectorIndex(tx); return err })
 		})
 	}
 	if err := g.Wait(); err != nil {
@@ -69,7 +75,7 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 	}
 	l.mark.start(gen)
 	repaired := lexRepaired || vecRepaired
-	opts.Logger.Debug("library indexes loaded", "passages", l.lex.Len(), "took", time.Since(start), "synced", synced)
+	opts.Logger.Debug("library indexes loaded", "passages", l.lex.Len(), "took", time.Since(start), "synced", synced, "vectors deferred", l.lazy != nil)
 	if repaired || (gen > 0 && !synced) {
 		if err := l.Save(); err != nil && !errors.Is(err, store.ErrReadOnly) {
 			return nil, err
@@ -126,18 +132,18 @@ func (l *embedded) loadLexicalIndex(tx *store.Tx, synced bool) (repaired bool, e
 	return repaired, nil
 }
 
-// loadVectorIndex loads the vector index and reports whether it was
+// readVectorIndex loads the vector index and reports whether it was
 // repaired or needs saving (codes read from the vectors, format upgraded).
-func (l *embedded) loadVectorIndex(tx *store.Tx) (repaired bool, err error) {
+func (l *embedded) readVectorIndex(tx *store.Tx) (vec *index.Index, repaired bool, err error) {
 	opts := l.opts
 	start := time.Now()
 	kv, err := tx.Aux(AuxVectors)
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
 	var vst index.LoadStats
-	if l.vec, vst, err = index.LoadSums(kv, l.dim, opts.Index, tx.VectorSums(), tx.ReadVectors); err != nil {
-		return false, fmt.Errorf("load vector index: %w", err)
+	if vec, vst, err = index.LoadSums(kv, l.dim, opts.Index, tx.VectorSums(), tx.ReadVectors); err != nil {
+		return nil, false, fmt.Errorf("load vector index: %w", err)
 	}
 	opts.Logger.Debug("vector index loaded", "took", time.Since(start), "read", vst.Read)
 	repaired = vst.Inserted > 0 || vst.Removed > 0 || vst.Rebuilt || vst.Read > 0 || vst.Upgraded
@@ -150,7 +156,7 @@ func (l *embedded) loadVectorIndex(tx *store.Tx) (repaired bool, err error) {
 	if vst.Reason != nil {
 		opts.Logger.Warn("vector index rebuilt from the stored vectors", "reason", vst.Reason)
 	}
-	return repaired, nil
+	return vec, repaired, nil
 }
 
 // storeVectors is the vector index's Source: it reads the vectors to
@@ -174,22 +180,39 @@ func (l *embedded) Apply(res store.PutResult) error {
 
 func (l *embedded) apply(res store.PutResult) error {
 	l.docs.clear()
-	vec := l.vectors()
 	for _, s := range res.Removed {
 		l.lex.Delete(s)
-		if vec != nil {
+	}
+	if len(res.Added) > 0 {
+		chunks, err := l.db.Chunks(res.Added)
+		if err != nil {
+			return fmt.Errorf("apply: %w", err)
+		}
+		for _, c := range chunks {
+			l.lex.Add(c.Seq, c.IndexText())
+		}
+	}
+	if l.queueVectors(res) {
+		return nil
+	}
+	return l.applyVectors(l.vectors(), res)
+}
+
+// applyVectors removes res's removed passages from vec and adds its added
+// ones with their stored vectors (a passage without one, removed since, is
+// skipped). vec nil means the library has no vector index yet: the first
+// vectors create it.
+func (l *embedded) applyVectors(vec *index.Index, res store.PutResult) error {
+	if vec != nil {
+		for _, s := range res.Removed {
 			vec.Delete(s)
 		}
 	}
 	if len(res.Added) == 0 {
 		return nil
 	}
-	chunks, err := l.db.Chunks(res.Added)
-	if err != nil {
-		return fmt.Errorf("apply: %w", err)
-	}
 	vecs := make([][]float32, len(res.Added))
-	err = l.db.View(func(tx *store.Tx) error {
+	err := l.db.View(func(tx *store.Tx) error {
 		for i, s := range res.Added {
 			vecs[i] = tx.Vector(s)
 		}
@@ -198,24 +221,30 @@ func (l *embedded) apply(res store.PutResult) error {
 	if err != nil {
 		return fmt.Errorf("apply: %w", err)
 	}
-	if vec == nil && len(vecs[0]) > 0 {
-		l.mu.Lock()
-		if l.vec == nil {
-			l.dim = len(vecs[0])
-			l.vec = index.New(l.dim, l.opts.Index)
+	for i, s := range res.Added {
+		if vecs[i] == nil {
+			continue
 		}
-		vec = l.vec
-		l.mu.Unlock()
-	}
-	for i, c := range chunks {
-		l.lex.Add(c.Seq, c.IndexText())
-		if vecs[i] != nil {
-			if err := vec.Add(c.Seq, vecs[i]); err != nil {
-				return fmt.Errorf("apply: index passage %s: %w", c.ID(), err)
-			}
+		if vec == nil {
+			vec = l.createVectors(len(vecs[i]))
+		}
+		if err := vec.Add(s, vecs[i]); err != nil {
+			return fmt.Errorf("apply: index passage %d: %w", s, err)
 		}
 	}
 	return nil
+}
+
+// createVectors returns the vector index, made for dim dimensions if the
+// library had none.
+func (l *embedded) createVectors(dim int) *index.Index {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.vec == nil {
+		l.dim = dim
+		l.vec = index.New(l.dim, l.opts.Index)
+	}
+	return l.vec
 }
 
 // Save persists what changed in the indexes since the last Save or Open, in
@@ -223,9 +252,10 @@ func (l *embedded) apply(res store.PutResult) error {
 // they are written: a write applied meanwhile is then saved too, under an
 // older generation, which costs the next open a walk, never a miss).
 func (l *embedded) Save() error {
+	vec := l.savedVectors() // waits for a deferred load under way
 	return l.db.Update(func(tx *store.Tx) error {
 		gen := l.mark.value()
-		if err := l.saveIndexes(tx); err != nil {
+		if err := l.saveIndexes(tx, vec); err != nil {
 			return err
 		}
 		if gen == 0 {
@@ -235,7 +265,8 @@ func (l *embedded) Save() error {
 	})
 }
 
-func (l *embedded) saveIndexes(tx *store.Tx) error {
+// saveIndexes saves the lexical index and vec (nil: none to save).
+func (l *embedded) saveIndexes(tx *store.Tx, vec *index.Index) error {
 	kv, err := tx.Aux(AuxLexical)
 	if err != nil {
 		return err
@@ -243,7 +274,6 @@ func (l *embedded) saveIndexes(tx *store.Tx) error {
 	if err := l.lex.Save(kv); err != nil {
 		return fmt.Errorf("save lexical index: %w", err)
 	}
-	vec := l.vectors()
 	if vec == nil {
 		return nil
 	}
@@ -256,8 +286,12 @@ func (l *embedded) saveIndexes(tx *store.Tx) error {
 	return nil
 }
 
-// Counts reports the sizes of the in-memory indexes.
+// Counts reports the sizes of the in-memory indexes, loading a deferred
+// vector index first (a failed load counts as none).
 func (l *embedded) Counts() IndexStats {
+	if _, err := l.waitVectors(context.Background()); err != nil {
+		l.opts.Logger.Debug("index counts without the vector index", "err", err)
+	}
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	st := IndexStats{LexicalPassages: l.lex.Len(), Dimensions: l.dim}

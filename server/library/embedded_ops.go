@@ -57,9 +57,12 @@ func (l *embedded) Candidates(ctx context.Context, q Query) (Candidates, error) 
 			c.Lexical = append(c.Lexical, Hit{r.ID, float64(r.Score)})
 		}
 	}
-	vec := l.vectors()
-	if q.Vector == nil || vec == nil || (q.Mode != Vector && q.Mode != Hybrid) {
+	if q.Vector == nil || (q.Mode != Vector && q.Mode != Hybrid) {
 		return c, nil
+	}
+	vec, err := l.waitVectors(ctx)
+	if err != nil || vec == nil {
+		return c, err
 	}
 	rs, err := vec.Search(q.Vector, q.N)
 	if err != nil {

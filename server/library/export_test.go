@@ -43,3 +43,18 @@ func SearchAllCandidates(ctx context.Context, l *Library, query string, so Searc
 	}
 	return l.results(strings.TrimSpace(query), hits, k)
 }
+
+// SetDeferredRead makes fn run inside every deferred vector load, after its
+// read transaction and before it replays the writes queued meanwhile; the
+// returned func undoes it.
+func SetDeferredRead(fn func()) (restore func()) {
+	deferredRead = fn
+	return func() { deferredRead = nil }
+}
+
+// VectorsDeferred reports whether Open deferred l's vector index and it is
+// not loaded yet, and whether its load has begun.
+func VectorsDeferred(l *Library) (pending, begun bool) {
+	d := l.be.(*embedded).pending()
+	return d != nil, d != nil && d.begun.Load()
+}

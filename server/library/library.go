@@ -210,5 +210,6 @@ type IndexStats struct {
 	Dimensions      int `json:"dimensions"`
 }
 
-// IndexStats reports the sizes of the indexes.
+// IndexStats reports the sizes of the indexes; it waits for a vector index
+// whose load Open deferred (see LoadIndexes).
 func (l *Library) IndexStats() IndexStats { return l.be.Counts() }

@@ -16,14 +16,28 @@ type Live struct {
 
 // NewLive returns a Live serving l. It releases the library file's pages
 // that opening l mapped (Library.ReleaseMapped): a server's resident memory
-// is then its indexes, not the file. A failure to release is only logged.
+// is then its indexes, not the file. It loads what Open deferred
+// (Library.LoadIndexes) in a goroutine, and releases the pages that load
+// mapped when it ends. Failures are only logged.
 func NewLive(l *Library) *Live {
 	lv := &Live{}
-	lv.cur.Store(l)
+	lv.Swap(l)
+	return lv
+}
+
+// release releases l's mapped pages, logging a failure.
+func release(l *Library) {
 	if err := l.ReleaseMapped(); err != nil {
 		l.opts.Logger.Warn("could not release the library file's mapped pages", "err", err)
 	}
-	return lv
+}
+
+// loadDeferred loads what Open deferred for l, then releases the pages the
+// load mapped. The load's own failure is logged where it happens.
+func loadDeferred(l *Library) {
+	if l.LoadIndexes(context.Background()) == nil {
+		release(l)
+	}
 }
 
 // ReleaseEvery releases the current Library's mapped pages
@@ -54,8 +68,15 @@ func (lv *Live) Current() *Library { return lv.cur.Load() }
 // Mode is the current library's default search mode.
 func (lv *Live) Mode() Mode { return lv.Current().Mode() }
 
-// Swap makes l the Library being served.
-func (lv *Live) Swap(l *Library) { lv.cur.Store(l) }
+// Swap makes l the Library being served, releases the pages opening it
+// mapped and loads what its Open deferred, as NewLive does.
+func (lv *Live) Swap(l *Library) {
+	lv.cur.Store(l)
+	release(l)
+	if l.deferred() {
+		go loadDeferred(l)
+	}
+}
 
 // Search is Library.Search on the current Library.
 func (lv *Live) Search(ctx context.Context, query string, so SearchOptions) (*SearchResponse, error) {

@@ -1,0 +1,167 @@
+package library_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// openLogged opens db with opts, its log (debug and up) kept in the
+// returned buffer.
+func openLogged(t *testing.T, db *store.DB, opts library.Options) (*library.Library, *bytes.Buffer) {
+	t.Helper()
+	var log bytes.Buffer
+	opts.Logger = slog.New(slog.NewTextHandler(&syncWriter{w: &log}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	lib, err := library.Open(context.Background(), db, wordEmbedder, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lib, &log
+}
+
+// deferredFixture is a saved library of four documents, open again in
+// lexical mode (as the offline embedder's libraries are), so that its
+// vector index is deferred.
+func deferredFixture(t *testing.T) *fixture {
+	t.Helper()
+	f := newFixture(t, library.Options{})
+	f.add(t, "a", "a.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
+	f.add(t, "b", "b.txt", "text/plain", "", "Plate tectonics moves continents slowly.")
+	f.add(t, "c", "c.txt", "text/plain", "", "Photosynthesis turns sunlight into sugar.")
+	f.add(t, "d", "d.txt", "text/plain", "", "Glaciers carve valleys over millennia.")
+	if err := f.lib.Save(); err != nil {
+		t.Fatal(err)
+	}
+	f.lib, _ = openLogged(t, f.db, library.Options{Mode: library.Lexical})
+	if pending, begun := library.VectorsDeferred(f.lib); !pending || begun {
+		t.Fatalf("lexical open: vector load pending %v, begun %v; want deferred, not begun", pending, begun)
+	}
+	return f
+}
+
+// TestDeferredVectorsLexicalSearch: a lexical search, the default of the
+// library, never loads the deferred vector index; a vector search waits
+// for it and finds what the index holds.
+func TestDeferredVectorsLexicalSearch(t *testing.T) {
+	f := deferredFixture(t)
+	wantFound(t, f.lib, "continents tectonics", "b:0", library.Lexical)
+	if _, begun := library.VectorsDeferred(f.lib); begun {
+		t.Fatal("a lexical search started the vector index load")
+	}
+	wantFound(t, f.lib, "sunlight sugar photosynthesis", "c:0", library.Vector, library.Hybrid)
+	if pending, _ := library.VectorsDeferred(f.lib); pending {
+		t.Fatal("vector index still pending after a vector search")
+	}
+	if st := f.lib.IndexStats(); st.VectorPassages != 4 || st.LexicalPassages != 4 {
+		t.Fatalf("index stats %+v, want 4 passages in each", st)
+	}
+}
+
+// TestDeferredVectorsRacingWrites: writes that land while the deferred
+// vector index loads — one committed before its read transaction, an
+// add, a removal and a replacement after it — are all in the index once
+// it is loaded, a Save waits for the load so the graph it persists holds
+// them, and the next open loads that graph without reconciling anything.
+func TestDeferredVectorsRacingWrites(t *testing.T) {
+	f := deferredFixture(t)
+	read, release := make(chan struct{}), make(chan struct{})
+	restore := library.SetDeferredRead(func() { close(read); <-release })
+	defer restore()
+	// This write's Apply queues it and starts the load, whose transaction
+	// then sees it: it must be applied once.
+	f.add(t, "e", "e.txt", "text/plain", "", "Volcanoes erupt molten basalt.")
+	select {
+	case <-read:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a write did not start the deferred vector load")
+	}
+	f.add(t, "f", "f.txt", "text/plain", "", "Honeybees dance to share nectar locations.")
+	if _, err := f.lib.Remove("b"); err != nil {
+		t.Fatal(err)
+	}
+	f.add(t, "c", "c.txt", "text/plain", "", "Tidal forces stretch distant moons.")
+	saved := make(chan error, 1)
+	go func() { saved <- f.lib.Save() }()
+	select {
+	case err := <-saved:
+		t.Fatalf("Save returned (%v) before the vector load it must persist ended", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	if err := <-saved; err != nil {
+		t.Fatal(err)
+	}
+	restore()
+	checkAfterRace(t, f.lib)
+
+	lib, log := openLogged(t, f.db, library.Options{Mode: library.Hybrid})
+	if s := log.String(); strings.Contains(s, "reconciled") {
+		t.Errorf("the next open reconciled: the Save missed writes made during the deferred load:\n%s", s)
+	}
+	checkAfterRace(t, lib)
+}
+
+func checkAfterRace(t *testing.T, lib *library.Library) {
+	t.Helper()
+	h, err := lib.Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.Consistent || h.Index.VectorPassages != 5 {
+		t.Fatalf("after writes during the deferred load: %+v, want consistent with 5 vectors", h)
+	}
+	wantFound(t, lib, "volcanoes erupt basalt", "e:0", library.Vector)
+	wantFound(t, lib, "honeybees dance nectar", "f:0", library.Vector)
+	wantFound(t, lib, "tidal forces moons", "c:0", library.Vector)
+	for _, q := range []string{"plate tectonics continents", "photosynthesis sunlight sugar"} {
+		resp, err := lib.Search(context.Background(), q, library.SearchOptions{Mode: library.Vector, K: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range resp.Results {
+			if r.ID == "b:0" || strings.Contains(r.Text, "Photosynthesis") {
+				t.Errorf("vector search %q found removed or replaced passage %s", q, r.ID)
+			}
+		}
+	}
+}
+
+// TestLiveLoadsDeferredVectors: a server's Live loads the deferred index
+// in the background, without a search asking for it.
+func TestLiveLoadsDeferredVectors(t *testing.T) {
+	f := deferredFixture(t)
+	library.NewLive(f.lib)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		pending, _ := library.VectorsDeferred(f.lib)
+		if !pending {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the Live did not load the deferred vector index")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := library.VectorIndex(f.lib).Len(); n != 4 {
+		t.Fatalf("vector index holds %d passages, want 4", n)
+	}
+}
+
+// syncWriter serialises writes: the deferred load logs from its goroutine.
+type syncWriter struct {
+	mu sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
