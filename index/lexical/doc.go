@@ -25,13 +25,16 @@
 //
 //	MCPVEC_EVAL=1 MCPVEC_EVAL_SWEEP=1 go test -run TestEvalBM25 -v ./index/lexical/
 //
-// For k below 50, Search is document at a time with MaxScore pruning
-// (Turtle & Flood 1995) and block-max bounds (Ding & Suel 2011): terms whose
-// summed upper bounds cannot reach the k-th best score only probe the
-// passages other terms found, skipping whole posting blocks. From k 50 the
-// k-th score is low, pruning saves little, and Search scores every posting
-// term at a time. Both return exactly the passages and scores of exhaustive
-// scoring (TestMaxScoreMatchesExhaustive compares them on random corpora).
+// For k below 50, Search scores the query's posting lists term at a time,
+// rarest terms (largest score bounds) first, and stops before the common
+// ones once their summed bounds fall below the k-th best exact score found
+// so far (the idea of MaxScore, Turtle & Flood 1995): the passages that
+// could still reach the results are then rescored from their own packed
+// terms, so lists of words like "show" or "effect" (tens of thousands of
+// postings at 100k passages) are never read. From k 50 the k-th score is low,
+// few lists can be skipped, and Search scores every posting term at a time.
+// Both return exactly the passages and scores of exhaustive scoring
+// (TestMaxScoreMatchesExhaustive compares them on random corpora).
 //
 // # Memory
 //

@@ -78,7 +78,7 @@ func (p *postings) decode(i int, docs, tfs *[blockSize]uint32) int {
 
 // posting decodes one (slot delta, tf) pair written by add that does not
 // fit the one-byte fast path, and returns how many bytes it took. The data
-// is not checked. The decoding loops (decode, scoreRange) test the fast path
+// is not checked. The decoding loops (decode, addList) test the fast path
 // themselves, inline, before calling it: both values nearly always fit one
 // byte each, and a call per posting costs measurably in those loops.
 func posting(b []byte) (d, tf uint32, n int) {
@@ -87,85 +87,15 @@ func posting(b []byte) (d, tf uint32, n int) {
 	return uint32(v), uint32(w), k + m
 }
 
-// exhausted is the slot of a cursor past its list's end.
+// exhausted is a slot past every list's end (an open upper end of a slot
+// range).
 const exhausted = math.MaxUint32
 
-// cursor walks one query term's posting list in slot order.
+// cursor is one query term's posting list with what scoring needs of it.
 type cursor struct {
-	p    *postings
-	w    float64 // qtf · idf · (k1+1)
-	ub   float64 // upper bound of the term's contribution to any score
-	doc  uint32  // current slot, or exhausted
-	tf   uint32  // current term frequency
-	bi   int     // current block
-	sbi  int     // block blockBound last found (≥ bi once set)
-	i, n int     // position in, and length of, the decoded block
-	docs [blockSize]uint32
-	tfs  [blockSize]uint32
-}
-
-// reset places c on the first posting of p.
-func (c *cursor) reset(p *postings) {
-	c.p, c.bi, c.sbi, c.i, c.n = p, -1, 0, 0, 0
-	c.enter(0)
-}
-
-// enter decodes block bi and places c on its first posting, or marks c
-// exhausted when there is no such block.
-func (c *cursor) enter(bi int) {
-	if bi >= len(c.p.blocks) {
-		c.doc, c.bi = exhausted, len(c.p.blocks)
-		return
-	}
-	c.bi, c.i = bi, 0
-	c.n = c.p.decode(bi, &c.docs, &c.tfs)
-	c.doc, c.tf = c.docs[0], c.tfs[0]
-}
-
-// next moves c to the following posting.
-func (c *cursor) next() {
-	if c.doc == exhausted {
-		return
-	}
-	if c.i++; c.i < c.n {
-		c.doc, c.tf = c.docs[c.i], c.tfs[c.i]
-		return
-	}
-	c.enter(c.bi + 1)
-}
-
-// blockBound is the largest contribution any posting of the block that
-// would hold target can make (0 past the end), found without decoding: the
-// block-max idea of Ding & Suel (2011), applied to MaxScore's probes. The
-// block found is remembered, so repeated calls with growing targets walk
-// each list's block headers once.
-func (c *cursor) blockBound(target uint32, bm bm25) float64 {
-	bi := max(c.bi, c.sbi)
-	for bi < len(c.p.blocks) && c.p.blocks[bi].last < target {
-		bi++
-	}
-	c.sbi = bi
-	if bi == len(c.p.blocks) {
-		return 0
-	}
-	b := &c.p.blocks[bi]
-	return bm.term(c.w, b.maxTF, b.minLen)
-}
-
-// seek moves c to the first posting with slot ≥ target, skipping whole
-// blocks without decoding them.
-func (c *cursor) seek(target uint32) {
-	if c.doc >= target {
-		return
-	}
-	if c.p.blocks[c.bi].last < target {
-		bi := c.bi + 1
-		for bi < len(c.p.blocks) && c.p.blocks[bi].last < target {
-			bi++
-		}
-		c.enter(bi)
-	}
-	for c.doc < target {
-		c.next()
-	}
+	p     *postings
+	term  uint32  // the term id
+	w     float64 // qtf · idf · (k1+1)
+	ub    float64 // upper bound of the term's contribution to any score
+	maxTF uint32  // the largest tf in the list
 }

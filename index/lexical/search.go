@@ -1,7 +1,6 @@
 package lexical
 
 import (
-	"cmp"
 	"maps"
 	"math"
 	"slices"
@@ -11,13 +10,14 @@ import (
 // go to the smaller id. No match, k ≤ 0 or an empty index give nil. It
 // is safe for concurrent use.
 //
-// Below k 50, scoring is document at a time with MaxScore pruning (Turtle &
-// Flood, "Query evaluation: strategies and optimizations", 1995): once k
-// results are held, query terms whose combined upper bounds cannot lift a
-// passage to the k-th score stop generating candidates and are only probed,
-// block by block, for passages the other terms found. Bounds carry a margin
-// for float rounding, so results and scores are exactly those of scoring
-// every posting, which is what larger k do (TestMaxScoreMatchesExhaustive).
+// Below k 50, the lists with the largest score bounds are scored term at a
+// time and the rest, the common words, are skipped once their bounds cannot
+// matter, the passages that could still reach the results being rescored
+// from their own terms (pruned; the idea of MaxScore, Turtle & Flood,
+// "Query evaluation: strategies and optimizations", 1995). Bounds carry a
+// margin for float rounding, so results and scores are exactly those of
+// scoring every posting, which is what larger k do
+// (TestMaxScoreMatchesExhaustive).
 func (ix *Index) Search(query string, k int) []Result {
 	if k <= 0 {
 		return nil
@@ -43,26 +43,37 @@ func (ix *Index) Search(query string, k int) []Result {
 	if k >= exhaustiveFrom {
 		return ix.exhaustive(sc, bm, k)
 	}
-	return ix.maxScore(sc, bm, k)
+	return ix.pruned(sc, bm, k)
 }
 
 // exhaustiveFrom is the k from which Search scores every posting term at a
-// time instead of pruning: with a low k-th score MaxScore prunes little and
-// its per-passage bookkeeping costs more than it saves. On 30k synthetic
-// passages (CPU per query, p50/p99): k 10, MaxScore 150/1,000-1,200 µs
-// against 480/1,500; k 100, 400-470/1,300-1,700 against 380-500/1,100-1,300.
+// time instead of pruning: with a low k-th score few lists can be skipped
+// and many candidates must be rescored. Thread CPU per SciFact claim on the
+// 100k scale library, pruned against exhaustive (means, shared machine):
+// k 10 1.47 against 2.67 ms, k 30 1.93 against 3.27, k 100 2.12 against
+// 1.69. (Document-at-a-time MaxScore, used below k 50 before, was slower
+// than exhaustive there at every k: 1.8-2.3 against 1.1-1.2 ms p50 at k 30,
+// quieter machine.)
 var exhaustiveFrom = 50
+
+// pruneEager makes pruned check whether it can stop after every list and
+// accept any number of candidates (tests: more early stops).
+var pruneEager = false
 
 // scratch is per-search working memory, pooled.
 type scratch struct {
 	cursors []cursor
-	order   []int     // cursor indexes by ascending upper bound
-	cum     []float64 // cum[j]: sum of the bounds of order[:j+1]
-	contrib []float32 // the current passage's contribution per cursor
+	order   []int     // pruned: cursor indexes by descending upper bound
+	contrib []float32 // pruned: the rescored passage's contribution per cursor
 	heap    resultHeap
 	acc     []float32  // exhaustive: score per slot, zero between searches
-	touched []uint32   // exhaustive: slots scored
+	touched []uint32   // exhaustive, pruned: slots scored
 	parts   []*scratch // exhaustive: one per slot range scored concurrently
+	// pruned:
+	best     []Result  // the best partial sums (ID: slot)
+	qterms   []qterm   // query terms by term id
+	rest     []float64 // rest[j]: summed bounds of order[j:]
+	restPost []int     // restPost[j]: postings of order[j:]
 }
 
 // bm25 holds what scoring needs of the index statistics. The length
@@ -106,112 +117,9 @@ func (ix *Index) openCursors(sc *scratch, qtf map[string]uint32, bm bm25) {
 		for _, b := range p.blocks {
 			maxTF, minLen = max(maxTF, b.maxTF), min(minLen, b.minLen)
 		}
-		sc.cursors = append(sc.cursors, cursor{})
-		c := &sc.cursors[len(sc.cursors)-1]
-		c.w = bm.weight(qtf[t], ix.df[id])
-		c.ub = bm.term(c.w, maxTF, minLen)
-		c.reset(p)
+		w := bm.weight(qtf[t], ix.df[id])
+		sc.cursors = append(sc.cursors, cursor{p: p, term: id, w: w, ub: bm.term(w, maxTF, minLen), maxTF: maxTF})
 	}
-}
-
-// prepare sorts the cursors by bound and fills the cumulative bounds.
-func (sc *scratch) prepare() {
-	n := len(sc.cursors)
-	sc.order = sc.order[:0]
-	for i := range n {
-		sc.order = append(sc.order, i)
-	}
-	slices.SortFunc(sc.order, func(a, b int) int { return cmp.Compare(sc.cursors[a].ub, sc.cursors[b].ub) })
-	sc.cum = sc.cum[:0]
-	sum := 0.0
-	for _, i := range sc.order {
-		sum += sc.cursors[i].ub
-		sc.cum = append(sc.cum, sum)
-	}
-	sc.contrib = slices.Grow(sc.contrib[:0], n)[:n]
-	sc.heap = sc.heap[:0]
-}
-
-// maxScore runs the document-at-a-time loop. Lists order[:ne] are
-// non-essential: a passage found only in them cannot beat the k-th score.
-func (ix *Index) maxScore(sc *scratch, bm bm25, k int) []Result {
-	sc.prepare()
-	// float32 sums of up to n rounded terms stay within this factor of the
-	// exact sum.
-	margin := 1 + float64(len(sc.cursors)+2)*0x1p-22
-	theta, ne := math.Inf(-1), 0
-	for {
-		doc := sc.nextCandidate(ne)
-		if doc == exhausted {
-			break
-		}
-		d := &ix.docs[doc]
-		if !sc.score(doc, ne, d, bm, theta, margin) {
-			continue
-		}
-		var sum float32
-		for _, c := range sc.contrib {
-			sum += c
-		}
-		if !sc.offer(Result{ID: d.id, Score: sum}, k) {
-			continue
-		}
-		theta = float64(sc.heap[0].Score)
-		for ne < len(sc.order) && sc.cum[ne]*margin < theta {
-			ne++
-		}
-	}
-	return sc.heap.sorted()
-}
-
-// nextCandidate is the smallest current slot among the essential lists.
-func (sc *scratch) nextCandidate(ne int) uint32 {
-	doc := uint32(exhausted)
-	for _, i := range sc.order[ne:] {
-		doc = min(doc, sc.cursors[i].doc)
-	}
-	return doc
-}
-
-// score fills sc.contrib for slot doc, advancing the essential lists past it
-// and probing the non-essential ones from the largest bound down. It returns
-// false when doc is deleted or its bound falls below theta.
-func (sc *scratch) score(doc uint32, ne int, d *docEntry, bm bm25, theta, margin float64) bool {
-	clear(sc.contrib)
-	partial := 0.0
-	for _, i := range sc.order[ne:] {
-		c := &sc.cursors[i]
-		if c.doc != doc {
-			continue
-		}
-		if d.alive {
-			sc.contrib[i] = float32(bm.term(c.w, c.tf, d.length))
-			partial += float64(sc.contrib[i])
-		}
-		c.next()
-	}
-	if !d.alive {
-		return false
-	}
-	for j := ne - 1; j >= 0; j-- {
-		if (partial+sc.cum[j])*margin < theta {
-			return false
-		}
-		i := sc.order[j]
-		c := &sc.cursors[i]
-		rest := 0.0
-		if j > 0 {
-			rest = sc.cum[j-1]
-		}
-		if (partial+c.blockBound(doc, bm)+rest)*margin < theta {
-			return false // block-max: the block that could hold doc scores too little
-		}
-		if c.seek(doc); c.doc == doc {
-			sc.contrib[i] = float32(bm.term(c.w, c.tf, d.length))
-			partial += float64(sc.contrib[i])
-		}
-	}
-	return true
 }
 
 // offer adds r to the k best held and reports whether the heap is full and

@@ -70,33 +70,9 @@ func (ix *Index) exhaustive(sc *scratch, bm bm25, k int) []Result {
 // sc.acc (leaving it zero again) and returns the k best, as a heap appended
 // to h. Calls on disjoint ranges may run concurrently.
 func (ix *Index) scoreRange(sc *scratch, bm bm25, k int, lo, hi uint32, h resultHeap) resultHeap {
-	acc, touched, lens := sc.acc, sc.touched[:0], ix.lens
+	acc, touched := sc.acc, sc.touched[:0]
 	for i := range sc.cursors {
-		c := &sc.cursors[i]
-		b, doc, left := c.p.from(lo)
-		for ; left > 0; left-- {
-			d, tf, w := uint32(b[0]), uint32(b[1]), 2 // see posting
-			if d|tf >= 0x80 {
-				d, tf, w = posting(b)
-			}
-			b = b[w:]
-			doc += d
-			if doc < lo {
-				continue
-			}
-			if doc >= hi {
-				break
-			}
-			length := lens[doc]
-			if length == deadLen {
-				continue
-			}
-			v := acc[doc]
-			if v == 0 { // contributions are positive: 0 means untouched
-				touched = append(touched, doc)
-			}
-			acc[doc] = v + float32(bm.term(c.w, tf, length))
-		}
+		touched = ix.addList(&sc.cursors[i], acc, touched, bm, lo, hi)
 	}
 	sc.heap = h
 	for _, s := range touched {
@@ -107,6 +83,42 @@ func (ix *Index) scoreRange(sc *scratch, bm bm25, k int, lo, hi uint32, h result
 	}
 	sc.touched = touched
 	return sc.heap
+}
+
+// addList adds the contributions of c's postings with slots in [lo, hi)
+// to acc and appends the slots it touches first to touched, which it
+// returns.
+func (ix *Index) addList(c *cursor, acc []float32, touched []uint32, bm bm25, lo, hi uint32) []uint32 {
+	lens, base, per, w := ix.lens, bm.base, bm.per, c.w
+	b, doc, left := c.p.from(lo)
+	// Decoded by index: 10-20% faster than reslicing b per posting.
+	pos := 0
+	for ; left > 0; left-- {
+		d, tf, n := uint32(b[pos]), uint32(b[pos+1]), 2 // see posting
+		if d|tf >= 0x80 {
+			d, tf, n = posting(b[pos:])
+		}
+		pos += n
+		doc += d
+		if doc < lo {
+			continue
+		}
+		if doc >= hi {
+			break
+		}
+		length := lens[doc]
+		if length == deadLen {
+			continue
+		}
+		v := acc[doc]
+		if v == 0 { // contributions are positive: 0 means untouched
+			touched = append(touched, doc)
+		}
+		// bm.term, spelled out with the fields in locals.
+		f := float64(tf)
+		acc[doc] = v + float32(w*f/(f+base+per*float64(length)))
+	}
+	return touched
 }
 
 // from returns where decoding must start to reach the first posting with

@@ -1,12 +1,12 @@
 package library_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
+	"fmt"
 	"os"
 	"testing"
 
+	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
@@ -36,11 +36,29 @@ func BenchmarkSearchRealLibrary(b *testing.B) {
 	}
 }
 
+// BenchmarkBM25RealLibrary measures the BM25 index alone on the library and
+// queries of BenchmarkSearchRealLibrary: below k 50 Search prunes, from k 50
+// it scores every posting (whose cost does not depend on k). Run it with
+// -cpu 1: on more CPUs a lone exhaustive search is split across them.
+func BenchmarkBM25RealLibrary(b *testing.B) {
+	lib, _, queries := openRealLibrary(b)
+	lex := library.LexIndex(lib)
+	for _, k := range []int{10, 20, 30, 50, 100} {
+		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				lex.Search(queries[i%len(queries)], k)
+				i++
+			}
+		})
+	}
+}
+
 // openRealLibrary opens the library MCPVEC_BENCH_LIBRARY read-only as
 // `serve` opens one of the offline embedder (OptionsFor("hash"), query words
 // weighed by the library's IDF) and reads the queries of
 // MCPVEC_BENCH_QUERIES; it skips b without both. The store closes with b.
-func openRealLibrary(b *testing.B) (*library.Library, *store.DB, []string) {
+func openRealLibrary(b testing.TB) (*library.Library, *store.DB, []string) {
 	path, qpath := os.Getenv("MCPVEC_BENCH_LIBRARY"), os.Getenv("MCPVEC_BENCH_QUERIES")
 	if path == "" || qpath == "" {
 		b.Skip("set MCPVEC_BENCH_LIBRARY and MCPVEC_BENCH_QUERIES")
@@ -67,23 +85,10 @@ func openRealLibrary(b *testing.B) (*library.Library, *store.DB, []string) {
 	return lib, db, queries
 }
 
-func readQueries(b *testing.B, path string) []string {
-	f, err := os.Open(path)
+func readQueries(b testing.TB, path string) []string {
+	qs, err := evalset.QueryTexts(path)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var q struct{ Text string }
-		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-			b.Fatal(err)
-		}
-		out = append(out, q.Text)
-	}
-	if len(out) == 0 {
-		b.Fatal("no queries")
-	}
-	return out
+	return qs
 }

@@ -51,8 +51,9 @@ func (l *embedded) Original(id string) (io.ReadSeeker, int64, time.Time, error) 
 func (l *embedded) Candidates(ctx context.Context, q Query) (Candidates, error) {
 	var c Candidates
 	if q.Mode == Lexical || q.Mode == Hybrid {
-		c.Lexical = []Hit{}
-		for _, r := range l.lex.Search(q.Text, q.N) {
+		rs := l.lex.Search(q.Text, q.N)
+		c.Lexical = make([]Hit, 0, len(rs))
+		for _, r := range rs {
 			c.Lexical = append(c.Lexical, Hit{r.ID, float64(r.Score)})
 		}
 	}
@@ -67,7 +68,7 @@ func (l *embedded) Candidates(ctx context.Context, q Query) (Candidates, error) 
 	if err != nil {
 		return c, fmt.Errorf("vector search: %w", err)
 	}
-	c.Vector = []Hit{}
+	c.Vector = make([]Hit, 0, len(rs))
 	for _, r := range rs {
 		c.Vector = append(c.Vector, Hit{r.ID, float64(r.Score)})
 	}

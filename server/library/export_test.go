@@ -1,11 +1,13 @@
 package library
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
 
 	"github.com/mcpvec/mcpvec/index"
+	"github.com/mcpvec/mcpvec/index/lexical"
 )
 
 // VectorIndex returns the embedded backend's vector index (nil before the
@@ -24,6 +26,22 @@ func VectorCandidates(ctx context.Context, l *Library, query string) ([]float32,
 	}
 	c, err := l.be.Candidates(ctx, Query{Text: query, Vector: v, Mode: Vector, N: max(l.opts.Candidates, 3*l.opts.K)})
 	return v, c.Vector, err
+}
+
+// LexIndex returns the embedded backend's BM25 index.
+func LexIndex(l *Library) *lexical.Index { return l.be.(*embedded).lex }
+
+// SearchAllCandidates is Search as it was before it ranked fewer candidates
+// first: every search ranks max(Candidates, 3k), the reference the shorter
+// first ranking must agree with. It skips validation (queries must be
+// valid) and debug output.
+func SearchAllCandidates(ctx context.Context, l *Library, query string, so SearchOptions) (*SearchResponse, error) {
+	k := min(cmp.Or(so.K, l.opts.K), l.opts.MaxK)
+	hits, _, err := l.rank(ctx, strings.TrimSpace(query), cmp.Or(so.Mode, l.opts.Mode), max(l.opts.Candidates, 3*k))
+	if err != nil {
+		return nil, err
+	}
+	return l.results(strings.TrimSpace(query), hits, k)
 }
 
 // SetDeferredRead makes fn run inside every deferred vector load, after its

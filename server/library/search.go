@@ -56,17 +56,42 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	if mode == "" {
 		mode = l.opts.Mode
 	}
-	hits, found, err := l.rank(ctx, query, mode, max(l.opts.Candidates, 3*k))
+	n := max(l.opts.Candidates, 3*k)
+	few := l.fewCandidates(mode, k, n)
+	hits, c, err := l.rank(ctx, query, mode, few)
 	if err != nil {
 		return nil, err
 	}
 	resp, err := l.results(query, hits, k)
+	if err == nil && few < n && len(resp.Results) < k && len(hits) == few {
+		// Overlapping passages used up the short list: rank the full one.
+		if hits, c, err = l.rank(ctx, query, mode, n); err != nil {
+			return nil, err
+		}
+		resp, err = l.results(query, hits, k)
+	}
 	if err == nil && so.Debug {
+		found := retrievers(c)
 		for i := range resp.Results {
 			resp.Results[i].Retriever = found[resp.Results[i].seq]
 		}
 	}
 	return resp, err
+}
+
+// fewCandidates is how many candidates to rank first out of n. Fusion
+// needs every list's n best, but a lexical search of the embedded backend
+// takes its results straight from BM25's list, whose order is total (ties
+// go to the smaller id): its 2k best are the first 2k of its n best, and
+// results, which walks the list in order, picks the same k from either as
+// long as the short one does not run out (Search then ranks n; on the 100k
+// scale library no SciFact claim needed that at k 10). BM25 prunes far more
+// at 2k than at n (lexical.Index.Search).
+func (l *Library) fewCandidates(mode Mode, k, n int) int {
+	if _, ok := l.be.(*embedded); ok && mode == Lexical {
+		return min(n, 2*k)
+	}
+	return n
 }
 
 // retrievers names, for each candidate passage, the lists that held it.
@@ -88,25 +113,25 @@ func retrievers(c Candidates) map[uint64]string {
 	return found
 }
 
-// rank returns fused candidates, best first, and which retriever found each.
-func (l *Library) rank(ctx context.Context, query string, mode Mode, n int) ([]Hit, map[uint64]string, error) {
+// rank returns fused candidates, best first, and the backend's lists they
+// came from.
+func (l *Library) rank(ctx context.Context, query string, mode Mode, n int) ([]Hit, Candidates, error) {
 	q := Query{Text: query, Mode: mode, N: n}
 	if (mode == Vector || mode == Hybrid) && l.emb != nil && l.be.Counts().VectorPassages > 0 {
 		v, err := l.emb.EmbedQuery(ctx, query)
 		if err != nil {
-			return nil, nil, fmt.Errorf("embed query: %w", err)
+			return nil, Candidates{}, fmt.Errorf("embed query: %w", err)
 		}
 		q.Vector = v
 	} else if mode == Vector {
-		return nil, nil, errors.New("vector search is unavailable: the library has no vector index or embedder")
+		return nil, Candidates{}, errors.New("vector search is unavailable: the library has no vector index or embedder")
 	}
 	c, err := l.be.Candidates(ctx, q)
 	if err != nil {
-		return nil, nil, err
+		return nil, c, err
 	}
-	found := retrievers(c)
 	if c.Fused != nil {
-		return c.Fused, found, nil
+		return c.Fused, c, nil
 	}
 	var lists [][]Hit
 	var weights []float64
@@ -117,12 +142,12 @@ func (l *Library) rank(ctx context.Context, query string, mode Mode, n int) ([]H
 		lists, weights = append(lists, c.Vector), append(weights, l.opts.VectorWeight)
 	}
 	if len(lists) == 1 {
-		return lists[0], found, nil
+		return lists[0], c, nil
 	}
 	if l.opts.Fusion == FusionScores {
-		return fuseScores(lists, weights), found, nil
+		return fuseScores(lists, weights), c, nil
 	}
-	return fuseRRF(lists, weights, l.opts.RRFK), found, nil
+	return fuseRRF(lists, weights, l.opts.RRFK), c, nil
 }
 
 // fuseScores combines lists by a weighted sum of min-max normalised scores;

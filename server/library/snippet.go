@@ -68,27 +68,35 @@ func snippet(text string, terms *termSet, maxChars int) (string, int) {
 		}
 	}
 	trimmed := strings.TrimSpace(text)
-	if utf8.RuneCountInString(trimmed) <= maxChars {
+	if len(trimmed) <= maxChars || utf8.RuneCountInString(trimmed) <= maxChars {
 		return trimmed, bestOff
 	}
 	if len(sents) == 0 {
 		return cutRunes(trimmed, maxChars-1) + "…", 0
 	}
-	lo, hi := sents[best][0], sents[best][1]
+	// The sentences tile text, so the characters between two sentence
+	// bounds are a difference of running counts: one pass over text instead
+	// of one per widening step.
+	before := make([]int, len(sents)+1) // before[i]: runes ahead of sentence i
+	for i, s := range sents {
+		before[i+1] = before[i] + utf8.RuneCountInString(text[s[0]:s[1]])
+	}
+	first, last := best, best
 	for i, j := best-1, best+1; ; i, j = i-1, j+1 {
 		grew := false
-		if j < len(sents) && utf8.RuneCountInString(text[lo:sents[j][1]]) <= maxChars {
-			hi, grew = sents[j][1], true
+		if j < len(sents) && before[j+1]-before[first] <= maxChars {
+			last, grew = j, true
 		}
-		if i >= 0 && utf8.RuneCountInString(text[sents[i][0]:hi]) <= maxChars {
-			lo, grew = sents[i][0], true
+		if i >= 0 && before[last+1]-before[i] <= maxChars {
+			first, grew = i, true
 		}
 		if !grew {
 			break
 		}
 	}
+	lo, hi := sents[first][0], sents[last][1]
 	out := text[lo:hi]
-	if utf8.RuneCountInString(out) > maxChars {
+	if before[last+1]-before[first] > maxChars {
 		out = cutRunes(out, maxChars-1) + "…"
 	}
 	if lo > 0 {
@@ -105,32 +113,57 @@ func snippet(text string, terms *termSet, maxChars int) (string, int) {
 // with the term's stem (stems are mostly prefixes: "attached" → "attach";
 // Snowball's "y" → "i" is undone). This avoids stemming every word of every
 // result, which dominated search time. seen is scratch space of one flag
-// per term; matchScore allocates nothing for lower-case ASCII text, and a
-// word whose first byte starts no stem is passed over without lower-casing.
+// per term. ASCII is classified by table and compared case-insensitively
+// in place, so matchScore allocates nothing for ASCII text, and a word
+// whose first byte starts no stem is passed over unread.
 func matchScore(sentence string, terms *termSet, seen []bool) int {
 	clear(seen)
 	n := 0
 	for i := 0; i < len(sentence) && n < len(terms.stems); {
+		if c := sentence[i]; c < utf8.RuneSelf && !asciiWord[c] {
+			i++
+			continue
+		}
 		size := wordRuneLen(sentence[i:])
 		if size < 0 {
 			i -= size
 			continue
 		}
-		j := i + size
+		j, ascii := i+size, size == 1
 		for j < len(sentence) {
+			if c := sentence[j]; c < utf8.RuneSelf {
+				if !asciiWord[c] {
+					break
+				}
+				j++
+				continue
+			}
 			size := wordRuneLen(sentence[j:])
 			if size < 0 {
 				break
 			}
-			j += size
+			j, ascii = j+size, false
 		}
-		if c := sentence[i]; c >= utf8.RuneSelf || terms.first[c|0x20] || terms.first[c] {
-			n += terms.match(strings.ToLower(sentence[i:j]), seen)
+		switch c := sentence[i]; {
+		case c >= utf8.RuneSelf || !ascii:
+			if c >= utf8.RuneSelf || terms.first[c|0x20] || terms.first[c] {
+				n += terms.match(strings.ToLower(sentence[i:j]), seen)
+			}
+		case terms.first[c|0x20]:
+			n += terms.matchASCII(sentence[i:j], seen)
 		}
 		i = j
 	}
 	return n
 }
+
+// asciiWord[c]: the ASCII byte c is a letter or a digit.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
 
 // match marks and counts the terms word (lower case) starts with that seen
 // does not hold yet.
@@ -143,6 +176,37 @@ func (ts *termSet) match(w string, seen []bool) int {
 		}
 	}
 	return n
+}
+
+// matchASCII is match for an ASCII word of any case: what match returns for
+// strings.ToLower(w), without the copy.
+func (ts *termSet) matchASCII(w string, seen []bool) int {
+	n := 0
+	for t, stem := range ts.stems {
+		if !seen[t] && (hasFoldPrefix(w, stem) || (ts.ys[t] != "" && hasFoldPrefix(w, ts.ys[t]))) {
+			seen[t] = true
+			n++
+		}
+	}
+	return n
+}
+
+// hasFoldPrefix reports whether the ASCII word w, lower-cased, starts with
+// prefix.
+func hasFoldPrefix(w, prefix string) bool {
+	if len(w) < len(prefix) {
+		return false
+	}
+	for k := range len(prefix) {
+		c := w[k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // wordRuneLen is the byte length of the rune s starts with when it is a

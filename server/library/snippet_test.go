@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // mapMatchScore is matchScore as it was before it stopped allocating: the
@@ -60,6 +61,80 @@ func TestMatchScoreAllocates(t *testing.T) {
 	s := "the cats were attached to a long study of memory checks, 42 of them"
 	if n := testing.AllocsPerRun(100, func() { matchScore(s, ts, seen) }); n != 0 {
 		t.Errorf("matchScore allocates %v times per call, want 0", n)
+	}
+}
+
+// refSnippet is snippet as it was before it counted characters once per
+// sentence: widening recounted the whole window at every step. The
+// reference the faster one must agree with.
+func refSnippet(text string, terms *termSet, maxChars int) (string, int) {
+	sents, best := bestSentence(text, terms)
+	bestOff := 0
+	if len(sents) > 0 {
+		bestOff = sents[best][0]
+		for bestOff < sents[best][1] && (text[bestOff] == ' ' || text[bestOff] == '\n') {
+			bestOff++
+		}
+	}
+	trimmed := strings.TrimSpace(text)
+	if utf8.RuneCountInString(trimmed) <= maxChars {
+		return trimmed, bestOff
+	}
+	if len(sents) == 0 {
+		return cutRunes(trimmed, maxChars-1) + "…", 0
+	}
+	lo, hi := sents[best][0], sents[best][1]
+	for i, j := best-1, best+1; ; i, j = i-1, j+1 {
+		grew := false
+		if j < len(sents) && utf8.RuneCountInString(text[lo:sents[j][1]]) <= maxChars {
+			hi, grew = sents[j][1], true
+		}
+		if i >= 0 && utf8.RuneCountInString(text[sents[i][0]:hi]) <= maxChars {
+			lo, grew = sents[i][0], true
+		}
+		if !grew {
+			break
+		}
+	}
+	out := text[lo:hi]
+	if utf8.RuneCountInString(out) > maxChars {
+		out = cutRunes(out, maxChars-1) + "…"
+	}
+	if lo > 0 {
+		out = "…" + strings.TrimLeftFunc(out, unicode.IsSpace)
+	}
+	if hi < len(text) && !strings.HasSuffix(out, "…") {
+		out += "…"
+	}
+	return strings.TrimSpace(out), bestOff
+}
+
+// TestSnippetAgreesWithReference compares snippet with refSnippet on random
+// texts of short and long sentences, ASCII and not, paragraph breaks and
+// spaces at the ends, at several lengths.
+func TestSnippetAgreesWithReference(t *testing.T) {
+	words := []string{"Cats", "cat", "attached", "ATTACH", "study", "studies", "homes", "Über", "naïve", "2024",
+		"the", "of", "memory", "lighthouse", "—", "日本語", "a", "very-long-compound-word-indeed"}
+	ends := []string{" ", " ", " ", ". ", "? ", "! ", ".\n", "\n\n", ", "}
+	queries := []string{"cats attached to studies", "memory lighthouse", "über naïve 2024", "日本語 homes"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for n := range 3000 {
+		var b strings.Builder
+		if n%7 == 0 {
+			b.WriteString("\n ")
+		}
+		for range r.IntN(120) {
+			b.WriteString(words[r.IntN(len(words))])
+			b.WriteString(ends[r.IntN(len(ends))])
+		}
+		text, ts := b.String(), queryTerms(queries[n%len(queries)])
+		for _, max := range []int{1, 20, 80, 200, 480} {
+			got, gotOff := snippet(text, ts, max)
+			want, wantOff := refSnippet(text, ts, max)
+			if got != want || gotOff != wantOff {
+				t.Fatalf("snippet(%q, %d) = %q, %d; the reference says %q, %d", text, max, got, gotOff, want, wantOff)
+			}
+		}
 	}
 }
 

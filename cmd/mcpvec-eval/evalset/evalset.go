@@ -56,6 +56,19 @@ func ReadJSONL[T any](path string) ([]T, error) {
 	return out, nil
 }
 
+// QueryTexts reads the texts of a queries.jsonl file; none is an error.
+func QueryTexts(path string) ([]string, error) {
+	qs, err := ReadJSONL[Query](path)
+	if err == nil && len(qs) == 0 {
+		err = fmt.Errorf("%s: no queries", path)
+	}
+	out := make([]string, len(qs))
+	for i, q := range qs {
+		out[i] = q.Text
+	}
+	return out, err
+}
+
 // Score runs evalPy (the shared eval.py) on a TREC run file against a
 // qrels file and returns its metrics ("ndcg@10", "recall@10", …).
 func Score(evalPy, qrels, run string) (map[string]float64, error) {
