@@ -22,9 +22,9 @@ func TestImportLayering(t *testing.T) {
 		"index":  {"index"},
 		"ingest": {"ingest", "store", "index"},
 		"server": {"server", "store", "index"},
-		// internal/golden is the -update test kit: a leaf, and no production
-		// package above may import it (it registers a flag).
-		"internal": {},
+		// internal/ holds test kits: no production package above may import
+		// them (golden registers a flag; reallib opens real libraries).
+		"internal": {"internal", "store", "ingest", "server", "cmd"},
 	}
 	// Packages with a narrower rule than their top folder: the live library
 	// names buckets and indexes, never ingest or the MCP server.
@@ -38,9 +38,11 @@ func TestImportLayering(t *testing.T) {
 		"ingest/embed/openai/openaitest": {},
 		"ingest/embed/embedtest":         {"store"},
 		"store/storetest":                {"store"}, // the shared test kit
-		"server/mcptest":                 {},        // the MCP test kit: tool calls, the Node clients
-		"ingest/extract/extracttest":     {},        // documents of every format, for tests
-		"server/admin":                   {},        // a leaf; server/admin/imports_test.go checks only cmd imports it
+		"internal/golden":                {},        // the -update test kit, a leaf
+		"internal/reallib":               {"server/library", "store", "ingest/embed", "cmd/mcpvec-eval/evalset"},
+		"server/mcptest":                 {}, // the MCP test kit: tool calls, the Node clients
+		"ingest/extract/extracttest":     {}, // documents of every format, for tests
+		"server/admin":                   {}, // a leaf; server/admin/imports_test.go checks only cmd imports it
 		// sync plans with discover and writes through ingest and the
 		// Library interface it declares; watch only calls a sync func.
 		"ingest/sync":          {"ingest", "ingest/discover", "ingest/chunk", "store"},

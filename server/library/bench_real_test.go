@@ -3,11 +3,9 @@ package library_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"testing"
 
-	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
-	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/internal/reallib"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -54,41 +52,7 @@ func BenchmarkBM25RealLibrary(b *testing.B) {
 	}
 }
 
-// openRealLibrary opens the library MCPVEC_BENCH_LIBRARY read-only as
-// `serve` opens one of the offline embedder (OptionsFor("hash"), query words
-// weighed by the library's IDF) and reads the queries of
-// MCPVEC_BENCH_QUERIES; it skips b without both. The store closes with b.
+// openRealLibrary is reallib.Open with the library's default logger.
 func openRealLibrary(b testing.TB) (*library.Library, *store.DB, []string) {
-	path, qpath := os.Getenv("MCPVEC_BENCH_LIBRARY"), os.Getenv("MCPVEC_BENCH_QUERIES")
-	if path == "" || qpath == "" {
-		b.Skip("set MCPVEC_BENCH_LIBRARY and MCPVEC_BENCH_QUERIES")
-	}
-	queries := readQueries(b, qpath)
-	db, err := store.Open(path, &store.Options{ReadOnly: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	meta, err := db.Meta()
-	if err != nil || meta.Embedder == nil || meta.Embedder.Provider != "hash" {
-		b.Fatalf("need a library of the offline embedder: %+v %v", meta.Embedder, err)
-	}
-	cfg := embed.DefaultHashConfig()
-	cfg.Dimensions = meta.Embedder.Dimensions
-	emb := embed.NewHash(cfg)
-	opts := library.OptionsFor("hash")
-	opts.UseIDF = emb.SetQueryWeight
-	lib, err := library.Open(context.Background(), db, emb, opts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return lib, db, queries
-}
-
-func readQueries(b testing.TB, path string) []string {
-	qs, err := evalset.QueryTexts(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return qs
+	return reallib.Open(b, nil)
 }

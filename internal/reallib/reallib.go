@@ -1,0 +1,54 @@
+// Package reallib opens an existing library of the offline embedder for the
+// benchmarks and tests that measure the query path on real data (the
+// libraries cmd/mcpvec-scale builds). It is a test kit: nothing in
+// production imports it.
+package reallib
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"testing"
+
+	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
+	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// Open opens the library MCPVEC_BENCH_LIBRARY read-only as `serve` opens
+// one of the offline embedder (OptionsFor("hash"), query words weighed by
+// the library's IDF; logger may be nil) and reads the queries of the
+// JSON-lines file MCPVEC_BENCH_QUERIES ({"text": …} objects). It skips tb
+// without both and fails it when the library is not of the offline
+// embedder. The store closes with tb.
+func Open(tb testing.TB, logger *slog.Logger) (*library.Library, *store.DB, []string) {
+	tb.Helper()
+	path, qpath := os.Getenv("MCPVEC_BENCH_LIBRARY"), os.Getenv("MCPVEC_BENCH_QUERIES")
+	if path == "" || qpath == "" {
+		tb.Skip("set MCPVEC_BENCH_LIBRARY and MCPVEC_BENCH_QUERIES")
+	}
+	queries, err := evalset.QueryTexts(qpath)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	db, err := store.Open(path, &store.Options{ReadOnly: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	meta, err := db.Meta()
+	if err != nil || meta.Embedder == nil || meta.Embedder.Provider != "hash" {
+		tb.Fatalf("need a library of the offline embedder: %+v %v", meta.Embedder, err)
+	}
+	cfg := embed.DefaultHashConfig()
+	cfg.Dimensions = meta.Embedder.Dimensions
+	emb := embed.NewHash(cfg)
+	opts := library.OptionsFor("hash")
+	opts.UseIDF, opts.Logger = emb.SetQueryWeight, logger
+	lib, err := library.Open(context.Background(), db, emb, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return lib, db, queries
+}
