@@ -253,16 +253,35 @@ func (l *embedded) createVectors(dim int) *index.Index {
 // older generation, which costs the next open a walk, never a miss).
 func (l *embedded) Save() error {
 	vec := l.savedVectors() // waits for a deferred load under way
-	return l.db.Update(func(tx *store.Tx) error {
+	return l.updateIndexes(func(tx *store.Tx) error {
 		gen := l.mark.value()
 		if err := l.saveIndexes(tx, vec); err != nil {
 			return err
 		}
-		if gen == 0 {
-			return nil
-		}
 		return putIndexedGen(tx, gen)
 	})
+}
+
+// failIndexSave, set by tests, fails an index Save's transaction after the
+// indexes wrote into it (a full disk at commit).
+var failIndexSave func() error
+
+// updateIndexes runs fn, which saves indexes, in a write transaction; when
+// the transaction fails the saved generation is lost for good (genMark).
+func (l *embedded) updateIndexes(fn func(tx *store.Tx) error) error {
+	err := l.db.Update(func(tx *store.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		if failIndexSave != nil {
+			return failIndexSave()
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, store.ErrReadOnly) {
+		l.mark.lose()
+	}
+	return err
 }
 
 // saveIndexes saves the lexical index and vec (nil: none to save).

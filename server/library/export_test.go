@@ -58,3 +58,11 @@ func VectorsDeferred(l *Library) (pending, begun bool) {
 	d := l.be.(*embedded).pending()
 	return d != nil, d != nil && d.begun.Load()
 }
+
+// FailIndexSaves makes every index Save's transaction fail with err after
+// the indexes wrote into it, as a full disk fails a commit; the returned
+// func undoes it.
+func FailIndexSaves(err error) (restore func()) {
+	failIndexSave = func() error { return err }
+	return func() { failIndexSave = nil }
+}

@@ -188,6 +188,39 @@ func TestReopenReconcilesUnsavedWrites(t *testing.T) {
 	}
 }
 
+// TestFailedSaveIsNotTakenAsInStep: a Save whose commit fails after the
+// BM25 index handed over its changes must not let a later Save record the
+// indexes as in step with the store, or the next open would load BM25
+// without the passages the failed Save held.
+func TestFailedSaveIsNotTakenAsInStep(t *testing.T) {
+	f := newFixture(t, library.Options{})
+	f.add(t, "a", "a.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
+	if err := f.lib.Save(); err != nil {
+		t.Fatal(err)
+	}
+	f.add(t, "b", "b.txt", "text/plain", "", "Plate tectonics moves continents slowly.")
+	full := errors.New("no space left on device")
+	restore := library.FailIndexSaves(full)
+	if err := f.lib.Save(); !errors.Is(err, full) {
+		t.Fatalf("Save with a failing commit: %v, want %v", err, full)
+	}
+	restore()
+	if err := f.lib.Save(); err != nil {
+		t.Fatal(err)
+	}
+	lib, err := library.Open(context.Background(), f.db, wordEmbedder, library.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := lib.IndexStats(); st.LexicalPassages != 2 || st.VectorPassages != 2 {
+		t.Fatalf("after reopen: %+v, want 2 passages in each index", st)
+	}
+	resp, err := lib.Search(context.Background(), "tectonics continents", library.SearchOptions{Mode: library.Lexical})
+	if err != nil || len(resp.Results) == 0 || resp.Results[0].ID != "b:0" {
+		t.Fatalf("lexical search after reopen: %+v %v", resp, err)
+	}
+}
+
 func TestSnippetCentresOnMatchingSentence(t *testing.T) {
 	f := newFixture(t, library.Options{SnippetChars: 80})
 	long := strings.Repeat("Filler sentence about nothing in particular. ", 10) +

@@ -22,10 +22,24 @@ var indexedKey = []byte("generation")
 // never applied (its generation unknown) holds the mark back for good,
 // which only means the next open walks the passages. Safe for concurrent
 // use.
+//
+// A Save whose transaction fails after the indexes handed over their
+// changes (lexical.Index.Save forgets what it wrote) leaves the persisted
+// indexes possibly short of writes that no later Save writes again: lose
+// marks that, and from then on the mark is 0, so a Save records "not in
+// step" and the next open walks the passages and repairs.
 type genMark struct {
 	mu    sync.Mutex
 	done  uint64
 	ahead map[uint64]bool
+	lost  bool
+}
+
+// lose notes a failed index Save (see genMark).
+func (m *genMark) lose() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.lost = true
 }
 
 // start sets the mark to the generation the loaded indexes reflect.
@@ -49,10 +63,14 @@ func (m *genMark) applied(gen uint64) {
 	}
 }
 
-// value is the generation every applied write up to which is in the indexes.
+// value is the generation every applied write up to which is in the
+// indexes, or 0 once an index Save was lost.
 func (m *genMark) value() uint64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.lost {
+		return 0
+	}
 	return m.done
 }
 
@@ -72,7 +90,9 @@ func indexedGen(tx *store.Tx) (gen uint64, synced bool, err error) {
 	return gen, len(v) == 8 && binary.BigEndian.Uint64(v) == gen, nil
 }
 
-// putIndexedGen records that the persisted indexes reflect gen.
+// putIndexedGen records that the persisted indexes reflect gen; 0 records
+// that they may not be in step with the store (indexedGen then reports
+// synced only for a library never written).
 func putIndexedGen(tx *store.Tx, gen uint64) error {
 	kv, err := tx.Aux(AuxIndexed)
 	if err != nil {
