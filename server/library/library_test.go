@@ -156,26 +156,38 @@ func TestOverlappingPassagesAreDeduplicated(t *testing.T) {
 	}
 }
 
-func TestReopenReconcilesUnsavedWrites(t *testing.T) {
+// savedThenAdded is a library holding document a, saved, and document b,
+// written to the store and the in-memory indexes but not saved.
+func savedThenAdded(t *testing.T) *fixture {
 	f := newFixture(t, library.Options{})
 	f.add(t, "a", "a.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
 	if err := f.lib.Save(); err != nil {
 		t.Fatal(err)
 	}
-	// Written to the store but never saved in the indexes (a crash).
 	f.add(t, "b", "b.txt", "text/plain", "", "Plate tectonics moves continents slowly.")
-	removed, err := f.db.DeleteDocument("a")
-	if err != nil || len(removed) != 1 {
-		t.Fatal(err)
-	}
+	return f
+}
+
+// reopenExpecting opens f's store again and checks that each index holds passages.
+func reopenExpecting(t *testing.T, f *fixture, passages int) *library.Library {
 	lib, err := library.Open(context.Background(), f.db, wordEmbedder, library.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := lib.IndexStats()
-	if st.LexicalPassages != 1 || st.VectorPassages != 1 {
-		t.Fatalf("after reopen: %+v", st)
+	if st := lib.IndexStats(); st.LexicalPassages != passages || st.VectorPassages != passages {
+		t.Fatalf("after reopen: %+v, want %d passages in each index", st, passages)
 	}
+	return lib
+}
+
+func TestReopenReconcilesUnsavedWrites(t *testing.T) {
+	// b and the deletion of a reach the store but no Save (a crash).
+	f := savedThenAdded(t)
+	removed, err := f.db.DeleteDocument("a")
+	if err != nil || len(removed) != 1 {
+		t.Fatal(err)
+	}
+	lib := reopenExpecting(t, f, 1)
 	for _, mode := range []library.Mode{library.Lexical, library.Vector} {
 		resp, err := lib.Search(context.Background(), "tectonics continents", library.SearchOptions{Mode: mode})
 		if err != nil || len(resp.Results) == 0 || resp.Results[0].ID != "b:0" {
@@ -193,12 +205,7 @@ func TestReopenReconcilesUnsavedWrites(t *testing.T) {
 // indexes as in step with the store, or the next open would load BM25
 // without the passages the failed Save held.
 func TestFailedSaveIsNotTakenAsInStep(t *testing.T) {
-	f := newFixture(t, library.Options{})
-	f.add(t, "a", "a.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
-	if err := f.lib.Save(); err != nil {
-		t.Fatal(err)
-	}
-	f.add(t, "b", "b.txt", "text/plain", "", "Plate tectonics moves continents slowly.")
+	f := savedThenAdded(t)
 	full := errors.New("no space left on device")
 	restore := library.FailIndexSaves(full)
 	if err := f.lib.Save(); !errors.Is(err, full) {
@@ -208,13 +215,7 @@ func TestFailedSaveIsNotTakenAsInStep(t *testing.T) {
 	if err := f.lib.Save(); err != nil {
 		t.Fatal(err)
 	}
-	lib, err := library.Open(context.Background(), f.db, wordEmbedder, library.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st := lib.IndexStats(); st.LexicalPassages != 2 || st.VectorPassages != 2 {
-		t.Fatalf("after reopen: %+v, want 2 passages in each index", st)
-	}
+	lib := reopenExpecting(t, f, 2)
 	resp, err := lib.Search(context.Background(), "tectonics continents", library.SearchOptions{Mode: library.Lexical})
 	if err != nil || len(resp.Results) == 0 || resp.Results[0].ID != "b:0" {
 		t.Fatalf("lexical search after reopen: %+v %v", resp, err)
