@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -170,9 +171,9 @@ func (in *Ingester) Run(ctx context.Context, args []string) (Summary, error) {
 		sum.Failed = append(sum.Failed, fe)
 		fmt.Fprintf(in.opts.Report, "failed %s\n", fe)
 	}
-	in.files(ctx, files, &sum)
+	err := in.files(ctx, files, &sum)
 	sum.Elapsed = time.Since(start)
-	return sum, ctx.Err()
+	return sum, cmp.Or(err, ctx.Err())
 }
 
 // Files ingests the given files, as found by discover.Walk or
@@ -186,32 +187,43 @@ func (in *Ingester) Files(ctx context.Context, files []discover.File) (Summary, 
 	if err := in.opts.Chunk.Validate(); err != nil {
 		return sum, err
 	}
-	in.files(ctx, files, &sum)
+	err := in.files(ctx, files, &sum)
 	sum.Elapsed = time.Since(start)
-	return sum, ctx.Err()
+	return sum, cmp.Or(err, ctx.Err())
 }
 
-// files ingests files, Workers at a time, recording into sum.
-func (in *Ingester) files(ctx context.Context, files []discover.File, sum *Summary) {
+// files ingests files, Workers at a time, recording into sum. A damaged
+// library file (store.ErrCorrupt) is no one file's failure: it stops the
+// batch and comes back as the error.
+func (in *Ingester) files(ctx context.Context, files []discover.File, sum *Summary) error {
 	prog := newProgress(in.opts.Progress, in.opts.ProgressNote, len(files))
 	defer prog.stop()
 	var mu sync.Mutex
+	var damaged error
 	var g errgroup.Group
 	g.SetLimit(in.opts.Workers)
 	for _, f := range files {
-		if ctx.Err() != nil {
+		mu.Lock()
+		stop := damaged != nil
+		mu.Unlock()
+		if stop || ctx.Err() != nil {
 			break
 		}
 		g.Go(func() error {
 			r := in.file(ctx, f)
 			mu.Lock()
 			defer mu.Unlock()
+			if r.how == failed && errors.Is(r.err, store.ErrCorrupt) {
+				damaged = cmp.Or(damaged, r.err)
+				return nil
+			}
 			in.record(sum, f, r)
 			prog.add(r.pages, r.chunks)
 			return nil
 		})
 	}
 	g.Wait()
+	return damaged
 }
 
 // fileResult is what ingesting one file did.

@@ -66,6 +66,11 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	o.Version = Version
 	o.Logger = slog.Default()
+	// A damaged file shows here, in one line, before NewLive starts the
+	// deferred graph load in the background.
+	if _, err := h.lib.Summary(ctx); err != nil {
+		return errorf(e, "library summary: %v", err)
+	}
 	live := library.NewLive(h.lib)
 	var ln net.Listener
 	if !*stdio {

@@ -214,6 +214,9 @@ func (l *Library) results(query string, hits []Hit, k int) (*SearchResponse, err
 			seqs[i] = h.Seq
 		}
 		chunks, err := l.be.Chunks(seqs)
+		if errors.Is(err, store.ErrCorrupt) {
+			return nil, err
+		}
 		if err != nil {
 			// A passage deleted between ranking and loading: fall back to one
 			// at a time so the rest still come back.
@@ -225,7 +228,9 @@ func (l *Library) results(query string, hits []Hit, k int) (*SearchResponse, err
 			}
 			d, ok := docs[c.DocID]
 			if !ok {
-				if d, err = l.be.Document(c.DocID, false); err != nil {
+				if d, err = l.be.Document(c.DocID, false); errors.Is(err, store.ErrCorrupt) {
+					return nil, err
+				} else if err != nil {
 					continue
 				}
 				docs[c.DocID] = d
