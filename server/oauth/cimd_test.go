@@ -73,12 +73,13 @@ func TestAuthMetadataDocumentRefused(t *testing.T) {
 			fmt.Fprintf(w, `{"client_id":%q,"client_name":"%s","redirect_uris":[%q]}`, id, strings.Repeat("x", 64<<10), testRedirect)
 		}
 	}
+	// The slow server answers after 3 s whatever happens to the request.
+	// When it ended its wait on r.Context() instead, two CI runs saw a fetch
+	// succeed within the fetcher's 300 ms (why the request context ended
+	// first is not known). The server's Close waits for it, up to 3 s.
 	slow := func(id string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
-			select {
-			case <-time.After(3 * time.Second):
-			case <-r.Context().Done():
-			}
+			time.Sleep(3 * time.Second)
 			goodDocument(id)(w, r)
 		}
 	}
