@@ -11,8 +11,12 @@ import (
 )
 
 // VectorIndex returns the embedded backend's vector index (nil before the
-// library has vectors), for the package's external tests.
-func VectorIndex(l *Library) *index.Index { return l.be.(*embedded).vectors() }
+// library has vectors, or when its deferred load failed), waiting for a
+// deferred load, for the package's external tests.
+func VectorIndex(l *Library) *index.Index {
+	x, _ := l.be.(*embedded).waitVectors(context.Background())
+	return x
+}
 
 // VectorCandidates is the vector half of a search as Search runs it with
 // the library's defaults: the query embedded by the library's embedder and

@@ -77,6 +77,11 @@ type Options struct {
 	VectorWeight float64
 	// Fusion is FusionRRF (default) or FusionScores.
 	Fusion string
+	// VectorSeeds is how many of BM25's best candidates start the graph
+	// search of a vector or hybrid search, besides its entry point
+	// (index.Index.SearchSeeded); 0, the default, seeds none. A vector
+	// search runs BM25 for them first. See OptionsFor.
+	VectorSeeds int
 	// UseIDF, if set, is called once the lexical index is loaded with its
 	// inverse document frequency of a word (safe for concurrent use). The
 	// offline embedder weighs query words by it (embed.Hash.SetQueryWeight);
@@ -141,7 +146,7 @@ func OptionsFor(provider string) Options {
 	if provider == "hash" {
 		ix := index.DefaultConfig()
 		ix.EfSearch = 200
-		return Options{Mode: Lexical, Fusion: FusionScores, VectorWeight: 0.15, Index: ix}
+		return Options{Mode: Lexical, Fusion: FusionScores, VectorWeight: 0.15, Index: ix, VectorSeeds: 100}
 	}
 	return Options{Fusion: FusionRRF}
 }

@@ -20,6 +20,10 @@ import (
 // library's own search (ef 200 for the offline embedder).
 var recallEfs = []int{100, 200, 400, 800, 1600, 3200, 6400}
 
+// recallSeeds are the numbers of BM25's best candidates measured as seeds
+// of the graph search (index.SearchEfSeeded); 0 is the unseeded search.
+var recallSeeds = []int{0, 10, 30, 100, 300}
+
 // BenchmarkRecallRealLibrary measures the recall@10 of the library's HNSW
 // search on an existing library of the offline embedder, opened read-only
 // as `serve` opens it (see openRealLibrary), with every query of
@@ -84,43 +88,92 @@ func BenchmarkRecallRealLibrary(b *testing.B) {
 		})
 		reportRecall(b, "library (ef 200)", truth, libTop)
 	})
+	lex := library.LexIndex(lib)
+	bm25 := func(i, n int) []uint64 {
+		var ids []uint64
+		for _, r := range lex.Search(queries[i], n) {
+			ids = append(ids, r.ID)
+		}
+		return ids
+	}
+	for _, n := range recallSeeds[1:] {
+		b.Run(fmt.Sprintf("bm25=%d", n), func(b *testing.B) {
+			// How much of the exact top 10 the seeds hold themselves.
+			var held float64
+			for i, t := range truth {
+				ids := bm25(i, n)
+				for _, r := range t {
+					if slices.Contains(ids, r.ID) {
+						held++
+					}
+				}
+			}
+			i := 0
+			timeQueries(b, func() { bm25(i%len(queries), n); i++ })
+			b.ReportMetric(held/float64(10*len(truth)), "top10-held")
+			b.Logf("BM25's %d best hold %.4f of the exact top 10", n, held/float64(10*len(truth)))
+		})
+	}
+	libSeeds := library.OptionsFor("hash").VectorSeeds
 	for _, ef := range append(recallEfs, 0) {
-		search := func(v []float32) ([]index.Result, error) { return x.SearchEf(v, 100, ef) }
-		name := fmt.Sprintf("ef=%d", ef)
 		if ef == 0 && x.Len() > 200_000 {
 			// At 1M passages it ran over 7 minutes without finishing 600
 			// queries.
 			b.Logf("exact scan not measured above 200,000 passages (over 0.7 s a query at 1M)")
 			continue
 		}
-		if ef == 0 {
-			search, name = func(v []float32) ([]index.Result, error) { return x.SearchExact(v, 100) }, "exact"
-		}
-		b.Run(name, func(b *testing.B) {
-			// Inside b.Run, so a sub-benchmark left out by -bench costs
-			// nothing; b.Loop runs this function once and times only
-			// the loop.
-			got := make([][]index.Result, len(qvecs))
-			for i, v := range qvecs {
-				rs, err := search(v)
-				if err != nil {
-					b.Fatal(err)
-				}
-				got[i] = rs[:min(10, len(rs))]
-				if ef == 200 && !sameIDs(got[i], libTop[i]) {
-					b.Errorf("query %d: SearchEf at ef 200 %v differs from the library's search %v", i, got[i], libTop[i])
-				}
+		for _, n := range recallSeeds {
+			if ef == 0 && n > 0 {
+				break
 			}
-			i := 0
-			timeQueries(b, func() {
-				if _, err := search(qvecs[i%len(qvecs)]); err != nil {
-					b.Fatal(err)
+			search := func(i int) ([]index.Result, error) {
+				var seeds []uint64
+				if n > 0 {
+					seeds = bm25(i, n) // timed too: a vector search runs BM25 for its seeds
 				}
-				i++
+				return x.SearchEfSeeded(qvecs[i], 100, ef, seeds)
+			}
+			name := fmt.Sprintf("ef=%d", ef)
+			switch {
+			case ef == 0:
+				search, name = func(i int) ([]index.Result, error) { return x.SearchExact(qvecs[i], 100) }, "exact"
+			case n > 0:
+				name += fmt.Sprintf(",seeds=%d", n)
+			}
+			b.Run(name, func(b *testing.B) {
+				got := recallRun(b, name, search, truth)
+				for i := range got {
+					if ef == 200 && n == libSeeds && !sameIDs(got[i], libTop[i]) {
+						b.Errorf("query %d: %s %v differs from the library's search %v", i, name, got[i], libTop[i])
+					}
+				}
 			})
-			reportRecall(b, name, truth, got)
-		})
+		}
 	}
+}
+
+// recallRun searches every query once for recall@10 against truth, then
+// times search over the queries in turn. Called inside b.Run, so a
+// sub-benchmark left out by -bench costs nothing; b.Loop runs the caller
+// once and times only the loop.
+func recallRun(b *testing.B, name string, search func(i int) ([]index.Result, error), truth [][]index.Result) [][]index.Result {
+	got := make([][]index.Result, len(truth))
+	for i := range truth {
+		rs, err := search(i)
+		if err != nil {
+			b.Fatal(err)
+		}
+		got[i] = rs[:min(10, len(rs))]
+	}
+	i := 0
+	timeQueries(b, func() {
+		if _, err := search(i % len(truth)); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	})
+	reportRecall(b, name, truth, got)
+	return got
 }
 
 // checkReference compares the reference of the first queries with the
