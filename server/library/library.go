@@ -77,10 +77,10 @@ type Options struct {
 	VectorWeight float64
 	// Fusion is FusionRRF (default) or FusionScores.
 	Fusion string
-	// VectorSeeds is how many of BM25's best candidates start the graph
-	// search of a vector or hybrid search, besides its entry point
-	// (index.Index.SearchSeeded); 0, the default, seeds none. A vector
-	// search runs BM25 for them first. See OptionsFor.
+	// VectorSeeds is how many of BM25's best candidates (at most
+	// Candidates) start the graph search of a hybrid search, besides its
+	// entry point (index.Index.SearchSeeded); 0, the default, seeds none.
+	// Vector searches are not seeded. See OptionsFor.
 	VectorSeeds int
 	// UseIDF, if set, is called once the lexical index is loaded with its
 	// inverse document frequency of a word (safe for concurrent use). The
