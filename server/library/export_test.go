@@ -70,3 +70,7 @@ func FailIndexSaves(err error) (restore func()) {
 	failIndexSave = func() error { return err }
 	return func() { failIndexSave = nil }
 }
+
+// SetVectorSeeds sets the embedded backend's Options.VectorSeeds; call it
+// before searching.
+func SetVectorSeeds(l *Library, n int) { l.be.(*embedded).opts.VectorSeeds = n }

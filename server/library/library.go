@@ -77,10 +77,11 @@ type Options struct {
 	VectorWeight float64
 	// Fusion is FusionRRF (default) or FusionScores.
 	Fusion string
-	// VectorSeeds is how many of BM25's best candidates (at most
-	// Candidates) start the graph search of a hybrid search, besides its
-	// entry point (index.Index.SearchSeeded); 0, the default, seeds none.
-	// Vector searches are not seeded. See OptionsFor.
+	// VectorSeeds is how many of BM25's best candidates start the graph
+	// search of a hybrid search, besides its entry point
+	// (index.Index.SearchSeeded); 0, the default, seeds none. BM25 then
+	// searches for max(Candidates, VectorSeeds); fusion still takes its
+	// Candidates best. Vector searches are not seeded. See OptionsFor.
 	VectorSeeds int
 	// UseIDF, if set, is called once the lexical index is loaded with its
 	// inverse document frequency of a word (safe for concurrent use). The

@@ -58,7 +58,6 @@ var recallSeeds = []int{0, 10, 30, 100, 300}
 //	  flock /work/bench.lock go test -run '^$' -bench 'RecallRealLibrary/(library|bm25|ef=(100|200|400))' \
 //	  -benchtime 300x -timeout 1h ./server/library/
 func BenchmarkRecallRealLibrary(b *testing.B) {
-	ctx := context.Background()
 	lib, db, queries := openRealLibrary(b)
 	x := library.VectorIndex(lib)
 	if x == nil {
@@ -77,22 +76,12 @@ func BenchmarkRecallRealLibrary(b *testing.B) {
 	b.Logf("%d queries; exact scan of %d stored vectors (index holds %d) in %v",
 		len(queries), scanned, x.Len(), time.Since(start).Round(time.Millisecond))
 	libSeeds := library.OptionsFor("hash").VectorSeeds
-	for _, mode := range []library.Mode{library.Vector, library.Hybrid} {
-		name, top := "library", libTop
-		if mode == library.Hybrid {
-			name, top = "library-hybrid", hybTop
-		}
-		b.Run(name, func(b *testing.B) {
-			i := 0
-			timeQueries(b, func() {
-				if _, _, err := library.VectorCandidates(ctx, lib, queries[i%len(queries)], mode); err != nil {
-					b.Fatal(err)
-				}
-				i++
-			})
-			reportRecall(b, fmt.Sprintf("%s (ef 200, %s)", name, mode), truth, top)
-		})
+	benchLibrary(b, lib, queries, truth, "library", library.Vector)
+	for _, n := range []int{0, 100, 300} {
+		library.SetVectorSeeds(lib, n)
+		benchLibrary(b, lib, queries, truth, fmt.Sprintf("library-hybrid,seeds=%d", n), library.Hybrid)
 	}
+	library.SetVectorSeeds(lib, libSeeds)
 	seeds := bm25Seeds(b, library.LexIndex(lib), queries, truth)
 	for _, ef := range append(recallEfs, 0) {
 		if ef == 0 && x.Len() > 200_000 {
@@ -128,9 +117,25 @@ func BenchmarkRecallRealLibrary(b *testing.B) {
 	}
 }
 
+// benchLibrary runs sub-benchmark name: the vector candidates of a search
+// in mode as the library computes them, embedding the query included.
+func benchLibrary(b *testing.B, lib *library.Library, queries []string, truth [][]index.Result, name string, mode library.Mode) {
+	b.Run(name, func(b *testing.B) {
+		_, top := libraryTop10(b, lib, queries, mode)
+		i := 0
+		timeQueries(b, func() {
+			if _, _, err := library.VectorCandidates(context.Background(), lib, queries[i%len(queries)], mode); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		})
+		reportRecall(b, fmt.Sprintf("%s (ef 200, %s)", name, mode), truth, top)
+	})
+}
+
 // libraryTop10 returns each query embedded by the library and the top 10
 // of the vector candidates a search in mode fuses.
-func libraryTop10(b *testing.B, lib *library.Library, queries []string, mode library.Mode) ([][]float32, [][]index.Result) {
+func libraryTop10(b testing.TB, lib *library.Library, queries []string, mode library.Mode) ([][]float32, [][]index.Result) {
 	qvecs := make([][]float32, len(queries))
 	top := make([][]index.Result, len(queries))
 	for i, q := range queries {
