@@ -36,9 +36,9 @@ var recallSeeds = []int{0, 10, 30, 100, 300}
 // Sub-benchmark "library" is what a vector search fuses: the query
 // embedded by the library, the backend's 100 vector candidates (the graph
 // at ef 200, re-scored from the store), of which the top 10 are compared;
-// its time includes embedding the query. "library-hybrid" is the same list
-// of a hybrid search, whose graph walk BM25's Options.VectorSeeds best seed;
-// its time includes BM25. "ef=N" is index.SearchEf(query, 100, N) on the
+// its time includes embedding the query. "library-hybrid,seeds=S" is the
+// same list of a hybrid search with Options.VectorSeeds S (BM25's S best
+// seed the graph walk); its time includes BM25. "ef=N" is index.SearchEf(query, 100, N) on the
 // same loaded graph, re-scored the same way, on the pre-embedded queries;
 // "ef=N,seeds=S" is index.SearchEfSeeded with BM25's S best as seeds,
 // searched beforehand (a vector search would pay "bm25=S" on top, which
