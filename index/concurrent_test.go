@@ -48,6 +48,12 @@ func TestConcurrentSearchAddDelete(t *testing.T) {
 					errs <- err
 					return
 				}
+				// Seeds being added, replaced and deleted meanwhile.
+				seeds := []uint64{uint64(1000 + 7*i), uint64(500 + 7*i), uint64(700 + 11*i), 1 << 40}
+				if _, err := x.SearchEfSeeded(q, 10, 32, seeds); err != nil {
+					errs <- err
+					return
+				}
 				if i%50 == 0 {
 					if _, err := x.SearchExact(q, 5); err != nil {
 						errs <- err

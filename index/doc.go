@@ -9,6 +9,7 @@
 //	x := index.New(1536, index.DefaultConfig())
 //	err := x.Add(id, vec)            // insert, or replace the vector of id
 //	hits, err := x.Search(q, 10)     // best first; exact scan while Len() < ExactBelow
+//	hits, err = x.SearchSeeded(q, 10, ids) // layer 0's walk also starts from ids
 //	x.Delete(id)
 //	err = x.Save(kv)                 // inside the store's write transaction
 //	x, stats, err := index.Load(kv, 1536, cfg, vectors) // at start-up
@@ -23,6 +24,13 @@
 // on layer 0; separate ef for construction and search. Scores are dot
 // products (cosine after normalising once on insert), computed with
 // github.com/viterin/vek (AVX2+FMA, with a pure-Go fallback on other CPUs).
+//
+// SearchSeeded adds entry points: the live vectors of the given ids join
+// layer 0's beam next to where the descent from the entry point ends (ids
+// the caller expects near the query, e.g. another retriever's best). It
+// helps when the query is far from every vector, where a walk from the
+// entry point wanders among many at almost the same distance; a seed is
+// returned only if the walk ranks it among the k best.
 //
 // The graph is walked and built on int8 copies of the vectors (one scale
 // per vector, max|v|/127; the query is quantised the same way) with an AVX2

@@ -79,7 +79,9 @@ type visited struct {
 	cands maxHeap
 	res   minHeap
 	nbrs  []uint32
-	query []int8 // the quantised query
+	query []int8   // the quantised query
+	eps   []cand   // layer 0's entry points
+	slots []uint32 // the seeds' slots
 }
 
 // getVisited returns a cleared scratch set sized for the current slot arrays.
@@ -233,7 +235,10 @@ func (x *Index) entry() (int64, int) {
 // returns all ef candidates found, best first, re-scored in float32 when
 // the index keeps float32 copies (else finish re-scores them through the
 // Source): int8 scores only steer the walk.
-func (x *Index) graphSearch(q []float32, k, ef int) []Result {
+//
+// Layer 0's beam starts from the descent's end and from every live slot of
+// seeds (see SearchSeeded).
+func (x *Index) graphSearch(q []float32, k, ef int, seeds []uint64) []Result {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	ep, top := x.entry()
@@ -251,7 +256,8 @@ func (x *Index) graphSearch(q []float32, k, ef int) []Result {
 	for l := top; l > 0; l-- {
 		cur = x.greedy(qq, cur, l, v)
 	}
-	res := x.searchLayer(qq, []cand{cur}, ef, 0, v)
+	v.eps = x.seedCands(append(v.eps[:0], cur), qq, seeds, v)
+	res := x.searchLayer(qq, v.eps, ef, 0, v)
 	if x.vecs != nil {
 		for i := range res {
 			res[i].score = dot(q, x.vec(res[i].slot))

@@ -281,24 +281,13 @@ func (x *Index) Delete(id uint64) bool {
 // or ErrInvalidVector for a bad query, and errors from Config.Source,
 // wrapped. It is safe for concurrent use.
 func (x *Index) Search(q []float32, k int) ([]Result, error) {
-	qv, err := prepare(q, x.dim, x.cfg.Metric)
-	if err != nil || k <= 0 {
-		return nil, err
-	}
-	if x.Len() < x.cfg.ExactBelow {
-		return x.searchExact(qv, k)
-	}
-	return x.finish(qv, x.graphSearch(qv, k, x.cfg.EfSearch), k)
+	return x.SearchSeeded(q, k, nil)
 }
 
 // SearchEf is Search through the graph with an explicit ef, never switching
 // to the exact scan; for tuning and benchmarks. It is safe for concurrent use.
 func (x *Index) SearchEf(q []float32, k, ef int) ([]Result, error) {
-	qv, err := prepare(q, x.dim, x.cfg.Metric)
-	if err != nil || k <= 0 {
-		return nil, err
-	}
-	return x.finish(qv, x.graphSearch(qv, k, ef), k)
+	return x.SearchEfSeeded(q, k, ef, nil)
 }
 
 // SearchExact is the brute-force reference: it scores every live vector in

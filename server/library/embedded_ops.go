@@ -50,12 +50,9 @@ func (l *embedded) Original(id string) (io.ReadSeeker, int64, time.Time, error) 
 // fuses the two lists.
 func (l *embedded) Candidates(ctx context.Context, q Query) (Candidates, error) {
 	var c Candidates
+	var seeds []uint64
 	if q.Mode == Lexical || q.Mode == Hybrid {
-		rs := l.lex.Search(q.Text, q.N)
-		c.Lexical = make([]Hit, 0, len(rs))
-		for _, r := range rs {
-			c.Lexical = append(c.Lexical, Hit{r.ID, float64(r.Score)})
-		}
+		c.Lexical, seeds = l.lexical(q)
 	}
 	if q.Vector == nil || (q.Mode != Vector && q.Mode != Hybrid) {
 		return c, nil
@@ -64,7 +61,7 @@ func (l *embedded) Candidates(ctx context.Context, q Query) (Candidates, error) 
 	if err != nil || vec == nil {
 		return c, err
 	}
-	rs, err := vec.Search(q.Vector, q.N)
+	rs, err := vec.SearchSeeded(q.Vector, q.N, seeds)
 	if err != nil {
 		return c, fmt.Errorf("vector search: %w", err)
 	}
@@ -92,4 +89,30 @@ func (l *embedded) Check(ctx context.Context) (Health, error) {
 	h.Consistent = h.Problems == nil && n == h.Stats.Vectors && h.Index.LexicalPassages == n &&
 		(h.Meta.Embedder == nil || h.Index.VectorPassages == n)
 	return h, nil
+}
+
+// lexical returns BM25's q.N best and, for a hybrid search with a vector,
+// the first Options.VectorSeeds of its list as the graph's seeds. A vector
+// search is not seeded: BM25 would cost it more than raising ef buys
+// (BenchmarkRecallRealLibrary).
+func (l *embedded) lexical(q Query) ([]Hit, []uint64) {
+	n, seeded := q.N, q.Mode == Hybrid && q.Vector != nil && l.opts.VectorSeeds > 0
+	if seeded {
+		// BM25's order is total: its n best begin with its q.N best.
+		n = max(n, l.opts.VectorSeeds)
+	}
+	rs := l.lex.Search(q.Text, n)
+	var seeds []uint64
+	if seeded {
+		seeds = make([]uint64, 0, min(len(rs), l.opts.VectorSeeds))
+		for _, r := range rs[:cap(seeds)] {
+			seeds = append(seeds, r.ID)
+		}
+	}
+	rs = rs[:min(len(rs), q.N)]
+	hits := make([]Hit, 0, len(rs))
+	for _, r := range rs {
+		hits = append(hits, Hit{r.ID, float64(r.Score)})
+	}
+	return hits, seeds
 }

@@ -11,20 +11,24 @@ import (
 )
 
 // VectorIndex returns the embedded backend's vector index (nil before the
-// library has vectors), for the package's external tests.
-func VectorIndex(l *Library) *index.Index { return l.be.(*embedded).vectors() }
+// library has vectors, or when its deferred load failed), waiting for a
+// deferred load, for the package's external tests.
+func VectorIndex(l *Library) *index.Index {
+	x, _ := l.be.(*embedded).waitVectors(context.Background())
+	return x
+}
 
-// VectorCandidates is the vector half of a search as Search runs it with
-// the library's defaults: the query embedded by the library's embedder and
-// the candidate list the backend's vector retriever returns for fusion,
-// best first, before overlapping passages are dropped. It returns the query
-// vector too.
-func VectorCandidates(ctx context.Context, l *Library, query string) ([]float32, []Hit, error) {
+// VectorCandidates is the vector half of a search in mode (Vector or
+// Hybrid) as Search runs it with the library's defaults: the query embedded
+// by the library's embedder and the candidate list the backend's vector
+// retriever returns for fusion, best first, before overlapping passages
+// are dropped. It returns the query vector too.
+func VectorCandidates(ctx context.Context, l *Library, query string, mode Mode) ([]float32, []Hit, error) {
 	v, err := l.emb.EmbedQuery(ctx, strings.TrimSpace(query))
 	if err != nil {
 		return nil, nil, fmt.Errorf("embed query: %w", err)
 	}
-	c, err := l.be.Candidates(ctx, Query{Text: query, Vector: v, Mode: Vector, N: max(l.opts.Candidates, 3*l.opts.K)})
+	c, err := l.be.Candidates(ctx, Query{Text: query, Vector: v, Mode: mode, N: max(l.opts.Candidates, 3*l.opts.K)})
 	return v, c.Vector, err
 }
 
@@ -66,3 +70,7 @@ func FailIndexSaves(err error) (restore func()) {
 	failIndexSave = func() error { return err }
 	return func() { failIndexSave = nil }
 }
+
+// SetVectorSeeds sets the embedded backend's Options.VectorSeeds; call it
+// before searching.
+func SetVectorSeeds(l *Library, n int) { l.be.(*embedded).opts.VectorSeeds = n }

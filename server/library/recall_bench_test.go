@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/index"
+	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/viterin/vek/vek32"
@@ -20,6 +21,10 @@ import (
 // library's own search (ef 200 for the offline embedder).
 var recallEfs = []int{100, 200, 400, 800, 1600, 3200, 6400}
 
+// recallSeeds are the numbers of BM25's best candidates measured as seeds
+// of the graph search (index.SearchEfSeeded); 0 is the unseeded search.
+var recallSeeds = []int{0, 10, 30, 100, 300}
+
 // BenchmarkRecallRealLibrary measures the recall@10 of the library's HNSW
 // search on an existing library of the offline embedder, opened read-only
 // as `serve` opens it (see openRealLibrary), with every query of
@@ -28,42 +33,38 @@ var recallEfs = []int{100, 200, 400, 800, 1600, 3200, 6400}
 // against all queries in a single pass (at 1M passages and 256 dimensions:
 // 1 GB of floats read once, 300 × 1M dot products).
 //
-// Sub-benchmark "library" is what a vector or hybrid search fuses: the
-// query embedded by the library, the backend's 100 vector candidates (the
-// graph at ef 200, re-scored from the store), of which the top 10 are
-// compared; its time includes embedding the query. "ef=N" is
-// index.SearchEf(query, 100, N) on the same loaded graph, re-scored the
-// same way, on the pre-embedded queries; "exact" is index.SearchExact(query,
-// 100), the index's exact scan of its int8 codes re-scored from the store
-// (recall 1 by construction, for its cost; up to 200,000 passages). Each
-// reports recall@10 (mean), the fraction of queries below 0.9
-// ("below-0.9"), the same recall counting only the exact top 10's ids
-// ("recall-ids"; the main figure also counts a passage whose exact score
-// ties the 10th, as duplicated passages do) and CPU time per query of the
-// whole process ("cpu-us/query", GC included). The whole run took about 5
-// minutes at 100k and at 1M passages on two shared cores.
+// Sub-benchmark "library" is what a vector search fuses: the query
+// embedded by the library, the backend's 100 vector candidates (the graph
+// at ef 200, re-scored from the store), of which the top 10 are compared;
+// its time includes embedding the query. "library-hybrid,seeds=S" is the
+// same list of a hybrid search with Options.VectorSeeds S (BM25's S best
+// seed the graph walk); its time includes BM25. "ef=N" is index.SearchEf(query, 100, N) on the
+// same loaded graph, re-scored the same way, on the pre-embedded queries;
+// "ef=N,seeds=S" is index.SearchEfSeeded with BM25's S best as seeds,
+// searched beforehand (a vector search would pay "bm25=S" on top, which
+// also reports the share of the exact top 10 the S seeds hold themselves,
+// "top10-held"); "exact" is index.SearchExact(query, 100), the index's
+// exact scan of its int8 codes re-scored from the store (recall 1 by
+// construction, for its cost; up to 200,000 passages). Each reports
+// recall@10 (mean), the fraction of queries below 0.9 ("below-0.9"), the
+// same recall counting only the exact top 10's ids ("recall-ids"; the main
+// figure also counts a passage whose exact score ties the 10th, as
+// duplicated passages do) and CPU time per query of the whole process
+// ("cpu-us/query", GC included). Select sub-benchmarks with -bench, as
+// below (ef 100, 200, 400 with every seed count: 2 minutes at 100k, 6 at
+// 1M on two shared cores).
 //
 //	MCPVEC_BENCH_LIBRARY=/work/scale/1m/library.db MCPVEC_BENCH_QUERIES=../../../shared/eval/scifact/queries.jsonl \
-//	  flock /work/bench.lock go test -run '^$' -bench RecallRealLibrary -benchtime 300x -timeout 1h ./server/library/
+//	  flock /work/bench.lock go test -run '^$' -bench 'RecallRealLibrary/(library|bm25|ef=(100|200|400))' \
+//	  -benchtime 300x -timeout 1h ./server/library/
 func BenchmarkRecallRealLibrary(b *testing.B) {
-	ctx := context.Background()
 	lib, db, queries := openRealLibrary(b)
 	x := library.VectorIndex(lib)
 	if x == nil {
 		b.Fatal("the library has no vector index")
 	}
-	qvecs := make([][]float32, len(queries))
-	libTop := make([][]index.Result, len(queries))
-	for i, q := range queries {
-		v, hits, err := library.VectorCandidates(ctx, lib, q)
-		if err != nil {
-			b.Fatal(err)
-		}
-		qvecs[i] = v
-		for _, h := range hits[:min(10, len(hits))] {
-			libTop[i] = append(libTop[i], index.Result{ID: h.Seq, Score: float32(h.Score)})
-		}
-	}
+	qvecs, libTop := libraryTop10(b, lib, queries, library.Vector)
+	_, hybTop := libraryTop10(b, lib, queries, library.Hybrid)
 	start := time.Now()
 	truth, scanned := exactTop10(b, db, qvecs)
 	checkReference(b, x, qvecs, truth)
@@ -74,53 +75,138 @@ func BenchmarkRecallRealLibrary(b *testing.B) {
 	b.Logf("exact top 10: mean cosine of the 1st %.4f, of the 10th %.4f", first/float64(len(truth)), tenth/float64(len(truth)))
 	b.Logf("%d queries; exact scan of %d stored vectors (index holds %d) in %v",
 		len(queries), scanned, x.Len(), time.Since(start).Round(time.Millisecond))
-	b.Run("library", func(b *testing.B) {
-		i := 0
-		timeQueries(b, func() {
-			if _, _, err := library.VectorCandidates(ctx, lib, queries[i%len(queries)]); err != nil {
-				b.Fatal(err)
-			}
-			i++
-		})
-		reportRecall(b, "library (ef 200)", truth, libTop)
-	})
+	libSeeds := library.OptionsFor("hash").VectorSeeds
+	benchLibrary(b, lib, queries, truth, "library", library.Vector)
+	for _, n := range []int{0, 100, 300} {
+		library.SetVectorSeeds(lib, n)
+		benchLibrary(b, lib, queries, truth, fmt.Sprintf("library-hybrid,seeds=%d", n), library.Hybrid)
+	}
+	library.SetVectorSeeds(lib, libSeeds)
+	seeds := bm25Seeds(b, library.LexIndex(lib), queries, truth)
 	for _, ef := range append(recallEfs, 0) {
-		search := func(v []float32) ([]index.Result, error) { return x.SearchEf(v, 100, ef) }
-		name := fmt.Sprintf("ef=%d", ef)
 		if ef == 0 && x.Len() > 200_000 {
 			// At 1M passages it ran over 7 minutes without finishing 600
 			// queries.
 			b.Logf("exact scan not measured above 200,000 passages (over 0.7 s a query at 1M)")
 			continue
 		}
-		if ef == 0 {
-			search, name = func(v []float32) ([]index.Result, error) { return x.SearchExact(v, 100) }, "exact"
-		}
-		b.Run(name, func(b *testing.B) {
-			// Inside b.Run, so a sub-benchmark left out by -bench costs
-			// nothing; b.Loop runs this function once and times only
-			// the loop.
-			got := make([][]index.Result, len(qvecs))
-			for i, v := range qvecs {
-				rs, err := search(v)
-				if err != nil {
-					b.Fatal(err)
+		for _, n := range recallSeeds {
+			if ef == 0 && n > 0 {
+				break
+			}
+			search := func(i int) ([]index.Result, error) { return x.SearchEfSeeded(qvecs[i], 100, ef, seeds[n][i]) }
+			name := fmt.Sprintf("ef=%d", ef)
+			switch {
+			case ef == 0:
+				search, name = func(i int) ([]index.Result, error) { return x.SearchExact(qvecs[i], 100) }, "exact"
+			case n > 0:
+				name += fmt.Sprintf(",seeds=%d", n)
+			}
+			b.Run(name, func(b *testing.B) {
+				got := recallRun(b, name, search, truth)
+				for i := range got {
+					if ef == 200 && n == 0 && !sameIDs(got[i], libTop[i]) {
+						b.Errorf("query %d: %s %v differs from the library's vector search %v", i, name, got[i], libTop[i])
+					}
+					if ef == 200 && n == libSeeds && !sameIDs(got[i], hybTop[i]) {
+						b.Errorf("query %d: %s %v differs from the library's hybrid search %v", i, name, got[i], hybTop[i])
+					}
 				}
-				got[i] = rs[:min(10, len(rs))]
-				if ef == 200 && !sameIDs(got[i], libTop[i]) {
-					b.Errorf("query %d: SearchEf at ef 200 %v differs from the library's search %v", i, got[i], libTop[i])
+			})
+		}
+	}
+}
+
+// benchLibrary runs sub-benchmark name: the vector candidates of a search
+// in mode as the library computes them, embedding the query included.
+func benchLibrary(b *testing.B, lib *library.Library, queries []string, truth [][]index.Result, name string, mode library.Mode) {
+	b.Run(name, func(b *testing.B) {
+		_, top := libraryTop10(b, lib, queries, mode)
+		i := 0
+		timeQueries(b, func() {
+			if _, _, err := library.VectorCandidates(context.Background(), lib, queries[i%len(queries)], mode); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		})
+		reportRecall(b, fmt.Sprintf("%s (ef 200, %s)", name, mode), truth, top)
+	})
+}
+
+// libraryTop10 returns each query embedded by the library and the top 10
+// of the vector candidates a search in mode fuses.
+func libraryTop10(b testing.TB, lib *library.Library, queries []string, mode library.Mode) ([][]float32, [][]index.Result) {
+	qvecs := make([][]float32, len(queries))
+	top := make([][]index.Result, len(queries))
+	for i, q := range queries {
+		v, hits, err := library.VectorCandidates(context.Background(), lib, q, mode)
+		if err != nil {
+			b.Fatal(err)
+		}
+		qvecs[i] = v
+		for _, h := range hits[:min(10, len(hits))] {
+			top[i] = append(top[i], index.Result{ID: h.Seq, Score: float32(h.Score)})
+		}
+	}
+	return qvecs, top
+}
+
+// bm25Seeds returns, for each count n of recallSeeds, BM25's n best of
+// each query (nil for 0), and runs sub-benchmark "bm25=n": BM25's cost
+// and the share of the exact top 10 its n best hold ("top10-held").
+func bm25Seeds(b *testing.B, lex *lexical.Index, queries []string, truth [][]index.Result) map[int][][]uint64 {
+	search := func(i, n int) []uint64 {
+		var ids []uint64
+		for _, r := range lex.Search(queries[i], n) {
+			ids = append(ids, r.ID)
+		}
+		return ids
+	}
+	out := map[int][][]uint64{0: make([][]uint64, len(queries))}
+	for _, n := range recallSeeds[1:] {
+		var held float64
+		out[n] = make([][]uint64, len(queries))
+		for i, t := range truth {
+			out[n][i] = search(i, n)
+			for _, r := range t {
+				if slices.Contains(out[n][i], r.ID) {
+					held++
 				}
 			}
+		}
+		held /= float64(10 * len(truth))
+		b.Run(fmt.Sprintf("bm25=%d", n), func(b *testing.B) {
 			i := 0
-			timeQueries(b, func() {
-				if _, err := search(qvecs[i%len(qvecs)]); err != nil {
-					b.Fatal(err)
-				}
-				i++
-			})
-			reportRecall(b, name, truth, got)
+			timeQueries(b, func() { search(i%len(queries), n); i++ })
+			b.ReportMetric(held, "top10-held")
+			b.Logf("BM25's %d best hold %.4f of the exact top 10", n, held)
 		})
 	}
+	return out
+}
+
+// recallRun searches every query once for recall@10 against truth, then
+// times search over the queries in turn. Called inside b.Run, so a
+// sub-benchmark left out by -bench costs nothing; b.Loop runs the caller
+// once and times only the loop.
+func recallRun(b *testing.B, name string, search func(i int) ([]index.Result, error), truth [][]index.Result) [][]index.Result {
+	got := make([][]index.Result, len(truth))
+	for i := range truth {
+		rs, err := search(i)
+		if err != nil {
+			b.Fatal(err)
+		}
+		got[i] = rs[:min(10, len(rs))]
+	}
+	i := 0
+	timeQueries(b, func() {
+		if _, err := search(i % len(truth)); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	})
+	reportRecall(b, name, truth, got)
+	return got
 }
 
 // checkReference compares the reference of the first queries with the
@@ -294,7 +380,7 @@ func BenchmarkRecallRebuiltGraph(b *testing.B) {
 	lib, db, queries := openRealLibrary(b)
 	qvecs := make([][]float32, len(queries))
 	for i, q := range queries {
-		v, _, err := library.VectorCandidates(context.Background(), lib, q)
+		v, _, err := library.VectorCandidates(context.Background(), lib, q, library.Vector)
 		if err != nil {
 			b.Fatal(err)
 		}
