@@ -158,6 +158,7 @@ type Server struct {
 	ready     chan struct{} // closed once listening
 	readyOnce sync.Once
 	intro     instructionCache
+	sigs      sigCache // link signatures of cited documents
 }
 
 // New validates opts and builds a Server for lib. It asks lib for a Summary
