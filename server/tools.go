@@ -194,11 +194,15 @@ func jsonType(v any) string {
 }
 
 // structured returns v as structuredContent and the same JSON as one text
-// item.
+// item; on a streamable HTTP request, as placeholders the response's
+// writer fills in (see splice).
 func structured(ctx context.Context, v any) (*mcp.CallToolResult, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	if sp := spliceFrom(ctx); sp != nil {
+		return sp.result(b)
 	}
 	// v itself, not b: encoding/json encodes v faster than it checks and
 	// compacts b, which it does to any json.RawMessage.
