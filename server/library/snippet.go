@@ -1,6 +1,7 @@
 package library
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode"
@@ -18,6 +19,9 @@ type termSet struct {
 	// first[c]: some stem starts with byte c. Words starting with a
 	// non-ASCII byte are always compared (lower-casing may change them).
 	first [256]bool
+	// byFirst[c]: bit t is set when stems[t] or ys[t] starts with byte c;
+	// used while there are at most 64 stems.
+	byFirst [256]uint64
 }
 
 // queryTerms returns the distinct stems the lexical index makes of q.
@@ -31,10 +35,13 @@ func queryTerms(q string) *termSet {
 		if strings.HasSuffix(t, "i") {
 			y = t[:len(t)-1] + "y"
 		}
+		bit := uint64(1) << (len(ts.stems) % 64)
 		ts.stems, ts.ys = append(ts.stems, t), append(ts.ys, y)
 		ts.first[t[0]] = true
+		ts.byFirst[t[0]] |= bit
 		if y != "" {
 			ts.first[y[0]] = true
+			ts.byFirst[y[0]] |= bit
 		}
 	}
 	return ts
@@ -179,16 +186,30 @@ func (ts *termSet) match(w string, seen []bool) int {
 }
 
 // matchASCII is match for an ASCII word of any case: what match returns for
-// strings.ToLower(w), without the copy.
+// strings.ToLower(w), without the copy. Only the stems that start with the
+// word's first letter are compared (while there are at most 64).
 func (ts *termSet) matchASCII(w string, seen []bool) int {
 	n := 0
-	for t, stem := range ts.stems {
-		if !seen[t] && (hasFoldPrefix(w, stem) || (ts.ys[t] != "" && hasFoldPrefix(w, ts.ys[t]))) {
-			seen[t] = true
-			n++
+	if len(ts.stems) > 64 {
+		for t := range ts.stems {
+			n += ts.matchTermASCII(w, t, seen)
 		}
+		return n
+	}
+	for m := ts.byFirst[w[0]|0x20]; m != 0; m &= m - 1 {
+		n += ts.matchTermASCII(w, bits.TrailingZeros64(m), seen)
 	}
 	return n
+}
+
+// matchTermASCII marks term t and returns 1 when the ASCII word w starts
+// with it and seen does not hold it yet; else it returns 0.
+func (ts *termSet) matchTermASCII(w string, t int, seen []bool) int {
+	if !seen[t] && (hasFoldPrefix(w, ts.stems[t]) || (ts.ys[t] != "" && hasFoldPrefix(w, ts.ys[t]))) {
+		seen[t] = true
+		return 1
+	}
+	return 0
 }
 
 // hasFoldPrefix reports whether the ASCII word w, lower-cased, starts with
