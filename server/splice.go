@@ -74,7 +74,8 @@ func (sp *splice) apply(p []byte) ([]byte, bool) {
 	if sp.structured == nil {
 		return p, false
 	}
-	i, j := bytes.Index(p, sp.tok.text), bytes.Index(p, sp.tok.structured)
+	// The last occurrences: a request id comes before the result.
+	i, j := bytes.LastIndex(p, sp.tok.text), bytes.LastIndex(p, sp.tok.structured)
 	if i < 0 || j < 0 {
 		return p, false
 	}
