@@ -56,6 +56,9 @@ func bestSentence(text string, terms *termSet) ([][2]int, int) {
 	for i, s := range sents {
 		if score := matchScore(text[s[0]:s[1]], terms, seen); score > bestScore {
 			best, bestScore = i, score
+			if score == len(terms.stems) {
+				break // no later sentence can hold more, and ties go to the first
+			}
 		}
 	}
 	return sents, best
