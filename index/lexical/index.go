@@ -73,22 +73,23 @@ type Index struct {
 	totalLen   uint64
 	livePost   int
 	deadPost   int
-	dirty      map[uint64]struct{} // added since the last Save/Load
-	removed    map[uint64]struct{} // deleted since the last Save/Load
-	metaOK     bool                // the KV holds our TokenizerVersion
-	savedTerms int                 // dictionary terms already in the KV
-	chain      []uint32            // first ids of the dictionary chunks Load used
-	staleKeys  [][]byte            // dictionary chunks Save must delete
-	scratch    sync.Pool           // *scratch
-	searching  atomic.Int32        // searches running
-	deferPost  bool                // Load: insertLocked leaves postings to invert
-	hasSeg     bool                // the KV holds a segment (segment.go)
-	segDocs    int                 // passages in that segment when written or read
-	deltaKeys  int                 // records and tombstones in the KV beside it
-	rewrite    bool                // the next Save writes a new segment
-	loading    bool                // Load: no compaction, segment slots stay put, postings added at the end
-	nbase      int                 // Load: slots read from the segment
-	seen       []bool              // Load: segment slots whose passage exists
+	dirty      map[uint64]struct{}      // added since the last Save/Load
+	removed    map[uint64]struct{}      // deleted since the last Save/Load
+	metaOK     bool                     // the KV holds our TokenizerVersion
+	savedTerms int                      // dictionary terms already in the KV
+	chain      []uint32                 // first ids of the dictionary chunks Load used
+	staleKeys  [][]byte                 // dictionary chunks Save must delete
+	scratch    sync.Pool                // *scratch
+	searching  atomic.Int32             // searches running
+	sat        atomic.Pointer[satTable] // the last statistics' saturations (sat.go)
+	deferPost  bool                     // Load: insertLocked leaves postings to invert
+	hasSeg     bool                     // the KV holds a segment (segment.go)
+	segDocs    int                      // passages in that segment when written or read
+	deltaKeys  int                      // records and tombstones in the KV beside it
+	rewrite    bool                     // the next Save writes a new segment
+	loading    bool                     // Load: no compaction, segment slots stay put, postings added at the end
+	nbase      int                      // Load: slots read from the segment
+	seen       []bool                   // Load: segment slots whose passage exists
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

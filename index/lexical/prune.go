@@ -3,6 +3,7 @@ package lexical
 import (
 	"cmp"
 	"encoding/binary"
+	"math"
 	"slices"
 )
 
@@ -17,34 +18,35 @@ const (
 )
 
 // pruned scores the query's posting lists term at a time into partial sums,
-// the lists with the largest bounds first, and stops before the rest once
-// they cannot matter: when their summed bounds R fall below the k-th best
-// exact score θ of the passages with the best partial sums, no passage
-// untouched so far can reach the results, and only touched passages whose
-// partial sum plus R reaches θ are candidates. It stops when rescoring those
-// candidates from their packed terms costs less than scoring the remaining
-// lists. Common words (long lists with low idf) are then never read.
+// in cursor order (the lists with the largest bounds first), and stops
+// before the rest once they cannot matter: when their summed bounds R fall
+// below the k-th best exact score θ of the passages with the best partial
+// sums, no passage untouched so far can reach the results, and only touched
+// passages whose partial sum plus R reaches θ are candidates. It stops when
+// rescoring those candidates costs less than scoring the remaining lists.
+// Common words (long lists with low idf) are then never read.
 //
-// Every score returned is recomputed from the passage's packed terms, the
-// query terms in sorted order, so results and scores are exactly those of
-// exhaustive (TestMaxScoreMatchesExhaustive); partial sums, added in
-// another order, serve only as bounds, with a margin for float rounding
-// (float32 sums of up to n rounded terms stay within it of the exact sum).
+// A partial sum is the exact float32 sum of the lists read so far, in the
+// order exhaustive adds them, so a candidate's exact score is its partial
+// sum plus the contributions of the remaining lists, added in that order
+// (read from the passage's packed terms): results and scores are exactly
+// those of exhaustive (TestMaxScoreMatchesExhaustive). Bounds, summed in
+// float64, carry a margin for float rounding (float32 sums of up to n
+// rounded terms stay within it of the exact sum).
 func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
 	if len(sc.acc) < len(ix.docs) {
 		sc.acc = make([]float32, len(ix.docs)+len(ix.docs)/4)
 	}
-	sc.prepareRescore()
 	n := len(sc.cursors)
-	// order by descending bound; rest[j], restPost[j]: bounds and postings
-	// of order[j:].
-	slices.Reverse(sc.order)
+	sc.contrib = slices.Grow(sc.contrib[:0], n)[:n]
+	clear(sc.contrib)
+	// rest[j], restPost[j]: bounds and postings of cursors[j:].
 	rest := slices.Grow(sc.rest[:0], n+1)[:n+1]
 	restPost := slices.Grow(sc.restPost[:0], n+1)[:n+1]
 	sc.rest, sc.restPost = rest, restPost
 	rest[n], restPost[n] = 0, 0
 	for j := n - 1; j >= 0; j-- {
-		c := &sc.cursors[sc.order[j]]
+		c := &sc.cursors[j]
 		rest[j], restPost[j] = rest[j+1]+c.ub, restPost[j+1]+c.p.n
 	}
 	margin := 1 + float64(n+2)*0x1p-22
@@ -54,14 +56,14 @@ func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
 	// After a failed check: the θ it found, and the bound at which it found
 	// too many candidates. The next check waits until it could succeed.
 	theta, crowded := 0.0, -1.0
-	for j, i := range sc.order {
-		sc.touched = ix.addList(&sc.cursors[i], sc.acc, sc.touched, bm, 0, exhausted)
+	for j := range sc.cursors {
+		sc.touched = ix.addList(&sc.cursors[j], sc, sc.acc, sc.touched, bm, 0, exhausted)
 		r, last := rest[j+1], j == n-1
 		if !last && !pruneEager && (len(sc.touched) < k || restPost[j+1]*postingCost <= len(sc.touched)*2+k*fwd ||
 			r*margin >= theta && theta > 0 || crowded >= 0 && r > crowded*0.7) {
 			continue
 		}
-		st := ix.tryStop(sc, bm, k, sc.order[j+1:], r, margin, last, restPost[j+1]*postingCost/fwd)
+		st := ix.tryStop(sc, bm, k, j+1, margin, last, restPost[j+1]*postingCost/fwd)
 		if st.stopped {
 			return sc.heap.sorted()
 		}
@@ -80,14 +82,16 @@ type stop struct {
 	crowded bool    // more candidates than allowed
 }
 
-// tryStop rescores the k passages with the best partial sums, and when the
-// bound r of the remaining lists (times margin) is below the k-th of those
-// scores and at most maxCand candidates remain (any number when force),
-// rescores the candidates into sc.heap and stops. A candidate is a touched
-// passage whose partial sum plus the bound of the remaining lists for its
-// length (their largest tf at its length) reaches the k-th best score.
-func (ix *Index) tryStop(sc *scratch, bm bm25, k int, remaining []int, r, margin float64, force bool, maxCand int) stop {
-	acc := sc.acc
+// tryStop, with the cursors from on not read yet, rescores the k passages
+// with the best partial sums, and when the bound r of the remaining lists
+// (times margin) is below the k-th of those scores and at most maxCand
+// candidates remain (any number when force), rescores the candidates into
+// sc.heap and stops. A candidate is a touched passage whose partial sum
+// plus the bound of the remaining lists for its length (their largest tf
+// at its length) reaches the k-th best score.
+func (ix *Index) tryStop(sc *scratch, bm bm25, k, from int, margin float64, force bool, maxCand int) stop {
+	acc, r := sc.acc, sc.rest[from]
+	sc.remaining(from)
 	sc.heap = sc.heap[:0]
 	best := sc.best[:0]
 	for _, s := range sc.touched {
@@ -97,29 +101,20 @@ func (ix *Index) tryStop(sc *scratch, bm bm25, k int, remaining []int, r, margin
 	}
 	sc.best = best
 	for _, b := range best {
-		sc.offer(ix.rescore(sc, uint32(b.ID), bm), k)
+		sc.offer(ix.rescore(sc, uint32(b.ID), bm, from), k)
 	}
 	var theta float64
 	if len(sc.heap) == k {
 		theta = float64(sc.heap[0].Score)
-	}
-	// bound is an upper bound of slot s's score given its partial sum a.
-	bound := func(s uint32, a float32) float64 {
-		rd, length := 0.0, ix.lens[s]
-		for _, i := range remaining {
-			c := &sc.cursors[i]
-			rd += bm.term(c.w, c.maxTF, length)
-		}
-		return (float64(a) + rd) * margin
 	}
 	if !force {
 		if len(sc.heap) < k || r*margin >= theta {
 			sc.heap = sc.heap[:0]
 			return stop{theta: theta}
 		}
-		cand := 0
+		cand, low := 0, floor(theta, r, margin)
 		for _, s := range sc.touched {
-			if a := acc[s]; (float64(a)+r)*margin >= theta && bound(s, a) >= theta {
+			if a := acc[s]; a >= low && ix.bound(sc, bm, s, a, from, margin) >= theta {
 				cand++
 			}
 		}
@@ -131,17 +126,50 @@ func (ix *Index) tryStop(sc *scratch, bm bm25, k int, remaining []int, r, margin
 	for _, b := range best {
 		acc[b.ID] = -1 // rescored already
 	}
+	ix.rescoreCandidates(sc, bm, k, from, margin)
+	return stop{stopped: true}
+}
+
+// rescoreCandidates offers sc.heap the exact score of every touched
+// passage not rescored yet (a partial sum of -1) that may still reach it.
+func (ix *Index) rescoreCandidates(sc *scratch, bm bm25, k, from int, margin float64) {
+	acc, r := sc.acc, sc.rest[from]
 	full := len(sc.heap) == k
+	low := float32(-1)
+	if full {
+		low = floor(float64(sc.heap[0].Score), r, margin)
+	}
 	for _, s := range sc.touched {
 		a := acc[s]
-		if a < 0 || full && ((float64(a)+r)*margin < float64(sc.heap[0].Score) || bound(s, a) < float64(sc.heap[0].Score)) {
+		if a < low || a < 0 || full && ix.bound(sc, bm, s, a, from, margin) < float64(sc.heap[0].Score) {
 			continue
 		}
-		if sc.offer(ix.rescore(sc, s, bm), k) {
-			full = true
+		if sc.offer(ix.rescore(sc, s, bm, from), k) {
+			full, low = true, floor(float64(sc.heap[0].Score), r, margin)
 		}
 	}
-	return stop{stopped: true}
+}
+
+// floor is a float32 below which a partial sum a cannot reach theta even
+// with every remaining list's bound r: (a+r)·margin < theta for every a
+// below it. It errs low, which only lets more passages through to the
+// exact check.
+func floor(theta, r, margin float64) float32 {
+	f := theta/margin - r
+	f -= math.Abs(f)*0x1p-20 + 0x1p-60 // room for the rounding of the two steps and of the float32
+	return float32(f) - float32(math.Abs(f))*0x1p-20
+}
+
+// bound is an upper bound of slot s's score given its partial sum a, with
+// the cursors from on not read: each remaining list's largest tf at the
+// passage's length.
+func (ix *Index) bound(sc *scratch, bm bm25, s uint32, a float32, from int, margin float64) float64 {
+	rd, length := 0.0, ix.lens[s]
+	for i := from; i < len(sc.cursors); i++ {
+		c := &sc.cursors[i]
+		rd += bm.term(c.w, c.maxTF, length)
+	}
+	return (float64(a) + rd) * margin
 }
 
 // pushBest keeps the k largest partial sums in h, a min-heap on Score
@@ -177,22 +205,14 @@ func pushBest(h []Result, r Result, k int) []Result {
 	return h
 }
 
-// prepareRescore lists the query's term ids with their cursors, by term id
-// (the order of a passage's packed terms), and sizes sc.contrib.
-func (sc *scratch) prepareRescore() {
+// remaining lists the term ids of the cursors from on with their cursor
+// indexes, by term id (the order of a passage's packed terms), for rescore.
+func (sc *scratch) remaining(from int) {
 	sc.qterms = sc.qterms[:0]
-	for i := range sc.cursors {
+	for i := from; i < len(sc.cursors); i++ {
 		sc.qterms = append(sc.qterms, qterm{term: sc.cursors[i].term, cursor: i})
 	}
 	slices.SortFunc(sc.qterms, func(a, b qterm) int { return cmp.Compare(a.term, b.term) })
-	n := len(sc.cursors)
-	sc.contrib = slices.Grow(sc.contrib[:0], n)[:n]
-	clear(sc.contrib)
-	sc.order = sc.order[:0]
-	for i := range n {
-		sc.order = append(sc.order, i)
-	}
-	slices.SortFunc(sc.order, func(a, b int) int { return cmp.Compare(sc.cursors[a].ub, sc.cursors[b].ub) })
 }
 
 // qterm is a query term's id and the index of its cursor.
@@ -201,15 +221,18 @@ type qterm struct {
 	cursor int
 }
 
-// rescore is the exact score of slot s from its packed terms: the
-// contributions of the query terms it holds, summed in cursor (sorted term)
-// order as float32, as exhaustive sums them.
-func (ix *Index) rescore(sc *scratch, s uint32, bm bm25) Result {
+// rescore is the exact score of slot s whose lists before cursor from were
+// read into partial sum a = sc.acc[s] (0 when none held it): a plus the
+// contributions of the remaining query terms the passage holds, read from
+// its packed terms (sc.remaining(from) lists them) and added in cursor
+// order, as exhaustive adds them.
+func (ix *Index) rescore(sc *scratch, s uint32, bm bm25, from int) Result {
 	d := &ix.docs[s]
 	b, term, q, qt := d.terms, uint32(0), 0, sc.qterms
 	// The format of packTerms, decoded by index with one- and two-byte fast
 	// paths (term deltas are mostly two bytes, tfs one): binary.Uvarint is
-	// not inlined, and this loop is most of a rescore.
+	// not inlined, and this loop is most of a rescore. It stops after the
+	// last remaining term.
 	for pos := 0; pos < len(b) && q < len(qt); {
 		dt := uint32(b[pos])
 		switch {
@@ -238,10 +261,12 @@ func (ix *Index) rescore(sc *scratch, s uint32, bm bm25) Result {
 			q++
 		}
 	}
-	var sum float32
-	for i, c := range sc.contrib {
-		sum += c
-		sc.contrib[i] = 0
+	sum := max(sc.acc[s], 0) // -1 marks a passage rescored already
+	for i := from; i < len(sc.contrib); i++ {
+		if c := sc.contrib[i]; c != 0 {
+			sum += c
+			sc.contrib[i] = 0
+		}
 	}
 	return Result{ID: d.id, Score: sum}
 }

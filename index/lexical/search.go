@@ -1,7 +1,7 @@
 package lexical
 
 import (
-	"maps"
+	"cmp"
 	"math"
 	"slices"
 )
@@ -36,6 +36,7 @@ func (ix *Index) Search(query string, k int) []Result {
 	}
 	defer ix.scratch.Put(sc)
 	bm := ix.bm25()
+	sc.sat = ix.satTable(bm)
 	ix.openCursors(sc, qtf, bm)
 	if len(sc.cursors) == 0 {
 		return nil
@@ -63,9 +64,9 @@ var pruneEager = false
 // scratch is per-search working memory, pooled.
 type scratch struct {
 	cursors []cursor
-	order   []int     // pruned: cursor indexes by descending upper bound
 	contrib []float32 // pruned: the rescored passage's contribution per cursor
 	heap    resultHeap
+	sat     *satTable  // the saturation table of this search's statistics
 	acc     []float32  // exhaustive: score per slot, zero between searches
 	touched []uint32   // exhaustive, pruned: slots scored
 	parts   []*scratch // exhaustive: one per slot range scored concurrently
@@ -96,18 +97,28 @@ func (m bm25) weight(qtf, df uint32) float64 {
 	return float64(qtf) * math.Log(1+(m.n-d+0.5)/(d+0.5)) * (m.k1 + 1)
 }
 
-// term is one term's contribution for a passage of length tokens.
+// term is one term's contribution for a passage of length tokens: w times
+// the saturation sat. Every scorer computes it as this product (the hot
+// loops read sat from a satTable), so their scores agree to the bit.
 func (m bm25) term(w float64, tf, length uint32) float64 {
+	return w * m.sat(tf, length)
+}
+
+// sat is tf/(tf + k1·(1−b+b·len/avgdl)): how much of its weight a term
+// with frequency tf gives a passage of length tokens.
+func (m bm25) sat(tf, length uint32) float64 {
 	f := float64(tf)
-	return w * f / (f + m.base + m.per*float64(length))
+	return f / (f + m.base + m.per*float64(length))
 }
 
 // openCursors places one cursor per query term that some live passage
-// holds, in sorted term order: float sums in that order make scores
-// identical run to run and to the exhaustive scorer.
+// holds, the largest score bound first (ties by term id). Every scorer adds
+// a passage's contributions in this order, which makes float32 scores
+// identical run to run and between the scorers; pruned reads the lists in
+// it.
 func (ix *Index) openCursors(sc *scratch, qtf map[string]uint32, bm bm25) {
 	sc.cursors = sc.cursors[:0]
-	for _, t := range slices.Sorted(maps.Keys(qtf)) {
+	for t, qf := range qtf {
 		id, ok := ix.termIDs[t]
 		if !ok || ix.df[id] == 0 {
 			continue
@@ -117,9 +128,15 @@ func (ix *Index) openCursors(sc *scratch, qtf map[string]uint32, bm bm25) {
 		for _, b := range p.blocks {
 			maxTF, minLen = max(maxTF, b.maxTF), min(minLen, b.minLen)
 		}
-		w := bm.weight(qtf[t], ix.df[id])
+		w := bm.weight(qf, ix.df[id])
 		sc.cursors = append(sc.cursors, cursor{p: p, term: id, w: w, ub: bm.term(w, maxTF, minLen), maxTF: maxTF})
 	}
+	slices.SortFunc(sc.cursors, func(a, b cursor) int {
+		if c := cmp.Compare(b.ub, a.ub); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.term, b.term)
+	})
 }
 
 // offer adds r to the k best held and reports whether the heap is full and

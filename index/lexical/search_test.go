@@ -1,8 +1,9 @@
 package lexical
 
 import (
+	"cmp"
 	"fmt"
-	"maps"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -10,7 +11,8 @@ import (
 )
 
 // searchExhaustive is the reference scorer: term at a time over every
-// posting, summing each passage's contributions in sorted term order.
+// posting, summing each passage's contributions in the order Search's
+// cursors give (the largest score bound first, ties by term id).
 func (ix *Index) searchExhaustive(query string, k int) []Result {
 	qtf, _ := ix.countTerms(Tokenize(query))
 	ix.mu.RLock()
@@ -19,19 +21,38 @@ func (ix *Index) searchExhaustive(query string, k int) []Result {
 		return nil
 	}
 	bm := ix.bm25()
-	scores := make(map[uint32]float32)
-	var docs, tfs [blockSize]uint32
-	for _, t := range slices.Sorted(maps.Keys(qtf)) {
+	type term struct {
+		id    uint32
+		w, ub float64
+	}
+	var terms []term
+	for t, qf := range qtf {
 		id, ok := ix.termIDs[t]
 		if !ok || ix.df[id] == 0 {
 			continue
 		}
-		w := bm.weight(qtf[t], ix.df[id])
-		p := &ix.post[id]
+		maxTF, minLen := uint32(0), uint32(math.MaxUint32)
+		for _, b := range ix.post[id].blocks {
+			maxTF, minLen = max(maxTF, b.maxTF), min(minLen, b.minLen)
+		}
+		w := bm.weight(qf, ix.df[id])
+		terms = append(terms, term{id, w, w * float64(maxTF) / (float64(maxTF) + bm.base + bm.per*float64(minLen))})
+	}
+	slices.SortFunc(terms, func(a, b term) int {
+		if a.ub != b.ub {
+			return cmp.Compare(b.ub, a.ub)
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	scores := make(map[uint32]float32)
+	var docs, tfs [blockSize]uint32
+	for _, t := range terms {
+		p := &ix.post[t.id]
 		for bi := range p.blocks {
 			for j := range p.decode(bi, &docs, &tfs) {
 				if d := &ix.docs[docs[j]]; d.alive {
-					scores[docs[j]] += float32(bm.term(w, tfs[j], d.length))
+					f := float64(tfs[j])
+					scores[docs[j]] += float32(t.w * (f / (f + bm.base + bm.per*float64(d.length))))
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package lexical
 import (
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -16,7 +17,7 @@ const deadLen = math.MaxUint32
 var splitFrom = 1 << 15
 
 // exhaustive scores every posting of the query terms, term at a time, into a
-// per-slot accumulator: the terms in sorted order, so each passage's float32
+// per-slot accumulator: the terms in cursor order, so each passage's float32
 // sum is exactly the one the pruned loop computes. It then keeps the k best.
 //
 // When no other search is running and the lists are long, the slots are cut
@@ -49,7 +50,7 @@ func (ix *Index) exhaustive(sc *scratch, bm bm25, k int) []Result {
 			sc.parts = append(sc.parts, new(scratch))
 		}
 		part := sc.parts[p]
-		part.cursors, part.acc = sc.cursors, sc.acc
+		part.cursors, part.acc, part.sat = sc.cursors, sc.acc, sc.sat
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -72,7 +73,7 @@ func (ix *Index) exhaustive(sc *scratch, bm bm25, k int) []Result {
 func (ix *Index) scoreRange(sc *scratch, bm bm25, k int, lo, hi uint32, h resultHeap) resultHeap {
 	acc, touched := sc.acc, sc.touched[:0]
 	for i := range sc.cursors {
-		touched = ix.addList(&sc.cursors[i], acc, touched, bm, lo, hi)
+		touched = ix.addList(&sc.cursors[i], sc, acc, touched, bm, lo, hi)
 	}
 	sc.heap = h
 	for _, s := range touched {
@@ -87,10 +88,17 @@ func (ix *Index) scoreRange(sc *scratch, bm bm25, k int, lo, hi uint32, h result
 
 // addList adds the contributions of c's postings with slots in [lo, hi)
 // to acc and appends the slots it touches first to touched, which it
-// returns.
-func (ix *Index) addList(c *cursor, acc []float32, touched []uint32, bm bm25, lo, hi uint32) []uint32 {
-	lens, base, per, w := ix.lens, bm.base, bm.per, c.w
+// returns. The contributions are bm.term's, the saturation read from
+// sc.sat when the table holds it.
+func (ix *Index) addList(c *cursor, sc *scratch, acc []float32, touched []uint32, bm bm25, lo, hi uint32) []uint32 {
+	lens, base, per, w, tab := ix.lens, bm.base, bm.per, c.w, &sc.sat.v
 	b, doc, left := c.p.from(lo)
+	// Room for every posting, so the append below needs no check: a
+	// branch on whether a slot was touched before mispredicts about as
+	// often as not on common words.
+	touched = slices.Grow(touched, left)
+	nt := len(touched)
+	touched = touched[:cap(touched)]
 	// Decoded by index: 10-20% faster than reslicing b per posting.
 	pos := 0
 	for ; left > 0; left-- {
@@ -110,15 +118,21 @@ func (ix *Index) addList(c *cursor, acc []float32, touched []uint32, bm bm25, lo
 		if length == deadLen {
 			continue
 		}
-		v := acc[doc]
-		if v == 0 { // contributions are positive: 0 means untouched
-			touched = append(touched, doc)
+		var s float64
+		if i := (tf-1)*satLens + length; tf-1 < satTFs && length < satLens {
+			s = tab[i]
+		} else { // bm.sat, spelled out with the fields in locals
+			f := float64(tf)
+			s = f / (f + base + per*float64(length))
 		}
-		// bm.term, spelled out with the fields in locals.
-		f := float64(tf)
-		acc[doc] = v + float32(w*f/(f+base+per*float64(length)))
+		v := acc[doc]
+		touched[nt] = doc
+		if v == 0 { // contributions are positive: 0 means untouched
+			nt++
+		}
+		acc[doc] = v + float32(w*s)
 	}
-	return touched
+	return touched[:nt]
 }
 
 // from returns where decoding must start to reach the first posting with
