@@ -204,8 +204,8 @@ func structured(ctx context.Context, v any) (*mcp.CallToolResult, error) {
 	if sp := spliceFrom(ctx); sp != nil {
 		return sp.result(b)
 	}
-	// v itself, not b: encoding/json encodes v faster than it checks and
-	// compacts b, which it does to any json.RawMessage.
+	// v itself, not b as a json.RawMessage, which encoding/json would check
+	// and compact byte by byte: the same bytes, with no copy of b kept.
 	return mcp.NewToolResultStructured(v, string(b)), nil
 }
 
