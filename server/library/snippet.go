@@ -140,13 +140,12 @@ func matchScore(sentence string, terms *termSet, seen []bool) int {
 			continue
 		}
 		j, ascii := i+size, size == 1
-		for j < len(sentence) {
-			if c := sentence[j]; c < utf8.RuneSelf {
-				if !asciiWord[c] {
-					break
-				}
+		for {
+			for j < len(sentence) && asciiWord[sentence[j]] {
 				j++
-				continue
+			}
+			if j == len(sentence) || sentence[j] < utf8.RuneSelf {
+				break
 			}
 			size := wordRuneLen(sentence[j:])
 			if size < 0 {
@@ -167,9 +166,10 @@ func matchScore(sentence string, terms *termSet, seen []bool) int {
 	return n
 }
 
-// asciiWord[c]: the ASCII byte c is a letter or a digit.
-var asciiWord = func() (t [utf8.RuneSelf]bool) {
-	for c := range t {
+// asciiWord[c]: the byte c is an ASCII letter or digit (false from
+// utf8.RuneSelf up, so scanning a run of them needs one lookup a byte).
+var asciiWord = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
 		t[c] = 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9'
 	}
 	return t
@@ -255,10 +255,13 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 // sentences splits text into [start,end) byte ranges at sentence ends and
 // paragraph breaks.
 func sentences(text string) [][2]int {
-	var out [][2]int
+	out := make([][2]int, 0, len(text)/100+1)
 	start := 0
 	for i := 0; i < len(text); i++ {
 		c := text[i]
+		if !mayEndSentence[c] {
+			continue
+		}
 		end := -1
 		switch {
 		case c == '\n' && i+1 < len(text) && text[i+1] == '\n':
@@ -276,6 +279,10 @@ func sentences(text string) [][2]int {
 	}
 	return out
 }
+
+// mayEndSentence[c]: the byte c may end a sentence or start a paragraph
+// break; sentences passes over every other byte with one lookup.
+var mayEndSentence = [256]bool{'.': true, '?': true, '!': true, '\n': true}
 
 // cutRunes returns the first n runes of s.
 func cutRunes(s string, n int) string {
