@@ -107,21 +107,24 @@ func (ix *Index) tryStop(sc *scratch, bm bm25, k, from int, margin float64, forc
 	if len(sc.heap) == k {
 		theta = float64(sc.heap[0].Score)
 	}
-	if !force {
-		if len(sc.heap) < k || r*margin >= theta {
-			sc.heap = sc.heap[:0]
-			return stop{theta: theta}
+	if !force && (len(sc.heap) < k || r*margin >= theta) {
+		sc.heap = sc.heap[:0]
+		return stop{theta: theta}
+	}
+	low := float32(-1) // with fewer than k passages scored, every one is a candidate
+	if len(sc.heap) == k {
+		low = floor(theta, r, margin)
+	}
+	cand := sc.cand[:0]
+	for _, s := range sc.touched {
+		if a := acc[s]; a >= low && (low < 0 || ix.bound(sc, bm, s, a, from, margin) >= theta) {
+			cand = append(cand, s)
 		}
-		cand, low := 0, floor(theta, r, margin)
-		for _, s := range sc.touched {
-			if a := acc[s]; a >= low && ix.bound(sc, bm, s, a, from, margin) >= theta {
-				cand++
-			}
-		}
-		if cand > maxCand+k && !pruneEager {
-			sc.heap = sc.heap[:0]
-			return stop{theta: theta, crowded: true}
-		}
+	}
+	sc.cand = cand
+	if !force && len(cand) > maxCand+k && !pruneEager {
+		sc.heap = sc.heap[:0]
+		return stop{theta: theta, crowded: true}
 	}
 	for _, b := range best {
 		acc[b.ID] = -1 // rescored already
@@ -130,22 +133,23 @@ func (ix *Index) tryStop(sc *scratch, bm bm25, k, from int, margin float64, forc
 	return stop{stopped: true}
 }
 
-// rescoreCandidates offers sc.heap the exact score of every touched
-// passage not rescored yet (a partial sum of -1) that may still reach it.
+// rescoreCandidates offers sc.heap the exact score of every candidate
+// (sc.cand) not rescored yet (a partial sum of -1) that may still reach it,
+// the bar rising as the heap fills.
 func (ix *Index) rescoreCandidates(sc *scratch, bm bm25, k, from int, margin float64) {
 	acc, r := sc.acc, sc.rest[from]
 	full := len(sc.heap) == k
-	low := float32(-1)
+	low := float32(0)
 	if full {
 		low = floor(float64(sc.heap[0].Score), r, margin)
 	}
-	for _, s := range sc.touched {
+	for _, s := range sc.cand {
 		a := acc[s]
 		if a < low || a < 0 || full && ix.bound(sc, bm, s, a, from, margin) < float64(sc.heap[0].Score) {
 			continue
 		}
 		if sc.offer(ix.rescore(sc, s, bm, from), k) {
-			full, low = true, floor(float64(sc.heap[0].Score), r, margin)
+			full, low = true, max(0, floor(float64(sc.heap[0].Score), r, margin))
 		}
 	}
 }
@@ -167,7 +171,7 @@ func (ix *Index) bound(sc *scratch, bm bm25, s uint32, a float32, from int, marg
 	rd, length := 0.0, ix.lens[s]
 	for i := from; i < len(sc.cursors); i++ {
 		c := &sc.cursors[i]
-		rd += bm.term(c.w, c.maxTF, length)
+		rd += c.w * sc.sat.get(bm, c.maxTF, length)
 	}
 	return (float64(a) + rd) * margin
 }
@@ -257,7 +261,7 @@ func (ix *Index) rescore(sc *scratch, s uint32, bm bm25, from int) Result {
 		}
 		if q < len(qt) && qt[q].term == term {
 			c := qt[q].cursor
-			sc.contrib[c] = float32(bm.term(sc.cursors[c].w, tf, d.length))
+			sc.contrib[c] = float32(sc.cursors[c].w * sc.sat.get(bm, tf, d.length))
 			q++
 		}
 	}

@@ -33,3 +33,12 @@ func (ix *Index) satTable(bm bm25) *satTable {
 	ix.sat.Store(t)
 	return t
 }
+
+// get is bm.sat(tf, length), from the table when it holds it. t must have
+// been built for bm.
+func (t *satTable) get(bm bm25, tf, length uint32) float64 {
+	if tf-1 < satTFs && length < satLens {
+		return t.v[(tf-1)*satLens+length]
+	}
+	return bm.sat(tf, length)
+}

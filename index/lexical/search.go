@@ -72,6 +72,7 @@ type scratch struct {
 	parts   []*scratch // exhaustive: one per slot range scored concurrently
 	// pruned:
 	best     []Result  // the best partial sums (ID: slot)
+	cand     []uint32  // slots that may reach the results
 	qterms   []qterm   // query terms by term id
 	rest     []float64 // rest[j]: summed bounds of order[j:]
 	restPost []int     // restPost[j]: postings of order[j:]
@@ -124,12 +125,12 @@ func (ix *Index) openCursors(sc *scratch, qtf map[string]uint32, bm bm25) {
 			continue
 		}
 		p := &ix.post[id]
-		maxTF, minLen := uint32(0), uint32(math.MaxUint32)
-		for _, b := range p.blocks {
-			maxTF, minLen = max(maxTF, b.maxTF), min(minLen, b.minLen)
-		}
 		w := bm.weight(qf, ix.df[id])
-		sc.cursors = append(sc.cursors, cursor{p: p, term: id, w: w, ub: bm.term(w, maxTF, minLen), maxTF: maxTF})
+		c := cursor{p: p, term: id, w: w}
+		for _, b := range p.blocks { // a block's largest tf and shortest passage bound its postings
+			c.maxTF, c.ub = max(c.maxTF, b.maxTF), max(c.ub, bm.term(w, b.maxTF, b.minLen))
+		}
+		sc.cursors = append(sc.cursors, c)
 	}
 	slices.SortFunc(sc.cursors, func(a, b cursor) int {
 		if c := cmp.Compare(b.ub, a.ub); c != 0 {

@@ -3,7 +3,6 @@ package lexical
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -31,12 +30,12 @@ func (ix *Index) searchExhaustive(query string, k int) []Result {
 		if !ok || ix.df[id] == 0 {
 			continue
 		}
-		maxTF, minLen := uint32(0), uint32(math.MaxUint32)
+		w, ub := bm.weight(qf, ix.df[id]), 0.0
 		for _, b := range ix.post[id].blocks {
-			maxTF, minLen = max(maxTF, b.maxTF), min(minLen, b.minLen)
+			f := float64(b.maxTF)
+			ub = max(ub, w*(f/(f+bm.base+bm.per*float64(b.minLen))))
 		}
-		w := bm.weight(qf, ix.df[id])
-		terms = append(terms, term{id, w, w * float64(maxTF) / (float64(maxTF) + bm.base + bm.per*float64(minLen))})
+		terms = append(terms, term{id, w, ub})
 	}
 	slices.SortFunc(terms, func(a, b term) int {
 		if a.ub != b.ub {
