@@ -128,3 +128,46 @@ func BenchmarkEncodeSearchResult(b *testing.B) {
 		}
 	})
 }
+
+// TestSpliceOverHTTP checks spliced responses on the wire, as JSON and as
+// the last event of a response mcp-go turned into an SSE stream because the
+// tool sent a notification first: each is exactly what mcp-go writes for
+// the result without a splice.
+func TestSpliceOverHTTP(t *testing.T) {
+	s := MustNew(t, newFakeLib(), Options{})
+	v := spliceResponse(3)
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := mcp.NewToolResultStructured(json.RawMessage(b), string(b))
+	ref.RawStructuredContent = b
+	want := bytes.TrimSpace(mcpGoBytes(t, ref))
+	for _, notify := range []bool{false, true} {
+		s.mcp.AddTool(mcp.NewTool(fmt.Sprint("splice_", notify)), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if notify {
+				if err := s.mcp.SendNotificationToClient(ctx, "notifications/message", map[string]any{"level": "info", "data": "x"}); err != nil {
+					return nil, err
+				}
+			}
+			return structured(ctx, v)
+		})
+	}
+	base := MustServe(t, s)
+	rpc := &rawSession{t: t, url: base + "/mcp"}
+	rpc.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	rpc.notify(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for _, notify := range []bool{false, true} {
+		resp, raw := rpc.post(fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"splice_%v"}}`, notify))
+		sse := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+		if sse != notify {
+			t.Fatalf("notify %v: Content-Type %q", notify, resp.Header.Get("Content-Type"))
+		}
+		if sse {
+			raw = sseData(raw)
+		}
+		if got := bytes.TrimSpace(raw); !bytes.Equal(got, want) {
+			t.Fatalf("notify %v:\n%s\nwant\n%s", notify, got, want)
+		}
+	}
+}
