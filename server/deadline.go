@@ -24,6 +24,7 @@ type deadlineWriter struct {
 	timeout time.Duration
 	onFail  func()
 	once    sync.Once
+	splice  *splice // nil but on a streamable HTTP POST
 }
 
 // withWriteDeadline wraps w in a deadlineWriter; onFail may be nil.
@@ -47,9 +48,15 @@ func (d *deadlineWriter) fail() {
 // Write implements http.ResponseWriter with a fresh deadline.
 func (d *deadlineWriter) Write(p []byte) (int, error) {
 	d.arm()
-	n, err := d.ResponseWriter.Write(p)
+	q, spliced := p, false
+	if d.splice != nil {
+		q, spliced = d.splice.apply(p)
+	}
+	n, err := d.ResponseWriter.Write(q)
 	if err != nil {
 		d.fail()
+	} else if spliced {
+		n = len(p)
 	}
 	return n, err
 }

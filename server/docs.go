@@ -20,7 +20,13 @@ import (
 // signature returns the unguessable part of a document link: the first 16
 // bytes of HMAC-SHA256(LinkKey, "mcpvec/docs\x00"+docID), base64url. A link
 // therefore opens exactly one document and cannot be derived for another.
+// Signatures of the documents results cite are cached (sigCache).
 func (s *Server) signature(docID string) string {
+	return s.sigs.get(docID, s.sign)
+}
+
+// sign computes a signature without the cache.
+func (s *Server) sign(docID string) string {
 	m := hmac.New(sha256.New, s.opts.LinkKey)
 	m.Write([]byte("mcpvec/docs\x00"))
 	m.Write([]byte(docID))
@@ -113,7 +119,7 @@ func (s *Server) verifyDocPath(escaped string) (docID, name string, ok bool) {
 	if err != nil || docID == "" {
 		return "", "", false
 	}
-	want := s.signature(docID)
+	want := s.sign(docID) // not cached: any id can be asked for
 	if !hmac.Equal([]byte(parts[1]), []byte(want)) {
 		return "", "", false
 	}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"time"
 
@@ -21,18 +20,26 @@ type Call struct {
 	Failed  bool // a tool error or a library failure
 }
 
-// observe wraps a tool handler so each call is reported to Options.Observe.
-func (s *Server) observe(tool, arg string, h mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
+// toolHandler is a tool handler that also says how many results it
+// returned (for Options.Observe), so counting needs no decoding.
+type toolHandler func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, int, error)
+
+// observe makes h an mcp-go tool handler that reports each call to
+// Options.Observe.
+func (s *Server) observe(tool, arg string, h toolHandler) mcpserver.ToolHandlerFunc {
 	if s.opts.Observe == nil {
-		return h
+		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, _, err := h(ctx, req)
+			return res, err
+		}
 	}
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
-		res, err := h(ctx, req)
+		res, n, err := h(ctx, req)
 		c := Call{Time: start, Tool: tool, Query: req.GetString(arg, ""), Latency: time.Since(start)}
 		c.Failed = err != nil || res == nil || res.IsError
 		if !c.Failed {
-			c.Results = countResults(res)
+			c.Results = n
 		}
 		if cs, ok := mcpserver.ClientSessionFromContext(ctx).(mcpserver.SessionWithClientInfo); ok {
 			c.Client = cs.GetClientInfo().Name
@@ -40,16 +47,6 @@ func (s *Server) observe(tool, arg string, h mcpserver.ToolHandlerFunc) mcpserve
 		s.opts.Observe(c)
 		return res, err
 	}
-}
-
-func countResults(res *mcp.CallToolResult) int {
-	var v struct {
-		Results []json.RawMessage `json:"results"`
-	}
-	if json.Unmarshal(res.RawStructuredContent, &v) != nil || v.Results == nil {
-		return 1
-	}
-	return len(v.Results)
 }
 
 // DocURL returns the signed absolute link the MCP tools would cite for

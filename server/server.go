@@ -158,6 +158,8 @@ type Server struct {
 	ready     chan struct{} // closed once listening
 	readyOnce sync.Once
 	intro     instructionCache
+	sigs      sigCache     // link signatures of cited documents
+	spliceTok spliceTokens // placeholders of spliced tool results
 }
 
 // New validates opts and builds a Server for lib. It asks lib for a Summary
@@ -170,7 +172,7 @@ func New(lib Library, opts Options) (*Server, error) {
 	if err := fillDefaults(&opts); err != nil {
 		return nil, err
 	}
-	s := &Server{lib: lib, opts: opts, log: opts.Logger, ready: make(chan struct{})}
+	s := &Server{lib: lib, opts: opts, log: opts.Logger, ready: make(chan struct{}), spliceTok: newSpliceTokens()}
 	if err := s.parseOptions(); err != nil {
 		return nil, err
 	}
@@ -333,10 +335,16 @@ func (s *Server) buildHandler() {
 }
 
 // streamDeadlines gives every write of a streamable HTTP response a write
-// deadline (see deadlineWriter).
+// deadline (see deadlineWriter), and a POST's response a splice for the
+// tool result it may carry.
 func (s *Server) streamDeadlines(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(s.withWriteDeadline(w, nil), r)
+		dw := s.withWriteDeadline(w, nil)
+		if r.Method == http.MethodPost {
+			dw.splice = &splice{tok: s.spliceTok}
+			r = r.WithContext(context.WithValue(r.Context(), spliceKey{}, dw.splice))
+		}
+		next.ServeHTTP(dw, r)
 	})
 }
 

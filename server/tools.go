@@ -92,23 +92,23 @@ func withTitle(a mcp.ToolAnnotation, title string) mcp.ToolAnnotation {
 
 // handleSearch answers the search tool. Mistakes the model can fix come back
 // as a result with isError; library failures are Go errors (logged).
-func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, int, error) {
 	query, bad := stringArg(req, "query")
 	if bad != nil {
-		return bad, nil
+		return bad, 0, nil
 	}
 	resp, err := s.lib.Search(ctx, query, library.SearchOptions{K: s.opts.MaxResults, MaxQueryLen: s.opts.MaxQueryLen})
 	var long *library.QueryTooLongError
 	switch {
 	case errors.Is(err, library.ErrEmptyQuery):
-		return mcp.NewToolResultError("The query is empty. Pass a question or a few key words in \"query\"."), nil
+		return mcp.NewToolResultError("The query is empty. Pass a question or a few key words in \"query\"."), 0, nil
 	case errors.As(err, &long):
-		return mcp.NewToolResultError(fmt.Sprintf("The query is too long (%d characters, at most %d). Shorten it to the key words.", long.Len, long.Max)), nil
+		return mcp.NewToolResultError(fmt.Sprintf("The query is too long (%d characters, at most %d). Shorten it to the key words.", long.Len, long.Max)), 0, nil
 	case errors.Is(err, library.ErrQueryTooLong):
-		return mcp.NewToolResultError("The query is too long. Shorten it to the key words."), nil
+		return mcp.NewToolResultError("The query is too long. Shorten it to the key words."), 0, nil
 	case err != nil:
 		s.log.Error("search", "err", err)
-		return nil, fmt.Errorf("search: %w", errLibrary)
+		return nil, 0, fmt.Errorf("search: %w", errLibrary)
 	}
 	out := library.SearchResponse{Results: []library.SearchResult{}}
 	if resp != nil {
@@ -122,25 +122,26 @@ func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mc
 			out.Results = append(out.Results, r)
 		}
 	}
-	return structured(out)
+	res, err := structured(ctx, out)
+	return res, len(out.Results), err
 }
 
 // handleFetch answers the fetch tool; an unknown id is a result with isError.
-func (s *Server) handleFetch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Server) handleFetch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, int, error) {
 	id, bad := stringArg(req, "id")
 	if bad != nil {
-		return bad, nil
+		return bad, 0, nil
 	}
 	if id = strings.TrimSpace(id); id == "" {
-		return mcp.NewToolResultError("The id is empty. Pass an id returned by search."), nil
+		return mcp.NewToolResultError("The id is empty. Pass an id returned by search."), 0, nil
 	}
 	resp, err := s.lib.Fetch(ctx, id, library.FetchOptions{MaxChars: s.opts.MaxFetchChars})
 	switch {
 	case errors.Is(err, library.ErrNotFound) || (err == nil && resp == nil):
-		return mcp.NewToolResultError(fmt.Sprintf("Unknown id %q. Use an id returned by search (the library may have changed; search again).", id)), nil
+		return mcp.NewToolResultError(fmt.Sprintf("Unknown id %q. Use an id returned by search (the library may have changed; search again).", id)), 0, nil
 	case err != nil:
 		s.log.Error("fetch", "id", id, "err", err)
-		return nil, fmt.Errorf("fetch %q: %w", id, errLibrary)
+		return nil, 0, fmt.Errorf("fetch %q: %w", id, errLibrary)
 	}
 	out := *resp
 	out.Metadata = make(map[string]any, len(resp.Metadata)+1)
@@ -152,7 +153,8 @@ func (s *Server) handleFetch(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	if out.URL == "" {
 		out.URL = s.docURL(ctx, resp.DocID, resp.Page, resp.Anchor)
 	}
-	return structured(out)
+	res, err := structured(ctx, out)
+	return res, 1, err
 }
 
 // stringArg returns the string argument name ("" when absent), or a tool
@@ -191,15 +193,20 @@ func jsonType(v any) string {
 	}
 }
 
-// structured returns v as structuredContent and the same JSON as one text item.
-func structured(v any) (*mcp.CallToolResult, error) {
+// structured returns v as structuredContent and the same JSON as one text
+// item; on a streamable HTTP request, as placeholders the response's
+// writer fills in (see splice).
+func structured(ctx context.Context, v any) (*mcp.CallToolResult, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}
-	res := mcp.NewToolResultStructured(json.RawMessage(b), string(b))
-	res.RawStructuredContent = b
-	return res, nil
+	if sp := spliceFrom(ctx); sp != nil {
+		return sp.result(b)
+	}
+	// v itself, not b as a json.RawMessage, which encoding/json would check
+	// and compact byte by byte: the same bytes, with no copy of b kept.
+	return mcp.NewToolResultStructured(v, string(b)), nil
 }
 
 // docURL is the signed absolute link to cite: a PDF's original file at

@@ -45,6 +45,9 @@ type loadFigures struct {
 	P99ms      float64 `json:"p99_ms"`
 	Maxms      float64 `json:"max_ms"`
 	FirstError string  `json:"first_error,omitempty"`
+	// ServeCPUms is the CPU time (user + system) serve used during the
+	// phase, per call; the load generator's own share is not in it.
+	ServeCPUms float64 `json:"serve_cpu_ms_per_call,omitempty"`
 }
 
 // runLoad sends MCP search calls from clients concurrent sessions until

@@ -34,6 +34,29 @@ func BenchmarkSearchRealLibrary(b *testing.B) {
 	}
 }
 
+// BenchmarkResultsRealLibrary measures result assembly alone (passage
+// reads, snippets, dedupe, titles) on the library and queries of
+// BenchmarkSearchRealLibrary, each query ranked once beforehand.
+func BenchmarkResultsRealLibrary(b *testing.B) {
+	lib, _, queries := openRealLibrary(b)
+	ranked := make([][]library.Hit, len(queries))
+	for i, q := range queries {
+		hits, err := library.Ranked(context.Background(), lib, q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ranked[i] = hits
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := library.Assemble(lib, queries[i%len(queries)], ranked[i%len(queries)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
 // BenchmarkBM25RealLibrary measures the BM25 index alone on the library and
 // queries of BenchmarkSearchRealLibrary: below k 50 Search prunes, from k 50
 // it scores every posting (whose cost does not depend on k). Run it with

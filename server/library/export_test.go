@@ -74,3 +74,18 @@ func FailIndexSaves(err error) (restore func()) {
 // SetVectorSeeds sets the embedded backend's Options.VectorSeeds; call it
 // before searching.
 func SetVectorSeeds(l *Library, n int) { l.be.(*embedded).opts.VectorSeeds = n }
+
+// Ranked is the ranked candidates of a lexical search with the library's
+// defaults, and Assemble the results Search makes of them: the two halves
+// of Search, so a benchmark can time result assembly (passage reads,
+// snippets, dedupe, titles) apart from ranking.
+func Ranked(ctx context.Context, l *Library, query string) ([]Hit, error) {
+	k := l.opts.K
+	hits, _, err := l.rank(ctx, strings.TrimSpace(query), Lexical, l.fewCandidates(Lexical, k, max(l.opts.Candidates, 3*k)))
+	return hits, err
+}
+
+// Assemble is the second half of Search (see Ranked).
+func Assemble(l *Library, query string, hits []Hit) (*SearchResponse, error) {
+	return l.results(strings.TrimSpace(query), hits, l.opts.K)
+}

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode"
@@ -18,6 +19,9 @@ type termSet struct {
 	// first[c]: some stem starts with byte c. Words starting with a
 	// non-ASCII byte are always compared (lower-casing may change them).
 	first [256]bool
+	// byFirst[c]: bit t is set when stems[t] or ys[t] starts with byte c;
+	// used while there are at most 64 stems.
+	byFirst [256]uint64
 }
 
 // queryTerms returns the distinct stems the lexical index makes of q.
@@ -31,10 +35,13 @@ func queryTerms(q string) *termSet {
 		if strings.HasSuffix(t, "i") {
 			y = t[:len(t)-1] + "y"
 		}
+		bit := uint64(1) << (len(ts.stems) % 64)
 		ts.stems, ts.ys = append(ts.stems, t), append(ts.ys, y)
 		ts.first[t[0]] = true
+		ts.byFirst[t[0]] |= bit
 		if y != "" {
 			ts.first[y[0]] = true
+			ts.byFirst[y[0]] |= bit
 		}
 	}
 	return ts
@@ -49,6 +56,9 @@ func bestSentence(text string, terms *termSet) ([][2]int, int) {
 	for i, s := range sents {
 		if score := matchScore(text[s[0]:s[1]], terms, seen); score > bestScore {
 			best, bestScore = i, score
+			if score == len(terms.stems) {
+				break // no later sentence can hold more, and ties go to the first
+			}
 		}
 	}
 	return sents, best
@@ -130,13 +140,12 @@ func matchScore(sentence string, terms *termSet, seen []bool) int {
 			continue
 		}
 		j, ascii := i+size, size == 1
-		for j < len(sentence) {
-			if c := sentence[j]; c < utf8.RuneSelf {
-				if !asciiWord[c] {
-					break
-				}
+		for {
+			for j < len(sentence) && asciiWord[sentence[j]] {
 				j++
-				continue
+			}
+			if j == len(sentence) || sentence[j] < utf8.RuneSelf {
+				break
 			}
 			size := wordRuneLen(sentence[j:])
 			if size < 0 {
@@ -157,9 +166,10 @@ func matchScore(sentence string, terms *termSet, seen []bool) int {
 	return n
 }
 
-// asciiWord[c]: the ASCII byte c is a letter or a digit.
-var asciiWord = func() (t [utf8.RuneSelf]bool) {
-	for c := range t {
+// asciiWord[c]: the byte c is an ASCII letter or digit (false from
+// utf8.RuneSelf up, so scanning a run of them needs one lookup a byte).
+var asciiWord = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
 		t[c] = 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9'
 	}
 	return t
@@ -179,16 +189,30 @@ func (ts *termSet) match(w string, seen []bool) int {
 }
 
 // matchASCII is match for an ASCII word of any case: what match returns for
-// strings.ToLower(w), without the copy.
+// strings.ToLower(w), without the copy. Only the stems that start with the
+// word's first letter are compared (while there are at most 64).
 func (ts *termSet) matchASCII(w string, seen []bool) int {
 	n := 0
-	for t, stem := range ts.stems {
-		if !seen[t] && (hasFoldPrefix(w, stem) || (ts.ys[t] != "" && hasFoldPrefix(w, ts.ys[t]))) {
-			seen[t] = true
-			n++
+	if len(ts.stems) > 64 {
+		for t := range ts.stems {
+			n += ts.matchTermASCII(w, t, seen)
 		}
+		return n
+	}
+	for m := ts.byFirst[w[0]|0x20]; m != 0; m &= m - 1 {
+		n += ts.matchTermASCII(w, bits.TrailingZeros64(m), seen)
 	}
 	return n
+}
+
+// matchTermASCII marks term t and returns 1 when the ASCII word w starts
+// with it and seen does not hold it yet; else it returns 0.
+func (ts *termSet) matchTermASCII(w string, t int, seen []bool) int {
+	if !seen[t] && (hasFoldPrefix(w, ts.stems[t]) || (ts.ys[t] != "" && hasFoldPrefix(w, ts.ys[t]))) {
+		seen[t] = true
+		return 1
+	}
+	return 0
 }
 
 // hasFoldPrefix reports whether the ASCII word w, lower-cased, starts with
@@ -231,10 +255,13 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 // sentences splits text into [start,end) byte ranges at sentence ends and
 // paragraph breaks.
 func sentences(text string) [][2]int {
-	var out [][2]int
+	out := make([][2]int, 0, len(text)/100+1)
 	start := 0
 	for i := 0; i < len(text); i++ {
 		c := text[i]
+		if !mayEndSentence[c] {
+			continue
+		}
 		end := -1
 		switch {
 		case c == '\n' && i+1 < len(text) && text[i+1] == '\n':
@@ -252,6 +279,10 @@ func sentences(text string) [][2]int {
 	}
 	return out
 }
+
+// mayEndSentence[c]: the byte c may end a sentence or start a paragraph
+// break; sentences passes over every other byte with one lookup.
+var mayEndSentence = [256]bool{'.': true, '?': true, '!': true, '\n': true}
 
 // cutRunes returns the first n runes of s.
 func cutRunes(s string, n int) string {

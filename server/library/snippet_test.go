@@ -31,7 +31,7 @@ func TestMatchScoreAgreesWithMaps(t *testing.T) {
 		"Über", "über", "naïve", "2024", "x2", "é", "\xff", "Memcheck", "memory", "happy", "happiness", "ß"}
 	seps := []string{" ", ", ", ". ", "-", "\n", "'", "\u00a0", "—"}
 	queries := []string{"cats attached to studies", "happy memory checks", "I y yes", "Über naïve 2024", "",
-		"studying cats' happiness in 2024 über alles"}
+		"studying cats' happiness in 2024 über alles", manyTerms()}
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, q := range queries {
 		ts := queryTerms(q)
@@ -52,6 +52,16 @@ func TestMatchScoreAgreesWithMaps(t *testing.T) {
 			}
 		}
 	}
+}
+
+// manyTerms is a query of more than 64 distinct stems, among them the
+// reference's words.
+func manyTerms() string {
+	var b strings.Builder
+	for i := range 70 {
+		b.WriteString(string(rune('a'+i%26)) + strings.Repeat(string(rune('a'+i/26)), 3) + "x ")
+	}
+	return b.String() + "cats study memory happy"
 }
 
 // TestMatchScoreAllocates nothing on lower-case ASCII text.
