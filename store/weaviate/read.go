@@ -3,6 +3,7 @@ package weaviate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -70,7 +71,14 @@ func (b *Backend) getAll(ctx context.Context, parts ...getPart) error {
 	var data struct {
 		Get map[string]json.RawMessage `json:"Get"`
 	}
-	if err := b.c.graphql(ctx, q.String(), &data); err != nil {
+	err := b.c.graphql(ctx, q.String(), &data)
+	if err != nil && b.replicated && errors.Is(err, ErrUnreachable) && ctx.Err() == nil {
+		// A read is safe to repeat. With replicas, one that waited on a node
+		// dying under it (until the client's timeout) finds the survivors on
+		// a second try, the dead node being known by then.
+		err = b.c.graphql(ctx, q.String(), &data)
+	}
+	if err != nil {
 		return err
 	}
 	for _, p := range parts {
