@@ -14,9 +14,11 @@ import (
 // library's dimensions (and its checksum) and point back at it, no passage,
 // vector or checksum is orphaned, every path and text belongs to a
 // document, and the totals record agrees with the documents. It returns all problems joined, or nil.
+// It is safe for concurrent use, writes included: on a writable handle it
+// runs in a write transaction it rolls back, so no write commits meanwhile.
 func (db *DB) Check() error {
 	var errs []error
-	err := db.view(func(tx *bolt.Tx) error {
+	err := db.consistentView(func(tx *bolt.Tx) error {
 		for err := range tx.Check() {
 			errs = append(errs, fmt.Errorf("bbolt: %w", err))
 		}
@@ -32,6 +34,32 @@ func (db *DB) Check() error {
 		return err
 	}
 	return errors.Join(errs...)
+}
+
+// errRolledBack ends consistentView's write transaction without a commit.
+var errRolledBack = errors.New("rolled back")
+
+// consistentView runs fn in a transaction no write commits during. bbolt's
+// Tx.Check reads the freelist unlocked, so in a read transaction it races
+// with a concurrent commit and reports pages that commit is moving as
+// "unreachable unfreed" (go test -race caught it: a background index save
+// during a Check); bbolt documents Check as safe in a writable transaction.
+// A read-only handle has no writers in this process, and other processes
+// cannot write while it holds its shared lock, so it reads.
+func (db *DB) consistentView(fn func(tx *bolt.Tx) error) error {
+	if db.readOnly {
+		return db.view(fn)
+	}
+	err := db.update(func(tx *bolt.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		return errRolledBack
+	})
+	if errors.Is(err, errRolledBack) {
+		return nil
+	}
+	return err
 }
 
 // checkDocuments checks every document's text, passages and vectors and
