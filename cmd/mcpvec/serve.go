@@ -55,17 +55,9 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	defer h.close()
-	if err := serveKeys(h, &o, *secret, *readOnly); err != nil {
+	if err := completeOptions(e, h, &o, origins, *secret, *readOnly, *useOAuth); err != nil {
 		return errorf(e, "%v", err)
 	}
-	if err := setupOAuth(e, h, &o, *useOAuth, *readOnly); err != nil {
-		return errorf(e, "%v", err)
-	}
-	if len(origins) > 0 {
-		o.AllowedOrigins = append(append([]string{}, server.DefaultAllowedOrigins...), origins...)
-	}
-	o.Version = Version
-	o.Logger = slog.Default()
 	// A damaged file shows here, in one line, before NewLive starts the
 	// deferred graph load in the background.
 	if _, err := h.lib.Summary(ctx); err != nil {
@@ -97,6 +89,23 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		return errorf(e, "%v", err)
 	}
 	return 0
+}
+
+// completeOptions fills what serve's flags and the library decide in o:
+// the link key and secret path, OAuth, extra allowed origins, version and
+// logger.
+func completeOptions(e *env, h *handle, o *server.Options, origins []string, secret, readOnly, useOAuth bool) error {
+	if err := serveKeys(h, o, secret, readOnly); err != nil {
+		return err
+	}
+	if err := setupOAuth(e, h, o, useOAuth, readOnly); err != nil {
+		return err
+	}
+	if len(origins) > 0 {
+		o.AllowedOrigins = append(append([]string{}, server.DefaultAllowedOrigins...), origins...)
+	}
+	o.Version, o.Logger = Version, slog.Default()
+	return nil
 }
 
 // startLocal starts what a library file's server runs beside MCP: the
