@@ -67,15 +67,15 @@ type scratch struct {
 	contrib []float32 // pruned: the rescored passage's contribution per cursor
 	heap    resultHeap
 	sat     *satTable  // the saturation table of this search's statistics
-	acc     []float32  // exhaustive: score per slot, zero between searches
-	touched []uint32   // exhaustive, pruned: slots scored
-	parts   []*scratch // exhaustive: one per slot range scored concurrently
+	acc     []float32  // score (pruned: partial sum) per slot, zero between searches
+	touched []uint32   // slots scored
+	parts   []*scratch // one per slot range scored concurrently (exhaustive; pruned uses parts[0] to split a list)
 	// pruned:
 	best     []Result  // the best partial sums (ID: slot)
 	cand     []uint32  // slots that may reach the results
 	qterms   []qterm   // query terms by term id
-	rest     []float64 // rest[j]: summed bounds of order[j:]
-	restPost []int     // restPost[j]: postings of order[j:]
+	rest     []float64 // rest[j]: summed bounds of cursors[j:]
+	restPost []int     // restPost[j]: postings of cursors[j:]
 }
 
 // bm25 holds what scoring needs of the index statistics. The length
