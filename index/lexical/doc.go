@@ -47,9 +47,9 @@
 //
 // A list of 1024 postings or more is scored from a flat copy (flat.go),
 // made the first time a search reads it and dropped when the list or one
-// of its passages changes: 6 bytes a live posting, so at most about 2.5
-// times the compressed lists (0.8 GB at a million passages if every long
-// list were read; the SciFact claims read 0.1 GB of them).
+// of its passages changes: 6 bytes a live posting, about 2.5 times its
+// compressed form. At a million passages that is at most 0.8 GB if every
+// long list is read; the 300 SciFact claims made 0.27 GB.
 //
 // # Persistence
 //
