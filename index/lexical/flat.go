@@ -2,16 +2,16 @@ package lexical
 
 import "slices"
 
-// A posting costs 10-13 ns in the compressed loop (addList's own: uvarint
+// A posting costs 6-7 ns in the compressed loop (addList's own: uvarint
 // decoding, the slot range checks, a random read of ix.lens and the
-// deleted-slot check; BenchmarkPostingLoop, shared machine). A long list
-// is therefore scored from a flat copy, 3-6 ns a posting: per live posting
-// its slot and where its saturation lies in the satTable, 6 bytes against
-// the 2-3 of the compressed form. The copy is made the first time a search
-// reads the list (13-20 ns a posting, once) and kept until the list or a
-// passage in it changes. Its table indexes do not depend on the index
-// statistics (only the table's values do), so adding or deleting other
-// passages leaves it valid.
+// deleted-slot check; BenchmarkPostingLoop at 100k and 1M slots). A long
+// list is therefore scored from a flat copy, 2-3 ns a posting: per live
+// posting its slot and where its saturation lies in the satTable, 6 bytes
+// against the 2-3 of the compressed form. The copy is made the first time
+// a search reads the list (8-11 ns a posting, once) and kept until the
+// list or a passage in it changes. Its table indexes do not depend on the
+// index statistics (only the table's values do), so adding or deleting
+// other passages leaves it valid.
 
 // flatFrom is the posting count from which a list is scored from a flat
 // copy (a variable for tests). Shorter lists cost little either way and
