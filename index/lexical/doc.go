@@ -133,6 +133,11 @@
 //     and the segment's passages' terms another; a list that grows past its
 //     share moves to its own, and the share it left stays allocated until
 //     the next compaction.
+//   - A write drops the flat copies (flat.go) of the lists of the passages
+//     it adds or deletes; the next search to read such a list rebuilds its
+//     copy, at about one and a half times the cost of reading it
+//     compressed. Searches interleaved with a stream of writes pay that
+//     each time; read-mostly use pays it once per list.
 //   - Writing a segment compacts the index first when passages were
 //     deleted (it holds live passages only): that Save costs the CPU of
 //     inverting every passage, once per segment.
