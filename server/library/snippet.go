@@ -25,9 +25,12 @@ type termSet struct {
 }
 
 // queryTerms returns the distinct stems the lexical index makes of q.
-func queryTerms(q string) *termSet {
+func queryTerms(q string) *termSet { return termsOf(lexical.Tokenize(q)) }
+
+// termsOf returns the distinct stems among tokens (lexical.Tokenize's).
+func termsOf(tokens []string) *termSet {
 	ts := &termSet{}
-	for _, t := range lexical.Tokenize(q) {
+	for _, t := range tokens {
 		if slices.Contains(ts.stems, t) {
 			continue
 		}
