@@ -91,3 +91,13 @@ func Ranked(ctx context.Context, l *Library, query string) ([]Hit, error) {
 func Assemble(l *Library, query string, hits []Hit) (*SearchResponse, error) {
 	return l.results(queryTerms(strings.TrimSpace(query)), hits, l.opts.K)
 }
+
+// SnippetFunc returns the snippet cutter of results for query's terms: the
+// snippet of a passage's text with the library's default length.
+func SnippetFunc(query string) func(text string) string {
+	ts := queryTerms(strings.TrimSpace(query))
+	return func(text string) string {
+		s, _ := snippet(text, ts, Options{}.withDefaults().SnippetChars)
+		return s
+	}
+}

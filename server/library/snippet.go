@@ -80,20 +80,33 @@ func snippet(text string, terms *termSet, maxChars int) (string, int) {
 			bestOff++
 		}
 	}
-	trimmed := strings.TrimSpace(text)
-	if len(trimmed) <= maxChars || utf8.RuneCountInString(trimmed) <= maxChars {
+	left := strings.TrimLeftFunc(text, unicode.IsSpace)
+	trimmed := strings.TrimRightFunc(left, unicode.IsSpace) // strings.TrimSpace(text)
+	if len(trimmed) <= maxChars {
+		return trimmed, bestOff
+	}
+	// The sentences tile text, so the characters between two sentence
+	// bounds are a difference of running counts: one pass over text for
+	// every count snippet needs.
+	before := make([]int, len(sents)+1) // before[i]: runes ahead of sentence i
+	for i, s := range sents {
+		before[i+1] = before[i] + runeCount(text[s[0]:s[1]])
+	}
+	// trimmed's characters are text's less the spaces cut from its ends.
+	if before[len(sents)]-runeCount(text[:len(text)-len(left)])-runeCount(left[len(trimmed):]) <= maxChars {
 		return trimmed, bestOff
 	}
 	if len(sents) == 0 {
 		return cutRunes(trimmed, maxChars-1) + "…", 0
 	}
-	// The sentences tile text, so the characters between two sentence
-	// bounds are a difference of running counts: one pass over text instead
-	// of one per widening step.
-	before := make([]int, len(sents)+1) // before[i]: runes ahead of sentence i
-	for i, s := range sents {
-		before[i+1] = before[i] + utf8.RuneCountInString(text[s[0]:s[1]])
-	}
+	return widen(text, sents, before, best, maxChars), bestOff
+}
+
+// widen returns the sentences around sents[best] that fit in maxChars
+// characters (before: runes ahead of each sentence, as snippet counts
+// them), taken alternately after and before it, marked "…" where text
+// goes on; the best sentence alone is cut to fit.
+func widen(text string, sents [][2]int, before []int, best, maxChars int) string {
 	first, last := best, best
 	for i, j := best-1, best+1; ; i, j = i-1, j+1 {
 		grew := false
@@ -108,17 +121,18 @@ func snippet(text string, terms *termSet, maxChars int) (string, int) {
 		}
 	}
 	lo, hi := sents[first][0], sents[last][1]
-	out := text[lo:hi]
+	pre, body, suf := "", text[lo:hi], ""
 	if before[last+1]-before[first] > maxChars {
-		out = cutRunes(out, maxChars-1) + "…"
+		body, suf = cutRunes(body, maxChars-1), "…"
 	}
 	if lo > 0 {
-		out = "…" + strings.TrimLeftFunc(out, unicode.IsSpace)
+		pre, body = "…", strings.TrimLeftFunc(body, unicode.IsSpace)
 	}
-	if hi < len(text) && !strings.HasSuffix(out, "…") {
-		out += "…"
+	endsInEllipsis := strings.HasSuffix(body, "…") || (body == "" && pre != "")
+	if suf == "" && hi < len(text) && !endsInEllipsis {
+		suf = "…"
 	}
-	return strings.TrimSpace(out), bestOff
+	return strings.TrimSpace(pre + body + suf) // one allocation
 }
 
 // matchScore counts the distinct query terms a sentence matches. A word (a
@@ -133,31 +147,18 @@ func matchScore(sentence string, terms *termSet, seen []bool) int {
 	clear(seen)
 	n := 0
 	for i := 0; i < len(sentence) && n < len(terms.stems); {
-		if c := sentence[i]; c < utf8.RuneSelf && !asciiWord[c] {
+		c := sentence[i]
+		if c < utf8.RuneSelf && !asciiWord[c] {
 			i++
 			continue
 		}
-		size := wordRuneLen(sentence[i:])
-		if size < 0 {
-			i -= size
+		j, ascii := wordAt(sentence, i)
+		if j < 0 {
+			i -= j
 			continue
 		}
-		j, ascii := i+size, size == 1
-		for {
-			for j < len(sentence) && asciiWord[sentence[j]] {
-				j++
-			}
-			if j == len(sentence) || sentence[j] < utf8.RuneSelf {
-				break
-			}
-			size := wordRuneLen(sentence[j:])
-			if size < 0 {
-				break
-			}
-			j, ascii = j+size, false
-		}
-		switch c := sentence[i]; {
-		case c >= utf8.RuneSelf || !ascii:
+		switch {
+		case !ascii:
 			if c >= utf8.RuneSelf || terms.first[c|0x20] || terms.first[c] {
 				n += terms.match(strings.ToLower(sentence[i:j]), seen)
 			}
@@ -167,6 +168,34 @@ func matchScore(sentence string, terms *termSet, seen []bool) int {
 		i = j
 	}
 	return n
+}
+
+// wordAt returns the end of the word (a run of letters and digits) that
+// starts at i and whether it is all ASCII, or, when s[i:] starts with a
+// rune that is neither, minus that rune's length.
+func wordAt(s string, i int) (end int, ascii bool) {
+	j := i + 1
+	if c := s[i]; c < utf8.RuneSelf {
+		if j = asciiWordEnd(s, j); j == len(s) || s[j] < utf8.RuneSelf {
+			return j, true // the common case: an ASCII word
+		}
+	} else if size := wordRuneLen(s[i:]); size < 0 {
+		return size, false
+	} else {
+		j = i + size
+	}
+	ascii = s[i] < utf8.RuneSelf
+	for {
+		j = asciiWordEnd(s, j)
+		if j == len(s) || s[j] < utf8.RuneSelf {
+			return j, ascii
+		}
+		size := wordRuneLen(s[j:])
+		if size < 0 {
+			return j, ascii
+		}
+		j, ascii = j+size, false
+	}
 }
 
 // asciiWord[c]: the byte c is an ASCII letter or digit (false from
@@ -260,11 +289,8 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 func sentences(text string) [][2]int {
 	out := make([][2]int, 0, len(text)/100+1)
 	start := 0
-	for i := 0; i < len(text); i++ {
+	for i := nextMayEnd(text, 0); i < len(text); i = nextMayEnd(text, i+1) {
 		c := text[i]
-		if !mayEndSentence[c] {
-			continue
-		}
 		end := -1
 		switch {
 		case c == '\n' && i+1 < len(text) && text[i+1] == '\n':
@@ -284,7 +310,7 @@ func sentences(text string) [][2]int {
 }
 
 // mayEndSentence[c]: the byte c may end a sentence or start a paragraph
-// break; sentences passes over every other byte with one lookup.
+// break; sentences passes over every other byte (nextMayEnd).
 var mayEndSentence = [256]bool{'.': true, '?': true, '!': true, '\n': true}
 
 // cutRunes returns the first n runes of s.

@@ -78,7 +78,7 @@ func TestMatchScoreAllocates(t *testing.T) {
 // sentence: widening recounted the whole window at every step. The
 // reference the faster one must agree with.
 func refSnippet(text string, terms *termSet, maxChars int) (string, int) {
-	sents, best := bestSentence(text, terms)
+	sents, best := refBestSentence(text, terms)
 	bestOff := 0
 	if len(sents) > 0 {
 		bestOff = sents[best][0]
@@ -119,19 +119,64 @@ func refSnippet(text string, terms *termSet, maxChars int) (string, int) {
 	return strings.TrimSpace(out), bestOff
 }
 
+// refBestSentence is bestSentence as it was before it scanned eight bytes
+// at a time, on the map-based matchScore.
+func refBestSentence(text string, terms *termSet) ([][2]int, int) {
+	m := map[string]bool{}
+	for _, s := range terms.stems {
+		m[s] = true
+	}
+	sents := refSentences(text)
+	best, bestScore := 0, -1
+	for i, s := range sents {
+		if score := mapMatchScore(text[s[0]:s[1]], m); score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	return sents, best
+}
+
+// refSentences is sentences as it was before it scanned eight bytes at a
+// time.
+func refSentences(text string) [][2]int {
+	var out [][2]int
+	start := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		end := -1
+		switch {
+		case c == '\n' && i+1 < len(text) && text[i+1] == '\n':
+			end = i
+		case (c == '.' || c == '?' || c == '!') && i+1 < len(text) && (text[i+1] == ' ' || text[i+1] == '\n'):
+			end = i + 1
+		}
+		if end > start {
+			out = append(out, [2]int{start, end})
+			start = end
+		}
+	}
+	if start < len(text) {
+		out = append(out, [2]int{start, len(text)})
+	}
+	return out
+}
+
 // TestSnippetAgreesWithReference compares snippet with refSnippet on random
 // texts of short and long sentences, ASCII and not, paragraph breaks and
 // spaces at the ends, at several lengths.
 func TestSnippetAgreesWithReference(t *testing.T) {
 	words := []string{"Cats", "cat", "attached", "ATTACH", "study", "studies", "homes", "Über", "naïve", "2024",
-		"the", "of", "memory", "lighthouse", "—", "日本語", "a", "very-long-compound-word-indeed"}
-	ends := []string{" ", " ", " ", ". ", "? ", "! ", ".\n", "\n\n", ", "}
+		"the", "of", "memory", "lighthouse", "—", "日本語", "a", "very-long-compound-word-indeed", "\xff", "…"}
+	ends := []string{" ", " ", " ", ". ", "? ", "! ", ".\n", "\n\n", ", ", "\u00a0", ".\u2003"}
 	queries := []string{"cats attached to studies", "memory lighthouse", "über naïve 2024", "日本語 homes"}
 	r := rand.New(rand.NewPCG(3, 4))
 	for n := range 3000 {
 		var b strings.Builder
 		if n%7 == 0 {
 			b.WriteString("\n ")
+		}
+		if n%11 == 0 {
+			b.WriteString("\u00a0\u0085 ")
 		}
 		for range r.IntN(120) {
 			b.WriteString(words[r.IntN(len(words))])
