@@ -14,9 +14,12 @@ import (
 // wordBytes marks the bytes of w that are ASCII letters or digits
 // (asciiWord's bytes).
 func wordBytes(w uint64) uint64 {
+	// swar.Range written out, so that the compiler inlines wordBytes.
 	x := w & swar.Low7
-	letter := swar.Range(x|swar.Ones*0x20, 'a', 'z')
-	return (letter | swar.Range(x, '0', '9')) &^ w
+	l := x | swar.Ones*0x20
+	letter := (l + swar.Ones*(0x80-'a')) &^ (l + swar.Ones*(0x7f-'z'))
+	digit := (x + swar.Ones*(0x80-'0')) &^ (x + swar.Ones*(0x7f-'9'))
+	return (letter | digit) &^ w & swar.High
 }
 
 // asciiWordEnd returns the index of the first byte of s from i on that is
