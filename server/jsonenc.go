@@ -58,11 +58,14 @@ var jsonSafe = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-// escapes marks the bytes of w that json.Marshal does not write as they
-// are, or that start a rune it might not (every non-ASCII byte).
+// escapes marks the first byte of w that json.Marshal might not write as
+// it is: a control character, `"`, `\`, <, >, & or a non-ASCII byte (it
+// may mark later bytes too; 0 when there is none). Pairs of characters one
+// bit apart are found with one comparison: `"` 0x22 and & 0x26, < 0x3c and
+// > 0x3e.
 func escapes(w uint64) uint64 {
-	m := w&swar.High | swar.Range(w&swar.Low7, 0, 0x1f)
-	return m | swar.Equal(w, '"') | swar.Equal(w, '\\') | swar.Equal(w, '<') | swar.Equal(w, '>') | swar.Equal(w, '&')
+	m := w&swar.High | swar.Less(w, 0x20) | swar.Zero(w^swar.Ones*'\\')
+	return m | swar.Zero((w|swar.Ones*0x04)^swar.Ones*'&') | swar.Zero((w|swar.Ones*0x02)^swar.Ones*'>')
 }
 
 // appendJSONString appends s as json.Marshal writes a string: quoted, with

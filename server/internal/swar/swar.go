@@ -6,7 +6,9 @@
 // A mask marks a byte by its high bit (0x80) and nothing else. The
 // functions that take bytes below 0x80 (Range) never carry from one byte
 // into the next; callers mask the high bits off first and treat bytes
-// from 0x80 up (non-ASCII) apart. Everything here is a pure function, safe
+// from 0x80 up (non-ASCII) apart. Zero and Less are cheaper but exact only
+// up to their first mark (a borrow may mark bytes above it), which is all
+// a scan for the first byte of interest needs. Everything here is a pure function, safe
 // for concurrent use.
 package swar
 
@@ -42,3 +44,11 @@ func Equal(w uint64, c byte) uint64 {
 	x := w ^ Ones*uint64(c)
 	return ^((x&Low7 + Low7) | x) & High
 }
+
+// Zero marks the lowest zero byte of x, and no byte when there is none;
+// bytes above the lowest zero byte may be marked or not.
+func Zero(x uint64) uint64 { return (x - Ones) &^ x & High }
+
+// Less marks the lowest byte of w below n (n ≤ 0x80), and no byte when
+// there is none; bytes above it may be marked or not.
+func Less(w uint64, n byte) uint64 { return (w - Ones*uint64(n)) &^ w & High }

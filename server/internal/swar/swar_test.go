@@ -31,6 +31,15 @@ func TestMasksEveryByte(t *testing.T) {
 			}
 		}
 	}
+	for _, b := range lowest {
+		w := Load(b)
+		if got, want := lowestMark(Zero(w)), lowestMark(mask(b, func(c byte) bool { return c == 0 })); got != want {
+			t.Errorf("Zero(%q) marks %d first, want %d", b, got, want)
+		}
+		if got, want := lowestMark(Less(w, 0x20)), lowestMark(mask(b, func(c byte) bool { return c < 0x20 })); got != want {
+			t.Errorf("Less(%q, 0x20) marks %d first, want %d", b, got, want)
+		}
+	}
 	if i := bits.TrailingZeros64(Equal(Load("abcdefgh"), 'c')) / 8; i != 2 {
 		t.Fatalf("first marked byte %d, want 2", i)
 	}
@@ -46,3 +55,22 @@ func mask(b []byte, f func(byte) bool) uint64 {
 	}
 	return m
 }
+
+// lowest are words for Zero and Less: zero and small bytes, alone, in runs
+// and below bytes a borrow would wrongly mark, among bytes of every kind.
+var lowest = func() (out [][]byte) {
+	bytes := []byte{0, 1, 0x1f, 0x20, 0x21, 0x7f, 0x80, 0x81, 0xff, 'a'}
+	for _, a := range bytes {
+		for _, b := range bytes {
+			for pos := range 7 {
+				w := []byte("abcdefgh")
+				w[pos], w[pos+1] = a, b
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}()
+
+// lowestMark is the index of the lowest marked byte, 8 when none is.
+func lowestMark(m uint64) int { return bits.TrailingZeros64(m) / 8 }
