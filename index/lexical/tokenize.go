@@ -193,7 +193,7 @@ func normWord(w string) string {
 		return ""
 	}
 	if isASCIILetters(w) && len(w) > 2 {
-		return english.Stem(w, true)
+		return stem(w)
 	}
 	return w
 }
@@ -208,7 +208,7 @@ func wholeForm(s string) string {
 		return r
 	}, s)
 	if isASCIILetters(s) && len(s) > 2 {
-		return english.Stem(s, true)
+		return stem(s)
 	}
 	return s
 }
