@@ -50,23 +50,6 @@ func termsOf(tokens []string) *termSet {
 	return ts
 }
 
-// bestSentence returns the sentences of text and the index of the one that
-// holds the most distinct query terms (the first on a tie).
-func bestSentence(text string, terms *termSet) ([][2]int, int) {
-	sents := sentences(text)
-	seen := make([]bool, len(terms.stems))
-	best, bestScore := 0, -1
-	for i, s := range sents {
-		if score := matchScore(text[s[0]:s[1]], terms, seen); score > bestScore {
-			best, bestScore = i, score
-			if score == len(terms.stems) {
-				break // no later sentence can hold more, and ties go to the first
-			}
-		}
-	}
-	return sents, best
-}
-
 // snippet returns about max characters of text centred on the sentence that
 // holds the most distinct query terms, widened with its neighbours, and the
 // byte offset of that sentence in text (for citing its page).
@@ -133,41 +116,6 @@ func widen(text string, sents [][2]int, before []int, best, maxChars int) string
 		suf = "…"
 	}
 	return strings.TrimSpace(pre + body + suf) // one allocation
-}
-
-// matchScore counts the distinct query terms a sentence matches. A word (a
-// run of letters and digits) matches a term when, lower-cased, it starts
-// with the term's stem (stems are mostly prefixes: "attached" → "attach";
-// Snowball's "y" → "i" is undone). This avoids stemming every word of every
-// result, which dominated search time. seen is scratch space of one flag
-// per term. ASCII is classified by table and compared case-insensitively
-// in place, so matchScore allocates nothing for ASCII text, and a word
-// whose first byte starts no stem is passed over unread.
-func matchScore(sentence string, terms *termSet, seen []bool) int {
-	clear(seen)
-	n := 0
-	for i := 0; i < len(sentence) && n < len(terms.stems); {
-		c := sentence[i]
-		if c < utf8.RuneSelf && !asciiWord[c] {
-			i++
-			continue
-		}
-		j, ascii := wordAt(sentence, i)
-		if j < 0 {
-			i -= j
-			continue
-		}
-		switch {
-		case !ascii:
-			if c >= utf8.RuneSelf || terms.first[c|0x20] || terms.first[c] {
-				n += terms.match(strings.ToLower(sentence[i:j]), seen)
-			}
-		case terms.first[c|0x20]:
-			n += terms.matchASCII(sentence[i:j], seen)
-		}
-		i = j
-	}
-	return n
 }
 
 // wordAt returns the end of the word (a run of letters and digits) that
@@ -283,35 +231,6 @@ func wordRuneLen(s string) int {
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-// sentences splits text into [start,end) byte ranges at sentence ends and
-// paragraph breaks.
-func sentences(text string) [][2]int {
-	out := make([][2]int, 0, len(text)/100+1)
-	start := 0
-	for i := nextMayEnd(text, 0); i < len(text); i = nextMayEnd(text, i+1) {
-		c := text[i]
-		end := -1
-		switch {
-		case c == '\n' && i+1 < len(text) && text[i+1] == '\n':
-			end = i
-		case (c == '.' || c == '?' || c == '!') && i+1 < len(text) && (text[i+1] == ' ' || text[i+1] == '\n'):
-			end = i + 1
-		}
-		if end > start {
-			out = append(out, [2]int{start, end})
-			start = end
-		}
-	}
-	if start < len(text) {
-		out = append(out, [2]int{start, len(text)})
-	}
-	return out
-}
-
-// mayEndSentence[c]: the byte c may end a sentence or start a paragraph
-// break; sentences passes over every other byte (nextMayEnd).
-var mayEndSentence = [256]bool{'.': true, '?': true, '!': true, '\n': true}
 
 // cutRunes returns the first n runes of s.
 func cutRunes(s string, n int) string {

@@ -2,6 +2,7 @@ package library
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -23,32 +24,30 @@ func mapMatchScore(sentence string, terms map[string]bool) int {
 	return len(seen)
 }
 
-// TestMatchScoreAgreesWithMaps checks matchScore against the map-based
-// reference on random sentences of mixed case, digits, punctuation,
-// non-ASCII letters and invalid UTF-8, and on real queries' stems.
-func TestMatchScoreAgreesWithMaps(t *testing.T) {
+// TestBestSentenceAgreesWithMaps checks bestSentence's sentences and
+// choice against the reference (refSentences, mapMatchScore) on random
+// texts of a few sentences of mixed case, digits, punctuation, non-ASCII
+// letters and invalid UTF-8, and on real queries' stems.
+func TestBestSentenceAgreesWithMaps(t *testing.T) {
 	words := []string{"Cats", "cat", "attached", "ATTACH", "study", "studies", "Studied", "i", "y", "yes",
 		"Über", "über", "naïve", "2024", "x2", "é", "\xff", "Memcheck", "memory", "happy", "happiness", "ß"}
-	seps := []string{" ", ", ", ". ", "-", "\n", "'", "\u00a0", "—"}
+	seps := []string{" ", ", ", ". ", "-", "\n", "'", "\u00a0", "—", "? ", ".\n"}
 	queries := []string{"cats attached to studies", "happy memory checks", "I y yes", "Über naïve 2024", "",
 		"studying cats' happiness in 2024 über alles", manyTerms()}
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, q := range queries {
 		ts := queryTerms(q)
-		m := map[string]bool{}
-		for _, s := range ts.stems {
-			m[s] = true
-		}
-		seen := make([]bool, len(ts.stems))
-		for range 2000 {
+		for range 4000 {
 			var b strings.Builder
-			for range r.IntN(12) {
+			for range r.IntN(24) {
 				b.WriteString(words[r.IntN(len(words))])
 				b.WriteString(seps[r.IntN(len(seps))])
 			}
-			s := b.String()
-			if got, want := matchScore(s, ts, seen), mapMatchScore(s, m); got != want {
-				t.Fatalf("matchScore(%q, %q) = %d, the reference says %d", s, ts.stems, got, want)
+			text := b.String()
+			sents, best := bestSentence(text, ts)
+			wantSents, wantBest := refBestSentence(text, ts)
+			if !slices.Equal(sents, wantSents) || best != wantBest {
+				t.Fatalf("bestSentence(%q, %q) = %v, %d; the reference says %v, %d", text, ts.stems, sents, best, wantSents, wantBest)
 			}
 		}
 	}
@@ -64,13 +63,13 @@ func manyTerms() string {
 	return b.String() + "cats study memory happy"
 }
 
-// TestMatchScoreAllocates nothing on lower-case ASCII text.
-func TestMatchScoreAllocates(t *testing.T) {
+// TestBestSentenceAllocates only its sentence list and flags on ASCII
+// text.
+func TestBestSentenceAllocates(t *testing.T) {
 	ts := queryTerms("cats attached to studies of memory")
-	seen := make([]bool, len(ts.stems))
-	s := "the cats were attached to a long study of memory checks, 42 of them"
-	if n := testing.AllocsPerRun(100, func() { matchScore(s, ts, seen) }); n != 0 {
-		t.Errorf("matchScore allocates %v times per call, want 0", n)
+	s := strings.Repeat("The cats were attached to a long study of memory checks, ", 6) + "42 of them. None! Or all"
+	if n := testing.AllocsPerRun(100, func() { bestSentence(s, ts) }); n > 2 {
+		t.Errorf("bestSentence allocates %v times per call, want 2", n)
 	}
 }
 
