@@ -5,7 +5,8 @@ import (
 	"unicode/utf8"
 )
 
-// bestSentence returns the sentences of text (sentences) and the index of
+// bestSentence returns the sentences of text, split at sentence ends and
+// paragraph breaks into [start,end) byte ranges, and the index of
 // the one that holds the most distinct query terms (the first on a tie),
 // in one pass that splits and scores: a word (a run of letters and digits)
 // matches a term when, lower-cased, it starts with the term's stem (stems
@@ -16,8 +17,7 @@ import (
 // a sentence that holds every term is skipped, and once one does, the rest
 // of text is only split.
 func bestSentence(text string, terms *termSet) ([][2]int, int) {
-	sc := sentenceScan{text: text, terms: terms, seen: make([]bool, len(terms.stems)),
-		sents: make([][2]int, 0, len(text)/100+1), bestScore: -1}
+	sc := sentenceScan{text: text, terms: terms, sents: make([][2]int, 0, len(text)/100+1), bestScore: -1}
 	from := sc.scan()
 	return appendSentences(sc.sents, text, from), sc.best
 }
@@ -26,7 +26,6 @@ func bestSentence(text string, terms *termSet) ([][2]int, int) {
 type sentenceScan struct {
 	text  string
 	terms *termSet
-	seen  []bool // seen[t]: the current sentence holds term t
 	sents [][2]int
 	// best is the index in sents of the sentence with the most terms,
 	// bestScore their number (-1 before the first sentence).
@@ -38,6 +37,9 @@ type sentenceScan struct {
 func (sc *sentenceScan) scan() int {
 	text, all := sc.text, len(sc.terms.stems)
 	start, n := 0, 0 // the current sentence and its distinct terms
+	// seen[t]: the current sentence holds term t (a local: the compiler
+	// keeps a few bytes of it off the heap).
+	seen := make([]bool, all)
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c < utf8.RuneSelf && !asciiWord[c] {
@@ -46,6 +48,7 @@ func (sc *sentenceScan) scan() int {
 					return end // no later sentence can hold more, and ties go to the first
 				}
 				start, n = end, 0
+				clear(seen)
 			}
 			i++
 			continue
@@ -59,7 +62,7 @@ func (sc *sentenceScan) scan() int {
 			i -= j
 			continue
 		}
-		n += sc.terms.matchWord(text[i:j], ascii, sc.seen)
+		n += sc.terms.matchWord(text[i:j], ascii, seen)
 		i = j
 	}
 	if start < len(text) {
@@ -69,14 +72,12 @@ func (sc *sentenceScan) scan() int {
 }
 
 // add appends the sentence [start,end) holding n distinct terms, keeps it
-// if it is the best so far, clears seen for the next, and returns the best
-// score.
+// if it is the best so far, and returns the best score.
 func (sc *sentenceScan) add(start, end, n int) int {
 	sc.sents = append(sc.sents, [2]int{start, end})
 	if n > sc.bestScore {
 		sc.best, sc.bestScore = len(sc.sents)-1, n
 	}
-	clear(sc.seen)
 	return sc.bestScore
 }
 
@@ -94,13 +95,8 @@ func (ts *termSet) matchWord(w string, ascii bool, seen []bool) int {
 	return 0
 }
 
-// sentences splits text into [start,end) byte ranges at sentence ends and
-// paragraph breaks.
-func sentences(text string) [][2]int {
-	return appendSentences(make([][2]int, 0, len(text)/100+1), text, 0)
-}
-
-// appendSentences appends the sentences of text[start:] to out.
+// appendSentences appends the sentences of text[start:] to out: text is
+// split after ., ? and ! before a space or line break, and before "\n\n".
 func appendSentences(out [][2]int, text string, start int) [][2]int {
 	for i := nextMayEnd(text, start); i < len(text); i = nextMayEnd(text, i+1) {
 		if end := sentenceEnd(text, i); end > start {

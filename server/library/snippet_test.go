@@ -63,13 +63,13 @@ func manyTerms() string {
 	return b.String() + "cats study memory happy"
 }
 
-// TestBestSentenceAllocates only its sentence list and flags on ASCII
-// text.
+// TestBestSentenceAllocates only its sentence list on ASCII text (its
+// flags stay on the stack).
 func TestBestSentenceAllocates(t *testing.T) {
 	ts := queryTerms("cats attached to studies of memory")
 	s := strings.Repeat("The cats were attached to a long study of memory checks, ", 6) + "42 of them. None! Or all"
-	if n := testing.AllocsPerRun(100, func() { bestSentence(s, ts) }); n > 2 {
-		t.Errorf("bestSentence allocates %v times per call, want 2", n)
+	if n := testing.AllocsPerRun(100, func() { bestSentence(s, ts) }); n > 1 {
+		t.Errorf("bestSentence allocates %v times per call, want 1", n)
 	}
 }
 
