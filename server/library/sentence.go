@@ -89,7 +89,7 @@ func (ts *termSet) matchWord(w string, ascii bool, seen []bool) int {
 		if c >= utf8.RuneSelf || ts.first[c|0x20] || ts.first[c] {
 			return ts.match(strings.ToLower(w), seen)
 		}
-	case ts.first[c|0x20]:
+	case ts.pairs.has(w):
 		return ts.matchASCII(w, seen)
 	}
 	return 0

@@ -11,8 +11,8 @@ import (
 )
 
 // termSet is a query's distinct stems in a fixed order, each with its "y"
-// spelling when Snowball ended it in "i" (see matchScore). It is read-only
-// once built.
+// spelling when Snowball ended it in "i" (see bestSentence). It is
+// read-only once built.
 type termSet struct {
 	stems []string
 	ys    []string // ys[i]: stems[i] with its final "i" as "y", or ""
@@ -22,6 +22,39 @@ type termSet struct {
 	// byFirst[c]: bit t is set when stems[t] or ys[t] starts with byte c;
 	// used while there are at most 64 stems.
 	byFirst [256]uint64
+	// pairs: bit a<<7|b is set when a stem or y spelling may start an
+	// ASCII word whose first two bytes, lower-cased, are a and b (b 0: a
+	// word of one letter); pairs.has filters words before they are
+	// compared.
+	pairs pairSet
+}
+
+// pairSet is a set of pairs of ASCII bytes.
+type pairSet [128 * 128 / 64]uint64
+
+// add adds the pairs a word starting with s, which holds lower-case
+// letters and digits, may start with: s's first two bytes, or every pair
+// starting with s when it is one byte long. It ignores a stem that starts
+// with a non-ASCII byte, which no ASCII word starts with.
+func (p *pairSet) add(s string) {
+	switch {
+	case s[0] >= utf8.RuneSelf || len(s) > 1 && s[1] >= utf8.RuneSelf:
+	case len(s) == 1:
+		p[int(s[0])*2], p[int(s[0])*2+1] = ^uint64(0), ^uint64(0)
+	default:
+		k := int(s[0])<<7 | int(s[1])
+		p[k/64] |= 1 << (k % 64)
+	}
+}
+
+// has reports whether the pair the ASCII word w (letters and digits)
+// starts with is in p, lower-cased.
+func (p *pairSet) has(w string) bool {
+	k := int(w[0]|0x20) << 7
+	if len(w) > 1 {
+		k |= int(w[1] | 0x20)
+	}
+	return p[k/64]&(1<<(k%64)) != 0
 }
 
 // queryTerms returns the distinct stems the lexical index makes of q.
@@ -42,9 +75,11 @@ func termsOf(tokens []string) *termSet {
 		ts.stems, ts.ys = append(ts.stems, t), append(ts.ys, y)
 		ts.first[t[0]] = true
 		ts.byFirst[t[0]] |= bit
+		ts.pairs.add(t)
 		if y != "" {
 			ts.first[y[0]] = true
 			ts.byFirst[y[0]] |= bit
+			ts.pairs.add(y)
 		}
 	}
 	return ts

@@ -199,3 +199,33 @@ func BenchmarkSnippet(b *testing.B) {
 		snippet(text, ts, 480)
 	}
 }
+
+// TestPairSetKeepsEveryMatch: a word that starts with a stem (ignoring
+// case) always passes the pair filter of a set holding that stem, and one
+// that starts with no stem's first two bytes does not.
+func TestPairSetKeepsEveryMatch(t *testing.T) {
+	const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	r := rand.New(rand.NewPCG(9, 10))
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alnum[r.IntN(len(alnum))]
+		}
+		return string(b)
+	}
+	for range 20000 {
+		stem := strings.ToLower(word(1 + r.IntN(4)))
+		var p pairSet
+		p.add(stem)
+		p.add("é" + stem) // non-ASCII stems add nothing
+		w := word(1 + r.IntN(6))
+		if r.IntN(2) == 0 {
+			w = strings.ToUpper(stem[:1]) + stem[1:] + w
+		}
+		lw := strings.ToLower(w)
+		want := strings.HasPrefix(lw, stem) || len(stem) > 1 && len(lw) > 1 && lw[:2] == stem[:2]
+		if got := p.has(w); got != want {
+			t.Fatalf("pairs of %q: has(%q) = %v, want %v", stem, w, got, want)
+		}
+	}
+}
