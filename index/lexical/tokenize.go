@@ -108,6 +108,11 @@ func appendSpan(out []string, span string) []string {
 	if isNumber(span) {
 		return appendTerm(out, strings.ReplaceAll(span, ",", ""))
 	}
+	if isPlainWord(span) {
+		// What the rest makes of it, without splitting: one segment of one
+		// word (most spans; splitting allocates for every span).
+		return appendTerm(out, normWord(span))
+	}
 	span = strings.ReplaceAll(span, ",", "")
 	lower := strings.ToLower(span)
 	parts := 0
@@ -127,6 +132,19 @@ func appendSpan(out []string, span string) []string {
 		out = appendTerm(out, wholeForm(lower))
 	}
 	return out
+}
+
+// isPlainWord reports spans of ASCII letters and digits with no capital
+// after the first byte: no joiner, hyphen or camelCase boundary splits
+// them.
+func isPlainWord(span string) bool {
+	for i := 0; i < len(span); i++ {
+		c := span[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || i == 0 && 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // appendTerm adds t, cut to maxTokenBytes at a rune boundary.
