@@ -12,10 +12,10 @@ import (
 // matches a term when, lower-cased, it starts with the term's stem (stems
 // are mostly prefixes: "attached" → "attach"; Snowball's "y" → "i" is
 // undone). This avoids stemming every word of every result, which
-// dominated search time. ASCII is compared case-insensitively in place, a
-// word whose first byte starts no stem is passed over unread, the rest of
-// a sentence that holds every term is skipped, and once one does, the rest
-// of text is only split.
+// dominated search time. ASCII is compared case-insensitively in place, an
+// ASCII word whose first two letters start no stem is not compared
+// (termSet.pairs), the rest of a sentence that holds every term is
+// skipped, and once one does, the rest of text is only split.
 func bestSentence(text string, terms *termSet) ([][2]int, int) {
 	sc := sentenceScan{text: text, terms: terms, sents: make([][2]int, 0, len(text)/100+1), bestScore: -1}
 	from := sc.scan()
