@@ -109,10 +109,17 @@ func appendSpan(out []string, span string) []string {
 		return appendTerm(out, strings.ReplaceAll(span, ",", ""))
 	}
 	if isPlainWord(span) {
-		// What the rest makes of it, without splitting: one segment of one
-		// word (most spans; splitting allocates for every span).
+		// What appendSplit makes of it, without splitting: one segment of
+		// one word (most spans; splitting allocates for every span).
 		return appendTerm(out, normWord(span))
 	}
+	return appendSplit(out, span)
+}
+
+// appendSplit emits the terms of a span that is not a number: its words
+// (split at joiners, hyphens and camelCase), each segment of more than one
+// word whole, and the span whole when it has more than one word.
+func appendSplit(out []string, span string) []string {
 	span = strings.ReplaceAll(span, ",", "")
 	lower := strings.ToLower(span)
 	parts := 0

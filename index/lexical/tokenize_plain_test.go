@@ -7,33 +7,6 @@ import (
 	"testing"
 )
 
-// refAppendSpan is appendSpan without the plain-word shortcut: every span
-// split into segments and words.
-func refAppendSpan(out []string, span string) []string {
-	if isNumber(span) {
-		return appendTerm(out, strings.ReplaceAll(span, ",", ""))
-	}
-	span = strings.ReplaceAll(span, ",", "")
-	lower := strings.ToLower(span)
-	parts := 0
-	for _, seg := range splitSegments(span) {
-		words := splitWords(seg)
-		for _, w := range words {
-			if t := normWord(w); t != "" {
-				out = appendTerm(out, t)
-			}
-		}
-		parts += len(words)
-		if len(words) > 1 && seg != span {
-			out = appendTerm(out, wholeForm(strings.ToLower(seg)))
-		}
-	}
-	if parts > 1 {
-		out = appendTerm(out, wholeForm(lower))
-	}
-	return out
-}
-
 // TestPlainWordShortcut: appendSpan gives what splitting gives, on random
 // spans of letters of both cases, digits, joiners, hyphens, commas and
 // non-ASCII letters, stopwords and long words among them.
@@ -47,7 +20,10 @@ func TestPlainWordShortcut(t *testing.T) {
 			b.WriteString(parts[r.IntN(len(parts))])
 		}
 		span := b.String()
-		if got, want := appendSpan(nil, span), refAppendSpan(nil, span); !slices.Equal(got, want) {
+		if isNumber(span) {
+			continue
+		}
+		if got, want := appendSpan(nil, span), appendSplit(nil, span); !slices.Equal(got, want) {
 			t.Fatalf("appendSpan(%q) = %q, splitting gives %q", span, got, want)
 		}
 	}
