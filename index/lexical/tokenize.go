@@ -118,7 +118,8 @@ func appendSpan(out []string, span string) []string {
 
 // appendSplit emits the terms of a span that is not a number: its words
 // (split at joiners, hyphens and camelCase), each segment of more than one
-// word whole, and the span whole when it has more than one word.
+// word whole (unless it is the span), and the span whole when it has more
+// than one word.
 func appendSplit(out []string, span string) []string {
 	span = strings.ReplaceAll(span, ",", "")
 	lower := strings.ToLower(span)
