@@ -7,9 +7,9 @@ import (
 	"github.com/mcpvec/mcpvec/server/internal/swar"
 )
 
-// Snippets read every byte of a passage several times (sentence ends,
-// words, character counts); these scans look at eight bytes at a time
-// (package swar), which ASCII text allows.
+// A snippet reads every byte of its passage twice (words and sentence
+// ends in bestSentence's pass, then character counts); these scans look at
+// eight bytes at a time (package swar), which ASCII text allows.
 
 // wordBytes marks the bytes of w that are ASCII letters or digits
 // (asciiWord's bytes).
