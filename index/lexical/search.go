@@ -19,10 +19,14 @@ import (
 // scoring every posting, which is what larger k do
 // (TestMaxScoreMatchesExhaustive).
 func (ix *Index) Search(query string, k int) []Result {
+	return ix.SearchTokens(Tokenize(query), k)
+}
+
+// searchCounted is Search for a query's counted terms.
+func (ix *Index) searchCounted(qtf map[string]uint32, k int) []Result {
 	if k <= 0 {
 		return nil
 	}
-	qtf, _ := ix.countTerms(Tokenize(query))
 	ix.searching.Add(1)
 	defer ix.searching.Add(-1)
 	ix.mu.RLock()
