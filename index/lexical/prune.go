@@ -93,7 +93,7 @@ func (ix *Index) tryStop(sc *scratch, bm bm25, k, from int, margin float64, forc
 	r := sc.rest[from]
 	sc.remaining(from)
 	sc.heap = sc.heap[:0]
-	best := sc.bestPartial(k)
+	best := sc.bestPartial(k, r, margin)
 	for _, b := range best {
 		sc.offer(ix.rescore(sc, uint32(b.ID), bm, from), k)
 	}
@@ -124,29 +124,62 @@ func (ix *Index) tryStop(sc *scratch, bm bm25, k, from int, margin float64, forc
 // bestPartial returns the k touched slots with the largest partial sums, as
 // a min-heap in sc.best (ID: slot; ties in any order: these only choose
 // whom to rescore first).
-func (sc *scratch) bestPartial(k int) []Result {
-	best := sc.best[:0]
-	for _, s := range sc.touched {
-		if a := sc.acc[s]; len(best) < k || a > best[0].Score {
+//
+// In the same pass it gathers what candidates will filter, so that a
+// successful stop reads the touched slots once rather than twice. Once k
+// partial sums are held and floor(their k-th, r) is positive, every later
+// slot whose partial sum reaches that running floor goes to sc.pre
+// (sc.preFrom is where that began, -1 if it never did; sc.preLow the last
+// floor used). The k-th best exact score θ is at least the k-th best
+// partial sum, which is at least the running k-th, so the slots left out
+// cannot reach candidates' floor(θ, r) either.
+func (sc *scratch) bestPartial(k int, r, margin float64) []Result {
+	best, pre, from := sc.best[:0], sc.pre[:0], -1
+	low := float32(0)
+	for i, s := range sc.touched {
+		a := sc.acc[s]
+		if len(best) < k || a > best[0].Score {
 			best = pushBest(best, Result{ID: uint64(s), Score: a}, k)
+			if f := floor(float64(best[0].Score), r, margin); len(best) == k && f > 0 {
+				if from < 0 {
+					from = i + 1 // slot i is read again with those before it
+				}
+				low = f
+			}
+		}
+		if from >= 0 && i >= from && a >= low {
+			pre = append(pre, s)
 		}
 	}
-	sc.best = best
+	sc.best, sc.pre, sc.preFrom, sc.preLow = best, pre, from, low
 	return best
 }
 
 // candidates lists in sc.cand the touched slots that may still reach the
 // k-th best score theta: a partial sum of at least low (see floor) and a
 // bound for the slot's length that reaches theta; every touched slot when
-// low is negative.
+// low is negative. When low is at least bestPartial's last running floor,
+// it reads only the slots bestPartial could not rule out.
 func (ix *Index) candidates(sc *scratch, bm bm25, low float32, theta float64, from int, margin float64) []uint32 {
 	cand := sc.cand[:0]
-	for _, s := range sc.touched {
+	if sc.preFrom < 0 || low < sc.preLow {
+		cand = ix.appendCandidates(cand, sc, sc.touched, bm, low, theta, from, margin)
+	} else {
+		cand = ix.appendCandidates(cand, sc, sc.touched[:sc.preFrom], bm, low, theta, from, margin)
+		cand = ix.appendCandidates(cand, sc, sc.pre, bm, low, theta, from, margin)
+	}
+	sc.cand = cand
+	return cand
+}
+
+// appendCandidates appends to cand the slots of slots that pass
+// candidates' test.
+func (ix *Index) appendCandidates(cand []uint32, sc *scratch, slots []uint32, bm bm25, low float32, theta float64, from int, margin float64) []uint32 {
+	for _, s := range slots {
 		if a := sc.acc[s]; a >= low && (low < 0 || ix.bound(sc, bm, s, a, from, margin) >= theta) {
 			cand = append(cand, s)
 		}
 	}
-	sc.cand = cand
 	return cand
 }
 

@@ -73,6 +73,9 @@ type scratch struct {
 	// pruned:
 	best     []Result  // the best partial sums (ID: slot)
 	cand     []uint32  // slots that may reach the results
+	pre      []uint32  // bestPartial's slots for candidates to filter (see there)
+	preFrom  int       // where in touched pre began, -1 if it did not
+	preLow   float32   // the floor pre was cut at last
 	qterms   []qterm   // query terms by term id
 	rest     []float64 // rest[j]: summed bounds of cursors[j:]
 	restPost []int     // restPost[j]: postings of cursors[j:]
