@@ -99,3 +99,22 @@ type cursor struct {
 	ub    float64 // upper bound of the term's contribution to any score
 	maxTF uint32  // the largest tf in the list
 }
+
+// blockMaxTF is the largest term frequency in the block whose slot range
+// would hold slot s, 0 when s is past the list's last slot: a bound of s's
+// tf in the list (0 if it is not there).
+func (p *postings) blockMaxTF(s uint32) uint32 {
+	lo, hi := 0, len(p.blocks)
+	for lo < hi { // the first block whose last slot is s or later
+		m := int(uint(lo+hi) >> 1)
+		if p.blocks[m].last < s {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == len(p.blocks) {
+		return 0
+	}
+	return p.blocks[lo].maxTF
+}

@@ -73,6 +73,7 @@ type scratch struct {
 	// pruned:
 	best     []Result  // the best partial sums (ID: slot)
 	cand     []uint32  // slots that may reach the results
+	candUB   []float64 // their score bounds (blockBound)
 	pre      []uint32  // bestPartial's slots for candidates to filter (see there)
 	preFrom  int       // where in touched pre began, -1 if it did not
 	preLow   float32   // the floor pre was cut at last
