@@ -51,13 +51,14 @@ func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
 	}
 	margin := 1 + float64(n+2)*0x1p-22
 	fwd := rescoreCost + packedCost*ix.livePost/max(ix.alive, 1)
-	sc.touched = sc.touched[:0]
+	sc.touched, sc.segEnd = sc.touched[:0], sc.segEnd[:0]
 	defer sc.clearAcc()
 	// After a failed check: the θ it found, and the bound at which it found
 	// too many candidates. The next check waits until it could succeed.
 	theta, crowded := 0.0, -1.0
 	for j := range sc.cursors {
 		ix.scoreList(sc, j, bm)
+		sc.segEnd = append(sc.segEnd, len(sc.touched))
 		r, last := rest[j+1], j == n-1
 		if !last && !pruneEager && (len(sc.touched) < k || restPost[j+1]*postingCost <= len(sc.touched)*2+k*fwd ||
 			r*margin >= theta && theta > 0 || crowded >= 0 && r > crowded*0.7) {
@@ -126,7 +127,9 @@ func (ix *Index) tryStop(sc *scratch, bm bm25, k, from int, margin float64, forc
 // whom to rescore first).
 //
 // In the same pass it gathers what candidates will filter, so that a
-// successful stop reads the touched slots once rather than twice. Once k
+// successful stop reads the touched slots once rather than twice; and it
+// reads only the segments of them (see segBounds) that can hold one of the
+// k best partial sums or a candidate. Once k
 // partial sums are held and floor(their k-th, r) is positive, every later
 // slot whose partial sum reaches that running floor goes to sc.pre
 // (sc.preFrom is where that began, -1 if it never did; sc.preLow the last
@@ -135,24 +138,72 @@ func (ix *Index) tryStop(sc *scratch, bm bm25, k, from int, margin float64, forc
 // cannot reach candidates' floor(θ, r) either.
 func (sc *scratch) bestPartial(k int, r, margin float64) []Result {
 	best, pre, from := sc.best[:0], sc.pre[:0], -1
-	low := float32(0)
-	for i, s := range sc.touched {
-		a := sc.acc[s]
-		if len(best) < k || a > best[0].Score {
-			best = pushBest(best, Result{ID: uint64(s), Score: a}, k)
-			if f := floor(float64(best[0].Score), r, margin); len(best) == k && f > 0 {
-				if from < 0 {
-					from = i + 1 // slot i is read again with those before it
+	low, start := float32(0), 0
+	sc.segBounds(margin)
+	for j, end := range sc.segEnd {
+		if from >= 0 && sc.segUB[j] < low {
+			break // low is at most the k-th partial sum held
+		}
+		for i := start; i < end; i++ {
+			s := sc.touched[i]
+			a := sc.acc[s]
+			if len(best) < k || a > best[0].Score {
+				best = pushBest(best, Result{ID: uint64(s), Score: a}, k)
+				if f := floor(float64(best[0].Score), r, margin); len(best) == k && f > 0 && gatherPre {
+					if from < 0 {
+						from = i + 1 // slot i is read again with those before it
+					}
+					low = f
 				}
-				low = f
+			}
+			if from >= 0 && i >= from && a >= low {
+				pre = append(pre, s)
 			}
 		}
-		if from >= 0 && i >= from && a >= low {
-			pre = append(pre, s)
-		}
+		start = end
 	}
 	sc.best, sc.pre, sc.preFrom, sc.preLow = best, pre, from, low
 	return best
+}
+
+// gatherPre lets bestPartial gather candidates (tests: false makes
+// candidates read the touched slots itself).
+var gatherPre = true
+
+// segBounds sets sc.segUB[j], for the slots first touched by list j (a
+// segment of sc.touched, ending at sc.segEnd[j]), to a float32 bound of
+// their partial sums: the summed bounds of lists j on, up to the last read,
+// times margin, rounded up. The bounds fall from segment to segment.
+func (sc *scratch) segBounds(margin float64) {
+	n := len(sc.segEnd)
+	sc.segUB = slices.Grow(sc.segUB[:0], n)[:n]
+	sum := 0.0
+	for j := n - 1; j >= 0; j-- {
+		sum += sc.cursors[j].ub
+		b := sum * margin
+		f := float32(b)
+		if float64(f) < b {
+			f = math.Nextafter32(f, float32(math.Inf(1)))
+		}
+		sc.segUB[j] = f
+	}
+}
+
+// touchedAbove is the prefix of sc.touched that holds every slot whose
+// partial sum may reach low: the segments whose bound reaches it (all of
+// them when low is negative).
+func (sc *scratch) touchedAbove(low float32) []uint32 {
+	end := len(sc.touched)
+	for j, ub := range sc.segUB {
+		if ub < low && low >= 0 {
+			end = 0
+			if j > 0 {
+				end = sc.segEnd[j-1]
+			}
+			break
+		}
+	}
+	return sc.touched[:end]
 }
 
 // candidates lists in sc.cand the touched slots that may still reach the
@@ -164,7 +215,7 @@ func (ix *Index) candidates(sc *scratch, bm bm25, low float32, theta float64, fr
 	cand := sc.cand[:0]
 	sc.candUB = sc.candUB[:0]
 	if sc.preFrom < 0 || low < sc.preLow {
-		cand = ix.appendCandidates(cand, sc, sc.touched, bm, low, theta, from, margin)
+		cand = ix.appendCandidates(cand, sc, sc.touchedAbove(low), bm, low, theta, from, margin)
 	} else {
 		cand = ix.appendCandidates(cand, sc, sc.touched[:sc.preFrom], bm, low, theta, from, margin)
 		cand = ix.appendCandidates(cand, sc, sc.pre, bm, low, theta, from, margin)

@@ -75,6 +75,8 @@ type scratch struct {
 	cand     []uint32  // slots that may reach the results
 	candUB   []float64 // their score bounds (blockBound)
 	pre      []uint32  // bestPartial's slots for candidates to filter (see there)
+	segEnd   []int     // segEnd[j]: the slots first touched by lists up to j end here in touched
+	segUB    []float32 // segUB[j]: a bound of those first touched by list j (segBounds)
 	preFrom  int       // where in touched pre began, -1 if it did not
 	preLow   float32   // the floor pre was cut at last
 	qterms   []qterm   // query terms by term id
