@@ -214,6 +214,9 @@ func (sc *scratch) touchedAbove(low float32) []uint32 {
 func (ix *Index) candidates(sc *scratch, bm bm25, low float32, theta float64, from int, margin float64) []uint32 {
 	cand := sc.cand[:0]
 	sc.candUB = sc.candUB[:0]
+	for i := range sc.rdLen {
+		sc.rdLen[i] = -1 // not computed for these remaining lists
+	}
 	if sc.preFrom < 0 || low < sc.preLow {
 		cand = ix.appendCandidates(cand, sc, sc.touchedAbove(low), bm, low, theta, from, margin)
 	} else {
@@ -280,12 +283,23 @@ func floor(theta, r, margin float64) float32 {
 
 // bound is an upper bound of slot s's score given its partial sum a, with
 // the cursors from on not read: each remaining list's largest tf at the
-// passage's length.
+// passage's length. The remaining lists' part depends only on the length,
+// so it is kept per length in sc.rdLen (which candidates resets) once
+// computed: at 1M passages thousands of slots a search are bounded.
 func (ix *Index) bound(sc *scratch, bm bm25, s uint32, a float32, from int, margin float64) float64 {
-	rd, length := 0.0, ix.lens[s]
+	length := ix.lens[s]
+	if length < satLens {
+		if rd := sc.rdLen[length]; rd >= 0 {
+			return (float64(a) + rd) * margin
+		}
+	}
+	rd := 0.0
 	for i := from; i < len(sc.cursors); i++ {
 		c := &sc.cursors[i]
 		rd += c.w * sc.sat.get(bm, c.maxTF, length)
+	}
+	if length < satLens {
+		sc.rdLen[length] = rd
 	}
 	return (float64(a) + rd) * margin
 }
