@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpvec/mcpvec/internal/reallib"
 	"github.com/mcpvec/mcpvec/server/library"
 )
 
@@ -64,7 +65,7 @@ func benchSearch(b *testing.B, lib Library, queries []string) {
 			var wg sync.WaitGroup
 			b.ReportAllocs()
 			b.ResetTimer()
-			start := time.Now()
+			cpu, start := reallib.StartCPU(), time.Now()
 			for _, c := range cs {
 				wg.Add(1)
 				go func() {
@@ -89,6 +90,7 @@ func benchSearch(b *testing.B, lib Library, queries []string) {
 			wg.Wait()
 			elapsed := time.Since(start)
 			b.StopTimer()
+			cpu.Report(b)
 			if n := failed.Load(); n > 0 {
 				b.Fatalf("%d of %d searches failed", n, b.N)
 			}

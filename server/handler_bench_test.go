@@ -45,11 +45,12 @@ func BenchmarkSearchHandlerRealLibrary(b *testing.B) {
 		bodies[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search","arguments":{"query":%s}}}`, i+2, qj)
 	}
 	b.ReportAllocs()
-	i := 0
+	i, cpu := 0, reallib.StartCPU()
 	for b.Loop() {
 		if w := post(sid, bodies[i%len(bodies)]); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"structuredContent":{"results":`) {
 			b.Fatalf("search: %d %s", w.Code, w.Body)
 		}
 		i++
 	}
+	cpu.Report(b)
 }

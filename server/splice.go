@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -53,17 +52,14 @@ func spliceFrom(ctx context.Context) *splice {
 // result returns the placeholder result that stands for structured (the
 // JSON of the result's structured content) and leaves structured and its
 // text form for apply.
-func (sp *splice) result(structured []byte) (*mcp.CallToolResult, error) {
-	text, err := json.Marshal(string(structured))
-	if err != nil {
-		return nil, err
-	}
+func (sp *splice) result(structured []byte) *mcp.CallToolResult {
+	text := appendJSONString(make([]byte, 0, len(structured)+len(structured)/8+2), structured)
 	sp.mu.Lock()
 	sp.structured, sp.text = structured, text
 	sp.mu.Unlock()
 	res := mcp.NewToolResultStructured(nil, string(sp.tok.text[1:len(sp.tok.text)-1]))
 	res.RawStructuredContent = sp.tok.structured
-	return res, nil
+	return res
 }
 
 // apply returns p with the placeholders replaced by the pending JSON, and

@@ -197,12 +197,12 @@ func jsonType(v any) string {
 // item; on a streamable HTTP request, as placeholders the response's
 // writer fills in (see splice).
 func structured(ctx context.Context, v any) (*mcp.CallToolResult, error) {
-	b, err := json.Marshal(v)
+	b, err := encodeResult(v)
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}
 	if sp := spliceFrom(ctx); sp != nil {
-		return sp.result(b)
+		return sp.result(b), nil
 	}
 	// v itself, not b as a json.RawMessage, which encoding/json would check
 	// and compact byte by byte: the same bytes, with no copy of b kept.

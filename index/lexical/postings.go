@@ -110,3 +110,41 @@ type cursor struct {
 	ub    float64 // upper bound of the term's contribution to any score
 	maxTF uint32  // the largest tf in the list
 }
+
+// blockMaxTF is the largest term frequency in the block whose slot range
+// would hold slot s, 0 when s is past the list's last slot: a bound of s's
+// tf in the list (0 if it is not there). Slots spread about evenly over a
+// list, so it guesses the block from s's place in the list's range and
+// gallops from there: one or two steps where a binary search takes eight.
+func (p *postings) blockMaxTF(s uint32) uint32 {
+	nb := len(p.blocks)
+	if nb == 0 || s > p.blocks[nb-1].last {
+		return 0
+	}
+	i := int(uint64(s) * uint64(nb) / (uint64(p.blocks[nb-1].last) + 1))
+	lo, hi := 0, nb-1 // the block sought is in [lo, hi]
+	if p.blocks[i].last < s {
+		lo = i + 1
+		step := 1
+		for lo+step-1 < hi && p.blocks[lo+step-1].last < s {
+			lo, step = lo+step, step*2
+		}
+		hi = min(hi, lo+step-1)
+	} else {
+		hi = i
+		step := 1
+		for hi-step >= lo && p.blocks[hi-step].last >= s {
+			hi, step = hi-step, step*2
+		}
+		lo = max(lo, hi-step+1)
+	}
+	for lo < hi { // the first block whose last slot is s or later
+		m := int(uint(lo+hi) >> 1)
+		if p.blocks[m].last < s {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return p.blocks[lo].maxTF
+}

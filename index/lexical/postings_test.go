@@ -2,6 +2,7 @@ package lexical
 
 import (
 	"math/rand/v2"
+	"sort"
 	"testing"
 )
 
@@ -35,5 +36,35 @@ func TestPostingsDecode(t *testing.T) {
 	}
 	if got != len(wantDocs) {
 		t.Fatalf("decoded %d postings, want %d", got, len(wantDocs))
+	}
+}
+
+// TestBlockMaxTF: for every slot of lists of skewed and even spreads, the
+// block blockMaxTF reads is the first whose last slot is at or past it.
+func TestBlockMaxTF(t *testing.T) {
+	for _, spread := range []func(i int) uint32{
+		func(i int) uint32 { return uint32(3 * i) },
+		func(i int) uint32 { return uint32(i * i) },
+		func(i int) uint32 {
+			if i < 1000 {
+				return uint32(i)
+			}
+			return uint32(1_000_000 + i)
+		},
+	} {
+		var p postings
+		for i := range 2000 {
+			p.add(spread(i), uint32(1+i/blockSize), 10) // block b's tf is b+1
+		}
+		last := spread(1999)
+		for s := uint32(0); s <= last+2; s += 1 + s/5000 {
+			want := uint32(0)
+			if s <= last {
+				want = uint32(1 + sort.Search(len(p.blocks), func(b int) bool { return p.blocks[b].last >= s }))
+			}
+			if got := p.blockMaxTF(s); got != want {
+				t.Fatalf("slot %d: block max tf %d, want %d", s, got, want)
+			}
+		}
 	}
 }

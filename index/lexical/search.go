@@ -19,10 +19,14 @@ import (
 // scoring every posting, which is what larger k do
 // (TestMaxScoreMatchesExhaustive).
 func (ix *Index) Search(query string, k int) []Result {
+	return ix.SearchTokens(Tokenize(query), k)
+}
+
+// searchCounted is Search for a query's counted terms.
+func (ix *Index) searchCounted(qtf map[string]uint32, k int) []Result {
 	if k <= 0 {
 		return nil
 	}
-	qtf, _ := ix.countTerms(Tokenize(query))
 	ix.searching.Add(1)
 	defer ix.searching.Add(-1)
 	ix.mu.RLock()
@@ -71,11 +75,18 @@ type scratch struct {
 	touched []uint32   // slots scored
 	parts   []*scratch // one per slot range scored concurrently (exhaustive; pruned uses parts[0] to split a list)
 	// pruned:
-	best     []Result  // the best partial sums (ID: slot)
-	cand     []uint32  // slots that may reach the results
-	qterms   []qterm   // query terms by term id
-	rest     []float64 // rest[j]: summed bounds of cursors[j:]
-	restPost []int     // restPost[j]: postings of cursors[j:]
+	best     []Result         // the best partial sums (ID: slot)
+	cand     []uint32         // slots that may reach the results
+	candUB   []float64        // their score bounds (blockBound)
+	rdLen    [satLens]float64 // bound's remaining lists' part by passage length, -1 until computed
+	pre      []uint32         // bestPartial's slots for candidates to filter (see there)
+	segEnd   []int            // segEnd[j]: the slots first touched by lists up to j end here in touched
+	segUB    []float32        // segUB[j]: a bound of those first touched by list j (segBounds)
+	preFrom  int              // where in touched pre began, -1 if it did not
+	preLow   float32          // the floor pre was cut at last
+	qterms   []qterm          // query terms by term id
+	rest     []float64        // rest[j]: summed bounds of cursors[j:]
+	restPost []int            // restPost[j]: postings of cursors[j:]
 }
 
 // bm25 holds what scoring needs of the index statistics. The length

@@ -108,6 +108,19 @@ func appendSpan(out []string, span string) []string {
 	if isNumber(span) {
 		return appendTerm(out, strings.ReplaceAll(span, ",", ""))
 	}
+	if isPlainWord(span) {
+		// What appendSplit makes of it, without splitting: one segment of
+		// one word (most spans; splitting allocates for every span).
+		return appendTerm(out, normWord(span))
+	}
+	return appendSplit(out, span)
+}
+
+// appendSplit emits the terms of a span that is not a number: its words
+// (split at joiners, hyphens and camelCase), each segment of more than one
+// word whole (unless it is the span), and the span whole when it has more
+// than one word.
+func appendSplit(out []string, span string) []string {
 	span = strings.ReplaceAll(span, ",", "")
 	lower := strings.ToLower(span)
 	parts := 0
@@ -127,6 +140,19 @@ func appendSpan(out []string, span string) []string {
 		out = appendTerm(out, wholeForm(lower))
 	}
 	return out
+}
+
+// isPlainWord reports spans of ASCII letters and digits with no capital
+// after the first byte: no joiner, hyphen or camelCase boundary splits
+// them.
+func isPlainWord(span string) bool {
+	for i := 0; i < len(span); i++ {
+		c := span[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || i == 0 && 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // appendTerm adds t, cut to maxTokenBytes at a rune boundary.
@@ -193,7 +219,7 @@ func normWord(w string) string {
 		return ""
 	}
 	if isASCIILetters(w) && len(w) > 2 {
-		return english.Stem(w, true)
+		return stem(w)
 	}
 	return w
 }
@@ -208,7 +234,7 @@ func wholeForm(s string) string {
 		return r
 	}, s)
 	if isASCIILetters(s) && len(s) > 2 {
-		return english.Stem(s, true)
+		return stem(s)
 	}
 	return s
 }

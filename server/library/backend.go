@@ -53,7 +53,10 @@ type Backend interface {
 
 // Query is what a Backend ranks passages for.
 type Query struct {
-	Text   string
+	Text string
+	// Tokens are lexical.Tokenize(Text), split once by the Library for
+	// every use; nil: a backend that needs them splits Text itself.
+	Tokens []string
 	Vector []float32 // the embedded Text; nil when there is no embedder
 	Mode   Mode
 	N      int // candidates wanted per list

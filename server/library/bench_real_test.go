@@ -48,13 +48,50 @@ func BenchmarkResultsRealLibrary(b *testing.B) {
 		ranked[i] = hits
 	}
 	b.ReportAllocs()
-	i := 0
+	i, cpu := 0, reallib.StartCPU()
 	for b.Loop() {
 		if _, err := library.Assemble(lib, queries[i%len(queries)], ranked[i%len(queries)]); err != nil {
 			b.Fatal(err)
 		}
 		i++
 	}
+	cpu.Report(b)
+}
+
+// BenchmarkSnippetRealLibrary measures snippets alone: an op cuts the
+// snippets of one query's ranked passages (20 for a SciFact claim), read
+// beforehand, on the library and queries of BenchmarkSearchRealLibrary.
+func BenchmarkSnippetRealLibrary(b *testing.B) {
+	lib, db, queries := openRealLibrary(b)
+	cut := make([]func(string) string, len(queries))
+	texts := make([][]string, len(queries))
+	for i, q := range queries {
+		hits, err := library.Ranked(context.Background(), lib, q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		seqs := make([]uint64, len(hits))
+		for j, h := range hits {
+			seqs[j] = h.Seq
+		}
+		cs, err := db.Chunks(seqs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range cs {
+			texts[i] = append(texts[i], c.Text)
+		}
+		cut[i] = library.SnippetFunc(q)
+	}
+	b.ReportAllocs()
+	i, cpu := 0, reallib.StartCPU()
+	for b.Loop() {
+		for _, t := range texts[i%len(queries)] {
+			cut[i%len(queries)](t)
+		}
+		i++
+	}
+	cpu.Report(b)
 }
 
 // BenchmarkBM25RealLibrary measures the BM25 index alone on the library and

@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -101,7 +102,12 @@ func (l *embedded) lexical(q Query) ([]Hit, []uint64) {
 		// BM25's order is total: its n best begin with its q.N best.
 		n = max(n, l.opts.VectorSeeds)
 	}
-	rs := l.lex.Search(q.Text, n)
+	var rs []lexical.Result
+	if q.Tokens != nil {
+		rs = l.lex.SearchTokens(q.Tokens, n)
+	} else {
+		rs = l.lex.Search(q.Text, n)
+	}
 	var seeds []uint64
 	if seeded {
 		seeds = make([]uint64, 0, min(len(rs), l.opts.VectorSeeds))

@@ -41,11 +41,13 @@ func LexIndex(l *Library) *lexical.Index { return l.be.(*embedded).lex }
 // valid) and debug output.
 func SearchAllCandidates(ctx context.Context, l *Library, query string, so SearchOptions) (*SearchResponse, error) {
 	k := min(cmp.Or(so.K, l.opts.K), l.opts.MaxK)
-	hits, _, err := l.rank(ctx, strings.TrimSpace(query), cmp.Or(so.Mode, l.opts.Mode), max(l.opts.Candidates, 3*k))
+	query = strings.TrimSpace(query)
+	tokens := lexical.Tokenize(query)
+	hits, _, err := l.rank(ctx, query, tokens, cmp.Or(so.Mode, l.opts.Mode), max(l.opts.Candidates, 3*k))
 	if err != nil {
 		return nil, err
 	}
-	return l.results(strings.TrimSpace(query), hits, k)
+	return l.results(termsOf(tokens), hits, k)
 }
 
 // SetDeferredRead makes fn run inside every deferred vector load, after its
@@ -81,11 +83,21 @@ func SetVectorSeeds(l *Library, n int) { l.be.(*embedded).opts.VectorSeeds = n }
 // snippets, dedupe, titles) apart from ranking.
 func Ranked(ctx context.Context, l *Library, query string) ([]Hit, error) {
 	k := l.opts.K
-	hits, _, err := l.rank(ctx, strings.TrimSpace(query), Lexical, l.fewCandidates(Lexical, k, max(l.opts.Candidates, 3*k)))
+	hits, _, err := l.rank(ctx, strings.TrimSpace(query), nil, Lexical, l.fewCandidates(Lexical, k, max(l.opts.Candidates, 3*k)))
 	return hits, err
 }
 
 // Assemble is the second half of Search (see Ranked).
 func Assemble(l *Library, query string, hits []Hit) (*SearchResponse, error) {
-	return l.results(strings.TrimSpace(query), hits, l.opts.K)
+	return l.results(queryTerms(strings.TrimSpace(query)), hits, l.opts.K)
+}
+
+// SnippetFunc returns the snippet cutter of results for query's terms: the
+// snippet of a passage's text with the library's default length.
+func SnippetFunc(query string) func(text string) string {
+	ts := queryTerms(strings.TrimSpace(query))
+	return func(text string) string {
+		s, _ := snippet(text, ts, Options{}.withDefaults().SnippetChars)
+		return s
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -58,17 +59,20 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	}
 	n := max(l.opts.Candidates, 3*k)
 	few := l.fewCandidates(mode, k, n)
-	hits, c, err := l.rank(ctx, query, mode, few)
+	// Split once: BM25 ranks by the tokens, snippets look for their stems.
+	tokens := lexical.Tokenize(query)
+	terms := termsOf(tokens)
+	hits, c, err := l.rank(ctx, query, tokens, mode, few)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := l.results(query, hits, k)
+	resp, err := l.results(terms, hits, k)
 	if err == nil && few < n && len(resp.Results) < k && len(hits) == few {
 		// Overlapping passages used up the short list: rank the full one.
-		if hits, c, err = l.rank(ctx, query, mode, n); err != nil {
+		if hits, c, err = l.rank(ctx, query, tokens, mode, n); err != nil {
 			return nil, err
 		}
-		resp, err = l.results(query, hits, k)
+		resp, err = l.results(terms, hits, k)
 	}
 	if err == nil && so.Debug {
 		found := retrievers(c)
@@ -114,9 +118,9 @@ func retrievers(c Candidates) map[uint64]string {
 }
 
 // rank returns fused candidates, best first, and the backend's lists they
-// came from.
-func (l *Library) rank(ctx context.Context, query string, mode Mode, n int) ([]Hit, Candidates, error) {
-	q := Query{Text: query, Mode: mode, N: n}
+// came from. tokens are lexical.Tokenize(query).
+func (l *Library) rank(ctx context.Context, query string, tokens []string, mode Mode, n int) ([]Hit, Candidates, error) {
+	q := Query{Text: query, Tokens: tokens, Mode: mode, N: n}
 	if (mode == Vector || mode == Hybrid) && l.emb != nil && l.be.Counts().VectorPassages > 0 {
 		v, err := l.emb.EmbedQuery(ctx, query)
 		if err != nil {
@@ -200,13 +204,12 @@ func fuseRRF(lists [][]Hit, weights []float64, k float64) []Hit {
 
 // results loads passages for hits in order, skipping passages that overlap
 // an already chosen passage of the same document (chunk overlap) or repeat
-// its text, until k are chosen.
-func (l *Library) results(query string, hits []Hit, k int) (*SearchResponse, error) {
+// its text, until k are chosen; terms are the query's, for the snippets.
+func (l *Library) results(terms *termSet, hits []Hit, k int) (*SearchResponse, error) {
 	resp := &SearchResponse{Results: []SearchResult{}}
 	docs := map[string]*store.Document{}
 	var chosen []*store.Chunk
 	seen := map[string]bool{}
-	terms := queryTerms(query)
 	for start := 0; start < len(hits) && len(resp.Results) < k; start += k {
 		batch := hits[start:min(len(hits), start+k)]
 		seqs := make([]uint64, len(batch))

@@ -11,8 +11,8 @@ import (
 )
 
 // termSet is a query's distinct stems in a fixed order, each with its "y"
-// spelling when Snowball ended it in "i" (see matchScore). It is read-only
-// once built.
+// spelling when Snowball ended it in "i" (see bestSentence). It is
+// read-only once built.
 type termSet struct {
 	stems []string
 	ys    []string // ys[i]: stems[i] with its final "i" as "y", or ""
@@ -22,12 +22,48 @@ type termSet struct {
 	// byFirst[c]: bit t is set when stems[t] or ys[t] starts with byte c;
 	// used while there are at most 64 stems.
 	byFirst [256]uint64
+	// pairs: bit a<<7|b is set when a stem or y spelling may start an
+	// ASCII word whose first two bytes, lower-cased, are a and b (b 0: a
+	// word of one letter); pairs.has filters words before they are
+	// compared.
+	pairs pairSet
+}
+
+// pairSet is a set of pairs of ASCII bytes.
+type pairSet [128 * 128 / 64]uint64
+
+// add adds the pairs a word starting with s, which holds lower-case
+// letters and digits, may start with: s's first two bytes, or every pair
+// starting with s when it is one byte long. It ignores a stem that starts
+// with a non-ASCII byte, which no ASCII word starts with.
+func (p *pairSet) add(s string) {
+	switch {
+	case s[0] >= utf8.RuneSelf || len(s) > 1 && s[1] >= utf8.RuneSelf:
+	case len(s) == 1:
+		p[int(s[0])*2], p[int(s[0])*2+1] = ^uint64(0), ^uint64(0)
+	default:
+		k := int(s[0])<<7 | int(s[1])
+		p[k/64] |= 1 << (k % 64)
+	}
+}
+
+// has reports whether the pair the ASCII word w (letters and digits)
+// starts with is in p, lower-cased.
+func (p *pairSet) has(w string) bool {
+	k := int(w[0]|0x20) << 7
+	if len(w) > 1 {
+		k |= int(w[1] | 0x20)
+	}
+	return p[k/64]&(1<<(k%64)) != 0
 }
 
 // queryTerms returns the distinct stems the lexical index makes of q.
-func queryTerms(q string) *termSet {
+func queryTerms(q string) *termSet { return termsOf(lexical.Tokenize(q)) }
+
+// termsOf returns the distinct stems among tokens (lexical.Tokenize's).
+func termsOf(tokens []string) *termSet {
 	ts := &termSet{}
-	for _, t := range lexical.Tokenize(q) {
+	for _, t := range tokens {
 		if slices.Contains(ts.stems, t) {
 			continue
 		}
@@ -39,29 +75,14 @@ func queryTerms(q string) *termSet {
 		ts.stems, ts.ys = append(ts.stems, t), append(ts.ys, y)
 		ts.first[t[0]] = true
 		ts.byFirst[t[0]] |= bit
+		ts.pairs.add(t)
 		if y != "" {
 			ts.first[y[0]] = true
 			ts.byFirst[y[0]] |= bit
+			ts.pairs.add(y)
 		}
 	}
 	return ts
-}
-
-// bestSentence returns the sentences of text and the index of the one that
-// holds the most distinct query terms (the first on a tie).
-func bestSentence(text string, terms *termSet) ([][2]int, int) {
-	sents := sentences(text)
-	seen := make([]bool, len(terms.stems))
-	best, bestScore := 0, -1
-	for i, s := range sents {
-		if score := matchScore(text[s[0]:s[1]], terms, seen); score > bestScore {
-			best, bestScore = i, score
-			if score == len(terms.stems) {
-				break // no later sentence can hold more, and ties go to the first
-			}
-		}
-	}
-	return sents, best
 }
 
 // snippet returns about max characters of text centred on the sentence that
@@ -77,20 +98,33 @@ func snippet(text string, terms *termSet, maxChars int) (string, int) {
 			bestOff++
 		}
 	}
-	trimmed := strings.TrimSpace(text)
-	if len(trimmed) <= maxChars || utf8.RuneCountInString(trimmed) <= maxChars {
+	left := strings.TrimLeftFunc(text, unicode.IsSpace)
+	trimmed := strings.TrimRightFunc(left, unicode.IsSpace) // strings.TrimSpace(text)
+	if len(trimmed) <= maxChars {
+		return trimmed, bestOff
+	}
+	// The sentences tile text, so the characters between two sentence
+	// bounds are a difference of running counts: one pass over text for
+	// every count snippet needs.
+	before := make([]int, len(sents)+1) // before[i]: runes ahead of sentence i
+	for i, s := range sents {
+		before[i+1] = before[i] + runeCount(text[s[0]:s[1]])
+	}
+	// trimmed's characters are text's less the spaces cut from its ends.
+	if before[len(sents)]-runeCount(text[:len(text)-len(left)])-runeCount(left[len(trimmed):]) <= maxChars {
 		return trimmed, bestOff
 	}
 	if len(sents) == 0 {
 		return cutRunes(trimmed, maxChars-1) + "…", 0
 	}
-	// The sentences tile text, so the characters between two sentence
-	// bounds are a difference of running counts: one pass over text instead
-	// of one per widening step.
-	before := make([]int, len(sents)+1) // before[i]: runes ahead of sentence i
-	for i, s := range sents {
-		before[i+1] = before[i] + utf8.RuneCountInString(text[s[0]:s[1]])
-	}
+	return widen(text, sents, before, best, maxChars), bestOff
+}
+
+// widen returns the sentences around sents[best] that fit in maxChars
+// characters (before: runes ahead of each sentence, as snippet counts
+// them), taken alternately after and before it, marked "…" where text
+// goes on; the best sentence alone is cut to fit.
+func widen(text string, sents [][2]int, before []int, best, maxChars int) string {
 	first, last := best, best
 	for i, j := best-1, best+1; ; i, j = i-1, j+1 {
 		grew := false
@@ -105,65 +139,46 @@ func snippet(text string, terms *termSet, maxChars int) (string, int) {
 		}
 	}
 	lo, hi := sents[first][0], sents[last][1]
-	out := text[lo:hi]
+	pre, body, suf := "", text[lo:hi], ""
 	if before[last+1]-before[first] > maxChars {
-		out = cutRunes(out, maxChars-1) + "…"
+		body, suf = cutRunes(body, maxChars-1), "…"
 	}
 	if lo > 0 {
-		out = "…" + strings.TrimLeftFunc(out, unicode.IsSpace)
+		pre, body = "…", strings.TrimLeftFunc(body, unicode.IsSpace)
 	}
-	if hi < len(text) && !strings.HasSuffix(out, "…") {
-		out += "…"
+	endsInEllipsis := strings.HasSuffix(body, "…") || (body == "" && pre != "")
+	if suf == "" && hi < len(text) && !endsInEllipsis {
+		suf = "…"
 	}
-	return strings.TrimSpace(out), bestOff
+	return strings.TrimSpace(pre + body + suf) // one allocation
 }
 
-// matchScore counts the distinct query terms a sentence matches. A word (a
-// run of letters and digits) matches a term when, lower-cased, it starts
-// with the term's stem (stems are mostly prefixes: "attached" → "attach";
-// Snowball's "y" → "i" is undone). This avoids stemming every word of every
-// result, which dominated search time. seen is scratch space of one flag
-// per term. ASCII is classified by table and compared case-insensitively
-// in place, so matchScore allocates nothing for ASCII text, and a word
-// whose first byte starts no stem is passed over unread.
-func matchScore(sentence string, terms *termSet, seen []bool) int {
-	clear(seen)
-	n := 0
-	for i := 0; i < len(sentence) && n < len(terms.stems); {
-		if c := sentence[i]; c < utf8.RuneSelf && !asciiWord[c] {
-			i++
-			continue
+// wordAt returns the end of the word (a run of letters and digits) that
+// starts at i and whether it is all ASCII, or, when s[i:] starts with a
+// rune that is neither, minus that rune's length.
+func wordAt(s string, i int) (end int, ascii bool) {
+	j := i + 1
+	if c := s[i]; c < utf8.RuneSelf {
+		if j = asciiWordEnd(s, j); j == len(s) || s[j] < utf8.RuneSelf {
+			return j, true // the common case: an ASCII word
 		}
-		size := wordRuneLen(sentence[i:])
-		if size < 0 {
-			i -= size
-			continue
-		}
-		j, ascii := i+size, size == 1
-		for {
-			for j < len(sentence) && asciiWord[sentence[j]] {
-				j++
-			}
-			if j == len(sentence) || sentence[j] < utf8.RuneSelf {
-				break
-			}
-			size := wordRuneLen(sentence[j:])
-			if size < 0 {
-				break
-			}
-			j, ascii = j+size, false
-		}
-		switch c := sentence[i]; {
-		case c >= utf8.RuneSelf || !ascii:
-			if c >= utf8.RuneSelf || terms.first[c|0x20] || terms.first[c] {
-				n += terms.match(strings.ToLower(sentence[i:j]), seen)
-			}
-		case terms.first[c|0x20]:
-			n += terms.matchASCII(sentence[i:j], seen)
-		}
-		i = j
+	} else if size := wordRuneLen(s[i:]); size < 0 {
+		return size, false
+	} else {
+		j = i + size
 	}
-	return n
+	ascii = s[i] < utf8.RuneSelf
+	for {
+		j = asciiWordEnd(s, j)
+		if j == len(s) || s[j] < utf8.RuneSelf {
+			return j, ascii
+		}
+		size := wordRuneLen(s[j:])
+		if size < 0 {
+			return j, ascii
+		}
+		j, ascii = j+size, false
+	}
 }
 
 // asciiWord[c]: the byte c is an ASCII letter or digit (false from
@@ -251,38 +266,6 @@ func wordRuneLen(s string) int {
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-// sentences splits text into [start,end) byte ranges at sentence ends and
-// paragraph breaks.
-func sentences(text string) [][2]int {
-	out := make([][2]int, 0, len(text)/100+1)
-	start := 0
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		if !mayEndSentence[c] {
-			continue
-		}
-		end := -1
-		switch {
-		case c == '\n' && i+1 < len(text) && text[i+1] == '\n':
-			end = i
-		case (c == '.' || c == '?' || c == '!') && i+1 < len(text) && (text[i+1] == ' ' || text[i+1] == '\n'):
-			end = i + 1
-		}
-		if end > start {
-			out = append(out, [2]int{start, end})
-			start = end
-		}
-	}
-	if start < len(text) {
-		out = append(out, [2]int{start, len(text)})
-	}
-	return out
-}
-
-// mayEndSentence[c]: the byte c may end a sentence or start a paragraph
-// break; sentences passes over every other byte with one lookup.
-var mayEndSentence = [256]bool{'.': true, '?': true, '!': true, '\n': true}
 
 // cutRunes returns the first n runes of s.
 func cutRunes(s string, n int) string {

@@ -2,6 +2,7 @@ package library
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -23,32 +24,30 @@ func mapMatchScore(sentence string, terms map[string]bool) int {
 	return len(seen)
 }
 
-// TestMatchScoreAgreesWithMaps checks matchScore against the map-based
-// reference on random sentences of mixed case, digits, punctuation,
-// non-ASCII letters and invalid UTF-8, and on real queries' stems.
-func TestMatchScoreAgreesWithMaps(t *testing.T) {
+// TestBestSentenceAgreesWithMaps checks bestSentence's sentences and
+// choice against the reference (refSentences, mapMatchScore) on random
+// texts of a few sentences of mixed case, digits, punctuation, non-ASCII
+// letters and invalid UTF-8, and on real queries' stems.
+func TestBestSentenceAgreesWithMaps(t *testing.T) {
 	words := []string{"Cats", "cat", "attached", "ATTACH", "study", "studies", "Studied", "i", "y", "yes",
 		"Über", "über", "naïve", "2024", "x2", "é", "\xff", "Memcheck", "memory", "happy", "happiness", "ß"}
-	seps := []string{" ", ", ", ". ", "-", "\n", "'", "\u00a0", "—"}
+	seps := []string{" ", ", ", ". ", "-", "\n", "'", "\u00a0", "—", "? ", ".\n"}
 	queries := []string{"cats attached to studies", "happy memory checks", "I y yes", "Über naïve 2024", "",
 		"studying cats' happiness in 2024 über alles", manyTerms()}
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, q := range queries {
 		ts := queryTerms(q)
-		m := map[string]bool{}
-		for _, s := range ts.stems {
-			m[s] = true
-		}
-		seen := make([]bool, len(ts.stems))
-		for range 2000 {
+		for range 4000 {
 			var b strings.Builder
-			for range r.IntN(12) {
+			for range r.IntN(24) {
 				b.WriteString(words[r.IntN(len(words))])
 				b.WriteString(seps[r.IntN(len(seps))])
 			}
-			s := b.String()
-			if got, want := matchScore(s, ts, seen), mapMatchScore(s, m); got != want {
-				t.Fatalf("matchScore(%q, %q) = %d, the reference says %d", s, ts.stems, got, want)
+			text := b.String()
+			sents, best := bestSentence(text, ts)
+			wantSents, wantBest := refBestSentence(text, ts)
+			if !slices.Equal(sents, wantSents) || best != wantBest {
+				t.Fatalf("bestSentence(%q, %q) = %v, %d; the reference says %v, %d", text, ts.stems, sents, best, wantSents, wantBest)
 			}
 		}
 	}
@@ -64,13 +63,13 @@ func manyTerms() string {
 	return b.String() + "cats study memory happy"
 }
 
-// TestMatchScoreAllocates nothing on lower-case ASCII text.
-func TestMatchScoreAllocates(t *testing.T) {
+// TestBestSentenceAllocates only its sentence list on ASCII text (its
+// flags stay on the stack).
+func TestBestSentenceAllocates(t *testing.T) {
 	ts := queryTerms("cats attached to studies of memory")
-	seen := make([]bool, len(ts.stems))
-	s := "the cats were attached to a long study of memory checks, 42 of them"
-	if n := testing.AllocsPerRun(100, func() { matchScore(s, ts, seen) }); n != 0 {
-		t.Errorf("matchScore allocates %v times per call, want 0", n)
+	s := strings.Repeat("The cats were attached to a long study of memory checks, ", 6) + "42 of them. None! Or all"
+	if n := testing.AllocsPerRun(100, func() { bestSentence(s, ts) }); n > 1 {
+		t.Errorf("bestSentence allocates %v times per call, want 1", n)
 	}
 }
 
@@ -78,7 +77,7 @@ func TestMatchScoreAllocates(t *testing.T) {
 // sentence: widening recounted the whole window at every step. The
 // reference the faster one must agree with.
 func refSnippet(text string, terms *termSet, maxChars int) (string, int) {
-	sents, best := bestSentence(text, terms)
+	sents, best := refBestSentence(text, terms)
 	bestOff := 0
 	if len(sents) > 0 {
 		bestOff = sents[best][0]
@@ -119,19 +118,64 @@ func refSnippet(text string, terms *termSet, maxChars int) (string, int) {
 	return strings.TrimSpace(out), bestOff
 }
 
+// refBestSentence is bestSentence as it was before it scanned eight bytes
+// at a time, on the map-based matchScore.
+func refBestSentence(text string, terms *termSet) ([][2]int, int) {
+	m := map[string]bool{}
+	for _, s := range terms.stems {
+		m[s] = true
+	}
+	sents := refSentences(text)
+	best, bestScore := 0, -1
+	for i, s := range sents {
+		if score := mapMatchScore(text[s[0]:s[1]], m); score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	return sents, best
+}
+
+// refSentences is sentences as it was before it scanned eight bytes at a
+// time.
+func refSentences(text string) [][2]int {
+	var out [][2]int
+	start := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		end := -1
+		switch {
+		case c == '\n' && i+1 < len(text) && text[i+1] == '\n':
+			end = i
+		case (c == '.' || c == '?' || c == '!') && i+1 < len(text) && (text[i+1] == ' ' || text[i+1] == '\n'):
+			end = i + 1
+		}
+		if end > start {
+			out = append(out, [2]int{start, end})
+			start = end
+		}
+	}
+	if start < len(text) {
+		out = append(out, [2]int{start, len(text)})
+	}
+	return out
+}
+
 // TestSnippetAgreesWithReference compares snippet with refSnippet on random
 // texts of short and long sentences, ASCII and not, paragraph breaks and
 // spaces at the ends, at several lengths.
 func TestSnippetAgreesWithReference(t *testing.T) {
 	words := []string{"Cats", "cat", "attached", "ATTACH", "study", "studies", "homes", "Über", "naïve", "2024",
-		"the", "of", "memory", "lighthouse", "—", "日本語", "a", "very-long-compound-word-indeed"}
-	ends := []string{" ", " ", " ", ". ", "? ", "! ", ".\n", "\n\n", ", "}
+		"the", "of", "memory", "lighthouse", "—", "日本語", "a", "very-long-compound-word-indeed", "\xff", "…"}
+	ends := []string{" ", " ", " ", ". ", "? ", "! ", ".\n", "\n\n", ", ", "\u00a0", ".\u2003"}
 	queries := []string{"cats attached to studies", "memory lighthouse", "über naïve 2024", "日本語 homes"}
 	r := rand.New(rand.NewPCG(3, 4))
 	for n := range 3000 {
 		var b strings.Builder
 		if n%7 == 0 {
 			b.WriteString("\n ")
+		}
+		if n%11 == 0 {
+			b.WriteString("\u00a0\u0085 ")
 		}
 		for range r.IntN(120) {
 			b.WriteString(words[r.IntN(len(words))])
@@ -153,5 +197,35 @@ func BenchmarkSnippet(b *testing.B) {
 	text := strings.Repeat("Biomaterials with nanoscale features were studied in vivo. Their inductive properties depend on dimension and surface chemistry, which we measured over 12 weeks. ", 6)
 	for b.Loop() {
 		snippet(text, ts, 480)
+	}
+}
+
+// TestPairSetKeepsEveryMatch: a word that starts with a stem (ignoring
+// case) always passes the pair filter of a set holding that stem, and one
+// that starts with no stem's first two bytes does not.
+func TestPairSetKeepsEveryMatch(t *testing.T) {
+	const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	r := rand.New(rand.NewPCG(9, 10))
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alnum[r.IntN(len(alnum))]
+		}
+		return string(b)
+	}
+	for range 20000 {
+		stem := strings.ToLower(word(1 + r.IntN(4)))
+		var p pairSet
+		p.add(stem)
+		p.add("é" + stem) // non-ASCII stems add nothing
+		w := word(1 + r.IntN(6))
+		if r.IntN(2) == 0 {
+			w = strings.ToUpper(stem[:1]) + stem[1:] + w
+		}
+		lw := strings.ToLower(w)
+		want := strings.HasPrefix(lw, stem) || len(stem) > 1 && len(lw) > 1 && lw[:2] == stem[:2]
+		if got := p.has(w); got != want {
+			t.Fatalf("pairs of %q: has(%q) = %v, want %v", stem, w, got, want)
+		}
 	}
 }
