@@ -48,8 +48,8 @@
 // A list of 1024 postings or more is scored from a flat copy (flat.go),
 // made the first time a search reads it and dropped when the list or one
 // of its passages changes: 6 bytes a live posting, about 2.5 times its
-// compressed form. At a million passages that is at most 0.8 GB if every
-// long list is read; the 300 SciFact claims made 0.27 GB.
+// compressed form. Were every long list read, that would stay under 0.9 GB
+// at a million passages; the 300 SciFact claims made 0.28 GB.
 //
 // # Persistence
 //
