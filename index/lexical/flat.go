@@ -99,6 +99,10 @@ func (ix *Index) addFlat(f *flat, acc []float32, touched []uint32, tab *[satTFs 
 	return touched
 }
 
+// The table's size must be a power of two: addTable bounds its indexes
+// with a mask. This fails to compile otherwise.
+const _ uint = -(satTFs * satLens & (satTFs*satLens - 1))
+
 // addTable adds w·tab[sat[i]] to acc[slots[i]] for every i and appends the
 // slots it touches first to touched, in slot order, and returns it.
 func addTable(acc []float32, touched []uint32, tab *[satTFs * satLens]float64, w float64, slots []uint32, sat []uint16) []uint32 {
