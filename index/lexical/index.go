@@ -226,6 +226,7 @@ func (ix *Index) deleteLocked(id uint64) bool {
 	d := &ix.docs[s]
 	for t := range unpackTerms(d.terms) {
 		ix.df[t]--
+		ix.post[t].dropFlat() // it holds the slot
 	}
 	ix.alive--
 	ix.totalLen -= uint64(d.length)

@@ -3,6 +3,7 @@ package lexical
 import (
 	"encoding/binary"
 	"math"
+	"sync/atomic"
 )
 
 // blockSize is the number of postings per block. A block is the unit of
@@ -25,7 +26,8 @@ type block struct {
 type postings struct {
 	data   []byte
 	blocks []block
-	n      int // postings, including those of deleted slots
+	n      int                  // postings, including those of deleted slots
+	flat   atomic.Pointer[flat] // the scoring copy of a long list, nil until read (flat.go)
 }
 
 // add appends (doc, tf); doc must exceed every slot already in the list.
@@ -38,12 +40,21 @@ func (p *postings) add(doc, tf, length uint32) {
 		p.blocks = append(p.blocks, block{off: uint32(len(p.data)), minLen: length})
 	}
 	b := &p.blocks[len(p.blocks)-1]
+	p.dropFlat()
 	p.data = binary.AppendUvarint(p.data, uint64(doc-base))
 	p.data = binary.AppendUvarint(p.data, uint64(tf))
 	b.last = doc
 	b.maxTF = max(b.maxTF, tf)
 	b.minLen = min(b.minLen, length)
 	p.n++
+}
+
+// dropFlat forgets p's flat copy (flat.go), as a change of the list or of
+// a passage in it must. The caller holds the index's write lock.
+func (p *postings) dropFlat() {
+	if p.flat.Load() != nil { // a load is cheaper than a store on the common path
+		p.flat.Store(nil)
+	}
 }
 
 // blockLen is the number of postings in block i.

@@ -38,6 +38,9 @@ func (ix *Index) exhaustive(sc *scratch, bm bm25, k int) []Result {
 		sc.heap = ix.scoreRange(sc, bm, k, 0, exhausted, sc.heap[:0])
 		return sc.heap.sorted()
 	}
+	for i := range sc.cursors { // once here rather than in every range
+		ix.flat(sc.cursors[i].p)
+	}
 	n := uint32(len(ix.docs))
 	heaps := make([]resultHeap, parts)
 	var wg sync.WaitGroup
@@ -84,6 +87,8 @@ func (ix *Index) scoreList(sc *scratch, j int, bm bm25) {
 		return
 	}
 	mid := c.p.blocks[len(c.p.blocks)/2-1].last + 1 // the first half's blocks end below it
+	// The flat copy is built here, not in both halves.
+	ix.flat(c.p)
 	if len(sc.parts) == 0 {
 		sc.parts = append(sc.parts, new(scratch))
 	}
@@ -122,8 +127,12 @@ func (ix *Index) scoreRange(sc *scratch, bm bm25, k int, lo, hi uint32, h result
 // addList adds the contributions of c's postings with slots in [lo, hi)
 // to acc and appends the slots it touches first to touched, which it
 // returns. The contributions are bm.term's, the saturation read from
-// sc.sat when the table holds it.
+// sc.sat when the table holds it. A long list is read from its flat copy
+// (flat.go), the others decoded here.
 func (ix *Index) addList(c *cursor, sc *scratch, acc []float32, touched []uint32, bm bm25, lo, hi uint32) []uint32 {
+	if f := ix.flat(c.p); f != nil {
+		return ix.addFlat(f, acc, touched, &sc.sat.v, bm, c.w, lo, hi)
+	}
 	lens, base, per, w, tab := ix.lens, bm.base, bm.per, c.w, &sc.sat.v
 	b, doc, left := c.p.from(lo)
 	// Room for every posting, so the append below needs no check: a

@@ -103,11 +103,12 @@ func BenchmarkBM25RealLibrary(b *testing.B) {
 	lex := library.LexIndex(lib)
 	for _, k := range []int{10, 20, 30, 50, 100} {
 		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
-			i := 0
+			i, cpu := 0, reallib.StartCPU()
 			for b.Loop() {
 				lex.Search(queries[i%len(queries)], k)
 				i++
 			}
+			cpu.Report(b)
 		})
 	}
 }
