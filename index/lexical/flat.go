@@ -28,18 +28,40 @@ type flat struct {
 }
 
 // flat returns p's flat copy, building it when p has none yet, or nil for
-// a short list. The caller holds ix.mu, at least for reading; concurrent
-// builders each make an equal copy and the first one stored is kept.
+// a short list or one whose copy another search is making (that search's
+// caller reads the compressed list meanwhile: on the 1M library, 16
+// sessions starting at once all reached the same 400k-posting lists, and
+// each made its own copy). The caller holds ix.mu, at least for reading,
+// so no writer drops a copy while it is made.
 func (ix *Index) flat(p *postings) *flat {
 	if p.n < flatFrom {
 		return nil
 	}
-	f := p.flat.Load()
-	if f == nil {
-		f = ix.flatten(p)
-		if !p.flat.CompareAndSwap(nil, f) {
-			f = p.flat.Load()
+	if f := p.flat.Load(); f != nil {
+		return made(f)
+	}
+	if !p.flat.CompareAndSwap(nil, building) {
+		return made(p.flat.Load())
+	}
+	done := false
+	defer func() {
+		if !done { // flatten panicked: let a later search try again
+			p.flat.Store(nil)
 		}
+	}()
+	f := ix.flatten(p)
+	p.flat.Store(f)
+	done = true
+	return f
+}
+
+// building stands in p.flat for a copy being made.
+var building = new(flat)
+
+// made is f, or nil when f stands for a copy being made.
+func made(f *flat) *flat {
+	if f == building {
+		return nil
 	}
 	return f
 }

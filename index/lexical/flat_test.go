@@ -186,3 +186,30 @@ func BenchmarkPostingLoop(b *testing.B) {
 		}
 	}
 }
+
+// TestFlatBeingMade: while one search makes a list's copy, another reads
+// the compressed list, with the same results, and makes no copy of its
+// own; a later search uses the copy made.
+func TestFlatBeingMade(t *testing.T) {
+	setFlatFrom(t, 1)
+	ix := New(DefaultConfig())
+	for i := range 50 {
+		ix.Add(uint64(i), fmt.Sprintf("alpha beta%d gamma%d", i%7, i%3))
+	}
+	want := ix.searchExhaustive("alpha beta3 gamma1", 10)
+	p := &ix.post[ix.termIDs[Tokenize("alpha")[0]]]
+	p.flat.Store(building)
+	if got := ix.Search("alpha beta3 gamma1", 10); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("while the copy is made: %v, want %v", got, want)
+	}
+	if ix.flat(p) != nil || p.flat.Load() != building {
+		t.Fatal("a second search made a copy of a list being copied")
+	}
+	p.flat.Store(nil)
+	if got := ix.Search("alpha beta3 gamma1", 10); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("after the copy: %v, want %v", got, want)
+	}
+	if f := p.flat.Load(); f == nil || f == building || len(f.slots)+len(f.xslots) != 50 {
+		t.Fatalf("the copy after a search: %v", f)
+	}
+}
