@@ -46,8 +46,9 @@
 // heap profiles.
 //
 // A list of 1024 postings or more is scored from a flat copy (flat.go),
-// made the first time a search reads it and dropped when the list or one
-// of its passages changes: 6 bytes a live posting, about 2.5 times its
+// made the first time a search reads it; postings added later are read
+// compressed after it until they reach a quarter of it, and a deletion of
+// one of its passages drops it: 6 bytes a live posting, about 2.5 times its
 // compressed form. Were every long list read, that would stay under 0.9 GB
 // at a million passages; the 300 SciFact claims made 0.28 GB.
 //
@@ -133,11 +134,12 @@
 //     and the segment's passages' terms another; a list that grows past its
 //     share moves to its own, and the share it left stays allocated until
 //     the next compaction.
-//   - A write drops the flat copies (flat.go) of the lists of the passages
-//     it adds or deletes; the next search to read such a list rebuilds its
+//   - Deleting (or replacing) a passage drops the flat copies (flat.go) of
+//     its terms' lists, and a list whose added postings reach a quarter of
+//     its copy drops it; the next search to read such a list rebuilds the
 //     copy, at about one and a half times the cost of reading it
-//     compressed. Searches interleaved with a stream of writes pay that
-//     each time; read-mostly use pays it once per list.
+//     compressed. Appending passages alone costs a search only the
+//     compressed reading of what was added since the copy.
 //   - Writing a segment compacts the index first when passages were
 //     deleted (it holds live passages only): that Save costs the CPU of
 //     inverting every passage, once per segment.

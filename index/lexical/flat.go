@@ -8,8 +8,9 @@ import "slices"
 // list is therefore scored from a flat copy, 2-3 ns a posting: per live
 // posting its slot and where its saturation lies in the satTable, 6 bytes
 // against the 2-3 of the compressed form. The copy is made the first time
-// a search reads the list (8-11 ns a posting, once) and kept until the
-// list or a passage in it changes. Its table indexes do not depend on the
+// a search reads the list (8-11 ns a posting, once) and kept until a
+// passage in it is deleted or the postings added after it (read compressed
+// meanwhile) reach a quarter of it. Its table indexes do not depend on the
 // index statistics (only the table's values do), so adding or deleting
 // other passages leaves it valid.
 
@@ -25,6 +26,10 @@ type flat struct {
 	// The other live postings (tf above satTFs or a passage of satLens
 	// tokens or more; 0.2% on the 100k scale library), ascending.
 	xslots, xtf []uint32
+	// The copy covers the list's slots below end, its first n postings;
+	// postings added since (the tail) are read compressed.
+	end uint32
+	n   int
 }
 
 // flat returns p's flat copy, building it when p has none yet, or nil for
@@ -85,6 +90,7 @@ func (ix *Index) flatten(p *postings) *flat {
 		}
 	}
 	f.slots, f.sat = slots[:n], sat[:n]
+	f.end, f.n = p.blocks[len(p.blocks)-1].last+1, p.n
 	if n < len(slots)*3/4 { // deleted passages or many others: give the room back
 		f.slots, f.sat = slices.Clone(f.slots), slices.Clone(f.sat)
 	}

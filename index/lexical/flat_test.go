@@ -76,8 +76,9 @@ func TestFlatMatchesCompressed(t *testing.T) {
 	}
 }
 
-// TestFlatDropped: a search leaves flat copies of the lists it read; adding
-// or deleting a passage drops those of its terms' lists and only those.
+// TestFlatDropped: a search leaves flat copies of the lists it read;
+// deleting a passage drops those of its terms' lists and only those, and so
+// does adding one to a list whose copy is small.
 func TestFlatDropped(t *testing.T) {
 	setFlatFrom(t, 1)
 	ix := New(DefaultConfig())
@@ -211,5 +212,40 @@ func TestFlatBeingMade(t *testing.T) {
 	}
 	if f := p.flat.Load(); f == nil || f == building || len(f.slots)+len(f.xslots) != 50 {
 		t.Fatalf("the copy after a search: %v", f)
+	}
+}
+
+// TestFlatKeepsTail: passages added after a list's copy was made are read
+// compressed after it, with the same results as the reference scorer, until
+// they reach a quarter of the copy, which is then made anew.
+func TestFlatKeepsTail(t *testing.T) {
+	setFlatFrom(t, 1)
+	ix := New(DefaultConfig())
+	for i := range 40 {
+		ix.Add(uint64(i), fmt.Sprintf("alpha beta%d", i%5))
+	}
+	p := &ix.post[ix.termIDs[Tokenize("alpha")[0]]]
+	ix.Search("alpha", 10)
+	f := p.flat.Load()
+	if f == nil || f.n != 40 {
+		t.Fatalf("no copy of 40 postings after a search: %+v", f)
+	}
+	for i := 40; i < 49; i++ { // 9 postings: below a quarter of 40
+		ix.Add(uint64(i), "alpha alpha alpha beta1") // a higher tf: these rank first
+		if p.flat.Load() != f {
+			t.Fatalf("the copy was dropped after %d added postings", i-39)
+		}
+		for _, k := range []int{1, 5, 60} {
+			if got, want := ix.Search("alpha beta1", k), ix.searchExhaustive("alpha beta1", k); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%d added, k %d: %v, want %v", i-39, k, got, want)
+			}
+		}
+	}
+	ix.Add(49, "alpha")
+	if p.flat.Load() != nil {
+		t.Fatal("the copy was kept with a tail of a quarter of it")
+	}
+	if got := ix.Search("alpha", 60); len(got) != 50 || p.flat.Load() == nil || p.flat.Load().n != 50 {
+		t.Fatalf("after the tail: %d results, copy %+v", len(got), p.flat.Load())
 	}
 }

@@ -40,13 +40,17 @@ func (p *postings) add(doc, tf, length uint32) {
 		p.blocks = append(p.blocks, block{off: uint32(len(p.data)), minLen: length})
 	}
 	b := &p.blocks[len(p.blocks)-1]
-	p.dropFlat()
 	p.data = binary.AppendUvarint(p.data, uint64(doc-base))
 	p.data = binary.AppendUvarint(p.data, uint64(tf))
 	b.last = doc
 	b.maxTF = max(b.maxTF, tf)
 	b.minLen = min(b.minLen, length)
 	p.n++
+	if f := p.flat.Load(); f != nil && p.n-f.n >= f.n/4 {
+		// A copy reads the postings added after it compressed (they
+		// all lie past its slots); once they are many, it is made anew.
+		p.flat.Store(nil)
+	}
 }
 
 // dropFlat forgets p's flat copy (flat.go), as a change of the list or of
