@@ -47,7 +47,7 @@ func setFlatFrom(t testing.TB, n int) {
 // new ones.
 func TestFlatMatchesCompressed(t *testing.T) {
 	setFlatFrom(t, 1)
-	defer func() { exhaustiveFrom, splitFrom, pruneEager, splitListFrom = 50, 1<<15, false, 1<<13 }()
+	defer func() { exhaustiveFrom, splitFrom, pruneEager = 50, 1<<15, false }()
 	for seed := range uint64(4) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		z := rand.NewZipf(rng, 1.1+rng.Float64(), 1, 400)
@@ -65,8 +65,8 @@ func TestFlatMatchesCompressed(t *testing.T) {
 				query := strings.Join([]string{word(), word(), word(), word()}[:1+rng.IntN(4)], " ")
 				k := 1 + rng.IntN(80)
 				want := ix.searchExhaustive(query, k)
-				for _, m := range [][4]int{{1 << 30, 1 << 30, 0, 1 << 30}, {1, 1, 0, 1}, {1 << 30, 1 << 30, 1, 1}} {
-					exhaustiveFrom, splitFrom, pruneEager, splitListFrom = m[0], m[1], m[2] == 1, m[3]
+				for _, m := range [][3]int{{1 << 30, 1 << 30, 0}, {1, 1, 0}, {1 << 30, 1 << 30, 1}} {
+					exhaustiveFrom, splitFrom, pruneEager = m[0], m[1], m[2] == 1
 					if got := ix.Search(query, k); fmt.Sprint(got) != fmt.Sprint(want) {
 						t.Fatalf("seed %d round %d query %d %q k %d mode %v:\n got       %v\n reference %v", seed, round, q, query, k, m, got, want)
 					}

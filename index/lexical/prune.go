@@ -57,7 +57,7 @@ func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
 	// too many candidates. The next check waits until it could succeed.
 	theta, crowded := 0.0, -1.0
 	for j := range sc.cursors {
-		ix.scoreList(sc, j, bm)
+		sc.touched = ix.addList(&sc.cursors[j], sc, sc.acc, sc.touched, bm, 0, exhausted)
 		sc.segEnd = append(sc.segEnd, len(sc.touched))
 		r, last := rest[j+1], j == n-1
 		if !last && !pruneEager && (len(sc.touched) < k || restPost[j+1]*postingCost <= len(sc.touched)*2+k*fwd ||

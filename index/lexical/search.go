@@ -73,7 +73,7 @@ type scratch struct {
 	sat     *satTable  // the saturation table of this search's statistics
 	acc     []float32  // score (pruned: partial sum) per slot, zero between searches
 	touched []uint32   // slots scored
-	parts   []*scratch // one per slot range scored concurrently (exhaustive; pruned uses parts[0] to split a list)
+	parts   []*scratch // one per slot range scored concurrently (exhaustive)
 	// pruned:
 	best     []Result         // the best partial sums (ID: slot)
 	cand     []uint32         // slots that may reach the results

@@ -100,17 +100,17 @@ func TestMaxScoreMatchesExhaustive(t *testing.T) {
 				}
 				query, k := strings.Join(ws, " "), 1+rng.IntN(120)
 				want := ix.searchExhaustive(query, k)
-				// Pruned (eager or not, lists split or not, candidates
-				// gathered by bestPartial or not), term at a time, term at
-				// a time split by slot range.
-				for _, from := range [][5]int{{1 << 30, 1 << 30, 0, 1 << 30, 1}, {1 << 30, 1 << 30, 1, 1 << 30, 1}, {1 << 30, 1 << 30, 0, 1, 1}, {1 << 30, 1 << 30, 1, 1, 1},
-					{1 << 30, 1 << 30, 0, 1 << 30, 0}, {1 << 30, 1 << 30, 1, 1 << 30, 0}, {1, 1 << 30, 0, 1, 1}, {1, 1, 0, 1, 1}} {
-					exhaustiveFrom, splitFrom, pruneEager, splitListFrom, gatherPre = from[0], from[1], from[2] == 1, from[3], from[4] == 1
+				// Pruned (eager or not, candidates gathered by bestPartial
+				// or not), term at a time, term at a time split by slot
+				// range.
+				for _, from := range [][4]int{{1 << 30, 1 << 30, 0, 1}, {1 << 30, 1 << 30, 1, 1},
+					{1 << 30, 1 << 30, 0, 0}, {1 << 30, 1 << 30, 1, 0}, {1, 1 << 30, 0, 1}, {1, 1, 0, 1}} {
+					exhaustiveFrom, splitFrom, pruneEager, gatherPre = from[0], from[1], from[2] == 1, from[3] == 1
 					if got := ix.Search(query, k); fmt.Sprint(got) != fmt.Sprint(want) {
-						t.Fatalf("query %d %q k %d (exhaustive from k %d, split from %d postings, eager %v, lists split from %d, gathered %v):\n got       %v\n reference %v", q, query, k, from[0], from[1], pruneEager, from[3], gatherPre, got, want)
+						t.Fatalf("query %d %q k %d (exhaustive from k %d, split from %d postings, eager %v, gathered %v):\n got       %v\n reference %v", q, query, k, from[0], from[1], pruneEager, gatherPre, got, want)
 					}
 				}
-				exhaustiveFrom, splitFrom, pruneEager, splitListFrom, gatherPre = 50, 1<<15, false, 1<<13, true
+				exhaustiveFrom, splitFrom, pruneEager, gatherPre = 50, 1<<15, false, true
 			}
 		})
 	}

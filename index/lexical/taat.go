@@ -70,41 +70,6 @@ func (ix *Index) exhaustive(sc *scratch, bm bm25, k int) []Result {
 	return sc.heap.sorted()
 }
 
-// splitListFrom is the posting count from which pruned, when no other
-// search is running, scores a list in two halves concurrently (a variable
-// for tests). Below it, waking another CPU costs about what it saves.
-var splitListFrom = 1 << 13
-
-// scoreList adds cursor j's list to sc.acc and sc.touched. A long list of a
-// lone search is cut at a block boundary into two slot ranges scored
-// concurrently (the ranges' slots are disjoint, so are their sums), which
-// brings a lone query's latency down with the CPUs; under concurrent load
-// every search stays on one CPU.
-func (ix *Index) scoreList(sc *scratch, j int, bm bm25) {
-	c := &sc.cursors[j]
-	if c.p.n < splitListFrom || len(c.p.blocks) < 2 || runtime.GOMAXPROCS(0) < 2 || ix.searching.Load() > 1 {
-		sc.touched = ix.addList(c, sc, sc.acc, sc.touched, bm, 0, exhausted)
-		return
-	}
-	mid := c.p.blocks[len(c.p.blocks)/2-1].last + 1 // the first half's blocks end below it
-	// The flat copy is built here, not in both halves.
-	ix.flat(c.p)
-	if len(sc.parts) == 0 {
-		sc.parts = append(sc.parts, new(scratch))
-	}
-	part := sc.parts[0]
-	part.sat = sc.sat
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		part.touched = ix.addList(c, part, sc.acc, part.touched[:0], bm, mid, exhausted)
-	}()
-	sc.touched = ix.addList(c, sc, sc.acc, sc.touched, bm, 0, mid)
-	wg.Wait()
-	sc.touched = append(sc.touched, part.touched...)
-}
-
 // scoreRange scores the postings of sc's cursors with slots in [lo, hi) into
 // sc.acc (leaving it zero again) and returns the k best, as a heap appended
 // to h. Calls on disjoint ranges may run concurrently.
