@@ -129,13 +129,13 @@ func (ix *Index) tryStop(sc *scratch, bm bm25, k, from int, margin float64, forc
 // In the same pass it gathers what candidates will filter, so that a
 // successful stop reads the touched slots once rather than twice; and it
 // reads only the segments of them (see segBounds) that can hold one of the
-// k best partial sums or a candidate. Once k
-// partial sums are held and floor(their k-th, r) is positive, every later
-// slot whose partial sum reaches that running floor goes to sc.pre
-// (sc.preFrom is where that began, -1 if it never did; sc.preLow the last
-// floor used). The k-th best exact score θ is at least the k-th best
-// partial sum, which is at least the running k-th, so the slots left out
-// cannot reach candidates' floor(θ, r) either.
+// k best partial sums or a candidate. Once k partial sums are held and
+// floor(their k-th, r) is positive, every later slot whose partial sum
+// reaches that running floor goes to sc.pre (sc.preFrom is where that
+// began, -1 if it never did; sc.preLow the last floor used). The k-th best
+// exact score θ is at least the k-th best partial sum, which is at least
+// the running k-th, so the slots left out cannot reach candidates'
+// floor(θ, r) either.
 func (sc *scratch) bestPartial(k int, r, margin float64) []Result {
 	best, pre, from := sc.best[:0], sc.pre[:0], -1
 	low, start := float32(0), 0
