@@ -25,6 +25,11 @@ type deadlineWriter struct {
 	onFail  func()
 	once    sync.Once
 	splice  *splice // nil but on a streamable HTTP POST
+	// hold is set, on a streamable HTTP POST, until the header is decided:
+	// a JSON response is then held whole (see hold.go).
+	hold   bool
+	status int    // the status of the held response; 0 when none is held
+	held   []byte // the held body
 }
 
 // withWriteDeadline wraps w in a deadlineWriter; onFail may be nil.
@@ -47,11 +52,22 @@ func (d *deadlineWriter) fail() {
 
 // Write implements http.ResponseWriter with a fresh deadline.
 func (d *deadlineWriter) Write(p []byte) (int, error) {
-	d.arm()
+	if d.hold {
+		d.WriteHeader(http.StatusOK)
+	}
 	q, spliced := p, false
 	if d.splice != nil {
 		q, spliced = d.splice.apply(p)
 	}
+	if d.status != 0 {
+		if d.keep(q, spliced) {
+			return len(p), nil
+		}
+		if err := d.release(); err != nil {
+			return 0, err
+		}
+	}
+	d.arm()
 	n, err := d.ResponseWriter.Write(q)
 	if err != nil {
 		d.fail()
@@ -61,8 +77,13 @@ func (d *deadlineWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// Flush implements http.Flusher with a fresh deadline.
+// Flush implements http.Flusher with a fresh deadline. It sends a held
+// response on, and ends the holding.
 func (d *deadlineWriter) Flush() {
+	d.hold = false
+	if d.status != 0 && d.release() != nil {
+		return
+	}
 	d.arm()
 	if err := d.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		d.fail()

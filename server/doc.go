@@ -56,6 +56,9 @@
 //     answers unread; every response write has a WriteTimeout deadline and
 //     every request body a BodyTimeout deadline and MaxBodyBytes cap (413,
 //     408, and JSON-RPC batches 400, each with a JSON-RPC -32600 error).
+//   - A streamable HTTP POST's JSON answer (up to 1 MiB, not flushed) is held
+//     until the handler returns and sent with a Content-Length rather than
+//     chunked; a text/event-stream answer goes out as it is written.
 //   - /docs streams the original with http.ServeContent (Range, HEAD,
 //     If-None-Match, If-Modified-Since) from store.OriginalReader, which
 //     holds no read transaction between pieces, so a slow reader neither

@@ -79,6 +79,9 @@ func (r *rawSession) call(name, body, base string) {
 	}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		raw = sseData(raw)
+	} else if resp.ContentLength != int64(len(raw)) || resp.TransferEncoding != nil {
+		// A JSON answer is held and sent with its length (hold.go).
+		r.t.Errorf("%s: Content-Length %d, Transfer-Encoding %q; want %d, none", name, resp.ContentLength, resp.TransferEncoding, len(raw))
 	}
 	raw = bytes.ReplaceAll(raw, []byte(base), []byte("{{base}}"))
 	var req, res any

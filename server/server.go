@@ -336,15 +336,18 @@ func (s *Server) buildHandler() {
 
 // streamDeadlines gives every write of a streamable HTTP response a write
 // deadline (see deadlineWriter), and a POST's response a splice for the
-// tool result it may carry.
+// tool result it may carry; a POST's JSON response is held and sent whole
+// when the handler returns (hold.go).
 func (s *Server) streamDeadlines(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		dw := s.withWriteDeadline(w, nil)
 		if r.Method == http.MethodPost {
 			dw.splice = &splice{tok: s.spliceTok}
+			dw.hold = true
 			r = r.WithContext(context.WithValue(r.Context(), spliceKey{}, dw.splice))
 		}
 		next.ServeHTTP(dw, r)
+		dw.finish()
 	})
 }
 

@@ -38,9 +38,10 @@ func newSpliceTokens() spliceTokens {
 type splice struct {
 	tok spliceTokens
 	mu  sync.Mutex
-	// structured and text (a JSON string of structured) wait for the
-	// response; nil when nothing is pending.
-	structured, text []byte
+	// structured waits for the response; nil when nothing is pending.
+	// Its text form (a JSON string of it) is written by apply straight
+	// into the response.
+	structured []byte
 }
 
 // spliceFrom returns the splice of ctx's request, or nil.
@@ -50,24 +51,23 @@ func spliceFrom(ctx context.Context) *splice {
 }
 
 // result returns the placeholder result that stands for structured (the
-// JSON of the result's structured content) and leaves structured and its
-// text form for apply.
+// JSON of the result's structured content) and leaves structured for apply.
 func (sp *splice) result(structured []byte) *mcp.CallToolResult {
-	text := appendJSONString(make([]byte, 0, len(structured)+len(structured)/8+2), structured)
 	sp.mu.Lock()
-	sp.structured, sp.text = structured, text
+	sp.structured = structured
 	sp.mu.Unlock()
 	res := mcp.NewToolResultStructured(nil, string(sp.tok.text[1:len(sp.tok.text)-1]))
 	res.RawStructuredContent = sp.tok.structured
 	return res
 }
 
-// apply returns p with the placeholders replaced by the pending JSON, and
-// true, when p holds both; else p and false.
+// apply returns p with the placeholders replaced by the pending JSON (and
+// its text form), and true, when p holds both; else p and false.
 func (sp *splice) apply(p []byte) ([]byte, bool) {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	if sp.structured == nil {
+	st := sp.structured
+	if st == nil {
 		return p, false
 	}
 	// The last occurrences: a request id comes before the result.
@@ -75,15 +75,16 @@ func (sp *splice) apply(p []byte) ([]byte, bool) {
 	if i < 0 || j < 0 {
 		return p, false
 	}
-	a, b := sp.text, sp.structured
-	ta, tb := sp.tok.text, sp.tok.structured
-	if j < i {
-		i, j, a, b, ta, tb = j, i, b, a, tb, ta
+	out := make([]byte, 0, len(p)+2*len(st)+len(st)/8+2)
+	if i < j {
+		out = appendJSONString(append(out, p[:i]...), st)
+		out = append(append(out, p[i+len(sp.tok.text):j]...), st...)
+		out = append(out, p[j+len(sp.tok.structured):]...)
+	} else {
+		out = append(append(out, p[:j]...), st...)
+		out = appendJSONString(append(out, p[j+len(sp.tok.structured):i]...), st)
+		out = append(out, p[i+len(sp.tok.text):]...)
 	}
-	out := make([]byte, 0, len(p)+len(a)+len(b))
-	out = append(append(out, p[:i]...), a...)
-	out = append(append(out, p[i+len(ta):j]...), b...)
-	out = append(out, p[j+len(tb):]...)
-	sp.structured, sp.text = nil, nil
+	sp.structured = nil
 	return out, true
 }
