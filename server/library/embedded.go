@@ -26,6 +26,7 @@ type embedded struct {
 	lex  *lexical.Index
 	docs docCache // records without text for the query path
 	mark genMark  // the store generation the indexes reflect
+	turn turns    // searches of the indexes running at once
 }
 
 // openEmbedded loads the persisted indexes over db, reconciling them with
@@ -39,7 +40,7 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 		// The index keeps int8 codes only and re-scores from the store.
 		opts.Index.Source = &storeVectors{db}
 	}
-	l := &embedded{db: db, opts: opts}
+	l := &embedded{db: db, opts: opts, turn: newTurns(opts.Concurrency)}
 	if meta.Embedder != nil {
 		l.dim = meta.Embedder.Dimensions
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -53,7 +54,9 @@ func (l *embedded) Candidates(ctx context.Context, q Query) (Candidates, error) 
 	var c Candidates
 	var seeds []uint64
 	if q.Mode == Lexical || q.Mode == Hybrid {
-		c.Lexical, seeds = l.lexical(q)
+		if err := l.turn.run(ctx, func() { c.Lexical, seeds = l.lexical(q) }); err != nil {
+			return c, err
+		}
 	}
 	if q.Vector == nil || (q.Mode != Vector && q.Mode != Hybrid) {
 		return c, nil
@@ -62,7 +65,10 @@ func (l *embedded) Candidates(ctx context.Context, q Query) (Candidates, error) 
 	if err != nil || vec == nil {
 		return c, err
 	}
-	rs, err := vec.SearchSeeded(q.Vector, q.N, seeds)
+	var rs []index.Result
+	if werr := l.turn.run(ctx, func() { rs, err = vec.SearchSeeded(q.Vector, q.N, seeds) }); werr != nil {
+		return c, werr
+	}
 	if err != nil {
 		return c, fmt.Errorf("vector search: %w", err)
 	}

@@ -101,3 +101,17 @@ func SnippetFunc(query string) func(text string) string {
 		return s
 	}
 }
+
+// HoldTurns takes every search turn of l's embedded backend; the returned
+// func gives them back.
+func HoldTurns(l *Library) (release func()) {
+	t := l.be.(*embedded).turn
+	for range cap(t) {
+		t <- struct{}{}
+	}
+	return func() {
+		for range cap(t) {
+			<-t
+		}
+	}
+}

@@ -87,10 +87,14 @@ type Options struct {
 	// inverse document frequency of a word (safe for concurrent use). The
 	// offline embedder weighs query words by it (embed.Hash.SetQueryWeight);
 	// passage vectors use no corpus statistics, so they never go stale.
-	UseIDF  func(idf func(word string) float64)
-	Index   index.Config
-	Lexical lexical.Config
-	Logger  *slog.Logger
+	UseIDF func(idf func(word string) float64)
+	// Concurrency is how many BM25 and vector searches of the embedded
+	// backend run at once (default GOMAXPROCS); more wait their turn, first
+	// come first served (see turns). A remote backend is not limited.
+	Concurrency int
+	Index       index.Config
+	Lexical     lexical.Config
+	Logger      *slog.Logger
 }
 
 func (o Options) withDefaults() Options {
