@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -59,6 +61,9 @@ const clockTick = 10 * time.Millisecond
 type HostShares struct {
 	Steal  float64 `json:"steal"`
 	Others float64 `json:"others"`
+	// Probe is Probe's figure just before and just after the span (the
+	// caller's to set).
+	Probe [2]float64 `json:"probe_ns"`
 }
 
 // Shares compares h with an earlier reading: ours is the CPU time the
@@ -76,10 +81,55 @@ func (h HostCPU) Shares(earlier HostCPU, ours time.Duration) HostShares {
 	}
 }
 
-// String is ", host: steal S%, other processes O%", or "" for nil.
+// String is ", host: steal S%, other processes O%, probe B/A ns", or ""
+// for nil.
 func (s *HostShares) String() string {
 	if s == nil {
 		return ""
 	}
-	return fmt.Sprintf(", host: steal %.0f%%, other processes %.0f%%", 100*s.Steal, 100*s.Others)
+	return fmt.Sprintf(", host: steal %.0f%%, other processes %.0f%%, probe %.2f/%.2f ns", 100*s.Steal, 100*s.Others, s.Probe[0], s.Probe[1])
 }
+
+// probeRounds is the size of Probe's fixed workload: ~10-20 ms of one CPU.
+const probeRounds = 1 << 23
+
+// probeSink keeps the compiler from dropping Probe's loop.
+var probeSink uint64
+
+// Probe times a fixed single-threaded workload (integer steps and random
+// reads of a 2 MB table) and returns its
+// thread CPU time per round, in nanoseconds. The hypervisor's steal does
+// not show in it, but a CPU shared with another guest's thread (SMT) or a
+// lower clock does: on a shared VM the same code can take half again as
+// long from one minute to the next, and a phase's timings are only
+// comparable with another's when their probes agree.
+func Probe() float64 {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	table := make([]uint64, 1<<18) // 2 MB: reads that depend on the caches as a search's do
+	for i := range table {
+		table[i] = uint64(i) * 0x9E3779B97F4A7C15
+	}
+	start := threadCPU()
+	x, sum := uint64(0x9E3779B97F4A7C15), uint64(0)
+	for range probeRounds {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		sum += table[x&(1<<18-1)]
+	}
+	probeSink += x + sum
+	return float64(threadCPU()-start) / probeRounds
+}
+
+// threadCPU is the calling thread's CPU time.
+func threadCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// rusageThread is Linux's RUSAGE_THREAD.
+const rusageThread = 1

@@ -38,7 +38,8 @@ func TestHostShares(t *testing.T) {
 	if got := (*HostShares)(nil).String(); got != "" {
 		t.Fatalf("nil: %q", got)
 	}
-	if got, want := s.String(), ", host: steal 10%, other processes 15%"; got != want {
+	s.Probe = [2]float64{2.5, 3.25}
+	if got, want := s.String(), ", host: steal 10%, other processes 15%, probe 2.50/3.25 ns"; got != want {
 		t.Fatalf("String: %q, want %q", got, want)
 	}
 }
@@ -53,5 +54,14 @@ func TestReadHostCPU(t *testing.T) {
 	b, err := ReadHostCPU()
 	if err != nil || b.Total <= a.Total || b.Busy < a.Busy {
 		t.Fatalf("%+v then %+v, %v", a, b, err)
+	}
+}
+
+// TestProbe: the probe's workload takes some time, and not absurdly much.
+func TestProbe(t *testing.T) {
+	ns := Probe()
+	t.Logf("probe: %.3f ns a round", ns)
+	if ns <= 0 || ns > 100 {
+		t.Fatalf("probe %.3f ns a round", ns)
 	}
 }
