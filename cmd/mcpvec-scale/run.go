@@ -167,14 +167,23 @@ func (b *bench) measureServe(ctx context.Context) error {
 	}
 	peak := childproc.SampleMemory(s.Pid(), 50*time.Millisecond)
 	for _, n := range c.clients {
-		cpu := childproc.CPU(s.Pid())
+		probe := childproc.Probe()
+		cpu, self := childproc.CPU(s.Pid()), childproc.CPU(os.Getpid())
+		host, hostErr := childproc.ReadHostCPU()
 		f, err := runLoad(ctx, s.url, n, c.requests, c.limit, b.queries)
 		if err != nil {
 			peak()
 			return fmt.Errorf("load with %d clients: %w", n, err)
 		}
-		f.ServeCPUms = float64((childproc.CPU(s.Pid()) - cpu).Microseconds()) / 1000 / float64(max(f.Requests, 1))
-		fmt.Fprintf(log, "%d clients: %.0f req/s, p50 %.2f ms, p99 %.2f ms, serve CPU %.2f ms/call, %d errors\n", n, f.PerSecond, f.P50ms, f.P99ms, f.ServeCPUms, f.Errors)
+		serveCPU := childproc.CPU(s.Pid()) - cpu
+		f.ServeCPUms = float64(serveCPU.Microseconds()) / 1000 / float64(max(f.Requests, 1))
+		var sh childproc.HostShares
+		if now, err := childproc.ReadHostCPU(); err == nil && hostErr == nil {
+			sh = now.Shares(host, serveCPU+childproc.CPU(os.Getpid())-self)
+		}
+		sh.Probe = [2]float64{probe, childproc.Probe()}
+		f.Host = &sh
+		fmt.Fprintf(log, "%d clients: %.0f req/s, p50 %.2f ms, p99 %.2f ms, serve CPU %.2f ms/call, %d errors%s\n", n, f.PerSecond, f.P50ms, f.P99ms, f.ServeCPUms, f.Errors, f.Host.String())
 		r.Load = append(r.Load, *f)
 	}
 	p := peak()
