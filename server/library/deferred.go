@@ -16,7 +16,7 @@ import (
 // default mode does not use vectors is ready once its BM25 index is loaded
 // (at a million passages the graph takes as long again). The load starts
 // at the first need: a vector or hybrid search, Counts, a write, or
-// Library.LoadIndexes (which a server calls once it is up), and runs once,
+// Library.LoadIndexes, and runs once,
 // in a goroutine of its own, from a read transaction of its own. Writes
 // applied before it ends wait in queue and are replayed on the loaded
 // graph when they are younger than its transaction (by store generation),
@@ -193,8 +193,7 @@ func (l *embedded) savedVectors() *index.Index {
 
 // LoadIndexes loads what Open deferred: the vector index of a library
 // whose default mode does not use it. The first search, count or write
-// that needs it loads it otherwise; a server calls this once it is up, so
-// that a hybrid search then finds it loaded. It returns when the index is
+// that needs it loads it otherwise. It returns when the index is
 // loaded, or ctx's error when ctx ends first (the load goes on), or the
 // load's error. Only the first call loads; it is safe for concurrent use
 // and does nothing for a library that deferred nothing.

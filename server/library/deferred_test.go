@@ -133,24 +133,36 @@ func checkAfterRace(t *testing.T, lib *library.Library) {
 	}
 }
 
-// TestLiveLoadsDeferredVectors: a server's Live loads the deferred index
-// in the background, without a search asking for it.
-func TestLiveLoadsDeferredVectors(t *testing.T) {
+// TestLiveLeavesDeferredVectors: a server's Live does not load the
+// deferred index by itself, nor does a lexical search through it; a hybrid
+// search does, waits for it and finds its passages.
+func TestLiveLeavesDeferredVectors(t *testing.T) {
 	f := deferredFixture(t)
-	library.NewLive(f.lib)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		pending, _ := library.VectorsDeferred(f.lib)
-		if !pending {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the Live did not load the deferred vector index")
-		}
-		time.Sleep(5 * time.Millisecond)
+	live := library.NewLive(f.lib)
+	ctx := context.Background()
+	if _, err := live.Current().Search(ctx, "photosynthesis", library.SearchOptions{Mode: library.Lexical}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // room for a load started in the background to show
+	if pending, begun := library.VectorsDeferred(f.lib); !pending || begun {
+		t.Fatalf("after start and a lexical search: pending %v, begun %v; want the load not begun", pending, begun)
+	}
+	resp, err := live.Current().Search(ctx, "photosynthesis", library.SearchOptions{Mode: library.Hybrid, Debug: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pending, _ := library.VectorsDeferred(f.lib); pending {
+		t.Fatal("a hybrid search returned before the deferred vector index was loaded")
 	}
 	if n := library.VectorIndex(f.lib).Len(); n != 4 {
 		t.Fatalf("vector index holds %d passages, want 4", n)
+	}
+	found := false
+	for _, r := range resp.Results {
+		found = found || r.Retriever == "vector" || r.Retriever == "both"
+	}
+	if !found {
+		t.Fatalf("hybrid search found nothing by its vectors: %+v", resp.Results)
 	}
 }
 

@@ -52,12 +52,13 @@
 //     (which does not wait: it is queued and replayed on the loaded graph
 //     if the graph's read transaction did not see it, by store generation)
 //     or LoadIndexes. A Save waits for a load under way, so the graph it
-//     persists holds the queued writes. A CLI search in lexical mode never
-//     loads the graph; a server's Live loads it in the background.
+//     persists holds the queued writes. A lexical search never loads the
+//     graph, from the CLI or a server: the MCP tools search in the default
+//     mode, so a server of such a library loads it only when a web search
+//     in another mode, a write or a count needs it.
 //   - NewLive releases the file pages the open mapped (store.DB.
 //     ReleaseMapped), so a server's resident set after start-up is its
-//     indexes; pages searches touch are mapped again as they are read. It
-//     starts the deferred load and releases the pages that load mapped.
+//     indexes; pages searches touch are mapped again as they are read.
 //   - Summary reads the store's totals and the first 20 titles, not every
 //     document record.
 //   - Reindex switches vectors, embedder identity and a rebuilt vector index

@@ -16,9 +16,11 @@ type Live struct {
 
 // NewLive returns a Live serving l. It releases the library file's pages
 // that opening l mapped (Library.ReleaseMapped): a server's resident memory
-// is then its indexes, not the file. It loads what Open deferred
-// (Library.LoadIndexes) in a goroutine, and releases the pages that load
-// mapped when it ends. Failures are only logged.
+// is then its indexes, not the file. What Open deferred (the vector index
+// of a library whose default mode does not use it) stays unloaded until a
+// search, count or write needs it: the MCP tools search in the default
+// mode, so a server of such a library may never need it (at a million
+// passages it is ~0.8 GB of memory and ~3 GB of file pages while loading).
 func NewLive(l *Library) *Live {
 	lv := &Live{}
 	lv.Swap(l)
@@ -29,14 +31,6 @@ func NewLive(l *Library) *Live {
 func release(l *Library) {
 	if err := l.ReleaseMapped(); err != nil {
 		l.opts.Logger.Warn("could not release the library file's mapped pages", "err", err)
-	}
-}
-
-// loadDeferred loads what Open deferred for l, then releases the pages the
-// load mapped. The load's own failure is logged where it happens.
-func loadDeferred(l *Library) {
-	if l.LoadIndexes(context.Background()) == nil {
-		release(l)
 	}
 }
 
@@ -68,14 +62,11 @@ func (lv *Live) Current() *Library { return lv.cur.Load() }
 // Mode is the current library's default search mode.
 func (lv *Live) Mode() Mode { return lv.Current().Mode() }
 
-// Swap makes l the Library being served, releases the pages opening it
-// mapped and loads what its Open deferred, as NewLive does.
+// Swap makes l the Library being served and releases the pages opening it
+// mapped, as NewLive does.
 func (lv *Live) Swap(l *Library) {
 	lv.cur.Store(l)
 	release(l)
-	if l.deferred() {
-		go loadDeferred(l)
-	}
 }
 
 // Search is Library.Search on the current Library.
