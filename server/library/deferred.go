@@ -205,9 +205,3 @@ func (l *Library) LoadIndexes(ctx context.Context) error {
 	_, err := e.waitVectors(ctx)
 	return err
 }
-
-// deferred reports whether Open deferred an index that is not loaded yet.
-func (l *Library) deferred() bool {
-	e, ok := l.be.(*embedded)
-	return ok && e.pending() != nil
-}

@@ -93,9 +93,6 @@ func (s *HostShares) String() string {
 // probeRounds is the size of Probe's fixed workload: ~10-20 ms of one CPU.
 const probeRounds = 1 << 23
 
-// probeSink keeps the compiler from dropping Probe's loop.
-var probeSink uint64
-
 // Probe times a fixed single-threaded workload (integer steps and random
 // reads of a 2 MB table) and returns its
 // thread CPU time per round, in nanoseconds. The hypervisor's steal does
@@ -118,7 +115,7 @@ func Probe() float64 {
 		x ^= x << 17
 		sum += table[x&(1<<18-1)]
 	}
-	probeSink += x + sum
+	runtime.KeepAlive(x + sum) // the loop's result is used: it is not dropped
 	return float64(threadCPU()-start) / probeRounds
 }
 
