@@ -134,8 +134,9 @@ func checkAfterRace(t *testing.T, lib *library.Library) {
 }
 
 // TestLiveLeavesDeferredVectors: a server's Live does not load the
-// deferred index by itself, nor does a lexical search through it; a hybrid
-// search does, waits for it and finds its passages.
+// deferred index by itself, nor does a lexical search through it or
+// LoadedIndexStats (which says it is deferred); a hybrid search does, waits
+// for it and finds its passages.
 func TestLiveLeavesDeferredVectors(t *testing.T) {
 	f := deferredFixture(t)
 	live := library.NewLive(f.lib)
@@ -143,9 +144,13 @@ func TestLiveLeavesDeferredVectors(t *testing.T) {
 	if _, err := live.Current().Search(ctx, "photosynthesis", library.SearchOptions{Mode: library.Lexical}); err != nil {
 		t.Fatal(err)
 	}
+	st := live.Current().LoadedIndexStats()
 	time.Sleep(50 * time.Millisecond) // room for a load started in the background to show
 	if pending, begun := library.VectorsDeferred(f.lib); !pending || begun {
-		t.Fatalf("after start and a lexical search: pending %v, begun %v; want the load not begun", pending, begun)
+		t.Fatalf("after start, a lexical search and LoadedIndexStats: pending %v, begun %v; want the load not begun", pending, begun)
+	}
+	if want := (library.IndexStats{LexicalPassages: 4, Dimensions: 64, VectorsDeferred: true}); st != want {
+		t.Fatalf("LoadedIndexStats before the load: %+v, want %+v", st, want)
 	}
 	resp, err := live.Current().Search(ctx, "photosynthesis", library.SearchOptions{Mode: library.Hybrid, Debug: true})
 	if err != nil {
@@ -156,6 +161,9 @@ func TestLiveLeavesDeferredVectors(t *testing.T) {
 	}
 	if n := library.VectorIndex(f.lib).Len(); n != 4 {
 		t.Fatalf("vector index holds %d passages, want 4", n)
+	}
+	if st, want := live.Current().LoadedIndexStats(), (library.IndexStats{VectorPassages: 4, LexicalPassages: 4, Dimensions: 64}); st != want {
+		t.Fatalf("LoadedIndexStats once loaded: %+v, want %+v", st, want)
 	}
 	found := false
 	for _, r := range resp.Results {

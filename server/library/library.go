@@ -223,8 +223,25 @@ type IndexStats struct {
 	VectorPassages  int `json:"vector_passages"`
 	LexicalPassages int `json:"lexical_passages"`
 	Dimensions      int `json:"dimensions"`
+	// VectorsDeferred: the vector index is not loaded yet (LoadedIndexStats
+	// only); it loads at the first search, count or write that needs it.
+	VectorsDeferred bool `json:"vectors_deferred,omitempty"`
 }
 
 // IndexStats reports the sizes of the indexes; it waits for a vector index
 // whose load Open deferred (see LoadIndexes).
 func (l *Library) IndexStats() IndexStats { return l.be.Counts() }
+
+// LoadedIndexStats is IndexStats without loading a deferred vector index:
+// while Open's deferred load has not ended, VectorsDeferred is true and
+// VectorPassages 0. A page that only shows the sizes should not load half a
+// gigabyte (at a million passages) that no search asked for.
+func (l *Library) LoadedIndexStats() IndexStats {
+	e, ok := l.be.(*embedded)
+	if !ok || e.pending() == nil {
+		return l.be.Counts()
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return IndexStats{LexicalPassages: e.lex.Len(), Dimensions: e.dim, VectorsDeferred: true}
+}

@@ -111,9 +111,12 @@ func (h *Handler) row(r *http.Request, doc *store.Document) docRow {
 
 // describe fills what `mcpvec info` knows: embedder, index sizes, file.
 func (h *Handler) describe(d *libraryData) {
-	st := h.opts.Library.Current().IndexStats()
+	st := h.opts.Library.Current().LoadedIndexStats()
 	d.Embedder, d.Version = h.opts.Embedder, h.opts.Version
 	d.Vectors = formatCount(st.VectorPassages) + " passages in the vector index"
+	if st.VectorsDeferred {
+		d.Vectors = "vector index not loaded (the first hybrid or vector search loads it)"
+	}
 	d.Lexical = formatCount(st.LexicalPassages) + " passages in the lexical index"
 	d.Path = h.opts.LibraryPath
 	if fi, err := os.Stat(h.opts.LibraryPath); err == nil {
