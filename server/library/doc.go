@@ -28,6 +28,10 @@
 //
 //   - A Library is safe for concurrent use: searches run in parallel with
 //     writes, which update the in-memory indexes after each store write.
+//     Searches of the embedded backend's indexes take turns, as many at
+//     once as Options.Concurrency (default GOMAXPROCS), the others waiting
+//     first come first served (turns.go): more at once would only share the
+//     CPUs, each slower and the slowest far slower, each holding its scratch.
 //   - The store's passages and vectors are the source of truth. Open loads
 //     the persisted indexes and reconciles them with the store (inserting what
 //     is missing, dropping what was deleted); Save persists only what changed.
