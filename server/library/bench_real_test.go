@@ -105,6 +105,9 @@ func BenchmarkBM25RealLibrary(b *testing.B) {
 	lex := library.LexIndex(lib)
 	for _, k := range []int{10, 20, 30, 50, 100} {
 		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
+			for _, q := range queries { // once untimed: the long lists' flat copies are made on first read
+				lex.Search(q, k)
+			}
 			i, cpu := 0, reallib.StartCPU()
 			took := make([]time.Duration, 0, b.N)
 			for b.Loop() {
