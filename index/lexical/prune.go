@@ -7,14 +7,18 @@ import (
 	"slices"
 )
 
-// Costs in nanoseconds on the 100k scale library (SciFact claims), used to
-// choose between scoring another posting list and rescoring candidates:
-// a posting scored term at a time, and a passage rescored from its packed
-// terms (per packed term, and per passage).
+// Costs in nanoseconds, used to choose between scoring another posting
+// list and rescoring candidates: a posting scored term at a time (from a
+// flat copy, flat.go), and a candidate bounded by its blocks and rescored
+// from its packed terms (per packed term, and per passage). Measured with
+// the SciFact claims on the 100k and 1M scale libraries, where a candidate
+// costs ~0.9 µs at 1M (cache misses in the lists' blocks and the passage's
+// terms); the earlier 7 / 3 / 50, from before flat copies, let stops take
+// 15k candidates (13 ms) where reading the rest of the lists took 5 ms.
 const (
-	postingCost = 7
-	packedCost  = 3
-	rescoreCost = 50
+	postingCost = 3
+	packedCost  = 6
+	rescoreCost = 100
 )
 
 // pruned scores the query's posting lists term at a time into partial sums,
@@ -24,7 +28,9 @@ const (
 // sums, no passage untouched so far can reach the results, and only touched
 // passages whose partial sum plus R reaches θ are candidates. It stops when
 // rescoring those candidates costs less than scoring the remaining lists.
-// Common words (long lists with low idf) are then never read.
+// Common words (long lists with low idf) are then never read. A stop that
+// finds too many candidates once most postings are read gives way to
+// reading the rest in full (finish), as exhaustive does.
 //
 // A partial sum is the exact float32 sum of the lists read so far, in the
 // order exhaustive adds them, so a candidate's exact score is its partial
@@ -71,9 +77,33 @@ func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
 		theta = st.theta
 		if st.crowded {
 			crowded = r
+			if read := restPost[0] - restPost[j+1]; restPost[j+1] <= read || finishEager {
+				// Crowded with most of the postings read: reading the rest
+				// costs less than the stops that would avoid it.
+				return ix.finish(sc, bm, k, j+1)
+			}
 		}
 	}
 	return sc.heap.sorted() // not reached: the last tryStop is forced
+}
+
+// finishEager makes pruned finish at every crowded stop (tests).
+var finishEager = false
+
+// finish scores the lists from cursor from on in full, as exhaustive does,
+// and keeps the k best of every touched slot: the partial sums are those
+// exhaustive makes, so are the results.
+func (ix *Index) finish(sc *scratch, bm bm25, k, from int) []Result {
+	for j := from; j < len(sc.cursors); j++ {
+		sc.touched = ix.addList(&sc.cursors[j], sc, sc.acc, sc.touched, bm, 0, exhausted)
+	}
+	sc.heap = sc.heap[:0]
+	for _, s := range sc.touched {
+		if a := sc.acc[s]; len(sc.heap) < k || a >= sc.heap[0].Score {
+			sc.offer(Result{ID: ix.docs[s].id, Score: a}, k)
+		}
+	}
+	return sc.heap.sorted()
 }
 
 // stop is what tryStop found.
@@ -110,8 +140,12 @@ func (ix *Index) tryStop(sc *scratch, bm bm25, k, from int, margin float64, forc
 	if len(sc.heap) == k {
 		low = floor(theta, r, margin)
 	}
-	cand := ix.candidates(sc, bm, low, theta, from, margin)
-	if !force && len(cand) > maxCand+k && !pruneEager {
+	most := -1 // candidates beyond which the stop is crowded
+	if !force && !pruneEager {
+		most = maxCand + k
+	}
+	cand := ix.candidates(sc, bm, low, theta, from, margin, most)
+	if most >= 0 && len(cand) > most {
 		sc.heap = sc.heap[:0]
 		return stop{theta: theta, crowded: true}
 	}
@@ -210,18 +244,23 @@ func (sc *scratch) touchedAbove(low float32) []uint32 {
 // k-th best score theta: a partial sum of at least low (see floor) and a
 // bound for the slot's length that reaches theta; every touched slot when
 // low is negative. When low is at least bestPartial's last running floor,
-// it reads only the slots bestPartial could not rule out.
-func (ix *Index) candidates(sc *scratch, bm bm25, low float32, theta float64, from int, margin float64) []uint32 {
+// it reads only the slots bestPartial could not rule out. When most is not
+// negative it gives up once it has found more than most: the stop is then
+// crowded, and bounding the rest would be wasted (at a million passages a
+// crowded stop of a SciFact claim bounded 23k candidates, 20 ms).
+func (ix *Index) candidates(sc *scratch, bm bm25, low float32, theta float64, from int, margin float64, most int) []uint32 {
 	cand := sc.cand[:0]
 	sc.candUB = sc.candUB[:0]
 	for i := range sc.rdLen {
 		sc.rdLen[i] = -1 // not computed for these remaining lists
 	}
 	if sc.preFrom < 0 || low < sc.preLow {
-		cand = ix.appendCandidates(cand, sc, sc.touchedAbove(low), bm, low, theta, from, margin)
+		cand = ix.appendCandidates(cand, sc, sc.touchedAbove(low), bm, low, theta, from, margin, most)
 	} else {
-		cand = ix.appendCandidates(cand, sc, sc.touched[:sc.preFrom], bm, low, theta, from, margin)
-		cand = ix.appendCandidates(cand, sc, sc.pre, bm, low, theta, from, margin)
+		cand = ix.appendCandidates(cand, sc, sc.touched[:sc.preFrom], bm, low, theta, from, margin, most)
+		if most < 0 || len(cand) <= most {
+			cand = ix.appendCandidates(cand, sc, sc.pre, bm, low, theta, from, margin, most)
+		}
 	}
 	sc.cand = cand
 	return cand
@@ -229,9 +268,12 @@ func (ix *Index) candidates(sc *scratch, bm bm25, low float32, theta float64, fr
 
 // appendCandidates appends to cand the slots of slots that pass
 // candidates' test, and their blockBound to sc.candUB (+Inf when low is
-// negative).
-func (ix *Index) appendCandidates(cand []uint32, sc *scratch, slots []uint32, bm bm25, low float32, theta float64, from int, margin float64) []uint32 {
+// negative), returning once cand holds more than most (most ≥ 0).
+func (ix *Index) appendCandidates(cand []uint32, sc *scratch, slots []uint32, bm bm25, low float32, theta float64, from int, margin float64, most int) []uint32 {
 	for _, s := range slots {
+		if most >= 0 && len(cand) > most {
+			return cand
+		}
 		a := sc.acc[s]
 		if a < low {
 			continue

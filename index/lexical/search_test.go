@@ -67,7 +67,8 @@ func (ix *Index) searchExhaustive(query string, k int) []Result {
 // TestMaxScoreMatchesExhaustive: on random corpora with skewed vocabularies,
 // deletions, replacements and compaction, both of Search's strategies (pruned
 // and term at a time over the compressed lists) return exactly the ids and
-// scores of a plain reference scorer, ties included.
+// scores of a plain reference scorer, ties included; pruned also when it
+// finishes in full at its first crowded stop.
 func TestMaxScoreMatchesExhaustive(t *testing.T) {
 	for seed := range uint64(6) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
@@ -103,14 +104,15 @@ func TestMaxScoreMatchesExhaustive(t *testing.T) {
 				// Pruned (eager or not, candidates gathered by bestPartial
 				// or not), term at a time, term at a time split by slot
 				// range.
-				for _, from := range [][4]int{{1 << 30, 1 << 30, 0, 1}, {1 << 30, 1 << 30, 1, 1},
-					{1 << 30, 1 << 30, 0, 0}, {1 << 30, 1 << 30, 1, 0}, {1, 1 << 30, 0, 1}, {1, 1, 0, 1}} {
-					exhaustiveFrom, splitFrom, pruneEager, gatherPre = from[0], from[1], from[2] == 1, from[3] == 1
+				for _, from := range [][5]int{{1 << 30, 1 << 30, 0, 1, 0}, {1 << 30, 1 << 30, 1, 1, 0},
+					{1 << 30, 1 << 30, 0, 0, 0}, {1 << 30, 1 << 30, 1, 0, 0}, {1 << 30, 1 << 30, 0, 1, 1},
+					{1, 1 << 30, 0, 1, 0}, {1, 1, 0, 1, 0}} {
+					exhaustiveFrom, splitFrom, pruneEager, gatherPre, finishEager = from[0], from[1], from[2] == 1, from[3] == 1, from[4] == 1
 					if got := ix.Search(query, k); fmt.Sprint(got) != fmt.Sprint(want) {
-						t.Fatalf("query %d %q k %d (exhaustive from k %d, split from %d postings, eager %v, gathered %v):\n got       %v\n reference %v", q, query, k, from[0], from[1], pruneEager, gatherPre, got, want)
+						t.Fatalf("query %d %q k %d (exhaustive from k %d, split from %d postings, eager %v, gathered %v, finish at the first crowded stop %v):\n got       %v\n reference %v", q, query, k, from[0], from[1], pruneEager, gatherPre, finishEager, got, want)
 					}
 				}
-				exhaustiveFrom, splitFrom, pruneEager, gatherPre = 50, 1<<15, false, true
+				exhaustiveFrom, splitFrom, pruneEager, gatherPre, finishEager = 50, 1<<15, false, true, false
 			}
 		})
 	}
