@@ -15,12 +15,11 @@ import (
 // deferredVectors is a vector index Open did not wait for: a library whose
 // default mode does not use vectors is ready once its BM25 index is loaded
 // (at a million passages the graph takes as long again). The load starts
-// at the first need: a vector or hybrid search, Counts, a write, or
-// Library.LoadIndexes, and runs once,
-// in a goroutine of its own, from a read transaction of its own. Writes
-// applied before it ends wait in queue and are replayed on the loaded
-// graph when they are younger than its transaction (by store generation),
-// so a write is never lost nor applied twice.
+// at the first need: a vector or hybrid search, Counts or a write, and
+// runs once, in a goroutine of its own, from a read transaction of its
+// own. Writes applied before it ends wait in queue and are replayed on the
+// loaded graph when they are younger than its transaction (by store
+// generation), so a write is never lost nor applied twice.
 type deferredVectors struct {
 	begun atomic.Bool
 	done  chan struct{} // closed when the load ended; then err is set
@@ -189,19 +188,4 @@ func (l *embedded) savedVectors() *index.Index {
 	}
 	<-d.done
 	return l.vectors()
-}
-
-// LoadIndexes loads what Open deferred: the vector index of a library
-// whose default mode does not use it. The first search, count or write
-// that needs it loads it otherwise. It returns when the index is
-// loaded, or ctx's error when ctx ends first (the load goes on), or the
-// load's error. Only the first call loads; it is safe for concurrent use
-// and does nothing for a library that deferred nothing.
-func (l *Library) LoadIndexes(ctx context.Context) error {
-	e, ok := l.be.(*embedded)
-	if !ok {
-		return nil
-	}
-	_, err := e.waitVectors(ctx)
-	return err
 }

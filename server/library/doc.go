@@ -54,8 +54,8 @@
 //     takes as long again at a million passages, is loaded by the first
 //     vector or hybrid search (which waits for it), Counts, Check, a write
 //     (which does not wait: it is queued and replayed on the loaded graph
-//     if the graph's read transaction did not see it, by store generation)
-//     or LoadIndexes. A Save waits for a load under way, so the graph it
+//     if the graph's read transaction did not see it, by store generation).
+//     A Save waits for a load under way, so the graph it
 //     persists holds the queued writes. A lexical search never loads the
 //     graph, from the CLI or a server: the MCP tools search in the default
 //     mode, so a server of such a library loads it only when a web search

@@ -229,7 +229,7 @@ type IndexStats struct {
 }
 
 // IndexStats reports the sizes of the indexes; it waits for a vector index
-// whose load Open deferred (see LoadIndexes).
+// whose load Open deferred (deferred.go).
 func (l *Library) IndexStats() IndexStats { return l.be.Counts() }
 
 // LoadedIndexStats is IndexStats without loading a deferred vector index:
