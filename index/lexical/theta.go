@@ -1,5 +1,7 @@
 package lexical
 
+import "math"
+
 // What pruned knows of θ before it stops. A stop that fails (its θ too
 // low for the remaining lists' bound, or too many candidates) has the exact
 // scores of k passages: their k-th best θ is a lower bound of the final
@@ -83,12 +85,20 @@ func (ix *Index) addTouched(c *cursor, sc *scratch, bm bm25) {
 }
 
 // addTableTouched is addTable for the slots touched already: it adds
-// w·tab[sat[i]] to acc[slots[i]] where that is above zero.
+// w·tab[sat[i]] to acc[slots[i]] where that is above zero. Without a branch:
+// on a common word about as many slots are touched as not, and a branch on
+// it mispredicted so often that cutting made BenchmarkBM25RealLibrary
+// slower (100k library, k 20: 406-467 µs against 362-382 without cutting);
+// a mask on the contribution's bits compiles to conditional moves.
 func addTableTouched(acc []float32, tab *[satTFs * satLens]float64, w float64, slots []uint32, sat []uint16) {
 	sat = sat[:len(slots)]
 	for i, s := range slots {
-		if v := acc[s]; v != 0 {
-			acc[s] = v + float32(w*tab[sat[i]&(satTFs*satLens-1)])
+		v := acc[s]
+		m := uint32(0)
+		if v != 0 {
+			m = ^uint32(0)
 		}
+		c := math.Float32bits(float32(w*tab[sat[i]&(satTFs*satLens-1)])) & m
+		acc[s] = v + math.Float32frombits(c) // v + 0 leaves an untouched slot 0
 	}
 }
