@@ -30,7 +30,9 @@ const (
 // rescoring those candidates costs less than scoring the remaining lists.
 // Common words (long lists with low idf) are then never read. A stop that
 // finds too many candidates once most postings are read gives way to
-// reading the rest in full (finish), as exhaustive does.
+// reading the rest in full (finish), as exhaustive does. A failed stop's
+// results seed the next, and once the remaining lists cannot lift an
+// untouched passage to its θ they add only to touched slots (theta.go).
 //
 // A partial sum is the exact float32 sum of the lists read so far, in the
 // order exhaustive adds them, so a candidate's exact score is its partial
@@ -57,13 +59,17 @@ func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
 	}
 	margin := 1 + float64(n+2)*0x1p-22
 	fwd := rescoreCost + packedCost*ix.livePost/max(ix.alive, 1)
-	sc.touched, sc.segEnd = sc.touched[:0], sc.segEnd[:0]
+	sc.touched, sc.segEnd, sc.heap = sc.touched[:0], sc.segEnd[:0], sc.heap[:0]
 	defer sc.clearAcc()
 	// After a failed check: the θ it found, and the bound at which it found
 	// too many candidates. The next check waits until it could succeed.
 	theta, crowded := 0.0, -1.0
 	for j := range sc.cursors {
-		sc.touched = ix.addList(&sc.cursors[j], sc, sc.acc, sc.touched, bm, 0, exhausted)
+		if cut(rest[j], margin, theta) {
+			ix.addTouched(&sc.cursors[j], sc, bm)
+		} else {
+			sc.touched = ix.addList(&sc.cursors[j], sc, sc.acc, sc.touched, bm, 0, exhausted)
+		}
 		sc.segEnd = append(sc.segEnd, len(sc.touched))
 		r, last := rest[j+1], j == n-1
 		if !last && !pruneEager && (len(sc.touched) < k || restPost[j+1]*postingCost <= len(sc.touched)*2+k*fwd ||
@@ -80,7 +86,7 @@ func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
 			if read := restPost[0] - restPost[j+1]; restPost[j+1] <= read || finishEager {
 				// Crowded with most of the postings read: reading the rest
 				// costs less than the stops that would avoid it.
-				return ix.finish(sc, bm, k, j+1)
+				return ix.finish(sc, bm, k, j+1, margin, theta)
 			}
 		}
 	}
@@ -93,8 +99,12 @@ var finishEager = false
 // finish scores the lists from cursor from on in full, as exhaustive does,
 // and keeps the k best of every touched slot: the partial sums are those
 // exhaustive makes, so are the results.
-func (ix *Index) finish(sc *scratch, bm bm25, k, from int) []Result {
+func (ix *Index) finish(sc *scratch, bm bm25, k, from int, margin, theta float64) []Result {
 	for j := from; j < len(sc.cursors); j++ {
+		if cut(sc.rest[j], margin, theta) {
+			ix.addTouched(&sc.cursors[j], sc, bm)
+			continue
+		}
 		sc.touched = ix.addList(&sc.cursors[j], sc, sc.acc, sc.touched, bm, 0, exhausted)
 	}
 	sc.heap = sc.heap[:0]
@@ -109,12 +119,13 @@ func (ix *Index) finish(sc *scratch, bm bm25, k, from int) []Result {
 // stop is what tryStop found.
 type stop struct {
 	stopped bool
-	theta   float64 // the k-th best exact score of the best partial sums
+	theta   float64 // the k-th best exact score held (of the best partial sums and seeds)
 	crowded bool    // more candidates than allowed
 }
 
 // tryStop, with the cursors from on not read yet, rescores the k passages
-// with the best partial sums, and when the bound r of the remaining lists
+// with the best partial sums that sc.heap (a failed stop's results, or
+// empty) does not hold into it, and when the bound r of the remaining lists
 // (times margin) is below the k-th of those scores and at most maxCand
 // candidates remain (any number when force), rescores the candidates into
 // sc.heap and stops. A candidate is a touched passage whose partial sum
@@ -123,17 +134,21 @@ type stop struct {
 func (ix *Index) tryStop(sc *scratch, bm bm25, k, from int, margin float64, force bool, maxCand int) stop {
 	r := sc.rest[from]
 	sc.remaining(from)
-	sc.heap = sc.heap[:0]
-	best := sc.bestPartial(k, r, margin)
+	seed := float32(0)
+	if len(sc.heap) == k {
+		seed = max(0, floor(float64(sc.heap[0].Score), r, margin))
+	}
+	best := sc.bestPartial(k, r, margin, seed)
 	for _, b := range best {
-		sc.offer(ix.rescore(sc, uint32(b.ID), bm, from), k)
+		if !sc.holds(ix.docs[b.ID].id) {
+			sc.offer(ix.rescore(sc, uint32(b.ID), bm, from), k)
+		}
 	}
 	var theta float64
 	if len(sc.heap) == k {
 		theta = float64(sc.heap[0].Score)
 	}
 	if !force && (len(sc.heap) < k || r*margin >= theta) {
-		sc.heap = sc.heap[:0]
 		return stop{theta: theta}
 	}
 	low := float32(-1) // with fewer than k passages scored, every one is a candidate
@@ -146,7 +161,6 @@ func (ix *Index) tryStop(sc *scratch, bm bm25, k, from int, margin float64, forc
 	}
 	cand := ix.candidates(sc, bm, low, theta, from, margin, most)
 	if most >= 0 && len(cand) > most {
-		sc.heap = sc.heap[:0]
 		return stop{theta: theta, crowded: true}
 	}
 	for _, b := range best {
@@ -169,10 +183,15 @@ func (ix *Index) tryStop(sc *scratch, bm bm25, k, from int, margin float64, forc
 // began, -1 if it never did; sc.preLow the last floor used). The k-th best
 // exact score θ is at least the k-th best partial sum, which is at least
 // the running k-th, so the slots left out cannot reach candidates'
-// floor(θ, r) either.
-func (sc *scratch) bestPartial(k int, r, margin float64) []Result {
+// floor(θ, r) either. A positive seed, floor(θ, r) of the θ of the results
+// tryStop holds already, is such a floor from the first slot on: a slot
+// below it can neither be a candidate nor enter those results.
+func (sc *scratch) bestPartial(k int, r, margin float64, seed float32) []Result {
 	best, pre, from := sc.best[:0], sc.pre[:0], -1
 	low, start := float32(0), 0
+	if seed > 0 && gatherPre {
+		from, low = 0, seed
+	}
 	sc.segBounds(margin)
 	for j, end := range sc.segEnd {
 		if from >= 0 && sc.segUB[j] < low {
@@ -181,16 +200,19 @@ func (sc *scratch) bestPartial(k int, r, margin float64) []Result {
 		for i := start; i < end; i++ {
 			s := sc.touched[i]
 			a := sc.acc[s]
+			if a < low {
+				continue
+			}
 			if len(best) < k || a > best[0].Score {
 				best = pushBest(best, Result{ID: uint64(s), Score: a}, k)
-				if f := floor(float64(best[0].Score), r, margin); len(best) == k && f > 0 && gatherPre {
+				if f := floor(float64(best[0].Score), r, margin); len(best) == k && f > low && gatherPre {
 					if from < 0 {
 						from = i + 1 // slot i is read again with those before it
 					}
 					low = f
 				}
 			}
-			if from >= 0 && i >= from && a >= low {
+			if from >= 0 && i >= from {
 				pre = append(pre, s)
 			}
 		}
@@ -307,7 +329,7 @@ func (ix *Index) rescoreCandidates(sc *scratch, bm bm25, k, from int, margin flo
 		if a < low || a < 0 || full && sc.candUB[i] < float64(sc.heap[0].Score) {
 			continue
 		}
-		if sc.offer(ix.rescore(sc, s, bm, from), k) {
+		if sc.offerOnce(ix.rescore(sc, s, bm, from), k) {
 			full, low = true, max(0, floor(float64(sc.heap[0].Score), r, margin))
 		}
 	}

@@ -73,3 +73,25 @@ func assertSameAsAllCandidates(t *testing.T, lib *library.Library, q string, k i
 		t.Fatalf("%q k %d: results differ from ranking all candidates (-all +few):\n%s", q, k, diff)
 	}
 }
+
+// TestPrunedMatchesExhaustiveRealLibrary: on the library MCPVEC_BENCH_LIBRARY,
+// for every query of MCPVEC_BENCH_QUERIES, the BM25 index's pruned search
+// (k below 50) returns exactly the ids and scores of the first k of its
+// exhaustive search at k 100 (BM25's order is total, ties by id, so those
+// are a prefix). Skipped without both.
+func TestPrunedMatchesExhaustiveRealLibrary(t *testing.T) {
+	if os.Getenv("MCPVEC_BENCH_LIBRARY") == "" {
+		t.Skip("set MCPVEC_BENCH_LIBRARY and MCPVEC_BENCH_QUERIES")
+	}
+	lib, _, queries := openRealLibrary(t)
+	lex := library.LexIndex(lib)
+	for _, q := range queries {
+		all := lex.Search(q, 100)
+		for _, k := range []int{1, 10, 20, 40} {
+			want := all[:min(k, len(all))]
+			if got := lex.Search(q, k); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%q k %d:\n pruned     %v\n exhaustive %v", q, k, got, want)
+			}
+		}
+	}
+}
