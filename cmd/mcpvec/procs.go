@@ -15,11 +15,11 @@ var searchTurns int
 // goroutines it finds wait in the global queue, looked at once in 61
 // schedules. Searches taking turns keep both Ps of a 2-CPU machine busy
 // under load, handing each turn straight to the next waiter, so new requests
-// sat unread in their sockets: at 16 clients, a search's time before its
-// handler started reached 130–510 ms at 100k passages (the handler itself:
-// at most 70 ms). With a P that no search may hold, requests are read as
-// they come and queue for a turn in arrival order (BENCHMARKS.md, "Issue
-// 16, session 8").
+// sat unread in their sockets: at 16 clients and 100k passages the slowest
+// calls waited 130–510 ms before their handler started, whose own p99 was
+// 21–24 ms. With a P that no search may hold, requests are read as they
+// come and queue for a turn in arrival order (BENCHMARKS.md, "Issue 16,
+// session 8"): the p99 halves, the rate falls by a few percent.
 func spareProc(args []string, getenv func(string) string) int {
 	if len(args) < 2 || args[1] != "serve" || getenv("GOMAXPROCS") != "" {
 		return 0
