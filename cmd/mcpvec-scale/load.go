@@ -48,6 +48,10 @@ type loadFigures struct {
 	// ServeCPUms is the CPU time (user + system) serve used during the
 	// phase, per call; the load generator's own share is not in it.
 	ServeCPUms float64 `json:"serve_cpu_ms_per_call,omitempty"`
+	// HarnessCPUms is the CPU time this process (the load generator) used
+	// during the phase, per call: on the same cores, it is CPU serve did
+	// not get.
+	HarnessCPUms float64 `json:"harness_cpu_ms_per_call,omitempty"`
 	// Host is how the machine's CPU time went during the phase besides
 	// serve and this harness: stolen by the hypervisor, or used by other
 	// processes. Either makes the phase's timings worse than the code's.

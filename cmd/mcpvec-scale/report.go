@@ -108,7 +108,7 @@ func (r *results) markdown(out io.Writer) {
 		case l.Clients == 16:
 			g = goal("≥ 2000 req/s, p99 ≤ 15 ms", "p99 ≤ 30 ms")
 		}
-		row(fmt.Sprintf("MCP search, %d clients", l.Clients), fmt.Sprintf("%.0f req/s, p50 %.2f ms, p99 %.2f ms, max %.1f ms, serve CPU %.2f ms/call (%d calls, %d errors%s)", l.PerSecond, l.P50ms, l.P99ms, l.Maxms, l.ServeCPUms, l.Requests, l.Errors, l.Host.String()), g)
+		row(fmt.Sprintf("MCP search, %d clients", l.Clients), fmt.Sprintf("%.0f req/s, p50 %.2f ms, p99 %.2f ms, max %.1f ms, serve CPU %.2f ms/call, harness %.2f (%d calls, %d errors%s)", l.PerSecond, l.P50ms, l.P99ms, l.Maxms, l.ServeCPUms, l.HarnessCPUms, l.Requests, l.Errors, l.Host.String()), g)
 	}
 	row("CLI search (median)", fmt.Sprintf("%.0f ms of %d; peak RSS %s", r.CLIMedianMs, len(r.CLISearchMs), mib(r.CLIPeakRSS)), goal("≤ 500 ms", ""))
 	fmt.Fprintln(out)

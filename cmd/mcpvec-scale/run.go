@@ -175,15 +175,16 @@ func (b *bench) measureServe(ctx context.Context) error {
 			peak()
 			return fmt.Errorf("load with %d clients: %w", n, err)
 		}
-		serveCPU := childproc.CPU(s.Pid()) - cpu
-		f.ServeCPUms = float64(serveCPU.Microseconds()) / 1000 / float64(max(f.Requests, 1))
+		serveCPU, harnessCPU := childproc.CPU(s.Pid())-cpu, childproc.CPU(os.Getpid())-self
+		f.ServeCPUms = perCall(serveCPU, f.Requests)
+		f.HarnessCPUms = perCall(harnessCPU, f.Requests)
 		var sh childproc.HostShares
 		if now, err := childproc.ReadHostCPU(); err == nil && hostErr == nil {
-			sh = now.Shares(host, serveCPU+childproc.CPU(os.Getpid())-self)
+			sh = now.Shares(host, serveCPU+harnessCPU)
 		}
 		sh.Probe = [2]float64{probe, childproc.Probe()}
 		f.Host = &sh
-		fmt.Fprintf(log, "%d clients: %.0f req/s, p50 %.2f ms, p99 %.2f ms, serve CPU %.2f ms/call, %d errors%s\n", n, f.PerSecond, f.P50ms, f.P99ms, f.ServeCPUms, f.Errors, f.Host.String())
+		fmt.Fprintf(log, "%d clients: %.0f req/s, p50 %.2f ms, p99 %.2f ms, serve CPU %.2f ms/call, harness CPU %.2f ms/call, %d errors%s\n", n, f.PerSecond, f.P50ms, f.P99ms, f.ServeCPUms, f.HarnessCPUms, f.Errors, f.Host.String())
 		r.Load = append(r.Load, *f)
 	}
 	p := peak()
@@ -228,4 +229,9 @@ func (b *bench) libraryInfo(ctx context.Context) error {
 	r.Info = res.Stdout
 	r.Passages, err = infoPassages(res.Stdout)
 	return err
+}
+
+// perCall is d in milliseconds per one of n calls.
+func perCall(d time.Duration, n int) float64 {
+	return float64(d.Microseconds()) / 1000 / float64(max(n, 1))
 }

@@ -78,9 +78,13 @@ func (f *fileFlags) maxBytes() int64 { return f.maxMB << 20 }
 
 func (f *fileFlags) chunk() chunk.Options { return chunk.Options{Size: f.size, Overlap: f.overlap} }
 
+// extract returns the extractor's options. In a server, whose runtime has
+// a P more than its CPUs (spareProc), the PDF engines stay one per CPU (up
+// to the extractor's default of 4).
 func (f *fileFlags) extract() extract.Options {
 	return extract.Options{MaxBytes: f.maxBytes(), Password: f.password,
-		OCR: extract.OCRMode(f.ocr), OCRLang: f.ocrLang, OCRWorkers: f.workers}
+		OCR: extract.OCRMode(f.ocr), OCRLang: f.ocrLang, OCRWorkers: f.workers,
+		MaxInstances: min(searchTurns, 4)}
 }
 
 // ingestFiles runs the ingest of paths into the open library with an

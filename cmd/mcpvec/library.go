@@ -279,14 +279,16 @@ func forward(ctx context.Context, e *env, c *admin.Client, args []string) int {
 }
 
 // libOptions returns the query-path options for an embedder. The offline
-// embedder weighs query words by the library's idf.
+// embedder weighs query words by the library's idf. Searches take
+// searchTurns turns.
 func libOptions(emb embed.Embedder) library.Options {
 	if emb == nil {
-		return library.Options{}
+		return library.Options{Concurrency: searchTurns}
 	}
 	o := library.OptionsFor(emb.Identity().Provider)
 	if h, ok := emb.(*embed.Hash); ok {
 		o.UseIDF = h.SetQueryWeight
 	}
+	o.Concurrency = searchTurns
 	return o
 }

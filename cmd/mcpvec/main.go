@@ -63,6 +63,7 @@ func main() {
 		}
 		return
 	}
+	searchTurns = spareProc(os.Args, os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cwd, _ := os.Getwd()
