@@ -44,14 +44,14 @@ func BenchmarkAlternate(b *testing.B) {
 	}
 	time.Sleep(15 * time.Second) // background loads end
 	for _, u := range urls {
-		if _, err := runLoad(ctx, u, 1, warmup, time.Minute, queries); err != nil {
+		if _, err := runLoad(ctx, u, 1, warmup, time.Minute, queries, true); err != nil {
 			b.Fatal(err)
 		}
 	}
 	for round := range 6 {
 		for k := range urls {
 			i := (k + round) % 2
-			f, err := runLoad(ctx, urls[i], 16, 300, time.Minute, queries)
+			f, err := runLoad(ctx, urls[i], 16, 300, time.Minute, queries, true)
 			if err != nil {
 				b.Fatal(err)
 			}

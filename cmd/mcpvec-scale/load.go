@@ -61,7 +61,7 @@ type loadFigures struct {
 // runLoad sends MCP search calls from clients concurrent sessions until
 // total calls are done or limit has passed, and measures each call's
 // latency. Queries are taken in turn from queries.
-func runLoad(ctx context.Context, url string, clients, total int, limit time.Duration, queries []string) (*loadFigures, error) {
+func runLoad(ctx context.Context, url string, clients, total int, limit time.Duration, queries []string, raw bool) (*loadFigures, error) {
 	tr := &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients}
 	defer tr.CloseIdleConnections()
 	c := &http.Client{Transport: tr, Timeout: 30 * time.Second}
@@ -81,6 +81,15 @@ func runLoad(ctx context.Context, url string, clients, total int, limit time.Dur
 	start := time.Now()
 	var wg sync.WaitGroup
 	for w := range clients {
+		post := netPost(c, url, sids[w])
+		if raw {
+			rc, err := newRawConn(url, sids[w])
+			if err != nil {
+				return nil, err
+			}
+			defer rc.Close()
+			post = func(ctx context.Context, body string) (int, []byte, error) { return rc.post(ctx, body, c.Timeout) }
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -90,7 +99,7 @@ func runLoad(ctx context.Context, url string, clients, total int, limit time.Dur
 					return
 				}
 				t0 := time.Now()
-				err := searchOnce(ctx, c, url, sids[w], i, queries[i%int64(len(queries))])
+				err := searchOnce(ctx, post, i, queries[i%int64(len(queries))])
 				lat[w] = append(lat[w], time.Since(t0))
 				if err != nil {
 					errs.Add(1)
@@ -108,10 +117,22 @@ func runLoad(ctx context.Context, url string, clients, total int, limit time.Dur
 	return f, nil
 }
 
+// poster sends one JSON-RPC body in a session and returns the status and
+// the response body.
+type poster func(ctx context.Context, body string) (int, []byte, error)
+
+// netPost is a poster through net/http's client c.
+func netPost(c *http.Client, url, sid string) poster {
+	return func(ctx context.Context, body string) (int, []byte, error) {
+		st, _, b, err := childproc.Post(ctx, c, url, sid, body)
+		return st, b, err
+	}
+}
+
 // searchOnce makes one search call and checks that a result came back that
 // is not a tool error.
-func searchOnce(ctx context.Context, c *http.Client, url, sid string, id int64, query string) error {
-	st, _, body, err := childproc.Post(ctx, c, url, sid, searchBody(id+2, query))
+func searchOnce(ctx context.Context, post poster, id int64, query string) error {
+	st, body, err := post(ctx, searchBody(id+2, query))
 	switch {
 	case err != nil:
 		return err

@@ -49,7 +49,12 @@ type config struct {
 	setups     []int
 	wvIngest   int
 	settle     time.Duration
+	client     string
 }
+
+// raw reports whether load phases use rawConn rather than net/http's
+// client.
+func (c config) raw() bool { return c.client == "raw" }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var c config
@@ -65,6 +70,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.dimensions, "dimensions", 0, "passed to ingest as --dimensions (0: the embedder's default)")
 	clients := fs.String("clients", "1,16", "concurrent MCP sessions of each load phase")
 	fs.IntVar(&c.requests, "requests", 3000, "search calls per load phase (at most)")
+	fs.StringVar(&c.client, "client", "raw", "load clients' HTTP: raw (one hand-written HTTP/1.1 connection each, the lighter on the shared CPUs) or net (net/http's client, as before session 8)")
 	fs.DurationVar(&c.limit, "limit", 60*time.Second, "longest load phase")
 	fs.IntVar(&c.starts, "starts", 2, "serve starts measured (the first may upgrade the library)")
 	fs.DurationVar(&c.rssAfter, "rss-after", 10*time.Second, "also read a started server's RSS this long after it was ready: it may load some indexes in the background (0: not)")
@@ -92,6 +98,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if c.passages < 1 || c.starts < 1 || c.cliRuns < 1 || c.requests < 1 {
 		return c, fmt.Errorf("-passages, -starts, -cli-runs and -requests must be positive")
+	}
+	if c.client != "raw" && c.client != "net" {
+		return c, fmt.Errorf("-client %q: want raw or net", c.client)
 	}
 	return c, nil
 }

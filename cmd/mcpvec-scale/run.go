@@ -162,7 +162,7 @@ func (b *bench) measureServe(ctx context.Context) error {
 		r.Starts = append(r.Starts, st)
 	}
 	defer s.Stop()
-	if _, err := runLoad(ctx, s.url, 1, warmup, c.limit, b.queries); err != nil {
+	if _, err := runLoad(ctx, s.url, 1, warmup, c.limit, b.queries, c.raw()); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
 	peak := childproc.SampleMemory(s.Pid(), 50*time.Millisecond)
@@ -170,7 +170,7 @@ func (b *bench) measureServe(ctx context.Context) error {
 		probe := childproc.Probe()
 		cpu, self := childproc.CPU(s.Pid()), childproc.CPU(os.Getpid())
 		host, hostErr := childproc.ReadHostCPU()
-		f, err := runLoad(ctx, s.url, n, c.requests, c.limit, b.queries)
+		f, err := runLoad(ctx, s.url, n, c.requests, c.limit, b.queries, c.raw())
 		if err != nil {
 			peak()
 			return fmt.Errorf("load with %d clients: %w", n, err)

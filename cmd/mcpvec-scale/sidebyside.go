@@ -86,13 +86,13 @@ func (b *bench) sideSetup(ctx context.Context, n int, corpus, dir string) (sideR
 		return r, err
 	}
 	defer s.Stop()
-	if _, err := runLoad(ctx, s.url, 1, warmup, b.c.limit, b.queries); err != nil {
+	if _, err := runLoad(ctx, s.url, 1, warmup, b.c.limit, b.queries, b.c.raw()); err != nil {
 		return r, fmt.Errorf("warm-up: %w", err)
 	}
 	cpu := func() time.Duration { return childproc.CPU(append(cl.PIDs(), s.Pid())...) }
 	for _, clients := range b.c.clients {
 		before := cpu()
-		f, err := runLoad(ctx, s.url, clients, b.c.requests, b.c.limit, b.queries)
+		f, err := runLoad(ctx, s.url, clients, b.c.requests, b.c.limit, b.queries, b.c.raw())
 		if err != nil {
 			return r, fmt.Errorf("load with %d clients: %w", clients, err)
 		}
