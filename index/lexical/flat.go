@@ -112,45 +112,40 @@ func span(slots []uint32, lo, hi uint32) (i, j int) {
 // touched, which it returns. The saturations are tab's, or bm.sat beyond
 // it, exactly as in addList; the postings beyond the table come last
 // (each slot is in a list once, so its sum is the same).
-func (ix *Index) addFlat(f *flat, acc []float32, touched []uint32, ev []event, keep float32, tab *[satTFs * satLens]float64, bm bm25, w float64, lo, hi uint32) ([]uint32, []event) {
+func (ix *Index) addFlat(f *flat, acc []float32, touched []uint32, tab *[satTFs * satLens]float64, bm bm25, w float64, lo, hi uint32) []uint32 {
 	i, j := span(f.slots, lo, hi)
-	touched, ev = addTable(acc, touched, ev, keep, tab, w, f.slots[i:j], f.sat[i:j])
+	touched = addTable(acc, touched, tab, w, f.slots[i:j], f.sat[i:j])
 	i, j = span(f.xslots, lo, hi)
 	for k := i; k < j; k++ {
 		s := f.xslots[k]
 		v := acc[s]
-		nv := v + float32(w*bm.sat(f.xtf[k], ix.lens[s]))
 		if v == 0 { // contributions are positive: 0 means untouched
 			touched = append(touched, s)
-		} else if nv >= keep {
-			ev = append(ev, event{slot: s, sum: nv})
 		}
-		acc[s] = nv
+		acc[s] = v + float32(w*bm.sat(f.xtf[k], ix.lens[s]))
 	}
-	return touched, ev
+	return touched
 }
 
 // The table's size must be a power of two: addTable bounds its indexes
 // with a mask. This fails to compile otherwise.
 const _ uint = -(satTFs * satLens & (satTFs*satLens - 1))
 
-// addTable adds w·tab[sat[i]] to acc[slots[i]] for every i, appends the
-// slots it touches first to touched, in slot order, and the others whose
-// new sums reach keep, with those sums, to ev (slots.go), and returns both.
-func addTable(acc []float32, touched []uint32, ev []event, keep float32, tab *[satTFs * satLens]float64, w float64, slots []uint32, sat []uint16) ([]uint32, []event) {
+// addTable adds w·tab[sat[i]] to acc[slots[i]] for every i and appends the
+// slots it touches first to touched, in slot order, and returns it.
+func addTable(acc []float32, touched []uint32, tab *[satTFs * satLens]float64, w float64, slots []uint32, sat []uint16) []uint32 {
 	sat = sat[:len(slots)]
 	touched = slices.Grow(touched, len(slots)) // room for every slot: see addList
-	ev = slices.Grow(ev, len(slots))
-	nt, ne := len(touched), len(ev)
-	touched, ev = touched[:cap(touched)], ev[:cap(ev)]
+	nt := len(touched)
+	touched = touched[:cap(touched)]
 	for i, s := range slots {
 		v := acc[s]
+		touched[nt] = s
+		if v == 0 { // contributions are positive: 0 means untouched
+			nt++
+		}
 		// The mask drops a bounds check: entries are below the table's size.
-		nv := v + float32(w*tab[sat[i]&(satTFs*satLens-1)])
-		touched[nt], ev[ne] = s, event{slot: s, sum: nv}
-		first, again := added(v, nv, keep)
-		nt, ne = nt+first, ne+again
-		acc[s] = nv
+		acc[s] = v + float32(w*tab[sat[i]&(satTFs*satLens-1)])
 	}
-	return touched[:nt], ev[:ne]
+	return touched[:nt]
 }

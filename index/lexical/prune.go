@@ -59,7 +59,7 @@ func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
 	}
 	margin := 1 + float64(n+2)*0x1p-22
 	fwd := rescoreCost + packedCost*ix.livePost/max(ix.alive, 1)
-	sc.touched, sc.segEnd, sc.heap, sc.ev = sc.touched[:0], sc.segEnd[:0], sc.heap[:0], sc.ev[:0]
+	sc.touched, sc.segEnd, sc.heap = sc.touched[:0], sc.segEnd[:0], sc.heap[:0]
 	defer sc.clearAcc()
 	// After a failed check: the θ it found, and the bound at which it found
 	// too many candidates. The next check waits until it could succeed.
@@ -168,6 +168,81 @@ func (ix *Index) tryStop(sc *scratch, bm bm25, k, from int, margin float64, forc
 	}
 	ix.rescoreCandidates(sc, bm, k, from, margin)
 	return stop{stopped: true}
+}
+
+// bestPartial returns the k touched slots with the largest partial sums, as
+// a min-heap in sc.best (ID: slot; ties in any order: these only choose
+// whom to rescore first).
+//
+// In the same pass it gathers what candidates will filter, so that a
+// successful stop reads the touched slots once rather than twice; and it
+// reads only the segments of them (see segBounds) that can hold one of the
+// k best partial sums or a candidate. Once k partial sums are held and
+// floor(their k-th, r) is positive, every later slot whose partial sum
+// reaches that running floor goes to sc.pre (sc.preFrom is where that
+// began, -1 if it never did; sc.preLow the last floor used). The k-th best
+// exact score θ is at least the k-th best partial sum, which is at least
+// the running k-th, so the slots left out cannot reach candidates'
+// floor(θ, r) either. A positive seed, floor(θ, r) of the θ of the results
+// tryStop holds already, is such a floor from the first slot on: a slot
+// below it can neither be a candidate nor enter those results.
+func (sc *scratch) bestPartial(k int, r, margin float64, seed float32) []Result {
+	best, pre, from := sc.best[:0], sc.pre[:0], -1
+	low, start := float32(0), 0
+	if seed > 0 && gatherPre {
+		from, low = 0, seed
+	}
+	sc.segBounds(margin)
+	for j, end := range sc.segEnd {
+		if from >= 0 && sc.segUB[j] < low {
+			break // low is at most the k-th partial sum held
+		}
+		for i := start; i < end; i++ {
+			s := sc.touched[i]
+			a := sc.acc[s]
+			if a < low {
+				continue
+			}
+			if len(best) < k || a > best[0].Score {
+				best = pushBest(best, Result{ID: uint64(s), Score: a}, k)
+				if f := floor(float64(best[0].Score), r, margin); len(best) == k && f > low && gatherPre {
+					if from < 0 {
+						from = i + 1 // slot i is read again with those before it
+					}
+					low = f
+				}
+			}
+			if from >= 0 && i >= from {
+				pre = append(pre, s)
+			}
+		}
+		start = end
+	}
+	sc.best, sc.pre, sc.preFrom, sc.preLow = best, pre, from, low
+	return best
+}
+
+// gatherPre lets bestPartial gather candidates (tests: false makes
+// candidates read the touched slots itself).
+var gatherPre = true
+
+// segBounds sets sc.segUB[j], for the slots first touched by list j (a
+// segment of sc.touched, ending at sc.segEnd[j]), to a float32 bound of
+// their partial sums: the summed bounds of lists j on, up to the last read,
+// times margin, rounded up. The bounds fall from segment to segment.
+func (sc *scratch) segBounds(margin float64) {
+	n := len(sc.segEnd)
+	sc.segUB = slices.Grow(sc.segUB[:0], n)[:n]
+	sum := 0.0
+	for j := n - 1; j >= 0; j-- {
+		sum += sc.cursors[j].ub
+		b := sum * margin
+		f := float32(b)
+		if float64(f) < b {
+			f = math.Nextafter32(f, float32(math.Inf(1)))
+		}
+		sc.segUB[j] = f
+	}
 }
 
 // touchedAbove is the prefix of sc.touched that holds every slot whose

@@ -82,8 +82,6 @@ type scratch struct {
 	pre      []uint32         // bestPartial's slots for candidates to filter (see there)
 	segEnd   []int            // segEnd[j]: the slots first touched by lists up to j end here in touched
 	segUB    []float32        // segUB[j]: a bound of those first touched by list j (segBounds)
-	segOnce  []float32        // segOnce[j]: a bound of those of them no later list touched (slots.go)
-	ev       []event          // each addition to a touched slot, with the new sum (slots.go)
 	preFrom  int              // where in touched pre began, -1 if it did not
 	preLow   float32          // the floor pre was cut at last
 	qterms   []qterm          // query terms by term id

@@ -75,7 +75,6 @@ func (ix *Index) exhaustive(sc *scratch, bm bm25, k int) []Result {
 // to h. Calls on disjoint ranges may run concurrently.
 func (ix *Index) scoreRange(sc *scratch, bm bm25, k int, lo, hi uint32, h resultHeap) resultHeap {
 	acc, touched := sc.acc, sc.touched[:0]
-	sc.ev = sc.ev[:0]
 	for i := range sc.cursors {
 		touched = ix.addList(&sc.cursors[i], sc, acc, touched, bm, lo, hi)
 	}
@@ -91,27 +90,27 @@ func (ix *Index) scoreRange(sc *scratch, bm bm25, k int, lo, hi uint32, h result
 }
 
 // addList adds the contributions of c's postings with slots in [lo, hi)
-// to acc, appends the slots it touches first to touched, which it
-// returns, and the others whose new sums reach c.keep() to sc.ev. The contributions are bm.term's, the saturation read from
+// to acc and appends the slots it touches first to touched, which it
+// returns. The contributions are bm.term's, the saturation read from
 // sc.sat when the table holds it. A long list is read from its flat copy
 // (flat.go) and the postings added since the copy was made decoded here,
 // as are the others.
 func (ix *Index) addList(c *cursor, sc *scratch, acc []float32, touched []uint32, bm bm25, lo, hi uint32) []uint32 {
 	if f := ix.flat(c.p); f != nil {
-		touched, sc.ev = ix.addFlat(f, acc, touched, sc.ev, c.keep(), &sc.sat.v, bm, c.w, lo, min(hi, f.end))
+		touched = ix.addFlat(f, acc, touched, &sc.sat.v, bm, c.w, lo, min(hi, f.end))
 		if hi <= f.end {
 			return touched
 		}
 		lo = max(lo, f.end) // the postings added since the copy, below
 	}
-	lens, base, per, w, tab, keep := ix.lens, bm.base, bm.per, c.w, &sc.sat.v, c.keep()
+	lens, base, per, w, tab := ix.lens, bm.base, bm.per, c.w, &sc.sat.v
 	b, doc, left := c.p.from(lo)
 	// Room for every posting, so the append below needs no check: a
 	// branch on whether a slot was touched before mispredicts about as
 	// often as not on common words.
-	touched, ev := slices.Grow(touched, left), slices.Grow(sc.ev, left)
-	nt, ne := len(touched), len(ev)
-	touched, ev = touched[:cap(touched)], ev[:cap(ev)]
+	touched = slices.Grow(touched, left)
+	nt := len(touched)
+	touched = touched[:cap(touched)]
 	// Decoded by index: 10-20% faster than reslicing b per posting.
 	pos := 0
 	for ; left > 0; left-- {
@@ -139,13 +138,12 @@ func (ix *Index) addList(c *cursor, sc *scratch, acc []float32, touched []uint32
 			s = f / (f + base + per*float64(length))
 		}
 		v := acc[doc]
-		nv := v + float32(w*s)
-		touched[nt], ev[ne] = doc, event{slot: doc, sum: nv}
-		first, again := added(v, nv, keep)
-		nt, ne = nt+first, ne+again
-		acc[doc] = nv
+		touched[nt] = doc
+		if v == 0 { // contributions are positive: 0 means untouched
+			nt++
+		}
+		acc[doc] = v + float32(w*s)
 	}
-	sc.ev = ev[:ne]
 	return touched[:nt]
 }
 

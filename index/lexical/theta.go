@@ -1,9 +1,6 @@
 package lexical
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // What pruned knows of θ before it stops. A stop that fails (its θ too
 // low for the remaining lists' bound, or too many candidates) has the exact
@@ -57,19 +54,17 @@ func (sc *scratch) offerOnce(r Result, k int) bool {
 
 // addTouched adds c's contributions to the slots touched already (a
 // partial sum above zero) and to no other, as addList would add them: the
-// flat copy's postings, then those added since, decoded. Each addition
-// that may matter goes to sc.ev with its new sum (c.record).
+// flat copy's postings, then those added since, decoded.
 func (ix *Index) addTouched(c *cursor, sc *scratch, bm bm25) {
 	if onCut != nil {
 		onCut()
 	}
 	acc, lo := sc.acc, uint32(0)
 	if f := ix.flat(c.p); f != nil {
-		sc.ev = addTableTouched(acc, sc.ev, c.keep(), &sc.sat.v, c.w, f.slots, f.sat)
+		addTableTouched(acc, &sc.sat.v, c.w, f.slots, f.sat)
 		for i, s := range f.xslots {
 			if v := acc[s]; v != 0 {
 				acc[s] = v + float32(c.w*bm.sat(f.xtf[i], ix.lens[s]))
-				sc.ev = c.record(sc.ev, s, acc[s])
 			}
 		}
 		lo = f.end
@@ -85,24 +80,18 @@ func (ix *Index) addTouched(c *cursor, sc *scratch, bm bm25) {
 				continue
 			}
 			acc[s] += float32(c.w * sc.sat.get(bm, tfs[j], ix.lens[s]))
-			sc.ev = c.record(sc.ev, s, acc[s])
 		}
 	}
 }
 
 // addTableTouched is addTable for the slots touched already: it adds
-// w·tab[sat[i]] to acc[slots[i]] where that is above zero, and appends
-// those slots whose new sums reach keep, with the sums, to ev, which it
-// returns. Without a branch:
+// w·tab[sat[i]] to acc[slots[i]] where that is above zero. Without a branch:
 // on a common word about as many slots are touched as not, and a branch on
 // it mispredicted so often that cutting made BenchmarkBM25RealLibrary
 // slower (100k library, k 20: 406-467 µs against 362-382 without cutting);
 // a mask on the contribution's bits compiles to conditional moves.
-func addTableTouched(acc []float32, ev []event, keep float32, tab *[satTFs * satLens]float64, w float64, slots []uint32, sat []uint16) []event {
+func addTableTouched(acc []float32, tab *[satTFs * satLens]float64, w float64, slots []uint32, sat []uint16) {
 	sat = sat[:len(slots)]
-	ev = slices.Grow(ev, len(slots))
-	ne := len(ev)
-	ev = ev[:cap(ev)]
 	for i, s := range slots {
 		v := acc[s]
 		m := uint32(0)
@@ -110,10 +99,6 @@ func addTableTouched(acc []float32, ev []event, keep float32, tab *[satTFs * sat
 			m = ^uint32(0)
 		}
 		c := math.Float32bits(float32(w*tab[sat[i]&(satTFs*satLens-1)])) & m
-		nv := v + math.Float32frombits(c) // v + 0 leaves an untouched slot 0
-		_, again := added(v, nv, keep)
-		acc[s], ev[ne] = nv, event{slot: s, sum: nv}
-		ne += again
+		acc[s] = v + math.Float32frombits(c) // v + 0 leaves an untouched slot 0
 	}
-	return ev[:ne]
 }
