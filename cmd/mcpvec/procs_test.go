@@ -2,6 +2,8 @@ package main
 
 import (
 	"runtime"
+
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"testing"
 )
 
@@ -33,5 +35,8 @@ func TestLibOptionsTakeSearchTurns(t *testing.T) {
 	searchTurns = 3
 	if c := libOptions(nil).Concurrency; c != 3 {
 		t.Fatalf("libOptions(nil).Concurrency = %d, want 3", c)
+	}
+	if o := libOptions(embed.NewHash(embed.HashConfig{})); o.Concurrency != 3 || o.UseIDF == nil {
+		t.Fatalf("libOptions(hash): Concurrency %d, UseIDF set %v; want 3 and set", o.Concurrency, o.UseIDF != nil)
 	}
 }
