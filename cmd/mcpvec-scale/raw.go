@@ -16,11 +16,13 @@ import (
 // rawConn is one load client's HTTP/1.1 connection to serve: requests
 // written whole from a prepared head, responses parsed by http.ReadResponse.
 // It stands in for net/http's Transport in load phases because the load
-// generator shares the two cores with serve, and the Transport costs ~0.25
-// ms of CPU a call (a goroutine hand-off each way, header maps, a pooled
-// connection per request) that serve then does not get; wrk and h2load are
-// lean for the same reason. What it sends and checks is the same. Not safe
-// for concurrent use: one per client.
+// generator shares the two cores with serve: with the Transport (a
+// goroutine hand-off each way, header maps, a pooled connection per
+// request) the harness took 0.20–0.26 ms of CPU a call on a slow stretch of
+// this project's machine, with rawConn 0.08–0.14 ms, CPU serve gets instead
+// (BENCHMARKS.md, "The end of session 8"); wrk and h2load are lean for the
+// same reason. What it sends and checks is the same. Not safe for
+// concurrent use: one per client.
 type rawConn struct {
 	addr string
 	head []byte // request line and headers, up to the Content-Length value

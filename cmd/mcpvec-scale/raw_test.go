@@ -79,3 +79,46 @@ func TestRawConn(t *testing.T) {
 		t.Fatalf("wrong session: %d %v, want 400", st, err)
 	}
 }
+
+// TestSearchOnceBothClients: searchOnce judges an answer the same through
+// net/http's client and through rawConn — a result passes; a tool error,
+// an answer without a result and a bad status fail.
+func TestSearchOnceBothClients(t *testing.T) {
+	answer := map[string]string{
+		"ok":     `{"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":{"results":[]}}}`,
+		"tool":   `{"jsonrpc":"2.0","id":2,"result":{"content":[],"isError":true}}`,
+		"nores":  `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"no"}}`,
+		"status": "",
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		for q, a := range answer {
+			if strings.Contains(string(body), `"query":"`+q+`"`) {
+				if a == "" {
+					http.Error(w, "no session", http.StatusNotFound)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, a)
+				return
+			}
+		}
+		http.Error(w, "unexpected", http.StatusBadRequest)
+	}))
+	defer srv.Close()
+	c := &http.Client{Timeout: 5 * time.Second}
+	rc, err := newRawConn(srv.URL+"/mcp", "sid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	raw := func(ctx context.Context, body string) (int, []byte, error) { return rc.post(ctx, body, 5*time.Second) }
+	for name, post := range map[string]poster{"net": netPost(c, srv.URL+"/mcp", "sid"), "raw": raw} {
+		for q := range answer {
+			err := searchOnce(context.Background(), post, 0, q)
+			if (q == "ok") != (err == nil) {
+				t.Errorf("%s client, answer %q: err %v", name, q, err)
+			}
+		}
+	}
+}
