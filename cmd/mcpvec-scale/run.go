@@ -146,13 +146,14 @@ func (b *bench) measureServe(ctx context.Context) error {
 			s.Stop()
 		}
 		var err error
+		pages := childproc.PageProbe()
 		if s, err = startServe(ctx, b.bin, b.env, b.db, 10*time.Minute); err != nil {
 			return err
 		}
-		st := startFigures{ReadyMs: float64(s.ready.Microseconds()) / 1000}
+		st := startFigures{ReadyMs: float64(s.ready.Microseconds()) / 1000, FreshPageUs: pages}
 		st.RSSAfterLoad, _, _ = childproc.Memory(s.Pid())
 		st.Breakdown, _ = readBreakdown(s.Pid())
-		fmt.Fprintf(log, "serve start %d: ready %.0f ms, RSS %s\n", i+1, st.ReadyMs, mib(st.RSSAfterLoad))
+		fmt.Fprintf(log, "serve start %d: ready %.0f ms, RSS %s (fresh memory %.2f µs a page)\n", i+1, st.ReadyMs, mib(st.RSSAfterLoad), pages)
 		if c.rssAfter > 0 {
 			time.Sleep(c.rssAfter)
 			st.RSSLater, _, _ = childproc.Memory(s.Pid())
