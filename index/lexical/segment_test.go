@@ -351,3 +351,48 @@ func TestLoadSynced(t *testing.T) {
 	}
 	sameAsFresh(t, got, texts)
 }
+
+// TestFold: after Fold, a Save writes a segment once more than segmentMin
+// passages are records beside it, though far fewer than a sixteenth of the
+// segment; with segmentMin or fewer it keeps records; the folded KV loads
+// to the same searches.
+func TestFold(t *testing.T) {
+	smallSegments(t, 16)
+	texts, ix, kv := savedCorpus(t, 11, 2000)
+	rng := rand.New(rand.NewPCG(12, 12))
+	add := func(from, n int) {
+		for i := range n {
+			id := uint64(from + i)
+			texts[id] = randomText(rng, 20)
+			ix.Add(id, texts[id])
+		}
+	}
+	add(10000, 16) // segmentMin records: Fold leaves them
+	ix.Fold()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	if recs, _ := keysOf(kv); recs != 16 {
+		t.Fatalf("%d passage keys after a Save of 16 records, want 16", recs)
+	}
+	add(20000, 10) // 26 > segmentMin, far below 2000/16
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	if recs, _ := keysOf(kv); recs != 26 {
+		t.Fatalf("%d passage keys without Fold, want 26 records", recs)
+	}
+	add(30000, 1)
+	ix.Fold()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	if recs, chunks := keysOf(kv); recs != 0 || chunks == 0 {
+		t.Fatalf("after Fold and Save: %d passage keys, %d segment chunks; want 0 and a segment", recs, chunks)
+	}
+	loaded, st, err := Load(kv, DefaultConfig(), maps.All(texts))
+	if err != nil || st.Tokenized != 0 || st.Rewrite {
+		t.Fatalf("Load of the folded KV: %+v, %v; want nothing tokenised or due", st, err)
+	}
+	sameSearches(t, ix, loaded, segmentQueries...)
+}

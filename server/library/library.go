@@ -206,6 +206,19 @@ func (l *Library) Apply(res store.PutResult) error { return l.be.Apply(res) }
 // Save persists what changed in the indexes since the last Save or Open.
 func (l *Library) Save() error { return l.be.Save() }
 
+// Fold is Save, first asking the BM25 index of the embedded backend to
+// write a new segment in place of the passages it keeps as records beside
+// the last one, when there are more than a few (lexical.Index.Fold): what
+// a command ending a long write calls, so that every later open reads one
+// segment instead of copying most posting lists to add the records.
+// Errors are Save's.
+func (l *Library) Fold() error {
+	if e, ok := l.be.(*embedded); ok {
+		e.lex.Fold()
+	}
+	return l.Save()
+}
+
 // ReleaseMapped releases the pages of the library file that reads have
 // mapped into the process (store.DB.ReleaseMapped; they stay in the page
 // cache). Opening a library reads its indexes back and maps much of the

@@ -100,7 +100,9 @@ func (w *Writes) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float32
 
 // Finish stops the periodic save, clears the embed cache when clean (every
 // file is stored or unchanged: no cached vector is needed) and saves the
-// indexes. Errors are Save's; a failure to clear the cache is only logged.
+// indexes, folding BM25's records into a new segment when there are more
+// than a few (Library.Fold). Errors are Save's; a failure to clear the
+// cache is only logged.
 func (w *Writes) Finish(clean bool) error {
 	w.stop()
 	if w.cache != nil && clean {
@@ -108,7 +110,7 @@ func (w *Writes) Finish(clean bool) error {
 			w.lib.opts.Logger.Warn("could not clear the embedding cache", "err", err)
 		}
 	}
-	if err := w.lib.Save(); err != nil {
+	if err := w.lib.Fold(); err != nil {
 		return fmt.Errorf("save indexes: %w", err)
 	}
 	return nil
