@@ -86,8 +86,9 @@
 // 100k passages). An index loaded with more records than that asks to be
 // saved (LoadStats.Rewrite), which folds them in. A command that ends a
 // long write (ingest, sync) asks for a segment from 1,024 records on
-// (Fold): Load copies every list the records touch, so even a fiftieth of a
-// million passages in records cost each open 355 MB and about a second. (A segment is about twice the
+// (Fold): Load copies every list the records touch, so even a fiftieth of
+// a million passages in records cost each open 355 MB and over a second.
+// (A segment is about twice the
 // size of the records it replaces, 90 against 44 MB at 100k synthetic
 // passages: the posting lists repeat them, and each term and block has a
 // fixed-width row; stored-MB of BenchmarkScale.) Small indexes (≤ 1024 passages) stay
