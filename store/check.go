@@ -50,12 +50,12 @@ func (db *DB) consistentView(fn func(tx *bolt.Tx) error) error {
 	if db.readOnly {
 		return db.view(fn)
 	}
-	err := db.update(func(tx *bolt.Tx) error {
+	err := db.writeTx(func(tx *bolt.Tx) error {
 		if err := fn(tx); err != nil {
 			return err
 		}
 		return errRolledBack
-	})
+	}, false)
 	if errors.Is(err, errRolledBack) {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -53,6 +54,9 @@ type DB struct {
 	path     string
 	readOnly bool
 	pidFile  string
+	gate     sync.RWMutex // writes share it, Pin takes it alone (pin.go)
+	pinMu    sync.Mutex
+	pins     map[*Pin]struct{}
 }
 
 // DefaultPath returns dataHome/mcpvec/library.db, or with dataHome ""
@@ -213,13 +217,15 @@ func checkSchema(path string, v []byte) error {
 // Path returns the file's path.
 func (db *DB) Path() string { return db.path }
 
-// Close closes the file and removes the PID sidecar.
+// Close evicts the pins (Pin), closes the file and removes the PID
+// sidecar.
 func (db *DB) Close() error {
 	if db.pidFile != "" {
 		if readPID(db.pidFile) == os.Getpid() {
 			os.Remove(db.pidFile)
 		}
 	}
+	db.evictPins(true)
 	return db.bolt.Close()
 }
 
@@ -345,11 +351,23 @@ func (db *DB) SettingOrCreate(name string, create func() ([]byte, error)) ([]byt
 	return nv, err
 }
 
-func (db *DB) update(fn func(tx *bolt.Tx) error) error {
+func (db *DB) update(fn func(tx *bolt.Tx) error) error { return db.writeTx(fn, true) }
+
+// writeTx runs fn in a read-write transaction. With evict it first evicts
+// the pins (Pin), which a transaction that writes nothing need not do
+// (consistentView: a remap or a freed page needs a write).
+func (db *DB) writeTx(fn func(tx *bolt.Tx) error, evict bool) error {
 	if db.readOnly {
 		return ErrReadOnly
 	}
-	return db.guard(func() error { return db.bolt.Update(fn) })
+	db.gate.RLock()
+	defer db.gate.RUnlock()
+	return db.guard(func() error {
+		if evict {
+			db.evictPins(false)
+		}
+		return db.bolt.Update(fn)
+	})
 }
 
 // view runs fn in a read transaction, with bbolt's panics and memory faults

@@ -57,7 +57,14 @@
 //     trust to know they missed no write.
 //   - Pages a read touches stay mapped into the process (bbolt reads through
 //     a shared read-only memory map) until ReleaseMapped drops them; they
-//     stay in the page cache.
+//     stay in the page cache. ReleaseMapped leaves the values pins keep.
+//   - Pin keeps a read transaction open so that its values can be used in
+//     place after the call (the BM25 segment, read without a copy). The
+//     store evicts every pin before a write (the holder copies what it
+//     keeps) and at Close (it lets go), so a pin never holds back a write:
+//     bbolt would otherwise wait for it to remap a growing file, and could
+//     not reuse the pages freed meanwhile. A transaction that writes
+//     nothing (Check's) leaves the pins.
 //   - ReadVectors opens one short read transaction per call; Tx.ReadVectors
 //     reads inside the caller's (never open a second read transaction on a
 //     goroutine that holds one: a writer growing the file deadlocks them).

@@ -70,7 +70,11 @@
 // The segment holds every live passage (id, length, checksum, packed terms)
 // and every posting list exactly as it lies in memory (blocks of 128 with
 // their headers, see segment.go), so Load copies two streams into one
-// allocation each and decodes only fixed-width rows: no inversion. Records
+// allocation each and decodes only fixed-width rows: no inversion. From a
+// KV wrapped by InPlace (a read transaction held open over bbolt's memory
+// map of the file) it copies nothing: passages' terms and lists' data stay
+// in the KV's values until Detach copies them (the KV's owner calls it
+// before the values go) or Unload drops them (see inplace.go). Records
 // and tombstones are the passages added or deleted since the segment was
 // written. Save writes only those (a 10-passage Save writes 10 records and
 // a dictionary chunk) until they would exceed max(1024, segment passages/16);
@@ -134,6 +138,11 @@
 //     character per term: matching works, ranking is crude. Stemming and
 //     stopwords are English only.
 //   - Changing TokenizerVersion makes the next Load re-tokenise everything.
+//   - An index loaded through InPlace must be detached (Detach) or
+//     unloaded (Unload) before the KV's values go; until then the memory
+//     it reads is the KV's (for bbolt, the file's pages: they count in the
+//     resident set as file pages, and a file cut short under the map would
+//     fault a search).
 //   - After Load (or a compaction) all posting lists share one allocation,
 //     and the segment's passages' terms another; a list that grows past its
 //     share moves to its own, and the share it left stays allocated until

@@ -90,6 +90,8 @@ type Index struct {
 	loading    bool                     // Load: no compaction, segment slots stay put, postings added at the end
 	nbase      int                      // Load: slots read from the segment
 	seen       []bool                   // Load: segment slots whose passage exists
+	inPlace    [][]byte                 // the KV's values read in place (inplace.go)
+	gen        uint64                   // changes made (lock), for Detach
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -117,7 +119,7 @@ func New(cfg Config) *Index {
 func (ix *Index) Add(id uint64, text string) {
 	terms, length := ix.countTerms(Tokenize(text))
 	sum := checksum(text)
-	ix.mu.Lock()
+	ix.lock()
 	defer ix.mu.Unlock()
 	ix.deleteLocked(id)
 	tfs := ix.internLocked(terms)
@@ -208,7 +210,7 @@ func (ix *Index) insertLocked(id uint64, sum, length, nterms uint32, terms []byt
 // Delete removes the passage id and reports whether it was present. It is
 // safe for concurrent use.
 func (ix *Index) Delete(id uint64) bool {
-	ix.mu.Lock()
+	ix.lock()
 	defer ix.mu.Unlock()
 	if !ix.deleteLocked(id) {
 		return false

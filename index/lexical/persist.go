@@ -73,7 +73,7 @@ var (
 // the write lock; it is safe for concurrent use. It returns errors from kv,
 // wrapped.
 func (ix *Index) Save(kv KV) error {
-	ix.mu.Lock()
+	ix.lock()
 	defer ix.mu.Unlock()
 	if ix.segmentDueLocked() {
 		return ix.saveSegmentLocked(kv)
@@ -104,7 +104,7 @@ func (ix *Index) Save(kv KV) error {
 // than segmentMin stay records: a small ingest into a large library then
 // does not rewrite it. It is safe for concurrent use.
 func (ix *Index) Fold() {
-	ix.mu.Lock()
+	ix.lock()
 	defer ix.mu.Unlock()
 	if ix.deltaKeys+len(ix.dirty)+len(ix.removed) > segmentMin {
 		ix.rewrite = true

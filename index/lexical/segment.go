@@ -22,9 +22,11 @@ import (
 //	postings 'p': every term's posting data (id order)
 //
 // All integers are little-endian. The manifest under segMetaKey gives the
-// counts, the lengths and the CRC-32C of the streams. Records and postings
-// are read into an allocation each, so that rebuilding the posting lists
-// (finishLoad) can release theirs.
+// counts, the lengths and the CRC-32C of the streams. The tables are decoded
+// where they lie. Records and postings are read into an allocation each, so
+// that rebuilding the posting lists (finishLoad) can release theirs, or, for
+// a KV wrapped by InPlace, left in its chunks (inplace.go): a passage's
+// terms or a list's data that straddles two chunks is copied.
 var (
 	segMetaKey     = []byte("\x00lexical-segm")
 	segChunkPrefix = []byte("\x00lexical-segc")
@@ -191,30 +193,10 @@ func (ix *Index) writeSegmentLocked(kv KV) (manifest, error) {
 	return m, errors.Join(tw.err, fw.err, pw.err)
 }
 
-// readStream reassembles a stream of n bytes from its chunks and checks its
-// CRC-32C.
-func readStream(kv KV, stream byte, n uint64, crc uint32) ([]byte, error) {
-	buf := make([]byte, 0, n)
-	for i := uint32(0); uint64(len(buf)) < n; i++ {
-		v := kv.Get(segChunkKey(stream, i))
-		if len(v) == 0 {
-			return nil, fmt.Errorf("%w: stream %c: chunk %d missing (%d of %d bytes read)", errSegment, stream, i, len(buf), n)
-		}
-		if uint64(len(v)) > n-uint64(len(buf)) {
-			return nil, fmt.Errorf("%w: stream %c longer than its manifest says", errSegment, stream)
-		}
-		buf = append(buf, v...)
-	}
-	if crc32.Checksum(buf, castagnoli) != crc {
-		return nil, fmt.Errorf("%w: stream %c checksum mismatch", errSegment, stream)
-	}
-	return buf, nil
-}
-
 // loadSegmentLocked reads the segment, if there is one, into the empty
-// index whose dictionary is loaded. It reports whether there was one; on
-// error the index is left empty (the caller tokenises what the segment
-// held).
+// index whose dictionary is loaded: in place when kv is wrapped by InPlace.
+// It reports whether there was one; on error the index is left empty (the
+// caller tokenises what the segment held).
 func (ix *Index) loadSegmentLocked(kv KV) (found bool, err error) {
 	v := kv.Get(segMetaKey)
 	if v == nil {
@@ -227,27 +209,35 @@ func (ix *Index) loadSegmentLocked(kv KV) (found bool, err error) {
 	if int(m.terms) > len(ix.termStr) {
 		return true, fmt.Errorf("%w: it uses %d terms, the dictionary holds %d", errSegment, m.terms, len(ix.termStr))
 	}
-	tables, err := readStream(kv, streamTables, m.tablesLen(), m.crcTables)
+	_, inPlace := kv.(inPlaceKV)
+	streams, err := readStreams(kv, []segStream{{streamTables, m.tablesLen(), m.crcTables},
+		{streamFwd, m.fwdLen, m.crcFwd}, {streamPost, m.postLen, m.crcPost}}, inPlace)
 	if err != nil {
 		return true, err
 	}
-	fwd, err := readStream(kv, streamFwd, m.fwdLen, m.crcFwd)
+	tables, fwd, post := streams[0], streams[1], streams[2]
+	docs, postings, err := decodeDocs(tables, m.docs, fwd)
 	if err != nil {
 		return true, err
 	}
-	post, err := readStream(kv, streamPost, m.postLen, m.crcPost)
-	if err != nil {
-		return true, err
-	}
-	docRows := tables[:uint64(m.docs)*docRowSize]
-	docs, postings, err := decodeDocs(docRows, fwd)
-	if err != nil {
-		return true, err
-	}
-	if err := ix.decodePostings(&m, tables[len(docRows):], post, postings); err != nil {
+	if err := ix.decodePostings(&m, tables, post, postings); err != nil {
 		ix.resetPassages()
 		return true, err
 	}
+	ix.setDocs(docs)
+	if len(ix.slot) != len(docs) {
+		ix.resetPassages()
+		return true, fmt.Errorf("%w: a passage id appears twice", errSegment)
+	}
+	ix.alive, ix.livePost = len(docs), postings
+	if inPlace {
+		ix.inPlace = append(fwd.chunks, post.chunks...)
+	}
+	return true, nil
+}
+
+// setDocs makes docs, read from a segment, the index's passages.
+func (ix *Index) setDocs(docs []docEntry) {
 	ix.docs, ix.lens = docs, make([]uint32, len(docs))
 	ix.slot = make(map[uint64]uint32, len(docs))
 	for s := range docs {
@@ -256,66 +246,60 @@ func (ix *Index) loadSegmentLocked(kv KV) (found bool, err error) {
 		ix.totalLen += uint64(d.length)
 		ix.lens[s] = d.length
 	}
-	if len(ix.slot) != len(docs) {
-		ix.resetPassages()
-		return true, fmt.Errorf("%w: a passage id appears twice", errSegment)
-	}
-	ix.alive, ix.livePost = len(docs), postings
-	return true, nil
 }
 
-// decodeDocs decodes the passage rows; each passage's packed terms stay in
-// fwd, one allocation for all. It returns the total of their term counts
-// (the number of postings).
-func decodeDocs(rows, fwd []byte) ([]docEntry, int, error) {
+// decodeDocs decodes the n passage rows at the start of the tables; each
+// passage's packed terms stay in fwd. It returns the total of their term
+// counts (the number of postings).
+func decodeDocs(tables *stream, n uint32, fwd *stream) ([]docEntry, int, error) {
 	le := binary.LittleEndian
-	docs := make([]docEntry, len(rows)/docRowSize)
-	off, postings := 0, 0
+	docs := make([]docEntry, n)
+	postings := 0
 	for i := range docs {
-		r := rows[i*docRowSize : (i+1)*docRowSize]
-		n := int(le.Uint32(r[20:]))
-		if n > len(fwd)-off {
+		r := tables.next(docRowSize)
+		n := uint64(le.Uint32(r[20:]))
+		if n > fwd.left {
 			return nil, 0, fmt.Errorf("%w: passage row %d overruns the records", errSegment, i)
 		}
 		docs[i] = docEntry{id: le.Uint64(r), length: le.Uint32(r[8:]), sum: le.Uint32(r[12:]),
-			nterms: le.Uint32(r[16:]), alive: true, terms: fwd[off : off+n : off+n]}
+			nterms: le.Uint32(r[16:]), alive: true, terms: fwd.next(int(n))}
 		postings += int(docs[i].nterms)
-		off += n
 	}
-	if off != len(fwd) {
-		return nil, 0, fmt.Errorf("%w: %d record bytes left over", errSegment, len(fwd)-off)
+	if fwd.left != 0 {
+		return nil, 0, fmt.Errorf("%w: %d record bytes left over", errSegment, fwd.left)
 	}
 	return docs, postings, nil
 }
 
-// decodePostings decodes the term and block rows into ix.post and ix.df;
-// posting data stays in data. It checks what searching relies on: block
-// counts, offsets and slots in range and increasing, and as many postings
-// as the passages have terms.
-func (ix *Index) decodePostings(m *manifest, rows, data []byte, want int) error {
+// decodePostings decodes the term and block rows that follow the passage
+// rows in the tables into ix.post and ix.df; posting data stays in data. It
+// checks what searching relies on: block counts, offsets and slots in range
+// and increasing, and as many postings as the passages have terms.
+func (ix *Index) decodePostings(m *manifest, tables, data *stream, want int) error {
 	le := binary.LittleEndian
 	blocks := make([]block, m.blocks)
-	brows := rows[uint64(m.terms)*termRowSize:]
-	bi, off, total := 0, 0, 0
+	brows := tables.at(uint64(m.docs)*docRowSize + uint64(m.terms)*termRowSize)
+	bi, total := 0, 0
 	for t := range int(m.terms) {
-		n, dl := int(le.Uint32(rows[t*termRowSize:])), int(le.Uint32(rows[t*termRowSize+4:]))
+		r := tables.next(termRowSize)
+		n, dl := int(le.Uint32(r)), uint64(le.Uint32(r[4:]))
 		nb := (n + blockSize - 1) / blockSize
-		if nb > len(blocks)-bi || dl > len(data)-off {
+		if nb > len(blocks)-bi || dl > data.left {
 			return fmt.Errorf("%w: term %d overruns the postings", errSegment, t)
 		}
 		bs := blocks[bi : bi+nb : bi+nb]
 		for j := range bs {
-			r := brows[(bi+j)*blockRowSize:]
+			r := brows.next(blockRowSize)
 			bs[j] = block{last: le.Uint32(r), off: le.Uint32(r[4:]), maxTF: le.Uint32(r[8:]), minLen: le.Uint32(r[12:])}
 		}
-		if !blocksSane(bs, dl, m.docs) {
+		if !blocksSane(bs, int(dl), m.docs) {
 			return fmt.Errorf("%w: blocks of term %d out of order", errSegment, t)
 		}
-		ix.post[t] = postings{data: data[off : off+dl : off+dl], blocks: bs, n: n}
+		ix.post[t] = postings{data: data.next(int(dl)), blocks: bs, n: n}
 		ix.df[t] = uint32(n)
-		bi, off, total = bi+nb, off+dl, total+n
+		bi, total = bi+nb, total+n
 	}
-	if bi != len(blocks) || off != len(data) || total != want {
+	if bi != len(blocks) || data.left != 0 || total != want {
 		return fmt.Errorf("%w: %d postings for %d passage terms", errSegment, total, want)
 	}
 	return nil

@@ -60,9 +60,15 @@
 //     graph, from the CLI or a server: the MCP tools search in the default
 //     mode, so a server of such a library loads it only when a web search
 //     in another mode, a write or a count needs it.
+//   - The BM25 index reads its segment in place, in the file's pages, from
+//     a read transaction Open keeps (store.DB.Pin): no copy at open. The
+//     first write to the store (any: an ingest, a sign-in's token) makes it
+//     copy them first (lexical.Index.Detach), as a load used to; Close makes
+//     it let them go (Unload: searches after Close find nothing).
 //   - NewLive releases the file pages the open mapped (store.DB.
-//     ReleaseMapped), so a server's resident set after start-up is its
-//     indexes; pages searches touch are mapped again as they are read.
+//     ReleaseMapped), but for the segment the BM25 index reads in place, so
+//     a server's resident set after start-up is its indexes; pages searches
+//     touch are mapped again as they are read.
 //   - Summary reads the store's totals and the first 20 titles, not every
 //     document record.
 //   - Reindex switches vectors, embedder identity and a rebuilt vector index

@@ -58,9 +58,7 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 	// open walks the passages.
 	var lexRepaired, vecRepaired bool
 	var g errgroup.Group
-	g.Go(func() error {
-		return db.View(func(tx *store.Tx) (err error) { lexRepaired, err = l.loadLexicalIndex(tx, synced); return err })
-	})
+	g.Go(func() (err error) { lexRepaired, err = l.pinLexicalIndex(synced); return err })
 	switch {
 	case l.dim > 0 && synced && opts.Mode == Lexical:
 		// Nothing to reconcile, and the default search does not use the
@@ -118,15 +116,48 @@ func (l *embedded) loadLexical(tx *store.Tx, kv lexical.KV, synced bool) (repair
 	return lst.Tokenized > 0 || lst.Dropped > 0 || lst.Rewrite, nil
 }
 
-// loadLexicalIndex loads the BM25 index and reports whether it was
+// pinLexicalIndex loads the BM25 index in a read transaction that it then
+// keeps open (store.DB.Pin): the index reads its segment's posting lists
+// and packed terms in place, in the file's pages, rather than copying them
+// (lexical.InPlace): on a host where fresh memory is slow to touch that
+// copy was most of an open (BENCHMARKS.md, session 10). Before the store's
+// next write the index copies them after all (lexical.Index.Detach); at
+// Close it lets them go (Unload). The pin ends at once when the index
+// reads nothing in place (no segment). It reports whether the index was
 // repaired.
+func (l *embedded) pinLexicalIndex(synced bool) (repaired bool, err error) {
+	pin, err := l.db.Pin(func(tx *store.Tx) (err error) {
+		repaired, err = l.loadLexicalIndex(tx, synced)
+		return err
+	}, func(closing bool) {
+		if closing {
+			l.lex.Unload()
+		} else {
+			l.lex.Detach()
+		}
+	})
+	if err != nil {
+		return false, err
+	}
+	kept := l.lex.InPlaceBytes()
+	if len(kept) == 0 {
+		pin.Release()
+	}
+	for _, b := range kept {
+		pin.Keep(b) // ReleaseMapped leaves what searches read mapped
+	}
+	return repaired, nil
+}
+
+// loadLexicalIndex loads the BM25 index in place in tx, which its caller
+// keeps open (pinLexicalIndex), and reports whether it was repaired.
 func (l *embedded) loadLexicalIndex(tx *store.Tx, synced bool) (repaired bool, err error) {
 	kv, err := tx.Aux(AuxLexical)
 	if err != nil {
 		return false, err
 	}
 	start := time.Now()
-	if repaired, err = l.loadLexical(tx, kv, synced); err != nil {
+	if repaired, err = l.loadLexical(tx, lexical.InPlace(kv), synced); err != nil {
 		return false, err
 	}
 	l.opts.Logger.Debug("lexical index loaded", "took", time.Since(start))

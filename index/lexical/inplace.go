@@ -1,0 +1,253 @@
+package lexical
+
+import (
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"runtime/debug"
+
+	"github.com/mcpvec/mcpvec/index/internal/parallel"
+)
+
+// Reading a segment in place (see doc.go, Persistence). A KV wrapped by
+// InPlace promises that the values its Get returns stay valid and
+// unchanged after Load returns, until the index is told to let them go
+// (Detach or Unload): a bbolt read transaction held open, whose values are
+// slices of bbolt's read-only memory map of the file. Load then leaves the
+// segment's packed terms and posting data in those values instead of
+// copying them into memory of its own. Nothing ever writes into them: a
+// passage's terms and a list's data are replaced, never changed in place,
+// and every slice of them is cut with its capacity at its length, so an
+// append copies.
+
+// inPlaceKV marks a KV whose values Load may keep (InPlace).
+type inPlaceKV struct{ KV }
+
+// InPlace wraps kv for Load, LoadIDs and LoadSynced: the values kv.Get
+// returns must stay valid and unchanged until the loaded index's Detach or
+// Unload returns; Load keeps the segment's records and posting lists in
+// them (InPlaceBytes lists those it keeps). Saving into the wrapped KV is
+// the same as into kv.
+func InPlace(kv KV) KV { return inPlaceKV{kv} }
+
+// stream is a segment stream read as the chunks it was stored in, with a
+// reader's position.
+type stream struct {
+	chunks [][]byte
+	i, pos int    // the reader: chunk, offset in it
+	left   uint64 // bytes after the reader
+}
+
+// segStream names a stream of the segment and what its manifest says of it.
+type segStream struct {
+	id  byte
+	n   uint64
+	crc uint32
+}
+
+// readStreams reads the segment's streams as their chunks and checks their
+// CRC-32C, the streams on all CPUs. The tables, and every stream when
+// inPlace, are kv's values; the others are copied into one allocation
+// each, their only chunk.
+func readStreams(kv KV, specs []segStream, inPlace bool) ([]*stream, error) {
+	streams := make([]*stream, len(specs))
+	for i, sp := range specs {
+		chunks, err := gatherChunks(kv, sp.id, sp.n)
+		if err != nil {
+			return nil, err
+		}
+		streams[i] = &stream{chunks: chunks, left: sp.n}
+	}
+	errs := make([]error, len(specs))
+	parallel.Ranges(len(specs), 1, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			errs[i] = verifyStream(streams[i], specs[i], inPlace || specs[i].id == streamTables)
+		}
+	})
+	return streams, errors.Join(errs...)
+}
+
+// gatherChunks returns the chunks of stream id, n bytes in all.
+func gatherChunks(kv KV, id byte, n uint64) ([][]byte, error) {
+	var chunks [][]byte
+	var got uint64
+	for i := uint32(0); got < n; i++ {
+		v := kv.Get(segChunkKey(id, i))
+		if len(v) == 0 {
+			return nil, fmt.Errorf("%w: stream %c: chunk %d missing (%d of %d bytes read)", errSegment, id, i, got, n)
+		}
+		if uint64(len(v)) > n-got {
+			return nil, fmt.Errorf("%w: stream %c longer than its manifest says", errSegment, id)
+		}
+		chunks = append(chunks, v[:len(v):len(v)])
+		got += uint64(len(v))
+	}
+	return chunks, nil
+}
+
+// verifyStream checks s's CRC-32C and, unless keep, copies it into one
+// allocation. A memory fault reading the chunks (a file cut short under a
+// memory map) is an error, as it is in the caller's goroutine (store's
+// guard).
+func verifyStream(s *stream, sp segStream, keep bool) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: stream %c unreadable: %v", errSegment, sp.id, r)
+		}
+	}()
+	sum := uint32(0)
+	for _, c := range s.chunks {
+		sum = crc32.Update(sum, castagnoli, c)
+	}
+	if sum != sp.crc {
+		return fmt.Errorf("%w: stream %c checksum mismatch", errSegment, sp.id)
+	}
+	if !keep {
+		buf := make([]byte, 0, sp.n)
+		for _, c := range s.chunks {
+			buf = append(buf, c...)
+		}
+		s.chunks = [][]byte{buf}
+	}
+	return nil
+}
+
+// at returns a reader of the same chunks positioned off bytes in (off must
+// not exceed the stream's length).
+func (s *stream) at(off uint64) *stream {
+	r := &stream{chunks: s.chunks, left: s.left + s.consumed() - off}
+	for r.i < len(r.chunks) && off >= uint64(len(r.chunks[r.i])) {
+		off -= uint64(len(r.chunks[r.i]))
+		r.i++
+	}
+	r.pos = int(off)
+	return r
+}
+
+// consumed is how many bytes the reader has passed.
+func (s *stream) consumed() uint64 {
+	n := uint64(s.pos)
+	for _, c := range s.chunks[:s.i] {
+		n += uint64(len(c))
+	}
+	return n
+}
+
+// next returns the reader's next n bytes, n ≤ s.left, and moves past them:
+// a slice of the chunk holding them, capacity cut at n, or a copy when they
+// straddle chunks. Zero bytes are an empty slice, never nil (nil terms mark
+// a deleted passage).
+func (s *stream) next(n int) []byte {
+	for s.i < len(s.chunks) && s.pos == len(s.chunks[s.i]) {
+		s.i, s.pos = s.i+1, 0
+	}
+	s.left -= uint64(n)
+	if n == 0 {
+		return []byte{}
+	}
+	if c := s.chunks[s.i]; len(c)-s.pos >= n {
+		s.pos += n
+		return c[s.pos-n : s.pos : s.pos]
+	}
+	b := make([]byte, 0, n)
+	for len(b) < n {
+		if s.pos == len(s.chunks[s.i]) {
+			s.i, s.pos = s.i+1, 0
+		}
+		k := min(len(s.chunks[s.i])-s.pos, n-len(b))
+		b = append(b, s.chunks[s.i][s.pos:s.pos+k]...)
+		s.pos += k
+	}
+	return b
+}
+
+// InPlaceBytes returns the values of the KV that the index reads in place
+// (loaded through InPlace, not yet detached), nil when it reads none: what
+// must stay mapped. It is safe for concurrent use.
+func (ix *Index) InPlaceBytes() [][]byte {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.inPlace
+}
+
+// Detach copies everything the index reads in place (see InPlace) into
+// memory of its own, after which the KV's values may go. It does nothing
+// for an index that reads nothing in place. The copy is made under the read
+// lock, so searches go on meanwhile; only if a change came in between is it
+// made again under the write lock. It is safe for concurrent use.
+func (ix *Index) Detach() {
+	ix.mu.RLock()
+	if ix.inPlace == nil {
+		ix.mu.RUnlock()
+		return
+	}
+	gen := ix.gen
+	terms, data := ix.copyOut()
+	ix.mu.RUnlock()
+	if betweenCopies != nil {
+		betweenCopies()
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.inPlace == nil {
+		return
+	}
+	if ix.gen != gen {
+		terms, data = ix.copyOut()
+	}
+	for s := range ix.docs {
+		if ix.docs[s].terms != nil {
+			ix.docs[s].terms = terms[s]
+		}
+	}
+	for t := range ix.post {
+		ix.post[t].data = data[t]
+	}
+	ix.inPlace = nil
+}
+
+// betweenCopies, set by tests, runs in Detach between its copy and the
+// write lock (where a change may come in).
+var betweenCopies func()
+
+// copyOut copies every passage's packed terms into one new allocation and
+// every posting list's data into another, returning the copies by slot and
+// by term. The caller holds the lock, at least for reading.
+func (ix *Index) copyOut() (terms, data [][]byte) {
+	nt, nd := 0, 0
+	for s := range ix.docs {
+		nt += len(ix.docs[s].terms)
+	}
+	for t := range ix.post {
+		nd += len(ix.post[t].data)
+	}
+	ta, da := make([]byte, 0, nt), make([]byte, 0, nd)
+	terms, data = make([][]byte, len(ix.docs)), make([][]byte, len(ix.post))
+	for s := range ix.docs {
+		ta = append(ta, ix.docs[s].terms...)
+		terms[s] = ta[len(ta)-len(ix.docs[s].terms) : len(ta) : len(ta)]
+	}
+	for t := range ix.post {
+		da = append(da, ix.post[t].data...)
+		data[t] = da[len(da)-len(ix.post[t].data) : len(da) : len(da)]
+	}
+	return terms, data
+}
+
+// Unload empties the index and lets go of what it reads in place, copying
+// nothing: what the KV's owner calls when the index will not be used again
+// (the library is closing) and its values are about to go. Later searches
+// find nothing. It is safe for concurrent use.
+func (ix *Index) Unload() {
+	ix.lock()
+	defer ix.mu.Unlock()
+	ix.inPlace = nil
+	ix.resetPassages()
+}
+
+// lock takes the write lock for a change, which Detach notices.
+func (ix *Index) lock() {
+	ix.mu.Lock()
+	ix.gen++
+}

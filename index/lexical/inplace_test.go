@@ -1,0 +1,199 @@
+package lexical
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/mcpvec/mcpvec/index/indextest"
+)
+
+// mappedKV hands out the stored values themselves, as a bbolt read
+// transaction hands out slices of its memory map.
+type mappedKV struct{ *indextest.KV }
+
+func (m mappedKV) Get(key []byte) []byte { return m.M[string(key)] }
+
+// segmentValues is every segment chunk stored in kv.
+func segmentValues(kv *indextest.KV) [][]byte {
+	var vs [][]byte
+	for k, v := range kv.M {
+		if bytes.HasPrefix([]byte(k), segChunkPrefix) {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+// within reports whether b lies inside one of vs.
+func within(b []byte, vs [][]byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	for _, v := range vs {
+		lo := uintptr(unsafe.Pointer(unsafe.SliceData(v)))
+		if p >= lo && p+uintptr(len(b)) <= lo+uintptr(len(v)) {
+			return true
+		}
+	}
+	return false
+}
+
+// aliased counts the passages' terms and the posting lists whose bytes
+// lie in kv's segment chunks.
+func aliased(ix *Index, kv *indextest.KV) (terms, lists int) {
+	vs := segmentValues(kv)
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	for _, d := range ix.docs {
+		if within(d.terms, vs) {
+			terms++
+		}
+	}
+	for i := range ix.post {
+		if within(ix.post[i].data, vs) {
+			lists++
+		}
+	}
+	return terms, lists
+}
+
+// scribble overwrites kv's segment chunks, as pages reused after their
+// transaction ended would be.
+func scribble(kv *indextest.KV) {
+	for _, v := range segmentValues(kv) {
+		for i := range v {
+			v[i] = byte(i * 7)
+		}
+	}
+}
+
+// loadInPlace saves segmentCorpus(seed, n) as a segment and loads it in
+// place.
+func loadInPlace(t *testing.T, seed uint64, n int) (map[uint64]string, *Index, *indextest.KV) {
+	t.Helper()
+	smallSegments(t, 16)
+	texts, _, kv := savedCorpus(t, seed, n)
+	ix, _, err := LoadSynced(InPlace(mappedKV{kv}), DefaultConfig(), idsOf(texts), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return texts, ix, kv
+}
+
+// wantDetached checks that ix reads nothing of kv any more: it searches
+// exactly like an index of texts once kv's chunks are overwritten.
+func wantDetached(t *testing.T, ix *Index, kv *indextest.KV, texts map[uint64]string) {
+	t.Helper()
+	if terms, lists := aliased(ix, kv); terms+lists != 0 || ix.InPlaceBytes() != nil {
+		t.Errorf("detached: %d terms and %d lists still in the KV, InPlaceBytes %d", terms, lists, len(ix.InPlaceBytes()))
+	}
+	scribble(kv)
+	sameAsFresh(t, ix, texts)
+}
+
+func TestInPlaceLoad(t *testing.T) {
+	for _, chunk := range []int{64, 4096, 1 << 20} {
+		t.Run(fmt.Sprint(chunk), func(t *testing.T) {
+			smallSegments(t, 16)
+			segChunkSize = chunk
+			texts, _, kv := savedCorpus(t, 7, 400)
+			ix, st, err := LoadSynced(InPlace(mappedKV{kv}), DefaultConfig(), idsOf(texts), nil)
+			if err != nil || st != (LoadStats{Loaded: len(texts)}) {
+				t.Fatalf("LoadSynced in place = %+v, %v", st, err)
+			}
+			sameAsFresh(t, ix, texts)
+			terms, lists := aliased(ix, kv)
+			// Only what straddles two chunks is copied: with 64-byte chunks
+			// most passages do, with 1 MiB ones none.
+			want := 2
+			if chunk == 64 {
+				want = 5
+			}
+			if terms < len(texts)/want || lists < len(ix.post)/want {
+				t.Errorf("in place: %d of %d passages' terms and %d of %d lists read in place", terms, len(texts), lists, len(ix.post))
+			}
+			if got := len(ix.InPlaceBytes()); got == 0 {
+				t.Error("InPlaceBytes is empty")
+			}
+			ix.Detach()
+			wantDetached(t, ix, kv, texts)
+		})
+	}
+}
+
+func TestLoadCopiesWithoutInPlace(t *testing.T) {
+	smallSegments(t, 16)
+	texts, _, kv := savedCorpus(t, 8, 300)
+	ix, _, err := LoadSynced(mappedKV{kv}, DefaultConfig(), idsOf(texts), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDetached(t, ix, kv, texts)
+}
+
+// TestDetachAfterChange changes the index between Detach's copy and its
+// write lock: the copy must be made again, with the change in it.
+func TestDetachAfterChange(t *testing.T) {
+	texts, ix, kv := loadInPlace(t, 9, 300)
+	rng := rand.New(rand.NewPCG(9, 9))
+	betweenCopies = func() {
+		churn(texts, ix, 9)
+		for i := range 20 {
+			texts[uint64(2000+i)] = randomText(rng, 30)
+			ix.Add(uint64(2000+i), texts[uint64(2000+i)])
+		}
+	}
+	defer func() { betweenCopies = nil }()
+	ix.Detach()
+	wantDetached(t, ix, kv, texts)
+}
+
+// TestDetachConcurrent detaches while passages are added and searched
+// (run with -race).
+func TestDetachConcurrent(t *testing.T) {
+	texts, ix, kv := loadInPlace(t, 10, 300)
+	rng := rand.New(rand.NewPCG(10, 10))
+	added := make(map[uint64]string)
+	for i := range 40 {
+		added[uint64(3000+i)] = randomText(rng, 25)
+	}
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
+		for id, text := range added {
+			ix.Add(id, text)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for i := range 50 {
+			ix.Search(segmentQueries[i%len(segmentQueries)], 10)
+		}
+	}()
+	go func() { defer wg.Done(); ix.Detach() }()
+	wg.Wait()
+	for id, text := range added {
+		texts[id] = text
+	}
+	wantDetached(t, ix, kv, texts)
+}
+
+func TestUnload(t *testing.T) {
+	_, ix, kv := loadInPlace(t, 11, 200)
+	ix.Unload()
+	if ix.Len() != 0 || ix.InPlaceBytes() != nil {
+		t.Errorf("after Unload: Len %d, InPlaceBytes %d", ix.Len(), len(ix.InPlaceBytes()))
+	}
+	scribble(kv)
+	for _, q := range segmentQueries {
+		if r := ix.Search(q, 10); r != nil {
+			t.Errorf("Search(%q) after Unload = %v", q, r)
+		}
+	}
+}
