@@ -225,6 +225,8 @@ func (db *DB) Close() error {
 			os.Remove(db.pidFile)
 		}
 	}
+	db.gate.Lock() // a Pin under way registers before its pin is evicted
+	defer db.gate.Unlock()
 	db.evictPins(true)
 	return db.bolt.Close()
 }

@@ -227,3 +227,41 @@ func presentPages(t *testing.T, b []byte) (mapped, pages int) {
 	}
 	return n, int(end - start)
 }
+
+// TestCloseDuringPin: Close called while a pin's fn runs waits for it and
+// then evicts the new pin, instead of waiting for its transaction forever.
+func TestCloseDuringPin(t *testing.T) {
+	db, _ := openNew(t, nil)
+	putAux(t, db, 1, 100)
+	inFn, release := make(chan struct{}), make(chan struct{})
+	var evicted sync.WaitGroup
+	evicted.Add(1)
+	go func() {
+		_, err := db.Pin(func(*store.Tx) error {
+			close(inFn)
+			<-release
+			return nil
+		}, func(closing bool) {
+			if closing {
+				evicted.Done()
+			}
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	}()
+	<-inFn
+	closed := make(chan error, 1)
+	go func() { closed <- db.Close() }()
+	time.Sleep(50 * time.Millisecond) // Close is waiting for the pin under way
+	close(release)
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not return after a pin that began before it")
+	}
+	evicted.Wait()
+}
