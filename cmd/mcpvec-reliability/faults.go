@@ -38,6 +38,7 @@ type killFigures struct {
 	checkFigures
 	Kills    int
 	Finished int // rounds whose command ended before its kill came
+	Unborn   int // rounds, checked, ended before any had created the library
 }
 
 // killCampaign kills ingest, reindex, sync of a changing folder (files
@@ -73,6 +74,7 @@ func killCampaign(ctx context.Context, bin, dir string, rounds int, rng *rand.Ra
 		}},
 		{"serve", func() (bool, error) { return true, killServe(ctx, bin, kdir, files, rng) }},
 	}
+	lib, born := filepath.Join(kdir, "library.db"), false
 	for _, op := range ops {
 		for range rounds {
 			killed, err := op.run()
@@ -83,6 +85,15 @@ func killCampaign(ctx context.Context, bin, dir string, rounds int, rng *rand.Ra
 				kf.Kills++
 			} else {
 				kf.Finished++
+			}
+			if _, err := os.Stat(lib); err == nil {
+				born = true
+			} else if !born {
+				// Killed before the first ingest created the file (a slow
+				// start): nothing was written, so nothing can be lost.
+				kf.Checks++
+				kf.Unborn++
+				continue
 			}
 			kf.check(ctx, bin, childEnv(kdir), op.name)
 		}

@@ -217,8 +217,8 @@ func report(out io.Writer, c config, f *figures) {
 	for _, s := range append(f.Fuzz.Failed, f.Kills.Failed...) {
 		fmt.Fprintf(out, "  failed: %s\n", s)
 	}
-	fmt.Fprintf(out, "kills: %d (kill -9 of ingest, reindex, sync of a changing folder, serve; %d more rounds finished before the kill), %d checks, %d failed\n",
-		f.Kills.Kills, f.Kills.Finished, f.Kills.Checks, f.Kills.CheckFailures)
+	fmt.Fprintf(out, "kills: %d (kill -9 of ingest, reindex, sync of a changing folder, serve; %d more rounds finished before the kill), %d checks (%d with no library yet), %d failed\n",
+		f.Kills.Kills, f.Kills.Finished, f.Kills.Checks, f.Kills.Unborn, f.Kills.CheckFailures)
 	f.Disk.report(out)
 	fmt.Fprintf(out, "TOTAL requests %d, sessions %d, kills %d, faults %d, errors %d, peak RSS (VmHWM) %d MB, bound %d MB\n",
 		f.Requests+int64(f.Fuzz.Requests), f.Sessions, f.Kills.Kills, f.faultCount(), f.errorCount(), f.Peak>>20, c.BoundBytes>>20)
