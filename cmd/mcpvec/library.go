@@ -232,9 +232,7 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write, needLib bool)
 	if h.emb != nil {
 		qe = h.emb
 	}
-	opts := libOptions(h.emb)
-	opts.CopySegment = write // a writing command would copy it at its first write
-	if h.lib, err = library.Open(ctx, db, qe, opts); err != nil {
+	if h.lib, err = library.Open(ctx, db, qe, libOptions(h.emb)); err != nil {
 		h.close()
 		return nil, err
 	}

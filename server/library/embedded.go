@@ -58,7 +58,7 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 	// open walks the passages.
 	var lexRepaired, vecRepaired bool
 	var g errgroup.Group
-	g.Go(func() (err error) { lexRepaired, err = l.openLexical(synced); return err })
+	g.Go(func() (err error) { lexRepaired, err = l.pinLexicalIndex(synced); return err })
 	switch {
 	case l.dim > 0 && synced && opts.Mode == Lexical:
 		// Nothing to reconcile, and the default search does not use the
@@ -116,16 +116,6 @@ func (l *embedded) loadLexical(tx *store.Tx, kv lexical.KV, synced bool) (repair
 	return lst.Tokenized > 0 || lst.Dropped > 0 || lst.Rewrite, nil
 }
 
-// openLexical loads the BM25 index, in place (pinLexicalIndex) unless
-// Options.CopySegment, and reports whether it was repaired.
-func (l *embedded) openLexical(synced bool) (repaired bool, err error) {
-	if !l.opts.CopySegment {
-		return l.pinLexicalIndex(synced)
-	}
-	err = l.db.View(func(tx *store.Tx) (err error) { repaired, err = l.loadLexicalIndex(tx, synced, false); return err })
-	return repaired, err
-}
-
 // pinLexicalIndex loads the BM25 index in a read transaction that it then
 // keeps open (store.DB.Pin): the index reads its segment's posting lists
 // and packed terms in place, in the file's pages, rather than copying them
@@ -137,7 +127,7 @@ func (l *embedded) openLexical(synced bool) (repaired bool, err error) {
 // repaired.
 func (l *embedded) pinLexicalIndex(synced bool) (repaired bool, err error) {
 	pin, err := l.db.Pin(func(tx *store.Tx) (err error) {
-		repaired, err = l.loadLexicalIndex(tx, synced, true)
+		repaired, err = l.loadLexicalIndex(tx, synced)
 		return err
 	}, func(closing bool) {
 		if closing {
@@ -159,18 +149,15 @@ func (l *embedded) pinLexicalIndex(synced bool) (repaired bool, err error) {
 	return repaired, nil
 }
 
-// loadLexicalIndex loads the BM25 index, in place in tx when its caller
-// keeps tx open (pinLexicalIndex), and reports whether it was repaired.
-func (l *embedded) loadLexicalIndex(tx *store.Tx, synced, inPlace bool) (repaired bool, err error) {
-	var kv lexical.KV
-	if kv, err = tx.Aux(AuxLexical); err != nil {
+// loadLexicalIndex loads the BM25 index in place in tx, which its caller
+// keeps open (pinLexicalIndex), and reports whether it was repaired.
+func (l *embedded) loadLexicalIndex(tx *store.Tx, synced bool) (repaired bool, err error) {
+	kv, err := tx.Aux(AuxLexical)
+	if err != nil {
 		return false, err
 	}
-	if inPlace {
-		kv = lexical.InPlace(kv)
-	}
 	start := time.Now()
-	if repaired, err = l.loadLexical(tx, kv, synced); err != nil {
+	if repaired, err = l.loadLexical(tx, lexical.InPlace(kv), synced); err != nil {
 		return false, err
 	}
 	l.opts.Logger.Debug("lexical index loaded", "took", time.Since(start))

@@ -86,21 +86,3 @@ func TestSegmentReadInPlaceAcrossWrites(t *testing.T) {
 		t.Errorf("after Close the index still holds %d passages", n)
 	}
 }
-
-// TestCopySegmentOption: with Options.CopySegment (what writing commands
-// set) the BM25 index holds its own copy of the segment.
-func TestCopySegmentOption(t *testing.T) {
-	f := newFixture(t, library.Options{})
-	f.add(t, "big", "big.txt", "text/plain", "", harbourPages(1200)...)
-	if err := f.lib.Save(); err != nil {
-		t.Fatal(err)
-	}
-	lib, err := library.Open(context.Background(), f.db, wordEmbedder, library.Options{CopySegment: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := len(library.LexIndex(lib).InPlaceBytes()); n != 0 {
-		t.Errorf("with CopySegment %d values are read in place", n)
-	}
-	wantFound(t, lib, "h1111x", "big:1111", library.Lexical)
-}

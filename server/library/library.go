@@ -92,12 +92,6 @@ type Options struct {
 	// backend run at once (default GOMAXPROCS); more wait their turn, first
 	// come first served (see turns). A remote backend is not limited.
 	Concurrency int
-	// CopySegment makes Open copy the BM25 segment into memory of its own
-	// instead of reading it in place in the file's pages (see
-	// pinLexicalIndex): for a command that writes soon after it opens the
-	// library (ingest, sync, rm), which would otherwise copy it at its
-	// first write, after checking it in place first.
-	CopySegment bool
 	Index       index.Config
 	Lexical     lexical.Config
 	Logger      *slog.Logger
