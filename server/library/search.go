@@ -61,7 +61,9 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	few := l.fewCandidates(mode, k, n)
 	// Split once: BM25 ranks by the tokens, snippets look for their stems.
 	tokens := lexical.Tokenize(query)
-	terms := termsOf(tokens)
+	var ts termSet
+	ts.add(tokens)
+	terms := &ts
 	hits, c, err := l.rank(ctx, query, tokens, mode, few)
 	if err != nil {
 		return nil, err
@@ -206,10 +208,11 @@ func fuseRRF(lists [][]Hit, weights []float64, k float64) []Hit {
 // an already chosen passage of the same document (chunk overlap) or repeat
 // its text, until k are chosen; terms are the query's, for the snippets.
 func (l *Library) results(terms *termSet, hits []Hit, k int) (*SearchResponse, error) {
-	resp := &SearchResponse{Results: []SearchResult{}}
+	resp := &SearchResponse{Results: make([]SearchResult, 0, min(k, len(hits)))}
 	docs := map[string]*store.Document{}
 	var chosen []*store.Chunk
 	seen := map[string]bool{}
+	var sb snippetBuf
 	for start := 0; start < len(hits) && len(resp.Results) < k; start += k {
 		batch := hits[start:min(len(hits), start+k)]
 		seqs := make([]uint64, len(batch))
@@ -240,7 +243,7 @@ func (l *Library) results(terms *termSet, hits []Hit, k int) (*SearchResponse, e
 			}
 			chosen = append(chosen, c)
 			seen[c.Text] = true
-			resp.Results = append(resp.Results, l.result(d, c, terms, batch[i].Score))
+			resp.Results = append(resp.Results, l.result(d, c, terms, &sb, batch[i].Score))
 		}
 	}
 	return resp, nil
@@ -273,9 +276,10 @@ func overlapsChosen(c *store.Chunk, chosen []*store.Chunk) bool {
 
 // result builds a search result. For paged documents it cites the page
 // holding the passage's best-matching sentence, which is where a reader
-// should land, not merely where the passage starts.
-func (l *Library) result(d *store.Document, c *store.Chunk, terms *termSet, score float64) SearchResult {
-	text, off := snippet(c.Text, terms, l.opts.SnippetChars)
+// should land, not merely where the passage starts. sb is the scratch of
+// the search's snippets.
+func (l *Library) result(d *store.Document, c *store.Chunk, terms *termSet, sb *snippetBuf, score float64) SearchResult {
+	text, off := sb.snippet(c.Text, terms, l.opts.SnippetChars)
 	page, anchor := 0, ""
 	if isPaged(d) {
 		page = min(max(d.PageOf(c.Start+off), c.PageStart), c.PageEnd)

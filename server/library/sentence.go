@@ -17,15 +17,22 @@ import (
 // (termSet.pairs), the rest of a sentence that holds every term is
 // skipped, and once one does, the rest of text is only split.
 func bestSentence(text string, terms *termSet) ([][2]int, int) {
-	sc := sentenceScan{text: text, terms: terms, sents: make([][2]int, 0, len(text)/100+1), bestScore: -1}
-	from := sc.scan()
+	return bestSentenceIn(make([][2]int, 0, len(text)/100+1), text, terms)
+}
+
+// bestSentenceIn is bestSentence returning the sentences in buf[:0], grown
+// as needed (so a caller can reuse one slice for many texts).
+func bestSentenceIn(buf [][2]int, text string, terms *termSet) ([][2]int, int) {
+	sc := sentenceScan{text: text, sents: buf[:0], bestScore: -1}
+	from := sc.scan(terms)
 	return appendSentences(sc.sents, text, from), sc.best
 }
 
-// sentenceScan is the state of bestSentence's pass.
+// sentenceScan is the state of bestSentence's pass. The query's terms are
+// not in it but passed to scan: stored beside sents, which scan grows
+// through the pointer, they would escape to the heap with it.
 type sentenceScan struct {
 	text  string
-	terms *termSet
 	sents [][2]int
 	// best is the index in sents of the sentence with the most terms,
 	// bestScore their number (-1 before the first sentence).
@@ -34,8 +41,8 @@ type sentenceScan struct {
 
 // scan splits and scores sentences until one holds every term or text
 // ends, and returns where the sentence after the last one it split starts.
-func (sc *sentenceScan) scan() int {
-	text, all := sc.text, len(sc.terms.stems)
+func (sc *sentenceScan) scan(terms *termSet) int {
+	text, all := sc.text, len(terms.stems)
 	start, n := 0, 0 // the current sentence and its distinct terms
 	// seen[t]: the current sentence holds term t (a local: the compiler
 	// keeps a few bytes of it off the heap).
@@ -62,7 +69,7 @@ func (sc *sentenceScan) scan() int {
 			i -= j
 			continue
 		}
-		n += sc.terms.matchWord(text[i:j], ascii, seen)
+		n += terms.matchWord(text[i:j], ascii, seen)
 		i = j
 	}
 	if start < len(text) {
