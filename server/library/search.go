@@ -61,9 +61,8 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	few := l.fewCandidates(mode, k, n)
 	// Split once: BM25 ranks by the tokens, snippets look for their stems.
 	tokens := lexical.Tokenize(query)
-	var ts termSet
-	ts.add(tokens)
-	terms := &ts
+	terms := pooledTerms(tokens)
+	defer terms.release()
 	hits, c, err := l.rank(ctx, query, tokens, mode, few)
 	if err != nil {
 		return nil, err

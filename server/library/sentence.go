@@ -23,16 +23,15 @@ func bestSentence(text string, terms *termSet) ([][2]int, int) {
 // bestSentenceIn is bestSentence returning the sentences in buf[:0], grown
 // as needed (so a caller can reuse one slice for many texts).
 func bestSentenceIn(buf [][2]int, text string, terms *termSet) ([][2]int, int) {
-	sc := sentenceScan{text: text, sents: buf[:0], bestScore: -1}
-	from := sc.scan(terms)
+	sc := sentenceScan{text: text, terms: terms, sents: buf[:0], bestScore: -1}
+	from := sc.scan()
 	return appendSentences(sc.sents, text, from), sc.best
 }
 
-// sentenceScan is the state of bestSentence's pass. The query's terms are
-// not in it but passed to scan: stored beside sents, which scan grows
-// through the pointer, they would escape to the heap with it.
+// sentenceScan is the state of bestSentence's pass.
 type sentenceScan struct {
 	text  string
+	terms *termSet
 	sents [][2]int
 	// best is the index in sents of the sentence with the most terms,
 	// bestScore their number (-1 before the first sentence).
@@ -41,8 +40,8 @@ type sentenceScan struct {
 
 // scan splits and scores sentences until one holds every term or text
 // ends, and returns where the sentence after the last one it split starts.
-func (sc *sentenceScan) scan(terms *termSet) int {
-	text, all := sc.text, len(terms.stems)
+func (sc *sentenceScan) scan() int {
+	text, all := sc.text, len(sc.terms.stems)
 	start, n := 0, 0 // the current sentence and its distinct terms
 	// seen[t]: the current sentence holds term t (a local: the compiler
 	// keeps a few bytes of it off the heap).
@@ -69,7 +68,7 @@ func (sc *sentenceScan) scan(terms *termSet) int {
 			i -= j
 			continue
 		}
-		n += terms.matchWord(text[i:j], ascii, seen)
+		n += sc.terms.matchWord(text[i:j], ascii, seen)
 		i = j
 	}
 	if start < len(text) {

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -67,8 +68,27 @@ func termsOf(tokens []string) *termSet {
 	return ts
 }
 
-// add adds the distinct stems among tokens that ts does not hold yet. A
-// termSet is 4 KB: Search keeps its own off the heap this way.
+// termSets holds spare termSets: one is 4 KB, and a search needs its own
+// only while it runs.
+var termSets = sync.Pool{New: func() any { return new(termSet) }}
+
+// pooledTerms is termsOf(tokens) in a termSet from termSets; give it back
+// with release once nothing uses it.
+func pooledTerms(tokens []string) *termSet {
+	ts := termSets.Get().(*termSet)
+	ts.add(tokens)
+	return ts
+}
+
+// release empties ts and gives it to termSets.
+func (ts *termSet) release() {
+	clear(ts.stems)
+	clear(ts.ys)
+	*ts = termSet{stems: ts.stems[:0], ys: ts.ys[:0]}
+	termSets.Put(ts)
+}
+
+// add adds the distinct stems among tokens that ts does not hold yet.
 func (ts *termSet) add(tokens []string) {
 	for _, t := range tokens {
 		if slices.Contains(ts.stems, t) {
