@@ -218,15 +218,15 @@ func (s *Server) docURL(ctx context.Context, docID string, page int, anchor stri
 	if base == "" || docID == "" {
 		return ""
 	}
-	return base + s.citePath(docID, page, anchor)
+	return s.citeLink(base, docID, page, anchor)
 }
 
-// citePath is the signed path of a citation: the original at page when
-// page > 0 (a PDF), else the text view at anchor when anchor is set, else
-// the original.
-func (s *Server) citePath(docID string, page int, anchor string) string {
+// citeLink is base followed by the signed path of a citation: the original
+// at page when page > 0 (a PDF), else the text view at anchor when anchor
+// is set, else the original.
+func (s *Server) citeLink(base, docID string, page int, anchor string) string {
 	if page <= 0 && anchor != "" {
-		return s.viewPath(docID, anchor)
+		return s.viewLink(base, docID, anchor)
 	}
-	return s.docPath(docID, page)
+	return s.docLink(base, docID, page)
 }
