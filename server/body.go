@@ -43,20 +43,25 @@ func (s *Server) readBody(next http.Handler) http.Handler {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 		next.ServeHTTP(w, r)
+		// Every reader of the body copied what it read (mcp-go reads it
+		// whole into its own slice first), and the handler has returned.
+		putBuf(body)
 	})
 }
 
-// bufferBody reads r's body; on failure it returns the HTTP status and a
-// message for the client.
+// bufferBody reads r's body into a buffer from getBuf; on failure it
+// returns the HTTP status and a message for the client.
 func (s *Server) bufferBody(w http.ResponseWriter, r *http.Request) ([]byte, int, string) {
 	limit := s.opts.MaxBodyBytes
-	tooLarge := fmt.Sprintf("request body too large (the limit is %d bytes)", limit)
 	if r.ContentLength > limit {
-		return nil, http.StatusRequestEntityTooLarge, tooLarge
+		return nil, http.StatusRequestEntityTooLarge, tooLarge(limit)
 	}
 	rc := http.NewResponseController(w)
 	deadline := rc.SetReadDeadline(time.Now().Add(s.opts.BodyTimeout)) == nil
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	// Room for the length announced, up to 64 KB: a client that announces
+	// a megabyte and sends nothing gets no megabyte set aside.
+	buf := bytes.NewBuffer(getBuf(int(min(max(0, r.ContentLength), 64<<10)) + bytes.MinRead))
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
 	if deadline {
 		rc.SetReadDeadline(time.Time{})
 	}
@@ -64,14 +69,19 @@ func (s *Server) bufferBody(w http.ResponseWriter, r *http.Request) ([]byte, int
 	var netErr net.Error
 	switch {
 	case err == nil:
-		return body, 0, ""
+		return buf.Bytes(), 0, ""
 	case errors.As(err, &tooBig):
-		return nil, http.StatusRequestEntityTooLarge, tooLarge
+		return nil, http.StatusRequestEntityTooLarge, tooLarge(limit)
 	case errors.As(err, &netErr) && netErr.Timeout():
 		return nil, http.StatusRequestTimeout, fmt.Sprintf("request body not received within %s", s.opts.BodyTimeout)
 	default:
 		return nil, http.StatusBadRequest, "request body unreadable: " + err.Error()
 	}
+}
+
+// tooLarge is the message for a body over limit bytes.
+func tooLarge(limit int64) string {
+	return fmt.Sprintf("request body too large (the limit is %d bytes)", limit)
 }
 
 // isBatch reports whether a body is a JSON array (a JSON-RPC batch).

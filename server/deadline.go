@@ -69,6 +69,9 @@ func (d *deadlineWriter) Write(p []byte) (int, error) {
 	}
 	d.arm()
 	n, err := d.ResponseWriter.Write(q)
+	if spliced {
+		putBuf(q) // a Write does not keep what it is given
+	}
 	if err != nil {
 		d.fail()
 	} else if spliced {

@@ -33,14 +33,14 @@ func (s *Server) sign(docID string) string {
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:16])
 }
 
-// docPath returns the signed path of a document's original file,
-// "/docs/<docID>/<signature>", with "#page=N" appended when page > 0.
-func (s *Server) docPath(docID string, page int) string {
-	p := "/docs/" + url.PathEscape(docID) + "/" + s.signature(docID)
-	if page > 0 {
-		p += "#page=" + strconv.Itoa(page)
+// docLink returns base followed by the signed path of a document's
+// original file, "/docs/<docID>/<signature>", with "#page=N" appended when
+// page > 0: one string, made at once (a search makes ten).
+func (s *Server) docLink(base, docID string, page int) string {
+	if page <= 0 {
+		return base + "/docs/" + url.PathEscape(docID) + "/" + s.signature(docID)
 	}
-	return p
+	return base + "/docs/" + url.PathEscape(docID) + "/" + s.signature(docID) + "#page=" + strconv.Itoa(page)
 }
 
 // serveDoc answers GET/HEAD /docs/<docID>/<sig>[/<name>] with the original

@@ -52,14 +52,20 @@ func holdable(h http.Header, code int) bool {
 
 // keep adds q, the next part of a held body, to it, and reports whether it
 // did (false when the body would outgrow maxHeld). owned says that q is the
-// writer's own (a splice's output) and may be kept without a copy.
+// writer's own (a splice's output, from getBuf) and may be kept without a
+// copy; kept or copied, keep then owns it. The held body is always the
+// writer's own: release gives it to putBuf.
 func (d *deadlineWriter) keep(q []byte, owned bool) bool {
 	if len(d.held)+len(q) > maxHeld {
 		return false
 	}
-	if owned && d.held == nil {
+	switch {
+	case owned && d.held == nil:
 		d.held = q
-	} else {
+	case owned:
+		d.held = append(d.held, q...)
+		putBuf(q)
+	default:
 		d.held = append(d.held, q...)
 	}
 	return true
@@ -76,6 +82,7 @@ func (d *deadlineWriter) release() error {
 	}
 	d.arm()
 	_, err := d.ResponseWriter.Write(body)
+	putBuf(body) // a Write does not keep what it is given
 	if err != nil {
 		d.fail()
 	}

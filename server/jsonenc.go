@@ -16,25 +16,28 @@ import (
 // the same bytes as json.Marshal (TestJSONEncodingMatchesEncodingJSON),
 // passing over eight bytes at a time that need no escape.
 
-// encodeResult is json.Marshal(v), by appendSearchJSON for a search.
+// encodeResult is json.Marshal(v), by appendSearchJSON for a search, in a
+// buffer from getBuf: the caller may give it back (putBuf) once done.
 func encodeResult(v any) ([]byte, error) {
 	if r, ok := v.(library.SearchResponse); ok {
-		return appendSearchJSON(nil, r), nil
+		return appendSearchJSON(getBuf(searchJSONSize(r)), r), nil
 	}
 	return json.Marshal(v)
+}
+
+// searchJSONSize is about len(json.Marshal(r)), rounded up.
+func searchJSONSize(r library.SearchResponse) int {
+	n := 16
+	for _, x := range r.Results {
+		n += 40 + len(x.ID) + len(x.Title) + len(x.URL) + len(x.Text)*17/16
+	}
+	return n
 }
 
 // appendSearchJSON appends json.Marshal(r) to dst.
 func appendSearchJSON(dst []byte, r library.SearchResponse) []byte {
 	if r.Results == nil {
 		return append(dst, `{"results":null}`...)
-	}
-	if dst == nil {
-		n := 16
-		for _, x := range r.Results {
-			n += 40 + len(x.ID) + len(x.Title) + len(x.URL) + len(x.Text)*17/16
-		}
-		dst = make([]byte, 0, n)
 	}
 	dst = append(dst, `{"results":[`...)
 	for i, x := range r.Results {

@@ -50,10 +50,10 @@ func (s *Server) observe(tool, arg string, h toolHandler) mcpserver.ToolHandlerF
 }
 
 // DocURL returns the signed absolute link the MCP tools would cite for
-// page or anchor of a document (see citePath), based at the address r
+// page or anchor of a document (see citeLink), based at the address r
 // reached the server at (PublicURL when set). It is safe for concurrent use.
 func (s *Server) DocURL(r *http.Request, docID string, page int, anchor string) string {
-	return s.publicBase(r) + s.citePath(docID, page, anchor)
+	return s.citeLink(s.publicBase(r), docID, page, anchor)
 }
 
 // SecretPrefix returns "" or "/" + Options.SecretPath: where the MCP

@@ -24,7 +24,8 @@ import (
 )
 
 // Library is the query path the server needs. *library.Library satisfies it;
-// implementations must be safe for concurrent use.
+// implementations must be safe for concurrent use. A response Search
+// returns is the caller's (the server links its results in place).
 type Library interface {
 	Search(ctx context.Context, query string, opt library.SearchOptions) (*library.SearchResponse, error)
 	Fetch(ctx context.Context, id string, opt library.FetchOptions) (*library.FetchResponse, error)

@@ -49,8 +49,8 @@ func TestSigCache(t *testing.T) {
 // is verified with.
 func TestLinkSignatureCached(t *testing.T) {
 	s := MustNew(t, newFakeLib(), Options{LinkKey: []byte("k")})
-	p := s.docPath("d1", 0)
-	if p != s.docPath("d1", 0) || s.signature("d1") != s.sign("d1") {
+	p := s.docLink("", "d1", 0)
+	if p != s.docLink("", "d1", 0) || s.signature("d1") != s.sign("d1") {
 		t.Fatal("cached signature differs")
 	}
 	if id, _, ok := s.verifyDocPath(p); !ok || id != "d1" {

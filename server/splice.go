@@ -51,7 +51,8 @@ func spliceFrom(ctx context.Context) *splice {
 }
 
 // result returns the placeholder result that stands for structured (the
-// JSON of the result's structured content) and leaves structured for apply.
+// JSON of the result's structured content) and leaves structured for apply,
+// which gives it to putBuf once copied.
 func (sp *splice) result(structured []byte) *mcp.CallToolResult {
 	sp.mu.Lock()
 	sp.structured = structured
@@ -62,7 +63,8 @@ func (sp *splice) result(structured []byte) *mcp.CallToolResult {
 }
 
 // apply returns p with the placeholders replaced by the pending JSON (and
-// its text form), and true, when p holds both; else p and false.
+// its text form), in a buffer from getBuf that the caller gives back once
+// written, and true, when p holds both; else p and false.
 func (sp *splice) apply(p []byte) ([]byte, bool) {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
@@ -75,7 +77,7 @@ func (sp *splice) apply(p []byte) ([]byte, bool) {
 	if i < 0 || j < 0 {
 		return p, false
 	}
-	out := make([]byte, 0, len(p)+2*len(st)+len(st)/8+2)
+	out := getBuf(len(p) + 2*len(st) + len(st)/8 + 2)
 	if i < j {
 		out = appendJSONString(append(out, p[:i]...), st)
 		out = append(append(out, p[i+len(sp.tok.text):j]...), st...)
@@ -86,5 +88,6 @@ func (sp *splice) apply(p []byte) ([]byte, bool) {
 		out = append(out, p[i+len(sp.tok.text):]...)
 	}
 	sp.structured = nil
+	putBuf(st)
 	return out, true
 }

@@ -111,15 +111,13 @@ func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mc
 		return nil, 0, fmt.Errorf("search: %w", errLibrary)
 	}
 	out := library.SearchResponse{Results: []library.SearchResult{}}
-	if resp != nil {
-		for _, r := range resp.Results {
-			if len(out.Results) == s.opts.MaxResults {
-				break
-			}
+	if resp != nil && resp.Results != nil {
+		// The response is this call's own: its results are linked in place.
+		out.Results = resp.Results[:min(len(resp.Results), s.opts.MaxResults)]
+		for i, r := range out.Results {
 			if r.URL == "" {
-				r.URL = s.docURL(ctx, r.DocID, r.Page, r.Anchor)
+				out.Results[i].URL = s.docURL(ctx, r.DocID, r.Page, r.Anchor)
 			}
-			out.Results = append(out.Results, r)
 		}
 	}
 	res, err := structured(ctx, out)
@@ -202,11 +200,13 @@ func structured(ctx context.Context, v any) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}
 	if sp := spliceFrom(ctx); sp != nil {
-		return sp.result(b), nil
+		return sp.result(b), nil // b is the splice's now
 	}
 	// v itself, not b as a json.RawMessage, which encoding/json would check
 	// and compact byte by byte: the same bytes, with no copy of b kept.
-	return mcp.NewToolResultStructured(v, string(b)), nil
+	res := mcp.NewToolResultStructured(v, string(b))
+	putBuf(b)
+	return res, nil
 }
 
 // docURL is the signed absolute link to cite: a PDF's original file at
@@ -218,15 +218,15 @@ func (s *Server) docURL(ctx context.Context, docID string, page int, anchor stri
 	if base == "" || docID == "" {
 		return ""
 	}
-	return base + s.citePath(docID, page, anchor)
+	return s.citeLink(base, docID, page, anchor)
 }
 
-// citePath is the signed path of a citation: the original at page when
-// page > 0 (a PDF), else the text view at anchor when anchor is set, else
-// the original.
-func (s *Server) citePath(docID string, page int, anchor string) string {
+// citeLink is base followed by the signed path of a citation: the original
+// at page when page > 0 (a PDF), else the text view at anchor when anchor
+// is set, else the original.
+func (s *Server) citeLink(base, docID string, page int, anchor string) string {
 	if page <= 0 && anchor != "" {
-		return s.viewPath(docID, anchor)
+		return s.viewLink(base, docID, anchor)
 	}
-	return s.docPath(docID, page)
+	return s.docLink(base, docID, page)
 }

@@ -61,14 +61,15 @@ type viewData struct {
 	Original string
 }
 
-// viewPath returns the signed path of a document's text view,
-// "/docs/<docID>/<signature>/view", with "#anchor" when anchor is set.
-func (s *Server) viewPath(docID, anchor string) string {
-	p := "/docs/" + url.PathEscape(docID) + "/" + s.signature(docID) + "/" + viewName
+// viewLink returns base followed by the signed path of a document's text
+// view, "/docs/<docID>/<signature>/view", with "#anchor" when anchor is
+// set, made at once as docLink's.
+func (s *Server) viewLink(base, docID, anchor string) string {
+	hash := ""
 	if anchor != "" {
-		p += "#" + anchor
+		hash = "#"
 	}
-	return p
+	return base + "/docs/" + url.PathEscape(docID) + "/" + s.signature(docID) + "/" + viewName + hash + anchor
 }
 
 // serveView answers a signed /docs/<docID>/<sig>/view with the document's
@@ -83,7 +84,7 @@ func (s *Server) serveView(w http.ResponseWriter, r *http.Request, docID string)
 		v.Title = v.Name
 	}
 	var buf bytes.Buffer
-	data := viewData{View: v, CSS: template.CSS(viewCSS), Original: s.publicBase(r) + s.docPath(docID, 0)}
+	data := viewData{View: v, CSS: template.CSS(viewCSS), Original: s.docLink(s.publicBase(r), docID, 0)}
 	if err := viewTemplate.Execute(&buf, data); err != nil {
 		s.log.Error("render document view", "doc", docID, "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)

@@ -79,15 +79,20 @@ func parseChunk(v []byte) (r chunkRecord, err error) {
 
 // headings decodes the heading path of a record.
 func (r chunkRecord) headings() ([]string, error) {
-	var out []string
+	return r.appendHeadings(nil, func(b []byte) string { return string(b) })
+}
+
+// appendHeadings appends the heading path of a record to dst, each
+// heading made a string by str.
+func (r chunkRecord) appendHeadings(dst []string, str func([]byte) string) ([]string, error) {
 	for p := r.heads; len(p) > 0; {
 		n, w := binary.Uvarint(p)
 		if w <= 0 || n > uint64(len(p)-w) {
 			return nil, errBadChunk
 		}
-		out, p = append(out, string(p[w:w+int(n)])), p[w+int(n):]
+		dst, p = append(dst, str(p[w:w+int(n)])), p[w+int(n):]
 	}
-	return out, nil
+	return dst, nil
 }
 
 // chunkText returns what the indexes read of a record: its text, after its

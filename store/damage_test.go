@@ -55,6 +55,7 @@ func readEverything(db *store.DB) []error {
 		add(err)
 		_, err = db.Chunks(d.Chunks)
 		add(err)
+		add(db.ViewChunks(d.Chunks, func(int, *store.Chunk) bool { return true }))
 		_, err = db.Original(d.ID)
 		add(err)
 	}

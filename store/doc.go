@@ -69,5 +69,6 @@
 //     reads inside the caller's (never open a second read transaction on a
 //     goroutine that holds one: a writer growing the file deadlocks them).
 //   - Slices handed to callbacks (View, Aux buckets, vector iterators) are
-//     valid only during the callback.
+//     valid only during the callback, and so are the strings of the passages
+//     ViewChunks lends (they are the file's memory, not copies).
 package store

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -403,23 +402,11 @@ func (db *DB) Original(id string) ([]byte, error) {
 func (db *DB) Chunks(seqs []uint64) ([]*Chunk, error) {
 	out := make([]*Chunk, len(seqs))
 	err := db.view(func(tx *bolt.Tx) error {
-		// One cursor and key for every lookup: Bucket.Get makes a cursor,
-		// and grows its page stack, each time.
-		cur := tx.Bucket(bucketChunks).Cursor()
-		var key [8]byte
-		for i, s := range seqs {
-			binary.BigEndian.PutUint64(key[:], s)
-			k, v := cur.Seek(key[:])
-			if !bytes.Equal(k, key[:]) {
-				v = nil // the next key: s is not there
-			}
-			c, err := decodeChunk(s, v)
-			if err != nil {
-				return err
-			}
+		return eachChunkRecord(tx, seqs, func(i int, v []byte) (bool, error) {
+			c, err := decodeChunk(seqs[i], v)
 			out[i] = c
-		}
-		return nil
+			return err == nil, err
+		})
 	})
 	return out, err
 }

@@ -71,6 +71,11 @@
 //     touch are mapped again as they are read.
 //   - Summary reads the store's totals and the first 20 titles, not every
 //     document record.
+//   - A search's passages are not copied out of the embedded backend's file:
+//     results chooses them and cuts their snippets in the read transaction
+//     that lends them (store.DB.ViewChunks, results.go) and copies out only
+//     the snippets, doc ids and headings it keeps. A panic there comes back
+//     as store.ErrCorrupt, as a fault in the file would.
 //   - Reindex switches vectors, embedder identity and a rebuilt vector index
 //     in one transaction; a Library already open on the store must be
 //     reopened after it (Live.Swap). Staged vectors share the embed cache

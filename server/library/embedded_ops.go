@@ -128,3 +128,9 @@ func (l *embedded) lexical(q Query) ([]Hit, []uint64) {
 	}
 	return hits, seeds
 }
+
+// ViewChunks lends the passages seqs (store.DB.ViewChunks); embedded is a
+// chunkLender.
+func (l *embedded) ViewChunks(seqs []uint64, fn func(i int, c *store.Chunk) bool) error {
+	return l.db.ViewChunks(seqs, fn)
+}

@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/store"
 )
 
 // VectorIndex returns the embedded backend's vector index (nil before the
@@ -114,4 +116,52 @@ func HoldTurns(l *Library) (release func()) {
 			<-t
 		}
 	}
+}
+
+// noLending hides the embedded backend's ViewChunks: its passages are
+// copied, as a backend's that cannot lend them are.
+type noLending struct{ Backend }
+
+// poisoned lends the embedded backend's passages from a buffer of its own
+// that it overwrites once fn returns, so that a string results keeps of a
+// lent passage shows in its output.
+type poisoned struct {
+	Backend
+	lender chunkLender
+}
+
+func (p poisoned) ViewChunks(seqs []uint64, fn func(i int, c *store.Chunk) bool) error {
+	return p.lender.ViewChunks(seqs, func(i int, c *store.Chunk) bool {
+		if c == nil {
+			return fn(i, nil)
+		}
+		buf := []byte(c.DocID + c.Text + strings.Join(c.Headings, ""))
+		cut := func(n int) string {
+			s := unsafe.String(unsafe.SliceData(buf), n)
+			buf = buf[n:]
+			return s
+		}
+		all, lent := buf, *c
+		lent.DocID, lent.Text, lent.Headings = cut(len(c.DocID)), cut(len(c.Text)), nil
+		for _, h := range c.Headings {
+			lent.Headings = append(lent.Headings, cut(len(h)))
+		}
+		more := fn(i, &lent)
+		for j := range all {
+			all[j] = '#'
+		}
+		return more
+	})
+}
+
+// Results is what Search makes of hits for query: the passages chosen and
+// their snippets. With lend true the passages are lent (from a buffer
+// overwritten once results is done with each: see poisoned), else copied,
+// as a backend that cannot lend them gives them.
+func Results(l *Library, query string, hits []Hit, k int, lend bool) (*SearchResponse, error) {
+	cp := *l
+	if cp.be = (noLending{l.be}); lend {
+		cp.be = poisoned{l.be, l.be.(chunkLender)}
+	}
+	return cp.results(queryTerms(strings.TrimSpace(query)), hits, k)
 }

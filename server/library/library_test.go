@@ -126,9 +126,26 @@ func TestFetchPassageAndDocument(t *testing.T) {
 
 func TestOverlappingPassagesAreDeduplicated(t *testing.T) {
 	f := newFixture(t, library.Options{})
+	f.putOverlapping(t, "lh")
+	resp, err := f.lib.Search(context.Background(), "lighthouse wicks lamps", library.SearchOptions{K: 3, Mode: library.Lexical})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, r := range resp.Results {
+		ids[r.ID] = true
+	}
+	if ids["lh:0"] && ids["lh:1"] {
+		t.Fatalf("overlapping passages both returned: %+v", resp.Results)
+	}
+}
+
+// putOverlapping stores document id of three passages, the first two
+// overlapping by most of their length.
+func (f *fixture) putOverlapping(t *testing.T, id string) {
+	t.Helper()
 	text := "Lighthouse keepers trimmed the wicks. Lighthouse lamps burned whale oil. Keepers lived on the rock."
-	d := &store.Document{ID: "lh", Title: "lh.txt", SourcePath: "/lh", MediaType: "text/plain", Pages: 1, PageStarts: []int{0}, Text: text}
-	// Two passages that overlap by most of their length, and a distinct one.
+	d := &store.Document{ID: id, Title: id + ".txt", SourcePath: "/" + id, MediaType: "text/plain", Pages: 1, PageStarts: []int{0}, Text: text}
 	chunks := []store.Chunk{
 		{Text: text[0:70], Start: 0, End: 70, PageStart: 1, PageEnd: 1},
 		{Text: text[5:72], Start: 5, End: 72, PageStart: 1, PageEnd: 1},
@@ -142,17 +159,8 @@ func TestOverlappingPassagesAreDeduplicated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.lib.Apply(res)
-	resp, err := f.lib.Search(context.Background(), "lighthouse wicks lamps", library.SearchOptions{K: 3, Mode: library.Lexical})
-	if err != nil {
+	if err := f.lib.Apply(res); err != nil {
 		t.Fatal(err)
-	}
-	ids := map[string]bool{}
-	for _, r := range resp.Results {
-		ids[r.ID] = true
-	}
-	if ids["lh:0"] && ids["lh:1"] {
-		t.Fatalf("overlapping passages both returned: %+v", resp.Results)
 	}
 }
 

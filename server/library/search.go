@@ -61,7 +61,8 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	few := l.fewCandidates(mode, k, n)
 	// Split once: BM25 ranks by the tokens, snippets look for their stems.
 	tokens := lexical.Tokenize(query)
-	terms := termsOf(tokens)
+	terms := pooledTerms(tokens)
+	defer terms.release()
 	hits, c, err := l.rank(ctx, query, tokens, mode, few)
 	if err != nil {
 		return nil, err
@@ -200,100 +201,6 @@ func fuseRRF(lists [][]Hit, weights []float64, k float64) []Hit {
 		}
 	}
 	return sortHits(score)
-}
-
-// results loads passages for hits in order, skipping passages that overlap
-// an already chosen passage of the same document (chunk overlap) or repeat
-// its text, until k are chosen; terms are the query's, for the snippets.
-func (l *Library) results(terms *termSet, hits []Hit, k int) (*SearchResponse, error) {
-	resp := &SearchResponse{Results: []SearchResult{}}
-	docs := map[string]*store.Document{}
-	var chosen []*store.Chunk
-	seen := map[string]bool{}
-	for start := 0; start < len(hits) && len(resp.Results) < k; start += k {
-		batch := hits[start:min(len(hits), start+k)]
-		seqs := make([]uint64, len(batch))
-		for i, h := range batch {
-			seqs[i] = h.Seq
-		}
-		chunks, err := l.be.Chunks(seqs)
-		if errors.Is(err, store.ErrCorrupt) {
-			return nil, err
-		}
-		if err != nil {
-			// A passage deleted between ranking and loading: fall back to one
-			// at a time so the rest still come back.
-			chunks = l.chunksLenient(seqs)
-		}
-		for i, c := range chunks {
-			if c == nil || len(resp.Results) >= k || overlapsChosen(c, chosen) || seen[c.Text] {
-				continue
-			}
-			d, ok := docs[c.DocID]
-			if !ok {
-				if d, err = l.be.Document(c.DocID, false); errors.Is(err, store.ErrCorrupt) {
-					return nil, err
-				} else if err != nil {
-					continue
-				}
-				docs[c.DocID] = d
-			}
-			chosen = append(chosen, c)
-			seen[c.Text] = true
-			resp.Results = append(resp.Results, l.result(d, c, terms, batch[i].Score))
-		}
-	}
-	return resp, nil
-}
-
-func (l *Library) chunksLenient(seqs []uint64) []*store.Chunk {
-	out := make([]*store.Chunk, len(seqs))
-	for i, s := range seqs {
-		if cs, err := l.be.Chunks([]uint64{s}); err == nil {
-			out[i] = cs[0]
-		}
-	}
-	return out
-}
-
-// overlapsChosen reports whether c shares more than half of the shorter
-// passage's bytes with a chosen passage of the same document.
-func overlapsChosen(c *store.Chunk, chosen []*store.Chunk) bool {
-	for _, o := range chosen {
-		if o.DocID != c.DocID {
-			continue
-		}
-		ov := min(o.End, c.End) - max(o.Start, c.Start)
-		if ov > 0 && 2*ov > min(o.End-o.Start, c.End-c.Start) {
-			return true
-		}
-	}
-	return false
-}
-
-// result builds a search result. For paged documents it cites the page
-// holding the passage's best-matching sentence, which is where a reader
-// should land, not merely where the passage starts.
-func (l *Library) result(d *store.Document, c *store.Chunk, terms *termSet, score float64) SearchResult {
-	text, off := snippet(c.Text, terms, l.opts.SnippetChars)
-	page, anchor := 0, ""
-	if isPaged(d) {
-		page = min(max(d.PageOf(c.Start+off), c.PageStart), c.PageEnd)
-	} else {
-		anchor = viewAnchor(d, c, c.Start+off)
-	}
-	return SearchResult{
-		ID:    c.ID(),
-		Title: passageTitle(d, c.Headings, page, page),
-		URL:   sourceURL(d, page),
-		Text:  text,
-		DocID: d.ID,
-		Page:  page,
-		Score: score,
-		seq:   c.Seq,
-
-		Anchor: anchor,
-	}
 }
 
 func isPaged(d *store.Document) bool { return d.MediaType == "application/pdf" }

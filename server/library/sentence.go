@@ -17,7 +17,16 @@ import (
 // (termSet.pairs), the rest of a sentence that holds every term is
 // skipped, and once one does, the rest of text is only split.
 func bestSentence(text string, terms *termSet) ([][2]int, int) {
-	sc := sentenceScan{text: text, terms: terms, sents: make([][2]int, 0, len(text)/100+1), bestScore: -1}
+	return bestSentenceIn(nil, text, terms)
+}
+
+// bestSentenceIn is bestSentence returning the sentences in buf[:0], grown
+// as needed (so a caller can reuse one slice for many texts).
+func bestSentenceIn(buf [][2]int, text string, terms *termSet) ([][2]int, int) {
+	if buf == nil {
+		buf = make([][2]int, 0, len(text)/100+1) // grown by append, it would be made five times
+	}
+	sc := sentenceScan{text: text, terms: terms, sents: buf[:0], bestScore: -1}
 	from := sc.scan()
 	return appendSentences(sc.sents, text, from), sc.best
 }

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -63,6 +64,32 @@ func queryTerms(q string) *termSet { return termsOf(lexical.Tokenize(q)) }
 // termsOf returns the distinct stems among tokens (lexical.Tokenize's).
 func termsOf(tokens []string) *termSet {
 	ts := &termSet{}
+	ts.add(tokens)
+	return ts
+}
+
+// termSets holds spare termSets: one is 4 KB, and a search needs its own
+// only while it runs.
+var termSets = sync.Pool{New: func() any { return new(termSet) }}
+
+// pooledTerms is termsOf(tokens) in a termSet from termSets; give it back
+// with release once nothing uses it.
+func pooledTerms(tokens []string) *termSet {
+	ts := termSets.Get().(*termSet)
+	ts.add(tokens)
+	return ts
+}
+
+// release empties ts and gives it to termSets.
+func (ts *termSet) release() {
+	clear(ts.stems)
+	clear(ts.ys)
+	*ts = termSet{stems: ts.stems[:0], ys: ts.ys[:0]}
+	termSets.Put(ts)
+}
+
+// add adds the distinct stems among tokens that ts does not hold yet.
+func (ts *termSet) add(tokens []string) {
 	for _, t := range tokens {
 		if slices.Contains(ts.stems, t) {
 			continue
@@ -82,14 +109,28 @@ func termsOf(tokens []string) *termSet {
 			ts.pairs.add(y)
 		}
 	}
-	return ts
 }
 
 // snippet returns about max characters of text centred on the sentence that
 // holds the most distinct query terms, widened with its neighbours, and the
 // byte offset of that sentence in text (for citing its page).
 func snippet(text string, terms *termSet, maxChars int) (string, int) {
-	sents, best := bestSentence(text, terms)
+	var sb snippetBuf
+	return sb.snippet(text, terms, maxChars)
+}
+
+// snippetBuf holds the scratch slices of snippets cut one after another,
+// so the results of a search share one of each. It is not safe for
+// concurrent use.
+type snippetBuf struct {
+	sents  [][2]int
+	before []int
+}
+
+// snippet is the package's snippet, in sb's slices.
+func (sb *snippetBuf) snippet(text string, terms *termSet, maxChars int) (string, int) {
+	sents, best := bestSentenceIn(sb.sents, text, terms)
+	sb.sents = sents
 	bestOff := 0
 	if len(sents) > 0 {
 		// The sentence proper starts after the break that ended the last one.
@@ -105,8 +146,9 @@ func snippet(text string, terms *termSet, maxChars int) (string, int) {
 	}
 	// The sentences tile text, so the characters between two sentence
 	// bounds are a difference of running counts: one pass over text for
-	// every count snippet needs.
-	before := make([]int, len(sents)+1) // before[i]: runes ahead of sentence i
+	// every count snippet needs. before[i]: runes ahead of sentence i.
+	before := append(sb.before[:0], make([]int, len(sents)+1)...) // zeroed, no allocation once grown
+	sb.before = before
 	for i, s := range sents {
 		before[i+1] = before[i] + runeCount(text[s[0]:s[1]])
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpvec/mcpvec/index/lexical"
 )
 
 // mapMatchScore is matchScore as it was before it stopped allocating: the
@@ -226,6 +228,25 @@ func TestPairSetKeepsEveryMatch(t *testing.T) {
 		want := strings.HasPrefix(lw, stem) || len(stem) > 1 && len(lw) > 1 && lw[:2] == stem[:2]
 		if got := p.has(w); got != want {
 			t.Fatalf("pairs of %q: has(%q) = %v, want %v", stem, w, got, want)
+		}
+	}
+}
+
+// TestPooledTerms: a term set taken from the pool after others were given
+// back is the one termsOf makes.
+func TestPooledTerms(t *testing.T) {
+	queries := []string{"studying cats' happiness in 2024 über alles", "I y yes", manyTerms(), "", "happy memory checks"}
+	for round := range 3 {
+		for i := range queries {
+			q := queries[(i+round)%len(queries)]
+			tokens := lexical.Tokenize(q)
+			got := pooledTerms(tokens)
+			want := termsOf(tokens)
+			if !slices.Equal(got.stems, want.stems) || !slices.Equal(got.ys, want.ys) ||
+				got.first != want.first || got.byFirst != want.byFirst || got.pairs != want.pairs {
+				t.Fatalf("pooledTerms(%q) = %+v, termsOf says %+v", q, got, want)
+			}
+			got.release()
 		}
 	}
 }

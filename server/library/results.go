@@ -1,0 +1,229 @@
+package library
+
+import (
+	"errors"
+	"hash/maphash"
+	"slices"
+	"strings"
+	"unsafe"
+
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// A search's passages are read where they lie when the backend can lend
+// them (chunkLender: the embedded backend's bbolt file): their snippets
+// are cut in the read transaction and only the snippets are copied out.
+// Copying each passage's whole text was most of the bytes the library
+// allocated for a search. Another backend's passages are copied as
+// before and go the same way.
+
+// chunkLender is a Backend that can lend its passages for the length of a
+// call instead of copying them (see store.DB.ViewChunks).
+type chunkLender interface {
+	ViewChunks(seqs []uint64, fn func(i int, c *store.Chunk) bool) error
+}
+
+// results loads passages for hits in order, skipping passages that overlap
+// an already chosen passage of the same document (chunk overlap) or repeat
+// its text, until k are chosen; terms are the query's, for the snippets.
+// A passage whose document is gone by the time it is looked up (deleted
+// meanwhile) is left out, its place going to the hits after it, but still
+// hides the passages that repeat its text. Texts are told apart by their
+// length and a 64-bit hash (two different texts pass for one with a
+// chance of 2^-64), so that nothing kept points into a lent passage.
+func (l *Library) results(terms *termSet, hits []Hit, k int) (*SearchResponse, error) {
+	resp := &SearchResponse{Results: make([]SearchResult, 0, min(k, len(hits)))}
+	docs := map[string]*store.Document{}
+	_, lent := l.be.(chunkLender)
+	sel := selection{terms: terms, maxChars: l.opts.SnippetChars, lent: lent, seen: map[textKey]bool{},
+		chosen: make([]picked, 0, min(k, len(hits)))}
+	for from := 0; from < len(hits) && len(resp.Results) < k; {
+		first := len(sel.chosen)
+		read, err := l.pick(&sel, hits[from:], k-len(resp.Results))
+		if err != nil {
+			return nil, err
+		}
+		from += read
+		for i := range sel.chosen[first:] {
+			p := &sel.chosen[first+i]
+			d, ok := docs[p.c.DocID]
+			if !ok {
+				if d, err = l.be.Document(p.c.DocID, false); errors.Is(err, store.ErrCorrupt) {
+					return nil, err
+				} else if err != nil {
+					continue
+				}
+				docs[p.c.DocID] = d
+			}
+			resp.Results = append(resp.Results, l.result(d, p))
+		}
+	}
+	return resp, nil
+}
+
+// selection is the passages results has chosen so far. It is not safe
+// for concurrent use.
+type selection struct {
+	terms    *termSet
+	maxChars int // of a snippet
+	lent     bool
+	sb       snippetBuf
+	chosen   []picked
+	seen     map[textKey]bool // the chosen passages' texts
+}
+
+// textKey stands for a text: its length and its hash.
+type textKey struct {
+	n int
+	h uint64
+}
+
+// textSeed is the process's seed of textKeys.
+var textSeed = maphash.MakeSeed()
+
+func keyOf(text string) textKey { return textKey{len(text), maphash.String(textSeed, text)} }
+
+// picked is a chosen passage and its snippet. Its strings are its own,
+// copied out of a lent passage; c.Text is "".
+type picked struct {
+	c       store.Chunk
+	snippet string
+	off     int // where in c's text the best-matching sentence starts
+	score   float64
+}
+
+// pick reads the passages of hits in order and chooses, up to need of
+// them, those that neither overlap a chosen passage nor repeat one's
+// text, with their snippets; it returns how many hits it read.
+func (l *Library) pick(sel *selection, hits []Hit, need int) (int, error) {
+	seqs := make([]uint64, len(hits))
+	for i, h := range hits {
+		seqs[i] = h.Seq
+	}
+	read, n := 0, len(sel.chosen)+need
+	err := l.eachChunk(seqs, need, func(i int, c *store.Chunk) bool {
+		read = i + 1
+		if c != nil && !sel.overlaps(c) && !sel.seen[keyOf(c.Text)] {
+			sel.choose(c, hits[i].Score)
+		}
+		return len(sel.chosen) < n
+	})
+	return read, err
+}
+
+// eachChunk calls fn with the passages seqs in order until it returns
+// false, nil for one that cannot be read; lent by the backend when it can
+// lend them, else read batch at a time. It returns an error matching
+// store.ErrCorrupt when the store is damaged.
+func (l *Library) eachChunk(seqs []uint64, batch int, fn func(i int, c *store.Chunk) bool) error {
+	if lb, ok := l.be.(chunkLender); ok {
+		return lb.ViewChunks(seqs, fn)
+	}
+	for start := 0; start < len(seqs); start += batch {
+		part := seqs[start:min(len(seqs), start+batch)]
+		chunks, err := l.be.Chunks(part)
+		if errors.Is(err, store.ErrCorrupt) {
+			return err
+		}
+		if err != nil {
+			// A passage deleted between ranking and loading: fall back to one
+			// at a time so the rest still come back.
+			chunks = l.chunksLenient(part)
+		}
+		for i, c := range chunks {
+			if !fn(start+i, c) {
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
+func (l *Library) chunksLenient(seqs []uint64) []*store.Chunk {
+	out := make([]*store.Chunk, len(seqs))
+	for i, s := range seqs {
+		if cs, err := l.be.Chunks([]uint64{s}); err == nil {
+			out[i] = cs[0]
+		}
+	}
+	return out
+}
+
+// choose adds c, of score, to the chosen passages with its snippet.
+func (sel *selection) choose(c *store.Chunk, score float64) {
+	sel.seen[keyOf(c.Text)] = true
+	text, off := sel.sb.snippet(c.Text, sel.terms, sel.maxChars)
+	p := picked{c: *c, snippet: text, off: off, score: score}
+	p.c.Text = ""
+	if sel.lent {
+		p.snippet = ownedOutside(text, c.Text)
+		p.c.DocID, p.c.Headings = strings.Clone(c.DocID), cloneStrings(c.Headings)
+	}
+	sel.chosen = append(sel.chosen, p)
+}
+
+// overlaps reports whether c shares more than half of the shorter
+// passage's bytes with a chosen passage of the same document.
+func (sel *selection) overlaps(c *store.Chunk) bool {
+	for i := range sel.chosen {
+		o := &sel.chosen[i].c
+		if o.DocID != c.DocID {
+			continue
+		}
+		ov := min(o.End, c.End) - max(o.Start, c.Start)
+		if ov > 0 && 2*ov > min(o.End-o.Start, c.End-c.Start) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownedOutside returns s, copied when it lies in text's memory (a piece of
+// a lent passage; a snippet cut with "…" is already a string of its own).
+func ownedOutside(s, text string) string {
+	if s == "" {
+		return "" // not even a pointer into text
+	}
+	p, t := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(text)))
+	if p >= t && p < t+uintptr(len(text)) {
+		return strings.Clone(s)
+	}
+	return s
+}
+
+// cloneStrings is a copy of ss and of its strings; nil for none.
+func cloneStrings(ss []string) []string {
+	if len(ss) == 0 {
+		return nil
+	}
+	out := slices.Clone(ss)
+	for i, s := range out {
+		out[i] = strings.Clone(s)
+	}
+	return out
+}
+
+// result builds a search result. For paged documents it cites the page
+// holding the passage's best-matching sentence, which is where a reader
+// should land, not merely where the passage starts.
+func (l *Library) result(d *store.Document, p *picked) SearchResult {
+	c := &p.c
+	page, anchor := 0, ""
+	if isPaged(d) {
+		page = min(max(d.PageOf(c.Start+p.off), c.PageStart), c.PageEnd)
+	} else {
+		anchor = viewAnchor(d, c, c.Start+p.off)
+	}
+	return SearchResult{
+		ID:    c.ID(),
+		Title: passageTitle(d, c.Headings, page, page),
+		URL:   sourceURL(d, page),
+		Text:  p.snippet,
+		DocID: d.ID,
+		Page:  page,
+		Score: p.score,
+		seq:   c.Seq,
+
+		Anchor: anchor,
+	}
+}
