@@ -24,9 +24,10 @@ type embedded struct {
 	vec  *index.Index
 	lazy *deferredVectors // the vector index while Open's deferred load has not ended
 	lex  *lexical.Index
-	docs docCache // records without text for the query path
-	mark genMark  // the store generation the indexes reflect
-	turn turns    // searches of the indexes running at once
+	pin  *store.Pin // lex's read transaction, set when it reads in place (pinLexicalIndex)
+	docs docCache   // records without text for the query path
+	mark genMark    // the store generation the indexes reflect
+	turn turns      // searches of the indexes running at once
 }
 
 // openEmbedded loads the persisted indexes over db, reconciling them with
@@ -70,6 +71,9 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 		})
 	}
 	if err := g.Wait(); err != nil {
+		if l.pin != nil {
+			l.pin.Release() // the index goes with the failed open
+		}
 		return nil, err
 	}
 	l.mark.start(gen)
@@ -142,10 +146,12 @@ func (l *embedded) pinLexicalIndex(synced bool) (repaired bool, err error) {
 	kept := l.lex.InPlaceBytes()
 	if len(kept) == 0 {
 		pin.Release()
+		return repaired, nil
 	}
 	for _, b := range kept {
 		pin.Keep(b) // ReleaseMapped leaves what searches read mapped
 	}
+	l.pin = pin
 	return repaired, nil
 }
 
