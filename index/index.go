@@ -67,6 +67,7 @@ type Index struct {
 	tombs   int
 	removed map[uint64]struct{} // external ids whose stored node must be deleted on Save
 	rewrite bool                // Save must replace every stored node
+	header  []byte              // the header last saved or loaded; guarded by mu
 
 	epMu     sync.Mutex
 	ep       int64 // entry slot, -1 when empty

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -67,6 +68,9 @@ func (x *Index) readHeader(kv KV) (header, error) {
 	if err == nil && (h.dim != x.dim || h.metric != x.cfg.Metric || h.m != x.m) {
 		err = fmt.Errorf("stored dim %d metric %v M %d, want dim %d metric %v M %d: %w",
 			h.dim, h.metric, h.m, x.dim, x.cfg.Metric, x.m, ErrIncompatible)
+	}
+	if err == nil {
+		x.header = bytes.Clone(raw)
 	}
 	return h, err
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -57,6 +58,8 @@ type DB struct {
 	gate     sync.RWMutex // writes share it, Pin takes it alone (pin.go)
 	pinMu    sync.Mutex
 	pins     map[*Pin]struct{}
+	begun    atomic.Uint64 // write transactions begun (WriteStats)
+	commits  atomic.Uint64 // of them, committed
 }
 
 // DefaultPath returns dataHome/mcpvec/library.db, or with dataHome ""
@@ -154,7 +157,11 @@ func (db *DB) init() error {
 			return checkSchema(db.path, m.Get([]byte("schema")))
 		})
 	}
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	current, err := db.current()
+	if err != nil || current {
+		return err
+	}
+	return db.boltUpdate(func(tx *bolt.Tx) error {
 		m := tx.Bucket(bucketMeta)
 		if m != nil {
 			if err := checkSchema(db.path, m.Get([]byte("schema"))); err != nil {
@@ -181,6 +188,35 @@ func (db *DB) init() error {
 		}
 		return upgrade(tx, m)
 	})
+}
+
+// current reports whether the file is a library of SchemaVersion with
+// every bucket, which Open then leaves as it is: opening a current library
+// writes nothing (no commit, no sync). It returns checkSchema's errors.
+func (db *DB) current() (bool, error) {
+	ok := false
+	err := db.view(func(tx *bolt.Tx) error {
+		m := tx.Bucket(bucketMeta)
+		if m == nil {
+			return nil
+		}
+		if err := checkSchema(db.path, m.Get([]byte("schema"))); err != nil {
+			return err
+		}
+		ok = string(m.Get([]byte("schema"))) == strconv.Itoa(SchemaVersion) &&
+			tx.Bucket(bucketSums) != nil && m.Get(totalsKey) != nil && hasBuckets(tx)
+		return nil
+	})
+	return ok, err
+}
+
+func hasBuckets(tx *bolt.Tx) bool {
+	for _, b := range allBuckets {
+		if tx.Bucket(b) == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // upgrade brings a file of an older schema (or a new one) to SchemaVersion:
@@ -353,6 +389,34 @@ func (db *DB) SettingOrCreate(name string, create func() ([]byte, error)) ([]byt
 	return nv, err
 }
 
+// WriteStats counts a DB's write transactions since Open, the one Open
+// itself may run included: what tells that a command which changed
+// nothing wrote nothing.
+type WriteStats struct {
+	// Begun counts the write transactions begun. All but Check's evict
+	// the pins first.
+	Begun uint64
+	// Committed counts those that committed: each wrote the file and,
+	// without Options.NoSync, synced it.
+	Committed uint64
+}
+
+// WriteStats returns the write transactions counted so far. It is safe for
+// concurrent use.
+func (db *DB) WriteStats() WriteStats {
+	return WriteStats{Begun: db.begun.Load(), Committed: db.commits.Load()}
+}
+
+// boltUpdate is bbolt's Update, counted in WriteStats.
+func (db *DB) boltUpdate(fn func(tx *bolt.Tx) error) error {
+	db.begun.Add(1)
+	if err := db.bolt.Update(fn); err != nil {
+		return err
+	}
+	db.commits.Add(1)
+	return nil
+}
+
 func (db *DB) update(fn func(tx *bolt.Tx) error) error { return db.writeTx(fn, true) }
 
 // writeTx runs fn in a read-write transaction. With evict it first evicts
@@ -368,7 +432,7 @@ func (db *DB) writeTx(fn func(tx *bolt.Tx) error, evict bool) error {
 		if evict {
 			db.evictPins(false)
 		}
-		return db.bolt.Update(fn)
+		return db.boltUpdate(fn)
 	})
 }
 

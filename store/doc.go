@@ -65,6 +65,11 @@
 //     bbolt would otherwise wait for it to remap a growing file, and could
 //     not reuse the pages freed meanwhile. A transaction that writes
 //     nothing (Check's) leaves the pins.
+//   - A writable Open writes only to create the buckets or upgrade an older
+//     schema; opening a current library begins no write transaction.
+//     WriteStats counts the write transactions begun and committed, so
+//     that callers and tests can tell a command that changed nothing wrote
+//     nothing.
 //   - ReadVectors opens one short read transaction per call; Tx.ReadVectors
 //     reads inside the caller's (never open a second read transaction on a
 //     goroutine that holds one: a writer growing the file deadlocks them).

@@ -183,6 +183,16 @@ func (b *Bucket) Delete(key []byte) error {
 	return b.b.Delete(key)
 }
 
+// Empty reports whether the bucket holds no key; one absent in a read-only
+// transaction holds none.
+func (b *Bucket) Empty() bool {
+	if b.b == nil {
+		return true
+	}
+	k, _ := b.b.Cursor().First()
+	return k == nil
+}
+
 // ForEach calls fn for every key in order; fn's error stops the walk.
 func (b *Bucket) ForEach(fn func(key, value []byte) error) error {
 	if b.b == nil {

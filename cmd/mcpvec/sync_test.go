@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/cmd/internal/minipdf"
 	"github.com/mcpvec/mcpvec/ingest/extract"
+	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
 // lsSources returns the sorted source paths the library holds.
@@ -128,6 +129,46 @@ func TestServeWatchKeepsTheLibraryCurrent(t *testing.T) {
 	}
 	if roots := mustRun(t, db, "ls", "--roots"); !strings.Contains(roots, docs) {
 		t.Fatalf("ls --roots while watching: %s", roots)
+	}
+}
+
+// TestUnchangedSyncWritesNothing: a sync of folders that did not change,
+// named or remembered, and the rescans of `serve --watch` that find
+// nothing leave the library file as it was: the same bytes and bbolt
+// transaction id, so no commit (and no fsync). A removed file is still
+// removed.
+func TestUnchangedSyncWritesNothing(t *testing.T) {
+	db, docs := libAndFolder(t, "docs")
+	writeFile(t, filepath.Join(docs, "a.md"), "# Kilns\n\nPotters fire clay in a kiln.")
+	writeFile(t, filepath.Join(docs, "b.txt"), "Weavers warp the loom before weaving.")
+	mustRun(t, db, "sync", docs)
+	s := serveProc(t, db, nil) // a first serve stores its link key
+	s.Stop()
+	before := storetest.FileState(t, db)
+	for _, args := range [][]string{{"sync", docs}, {"sync"}} {
+		if out := mustRun(t, db, args...); !strings.Contains(out, "0 added, 0 updated, 0 moved, 0 removed, 2 unchanged, 0 failed") {
+			t.Fatalf("mcpvec %v: %s", args, out)
+		}
+		if after := storetest.FileState(t, db); after != before {
+			t.Fatalf("mcpvec %v changed the file: %+v, was %+v", args, after, before)
+		}
+	}
+	s = serveProc(t, db, []string{"MCPVEC_LOG=debug"}, "--watch", "--watch-quiet", "20ms", "--watch-rescan", "50ms")
+	for deadline := time.Now().Add(time.Minute); strings.Count(s.Stderr.String(), "folders unchanged") < 3; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no three rescans in a minute:\n%s", s.Stderr)
+		}
+	}
+	s.Stop()
+	if after := storetest.FileState(t, db); after != before {
+		t.Fatalf("serve --watch rescans changed the file: %+v, was %+v", after, before)
+	}
+	os.Remove(filepath.Join(docs, "b.txt"))
+	if out := mustRun(t, db, "sync"); !strings.Contains(out, "1 removed") {
+		t.Fatalf("sync after a removal: %s", out)
+	}
+	if after := storetest.FileState(t, db); after.TxID <= before.TxID {
+		t.Fatalf("a removal did not commit: %+v, was %+v", after, before)
 	}
 }
 

@@ -1,13 +1,16 @@
 // Package indextest holds what the tests of index and index/lexical share:
 // KV, an in-memory bucket with bbolt's sharp edges, into which both indexes
-// persist, Sorted, the order in which the store hands them their data, and
-// IDs, the ids of a result list.
+// persist, Sorted, the order in which the store hands them their data,
+// IDs, the ids of a result list, and WantSaveWrites, the check that an
+// index's Unsaved tells whether its Save writes.
 package indextest
 
 import (
+	"bytes"
 	"iter"
 	"maps"
 	"slices"
+	"testing"
 )
 
 // KV is a key/value bucket over a map that satisfies index.KV and
@@ -30,6 +33,9 @@ func NewKV() *KV { return &KV{M: make(map[string][]byte)} }
 // Clone returns a KV holding the same records (the values are shared) with
 // no counts: the bucket as a transaction that is later rolled back saw it.
 func (kv *KV) Clone() *KV { return &KV{M: maps.Clone(kv.M)} }
+
+// Equal reports whether kv and o hold the same records, byte for byte.
+func (kv *KV) Equal(o *KV) bool { return maps.EqualFunc(kv.M, o.M, bytes.Equal) }
 
 // ResetCounts sets Puts and Deletes back to zero.
 func (kv *KV) ResetCounts() { kv.Puts, kv.Deletes = 0, 0 }
@@ -84,5 +90,32 @@ func Sorted[V any](m map[uint64]V) iter.Seq2[uint64, V] {
 				return
 			}
 		}
+	}
+}
+
+// Saver is an index persisted into a bucket of type K (index.KV or
+// lexical.KV) that tells whether it has changes to save.
+type Saver[K any] interface {
+	Unsaved() bool
+	Save(kv K) error
+}
+
+// WantSaveWrites checks that ix.Unsaved() is want and that ix.Save into
+// into (kv, or a view of it) changes kv's records exactly when it is; after
+// the Save nothing may be unsaved.
+func WantSaveWrites[K any](tb testing.TB, what string, ix Saver[K], into K, kv *KV, want bool) {
+	tb.Helper()
+	if got := ix.Unsaved(); got != want {
+		tb.Errorf("%s: Unsaved() = %v, want %v", what, got, want)
+	}
+	before := kv.Clone()
+	if err := ix.Save(into); err != nil {
+		tb.Fatal(err)
+	}
+	if changed := !kv.Equal(before); changed != want {
+		tb.Errorf("%s: Save changed the stored index: %v, want %v", what, changed, want)
+	}
+	if ix.Unsaved() {
+		tb.Errorf("%s: unsaved after Save", what)
 	}
 }

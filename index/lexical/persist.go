@@ -93,6 +93,17 @@ func (ix *Index) Save(kv KV) error {
 	return nil
 }
 
+// Unsaved reports whether Save would write anything: a passage added or
+// removed, a dictionary term, the tokenizer version or a new segment due
+// (after Fold, or a Load that asks for one). A caller may skip a Save, and
+// its transaction, while it reports false. It is safe for concurrent use.
+func (ix *Index) Unsaved() bool {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return !ix.metaOK || len(ix.staleKeys) > 0 || len(ix.termStr) > ix.savedTerms ||
+		len(ix.dirty) > 0 || len(ix.removed) > 0 || ix.segmentDueLocked()
+}
+
 // Fold makes the next Save write a new segment in place of the records
 // and tombstones beside the current one once there are more than
 // segmentMin of them, rather than waiting until they reach a sixteenth of

@@ -24,7 +24,9 @@
 //     error: its documents are removed.
 //   - Each document write, move and removal is its own transaction: a sync
 //     killed half way leaves a consistent library, and the next sync
-//     finishes the job.
+//     finishes the job. A sync that finds nothing to change writes
+//     nothing: no document, and Remember stores the roots only when they
+//     differ from those stored. The sync keeps no "last synced" time.
 //   - With Options.Settle, files modified less than that long ago are left
 //     for a later run (Summary.Pending), so a file still being written is
 //     not ingested half done.

@@ -1,6 +1,7 @@
 package sync
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,24 +46,34 @@ type Settings interface {
 // LoadRoots returns the remembered roots, none when nothing was synced
 // yet. Errors are the store's, or a decoding error.
 func LoadRoots(s Settings) ([]Root, error) {
+	roots, _, err := loadRoots(s)
+	return roots, err
+}
+
+// loadRoots returns the remembered roots and the setting's bytes (nil when
+// there is none).
+func loadRoots(s Settings) ([]Root, []byte, error) {
 	b, err := s.Setting(RootsSetting)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var roots []Root
 	if err := json.Unmarshal(b, &roots); err != nil {
-		return nil, fmt.Errorf("decode %s setting: %w", RootsSetting, err)
+		return nil, nil, fmt.Errorf("decode %s setting: %w", RootsSetting, err)
 	}
-	return roots, nil
+	return roots, b, nil
 }
 
 // Remember adds roots to the remembered ones, replacing the options of a
-// root already there, and stores the list sorted by path.
+// root already there, and stores the list sorted by path. When that is
+// the list already stored, byte for byte, it writes nothing: a re-sync of
+// the same folders with the same options costs no write transaction.
+// Errors are the store's, or a decoding error.
 func Remember(s Settings, roots []Root) error {
-	have, err := LoadRoots(s)
+	have, old, err := loadRoots(s)
 	if err != nil {
 		return err
 	}
@@ -78,6 +89,9 @@ func Remember(s Settings, roots []Root) error {
 	b, err := json.Marshal(have)
 	if err != nil {
 		return err
+	}
+	if old != nil && bytes.Equal(b, old) {
+		return nil
 	}
 	return s.PutSetting(RootsSetting, b)
 }

@@ -259,6 +259,36 @@ func TestRememberRoots(t *testing.T) {
 	}
 }
 
+// TestRememberSameRootsWritesNothing: remembering the roots already
+// remembered, with the same options, begins no write transaction; a
+// changed option is still stored.
+func TestRememberSameRootsWritesNothing(t *testing.T) {
+	f := synctest.MustFixture(t)
+	a, b := f.Root("a"), f.Root("b")
+	if err := isync.Remember(f.DB, []isync.Root{a, b}); err != nil {
+		t.Fatal(err)
+	}
+	before := f.DB.WriteStats()
+	for _, roots := range [][]isync.Root{{a, b}, {b}, {a}} {
+		if err := isync.Remember(f.DB, roots); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := f.DB.WriteStats(); got != before {
+		t.Errorf("remembering the same roots: write transactions %+v, were %+v", got, before)
+	}
+	a.Exclude = []string{"*.tmp"}
+	if err := isync.Remember(f.DB, []isync.Root{a}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := f.DB.WriteStats().Committed, before.Committed+1; got != want {
+		t.Errorf("a changed option: %d commits, want %d", got, want)
+	}
+	if roots, err := isync.LoadRoots(f.DB); err != nil || len(roots) != 2 || len(roots[0].Exclude) != 1 {
+		t.Errorf("remembered %+v, %v", roots, err)
+	}
+}
+
 func TestSyncSwappedAndDuplicatedContent(t *testing.T) {
 	f := synctest.MustFixture(t)
 	f.Write(t, "r/a.txt", "Alpha text about anchors and sails.")

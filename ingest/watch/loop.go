@@ -137,6 +137,8 @@ func (w *watcher) syncDue(ctx context.Context, now time.Time) {
 		w.opts.Logger.Warn("sync", "err", err)
 	case sum.Added+sum.Updated+sum.Moved+sum.Removed+len(sum.Failed) > 0:
 		w.opts.Logger.Info("library updated", "summary", sum.String())
+	default:
+		w.opts.Logger.Debug("folders unchanged", "summary", sum.String())
 	}
 	if sum.Pending > 0 {
 		for _, i := range idx {

@@ -65,6 +65,13 @@
 //     first write to the store (any: an ingest, a sign-in's token) makes it
 //     copy them first (lexical.Index.Detach), as a load used to; Close makes
 //     it let them go (Unload: searches after Close find nothing).
+//   - A Save (or Fold, or the end of a write session) with nothing to save
+//     (neither index has unsaved changes, lexical.Index.Unsaved and
+//     index.Index.Unsaved, and the generation recorded is the indexes')
+//     begins no write transaction: a sync of an unchanged folder, or a
+//     rescan of `serve --watch` that finds nothing, commits nothing, syncs
+//     nothing to disk and leaves the BM25 index reading in place. So does
+//     clearing an empty embed cache.
 //   - NewLive releases the file pages the open mapped (store.DB.
 //     ReleaseMapped), but for the segment the BM25 index reads in place, so
 //     a server's resident set after start-up is its indexes; pages searches

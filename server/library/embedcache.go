@@ -331,9 +331,17 @@ func (c *EmbedCache) ForgetStored(res store.PutResult) error {
 }
 
 // Clear drops every cache entry, of every identity. Call it after a run in
-// which no file failed: nothing left in the cache can be needed then.
-// Errors come from the store.
+// which no file failed: nothing left in the cache can be needed then. An
+// empty cache costs it a read transaction only, no write. Errors come from
+// the store.
 func (c *EmbedCache) Clear() error {
+	empty := false
+	if err := c.inBucket(false, func(kv *store.Bucket) error { empty = kv.Empty(); return nil }); err != nil {
+		return fmt.Errorf("clear embed cache: %w", err)
+	}
+	if empty {
+		return nil
+	}
 	if err := c.db.Update(func(tx *store.Tx) error { return tx.DropAux(AuxEmbedCache) }); err != nil {
 		return fmt.Errorf("clear embed cache: %w", err)
 	}

@@ -288,9 +288,15 @@ func (l *embedded) createVectors(dim int) *index.Index {
 // Save persists what changed in the indexes since the last Save or Open, in
 // one transaction, with the store generation they reflect (read before
 // they are written: a write applied meanwhile is then saved too, under an
-// older generation, which costs the next open a walk, never a miss).
+// older generation, which costs the next open a walk, never a miss). When
+// nothing changed and that generation is the one recorded, it begins no
+// transaction at all (unchanged): no commit, no sync of the file, and the
+// BM25 index keeps reading in place (a write would evict its pin).
 func (l *embedded) Save() error {
 	vec := l.savedVectors() // waits for a deferred load under way
+	if same, err := l.unchanged(vec, l.mark.value()); err != nil || same {
+		return err
+	}
 	return l.updateIndexes(func(tx *store.Tx) error {
 		gen := l.mark.value()
 		if err := l.saveIndexes(tx, vec); err != nil {
@@ -298,6 +304,23 @@ func (l *embedded) Save() error {
 		}
 		return putIndexedGen(tx, gen)
 	})
+}
+
+// unchanged reports whether a Save would write what the file holds
+// already: neither index has unsaved changes and the generation recorded
+// with them is gen. A write applied after it looked is saved by the next
+// Save, as one applied after a Save is. Errors are the store's.
+func (l *embedded) unchanged(vec *index.Index, gen uint64) (bool, error) {
+	if l.lex.Unsaved() || (vec != nil && vec.Unsaved()) {
+		return false, nil
+	}
+	var saved uint64
+	var ok bool
+	err := l.db.View(func(tx *store.Tx) (err error) { saved, ok, err = savedGen(tx); return err })
+	if err != nil {
+		return false, fmt.Errorf("read index generation: %w", err)
+	}
+	return ok && saved == gen, nil
 }
 
 // failIndexSave, set by tests, fails an index Save's transaction after the

@@ -82,12 +82,22 @@ func indexedGen(tx *store.Tx) (gen uint64, synced bool, err error) {
 	if !ok {
 		return 0, false, nil
 	}
+	saved, ok, err := savedGen(tx)
+	return gen, ok && saved == gen, err
+}
+
+// savedGen reads the generation the persisted indexes were saved at; ok
+// is false when none is recorded.
+func savedGen(tx *store.Tx) (gen uint64, ok bool, err error) {
 	kv, err := tx.Aux(AuxIndexed)
 	if err != nil {
 		return 0, false, err
 	}
 	v := kv.Get(indexedKey)
-	return gen, len(v) == 8 && binary.BigEndian.Uint64(v) == gen, nil
+	if len(v) != 8 {
+		return 0, false, nil
+	}
+	return binary.BigEndian.Uint64(v), true, nil
 }
 
 // putIndexedGen records that the persisted indexes reflect gen; 0 records

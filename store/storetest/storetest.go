@@ -1,7 +1,7 @@
 // Package storetest is the shared test kit for anything that opens a
 // library file in tests: MustOpen gives a temporary library whose invariants
-// are checked on cleanup, and Truncate and Overwrite damage a library file
-// on purpose.
+// are checked on cleanup, Truncate and Overwrite damage a library file on
+// purpose, and FileState tells whether a command wrote to one.
 //
 // It imports only store and the standard library, so every package's tests
 // may use it.
@@ -9,6 +9,7 @@ package storetest
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"testing"
@@ -126,4 +127,38 @@ func Overwrite(tb testing.TB, path string, off int64, n int) {
 	if _, err := f.WriteAt(bytes.Repeat([]byte{0xff}, n), off); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// File is what a write to a library file changes: its size, its bytes
+// and bbolt's transaction id (every commit advances it).
+type File struct {
+	Size int64
+	Sum  [sha256.Size]byte
+	TxID int
+}
+
+// FileState reads the File of the library at path, which no process may
+// hold open for writing (bbolt's lock would stop it).
+func FileState(tb testing.TB, path string) File {
+	tb.Helper()
+	f := File{TxID: txID(tb, path)}
+	if b, err := os.ReadFile(path); err == nil {
+		f.Size, f.Sum = int64(len(b)), sha256.Sum256(b)
+	} else {
+		tb.Fatal(err)
+	}
+	return f
+}
+
+// txID reads the id of the last transaction committed to the bbolt file
+// at path.
+func txID(tb testing.TB, path string) (id int) {
+	tb.Helper()
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	db.View(func(tx *bbolt.Tx) error { id = tx.ID(); return nil })
+	return id
 }
