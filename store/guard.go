@@ -112,3 +112,25 @@ func validMeta(page []byte) bool {
 	h.Write(page[metaOff:metaChecksumOff])
 	return h.Sum64() == binary.LittleEndian.Uint64(page[metaChecksumOff:])
 }
+
+// GuardFaults runs fn, which reads values of the file in place (through a
+// Pin), and turns a memory fault inside it into an error matching
+// ErrCorrupt: the file cut short under the map by another process (the
+// store locks it, but nothing stops a process that ignores the lock) makes
+// the pages past its new end fault. Other panics pass through. It is safe
+// for concurrent use.
+func (db *DB) GuardFaults(fn func()) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(interface{ Addr() uintptr })
+			if !ok {
+				panic(r)
+			}
+			slog.Debug("fault reading the library in place", "path", db.path, "addr", f.Addr())
+			err = fmt.Errorf("%s: %w: a fault reading the file at address %#x (cut short?)", db.path, ErrCorrupt, f.Addr())
+		}
+	}()
+	fn()
+	return nil
+}

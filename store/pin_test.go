@@ -265,3 +265,41 @@ func TestCloseDuringPin(t *testing.T) {
 	}
 	evicted.Wait()
 }
+
+// TestGuardFaults: a pinned value whose pages another process cut off the
+// file faults when read; GuardFaults makes that an error matching
+// ErrCorrupt, and lets other panics through.
+func TestGuardFaults(t *testing.T) {
+	db, path := openNew(t, &store.Options{NoSync: true})
+	putAux(t, db, 1, 256<<10)
+	p := pinValue(t, db, 0)
+	sum := func() {
+		n := 0
+		for _, c := range p.v {
+			n += int(c)
+		}
+		if n != len(p.v) {
+			panic(fmt.Sprintf("sum %d of %d bytes", n, len(p.v)))
+		}
+	}
+	if err := db.GuardFaults(sum); err != nil {
+		t.Fatalf("reading the intact value: %v", err)
+	}
+	if err := os.Truncate(path, 4096); err != nil { // what a careless process might do
+		t.Fatal(err)
+	}
+	if err := db.GuardFaults(sum); !errors.Is(err, store.ErrCorrupt) {
+		t.Fatalf("reading past the cut: %v, want ErrCorrupt", err)
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != "not a fault" {
+				t.Errorf("recovered %v, want the panic passed through", r)
+			}
+		}()
+		_ = db.GuardFaults(func() { panic("not a fault") })
+		t.Error("GuardFaults swallowed a panic")
+	}()
+	p.pin.Release()
+	_ = db.Close() // the file is damaged; only the handle matters
+}

@@ -12,9 +12,10 @@ import (
 	"github.com/mcpvec/mcpvec/server/library"
 )
 
-// TestFewCandidatesSameResults: a lexical search ranks 2k candidates first
-// and all of them only when overlapping passages use the short list up;
-// either way its results are those of ranking all candidates at once. The
+// TestFewCandidatesSameResults: a lexical search ranks k+2 candidates
+// first, then 2k and then all of them only when overlapping passages use
+// the shorter list up; either way its results are those of ranking all
+// candidates at once. The
 // library holds many copies of the best passages, so dropping repeats
 // forces the second ranking for small k.
 func TestFewCandidatesSameResults(t *testing.T) {

@@ -54,8 +54,12 @@ func (l *embedded) Candidates(ctx context.Context, q Query) (Candidates, error) 
 	var c Candidates
 	var seeds []uint64
 	if q.Mode == Lexical || q.Mode == Hybrid {
-		if err := l.turn.run(ctx, func() { c.Lexical, seeds = l.lexical(q) }); err != nil {
+		var lerr error
+		if err := l.turn.run(ctx, func() { c.Lexical, seeds, lerr = l.lexical(q) }); err != nil {
 			return c, err
+		}
+		if lerr != nil {
+			return c, lerr
 		}
 	}
 	if q.Vector == nil || (q.Mode != Vector && q.Mode != Hybrid) {
@@ -101,18 +105,24 @@ func (l *embedded) Check(ctx context.Context) (Health, error) {
 // lexical returns BM25's q.N best and, for a hybrid search with a vector,
 // the first Options.VectorSeeds of its list as the graph's seeds. A vector
 // search is not seeded: BM25 would cost it more than raising ef buys
-// (BenchmarkRecallRealLibrary).
-func (l *embedded) lexical(q Query) ([]Hit, []uint64) {
+// (BenchmarkRecallRealLibrary). BM25 may read its segment in place, in the
+// file's mapped pages: a fault there is an error matching store.ErrCorrupt.
+func (l *embedded) lexical(q Query) ([]Hit, []uint64, error) {
 	n, seeded := q.N, q.Mode == Hybrid && q.Vector != nil && l.opts.VectorSeeds > 0
 	if seeded {
 		// BM25's order is total: its n best begin with its q.N best.
 		n = max(n, l.opts.VectorSeeds)
 	}
 	var rs []lexical.Result
-	if q.Tokens != nil {
-		rs = l.lex.SearchTokens(q.Tokens, n)
-	} else {
-		rs = l.lex.Search(q.Text, n)
+	err := l.db.GuardFaults(func() {
+		if q.Tokens != nil {
+			rs = l.lex.SearchTokens(q.Tokens, n)
+		} else {
+			rs = l.lex.Search(q.Text, n)
+		}
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("lexical search: %w", err)
 	}
 	var seeds []uint64
 	if seeded {
@@ -126,7 +136,7 @@ func (l *embedded) lexical(q Query) ([]Hit, []uint64) {
 	for _, r := range rs {
 		hits = append(hits, Hit{r.ID, float64(r.Score)})
 	}
-	return hits, seeds
+	return hits, seeds, nil
 }
 
 // ViewChunks lends the passages seqs (store.DB.ViewChunks); embedded is a

@@ -2,7 +2,9 @@ package library_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -85,4 +87,43 @@ func TestSegmentReadInPlaceAcrossWrites(t *testing.T) {
 	if n := library.LexIndex(last).Len(); n != 0 {
 		t.Errorf("after Close the index still holds %d passages", n)
 	}
+}
+
+// TestSegmentCutShortIsCorrupt: a library reading its BM25 segment in
+// place whose file another process cuts short answers a search with an
+// error matching store.ErrCorrupt, where the fault would otherwise kill the
+// process.
+func TestSegmentCutShortIsCorrupt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lib.db")
+	db, err := store.Open(path, &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "words", Dimensions: 64}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := library.Open(context.Background(), db, wordEmbedder, library.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{db: db, lib: first}
+	f.add(t, "big", "big.txt", "text/plain", "", harbourPages(1200)...)
+	if err := f.lib.Save(); err != nil { // a segment
+		t.Fatal(err)
+	}
+	lib, _ := f.reopen(t)
+	if len(library.LexIndex(lib).InPlaceBytes()) == 0 {
+		t.Fatal("the reopened index reads nothing in place")
+	}
+	so := library.SearchOptions{Mode: library.Lexical}
+	if resp, err := lib.Search(context.Background(), "h1111x lighthouse", so); err != nil || len(resp.Results) == 0 {
+		t.Fatalf("before the cut: %v, %v", resp, err)
+	}
+	if err := os.Truncate(path, 8192); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lib.Search(context.Background(), "h1111x lighthouse", so); !errors.Is(err, store.ErrCorrupt) {
+		t.Fatalf("after the cut: %v, want ErrCorrupt", err)
+	}
+	_ = db.Close() // the file is damaged; only the handle matters
 }

@@ -58,42 +58,60 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 		mode = l.opts.Mode
 	}
 	n := max(l.opts.Candidates, 3*k)
-	few := l.fewCandidates(mode, k, n)
 	// Split once: BM25 ranks by the tokens, snippets look for their stems.
 	tokens := lexical.Tokenize(query)
 	terms := pooledTerms(tokens)
 	defer terms.release()
-	hits, c, err := l.rank(ctx, query, tokens, mode, few)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := l.results(terms, hits, k)
-	if err == nil && few < n && len(resp.Results) < k && len(hits) == few {
-		// Overlapping passages used up the short list: rank the full one.
-		if hits, c, err = l.rank(ctx, query, tokens, mode, n); err != nil {
+	var (
+		resp *SearchResponse
+		c    Candidates
+	)
+	for few := l.fewCandidates(mode, k, n); ; few = moreCandidates(k, few, n) {
+		hits, cs, err := l.rank(ctx, query, tokens, mode, few)
+		if err != nil {
 			return nil, err
 		}
-		resp, err = l.results(terms, hits, k)
+		c = cs
+		if resp, err = l.results(terms, hits, k); err != nil {
+			return nil, err
+		}
+		if few == n || len(resp.Results) == k || len(hits) < few {
+			break // full, or the list ran out before the short one did
+		}
+		// Overlapping or repeated passages used the short list up.
 	}
-	if err == nil && so.Debug {
+	if so.Debug {
 		found := retrievers(c)
 		for i := range resp.Results {
 			resp.Results[i].Retriever = found[resp.Results[i].seq]
 		}
 	}
-	return resp, err
+	return resp, nil
 }
 
 // fewCandidates is how many candidates to rank first out of n. Fusion
 // needs every list's n best, but a lexical search of the embedded backend
 // takes its results straight from BM25's list, whose order is total (ties
-// go to the smaller id): its 2k best are the first 2k of its n best, and
+// go to the smaller id): its m best are the first m of its n best, and
 // results, which walks the list in order, picks the same k from either as
-// long as the short one does not run out (Search then ranks n; on the 100k
-// scale library no SciFact claim needed that at k 10). BM25 prunes far more
-// at 2k than at n (lexical.Index.Search).
+// long as the short one does not run out (Search then ranks more, see
+// moreCandidates). BM25 prunes more the fewer it ranks
+// (lexical.Index.Search): at a million passages k+2 costs 7% less than 2k
+// (BENCHMARKS.md, "the short list"), and of SciFact's 300 claims at k 10
+// two ran out of k+2 there and none at 100k.
 func (l *Library) fewCandidates(mode Mode, k, n int) int {
 	if _, ok := l.be.(*embedded); ok && mode == Lexical {
+		return min(n, k+shortExtra)
+	}
+	return n
+}
+
+// shortExtra is how many candidates beyond k a lexical search ranks first.
+const shortExtra = 2
+
+// moreCandidates is how many to rank after few ran out: 2k, then n.
+func moreCandidates(k, few, n int) int {
+	if few < 2*k {
 		return min(n, 2*k)
 	}
 	return n
