@@ -95,22 +95,7 @@ func TestSegmentReadInPlaceAcrossWrites(t *testing.T) {
 // process.
 func TestSegmentCutShortIsCorrupt(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lib.db")
-	db, err := store.Open(path, &store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "words", Dimensions: 64}); err != nil {
-		t.Fatal(err)
-	}
-	first, err := library.Open(context.Background(), db, wordEmbedder, library.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fixture{db: db, lib: first}
-	f.add(t, "big", "big.txt", "text/plain", "", harbourPages(1200)...)
-	if err := f.lib.Save(); err != nil { // a segment
-		t.Fatal(err)
-	}
+	f := savedLibrary(t, path)
 	lib, _ := f.reopen(t)
 	if len(library.LexIndex(lib).InPlaceBytes()) == 0 {
 		t.Fatal("the reopened index reads nothing in place")
@@ -125,5 +110,4 @@ func TestSegmentCutShortIsCorrupt(t *testing.T) {
 	if _, err := lib.Search(context.Background(), "h1111x lighthouse", so); !errors.Is(err, store.ErrCorrupt) {
 		t.Fatalf("after the cut: %v, want ErrCorrupt", err)
 	}
-	_ = db.Close() // the file is damaged; only the handle matters
 }
