@@ -32,8 +32,9 @@ import (
 // vectors come from memory, as if the store streamed them; with a Source,
 // LoadSums over their checksums), query p50/p99 over 1000 queries (k 10, one goroutine; wall and thread CPU
 // time) and
-// recall@10 against the exact scan. MCPVEC_BENCH_PROFILE=dir writes a heap
-// profile after the build.
+// recall@10 against the exact scan (also at ef 100, 200 and 400, untimed).
+// MCPVEC_BENCH_NOSAVE=1 skips the save and load. MCPVEC_BENCH_PROFILE=dir
+// writes a heap profile after the build.
 func BenchmarkScale(b *testing.B) {
 	dim := 384
 	if v, err := strconv.Atoi(os.Getenv("MCPVEC_BENCH_DIM")); err == nil && v > 0 {
@@ -71,6 +72,9 @@ func scaleRun(b *testing.B, n, dim int) map[string]float64 {
 	for unit, v := range scaleQueries(b, c, x, n) {
 		m[unit] = v
 	}
+	if os.Getenv("MCPVEC_BENCH_NOSAVE") == "1" {
+		return m // recall and latency only: at 1M the save alone took 21 minutes
+	}
 	save, load, loadCPU := scaleSaveLoad(b, db, c, x, n)
 	m["save-s"], m["load-s"], m["load-cpu-s"] = save.Seconds(), load.Seconds(), loadCPU.Seconds()
 	return m
@@ -92,9 +96,11 @@ func scaleQueries(b *testing.B, c *synth.Corpus, x *Index, n int) map[string]flo
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	wall, cpu, got := make([]time.Duration, nq), make([]time.Duration, nq), make([][]Result, nq)
+	var err error
 	for j, q := range qs {
 		t0, c0 := time.Now(), synth.ThreadCPU()
-		rs, err := x.Search(q, 10)
+		var rs []Result
+		rs, err = x.Search(q, 10)
 		wall[j], cpu[j] = time.Since(t0), synth.ThreadCPU()-c0
 		if err != nil {
 			b.Fatal(err)
@@ -103,6 +109,14 @@ func scaleQueries(b *testing.B, c *synth.Corpus, x *Index, n int) map[string]flo
 	}
 	m := synth.LatencyMetrics(wall, cpu)
 	m["recall@10"] = recall(want, got)
+	for _, ef := range []int{100, 200, 400} { // the library's ef: 100, or 200 for the offline embedder
+		for j, q := range qs {
+			if got[j], err = x.SearchEf(q, 10, ef); err != nil {
+				b.Fatal(err)
+			}
+		}
+		m[fmt.Sprintf("recall@10-ef%d", ef)] = recall(want, got)
+	}
 	return m
 }
 
