@@ -43,6 +43,11 @@ type Config struct {
 	// ExactBelow makes Search use the exact scan while Len() is below it. Zero
 	// means the measured default; a negative value disables the switch.
 	ExactBelow int
+	// Scan makes Search answer every query by SearchScan, never walking the
+	// graph (which Add still builds and Save still writes). For vectors a
+	// graph cannot search well, such as the offline embedder's: see
+	// SearchScan.
+	Scan bool
 	// Source, when set, is where the index reads vectors back for exact
 	// re-scoring, and the index keeps only their int8 codes in memory (a
 	// quarter of the float32 bytes). When nil it keeps a float32 copy of

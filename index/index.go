@@ -76,8 +76,9 @@ type Index struct {
 	rngMu sync.Mutex
 	rng   *rand.Rand
 
-	visited sync.Pool
-	loadBuf []float32 // Load's scratch for one prepared vector
+	visited  sync.Pool
+	scanning atomic.Int32 // scans running (SearchScan splits only a lone one)
+	loadBuf  []float32    // Load's scratch for one prepared vector
 }
 
 // New returns an empty index for dim-dimensional vectors. Zero fields of cfg

@@ -75,10 +75,6 @@ func FailIndexSaves(err error) (restore func()) {
 	return func() { failIndexSave = nil }
 }
 
-// SetVectorSeeds sets the embedded backend's Options.VectorSeeds; call it
-// before searching.
-func SetVectorSeeds(l *Library, n int) { l.be.(*embedded).opts.VectorSeeds = n }
-
 // Ranked is the ranked candidates of a lexical search with the library's
 // defaults, and Assemble the results Search makes of them: the two halves
 // of Search, so a benchmark can time result assembly (passage reads,

@@ -142,21 +142,22 @@ func (o Options) withDefaults() Options {
 // its vectors are still stored and indexed, and hybrid or vector search is
 // one option away. Asked for hybrid, its ranking enters as a light
 // correction (score fusion with vector weight 0.15; equal-weight RRF gave
-// SciFact 0.646), and the graph searches with ef 200, since its vectors are
-// harder for it (recall@10 of the 100-candidate search 0.87-0.89 at ef 100,
-// 0.955-0.96 at ef 200 over SciFact's 5,183 abstracts, TestEvalHashRobust;
-// at scale far lower: 0.44 at 100k and 0.28 at 1M passages at ef 200,
-// BenchmarkRecallRealLibrary). A hybrid search seeds the graph's walk with
-// BM25's 300 best (its BM25 search asks for 300 instead of 100): 0.56 and
-// 0.43, for 4.3 against 4.0 ms of CPU a hybrid query at 100k and 20.7
-// against 18.4 at 1M (100 seeds: 0.52 and 0.39). A vector search is not
-// seeded: BM25 would cost it more than raising ef buys (1.7 ms a query at
-// 100k, 17 ms at 1M).
+// SciFact 0.646).
+//
+// Its vectors are searched by the int8 scan (index.Config.Scan), not the
+// graph: every claim is at almost the same distance from many passages,
+// where a graph walk loses its way. Recall@10 of the 100 candidates against
+// the exact cosine top 10, SciFact's 300 claims (BenchmarkRecallRealLibrary,
+// "library" and "scan"): the graph at ef 200 found 0.41 at 100k passages
+// and 0.28 at 1M (0.43 at 1M seeded with BM25's 300 best, for 20.7 ms of
+// CPU a hybrid query); the scan finds 1.000 at both. It costs 2.2 ms of CPU
+// a query at 100k and 16.9 ms at 1M; a lone scan is split across the CPUs,
+// so a hybrid query alone at 1M answers in 12 ms (21 ms of CPU).
 func OptionsFor(provider string) Options {
 	if provider == "hash" {
 		ix := index.DefaultConfig()
-		ix.EfSearch = 200
-		return Options{Mode: Lexical, Fusion: FusionScores, VectorWeight: 0.15, Index: ix, VectorSeeds: 300}
+		ix.Scan = true
+		return Options{Mode: Lexical, Fusion: FusionScores, VectorWeight: 0.15, Index: ix}
 	}
 	return Options{Fusion: FusionRRF}
 }
