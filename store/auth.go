@@ -103,5 +103,5 @@ func (db *DB) AuthView(fn func(*AuthTx) error) error {
 // Write transactions are serialised, so a record read and changed in one
 // AuthUpdate (a single-use code) cannot be used twice.
 func (db *DB) AuthUpdate(fn func(*AuthTx) error) error {
-	return db.update(func(tx *bolt.Tx) error { return fn(&AuthTx{tx: tx}) })
+	return db.updateSmall(func(tx *bolt.Tx) error { return fn(&AuthTx{tx: tx}) })
 }

@@ -47,6 +47,14 @@ type Options struct {
 	// NoSync skips fsync on commit. Only for tests and benchmarks: a crash
 	// may then lose or corrupt recent writes.
 	NoSync bool
+	// MapRoom is how far past the file's end a writable open maps it, so
+	// that small writes (sign-in records, settings) need no remap and
+	// leave the indexes reading the file in place (smallwrite.go); it
+	// costs address space only. Zero means 64 MiB for files of 64 MiB or
+	// more and none for smaller ones, whose map bbolt already rounds up
+	// and whose copy costs little (a larger map would also make bbolt grow
+	// a small file in 16 MiB steps); a negative value means none.
+	MapRoom int64
 }
 
 // DB is an open library file. It is safe for concurrent use.
@@ -57,6 +65,7 @@ type DB struct {
 	pidFile  string
 	gate     sync.RWMutex // writes share it, Pin takes it alone (pin.go)
 	pinMu    sync.Mutex
+	evictMu  sync.Mutex // one evictPins at a time (a small write's backstop runs beside writes)
 	pins     map[*Pin]struct{}
 	begun    atomic.Uint64 // write transactions begun (WriteStats)
 	commits  atomic.Uint64 // of them, committed
@@ -102,9 +111,13 @@ func Open(path string, opts *Options) (*DB, error) {
 	if empty && o.ReadOnly {
 		return nil, fmt.Errorf("%s: %w (0 bytes)", path, ErrEmpty)
 	}
+	bo := &bolt.Options{Timeout: o.Timeout, ReadOnly: o.ReadOnly, NoSync: o.NoSync}
+	if !o.ReadOnly {
+		bo.InitialMmapSize = mapSizeAtOpen(path, o.MapRoom)
+	}
 	var bdb *bolt.DB
 	err = guardPath(path, func() (err error) {
-		bdb, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, ReadOnly: o.ReadOnly, NoSync: o.NoSync})
+		bdb, err = bolt.Open(path, 0o600, bo)
 		return err
 	})
 	if errors.Is(err, berrors.ErrTimeout) {
@@ -362,7 +375,7 @@ func (db *DB) valueCopy(bucket []byte, key, what string) ([]byte, error) {
 
 // PutSetting stores a setting.
 func (db *DB) PutSetting(name string, value []byte) error {
-	return db.update(func(tx *bolt.Tx) error {
+	return db.updateSmall(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketSettings).Put([]byte(name), value)
 	})
 }
@@ -378,7 +391,7 @@ func (db *DB) SettingOrCreate(name string, create func() ([]byte, error)) ([]byt
 	if err != nil {
 		return nil, err
 	}
-	err = db.update(func(tx *bolt.Tx) error {
+	err = db.updateSmall(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketSettings)
 		if cur := b.Get([]byte(name)); cur != nil {
 			nv = append([]byte(nil), cur...)

@@ -12,10 +12,11 @@ import (
 // that the values read through it stay valid: how an index reads the large
 // values of a library in place instead of copying them (bbolt's values are
 // slices of its read-only memory map of the file, valid while the
-// transaction that read them is open). A pin must not outlive a write:
-// bbolt waits for every read transaction before it remaps a growing file,
-// and cannot reuse the pages freed after the oldest one began. So before
-// each write, and at Close, the store evicts its pins: it calls each one's
+// transaction that read them is open). A pin must not outlive a large
+// write: bbolt waits for every read transaction before it remaps a growing
+// file, and cannot reuse the pages freed after the oldest one began. So
+// before each write but the small ones (smallwrite.go), and at Close, the
+// store evicts its pins: it calls each one's
 // evict function, which must stop using every byte read through the pin
 // before it returns, then ends the transaction. A Pin is safe for
 // concurrent use.
@@ -30,10 +31,12 @@ type Pin struct {
 // Pin begins a read transaction and runs fn in it. When fn fails the
 // transaction ends and fn's error comes back (ErrCorrupt for a damaged
 // file). Otherwise the transaction stays open until Release, or until the
-// store evicts the pin: evict(false) before the store's next write, from
-// the goroutine about to write and outside any transaction, so it must not
-// write to the store itself; evict(true) at Close, when nothing will be
-// read again and nothing need be kept. A pin begins after the writes in
+// store evicts the pin: evict(false) before the store's next write (a
+// small write may keep it: see updateSmall), from the goroutine about to
+// write and outside any transaction, or from a small write's backstop
+// while that write waits, so it must not write to the store itself;
+// evict(true) at Close, when nothing will be read again and nothing need
+// be kept. A pin begins after the writes in
 // flight, and writes wait for fn.
 func (db *DB) Pin(fn func(tx *Tx) error, evict func(closing bool)) (*Pin, error) {
 	db.gate.Lock()
@@ -91,8 +94,10 @@ func (p *Pin) end() {
 
 // evictPins evicts every pin (see Pin): evict, then release. A pin whose
 // evict panics (a fault reading a damaged file) stays, for the next write
-// to try again.
+// to try again. Calls are serialised, so no pin is evicted twice.
 func (db *DB) evictPins(closing bool) {
+	db.evictMu.Lock()
+	defer db.evictMu.Unlock()
 	db.pinMu.Lock()
 	pins := make([]*Pin, 0, len(db.pins))
 	for p := range db.pins {

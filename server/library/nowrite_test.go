@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/mcpvec/mcpvec/server/library"
@@ -129,3 +130,40 @@ func idleWrites(t *testing.T, lib *library.Library) {
 type cacheless struct{}
 
 func (cacheless) Embed(context.Context, []string) ([][]float32, error) { return nil, nil }
+
+// TestSignInKeepsIndexInPlace: the writes of a connector's sign-in (auth
+// records) and of a setting are small, so the store keeps the pin and the
+// BM25 index keeps reading its segment in place instead of copying it into
+// the heap (at 1M passages ~800 MB); searches find what they found before.
+func TestSignInKeepsIndexInPlace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lib.db")
+	savedLibrary(t, path).db.Close()
+	db, err := store.Open(path, &store.Options{MapRoom: 64 << 20}) // as a library of 64 MiB or more is opened
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	f := &fixture{db: db}
+	lib, err := library.Open(context.Background(), f.db, wordEmbedder, library.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lex := library.LexIndex(lib)
+	if len(lex.InPlaceBytes()) == 0 {
+		t.Fatal("the reopened index reads nothing in place")
+	}
+	want := lex.Search("harbour pilot", 5)
+	err = f.db.AuthUpdate(func(tx *store.AuthTx) error { return tx.Put("token", "t1", []byte("hash")) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.db.PutSetting("link-key", []byte("secret")); err != nil {
+		t.Fatal(err)
+	}
+	if len(lex.InPlaceBytes()) == 0 {
+		t.Error("a sign-in write detached the index from the file")
+	}
+	if got := lex.Search("harbour pilot", 5); len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("after the sign-in: %v, before %v", got, want)
+	}
+}

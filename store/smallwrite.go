@@ -1,0 +1,86 @@
+package store
+
+import (
+	"os"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// A write of a few records (sign-in state, a setting) need not evict the
+// pins (Pin) when it cannot make bbolt remap the file: bbolt remaps only
+// when a commit needs pages past the end of its memory map, and a pinned
+// read blocks only a remap. Keeping them spares an index the copy of what
+// it reads in place: at a million passages a ChatGPT connector's first
+// sign-in copied ~800 MB into the heap. What a pin costs a write meanwhile:
+// pages freed while it is held are not reused until it ends, so the file
+// grows by the few pages each such write touches, until the room left in
+// the map runs out and the next write evicts as any other does.
+
+// smallWriteRoom is how much of the memory map must lie past the file's
+// data for a small write to keep the pins: far more than a few records and
+// the freelist's rewrite need (a variable for tests).
+var smallWriteRoom int64 = 16 << 20
+
+// defaultMapRoom is Options.MapRoom's default, for files at least as large.
+const defaultMapRoom = 64 << 20
+
+// mapSizeAtOpen is bbolt's InitialMmapSize for a writable open of path
+// with Options.MapRoom room (0 leaves bbolt's own).
+func mapSizeAtOpen(path string, room int64) int {
+	var size int64
+	if fi, err := os.Stat(path); err == nil {
+		size = fi.Size()
+	}
+	if room == 0 && size >= defaultMapRoom {
+		room = defaultMapRoom
+	}
+	if room <= 0 {
+		return 0
+	}
+	return int(size + room)
+}
+
+// smallWriteWait is how long a small write that kept the pins may take
+// before they are evicted after all: the backstop for a write that grew
+// past the map anyway and waits for the pinned reads to end (a variable
+// for tests). Searches that begin a read meanwhile wait too, so it is
+// short; a slow disk only costs the pins.
+var smallWriteWait = time.Second
+
+// updateSmall is update for a write of a few records: it keeps the pins
+// while the memory map has smallWriteRoom to spare past the file's data,
+// and evicts them otherwise, or once the write has run smallWriteWait.
+func (db *DB) updateSmall(fn func(tx *bolt.Tx) error) error {
+	if db.readOnly {
+		return ErrReadOnly
+	}
+	db.gate.RLock()
+	defer db.gate.RUnlock()
+	return db.guard(func() error {
+		if !db.mapHasRoom() {
+			db.evictPins(false)
+			return db.boltUpdate(fn)
+		}
+		backstop := time.AfterFunc(smallWriteWait, func() { db.evictPins(false) })
+		defer backstop.Stop()
+		return db.boltUpdate(fn)
+	})
+}
+
+// mapHasRoom reports whether bbolt's memory map extends smallWriteRoom
+// past the file's data (false where the map's size cannot be read).
+func (db *DB) mapHasRoom() bool {
+	db.pinMu.Lock()
+	pinned := len(db.pins) > 0
+	db.pinMu.Unlock()
+	if !pinned {
+		return false // nothing to keep
+	}
+	var size int64
+	if err := db.bolt.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil }); err != nil {
+		return false
+	}
+	mapped, ok := mappedLen(db.bolt.Info().Data)
+	return ok && size+smallWriteRoom <= mapped
+}
