@@ -17,10 +17,11 @@ func (x *Index) SearchSeeded(q []float32, k int, seeds []uint64) ([]Result, erro
 	if err != nil || k <= 0 {
 		return nil, err
 	}
-	if x.Len() < x.cfg.ExactBelow {
+	n := x.Len()
+	if n < x.cfg.ExactBelow {
 		return x.searchExact(qv, k)
 	}
-	return x.finish(qv, x.graphSearch(qv, k, x.cfg.EfSearch, seeds), k)
+	return x.finish(qv, x.graphSearch(qv, k, efFor(x.cfg.EfSearch, k, n), seeds), k)
 }
 
 // SearchEfSeeded is SearchSeeded through the graph with an explicit ef,
