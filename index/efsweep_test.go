@@ -8,14 +8,27 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpvec/mcpvec/index/internal/synth"
 )
 
-// sweepEfs are the ef values BenchmarkEfSweep measures.
-var sweepEfs = []int{64, 100, 128, 160, 200, 256, 320, 400}
+// sweepEfs are the ef values BenchmarkEfSweep measures, unless
+// MCPVEC_BENCH_EFS lists others ("64,100").
+func sweepEfs() []int {
+	var efs []int
+	for _, f := range strings.Split(os.Getenv("MCPVEC_BENCH_EFS"), ",") {
+		if ef, err := strconv.Atoi(strings.TrimSpace(f)); err == nil && ef > 0 {
+			efs = append(efs, ef)
+		}
+	}
+	if len(efs) == 0 {
+		return []int{64, 100, 128, 160, 200, 256, 320, 400}
+	}
+	return efs
+}
 
 // BenchmarkEfSweep measures recall@10 and query CPU against ef on the
 // clustered 384-d vectors of index/internal/synth, in the library's
@@ -30,7 +43,9 @@ var sweepEfs = []int{64, 100, 128, 160, 200, 256, 320, 400}
 // auto-ef), it reports the recall@10 of the first 10 results against the
 // exact scan over 1000 queries, and the median over MCPVEC_BENCH_ROUNDS
 // rounds (default 3) of the per-query thread-CPU p50 and p90, one
-// goroutine. Each round runs every setting in turn, so settings alternate.
+// goroutine; the log lists every round's p50. Each round runs every
+// setting in turn, so settings alternate. MCPVEC_BENCH_EFS=64,100 measures
+// those efs instead.
 func BenchmarkEfSweep(b *testing.B) {
 	for _, n := range synth.Sizes() {
 		b.Run(fmt.Sprintf("n%dk_d384", n/1000), func(b *testing.B) {
@@ -80,7 +95,7 @@ func efSweep(b *testing.B, n, dim int) map[string]float64 {
 	want := exactTop(vecs, qs, 10)
 	var cases []sweepCase
 	for _, k := range []int{10, 100} {
-		for _, ef := range append([]int{0}, sweepEfs...) {
+		for _, ef := range append([]int{0}, sweepEfs()...) {
 			cases = append(cases, sweepCase{k, ef})
 		}
 	}
@@ -107,6 +122,7 @@ func sweepRounds(b *testing.B, x *Index, qs [][]float32, want [][]uint64, cases 
 		}
 	}
 	for i, sc := range cases {
+		b.Logf("%s cpu-p50-us by round: %.0f", sc, p50s[i])
 		m[sc.String()+"-cpu-p50-us"] = median(p50s[i])
 		m[sc.String()+"-cpu-p90-us"] = median(p90s[i])
 	}
