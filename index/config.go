@@ -36,7 +36,11 @@ type Config struct {
 	M int
 	// EfConstruction is the candidate list size while inserting.
 	EfConstruction int
-	// EfSearch is the candidate list size while searching (raised to k when k is larger).
+	// EfSearch is the least candidate list size while searching: Search
+	// raises it to k when k is larger, and to a floor that grows with
+	// Len() (efFloor: none below about 170k vectors, 101 at 300k, 256 at
+	// 1M), so recall@10 stays near 0.96 as the index grows. SearchEf takes
+	// an exact ef instead.
 	EfSearch int
 	// Seed makes level assignment deterministic (single-goroutine inserts only).
 	Seed int64

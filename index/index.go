@@ -279,7 +279,9 @@ func (x *Index) Delete(id uint64) bool {
 }
 
 // Search returns up to k nearest live vectors to q, best first. It uses the
-// exact scan while Len() < Config.ExactBelow. It returns ErrDimensionMismatch
+// exact scan while Len() < Config.ExactBelow, else the graph search with ef
+// the largest of Config.EfSearch, k and a floor growing with Len() (see
+// Config.EfSearch). It returns ErrDimensionMismatch
 // or ErrInvalidVector for a bad query, and errors from Config.Source,
 // wrapped. It is safe for concurrent use.
 func (x *Index) Search(q []float32, k int) ([]Result, error) {

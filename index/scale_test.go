@@ -32,7 +32,9 @@ import (
 // vectors come from memory, as if the store streamed them; with a Source,
 // LoadSums over their checksums), query p50/p99 over 1000 queries (k 10, one goroutine; wall and thread CPU
 // time) and
-// recall@10 against the exact scan (also at ef 100, 200 and 400, untimed).
+// recall@10 against the exact scan (also at ef 100, 200 and 400, and of
+// the first 10 of Search(q, 100) as "recall@10-k100", untimed), with the
+// ef Search used at k 10 and k 100.
 // MCPVEC_BENCH_NOSAVE=1 skips the save and load. MCPVEC_BENCH_PROFILE=dir
 // writes a heap profile after the build.
 func BenchmarkScale(b *testing.B) {
@@ -117,6 +119,14 @@ func scaleQueries(b *testing.B, c *synth.Corpus, x *Index, n int) map[string]flo
 		}
 		m[fmt.Sprintf("recall@10-ef%d", ef)] = recall(want, got)
 	}
+	for j, q := range qs { // the library's 100 candidates, at the ef Search picks
+		if got[j], err = x.Search(q, 100); err != nil {
+			b.Fatal(err)
+		}
+		got[j] = got[j][:min(10, len(got[j]))]
+	}
+	m["recall@10-k100"] = recall(want, got)
+	m["ef"], m["ef-k100"] = float64(x.searchEf(10)), float64(x.searchEf(100))
 	return m
 }
 

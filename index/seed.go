@@ -10,20 +10,21 @@ package index
 // is returned only when it ranks among the k best the walk finds. Unknown
 // and deleted ids, and ids whose vector an Add has not finished writing,
 // are skipped. While Len() < Config.ExactBelow the exact scan answers, and
-// with Config.Scan SearchScan does; both ignore seeds. It returns the errors of Search and is safe for
-// concurrent use.
+// with Config.Scan SearchScan does; both ignore seeds. It returns the
+// errors of Search and is safe for concurrent use.
 func (x *Index) SearchSeeded(q []float32, k int, seeds []uint64) ([]Result, error) {
 	qv, err := prepare(q, x.dim, x.cfg.Metric)
 	if err != nil || k <= 0 {
 		return nil, err
 	}
+	n := x.Len()
 	switch {
-	case x.Len() < x.cfg.ExactBelow:
+	case n < x.cfg.ExactBelow:
 		return x.searchExact(qv, k)
 	case x.cfg.Scan:
 		return x.scan(qv, k)
 	}
-	return x.finish(qv, x.graphSearch(qv, k, x.cfg.EfSearch, seeds), k)
+	return x.finish(qv, x.graphSearch(qv, k, efFor(x.cfg.EfSearch, k, n), seeds), k)
 }
 
 // SearchEfSeeded is SearchSeeded through the graph with an explicit ef,

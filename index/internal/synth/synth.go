@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -138,8 +139,13 @@ func (c *Corpus) around(t int, r *rand.Rand) []float32 {
 }
 
 // Sizes returns the passage counts a scale benchmark runs at: 10k, plus 100k
-// when MCPVEC_BENCH_LARGE=1 and 1M when MCPVEC_BENCH_HUGE=1.
+// when MCPVEC_BENCH_LARGE=1 and 1M when MCPVEC_BENCH_HUGE=1; or the counts
+// listed in MCPVEC_BENCH_SIZES instead (comma-separated, "k" and "m"
+// suffixes allowed: "100k,300k,1m"), skipping entries that do not parse.
 func Sizes() []int {
+	if list := os.Getenv("MCPVEC_BENCH_SIZES"); list != "" {
+		return parseSizes(list)
+	}
 	s := []int{10_000}
 	if os.Getenv("MCPVEC_BENCH_LARGE") == "1" || os.Getenv("MCPVEC_BENCH_HUGE") == "1" {
 		s = append(s, 100_000)
@@ -148,6 +154,24 @@ func Sizes() []int {
 		s = append(s, 1_000_000)
 	}
 	return s
+}
+
+// parseSizes parses a list such as "100k,300k,1m" into counts.
+func parseSizes(list string) []int {
+	var out []int
+	for _, f := range strings.Split(strings.ToLower(list), ",") {
+		f, mul := strings.TrimSpace(f), 1
+		switch {
+		case strings.HasSuffix(f, "k"):
+			f, mul = strings.TrimSuffix(f, "k"), 1_000
+		case strings.HasSuffix(f, "m"):
+			f, mul = strings.TrimSuffix(f, "m"), 1_000_000
+		}
+		if n, err := strconv.Atoi(f); err == nil && n > 0 {
+			out = append(out, n*mul)
+		}
+	}
+	return out
 }
 
 // HeapInuse is runtime.MemStats.HeapInuse after two garbage collections.

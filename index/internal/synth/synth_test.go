@@ -2,6 +2,7 @@ package synth
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -45,5 +46,14 @@ func TestParallelCallsEachIndexOnceAndJoinsErrors(t *testing.T) {
 	})
 	if !errors.Is(err, bad) {
 		t.Fatalf("Parallel = %v, want it to wrap %v", err, bad)
+	}
+}
+
+func TestSizesFromList(t *testing.T) {
+	t.Setenv("MCPVEC_BENCH_SIZES", "100k, 300K,1m,2500,x,-3")
+	got := Sizes()
+	want := []int{100_000, 300_000, 1_000_000, 2500}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Sizes() = %v, want %v", got, want)
 	}
 }
