@@ -5,13 +5,49 @@ import (
 	"testing"
 )
 
+// lockedSource is a Source that Adds and searches may use at once.
+type lockedSource struct {
+	mu   sync.RWMutex
+	vecs map[uint64][]float32
+}
+
+func (l *lockedSource) Vectors(ids []uint64, fn func(int, []float32)) error {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	for i, id := range ids {
+		if v, ok := l.vecs[id]; ok {
+			fn(i, v)
+		}
+	}
+	return nil
+}
+
+// add stores v under id in l, then in x.
+func (l *lockedSource) add(x *Index, id uint64, v []float32) error {
+	l.mu.Lock()
+	l.vecs[id] = v
+	l.mu.Unlock()
+	return x.Add(id, v)
+}
+
 // TestConcurrentSearchAddDelete runs searches, inserts, updates and deletes
-// at once; run with -race. Loops are bounded.
+// at once, on a graph and on a Scan index (which frees deleted slots for
+// reuse with no graph); run with -race. Loops are bounded.
 func TestConcurrentSearchAddDelete(t *testing.T) {
+	for _, scan := range []bool{false, true} {
+		src := &lockedSource{vecs: map[uint64][]float32{}}
+		cfg := Config{ExactBelow: 500, Seed: 1, Scan: scan}
+		if scan {
+			cfg.Source = src
+		}
+		concurrentChurn(t, New(24, cfg), src)
+	}
+}
+
+func concurrentChurn(t *testing.T, x *Index, src *lockedSource) {
 	d := clustered(3000, 50, 24, 12, 11)
-	x := New(d.dim, Config{ExactBelow: 500, Seed: 1})
 	for i := 0; i < 1000; i++ {
-		if err := x.Add(uint64(i), d.vecs[i]); err != nil {
+		if err := src.add(x, uint64(i), d.vecs[i]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -22,7 +58,7 @@ func TestConcurrentSearchAddDelete(t *testing.T) {
 		go func(w int) {
 			defer wg.Done()
 			for i := 1000 + w; i < 3000; i += 3 {
-				if err := x.Add(uint64(i), d.vecs[i]); err != nil {
+				if err := src.add(x, uint64(i), d.vecs[i]); err != nil {
 					errs <- err
 					return
 				}
@@ -30,7 +66,7 @@ func TestConcurrentSearchAddDelete(t *testing.T) {
 					x.Delete(uint64(i - 500))
 				}
 				if i%11 == 0 { // update an existing id
-					if err := x.Add(uint64(i-300), d.vecs[i-299]); err != nil {
+					if err := src.add(x, uint64(i-300), d.vecs[i-299]); err != nil {
 						errs <- err
 						return
 					}

@@ -47,8 +47,10 @@ type Config struct {
 	// ExactBelow makes Search use the exact scan while Len() is below it. Zero
 	// means the measured default; a negative value disables the switch.
 	ExactBelow int
-	// Scan makes Search answer every query by SearchScan, never walking the
-	// graph (which Add still builds and Save still writes). For vectors a
+	// Scan makes Search answer every query by SearchScan, and the index
+	// keeps no graph: Add only publishes the vector, Save writes no node
+	// records (and deletes those a graph build left), Load and LoadSums
+	// read none, and SearchEf falls back to SearchScan. For vectors a
 	// graph cannot search well, such as the offline embedder's: see
 	// SearchScan.
 	Scan bool

@@ -93,6 +93,13 @@
 // of format 1 (no codes) is read by both, its vectors quantised once, and
 // rewritten as format 2 by the next Save.
 //
+// A Config.Scan index keeps no graph: Add links nothing, Save writes codes
+// and a header flagged "scan" but no "n" records, and Load and LoadSums
+// read only the codes. Opened with Scan, a bucket a graph build saved has
+// its "n" records deleted by the next Save; opened without Scan, a bucket
+// a Scan index saved has no nodes, so every vector is inserted into a new
+// graph (as builds before the flag do too).
+//
 // # Measured
 //
 // bench_test.go on clustered synthetic data (1000 queries, fixed seeds, 2

@@ -121,7 +121,8 @@ func searchAll(tb testing.TB, x *Index, qs [][]float32, k, ef int) [][]Result {
 
 // checkInvariants verifies the graph's structure: link targets are in range,
 // not freed, not self, on a layer the target has, with no duplicates; the
-// entry point is live and on the top layer; Len matches the live slots.
+// entry point is live and on the top layer; Len matches the live slots. A
+// Scan index must have no graph at all.
 func checkInvariants(tb testing.TB, x *Index) {
 	tb.Helper()
 	x.mu.Lock()
@@ -133,6 +134,9 @@ func checkInvariants(tb testing.TB, x *Index) {
 		}
 		if x.state[s] == stateLive {
 			live++
+		}
+		if x.cfg.Scan {
+			continue // no graph: checked below
 		}
 		for l := 0; l <= int(x.levels[s]); l++ {
 			seen := map[uint32]bool{}
@@ -153,6 +157,12 @@ func checkInvariants(tb testing.TB, x *Index) {
 	}
 	if live != x.live || live != len(x.byID) {
 		tb.Fatalf("live slots %d, live count %d, ids %d", live, x.live, len(x.byID))
+	}
+	if x.cfg.Scan {
+		if x.links0 != nil || x.upper != nil || x.levels != nil || x.ep >= 0 {
+			tb.Fatalf("scan index keeps a graph: entry %d", x.ep)
+		}
+		return
 	}
 	if live > 0 && x.tombs == 0 {
 		if x.ep < 0 || x.state[x.ep] != stateLive || int(x.levels[x.ep]) != x.maxLevel {

@@ -48,9 +48,9 @@ type Index struct {
 	vecs   []float32  // slab: slot s occupies vecs[s*dim:(s+1)*dim]; nil with a Source
 	codes  []int8     // the same vectors quantised, for graph traversal
 	scales []float32  // slot s's quantisation scale
-	links0 []uint32   // slot s: [count, m0 neighbour slots], words accessed atomically
-	upper  [][]uint32 // slot s, layers 1..level: (m+1) words each; nil for level 0
-	levels []uint8
+	links0 []uint32   // slot s: [count, m0 neighbour slots], words accessed atomically; nil with Scan
+	upper  [][]uint32 // slot s, layers 1..level: (m+1) words each; nil for level 0, and with Scan
+	levels []uint8    // nil with Scan
 	ids    []uint64
 	crcs   []uint32 // crc32c of the vector as given, to detect changed vectors on Load
 	state  []uint32 // atomic stateFree/stateLive/stateTomb
@@ -68,6 +68,9 @@ type Index struct {
 	removed map[uint64]struct{} // external ids whose stored node must be deleted on Save
 	rewrite bool                // Save must replace every stored node
 	header  []byte              // the header last saved or loaded; guarded by mu
+	// dropNodes: Save must delete every stored node record (a Scan index
+	// loaded from a bucket a graph was saved in); guarded by mu.
+	dropNodes bool
 
 	epMu     sync.Mutex
 	ep       int64 // entry slot, -1 when empty
@@ -138,7 +141,8 @@ func (x *Index) code(s uint32) qvec {
 func (x *Index) isLive(s uint32) bool { return atomic.LoadUint32(&x.state[s]) == stateLive }
 
 // Add inserts vec under id, replacing any vector already stored under id.
-// The vector is copied (and normalised under Cosine). It returns
+// The vector is copied (and normalised under Cosine). With Config.Scan it
+// is only published for the scan, never linked into a graph. It returns
 // ErrDimensionMismatch, ErrInvalidVector or ErrInvalidDimension. It is safe
 // for concurrent use.
 func (x *Index) Add(id uint64, vec []float32) error {
@@ -152,7 +156,9 @@ func (x *Index) Add(id uint64, vec []float32) error {
 		slot, ok := x.alloc(id)
 		if ok {
 			x.fill(slot, v, sum)
-			x.link(slot, x.randomLevel())
+			if !x.cfg.Scan {
+				x.link(slot, x.randomLevel())
+			}
 			break
 		}
 		x.mu.RUnlock()
@@ -225,9 +231,11 @@ func (x *Index) grow(want int) {
 	}
 	x.codes = growTo(x.codes, nc*x.dim)
 	x.scales = growTo(x.scales, nc)
-	x.links0 = growTo(x.links0, nc*(x.m0+1))
-	x.upper = growTo(x.upper, nc)
-	x.levels = growTo(x.levels, nc)
+	if !x.cfg.Scan { // a Scan index keeps no graph
+		x.links0 = growTo(x.links0, nc*(x.m0+1))
+		x.upper = growTo(x.upper, nc)
+		x.levels = growTo(x.levels, nc)
+	}
 	x.ids = growTo(x.ids, nc)
 	x.crcs = growTo(x.crcs, nc)
 	x.state = growTo(x.state, nc)
@@ -255,7 +263,8 @@ func (x *Index) randomLevel() int {
 
 // Delete removes id and reports whether it was present. The node stays in the
 // graph as a traversable tombstone until the next repair (run when tombstones
-// exceed a tenth of the live nodes, and by Save). It is safe for concurrent use.
+// exceed a tenth of the live nodes, and by Save), which with Config.Scan only
+// frees the slot. It is safe for concurrent use.
 func (x *Index) Delete(id uint64) bool {
 	x.mu.RLock()
 	x.allocMu.Lock()
@@ -289,7 +298,9 @@ func (x *Index) Search(q []float32, k int) ([]Result, error) {
 }
 
 // SearchEf is Search through the graph with an explicit ef, never switching
-// to the exact scan; for tuning and benchmarks. It is safe for concurrent use.
+// to the exact scan; for tuning and benchmarks. A Config.Scan index has no
+// graph: it answers by SearchScan and ignores ef. It is safe for
+// concurrent use.
 func (x *Index) SearchEf(q []float32, k, ef int) ([]Result, error) {
 	return x.SearchEfSeeded(q, k, ef, nil)
 }

@@ -21,9 +21,11 @@ type ReadFunc func(ids []uint64, fn func(i int, vec []float32)) error
 // Save, or every one for a graph of format 1) are read in full, through
 // read. It reconciles like Load: ids without a stored node are inserted,
 // stored nodes of ids not in sums are unlinked, and an unusable graph is
-// rebuilt (LoadStats.Reason says why). It returns an error when cfg.Source
-// is nil, ErrInvalidDimension, ErrDimensionMismatch or ErrInvalidVector for
-// a bad vector read, and errors from kv or read, wrapped.
+// rebuilt (LoadStats.Reason says why). With cfg.Scan it reads only the
+// codes: it neither reads nor builds a graph (see finishScan). It returns
+// an error when cfg.Source is nil, ErrInvalidDimension,
+// ErrDimensionMismatch or ErrInvalidVector for a bad vector read, and
+// errors from kv or read, wrapped.
 func LoadSums(kv KV, dim int, cfg Config, sums iter.Seq2[uint64, uint32], read ReadFunc) (*Index, LoadStats, error) {
 	var st LoadStats
 	if cfg.Source == nil {
@@ -49,6 +51,10 @@ func LoadSums(kv KV, dim int, cfg Config, sums iter.Seq2[uint64, uint32], read R
 	var err error
 	if st.Read, err = ld.readMissing(read); err != nil {
 		return nil, st, err
+	}
+	if x.cfg.Scan {
+		x.finishScan(herr, h, &st)
+		return x, st, nil
 	}
 	if herr == nil {
 		herr = ld.resolve(h, &st)
@@ -158,18 +164,21 @@ func (ld *loader) slot(id uint64) (uint32, bool) {
 	return s, ok
 }
 
-// readRecords reads the stored codes (when withCodes) and nodes, of about
-// count nodes. Codes matching their vector's checksum fill its slot; a
-// damaged codes record only means that vector is read in full. It returns
-// an error wrapping ErrCorrupt for a damaged node record.
+// readRecords reads the stored codes (when withCodes) and nodes (unless
+// the index is a Scan index), of about count nodes. Codes matching their
+// vector's checksum fill its slot; a damaged codes record only means that
+// vector is read in full. It returns an error wrapping ErrCorrupt for a
+// damaged node record.
 func (ld *loader) readRecords(kv KV, withCodes bool, count int) error {
 	x := ld.x
-	// Room for full layer-0 lists and the upper layers' share (a node has
-	// an upper layer with probability 1/M), so the arena rarely grows.
-	ld.arena = make([]uint32, 0, count*(x.m0+1)+count/max(x.m-1, 1)*(x.m+1))
-	ld.nodes = make([]storedNode, 0, count)
+	if !x.cfg.Scan { // a Scan index skips the node records
+		// Room for full layer-0 lists and the upper layers' share (a node
+		// has an upper layer with probability 1/M), so the arena rarely grows.
+		ld.arena = make([]uint32, 0, count*(x.m0+1)+count/max(x.m-1, 1)*(x.m+1))
+		ld.nodes = make([]storedNode, 0, count)
+	}
 	return kv.ForEach(func(k, v []byte) error {
-		if !isRecKey(k) {
+		if !isRecKey(k) || k[0] == 'n' && x.cfg.Scan {
 			return nil
 		}
 		id := binary.BigEndian.Uint64(k[1:])

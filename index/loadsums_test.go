@@ -23,14 +23,7 @@ func sumsOf(m *mapSource) iter.Seq2[uint64, uint32] {
 
 func mustLoadSums(t *testing.T, kv KV, dim int, src *mapSource) (*Index, LoadStats) {
 	t.Helper()
-	cfg := persistCfg
-	cfg.Source = src
-	x, st, err := LoadSums(kv, dim, cfg, sumsOf(src), src.Vectors)
-	if err != nil {
-		t.Fatalf("load: %v", err)
-	}
-	checkInvariants(t, x)
-	return x, st
+	return loadSumsCfg(t, kv, dim, persistCfg, src)
 }
 
 // mustSaveLoadsClean saves x into kv and checks that the next LoadSums

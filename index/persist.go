@@ -30,19 +30,27 @@ type KV interface {
 //
 //	key "c"+u64be(id)  codes: u32 crc32c of the vector as given, f32 scale,
 //	                   dim x i8 codes, u32 crc32c of the preceding bytes
-//	key "h"            header: magic "HNSW", u16 version, u8 metric, u8 0, u32 dim,
-//	                   u32 M, u32 efConstruction, i32 maxLevel, u64 entry id,
-//	                   u64 node count, u32 crc32c of the preceding bytes
+//	key "h"            header: magic "HNSW", u16 version, u8 metric, u8 flags,
+//	                   u32 dim, u32 M, u32 efConstruction, i32 maxLevel,
+//	                   u64 entry id, u64 node count, u32 crc32c of the
+//	                   preceding bytes
 //	key "n"+u64be(id)  node: u8 level, u32 crc32c of the vector as given,
 //	                   per layer 0..level: u16 count, count x u64 neighbour id;
 //	                   u32 crc32c of the preceding bytes
 //
 // Version 1 had no "c" records; Load and LoadSums read it and the next Save
 // writes version 2.
+//
+// Flag bit flagScan marks a bucket a Config.Scan index saved: it holds codes
+// but no "n" records (maxLevel -1, entry 0). Builds before the flag ignore
+// the byte (it was always 0) and, finding no nodes, insert every vector
+// into a new graph, as a non-Scan open does now. A Scan index opened on a
+// bucket without the flag deletes its "n" records on its first Save.
 const (
 	formatVersion = 2
 	minVersion    = 1
 	headerLen     = 4 + 2 + 1 + 1 + 4 + 4 + 4 + 4 + 8 + 8 + 4
+	flagScan      = 1 // header flags: saved without a graph
 )
 
 var (
@@ -63,6 +71,9 @@ func recKey(kind byte, id uint64) []byte {
 // isRecKey reports whether k is a node or codes key.
 func isRecKey(k []byte) bool { return len(k) == 9 && (k[0] == 'n' || k[0] == 'c') }
 
+// isNodeKey reports whether k is a node key.
+func isNodeKey(k []byte) bool { return len(k) == 9 && k[0] == 'n' }
+
 // LoadStats reports what Load found and repaired, for logging.
 type LoadStats struct {
 	Vectors  int   // vectors read from the caller
@@ -71,15 +82,17 @@ type LoadStats struct {
 	Removed  int   // stored nodes whose vector is gone, unlinked and deleted on the next Save
 	Repaired int   // neighbour lists rebuilt around removed nodes
 	Rebuilt  bool  // the stored graph was unusable; the index was built from the vectors
-	Upgraded bool  // the stored graph has an older format; the next Save rewrites it
+	Upgraded bool  // the stored graph has an older format, or holds nodes a Scan index drops; the next Save rewrites it
 	Read     int   // vectors read in full (LoadSums: those whose stored codes were missing or stale)
 	Reason   error // why it was rebuilt: wraps ErrCorrupt or ErrIncompatible; nil if missing or usable
 }
 
-// Save writes what changed since the last Save or Load into kv: the nodes
-// whose links changed, deletions of removed nodes and the header. The first
-// Save of an index made by New, or rebuilt by Load, replaces every stored node
-// (deleting any left in kv by an earlier graph). It first repairs pending tombstones.
+// Save writes what changed since the last Save or Load into kv: the codes
+// of new vectors, the nodes whose links changed (a Config.Scan index
+// writes none, and deletes any a graph build left), deletions of removed
+// vectors and the header. The first Save of an index made by New, or
+// rebuilt by Load, replaces every stored node (deleting any left in kv by
+// an earlier graph). It first repairs pending tombstones.
 // It holds the write lock for its duration. On error the index keeps its
 // changes marked dirty, so the caller should roll back its transaction and
 // may Save again. It returns errors from kv wrapped with context.
@@ -111,7 +124,7 @@ func (x *Index) Save(kv KV) error {
 	clear(x.dirty)
 	clear(x.fresh)
 	clear(x.removed)
-	x.rewrite = false
+	x.rewrite, x.dropNodes = false, false
 	return nil
 }
 
@@ -130,7 +143,7 @@ func (x *Index) unsavedSlots() (codes, nodes []uint32) {
 		if x.fresh[s] || x.rewrite {
 			codes = append(codes, s)
 		}
-		if x.dirty[s] || x.rewrite {
+		if (x.dirty[s] || x.rewrite) && !x.cfg.Scan {
 			nodes = append(nodes, s)
 		}
 	}
@@ -146,15 +159,15 @@ func (x *Index) unsavedSlots() (codes, nodes []uint32) {
 
 // Unsaved reports whether Save would write anything that is not in kv
 // already: a node added, relinked or removed, a deleted node still to be
-// unlinked, a header that changed, or the whole graph (a new, rebuilt or
-// upgraded index). A caller may skip a Save, and its transaction, while it
-// reports false. It takes the write lock briefly (it reads every slot's
+// unlinked, a header that changed, stored nodes a Scan index drops, or the
+// whole graph (a new, rebuilt or upgraded index). A caller may skip a
+// Save, and its transaction, while it reports false. It takes the write lock briefly (it reads every slot's
 // flags: under a millisecond at a million vectors); it is safe for
 // concurrent use.
 func (x *Index) Unsaved() bool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.rewrite || x.tombs > 0 || len(x.removed) > 0 {
+	if x.rewrite || x.dropNodes || x.tombs > 0 || len(x.removed) > 0 {
 		return true
 	}
 	if slices.Contains(x.dirty[:x.n], true) || slices.Contains(x.fresh[:x.n], true) {
@@ -163,24 +176,17 @@ func (x *Index) Unsaved() bool {
 	return !bytes.Equal(x.encodeHeader(), x.header)
 }
 
-// deleteStale deletes the records of removed ids, or every record when the
-// index must rewrite the bucket.
+// deleteStale deletes the records of removed ids, and every record when the
+// index must rewrite the bucket (every node record when it drops them).
 func (x *Index) deleteStale(kv KV) error {
-	if x.rewrite {
-		var stale [][]byte
-		err := kv.ForEach(func(k, _ []byte) error {
-			if isRecKey(k) {
-				stale = append(stale, bytes.Clone(k))
-			}
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("list stored nodes: %w", err)
+	switch {
+	case x.rewrite:
+		if err := deleteRecords(kv, isRecKey); err != nil {
+			return err
 		}
-		for _, k := range stale {
-			if err := kv.Delete(k); err != nil {
-				return fmt.Errorf("delete stored node: %w", err)
-			}
+	case x.dropNodes:
+		if err := deleteRecords(kv, isNodeKey); err != nil {
+			return err
 		}
 	}
 	for id := range x.removed {
@@ -189,6 +195,26 @@ func (x *Index) deleteStale(kv KV) error {
 		}
 		if err := kv.Delete(codeKey(id)); err != nil {
 			return fmt.Errorf("delete codes %d: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// deleteRecords deletes every key of kv that stale accepts.
+func deleteRecords(kv KV, stale func(k []byte) bool) error {
+	var keys [][]byte
+	err := kv.ForEach(func(k, _ []byte) error {
+		if stale(k) {
+			keys = append(keys, bytes.Clone(k))
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("list stored nodes: %w", err)
+	}
+	for _, k := range keys {
+		if err := kv.Delete(k); err != nil {
+			return fmt.Errorf("delete stored node: %w", err)
 		}
 	}
 	return nil
@@ -218,7 +244,11 @@ func (x *Index) encodeHeader() []byte {
 	b := make([]byte, 0, headerLen)
 	b = append(b, magic...)
 	b = binary.LittleEndian.AppendUint16(b, formatVersion)
-	b = append(b, byte(x.cfg.Metric), 0)
+	var flags byte
+	if x.cfg.Scan {
+		flags |= flagScan
+	}
+	b = append(b, byte(x.cfg.Metric), flags)
 	b = binary.LittleEndian.AppendUint32(b, uint32(x.dim))
 	b = binary.LittleEndian.AppendUint32(b, uint32(x.m))
 	b = binary.LittleEndian.AppendUint32(b, uint32(x.cfg.EfConstruction))
@@ -256,6 +286,7 @@ type header struct {
 	entry    uint64
 	count    int
 	version  int
+	scan     bool // saved by a Scan index: no node records
 }
 
 func decodeHeader(b []byte) (header, error) {
@@ -271,6 +302,7 @@ func decodeHeader(b []byte) (header, error) {
 		return h, fmt.Errorf("format version %d: %w", h.version, ErrIncompatible)
 	}
 	h.metric = Metric(b[6])
+	h.scan = b[7]&flagScan != 0
 	h.dim = int(binary.LittleEndian.Uint32(b[8:]))
 	h.m = int(binary.LittleEndian.Uint32(b[12:]))
 	h.efc = int(binary.LittleEndian.Uint32(b[16:]))
@@ -344,7 +376,9 @@ func checkNode(b []byte, m, m0 int) (level int, crc uint32, links []byte, err er
 // stored node, or whose stored checksum differs, are inserted; stored nodes
 // without a vector are unlinked (their neighbours repaired) and deleted from
 // kv on the next Save. A missing, corrupt or incompatible graph is rebuilt
-// from the vectors (in parallel); LoadStats says what happened. Load returns
+// from the vectors (in parallel); LoadStats says what happened. With
+// cfg.Scan it builds no graph and reads no node records (see finishScan);
+// the codes records tell which codes are saved already. Load returns
 // ErrInvalidDimension, ErrDimensionMismatch or ErrInvalidVector (wrapped with
 // the offending id) for bad vectors, and errors from kv.ForEach. The vectors
 // sequence cannot report an error: callers check their own iteration error.
@@ -365,6 +399,9 @@ func Load(kv KV, dim int, cfg Config, vectors iter.Seq2[uint64, []float32]) (*In
 		return nil, st, err
 	}
 	st.Vectors = x.n
+	if x.cfg.Scan {
+		return x.loadScan(kv, herr, h, &st)
+	}
 	if herr == nil {
 		herr = x.readGraph(kv, h, &st)
 		if herr != nil && !errors.Is(herr, ErrCorrupt) {

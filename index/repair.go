@@ -7,8 +7,8 @@ import "slices"
 // heuristic from its remaining neighbours plus the tombstones' neighbours
 // (followed through chains of tombstones), so the graph stays connected
 // without re-inserting anything. Tombstone vectors are never read, which lets
-// Load use it for stored nodes whose vector is gone. Callers hold mu for
-// writing.
+// Load use it for stored nodes whose vector is gone. A Config.Scan index,
+// which has no graph, only frees the slots. Callers hold mu for writing.
 func (x *Index) repair() int {
 	if x.tombs == 0 {
 		return 0
@@ -23,6 +23,10 @@ func (x *Index) repair() int {
 	}
 	if !any {
 		x.tombs = 0
+		return 0
+	}
+	if x.cfg.Scan { // no graph to mend
+		x.freeTombs(tomb)
 		return 0
 	}
 	var buf, sel []uint32
@@ -95,9 +99,11 @@ func (x *Index) freeTombs(tomb []bool) {
 			continue
 		}
 		x.state[s] = stateFree
-		clear(x.list(uint32(s), 0))
-		x.upper[s] = nil
-		x.levels[s] = 0
+		if !x.cfg.Scan {
+			clear(x.list(uint32(s), 0))
+			x.upper[s] = nil
+			x.levels[s] = 0
+		}
 		x.dirty[s] = false
 		x.free = append(x.free, uint32(s))
 	}

@@ -28,12 +28,16 @@ func (x *Index) SearchSeeded(q []float32, k int, seeds []uint64) ([]Result, erro
 }
 
 // SearchEfSeeded is SearchSeeded through the graph with an explicit ef,
-// never switching to the exact scan; for tuning and benchmarks. It is safe
-// for concurrent use.
+// never switching to the exact scan; for tuning and benchmarks. A
+// Config.Scan index has no graph: it answers by SearchScan, ignoring ef
+// and seeds. It is safe for concurrent use.
 func (x *Index) SearchEfSeeded(q []float32, k, ef int, seeds []uint64) ([]Result, error) {
 	qv, err := prepare(q, x.dim, x.cfg.Metric)
 	if err != nil || k <= 0 {
 		return nil, err
+	}
+	if x.cfg.Scan {
+		return x.scan(qv, k)
 	}
 	return x.finish(qv, x.graphSearch(qv, k, ef, seeds), k)
 }

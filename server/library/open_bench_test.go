@@ -115,6 +115,7 @@ func openRun(b *testing.B, path string, emb *embed.Hash) map[string]float64 {
 		m[string(mode)+"-cpu-p50-us"] = float64(cs[len(cs)/2].Microseconds())
 	}
 	m["rss-after-queries-MB"] = rssMB(b)
+	b.Log(log.String()) // now with the deferred vector index's load time
 	return m
 }
 
