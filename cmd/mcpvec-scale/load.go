@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,6 +59,15 @@ type loadFigures struct {
 	// serve and this harness: stolen by the hypervisor, or used by other
 	// processes. Either makes the phase's timings worse than the code's.
 	Host *childproc.HostShares `json:"host,omitempty"`
+	// calls is every call of the phase, for -latencies.
+	calls []callTime
+}
+
+// callTime is one search call of a load phase: when it started (from the
+// phase's start), how long it took, and which query it sent.
+type callTime struct {
+	start, took time.Duration
+	query       int
 }
 
 // runLoad sends MCP search calls from clients concurrent sessions until
@@ -74,7 +86,7 @@ func runLoad(ctx context.Context, url string, clients, total int, limit time.Dur
 		sids[i] = sid
 	}
 	var next atomic.Int64
-	lat := make([][]time.Duration, clients)
+	calls := make([][]callTime, clients)
 	var errs atomic.Int64
 	var firstErr atomic.Value
 	deadline := time.Now().Add(limit)
@@ -99,8 +111,9 @@ func runLoad(ctx context.Context, url string, clients, total int, limit time.Dur
 					return
 				}
 				t0 := time.Now()
-				err := searchOnce(ctx, post, i, queries[i%int64(len(queries))])
-				lat[w] = append(lat[w], time.Since(t0))
+				q := int(i % int64(len(queries)))
+				err := searchOnce(ctx, post, i, queries[q])
+				calls[w] = append(calls[w], callTime{start: t0.Sub(start), took: time.Since(t0), query: q})
 				if err != nil {
 					errs.Add(1)
 					firstErr.CompareAndSwap(nil, err.Error())
@@ -109,7 +122,7 @@ func runLoad(ctx context.Context, url string, clients, total int, limit time.Dur
 		}()
 	}
 	wg.Wait()
-	f := summarise(slices.Concat(lat...), time.Since(start))
+	f := summarise(slices.Concat(calls...), time.Since(start))
 	f.Clients, f.Errors = clients, int(errs.Load())
 	if s, ok := firstErr.Load().(string); ok {
 		f.FirstError = s
@@ -144,17 +157,40 @@ func searchOnce(ctx context.Context, post poster, id int64, query string) error 
 	return nil
 }
 
-// summarise turns latencies into the figures of a phase that took wall.
-func summarise(lat []time.Duration, wall time.Duration) *loadFigures {
+// summarise turns a phase's calls into its figures; the phase took wall.
+func summarise(calls []callTime, wall time.Duration) *loadFigures {
+	slices.SortFunc(calls, func(a, b callTime) int { return cmp.Compare(a.start, b.start) })
+	lat := make([]time.Duration, len(calls))
+	for i, c := range calls {
+		lat[i] = c.took
+	}
 	slices.Sort(lat)
-	f := &loadFigures{Requests: len(lat), Seconds: wall.Seconds()}
+	f := &loadFigures{Requests: len(lat), Seconds: wall.Seconds(), calls: calls}
 	if len(lat) == 0 {
 		return f
 	}
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	f.PerSecond = float64(len(lat)) / wall.Seconds()
 	f.P50ms = ms(lat[len(lat)/2])
 	f.P99ms = ms(lat[min(len(lat)-1, len(lat)*99/100)])
 	f.Maxms = ms(lat[len(lat)-1])
 	return f
 }
+
+// writeLatencies writes every call of phases to path, one line each:
+// clients, start (ms from the phase's start), latency (ms), query index
+// (its line in the claims file, from 0). The p99 of a phase is a few dozen
+// calls: this shows whether they cluster in time (a start-up cost, a
+// pause) or belong to a few queries.
+func writeLatencies(path string, phases []loadFigures) error {
+	var b strings.Builder
+	b.WriteString("# clients start_ms latency_ms query\n")
+	for _, f := range phases {
+		for _, c := range f.calls {
+			fmt.Fprintf(&b, "%d %.3f %.3f %d\n", f.Clients, ms(c.start), ms(c.took), c.query)
+		}
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// ms is d in milliseconds.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

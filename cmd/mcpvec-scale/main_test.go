@@ -3,10 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
 )
 
 const shared = "../../../shared"
@@ -16,7 +20,8 @@ const shared = "../../../shared"
 // something and no search call failed. It takes 13 s with -race on the
 // 2-core machine at load average 5 (the binary's build cached); -short skips it.
 func TestScaleSmoke(t *testing.T) {
-	c := smokeConfig(t, "-requests", "200", "-cli-runs", "3", "-label", "smoke")
+	lat := filepath.Join(t.TempDir(), "latencies.txt")
+	c := smokeConfig(t, "-requests", "200", "-cli-runs", "3", "-label", "smoke", "-latencies", lat)
 	r, err := run(context.Background(), c, testOutput{t})
 	if err != nil {
 		t.Fatal(err)
@@ -42,6 +47,48 @@ func TestScaleSmoke(t *testing.T) {
 	r.markdown(&md)
 	if !strings.Contains(md.String(), "| MCP search, 16 clients |") {
 		t.Errorf("report has no 16-client row:\n%s", md.String())
+	}
+	if err := emit(c, r, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	checkLatencies(t, lat, r.Load)
+}
+
+// checkLatencies checks the -latencies file: a line per call of each
+// phase, in the phase's order, with the phase's client count, starts that
+// never fall, latencies within the phase's maximum and a real query index.
+func checkLatencies(t *testing.T, path string, phases []loadFigures) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims, err := evalset.QueryTexts(filepath.Join(shared, "eval", "scifact", "queries.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")[1:]
+	i := 0
+	for _, f := range phases {
+		last := -1.0
+		for range f.Requests {
+			if i >= len(lines) {
+				t.Fatalf("%d lines for phases %+v", len(lines), phases)
+			}
+			var clients, query int
+			var start, took float64
+			if _, err := fmt.Sscanf(lines[i], "%d %f %f %d", &clients, &start, &took, &query); err != nil {
+				t.Fatalf("line %q: %v", lines[i], err)
+			}
+			if clients != f.Clients || start < last || took <= 0 || took > f.Maxms || query < 0 || query >= len(claims) {
+				t.Errorf("line %q in the %d-client phase (max %.3f ms)", lines[i], f.Clients, f.Maxms)
+			}
+			last = start
+			i++
+		}
+	}
+	if i != len(lines) {
+		t.Errorf("%d lines for %d calls", len(lines), i)
 	}
 }
 

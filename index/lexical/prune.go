@@ -10,15 +10,20 @@ import (
 // Costs in nanoseconds, used to choose between scoring another posting
 // list and rescoring candidates: a posting scored term at a time (from a
 // flat copy, flat.go), and a candidate bounded by its blocks and rescored
-// from its packed terms (per packed term, and per passage). Measured with
-// the SciFact claims on the 100k and 1M scale libraries, where a candidate
-// costs ~0.9 µs at 1M (cache misses in the lists' blocks and the passage's
-// terms); the earlier 7 / 3 / 50, from before flat copies, let stops take
-// 15k candidates (13 ms) where reading the rest of the lists took 5 ms.
+// from its packed terms (per packed term, and per passage). The earlier
+// 7 / 3 / 50, from before flat copies, let stops take 15k candidates
+// (13 ms) where reading the rest of the lists took 5 ms. A rescore alone
+// costs ~0.9 µs at 1M passages (cache misses in the lists' blocks and the
+// passage's terms), what 3 / 6 / 100 modelled; but a candidate costs a stop
+// more than its rescore (its bounds, and the stop's reads of the touched
+// slots around it), and a sweep of the three on the 1M scale library (the
+// 300 SciFact claims at k 12, as `serve` ranks them) put the fastest at
+// four times the candidate's modelled cost: 1.36-1.50 against 1.55-1.77 ms
+// a claim, with 100k unchanged (0.20 ms). See BENCHMARKS.md, session 13.
 const (
 	postingCost = 3
-	packedCost  = 6
-	rescoreCost = 100
+	packedCost  = 24
+	rescoreCost = 400
 )
 
 // pruned scores the query's posting lists term at a time into partial sums,
