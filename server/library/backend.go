@@ -60,6 +60,11 @@ type Query struct {
 	Vector []float32 // the embedded Text; nil when there is no embedder
 	Mode   Mode
 	N      int // candidates wanted per list
+	// Again marks a second ranking of the same search, with a larger N
+	// (Library.Search used up its short list): a backend that makes
+	// searches queue for the CPUs lets it run without queueing again, or
+	// under load such a search would wait its turn twice.
+	Again bool
 }
 
 // Hit is one ranked passage; a higher Score is better.

@@ -48,14 +48,22 @@ func (l *embedded) Original(id string) (io.ReadSeeker, int64, time.Time, error) 
 	return r, size, mod, nil
 }
 
+// lexicalPrefix marks BM25's list as a total order (prefixRanker).
+func (l *embedded) lexicalPrefix() {}
+
 // Candidates searches BM25 and, when q has a vector, HNSW; the Library
-// fuses the two lists.
+// fuses the two lists. Each search waits for a turn (Options.Concurrency),
+// except a second ranking (q.Again), which waited for its first.
 func (l *embedded) Candidates(ctx context.Context, q Query) (Candidates, error) {
 	var c Candidates
 	var seeds []uint64
+	run := l.turn.run
+	if q.Again {
+		run = runNow // it waited its turn once already
+	}
 	if q.Mode == Lexical || q.Mode == Hybrid {
 		var lerr error
-		if err := l.turn.run(ctx, func() { c.Lexical, seeds, lerr = l.lexical(q) }); err != nil {
+		if err := run(ctx, func() { c.Lexical, seeds, lerr = l.lexical(q) }); err != nil {
 			return c, err
 		}
 		if lerr != nil {
@@ -70,7 +78,7 @@ func (l *embedded) Candidates(ctx context.Context, q Query) (Candidates, error) 
 		return c, err
 	}
 	var rs []index.Result
-	if werr := l.turn.run(ctx, func() { rs, err = vec.SearchSeeded(q.Vector, q.N, seeds) }); werr != nil {
+	if werr := run(ctx, func() { rs, err = vec.SearchSeeded(q.Vector, q.N, seeds) }); werr != nil {
 		return c, werr
 	}
 	if err != nil {

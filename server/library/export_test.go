@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/mcpvec/mcpvec/index"
@@ -45,7 +47,7 @@ func SearchAllCandidates(ctx context.Context, l *Library, query string, so Searc
 	k := min(cmp.Or(so.K, l.opts.K), l.opts.MaxK)
 	query = strings.TrimSpace(query)
 	tokens := lexical.Tokenize(query)
-	hits, _, err := l.rank(ctx, query, tokens, cmp.Or(so.Mode, l.opts.Mode), max(l.opts.Candidates, 3*k))
+	hits, _, err := l.rank(ctx, Query{Text: query, Tokens: tokens, Mode: cmp.Or(so.Mode, l.opts.Mode), N: max(l.opts.Candidates, 3*k)})
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +83,7 @@ func FailIndexSaves(err error) (restore func()) {
 // snippets, dedupe, titles) apart from ranking.
 func Ranked(ctx context.Context, l *Library, query string) ([]Hit, error) {
 	k := l.opts.K
-	hits, _, err := l.rank(ctx, strings.TrimSpace(query), nil, Lexical, l.fewCandidates(Lexical, k, max(l.opts.Candidates, 3*k)))
+	hits, _, err := l.rank(ctx, Query{Text: strings.TrimSpace(query), Mode: Lexical, N: l.fewCandidates(Lexical, k, max(l.opts.Candidates, 3*k))})
 	return hits, err
 }
 
@@ -160,4 +162,35 @@ func Results(l *Library, query string, hits []Hit, k int, lend bool) (*SearchRes
 		cp.be = poisoned{l.be, l.be.(chunkLender)}
 	}
 	return cp.results(queryTerms(strings.TrimSpace(query)), hits, k)
+}
+
+// queryRecorder is the embedded backend, recording the queries it ranks.
+type queryRecorder struct {
+	*embedded
+	mu sync.Mutex
+	qs []Query
+}
+
+func (r *queryRecorder) Candidates(ctx context.Context, q Query) (Candidates, error) {
+	r.mu.Lock()
+	r.qs = append(r.qs, q)
+	r.mu.Unlock()
+	return r.embedded.Candidates(ctx, q)
+}
+
+// RecordQueries makes l's embedded backend record the queries it ranks;
+// the returned func lists them so far.
+func RecordQueries(l *Library) func() []Query {
+	r := &queryRecorder{embedded: l.be.(*embedded)}
+	l.be = r
+	return func() []Query {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return slices.Clone(r.qs)
+	}
+}
+
+// BackendCandidates calls l's backend's Candidates.
+func BackendCandidates(ctx context.Context, l *Library, q Query) (Candidates, error) {
+	return l.be.Candidates(ctx, q)
 }

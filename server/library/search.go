@@ -66,8 +66,8 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 		resp *SearchResponse
 		c    Candidates
 	)
-	for few := l.fewCandidates(mode, k, n); ; few = moreCandidates(k, few, n) {
-		hits, cs, err := l.rank(ctx, query, tokens, mode, few)
+	for few, again := l.fewCandidates(mode, k, n), false; ; few, again = moreCandidates(k, few, n), true {
+		hits, cs, err := l.rank(ctx, Query{Text: query, Tokens: tokens, Mode: mode, N: few, Again: again})
 		if err != nil {
 			return nil, err
 		}
@@ -100,11 +100,16 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 // (BENCHMARKS.md, "a shorter first list"), and of SciFact's 300 claims at k 10
 // two ran out of k+2 there and none at 100k.
 func (l *Library) fewCandidates(mode Mode, k, n int) int {
-	if _, ok := l.be.(*embedded); ok && mode == Lexical {
+	if _, ok := l.be.(prefixRanker); ok && mode == Lexical {
 		return min(n, k+shortExtra)
 	}
 	return n
 }
+
+// prefixRanker is a backend whose lexical list is a total order: its m
+// best are the first m of its n best, for any m ≤ n (the embedded
+// backend's BM25).
+type prefixRanker interface{ lexicalPrefix() }
 
 // shortExtra is how many candidates beyond k a lexical search ranks first.
 const shortExtra = 2
@@ -137,9 +142,10 @@ func retrievers(c Candidates) map[uint64]string {
 }
 
 // rank returns fused candidates, best first, and the backend's lists they
-// came from. tokens are lexical.Tokenize(query).
-func (l *Library) rank(ctx context.Context, query string, tokens []string, mode Mode, n int) ([]Hit, Candidates, error) {
-	q := Query{Text: query, Tokens: tokens, Mode: mode, N: n}
+// came from. q.Tokens are lexical.Tokenize(q.Text) or nil; rank embeds
+// q.Text for the vector and hybrid modes.
+func (l *Library) rank(ctx context.Context, q Query) ([]Hit, Candidates, error) {
+	query, mode := q.Text, q.Mode
 	if (mode == Vector || mode == Hybrid) && l.emb != nil && l.be.Counts().VectorPassages > 0 {
 		v, err := l.emb.EmbedQuery(ctx, query)
 		if err != nil {
