@@ -18,8 +18,9 @@ import (
 // more than its rescore (its bounds, and the stop's reads of the touched
 // slots around it), and a sweep of the three on the 1M scale library (the
 // 300 SciFact claims at k 12, as `serve` ranks them) put the fastest at
-// four times the candidate's modelled cost: 1.36-1.50 against 1.55-1.77 ms
-// a claim, with 100k unchanged (0.20 ms). See BENCHMARKS.md, session 13.
+// four times the candidate's modelled cost: 1.36-1.65 against 1.55-1.77 ms
+// a claim across three sweeps, with 100k unchanged (0.20 ms). See
+// BENCHMARKS.md, session 13.
 const (
 	postingCost = 3
 	packedCost  = 24

@@ -32,6 +32,8 @@
 //     once as Options.Concurrency (default GOMAXPROCS), the others waiting
 //     first come first served (turns.go): more at once would only share the
 //     CPUs, each slower and the slowest far slower, each holding its scratch.
+//     A search that ranks a second time (repeated passages used up its short
+//     list) does not wait again, so a few may briefly run beyond that.
 //   - The store's passages and vectors are the source of truth. Open loads
 //     the persisted indexes and reconciles them with the store (inserting what
 //     is missing, dropping what was deleted); Save persists only what changed.
