@@ -11,9 +11,9 @@ import (
 
 // TestSearchRanksAgainWithoutQueueing: when repeated passages use up a
 // lexical search's short list, Search ranks again with more candidates and
-// marks that ranking Again; the embedded backend runs such a ranking
-// without waiting for a turn (it waited for the first), while a first
-// ranking waits and gives up with its context.
+// marks that ranking Again. The embedded backend runs such a ranking while
+// every turn of first rankings is taken (it waited for its first), but it
+// waits for a turn of its own gate: second rankings stay bounded too.
 func TestSearchRanksAgainWithoutQueueing(t *testing.T) {
 	f := newFixture(t, library.Options{Concurrency: 1})
 	for i := range 6 { // the same passage in six documents: results show it once
@@ -33,8 +33,13 @@ func TestSearchRanksAgainWithoutQueueing(t *testing.T) {
 	}
 	q.Again = true
 	if c, err := library.BackendCandidates(cancelled, f.lib, q); err != nil || len(c.Lexical) != 5 {
-		t.Errorf("second ranking with every turn taken: %d hits, %v; want 5 without waiting", len(c.Lexical), err)
+		t.Errorf("second ranking with every first turn taken: %d hits, %v; want 5 without waiting", len(c.Lexical), err)
 	}
+	releaseAgain := library.HoldAgainTurns(f.lib)
+	if _, err := library.BackendCandidates(cancelled, f.lib, q); !errors.Is(err, context.Canceled) {
+		t.Errorf("second ranking with every turn of its gate taken too: %v, want it to wait and fail with the context", err)
+	}
+	releaseAgain()
 	release()
 
 	queries := library.RecordQueries(f.lib)

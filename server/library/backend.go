@@ -62,8 +62,8 @@ type Query struct {
 	N      int // candidates wanted per list
 	// Again marks a second ranking of the same search, with a larger N
 	// (Library.Search used up its short list): a backend that makes
-	// searches queue for the CPUs lets it run without queueing again, or
-	// under load such a search would wait its turn twice.
+	// searches queue for the CPUs does not queue it behind first rankings
+	// again, or under load such a search would wait its turn twice.
 	Again bool
 }
 

@@ -33,7 +33,8 @@
 //     first come first served (turns.go): more at once would only share the
 //     CPUs, each slower and the slowest far slower, each holding its scratch.
 //     A search that ranks a second time (repeated passages used up its short
-//     list) does not wait again, so a few may briefly run beyond that.
+//     list) takes a turn of a second gate of the same size rather than queue
+//     behind first rankings again: at most twice as many run at once.
 //   - The store's passages and vectors are the source of truth. Open loads
 //     the persisted indexes and reconciles them with the store (inserting what
 //     is missing, dropping what was deleted); Save persists only what changed.

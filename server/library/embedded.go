@@ -28,6 +28,10 @@ type embedded struct {
 	docs docCache   // records without text for the query path
 	mark genMark    // the store generation the indexes reflect
 	turn turns      // searches of the indexes running at once
+	// again gates second rankings (Query.Again) apart from turn, so that
+	// they do not queue behind first ones while the searches running at
+	// once stay bounded: at most twice Options.Concurrency.
+	again turns
 }
 
 // openEmbedded loads the persisted indexes over db, reconciling them with
@@ -41,7 +45,7 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 		// The index keeps int8 codes only and re-scores from the store.
 		opts.Index.Source = &storeVectors{db}
 	}
-	l := &embedded{db: db, opts: opts, turn: newTurns(opts.Concurrency)}
+	l := &embedded{db: db, opts: opts, turn: newTurns(opts.Concurrency), again: newTurns(opts.Concurrency)}
 	if meta.Embedder != nil {
 		l.dim = meta.Embedder.Dimensions
 	}

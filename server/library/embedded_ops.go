@@ -52,14 +52,15 @@ func (l *embedded) Original(id string) (io.ReadSeeker, int64, time.Time, error) 
 func (l *embedded) lexicalPrefix() {}
 
 // Candidates searches BM25 and, when q has a vector, HNSW; the Library
-// fuses the two lists. Each search waits for a turn (Options.Concurrency),
-// except a second ranking (q.Again), which waited for its first.
+// fuses the two lists. Each search waits for a turn (Options.Concurrency);
+// a second ranking (q.Again), which waited for its first, takes one of a
+// gate of its own instead of queueing behind first rankings again.
 func (l *embedded) Candidates(ctx context.Context, q Query) (Candidates, error) {
 	var c Candidates
 	var seeds []uint64
 	run := l.turn.run
 	if q.Again {
-		run = runNow // it waited its turn once already
+		run = l.again.run
 	}
 	if q.Mode == Lexical || q.Mode == Hybrid {
 		var lerr error

@@ -104,8 +104,12 @@ func SnippetFunc(query string) func(text string) string {
 
 // HoldTurns takes every search turn of l's embedded backend; the returned
 // func gives them back.
-func HoldTurns(l *Library) (release func()) {
-	t := l.be.(*embedded).turn
+func HoldTurns(l *Library) (release func()) { return holdTurns(l.be.(*embedded).turn) }
+
+// HoldAgainTurns is HoldTurns for the gate of second rankings.
+func HoldAgainTurns(l *Library) (release func()) { return holdTurns(l.be.(*embedded).again) }
+
+func holdTurns(t turns) (release func()) {
 	for range cap(t) {
 		t <- struct{}{}
 	}

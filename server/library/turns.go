@@ -38,16 +38,6 @@ func (t turns) run(ctx context.Context, fn func()) error {
 	return nil
 }
 
-// runNow calls fn without a turn, as run would once one is free: for a
-// second ranking of a search that waited its turn for the first (see
-// Query.Again). Such searches may briefly run beyond the gate's turns;
-// they are a few in a hundred where repeated passages use up a short list
-// (2 of SciFact's 300 claims on the 1M scale library).
-func runNow(_ context.Context, fn func()) error {
-	fn()
-	return nil
-}
-
 // wait takes a turn, waiting for one while ctx allows; the error wraps
 // ctx's.
 func (t turns) wait(ctx context.Context) error {
