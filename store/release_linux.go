@@ -2,6 +2,8 @@ package store
 
 import (
 	"fmt"
+	"os"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -17,4 +19,20 @@ func releaseMapped(addr, n uintptr) error {
 		return fmt.Errorf("release mapped library pages: %w", errno)
 	}
 	return nil
+}
+
+// pageSize is the memory page size madvise ranges are aligned to.
+var pageSize = uintptr(os.Getpagesize())
+
+// readAhead advises the kernel that the mapped bytes of v will be needed
+// (MADV_WILLNEED: it starts reading them into the page cache). Errors are
+// ignored: it is a hint.
+func readAhead(v []byte) {
+	if len(v) == 0 {
+		return
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(v)))
+	lo := start &^ (pageSize - 1)
+	hi := (start + uintptr(len(v)) + pageSize - 1) &^ (pageSize - 1)
+	_, _, _ = unix.Syscall(unix.SYS_MADVISE, lo, hi-lo, unix.MADV_WILLNEED)
 }

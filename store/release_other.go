@@ -4,3 +4,6 @@ package store
 
 // releaseMapped does nothing where the mapping cannot be released.
 func releaseMapped(addr, n uintptr) error { return nil }
+
+// readAhead does nothing where madvise is not used.
+func readAhead([]byte) {}

@@ -159,6 +159,14 @@ type Bucket struct {
 	b *bolt.Bucket // nil: absent in a read-only transaction
 }
 
+// ReadAhead asks the kernel to start reading the file pages under value, a
+// value this bucket returned (it lies in bbolt's memory map of the file),
+// so that reading it soon does not fault them in one at a time: bbolt maps
+// its file for random access, without read-ahead. Only a hint: it returns
+// at once, does nothing where unsupported, and the pages stay out of the
+// process's resident set until read. Safe for concurrent use.
+func (b *Bucket) ReadAhead(value []byte) { readAhead(value) }
+
 // Get returns the value for key, or nil.
 func (b *Bucket) Get(key []byte) []byte {
 	if b.b == nil {

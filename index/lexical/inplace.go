@@ -23,6 +23,22 @@ import (
 // inPlaceKV marks a KV whose values Load may keep (InPlace).
 type inPlaceKV struct{ KV }
 
+// ReadAheader is a KV whose values lie in a memory-mapped file (a bbolt
+// bucket) and that can ask the kernel to start reading a value's pages in
+// the background: Load asks it for the segment's chunks before it reads
+// them. bbolt maps its file for random access, so a cold read of the
+// segment otherwise faults its pages in one at a time.
+type ReadAheader interface {
+	ReadAhead(value []byte)
+}
+
+// ReadAhead passes the hint on to the wrapped KV, when it takes it.
+func (k inPlaceKV) ReadAhead(v []byte) {
+	if r, ok := k.KV.(ReadAheader); ok {
+		r.ReadAhead(v)
+	}
+}
+
 // InPlace wraps kv for Load, LoadIDs and LoadSynced: the values kv.Get
 // returns must stay valid and unchanged until the loaded index's Detach or
 // Unload returns; Load keeps the segment's records and posting lists in
@@ -57,6 +73,13 @@ func readStreams(kv KV, specs []segStream, inPlace bool) ([]*stream, error) {
 			return nil, err
 		}
 		streams[i] = &stream{chunks: chunks, left: sp.n}
+	}
+	if r, ok := kv.(ReadAheader); ok {
+		for _, s := range streams {
+			for _, c := range s.chunks {
+				r.ReadAhead(c)
+			}
+		}
 	}
 	errs := make([]error, len(specs))
 	parallel.Ranges(len(specs), 1, func(lo, hi int) {

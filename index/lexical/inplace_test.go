@@ -197,3 +197,50 @@ func TestUnload(t *testing.T) {
 		}
 	}
 }
+
+// aheadKV is mappedKV recording the values it is asked to read ahead.
+type aheadKV struct {
+	mappedKV
+	mu    sync.Mutex
+	ahead [][]byte
+}
+
+func (a *aheadKV) ReadAhead(v []byte) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.ahead = append(a.ahead, v)
+}
+
+// TestLoadReadsSegmentAhead: a KV that takes read-ahead hints is asked for
+// every chunk of the segment, exactly the stored values, through InPlace
+// and without it, and the index loads as it does without hints.
+func TestLoadReadsSegmentAhead(t *testing.T) {
+	smallSegments(t, 16)
+	segChunkSize = 4096
+	texts, _, kv := savedCorpus(t, 10, 300)
+	chunks := segmentValues(kv)
+	if len(chunks) < 3 {
+		t.Fatalf("%d segment chunks; want several", len(chunks))
+	}
+	for _, inPlace := range []bool{true, false} {
+		a := &aheadKV{mappedKV: mappedKV{kv}}
+		var load KV = a
+		if inPlace {
+			load = InPlace(a)
+		}
+		ix, st, err := LoadSynced(load, DefaultConfig(), idsOf(texts), nil)
+		if err != nil || st != (LoadStats{Loaded: len(texts)}) {
+			t.Fatalf("in place %v: LoadSynced = %+v, %v", inPlace, st, err)
+		}
+		sameAsFresh(t, ix, texts)
+		if len(a.ahead) != len(chunks) {
+			t.Errorf("in place %v: %d values read ahead, want the %d segment chunks", inPlace, len(a.ahead), len(chunks))
+		}
+		for _, v := range a.ahead {
+			if !within(v, chunks) || len(v) == 0 {
+				t.Errorf("in place %v: read ahead %d bytes that are not a segment chunk", inPlace, len(v))
+			}
+		}
+		ix.Detach()
+	}
+}

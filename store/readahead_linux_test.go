@@ -1,0 +1,97 @@
+package store_test
+
+import (
+	"bytes"
+	"os"
+	"testing"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/store/storetest"
+)
+
+// TestReadAheadLoadsPages: with a value's file pages out of the page cache,
+// Bucket.ReadAhead brings them in without the value being read (mincore
+// over bbolt's memory map), and the value reads back unchanged.
+func TestReadAheadLoadsPages(t *testing.T) {
+	db := storetest.MustOpen(t, nil)
+	const size = 8 << 20
+	want := bytes.Repeat([]byte("read ahead "), size/11)
+	err := db.Update(func(tx *store.Tx) error {
+		b, err := tx.Aux("readahead")
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte("big"), want)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evict(t, db.Path())
+	err = db.View(func(tx *store.Tx) error {
+		b, err := tx.Aux("readahead")
+		if err != nil {
+			return err
+		}
+		v := b.Get([]byte("big"))
+		if before := resident(t, v); before > 0.5 {
+			t.Skipf("%.0f%% of the value's pages stayed in the page cache after eviction (a file system that keeps them): nothing to measure", before*100)
+		}
+		b.ReadAhead(v)
+		var after float64
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if after = resident(t, v); after > 0.99 {
+				break
+			}
+		}
+		if after < 0.99 {
+			t.Errorf("%.0f%% of the value's pages in the page cache 5 s after ReadAhead, want all", after*100)
+		}
+		if !bytes.Equal(v, want) {
+			t.Error("the value read back differs")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var empty store.Bucket
+	empty.ReadAhead(nil) // a hint on nothing does nothing
+}
+
+// evict writes path's pages out and drops them from the page cache.
+func evict(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
+		t.Skipf("fadvise: %v", err)
+	}
+}
+
+// resident is the share of v's memory pages in the page cache.
+func resident(t *testing.T, v []byte) float64 {
+	t.Helper()
+	page := uintptr(os.Getpagesize())
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(v)))
+	lo := start &^ (page - 1)
+	hi := (start + uintptr(len(v)) + page - 1) &^ (page - 1)
+	vec := make([]byte, (hi-lo)/page)
+	if _, _, errno := unix.Syscall(unix.SYS_MINCORE, lo, hi-lo, uintptr(unsafe.Pointer(unsafe.SliceData(vec)))); errno != 0 {
+		t.Fatalf("mincore: %v", errno)
+	}
+	in := 0
+	for _, b := range vec {
+		in += int(b & 1)
+	}
+	return float64(in) / float64(len(vec))
+}
