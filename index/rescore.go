@@ -31,11 +31,15 @@ func (x *Index) rescore(q []float32, rs []Result) error {
 	return nil
 }
 
-// scored is an int8 candidate of the exact scan with a bound on how far
-// its exact score can be above its int8 score.
+// scored is an int8 candidate of the exact scan: its id, its int8 score
+// and a bound on how far its exact score can be from it (errBound), all
+// read in the scan's one pass under the read lock. A slot read again later
+// may have been deleted and filled with another vector meanwhile.
 type scored struct {
+	id     uint64
 	slot   uint32
 	approx float32
+	bound  float32
 }
 
 // exactFromSource is the exact scan of an index without float32 copies:
@@ -51,10 +55,10 @@ func (x *Index) exactFromSource(q []float32, k int) ([]Result, error) {
 		l1q += float32(abs8(c))
 	}
 	l1q *= qq.scale
-	all := x.scanInt8(qq)
+	all := x.scanInt8(qq, l1q)
 	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(b.approx, a.approx) })
 	top := min(len(all), rescoreFactor*k)
-	rs := x.slotResults(all[:top])
+	rs := slotResults(all[:top])
 	if err := x.rescore(q, rs); err != nil {
 		return nil, err
 	}
@@ -64,14 +68,14 @@ func (x *Index) exactFromSource(q []float32, k int) ([]Result, error) {
 	t := rs[k-1].Score
 	var more []scored
 	for _, c := range all[top:] {
-		if c.approx+x.errBound(qq, l1q, c.slot) >= t {
+		if c.approx+c.bound >= t {
 			more = append(more, c)
 		}
 	}
 	if len(more) == 0 {
 		return rs[:k], nil
 	}
-	extra := x.slotResults(more)
+	extra := slotResults(more)
 	if err := x.rescore(q, extra); err != nil {
 		return nil, err
 	}
@@ -80,8 +84,9 @@ func (x *Index) exactFromSource(q []float32, k int) ([]Result, error) {
 	return rs[:k], nil
 }
 
-// scanInt8 returns every live slot with its int8 score against qq.
-func (x *Index) scanInt8(qq qvec) []scored {
+// scanInt8 returns every live slot with its int8 score against qq and the
+// bound of that score (errBound; l1q is ‖q̂‖₁·s_q).
+func (x *Index) scanInt8(qq qvec, l1q float32) []scored {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	x.allocMu.Lock()
@@ -90,38 +95,34 @@ func (x *Index) scanInt8(qq qvec) []scored {
 	out := make([]scored, 0, n)
 	for s := uint32(0); int(s) < n; s++ {
 		if x.isLive(s) {
-			out = append(out, scored{s, approx(qq, x.code(s))})
+			c := x.code(s)
+			out = append(out, scored{id: x.ids[s], slot: s, approx: approx(qq, c), bound: errBound(qq, l1q, c, x.dim)})
 		}
 	}
 	return out
 }
 
 // slotResults turns candidates into Results with their int8 scores.
-func (x *Index) slotResults(cs []scored) []Result {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
+func slotResults(cs []scored) []Result {
 	out := make([]Result, len(cs))
 	for i, c := range cs {
-		out[i] = Result{ID: x.ids[c.slot], Score: c.approx}
+		out[i] = Result{ID: c.id, Score: c.approx}
 	}
 	return out
 }
 
-// errBound bounds |q·v − approx(q̂, v̂)| for slot s: with q = q̂+e_q and
+// errBound bounds |q·v − approx(q̂, v̂)| for a vector of codes c: with q = q̂+e_q and
 // v = v̂+e_v, each rounding error at most half its scale per component,
 // the error is at most ‖q̂‖₁·s_v/2 + ‖v̂‖₁·s_q/2 + dim·s_q·s_v/4. A small
 // relative margin covers float32 rounding in both scores.
-func (x *Index) errBound(qq qvec, l1q float32, s uint32) float32 {
-	x.mu.RLock()
-	c := x.code(s)
-	x.mu.RUnlock()
+func errBound(qq qvec, l1q float32, c qvec, dim int) float32 {
 	var l1v float32
 	for _, v := range c.codes {
 		l1v += float32(abs8(v))
 	}
 	l1v *= c.scale
-	b := l1q*c.scale/2 + l1v*qq.scale/2 + float32(x.dim)*qq.scale*c.scale/4
-	return b*1.01 + 1e-6*float32(math.Sqrt(float64(x.dim)))
+	b := l1q*c.scale/2 + l1v*qq.scale/2 + float32(dim)*qq.scale*c.scale/4
+	return b*1.01 + 1e-6*float32(math.Sqrt(float64(dim)))
 }
 
 func abs8(c int8) int32 {
