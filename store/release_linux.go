@@ -32,7 +32,15 @@ func readAhead(v []byte) {
 		return
 	}
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(v)))
-	lo := start &^ (pageSize - 1)
-	hi := (start + uintptr(len(v)) + pageSize - 1) &^ (pageSize - 1)
+	readAheadRange(start, start+uintptr(len(v)))
+}
+
+// readAheadRange is readAhead for the mapped bytes [lo, hi).
+func readAheadRange(lo, hi uintptr) {
+	lo &^= pageSize - 1
+	hi = (hi + pageSize - 1) &^ (pageSize - 1)
+	if hi <= lo {
+		return
+	}
 	_, _, _ = unix.Syscall(unix.SYS_MADVISE, lo, hi-lo, unix.MADV_WILLNEED)
 }

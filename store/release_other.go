@@ -7,3 +7,6 @@ func releaseMapped(addr, n uintptr) error { return nil }
 
 // readAhead does nothing where madvise is not used.
 func readAhead([]byte) {}
+
+// readAheadRange does nothing where madvise is not used.
+func readAheadRange(lo, hi uintptr) {}

@@ -202,9 +202,16 @@ func (b *Bucket) Empty() bool {
 }
 
 // ForEach calls fn for every key in order; fn's error stops the walk.
+// While the values come from consecutive file pages, it has the kernel read
+// the pages after them ahead (see aheadReader): a walk over a large bucket
+// out of the page cache then reads it in large requests.
 func (b *Bucket) ForEach(fn func(key, value []byte) error) error {
 	if b.b == nil {
 		return nil
 	}
-	return b.b.ForEach(fn)
+	ahead := newAheadReader(b.b.Tx())
+	return b.b.ForEach(func(k, v []byte) error {
+		ahead.saw(v)
+		return fn(k, v)
+	})
 }
