@@ -26,7 +26,7 @@ type aheadReader struct {
 // aheadAfter is how many steps to the next page in a row make a walk
 // sequential; aheadWindow how far past a value the pages are hinted (a hint
 // goes out each time the walk comes within half of it of the hinted end).
-// Loading the vector index of a cold 1M library took 3.2-3.6 s with windows
+// Loading the vector index of a cold 1M library took 3.2-3.9 s with windows
 // of 512 KB to 2 MB, 3.2-4.2 s with 4 MB and 9-11 s with 16 MB (a large
 // hint holds the walk up while the kernel queues its reads).
 const (
@@ -49,14 +49,15 @@ func (r *aheadReader) saw(v []byte) {
 	if at < r.lo || at >= r.hi {
 		return // not in the map (a value bbolt copied): says nothing of the walk
 	}
-	switch p := at / osPage; {
-	case p == r.page:
-	case p == r.page+1:
+	p := at / osPage
+	switch p {
+	case r.page:
+	case r.page + 1:
 		r.run++
 	default:
 		r.run, r.ahead = 0, 0
 	}
-	r.page = at / osPage
+	r.page = p
 	if r.run < aheadAfter || at+aheadWindow/2 < r.ahead {
 		return
 	}
