@@ -439,6 +439,26 @@ type Stats struct {
 	FileBytes                  int64
 }
 
+// Counts is Stats read from the totals record instead of a walk over every
+// record: documents, pages and passages as the record keeps them, vectors
+// as the vector checksums (bucket vsums, 12 bytes a vector) number them,
+// and the file's size. ok is false for a library without a totals record
+// (schema below 3, opened read-only): Stats counts it. At a million
+// passages Counts takes milliseconds where Stats reads 1.8 s of pages.
+func (db *DB) Counts() (s Stats, ok bool, err error) {
+	err = db.view(func(tx *bolt.Tx) error {
+		t, has, err := getTotals(tx)
+		sums := tx.Bucket(bucketSums)
+		if err != nil || !has || sums == nil {
+			return err
+		}
+		s = Stats{Documents: t.Documents, Chunks: t.Passages, Pages: t.Pages, FileBytes: tx.Size()}
+		s.Vectors, ok = sums.Stats().KeyN, true
+		return nil
+	})
+	return s, ok, err
+}
+
 // Stats counts documents, passages and vectors.
 func (db *DB) Stats() (Stats, error) {
 	var s Stats

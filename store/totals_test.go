@@ -117,6 +117,9 @@ func TestSchema2UpgradeFillsTotals(t *testing.T) {
 	if _, ok, err := ro.Totals(); ok || err != nil {
 		t.Errorf("read-only schema-2 totals: ok %v, %v", ok, err)
 	}
+	if _, ok, err := ro.Counts(); ok || err != nil {
+		t.Errorf("read-only schema-2 counts: ok %v, %v; want not ok (Stats counts it)", ok, err)
+	}
 	ro.Close()
 	db, err = store.Open(path, nil)
 	if err != nil {
@@ -130,6 +133,51 @@ func TestSchema2UpgradeFillsTotals(t *testing.T) {
 	if err := db.Check(); err != nil {
 		t.Error(err)
 	}
+	wantCountsAsStats(t, db)
+}
+
+// wantCountsAsStats checks that Counts, read from the totals record and
+// the vector checksums, says what Stats counts record by record.
+func wantCountsAsStats(t *testing.T, db *store.DB) {
+	t.Helper()
+	st, err := db.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok, err := db.Counts()
+	if err != nil || !ok || c != st {
+		t.Errorf("counts %+v, %v, %v; stats %+v", c, ok, err, st)
+	}
+}
+
+// TestCountsFollowWrites: Counts agrees with Stats after adds, a
+// replacement, a removal, a vector replaced and an emptied library.
+func TestCountsFollowWrites(t *testing.T) {
+	db := MustOpenDB(t)
+	wantCountsAsStats(t, db)
+	for i, texts := range [][]string{{"one", "two"}, {"three"}, {"four", "five", "six"}} {
+		d, c, v := testDoc(strconv.Itoa(i), "/"+strconv.Itoa(i), texts...)
+		d.Pages = 2 * (i + 1)
+		if _, err := db.PutDocument(d, c, v, nil); err != nil {
+			t.Fatal(err)
+		}
+		wantCountsAsStats(t, db)
+	}
+	mustPut(t, db, "0", "/0", "one again")
+	wantCountsAsStats(t, db)
+	if _, err := db.DeleteDocument("1"); err != nil {
+		t.Fatal(err)
+	}
+	wantCountsAsStats(t, db)
+	if c, _, _ := db.Counts(); c.Documents != 2 || c.Chunks != 4 || c.Vectors != 4 || c.Pages != 7 || c.FileBytes == 0 {
+		t.Errorf("counts %+v, want 2 documents, 4 passages and vectors, 7 pages", c)
+	}
+	for _, id := range []string{"0", "2"} {
+		if _, err := db.DeleteDocument(id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantCountsAsStats(t, db)
 }
 
 // TestReleaseMapped: reading a library maps its pages into the process;

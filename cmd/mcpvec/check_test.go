@@ -25,15 +25,31 @@ func checkLibrary(t *testing.T, n int) (db, files string) {
 	return db, files
 }
 
+// TestCheckCleanLibrary: check passes a clean library and --repair rebuilds
+// its indexes. Both open the vector index as the library's commands do (a
+// Scan index for the offline embedder): check builds no graph (which would
+// reconcile every vector into one), and the rebuilt index needs no upgrade
+// at the next open.
 func TestCheckCleanLibrary(t *testing.T) {
 	db, _ := checkLibrary(t, 5)
-	r := mcpvec(t, db, "check")
+	debug := []string{"MCPVEC_LOG=debug"}
+	r := mcpvecEnv(t, db, debug, "check")
 	if r.code != 0 || !strings.Contains(r.stdout, ": ok") {
 		t.Fatalf("check of a clean library: %+v", r)
+	}
+	if strings.Contains(r.stderr, "reconciled") || strings.Contains(r.stderr, "codes read from the stored vectors") {
+		t.Errorf("check rebuilt the vector index instead of reading it as saved:\n%s", r.stderr)
 	}
 	r = mcpvec(t, db, "check", "--repair")
 	if r.code != 0 || !strings.Contains(r.stdout, "rebuilt the vector and lexical indexes") {
 		t.Fatalf("check --repair of a clean library: %+v", r)
+	}
+	r = mcpvecEnv(t, db, debug, "search", "--json", "--mode", "vector", "harbour lanterns")
+	if r.code != 0 || !strings.Contains(r.stdout, "Harbour") {
+		t.Fatalf("vector search after rebuilding the indexes: %+v", r)
+	}
+	if strings.Contains(r.stderr, "upgraded\"=true") || strings.Contains(r.stderr, "reconciled") {
+		t.Errorf("the index check --repair saved was not the library's own kind:\n%s", r.stderr)
 	}
 	if out := mustRun(t, db, "search", "--json", "harbour lanterns"); !strings.Contains(out, "Harbour") {
 		t.Fatalf("search after rebuilding the indexes: %s", out)

@@ -49,6 +49,9 @@ func TestKillDuringIngest(t *testing.T) {
 		if !info.Consistent || info.Passages != info.Vectors {
 			t.Fatalf("round %d: inconsistent library after kill: %+v", round, info)
 		}
+		if r := mcpvec(t, db, "check"); r.code != 0 || !strings.Contains(r.stdout, ": ok") {
+			t.Fatalf("round %d: check after kill: exit %d\n%s\n%s", round, r.code, r.stdout, r.stderr)
+		}
 		now := map[string]bool{}
 		for _, src := range lsSources(t, db) {
 			now[src] = true

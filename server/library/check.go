@@ -24,3 +24,20 @@ type Health struct {
 // embedder is recorded, the vector index) holds exactly the passages. Errors
 // are failures to read; what it finds is in Health.
 func (l *Library) Check(ctx context.Context) (Health, error) { return l.be.Check(ctx) }
+
+// Overview is Check without the store's record-by-record check, for a quick
+// look (`mcpvec info`): the counts come from the store's totals, and
+// Consistent says only that the indexes hold as many passages as the store
+// and that every passage has a vector. A backend with no quicker way
+// (Weaviate) runs Check. Problems stays nil; Check finds damage.
+func (l *Library) Overview(ctx context.Context) (Health, error) {
+	if o, ok := l.be.(overviewer); ok {
+		return o.Overview(ctx)
+	}
+	return l.be.Check(ctx)
+}
+
+// overviewer is a backend with a quicker Check (see Library.Overview).
+type overviewer interface {
+	Overview(ctx context.Context) (Health, error)
+}

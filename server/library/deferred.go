@@ -15,9 +15,10 @@ import (
 // deferredVectors is a vector index Open did not wait for: a library whose
 // default mode does not use vectors is ready once its BM25 index is loaded
 // (at a million passages the graph takes as long again). The load starts
-// at the first need: a vector or hybrid search, Counts or a write, and
-// runs once, in a goroutine of its own, from a read transaction of its
-// own. Writes applied before it ends wait in queue and are replayed on the
+// at the first need: a vector or hybrid search, Counts or a write to a
+// graph (a write leaves a Scan index as stored: leaveVectors), and runs
+// once, in a goroutine of its own, from a read transaction of its own.
+// Writes applied once it has begun wait in queue and are replayed on the
 // loaded graph when they are younger than its transaction (by store
 // generation), so a write is never lost nor applied twice.
 type deferredVectors struct {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -30,8 +31,14 @@ func openLogged(t *testing.T, db *store.DB, opts library.Options) (*library.Libr
 // lexical mode (as the offline embedder's libraries are), so that its
 // vector index is deferred.
 func deferredFixture(t *testing.T) *fixture {
+	return deferredFixtureWith(t, index.DefaultConfig())
+}
+
+// deferredFixtureWith is deferredFixture with the vector index configured
+// by ix.
+func deferredFixtureWith(t *testing.T, ix index.Config) *fixture {
 	t.Helper()
-	f := newFixture(t, library.Options{})
+	f := newFixture(t, library.Options{Index: ix})
 	f.add(t, "a", "a.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
 	f.add(t, "b", "b.txt", "text/plain", "", "Plate tectonics moves continents slowly.")
 	f.add(t, "c", "c.txt", "text/plain", "", "Photosynthesis turns sunlight into sugar.")
@@ -39,7 +46,7 @@ func deferredFixture(t *testing.T) *fixture {
 	if err := f.lib.Save(); err != nil {
 		t.Fatal(err)
 	}
-	f.lib, _ = openLogged(t, f.db, library.Options{Mode: library.Lexical})
+	f.lib, _ = openLogged(t, f.db, library.Options{Mode: library.Lexical, Index: ix})
 	if pending, begun := library.VectorsDeferred(f.lib); !pending || begun {
 		t.Fatalf("lexical open: vector load pending %v, begun %v; want deferred, not begun", pending, begun)
 	}
@@ -108,6 +115,51 @@ func TestDeferredVectorsRacingWrites(t *testing.T) {
 	checkAfterRace(t, lib)
 }
 
+// TestScanWritesLeaveDeferredVectors: with a Scan index (the offline
+// embedder's), writes to a library whose vector load is deferred — an
+// add, a removal, a replacement, a Save — do not load the vector index.
+// The index as stored lags the store, and a load reconciles it: the load a
+// vector search starts in the same process, and the next open's. Both
+// find the new passages by their vectors and neither the removed nor the
+// replaced one.
+func TestScanWritesLeaveDeferredVectors(t *testing.T) {
+	ix := index.DefaultConfig()
+	ix.Scan = true
+	for _, reopen := range []bool{false, true} {
+		f := deferredFixtureWith(t, ix)
+		f.add(t, "e", "e.txt", "text/plain", "", "Volcanoes erupt molten basalt.")
+		if _, err := f.lib.Remove("b"); err != nil {
+			t.Fatal(err)
+		}
+		f.add(t, "c", "c.txt", "text/plain", "", "Tidal forces stretch distant moons.")
+		if err := f.lib.Save(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond) // room for a load started in the background to show
+		if pending, begun := library.VectorsDeferred(f.lib); !pending || begun {
+			t.Fatalf("after writes and a Save: vector load pending %v, begun %v; want it not begun", pending, begun)
+		}
+		lib := f.lib
+		if reopen {
+			var log *bytes.Buffer
+			lib, log = openLogged(t, f.db, library.Options{Mode: library.Hybrid, Index: ix})
+			if s := log.String(); !strings.Contains(s, "codes read from the stored vectors") {
+				t.Errorf("the next open did not read the vectors the writes left out of the index:\n%s", s)
+			}
+		}
+		wantFound(t, lib, "volcanoes erupt basalt", "e:0", library.Vector)
+		wantFound(t, lib, "tidal forces moons", "c:0", library.Vector)
+		h, err := lib.Check(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !h.Consistent || h.Index.VectorPassages != 4 {
+			t.Fatalf("reopened %v: %+v, want consistent with 4 vectors", reopen, h)
+		}
+		wantGone(t, lib)
+	}
+}
+
 func checkAfterRace(t *testing.T, lib *library.Library) {
 	t.Helper()
 	h, err := lib.Check(context.Background())
@@ -120,6 +172,13 @@ func checkAfterRace(t *testing.T, lib *library.Library) {
 	wantFound(t, lib, "volcanoes erupt basalt", "e:0", library.Vector)
 	wantFound(t, lib, "honeybees dance nectar", "f:0", library.Vector)
 	wantFound(t, lib, "tidal forces moons", "c:0", library.Vector)
+	wantGone(t, lib)
+}
+
+// wantGone checks that vector searches find neither the removed passage b:0
+// nor c's replaced text.
+func wantGone(t *testing.T, lib *library.Library) {
+	t.Helper()
 	for _, q := range []string{"plate tectonics continents", "photosynthesis sunlight sugar"} {
 		resp, err := lib.Search(context.Background(), q, library.SearchOptions{Mode: library.Vector, K: 10})
 		if err != nil {
@@ -184,4 +243,34 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// TestOverviewAgreesWithCheck: Overview, which counts from the store's
+// totals and skips the record-by-record check, reports what Check does on a
+// consistent library (one opened with its vector index deferred too), and
+// finds a passage the indexes missed (a write stored but not indexed).
+func TestOverviewAgreesWithCheck(t *testing.T) {
+	f := deferredFixture(t)
+	if _, err := f.lib.Remove("b"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	o, err := f.lib.Overview(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := f.lib.Check(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Stats != c.Stats || o.Index != c.Index || !o.Consistent || !c.Consistent || o.Problems != nil {
+		t.Fatalf("overview %+v\ncheck    %+v", o, c)
+	}
+	if o.Stats.Chunks != 3 || o.Index.VectorPassages != 3 || o.Index.LexicalPassages != 3 {
+		t.Fatalf("overview %+v, want 3 passages, vectors and index entries", o)
+	}
+	f.putDirect(t, "z", "Stored but never indexed.")
+	if o, err = f.lib.Overview(ctx); err != nil || o.Consistent || o.Stats.Chunks != 4 {
+		t.Fatalf("overview after a write the indexes missed: %+v, %v; want 4 passages, inconsistent", o, err)
+	}
 }

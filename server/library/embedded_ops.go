@@ -111,6 +111,32 @@ func (l *embedded) Check(ctx context.Context) (Health, error) {
 	return h, nil
 }
 
+// Overview is Check with the store's counts read from its totals record
+// and without its record-by-record check: at a million passages 2.6 s
+// (most of it loading the vector index) where Check takes 22 s and reads
+// the whole file. A library without the record is counted by a walk.
+func (l *embedded) Overview(ctx context.Context) (Health, error) {
+	var h Health
+	st, ok, err := l.db.Counts()
+	if err != nil {
+		return h, err
+	}
+	if !ok {
+		if st, err = l.db.Stats(); err != nil {
+			return h, err
+		}
+	}
+	h.Stats = st
+	if h.Meta, err = l.db.Meta(); err != nil {
+		return h, err
+	}
+	h.Index = l.Counts()
+	n := st.Chunks
+	h.Consistent = n == st.Vectors && h.Index.LexicalPassages == n &&
+		(h.Meta.Embedder == nil || h.Index.VectorPassages == n)
+	return h, nil
+}
+
 // lexical returns BM25's q.N best and, for a hybrid search with a vector,
 // the first Options.VectorSeeds of its list as the graph's seeds. A vector
 // search is not seeded: BM25 would cost it more than raising ef buys
