@@ -192,6 +192,11 @@ func TestReindexBackToHashWithoutTheOldServer(t *testing.T) {
 	if sr := searchTop(t, db, nil, "vector", "lighthouse keepers"); !strings.Contains(sr.Results[0].Text, "wicks") {
 		t.Fatalf("search: %+v", sr.Results)
 	}
+	// The index reindex saved is the offline embedder's own kind (a Scan
+	// index): opening it changes nothing.
+	if r := mcpvecEnv(t, db, []string{"MCPVEC_LOG=debug"}, "search", "--mode", "vector", "lighthouse"); strings.Contains(r.stderr, "upgraded\"=true") || strings.Contains(r.stderr, "reconciled") {
+		t.Errorf("the vector index reindex saved was converted at the next open:\n%s", r.stderr)
+	}
 	if r := mcpvecEnv(t, db, nil, "reindex"); r.code != 1 || !strings.Contains(r.stderr, "reindex needs the new embedder") {
 		t.Fatalf("reindex without flags: exit %d %s", r.code, r.stderr)
 	}

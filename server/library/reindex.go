@@ -172,7 +172,11 @@ func switchVectors(db *store.DB, id store.EmbedderInfo) error {
 		if err != nil {
 			return err
 		}
-		ix := index.New(id.Dimensions, index.DefaultConfig())
+		// The index the new embedder's libraries open (OptionsFor): a
+		// graph built for the offline embedder's Scan index would cost
+		// minutes at a million passages, inside this transaction, for the
+		// next open to drop.
+		ix := index.New(id.Dimensions, OptionsFor(id.Provider).withDefaults().Index)
 		for seq, text := range tx.ChunkTexts() {
 			b := kv.Get(c.key(text))
 			if b == nil || len(b) != 4*id.Dimensions {
