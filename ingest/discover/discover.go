@@ -119,21 +119,24 @@ func (w *walker) arg(arg string) error {
 		w.rules = w.opts.rootRules()
 		return w.dir(abs, abs)
 	}
-	w.file(abs, filepath.Base(abs), info)
+	w.file(abs, filepath.Base(abs), info, "")
 	return nil
 }
 
-// file lists or skips one file; info follows symlinks.
-func (w *walker) file(p, rel string, info fs.FileInfo) {
+// file lists or skips one file; info follows symlinks. real is p without
+// symlinks, "" when not known (then it is resolved here).
+func (w *walker) file(p, rel string, info fs.FileInfo, real string) {
 	switch {
 	case !info.Mode().IsRegular():
 		w.skipped = append(w.skipped, Skipped{Path: p, Reason: ReasonNotRegular})
 	case !w.supported(path.Base(rel)):
 		w.skipped = append(w.skipped, Skipped{Path: p, Reason: ReasonUnsupported})
 	default:
-		real, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			real = p
+		if real == "" {
+			var err error
+			if real, err = filepath.EvalSymlinks(p); err != nil {
+				real = p
+			}
 		}
 		if w.seenFiles[real] {
 			return
@@ -170,7 +173,14 @@ func (w *walker) dir(p, root string) error {
 		if strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		if err := w.entry(filepath.Join(p, e.Name()), root); err != nil {
+		// A file that is no link, in a folder resolved above, is its own
+		// real path: resolving it again took a stat per path component
+		// (at 250,000 files, 2.8 s of a 9.8 s sync that changed nothing).
+		realEntry := ""
+		if e.Type()&fs.ModeSymlink == 0 {
+			realEntry = filepath.Join(real, e.Name())
+		}
+		if err := w.entry(filepath.Join(p, e.Name()), root, realEntry); err != nil {
 			if w.cancelled(err) {
 				return err // reported once, by Walk
 			}
@@ -180,8 +190,9 @@ func (w *walker) dir(p, root string) error {
 	return nil
 }
 
-// entry handles one directory entry, following symlinks.
-func (w *walker) entry(p, root string) error {
+// entry handles one directory entry, following symlinks; real is its
+// symlink-free path, "" for a symlink.
+func (w *walker) entry(p, root, real string) error {
 	rel, err := filepath.Rel(root, p)
 	if err != nil {
 		return fmt.Errorf("%s: %w", p, err)
@@ -200,6 +211,6 @@ func (w *walker) entry(p, root string) error {
 	if info.IsDir() {
 		return w.dir(p, root)
 	}
-	w.file(p, filepath.ToSlash(rel), info)
+	w.file(p, filepath.ToSlash(rel), info, real)
 	return nil
 }
