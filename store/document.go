@@ -444,7 +444,8 @@ type Stats struct {
 // as the vector checksums (bucket vsums, 12 bytes a vector) number them,
 // and the file's size. ok is false for a library without a totals record
 // (schema below 3, opened read-only): Stats counts it. At a million
-// passages Counts takes milliseconds where Stats reads 1.8 s of pages.
+// passages Counts walks the 14k pages of vsums (63 ms warm) where Stats
+// reads every page of the chunks and vectors, 1.8 s.
 func (db *DB) Counts() (s Stats, ok bool, err error) {
 	err = db.view(func(tx *bolt.Tx) error {
 		t, has, err := getTotals(tx)

@@ -246,8 +246,8 @@ func (l *embedded) apply(res store.PutResult) error {
 // store on every load (the vectors of passages added since are read and
 // coded, removed ones dropped), so the write needs nothing of it. A write
 // to a library opened by `mcpvec ingest FILE` or `mcpvec rm` then loads no
-// vector index: at a million passages that was 1.4 s (3.5 s cold) and
-// 1 GB of a one-file ingest. A graph index is not left behind: catching
+// vector index: at a million passages that was 1.6-2.3 s (3.5 s cold)
+// and 1 GB of a one-file ingest. A graph index is not left behind: catching
 // up would insert every passage added since into the graph at its next
 // load. Once a load has begun, a write waits in its queue (queueVectors):
 // a load that begins after this check reads the store after the write,
