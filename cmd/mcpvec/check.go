@@ -79,30 +79,12 @@ func checkDB(ctx context.Context, db *store.DB) []string {
 	if len(problems) > 0 {
 		return problems
 	}
-	lib, err := openForCheck(ctx, db)
+	lib, err := library.Open(ctx, db, nil, library.Options{})
 	if err != nil {
 		return []string{"load indexes: " + oneLine(err)}
 	}
 	h, err := lib.Overview(ctx)
 	return healthProblems(h, err)
-}
-
-// openForCheck opens db's indexes as its commands do: with the options of
-// the embedder the library records (library.OptionsFor), not the defaults.
-// The offline embedder's vector index is a Scan index, and opened as a
-// graph it would be built into one, vector by vector: at a million passages
-// `mcpvec check` took 590 s of which 16 s were the check, and a repair
-// saved the graph for the next open to throw away.
-func openForCheck(ctx context.Context, db *store.DB) (*library.Library, error) {
-	meta, err := db.Meta()
-	if err != nil {
-		return nil, err
-	}
-	var opts library.Options
-	if meta.Embedder != nil {
-		opts = library.OptionsFor(meta.Embedder.Provider)
-	}
-	return library.Open(ctx, db, nil, opts)
 }
 
 // checkLive applies the library's consistency rule.

@@ -55,7 +55,7 @@ func rebuildIndexes(ctx context.Context, e *env, path string) int {
 	if err != nil {
 		return errorf(e, "drop indexes: %v", err)
 	}
-	lib, err := openForCheck(ctx, db)
+	lib, err := library.Open(ctx, db, nil, library.Options{})
 	if err != nil {
 		return errorf(e, "rebuild indexes: %v", err)
 	}
@@ -107,7 +107,7 @@ func salvageTo(ctx context.Context, e *env, path string, replace bool) int {
 // finishSalvage builds the indexes of the new library, checks it and prints
 // what was copied and what was lost.
 func finishSalvage(ctx context.Context, e *env, ddb *store.DB, rep store.SalvageReport) int {
-	lib, err := openForCheck(ctx, ddb)
+	lib, err := library.Open(ctx, ddb, nil, library.Options{})
 	if err == nil {
 		err = lib.Save()
 	}

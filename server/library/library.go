@@ -187,6 +187,15 @@ func New(be Backend, emb QueryEmbedder, opts Options) *Library {
 // nil, which restricts searches to lexical mode. Errors come from the store
 // and from loading the indexes.
 func Open(ctx context.Context, db *store.DB, emb QueryEmbedder, opts Options) (*Library, error) {
+	if opts.Index == (index.Config{}) {
+		// The kind of vector index follows the recorded embedder, as
+		// OptionsFor gives it: opened as a graph, the offline embedder's
+		// Scan index was built into one vector by vector (`mcpvec check`
+		// at a million passages: 590 s, of which the check took 16).
+		if meta, err := db.Meta(); err == nil && meta.Embedder != nil {
+			opts.Index = OptionsFor(meta.Embedder.Provider).Index
+		}
+	}
 	opts = opts.withDefaults()
 	be, err := openEmbedded(ctx, db, opts)
 	if err != nil {
