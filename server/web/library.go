@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ type docRow struct {
 	Pages, Passages              int
 	Size                         int64
 	Ingested                     time.Time
+	titleKey                     string // the title lowercased once: sorting 250,000 rows lowercased 9M titles
 }
 
 type libraryData struct {
@@ -27,14 +29,16 @@ type libraryData struct {
 	Documents, Passages       int
 	Pages                     int
 	Bytes                     int64
-	Shown                     int
+	Shown                     int // documents that pass the filter
+	Page, PageCount, From, To int // the page shown, and its rows From-To of Shown
+	PrevURL, NextURL          string
 	Embedder, Path, FileSize  string
 	Vectors, Lexical, Version string
 	CanWrite                  bool
 }
 
 var sorts = map[string]func(a, b docRow) int{
-	"title":    func(a, b docRow) int { return cmp.Compare(strings.ToLower(a.Title), strings.ToLower(b.Title)) },
+	"title":    func(a, b docRow) int { return cmp.Compare(a.titleKey, b.titleKey) },
 	"type":     func(a, b docRow) int { return cmp.Compare(a.Type, b.Type) },
 	"pages":    func(a, b docRow) int { return cmp.Compare(a.Pages, b.Pages) },
 	"passages": func(a, b docRow) int { return cmp.Compare(a.Passages, b.Passages) },
@@ -65,8 +69,37 @@ func (h *Handler) libraryPage(w http.ResponseWriter, r *http.Request) {
 		return sorts[d.Sort](a, b)
 	})
 	d.Shown = len(d.Docs)
+	d.paginate(r)
 	h.describe(&d)
 	h.render(w, r, http.StatusOK, "library", "Library", d)
+}
+
+// libraryPageSize is how many documents the library page lists at once (a
+// variable for tests). Listed whole, the 250,000 documents of the 1M scale
+// library made a 246 MB page, built in memory, in 15.6 s.
+var libraryPageSize = 200
+
+// paginate keeps the rows of the page r asks for (?page=N, from 1; out of
+// range is the nearest page) and links the pages before and after it with
+// the same filter and order.
+func (d *libraryData) paginate(r *http.Request) {
+	d.PageCount = max(1, (d.Shown+libraryPageSize-1)/libraryPageSize)
+	q := r.URL.Query()
+	p, _ := strconv.Atoi(q.Get("page"))
+	d.Page = min(max(p, 1), d.PageCount)
+	lo := (d.Page - 1) * libraryPageSize
+	hi := min(lo+libraryPageSize, d.Shown)
+	d.Docs, d.From, d.To = d.Docs[lo:hi], lo+1, hi
+	link := func(page int) string {
+		q.Set("page", strconv.Itoa(page))
+		return "/?" + q.Encode()
+	}
+	if d.Page > 1 {
+		d.PrevURL = link(d.Page - 1)
+	}
+	if d.Page < d.PageCount {
+		d.NextURL = link(d.Page + 1)
+	}
 }
 
 // rows filters docs by the query and type, counting totals over all docs.
@@ -106,7 +139,8 @@ func (h *Handler) row(r *http.Request, doc *store.Document) docRow {
 		src = doc.SourceURL
 	}
 	return docRow{ID: doc.ID, Title: doc.Title, Type: doc.MediaType, Source: src, URL: url,
-		Pages: doc.Pages, Passages: len(doc.Chunks), Size: doc.Size, Ingested: doc.IngestedAt}
+		Pages: doc.Pages, Passages: len(doc.Chunks), Size: doc.Size, Ingested: doc.IngestedAt,
+		titleKey: strings.ToLower(doc.Title)}
 }
 
 // describe fills what `mcpvec info` knows: embedder, index sizes, file.

@@ -214,3 +214,43 @@ func TestResyncRememberedRoot(t *testing.T) {
 		t.Fatalf("the re-synced file is not searchable: %+v, %v", res, err)
 	}
 }
+
+// TestLibraryPages: the library page lists one page of documents at a time
+// (a million-passage library listed whole was a 246 MB page), with links to
+// the pages around it that keep the filter and order; a page past the end
+// shows the last one, and a filter that leaves one page drops the pager.
+func TestLibraryPages(t *testing.T) {
+	defer web.SetLibraryPageSize(1)()
+	f := mustServe(t, fixtureOptions{})
+	c := newClient(t)
+	docLink := regexp.MustCompile(`href="/ui/doc/([0-9a-f]+)"`)
+	rowsOf := func(body string) []string {
+		var ids []string
+		for _, m := range docLink.FindAllStringSubmatch(body, -1) {
+			ids = append(ids, m[1])
+		}
+		return ids
+	}
+	_, p1 := get(t, c, f.URL+"/?sort=title&dir=asc")
+	_, p2 := get(t, c, f.URL+"/?sort=title&dir=asc&page=2")
+	_, past := get(t, c, f.URL+"/?sort=title&dir=asc&page=9")
+	r1, r2 := rowsOf(p1), rowsOf(p2)
+	if len(r1) != 1 || len(r2) != 1 || r1[0] == r2[0] {
+		t.Fatalf("pages of one row: page 1 %v, page 2 %v; want one different document each", r1, r2)
+	}
+	for _, want := range []string{"Showing 1–1 of 2 (page 1 of 2).", `href="/?dir=asc&amp;page=2&amp;sort=title" rel="next"`} {
+		if !strings.Contains(p1, want) {
+			t.Errorf("page 1 lacks %q:\n%s", want, p1)
+		}
+	}
+	if strings.Contains(p1, `rel="prev"`) || !strings.Contains(p2, `href="/?dir=asc&amp;page=1&amp;sort=title" rel="prev"`) || strings.Contains(p2, `rel="next"`) {
+		t.Errorf("page 2's links: want only a previous page:\n%s", p2)
+	}
+	if r := rowsOf(past); len(r) != 1 || r[0] != r2[0] || !strings.Contains(past, "Showing 2–2 of 2 (page 2 of 2).") {
+		t.Errorf("page 9 of 2 shows %v, want the last page (%v)", r, r2)
+	}
+	_, one := get(t, c, f.URL+"/?q=otters")
+	if r := rowsOf(one); len(r) != 1 || strings.Contains(one, `class="pager"`) || !strings.Contains(one, "Showing 1 of 2.") {
+		t.Errorf("a filter matching one document: rows %v, want one and no pager:\n%s", r, one)
+	}
+}

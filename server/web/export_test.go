@@ -1,0 +1,9 @@
+package web
+
+// SetLibraryPageSize sets how many documents the library page lists at
+// once, until restore.
+func SetLibraryPageSize(n int) (restore func()) {
+	old := libraryPageSize
+	libraryPageSize = n
+	return func() { libraryPageSize = old }
+}
