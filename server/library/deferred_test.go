@@ -135,8 +135,7 @@ func TestScanWritesLeaveDeferredVectors(t *testing.T) {
 		if err := f.lib.Save(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(50 * time.Millisecond) // room for a load started in the background to show
-		if pending, begun := library.VectorsDeferred(f.lib); !pending || begun {
+		if pending, begun := library.VectorsDeferred(f.lib); !pending || begun { // a write starts a load before Apply returns
 			t.Fatalf("after writes and a Save: vector load pending %v, begun %v; want it not begun", pending, begun)
 		}
 		lib := f.lib

@@ -162,6 +162,13 @@ func OptionsFor(provider string) Options {
 	return Options{Fusion: FusionRRF}
 }
 
+// indexConfigFor is the vector index configuration of a provider's
+// libraries (OptionsFor's, defaults filled in): what Open uses when the
+// caller names none and what reindex builds.
+func indexConfigFor(provider string) index.Config {
+	return OptionsFor(provider).withDefaults().Index
+}
+
 // Mode is the search mode used when a search names none.
 func (l *Library) Mode() Mode { return l.opts.Mode }
 
@@ -193,7 +200,7 @@ func Open(ctx context.Context, db *store.DB, emb QueryEmbedder, opts Options) (*
 		// Scan index was built into one vector by vector (`mcpvec check`
 		// at a million passages: 590 s, of which the check took 16).
 		if meta, err := db.Meta(); err == nil && meta.Embedder != nil {
-			opts.Index = OptionsFor(meta.Embedder.Provider).Index
+			opts.Index = indexConfigFor(meta.Embedder.Provider)
 		}
 	}
 	opts = opts.withDefaults()

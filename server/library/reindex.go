@@ -176,7 +176,7 @@ func switchVectors(db *store.DB, id store.EmbedderInfo) error {
 		// graph built for the offline embedder's Scan index would cost
 		// minutes at a million passages, inside this transaction, for the
 		// next open to drop.
-		ix := index.New(id.Dimensions, OptionsFor(id.Provider).withDefaults().Index)
+		ix := index.New(id.Dimensions, indexConfigFor(id.Provider))
 		for seq, text := range tx.ChunkTexts() {
 			b := kv.Get(c.key(text))
 			if b == nil || len(b) != 4*id.Dimensions {

@@ -70,6 +70,9 @@ func (h *Handler) libraryPage(w http.ResponseWriter, r *http.Request) {
 	})
 	d.Shown = len(d.Docs)
 	d.paginate(r)
+	for i := range d.Docs {
+		h.cite(r, &d.Docs[i])
+	}
 	h.describe(&d)
 	h.render(w, r, http.StatusOK, "library", "Library", d)
 }
@@ -119,7 +122,7 @@ func (h *Handler) rows(r *http.Request, docs []*store.Document, d *libraryData) 
 		if needle != "" && !strings.Contains(strings.ToLower(doc.Title+" "+doc.SourcePath+" "+doc.ID), needle) {
 			continue
 		}
-		out = append(out, h.row(r, doc))
+		out = append(out, rowOf(doc))
 	}
 	list := make([]string, 0, len(types))
 	for t := range types {
@@ -130,17 +133,30 @@ func (h *Handler) rows(r *http.Request, docs []*store.Document, d *libraryData) 
 }
 
 func (h *Handler) row(r *http.Request, doc *store.Document) docRow {
-	url := doc.SourceURL
-	if url == "" {
-		url = h.opts.Link(r, doc.ID, 0, "")
-	}
+	d := rowOf(doc)
+	h.cite(r, &d)
+	return d
+}
+
+// rowOf is doc's row with URL its own source URL, "" if it has none (see
+// cite).
+func rowOf(doc *store.Document) docRow {
 	src := doc.SourcePath
 	if src == "" {
 		src = doc.SourceURL
 	}
-	return docRow{ID: doc.ID, Title: doc.Title, Type: doc.MediaType, Source: src, URL: url,
+	return docRow{ID: doc.ID, Title: doc.Title, Type: doc.MediaType, Source: src, URL: doc.SourceURL,
 		Pages: doc.Pages, Passages: len(doc.Chunks), Size: doc.Size, Ingested: doc.IngestedAt,
 		titleKey: strings.ToLower(doc.Title)}
+}
+
+// cite gives a row without a source URL the server's link to the document.
+// The library page does it for the rows it shows only, not for every
+// document it filters and sorts.
+func (h *Handler) cite(r *http.Request, d *docRow) {
+	if d.URL == "" {
+		d.URL = h.opts.Link(r, d.ID, 0, "")
+	}
 }
 
 // describe fills what `mcpvec info` knows: embedder, index sizes, file.
