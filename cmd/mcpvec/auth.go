@@ -104,7 +104,7 @@ func runAuth(ctx context.Context, e *env, args []string) int {
 // openAuth opens the library for an auth command, or forwards the command
 // (as args) to the running server that holds it.
 func openAuth(ctx context.Context, e *env, lf *libFlags, args []string, write bool) (*handle, int) {
-	h, st := openOrForward(ctx, e, lf, "auth", args, write, false)
+	h, st := openOrForward(ctx, e, lf, "auth", args, write, needStore)
 	if h != nil && h.db == nil {
 		h.close()
 		return nil, errorf(e, "%v", errOAuthNeedsFile)
@@ -126,7 +126,7 @@ func runAuthPassphrase(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
-	h, err := openLibrary(ctx, e, lf, true, false)
+	h, err := openLibrary(ctx, e, lf, true, needStore)
 	var fw *forwardTo
 	if errors.As(err, &fw) {
 		return forwardPassphrase(ctx, e, fw.client, hash)

@@ -31,7 +31,7 @@ func runIngest(ctx context.Context, e *env, args []string) int {
 	for i := range pos {
 		pos[i] = absPath(e, pos[i])
 	}
-	h, st := openOrForward(ctx, e, lf, "ingest", args, true, true)
+	h, st := openOrForward(ctx, e, lf, "ingest", args, true, needSearch)
 	if h == nil {
 		return st
 	}

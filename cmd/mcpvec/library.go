@@ -181,12 +181,22 @@ func dialServer(ctx context.Context, e *env, path string, lockErr error) error {
 	return fmt.Errorf("%w; refusing its admin socket: %w", lockErr, err)
 }
 
+// need is what a command needs of the library besides its store.
+type need int
+
+const (
+	needStore  need = iota // the store alone: h.lib is nil
+	needDocs               // documents and passages: h.lib loads no index (fetch)
+	needSearch             // the query path and writes: h.lib is the whole library
+)
+
 // openLibrary opens the library for a command. write opens it read-write
-// (creating it); otherwise it must exist. With needLib the query path is
-// loaded too. Inside a server (forwarded commands) the server's library is
+// (creating it); otherwise it must exist. need says what else to load: the
+// query path (needSearch), a library that reads documents only (needDocs), or
+// nothing (needStore). Inside a server (forwarded commands) the server's library is
 // used. When another process holds the library and runs a server, it returns
 // errForward.
-func openLibrary(ctx context.Context, e *env, lf *libFlags, write, needLib bool) (*handle, error) {
+func openLibrary(ctx context.Context, e *env, lf *libFlags, write bool, need need) (*handle, error) {
 	if st := e.forwarded; st != nil {
 		if write && st.readOnly {
 			return nil, fmt.Errorf("%s: %w: the running `mcpvec serve` holds it read-only, so writes are refused", st.db.Path(), store.ErrReadOnly)
@@ -197,7 +207,7 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write, needLib bool)
 		if err != nil {
 			return nil, err
 		}
-		return openWeaviate(ctx, e, url, lf.coll, needLib)
+		return openWeaviate(ctx, e, url, lf.coll, need != needStore)
 	}
 	path, err := lf.path(e)
 	if err != nil {
@@ -221,7 +231,11 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write, needLib bool)
 		return nil, err
 	}
 	h := &handle{db: db, docs: db, close: func() { db.Close() }}
-	if !needLib {
+	switch need {
+	case needStore:
+		return h, nil
+	case needDocs:
+		h.lib = library.OpenDocuments(db, libOptions(nil))
 		return h, nil
 	}
 	if err := h.loadEmbedder(ctx, e); err != nil {
@@ -256,8 +270,8 @@ func (h *handle) loadEmbedder(ctx context.Context, e *env) error {
 // openOrForward opens the library for command name or, when a running
 // server holds it, hands the whole command to that server. A nil handle
 // comes with the exit status to return.
-func openOrForward(ctx context.Context, e *env, lf *libFlags, name string, args []string, write, needLib bool) (*handle, int) {
-	h, err := openLibrary(ctx, e, lf, write, needLib)
+func openOrForward(ctx context.Context, e *env, lf *libFlags, name string, args []string, write bool, need need) (*handle, int) {
+	h, err := openLibrary(ctx, e, lf, write, need)
 	var fw *forwardTo
 	if errors.As(err, &fw) {
 		return nil, forward(ctx, e, fw.client, append([]string{name}, args...))

@@ -35,7 +35,7 @@ func runLs(ctx context.Context, e *env, args []string) int {
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
 	}
-	h, st := openOrForward(ctx, e, lf, "ls", args, false, false)
+	h, st := openOrForward(ctx, e, lf, "ls", args, false, needStore)
 	if h == nil {
 		return st
 	}
@@ -80,7 +80,7 @@ func runRm(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		return st
 	}
-	h, st := openOrForward(ctx, e, lf, "rm", args, true, true)
+	h, st := openOrForward(ctx, e, lf, "rm", args, true, needSearch)
 	if h == nil {
 		return st
 	}
@@ -126,7 +126,7 @@ func runInfo(ctx context.Context, e *env, args []string) int {
 	if _, st, ok := parseFlags(fs, args, e); !ok {
 		return st
 	}
-	h, code := openOrForward(ctx, e, lf, "info", args, false, true)
+	h, code := openOrForward(ctx, e, lf, "info", args, false, needSearch)
 	if h == nil {
 		return code
 	}
@@ -160,8 +160,12 @@ func runInfo(ctx context.Context, e *env, args []string) int {
 	fmt.Fprintf(e.stdout, "library:    %s (%.1f MiB, schema %d)\n", h.docs.Path(), float64(fileSize)/(1<<20), meta.SchemaVersion)
 	fmt.Fprintf(e.stdout, "documents:  %d (%d pages)\npassages:   %d (%d vectors)\n", st.Documents, st.Pages, st.Chunks, st.Vectors)
 	fmt.Fprintf(e.stdout, "embedder:   %s\n", emb)
-	fmt.Fprintf(e.stdout, "index:      %d vectors, %d lexical passages — %s (counts; `mcpvec check` reads every record)\n",
-		ix.VectorPassages, ix.LexicalPassages, map[bool]string{true: "consistent", false: "INCONSISTENT"}[consistent])
+	vectors := fmt.Sprintf("%d vectors", ix.VectorPassages)
+	if ix.VectorsDeferred {
+		vectors = "vectors not loaded"
+	}
+	fmt.Fprintf(e.stdout, "index:      %s, %d lexical passages — %s (counts; `mcpvec check` loads every index and reads every record)\n",
+		vectors, ix.LexicalPassages, map[bool]string{true: "consistent", false: "INCONSISTENT"}[consistent])
 	if checkErr != nil {
 		fmt.Fprintf(e.stdout, "problems:\n%s\n", checkErr)
 	}

@@ -29,7 +29,7 @@ func runMigrate(ctx context.Context, e *env, args []string) int {
 	}
 	// The file side is opened like any command's (read-write only when it
 	// is the destination); the Weaviate side by its URL.
-	file, st := openOrForward(ctx, e, &lf, "migrate", args, *from != "", false)
+	file, st := openOrForward(ctx, e, &lf, "migrate", args, *from != "", needStore)
 	if file == nil {
 		return st
 	}

@@ -24,7 +24,7 @@ func runReindex(ctx context.Context, e *env, args []string) int {
 	}
 	// The old embedder is not needed (it may be gone: an old hash model, a
 	// server that no longer runs), so the query path is not loaded.
-	h, st := openOrForward(ctx, e, lf, "reindex", args, true, false)
+	h, st := openOrForward(ctx, e, lf, "reindex", args, true, needStore)
 	if h == nil {
 		return st
 	}

@@ -24,7 +24,7 @@ func runSearch(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
-	h, st := openOrForward(ctx, e, lf, "search", args, false, true)
+	h, st := openOrForward(ctx, e, lf, "search", args, false, needSearch)
 	if h == nil {
 		return st
 	}
@@ -75,7 +75,7 @@ func runFetch(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		return st
 	}
-	h, st := openOrForward(ctx, e, lf, "fetch", args, false, true)
+	h, st := openOrForward(ctx, e, lf, "fetch", args, false, needDocs)
 	if h == nil {
 		return st
 	}

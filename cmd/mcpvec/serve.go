@@ -167,11 +167,11 @@ func serveFlags(fs *flag.FlagSet, e *env, o *server.Options, origins *stringList
 // mount, a file without write permission). It sets *readOnly to what was
 // opened. A nil handle comes with the exit status.
 func openServed(ctx context.Context, e *env, lf *libFlags, ef *embedFlags, readOnly *bool) (*handle, int) {
-	h, err := openLibrary(ctx, e, lf, !*readOnly, true)
+	h, err := openLibrary(ctx, e, lf, !*readOnly, needSearch)
 	if !*readOnly && cannotWrite(err) {
 		slog.Warn("the library cannot be opened for writing; serving it read-only (writes are refused)", "err", err)
 		*readOnly = true
-		h, err = openLibrary(ctx, e, lf, false, true)
+		h, err = openLibrary(ctx, e, lf, false, needSearch)
 	}
 	if errors.Is(err, errForward) {
 		path, _ := lf.path(e)

@@ -43,7 +43,7 @@ func runSync(ctx context.Context, e *env, args []string) int {
 	for _, p := range pos {
 		roots = append(roots, isync.Root{Path: absPath(e, p), URLPrefix: *prefix, Chunk: ff.chunk(), Exclude: excludes})
 	}
-	h, st := openOrForward(ctx, e, lf, "sync", args, !*dry, true)
+	h, st := openOrForward(ctx, e, lf, "sync", args, !*dry, needSearch)
 	if h == nil {
 		return st
 	}

@@ -190,3 +190,13 @@ func (l *embedded) savedVectors() *index.Index {
 	<-d.done
 	return l.vectors()
 }
+
+// isClosed reports whether ch is closed, without waiting.
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}

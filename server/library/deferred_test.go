@@ -245,9 +245,10 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 }
 
 // TestOverviewAgreesWithCheck: Overview, which counts from the store's
-// totals and skips the record-by-record check, reports what Check does on a
-// consistent library (one opened with its vector index deferred too), and
-// finds a passage the indexes missed (a write stored but not indexed).
+// totals and skips the record-by-record check, leaves a deferred vector
+// index unloaded (and says so), reports what Check does on a consistent
+// library once it is loaded, and finds a passage the indexes missed (a
+// write stored but not indexed).
 func TestOverviewAgreesWithCheck(t *testing.T) {
 	f := deferredFixture(t)
 	if _, err := f.lib.Remove("b"); err != nil {
@@ -258,8 +259,14 @@ func TestOverviewAgreesWithCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := f.lib.Check(ctx)
+	if !o.Index.VectorsDeferred || o.Index.VectorPassages != 0 || !o.Consistent || o.Index.LexicalPassages != 3 {
+		t.Fatalf("overview of a library with its vectors deferred: %+v; want them left unloaded", o)
+	}
+	c, err := f.lib.Check(ctx) // loads the vector index
 	if err != nil {
+		t.Fatal(err)
+	}
+	if o, err = f.lib.Overview(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if o.Stats != c.Stats || o.Index != c.Index || !o.Consistent || !c.Consistent || o.Problems != nil {

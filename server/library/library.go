@@ -267,11 +267,8 @@ func (l *Library) IndexStats() IndexStats { return l.be.Counts() }
 // VectorPassages 0. A page that only shows the sizes should not load half a
 // gigabyte (at a million passages) that no search asked for.
 func (l *Library) LoadedIndexStats() IndexStats {
-	e, ok := l.be.(*embedded)
-	if !ok || e.pending() == nil {
-		return l.be.Counts()
+	if e, ok := l.be.(*embedded); ok {
+		return e.loadedCounts()
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	return IndexStats{LexicalPassages: e.lex.Len(), Dimensions: e.dim, VectorsDeferred: true}
+	return l.be.Counts()
 }
