@@ -23,10 +23,12 @@ node-deps: ## install the pinned npm MCP clients the server tests drive (skipped
 		cd server/testdata/node && npm ci --no-audit --no-fund --loglevel=error; \
 	fi
 
-lint: ## gofmt, go vet and staticcheck
+lint: ## gofmt, go vet, staticcheck, and a build for Windows and macOS
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
+	GOOS=windows $(GO) build ./...
+	GOOS=darwin $(GO) build ./...
 
 tidy: ## fail if go mod tidy would change go.mod or go.sum
 	$(GO) mod tidy -diff

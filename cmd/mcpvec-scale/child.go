@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
@@ -38,9 +37,7 @@ func runChild(ctx context.Context, bin string, env []string, args ...string) (ru
 	stop := childproc.SampleMemory(cmd.Process.Pid, 100*time.Millisecond)
 	err := cmd.Wait()
 	res := runResult{Wall: time.Since(start), Stdout: stdout.String(), PeakAnon: stop().Anon}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		res.PeakRSS = ru.Maxrss << 10 // kB on Linux
-	}
+	res.PeakRSS = childproc.PeakRSS(cmd.ProcessState)
 	if err != nil {
 		return res, fmt.Errorf("mcpvec %s: %w\n%s", args[0], err, childproc.Tail(stderr.String(), 2000))
 	}

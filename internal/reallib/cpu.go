@@ -1,7 +1,6 @@
 package reallib
 
 import (
-	"syscall"
 	"testing"
 	"time"
 )
@@ -21,12 +20,4 @@ func (c CPU) Report(b *testing.B) {
 	if b.N > 0 {
 		b.ReportMetric(float64(processCPU()-time.Duration(c))/float64(b.N), "cpu-ns/op")
 	}
-}
-
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

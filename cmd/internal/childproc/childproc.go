@@ -18,7 +18,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -96,16 +95,6 @@ func CPU(pids ...int) time.Duration {
 		sum += cpuOf(pid)
 	}
 	return sum
-}
-
-// ChildrenCPU is the CPU time (user + system) of this process's children
-// that have ended and been waited for, so far (0 where unknown).
-func ChildrenCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func cpuOf(pid int) time.Duration {

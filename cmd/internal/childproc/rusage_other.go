@@ -1,0 +1,17 @@
+//go:build !unix
+
+package childproc
+
+import (
+	"os"
+	"time"
+)
+
+// ChildrenCPU is 0: this system's children's CPU time is not read.
+func ChildrenCPU() time.Duration { return 0 }
+
+// PageProbe is 0 (unknown): fresh pages are probed on Unix only.
+func PageProbe() float64 { return 0 }
+
+// PeakRSS is 0 (unknown): read on Unix only.
+func PeakRSS(*os.ProcessState) int64 { return 0 }
