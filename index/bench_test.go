@@ -26,6 +26,7 @@ import (
 	"github.com/coder/hnsw"
 	"github.com/mcpvec/mcpvec/index/indextest"
 	"github.com/mcpvec/mcpvec/index/internal/synth"
+	"github.com/mcpvec/mcpvec/internal/cputime"
 	"go.etcd.io/bbolt"
 )
 
@@ -77,14 +78,14 @@ func getSet(b *testing.B, sz benchSize) *benchSet {
 	}
 	s := &benchSet{d: clustered(sz.n, benchQueries, sz.dim, sz.n/100, uint64(sz.n+sz.dim))}
 	h0 := synth.HeapAlloc()
-	w0, c0 := time.Now(), synth.ProcessCPU()
+	w0, c0 := time.Now(), cputime.Process()
 	s.x = New(sz.dim, DefaultConfig())
 	for i, v := range s.d.vecs {
 		if err := s.x.Add(uint64(i), v); err != nil {
 			b.Fatal(err)
 		}
 	}
-	s.buildWall, s.buildCPU = time.Since(w0), synth.ProcessCPU()-c0
+	s.buildWall, s.buildCPU = time.Since(w0), cputime.Process()-c0
 	s.heapBytes = synth.HeapAlloc() - h0
 	s.truth = parallelTruth(b, s.x, s.d.queries, 10)
 	b.Logf("%v: built in %v wall, %v CPU", sz, s.buildWall.Round(time.Millisecond), s.buildCPU.Round(time.Millisecond))
@@ -121,13 +122,13 @@ func measure(b *testing.B, s *benchSet, search func(q []float32) []uint64) {
 	passMu.Unlock()
 	if !ok {
 		got := make([][]Result, len(s.d.queries))
-		c0 := synth.ProcessCPU()
+		c0 := cputime.Process()
 		for i, q := range s.d.queries {
 			for _, id := range search(q) {
 				got[i] = append(got[i], Result{ID: id})
 			}
 		}
-		cpu := synth.ProcessCPU() - c0
+		cpu := cputime.Process() - c0
 		p = pass{recall(s.truth, got), float64(cpu.Microseconds()) / float64(len(s.d.queries))}
 		passMu.Lock()
 		passes[b.Name()] = p
@@ -210,11 +211,11 @@ func recallLatency(b *testing.B, s *benchSet) {
 func buildCoder(b *testing.B, d *dataset) *hnsw.Graph[uint64] {
 	g := hnsw.NewGraph[uint64]() // its defaults: M 16, Ml 0.25, cosine distance
 	g.Rng = mrand.New(mrand.NewSource(1))
-	w0, c0 := time.Now(), synth.ProcessCPU()
+	w0, c0 := time.Now(), cputime.Process()
 	for i, v := range d.vecs {
 		g.Add(hnsw.MakeNode(uint64(i), v))
 	}
-	b.Logf("coder/hnsw build of %d: %v wall, %v CPU", len(d.vecs), time.Since(w0).Round(time.Millisecond), (synth.ProcessCPU() - c0).Round(time.Millisecond))
+	b.Logf("coder/hnsw build of %d: %v wall, %v CPU", len(d.vecs), time.Since(w0).Round(time.Millisecond), (cputime.Process() - c0).Round(time.Millisecond))
 	return g
 }
 
@@ -239,11 +240,11 @@ func build(b *testing.B, sz benchSize, s *benchSet) {
 		// One build whatever b.N is; every run reports its metrics.
 		oneShot(b, func() map[string]float64 {
 			x := New(sz.dim, DefaultConfig())
-			w0, c0 := time.Now(), synth.ProcessCPU()
+			w0, c0 := time.Now(), cputime.Process()
 			addParallel(b, x, sz.n, func(i int) []float32 { return s.d.vecs[i] })
 			m := map[string]float64{
 				"inserts/s":     float64(sz.n) / time.Since(w0).Seconds(),
-				"inserts/cpu-s": float64(sz.n) / (synth.ProcessCPU() - c0).Seconds(),
+				"inserts/cpu-s": float64(sz.n) / (cputime.Process() - c0).Seconds(),
 			}
 			got := make([][]Result, len(s.d.queries))
 			for i, q := range s.d.queries {
@@ -274,7 +275,7 @@ func saveAndLoad(b *testing.B, sz benchSize, s *benchSet) map[string]float64 {
 		b.Fatal(err)
 	}
 	m := map[string]float64{"save-s": time.Since(w0).Seconds()}
-	w0, c0 := time.Now(), synth.ProcessCPU()
+	w0, c0 := time.Now(), cputime.Process()
 	err = db.View(func(tx *bbolt.Tx) error {
 		y, st, err := Load(boltKV{tx.Bucket([]byte("hnsw"))}, sz.dim, s.x.Config(), seqOf(s.d.vecs))
 		if err == nil && (st.Rebuilt || st.Inserted != 0 || y.Len() != sz.n) {
@@ -286,7 +287,7 @@ func saveAndLoad(b *testing.B, sz benchSize, s *benchSet) map[string]float64 {
 		b.Fatal(err)
 	}
 	m["wall-s/load"] = time.Since(w0).Seconds()
-	m["cpu-s/load"] = (synth.ProcessCPU() - c0).Seconds()
+	m["cpu-s/load"] = (cputime.Process() - c0).Seconds()
 	return m
 }
 

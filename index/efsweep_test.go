@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/index/internal/synth"
+	"github.com/mcpvec/mcpvec/internal/cputime"
 )
 
 // sweepEfs are the ef values BenchmarkEfSweep measures, unless
@@ -135,7 +136,7 @@ func sweepPass(b *testing.B, x *Index, qs [][]float32, sc sweepCase) ([][]Result
 	defer runtime.UnlockOSThread()
 	got, cpu := make([][]Result, len(qs)), make([]time.Duration, len(qs))
 	for j, q := range qs {
-		c0 := synth.ThreadCPU()
+		c0 := cputime.Thread()
 		var rs []Result
 		var err error
 		if sc.ef == 0 {
@@ -143,7 +144,7 @@ func sweepPass(b *testing.B, x *Index, qs [][]float32, sc sweepCase) ([][]Result
 		} else {
 			rs, err = x.SearchEf(q, sc.k, sc.ef)
 		}
-		cpu[j] = synth.ThreadCPU() - c0
+		cpu[j] = cputime.Thread() - c0
 		if err != nil {
 			b.Fatal(err)
 		}

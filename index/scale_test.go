@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/index/internal/synth"
+	"github.com/mcpvec/mcpvec/internal/cputime"
 	"go.etcd.io/bbolt"
 )
 
@@ -63,10 +64,10 @@ func scaleRun(b *testing.B, n, dim int) map[string]float64 {
 		cfg.Source = storeVectors(b, db, c, n)
 	}
 	base := synth.HeapInuse()
-	t0, c0 := time.Now(), synth.ProcessCPU()
+	t0, c0 := time.Now(), cputime.Process()
 	x := scaleBuild(b, c, n, cfg)
 	m := map[string]float64{"vectors/s": float64(n) / time.Since(t0).Seconds()}
-	m["vectors/cpu-s"] = float64(n) / (synth.ProcessCPU() - c0).Seconds()
+	m["vectors/cpu-s"] = float64(n) / (cputime.Process() - c0).Seconds()
 	m["heap-MB"] = float64(synth.HeapInuse()-base) / (1 << 20)
 	if err := synth.WriteHeapProfile(fmt.Sprintf("index-%dk-d%d", n/1000, dim)); err != nil {
 		b.Fatal(err)
@@ -100,10 +101,10 @@ func scaleQueries(b *testing.B, c *synth.Corpus, x *Index, n int) map[string]flo
 	wall, cpu, got := make([]time.Duration, nq), make([]time.Duration, nq), make([][]Result, nq)
 	var err error
 	for j, q := range qs {
-		t0, c0 := time.Now(), synth.ThreadCPU()
+		t0, c0 := time.Now(), cputime.Thread()
 		var rs []Result
 		rs, err = x.Search(q, 10)
-		wall[j], cpu[j] = time.Since(t0), synth.ThreadCPU()-c0
+		wall[j], cpu[j] = time.Since(t0), cputime.Thread()-c0
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -149,7 +150,7 @@ func scaleSaveLoad(b *testing.B, db *bbolt.DB, c *synth.Corpus, x *Index, n int)
 		vecs[i] = c.Vector(uint64(i))
 		sums[i] = vecCRC(vecs[i])
 	}
-	t0, c0 := time.Now(), synth.ProcessCPU()
+	t0, c0 := time.Now(), cputime.Process()
 	err = db.View(func(tx *bbolt.Tx) error {
 		kv := boltKV{tx.Bucket([]byte("hnsw"))}
 		var y *Index
@@ -174,7 +175,7 @@ func scaleSaveLoad(b *testing.B, db *bbolt.DB, c *synth.Corpus, x *Index, n int)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return save, time.Since(t0), synth.ProcessCPU() - c0
+	return save, time.Since(t0), cputime.Process() - c0
 }
 
 // boltSource reads vectors from a bbolt bucket, one read transaction per

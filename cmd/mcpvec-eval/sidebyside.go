@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/internal/cputime"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/weaviate"
 	"github.com/mcpvec/mcpvec/store/weaviate/weaviatetest"
@@ -125,13 +126,13 @@ func runSetup(ctx context.Context, c config, s setup, bin, dir string, files, ba
 	if s.nodes == 0 {
 		ingestArgs = append(append([]string{"ingest"}, lib...), files)
 	}
-	start, wvCPU, ingCPU := time.Now(), childproc.CPU(cl.PIDs()...), childproc.ChildrenCPU()
+	start, wvCPU, ingCPU := time.Now(), childproc.CPU(cl.PIDs()...), cputime.Children()
 	out, err := childproc.Run(ctx, bin, append(childproc.Env(dir), "MCPVEC_EMBEDDER=hash"), ingestArgs...)
 	if err != nil {
 		return r, fmt.Errorf("ingest: %w\n%s", err, out)
 	}
 	r.ingest = time.Since(start)
-	r.ingestCPU = childproc.ChildrenCPU() - ingCPU + childproc.CPU(cl.PIDs()...) - wvCPU
+	r.ingestCPU = cputime.Children() - ingCPU + childproc.CPU(cl.PIDs()...) - wvCPU
 	docOf, passages, err := libraryDocs(ctx, lib, url)
 	if err != nil {
 		return r, err

@@ -40,7 +40,8 @@ func TestImportLayering(t *testing.T) {
 		"ingest/embed/embedtest":         {"store"},
 		"store/storetest":                {"store"}, // the shared test kit
 		"internal/golden":                {},        // the -update test kit, a leaf
-		"internal/reallib":               {"server/library", "store", "ingest/embed", "cmd/mcpvec-eval/evalset"},
+		"internal/reallib":               {"server/library", "store", "ingest/embed", "cmd/mcpvec-eval/evalset", "internal/cputime"},
+		"internal/cputime":               {}, // CPU clocks for benchmarks and harnesses, a leaf
 		"server/mcptest":                 {}, // the MCP test kit: tool calls, the Node clients
 		"ingest/extract/extracttest":     {}, // documents of every format, for tests
 		"server/admin":                   {}, // a leaf; server/admin/imports_test.go checks only cmd imports it

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/index/internal/synth"
+	"github.com/mcpvec/mcpvec/internal/cputime"
 	"go.etcd.io/bbolt"
 )
 
@@ -68,7 +69,7 @@ func growthRun(b *testing.B, texts []string) map[string]float64 {
 		}
 	}
 	m["records"] = float64(ix.deltaKeys)
-	t0, c0 := time.Now(), synth.ProcessCPU()
+	t0, c0 := time.Now(), cputime.Process()
 	err = db.View(func(tx *bbolt.Tx) error {
 		y, st, err := LoadSynced(tx.Bucket([]byte("lexical")), DefaultConfig(), nil, nil)
 		if err == nil && (st.Loaded != len(texts) || y.Len() != len(texts)) {
@@ -79,6 +80,6 @@ func growthRun(b *testing.B, texts []string) map[string]float64 {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m["load-s"], m["load-cpu-s"] = time.Since(t0).Seconds(), (synth.ProcessCPU() - c0).Seconds()
+	m["load-s"], m["load-cpu-s"] = time.Since(t0).Seconds(), (cputime.Process() - c0).Seconds()
 	return m
 }

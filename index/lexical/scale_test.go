@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/index/internal/synth"
+	"github.com/mcpvec/mcpvec/internal/cputime"
 	"go.etcd.io/bbolt"
 )
 
@@ -71,11 +72,11 @@ func scaleBuild(c *synth.Corpus, n int) (*Index, float64) {
 		for j := i; j < min(n, i+cap(batch)); j++ {
 			batch = append(batch, c.Text(uint64(j)))
 		}
-		c0 := synth.ThreadCPU()
+		c0 := cputime.Thread()
 		for j, text := range batch {
 			ix.Add(uint64(i+j), text)
 		}
-		spent += synth.ThreadCPU() - c0
+		spent += cputime.Thread() - c0
 	}
 	return ix, float64(n) / spent.Seconds()
 }
@@ -89,9 +90,9 @@ func scaleQueries(c *synth.Corpus, ix *Index, n int) map[string]float64 {
 	defer runtime.UnlockOSThread()
 	wall, cpu := make([]time.Duration, len(qs)), make([]time.Duration, len(qs))
 	for j, q := range qs {
-		t0, c0 := time.Now(), synth.ThreadCPU()
+		t0, c0 := time.Now(), cputime.Thread()
 		ix.Search(q, 10)
-		wall[j], cpu[j] = time.Since(t0), synth.ThreadCPU()-c0
+		wall[j], cpu[j] = time.Since(t0), cputime.Thread()-c0
 	}
 	return synth.LatencyMetrics(wall, cpu)
 }
@@ -114,7 +115,7 @@ func scaleSaveLoad(b *testing.B, c *synth.Corpus, ix *Index, n int) map[string]f
 	for i := range texts {
 		texts[i] = c.Text(uint64(i))
 	}
-	t0, c0 := time.Now(), synth.ProcessCPU()
+	t0, c0 := time.Now(), cputime.Process()
 	err = db.View(func(tx *bbolt.Tx) error {
 		y, st, err := Load(tx.Bucket([]byte("lexical")), DefaultConfig(), seqStrings(texts))
 		if err == nil && (st.Loaded != n || y.Len() != n) {
@@ -125,7 +126,7 @@ func scaleSaveLoad(b *testing.B, c *synth.Corpus, ix *Index, n int) map[string]f
 	if err != nil {
 		b.Fatal(err)
 	}
-	m["load-s"], m["load-cpu-s"] = time.Since(t0).Seconds(), (synth.ProcessCPU() - c0).Seconds()
+	m["load-s"], m["load-cpu-s"] = time.Since(t0).Seconds(), (cputime.Process() - c0).Seconds()
 	texts = nil
 	for unit, v := range scaleLoadIDs(b, c, db, n) {
 		m[unit] = v
@@ -136,7 +137,7 @@ func scaleSaveLoad(b *testing.B, c *synth.Corpus, ix *Index, n int) map[string]f
 // scaleSave saves ix into the bucket "lexical" in one transaction and
 // returns how long the transaction took, in wall and process CPU seconds.
 func scaleSave(b *testing.B, db *bbolt.DB, ix *Index) (wall, cpu float64) {
-	t0, c0 := time.Now(), synth.ProcessCPU()
+	t0, c0 := time.Now(), cputime.Process()
 	err := db.Update(func(tx *bbolt.Tx) error {
 		bk, err := tx.CreateBucketIfNotExists([]byte("lexical"))
 		if err != nil {
@@ -147,7 +148,7 @@ func scaleSave(b *testing.B, db *bbolt.DB, ix *Index) (wall, cpu float64) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return time.Since(t0).Seconds(), (synth.ProcessCPU() - c0).Seconds()
+	return time.Since(t0).Seconds(), (cputime.Process() - c0).Seconds()
 }
 
 // storedMB is the size of the keys and values in the bucket "lexical".
@@ -170,7 +171,7 @@ func storedMB(b *testing.B, db *bbolt.DB) float64 {
 func scaleLoadIDs(b *testing.B, c *synth.Corpus, db *bbolt.DB, n int) map[string]float64 {
 	base := synth.HeapInuse()
 	var y *Index
-	t0, c0 := time.Now(), synth.ProcessCPU()
+	t0, c0 := time.Now(), cputime.Process()
 	err := db.View(func(tx *bbolt.Tx) error {
 		ids := func(yield func(uint64) bool) {
 			for i := range n {
@@ -187,7 +188,7 @@ func scaleLoadIDs(b *testing.B, c *synth.Corpus, db *bbolt.DB, n int) map[string
 	if err != nil {
 		b.Fatal(err)
 	}
-	wall, cpu := time.Since(t0), synth.ProcessCPU()-c0
+	wall, cpu := time.Since(t0), cputime.Process()-c0
 	heap := float64(synth.HeapInuse()-base) / (1 << 20)
 	if y.Len() != n {
 		b.Fatalf("LoadIDs restored %d passages, want %d", y.Len(), n)

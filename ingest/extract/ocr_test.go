@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/mcpvec/mcpvec/internal/cputime"
 	"github.com/mcpvec/mcpvec/internal/golden"
 )
 
@@ -241,7 +242,7 @@ func BenchmarkOCR(b *testing.B) {
 				ext := ocrExtractor(b, dpi)
 				var f1 float64
 				ext.Extract(context.Background(), "warm.pdf", data) // start pdfium outside the measurement
-				cpu0, self0 := childCPU(), selfCPU()
+				cpu0, self0 := cputime.Children(), cputime.Process()
 				start := time.Now()
 				for b.Loop() {
 					doc, err := ext.Extract(context.Background(), "scan.pdf", data)
@@ -252,8 +253,8 @@ func BenchmarkOCR(b *testing.B) {
 				}
 				b.ReportMetric(float64(b.N*len(scanText))/time.Since(start).Seconds(), "pages/s")
 				b.ReportMetric(f1, "F1")
-				b.ReportMetric((childCPU()-cpu0).Seconds()/float64(b.N*len(scanText)), "tesseract-cpu-s/page")
-				b.ReportMetric((selfCPU()-self0).Seconds()/float64(b.N*len(scanText)), "render-cpu-s/page")
+				b.ReportMetric((cputime.Children()-cpu0).Seconds()/float64(b.N*len(scanText)), "tesseract-cpu-s/page")
+				b.ReportMetric((cputime.Process()-self0).Seconds()/float64(b.N*len(scanText)), "render-cpu-s/page")
 			})
 		}
 	}

@@ -3,6 +3,8 @@ package reallib
 import (
 	"testing"
 	"time"
+
+	"github.com/mcpvec/mcpvec/internal/cputime"
 )
 
 // CPU is a benchmark's process CPU time at its start.
@@ -10,7 +12,7 @@ type CPU time.Duration
 
 // StartCPU reads the process's CPU time (user and system, all threads);
 // call it just before b.Loop.
-func StartCPU() CPU { return CPU(processCPU()) }
+func StartCPU() CPU { return CPU(cputime.Process()) }
 
 // Report reports the process CPU time per op since c as cpu-ns/op: on a
 // shared machine wall time mostly measures the other processes (and on a
@@ -18,6 +20,6 @@ func StartCPU() CPU { return CPU(processCPU()) }
 // after b.Loop.
 func (c CPU) Report(b *testing.B) {
 	if b.N > 0 {
-		b.ReportMetric(float64(processCPU()-time.Duration(c))/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Process()-time.Duration(c))/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -11,11 +11,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/internal/cputime"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -102,11 +102,11 @@ func openRun(b *testing.B, path string, emb *embed.Hash) map[string]float64 {
 	for _, mode := range []library.Mode{library.Vector, library.Hybrid} {
 		var ds, cs []time.Duration
 		for _, q := range queries {
-			t0, c0 := time.Now(), processCPU()
+			t0, c0 := time.Now(), cputime.Process()
 			if _, err := lib.Search(context.Background(), q, library.SearchOptions{K: 10, Mode: mode}); err != nil {
 				b.Fatal(err)
 			}
-			ds, cs = append(ds, time.Since(t0)), append(cs, processCPU()-c0)
+			ds, cs = append(ds, time.Since(t0)), append(cs, cputime.Process()-c0)
 		}
 		slices.Sort(ds)
 		slices.Sort(cs)
@@ -117,16 +117,6 @@ func openRun(b *testing.B, path string, emb *embed.Hash) map[string]float64 {
 	m["rss-after-queries-MB"] = rssMB(b)
 	b.Log(log.String()) // now with the deferred vector index's load time
 	return m
-}
-
-// processCPU is the process's user+system CPU time: on a shared machine
-// wall time per query mostly measures the other processes.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // rssMB reads VmRSS from /proc/self/status (0 where there is none).

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/internal/cputime"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/viterin/vek/vek32"
@@ -226,12 +227,12 @@ func timeQueries(b *testing.B, query func()) {
 	var cpu time.Duration
 	for b.Loop() {
 		if n == 0 {
-			cpu = processCPU()
+			cpu = cputime.Process()
 		}
 		query()
 		n++
 	}
-	b.ReportMetric(float64((processCPU()-cpu).Microseconds())/float64(n), "cpu-us/query")
+	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/float64(n), "cpu-us/query")
 }
 
 // reportRecall reports and logs the recall@10 of got against the exact

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpvec/mcpvec/internal/cputime"
 )
 
 // HostCPU is the machine's CPU time so far, all CPUs summed, from the
@@ -106,7 +108,7 @@ func Probe() float64 {
 	for i := range table {
 		table[i] = uint64(i) * 0x9E3779B97F4A7C15
 	}
-	start := threadCPU()
+	start := cputime.Thread()
 	x, sum := uint64(0x9E3779B97F4A7C15), uint64(0)
 	for range probeRounds {
 		x ^= x << 13
@@ -115,7 +117,7 @@ func Probe() float64 {
 		sum += table[x&(1<<18-1)]
 	}
 	runtime.KeepAlive(x + sum) // the loop's result is used: it is not dropped
-	return float64(threadCPU()-start) / probeRounds
+	return float64(cputime.Thread()-start) / probeRounds
 }
 
 // pageProbeBytes is how much fresh memory PageProbe touches.

@@ -4,11 +4,7 @@ package childproc
 
 import (
 	"os"
-	"time"
 )
-
-// ChildrenCPU is 0: this system's children's CPU time is not read.
-func ChildrenCPU() time.Duration { return 0 }
 
 // PageProbe is 0 (unknown): fresh pages are probed on Unix only.
 func PageProbe() float64 { return 0 }

@@ -9,16 +9,6 @@ import (
 	"time"
 )
 
-// ChildrenCPU is the CPU time (user + system) of this process's children
-// that have ended and been waited for, so far (0 where unknown).
-func ChildrenCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // PageProbe maps 64 MB of fresh anonymous memory, writes one byte in each
 // 4 KB page and returns the wall time per page in microseconds (0 if the
 // map fails). A page is zeroed by the kernel at its first touch: ~0.2–0.5
