@@ -71,10 +71,6 @@ func checkDocuments(tx *bolt.Tx, errs *[]error) (map[uint64]string, Totals, erro
 		return nil, counted, err
 	}
 	owned := map[uint64]string{}
-	// The texts are keyed by document id too: the walk reads both buckets'
-	// leaves in key order.
-	defer hintLeaves(tx, tx.Bucket(bucketDocs))()
-	defer hintLeaves(tx, tx.Bucket(bucketTexts))()
 	err = tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
 		var d Document
 		if err := json.Unmarshal(v, &d); err != nil {

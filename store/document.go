@@ -526,7 +526,6 @@ func (db *DB) Stats() (Stats, error) {
 		s.Chunks = tx.Bucket(bucketChunks).Stats().KeyN
 		s.Vectors = tx.Bucket(bucketVectors).Stats().KeyN
 		s.FileBytes = tx.Size()
-		defer hintLeaves(tx, tx.Bucket(bucketDocs))()
 		return tx.Bucket(bucketDocs).ForEach(func(_, v []byte) error {
 			var d struct {
 				Pages int `json:"pages"`
