@@ -42,7 +42,7 @@ func (d docsOnly) Chunks(seqs []uint64) ([]*store.Chunk, error) { return d.db.Ch
 func (d docsOnly) Original(id string) (io.ReadSeeker, int64, time.Time, error) {
 	r, size, mod, err := d.db.OriginalReader(id)
 	if err != nil {
-		return nil, 0, time.Time{}, err
+		return nil, 0, time.Time{}, err // not a typed nil in the interface
 	}
 	return r, size, mod, nil
 }

@@ -38,14 +38,10 @@ func (l *embedded) Document(id string, text bool) (*store.Document, error) {
 	return l.docs.get(id, l.db.DocumentInfo)
 }
 
-func (l *embedded) Documents() ([]*store.Document, error)        { return l.db.Documents() }
-func (l *embedded) Chunks(seqs []uint64) ([]*store.Chunk, error) { return l.db.Chunks(seqs) }
+func (l *embedded) Documents() ([]*store.Document, error)        { return docsOnly{l.db}.Documents() }
+func (l *embedded) Chunks(seqs []uint64) ([]*store.Chunk, error) { return docsOnly{l.db}.Chunks(seqs) }
 func (l *embedded) Original(id string) (io.ReadSeeker, int64, time.Time, error) {
-	r, size, mod, err := l.db.OriginalReader(id)
-	if err != nil {
-		return nil, 0, time.Time{}, err // not a typed nil in the interface
-	}
-	return r, size, mod, nil
+	return docsOnly{l.db}.Original(id)
 }
 
 // lexicalPrefix marks BM25's list as a total order (prefixRanker).
