@@ -38,14 +38,16 @@ const (
 // order, reading the branch pages of file (the whole mapped file, pages of
 // psz bytes). A B+tree's leaves are all at one depth, so only the first
 // child of a branch is read to tell leaves from branches. It returns nil
-// when root is a leaf, and stops at the first page that does not parse
-// (the hints are only hints; the walk itself reports damage).
+// when root is a leaf, and stops at the first page that does not parse;
+// it returns at most as many ids as file has pages, each a page past the
+// meta pages (the hints are only hints; the walk itself reports damage).
 func leafPageIDs(file []byte, psz int, root uint64) []uint64 {
 	var out []uint64
-	budget := len(file) / psz // pages a sound tree can have at most
+	pages := len(file) / max(psz, 1)
+	budget := pages // branch pages a sound tree can have at most
 	var walk func(id uint64, depth int) bool
 	page := func(id uint64) []byte {
-		if psz <= 0 || id < 2 || id >= uint64(len(file)/psz) {
+		if psz <= 0 || id < 2 || id >= uint64(pages) {
 			return nil
 		}
 		return file[int(id)*psz : int(id+1)*psz]
@@ -61,7 +63,7 @@ func leafPageIDs(file []byte, psz int, root uint64) []uint64 {
 		overflow := int(binary.NativeEndian.Uint32(p[12:]))
 		end := int(id) * psz
 		if overflow > 0 { // a branch page too large for one page runs on
-			if int(id)+overflow >= len(file)/psz {
+			if int(id)+overflow >= pages {
 				return false
 			}
 			p = file[end : end+(1+overflow)*psz]
@@ -78,7 +80,12 @@ func leafPageIDs(file []byte, psz int, root uint64) []uint64 {
 		}
 		if flags(first) == leafPageFlag {
 			for i := range count {
-				out = append(out, child(i))
+				if len(out) == pages {
+					return false // more leaves than the file has pages: damaged
+				}
+				if page(child(i)) != nil { // a damaged id would hint outside the file
+					out = append(out, child(i))
+				}
 			}
 			return true
 		}

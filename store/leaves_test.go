@@ -122,7 +122,7 @@ func TestLeafPageIDsMatchTheWalk(t *testing.T) {
 
 // TestLeafPageIDsOnDamage: branch pages that point out of the file, at
 // themselves or at garbage, and files of random bytes, end the read without
-// a panic and with no more leaves than the file has pages.
+// a panic, and every leaf returned is a page of the file.
 func TestLeafPageIDsOnDamage(t *testing.T) {
 	const psz = 4096
 	r := rand.New(rand.NewPCG(3, 4))
@@ -132,10 +132,11 @@ func TestLeafPageIDsOnDamage(t *testing.T) {
 			file[i] = byte(r.Uint32())
 		}
 		pages := uint64(len(file) / psz)
-		// Some pages are branch pages whose children point anywhere,
-		// including at themselves.
+		// Half the pages are leaves, half branch pages whose children point
+		// anywhere: at leaves, at branches, at themselves, past the end.
 		for p := uint64(2); p < pages; p++ {
 			if r.IntN(2) == 0 {
+				file[p*psz+8], file[p*psz+9] = leafPageFlag, 0 // a leaf
 				continue
 			}
 			at := p * psz
@@ -155,8 +156,14 @@ func TestLeafPageIDsOnDamage(t *testing.T) {
 			}
 		}
 		for root := range pages + 2 {
-			if got := leafPageIDs(file, psz, root); uint64(len(got)) > pages*pages {
+			got := leafPageIDs(file, psz, root)
+			if uint64(len(got)) > pages {
 				t.Fatalf("round %d root %d: %d leaves from %d pages", round, root, len(got), pages)
+			}
+			for _, id := range got {
+				if id < 2 || id >= pages {
+					t.Fatalf("round %d root %d: leaf %d outside the file's %d pages (or a meta page)", round, root, id, pages)
+				}
 			}
 		}
 		if leafPageIDs(file[:len(file)-1], psz, 2) == nil && leafPageIDs(nil, psz, 2) != nil {
