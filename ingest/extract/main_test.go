@@ -25,6 +25,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(orphanParentEnv) == "1" { // a parent for TestWorkerDiesWithParent
 		runOrphanParent()
 	}
+	if os.Getenv(ocrOrphanParentEnv) != "" { // a parent for TestOCRDiesWithParent
+		runOCROrphanParent(os.Getenv(ocrOrphanParentEnv))
+	}
 	if os.Getenv(WorkerEnv) == "1" {
 		if err := RunWorker(os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -139,7 +139,11 @@ func (o *ocrEngine) image(ctx context.Context, img []byte, dpi int) (string, err
 	out, stderr := &capBuffer{max: maxOCROutput}, &capBuffer{max: 64 << 10}
 	cmd.Stdout, cmd.Stderr = out, stderr
 	cmd.WaitDelay = time.Second
+	// A killed ingest must not leave tesseract running (it did, for ~7 s
+	// in one of eight kills): the kernel ends it with its parent.
+	release := tieToParent(cmd)
 	err := cmd.Run()
+	release()
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		return "", fmt.Errorf("%w: ocr of one page took over %s", ErrTimeout, o.timeout)

@@ -6,7 +6,7 @@ import (
 	"syscall"
 )
 
-// tieToParent makes the kernel kill the worker when the thread that started
+// tieToParent makes the kernel kill a child (the fallback worker, tesseract) when the thread that started
 // it dies, so a killed ingest (kill -9) cannot leave a worker looping on a
 // hostile PDF. Linux delivers the parent-death signal when the starting
 // thread exits, not the process, so the calling goroutine keeps its thread

@@ -54,6 +54,49 @@ func TestWorkerDiesWithParent(t *testing.T) {
 	}
 }
 
+const ocrOrphanParentEnv = "MCPVEC_EXTRACT_TEST_OCR_ORPHAN_PARENT"
+
+// runOCROrphanParent is the test binary acting as an ingest that OCRs a
+// page with engine, a stand-in for tesseract that never finishes.
+func runOCROrphanParent(engine string) {
+	o := &ocrEngine{path: engine, lang: "eng", timeout: 2 * time.Minute, sem: make(chan struct{}, 1)}
+	_, err := o.image(context.Background(), []byte("not an image"), 0)
+	fmt.Fprintln(os.Stderr, err)
+	os.Exit(3)
+}
+
+// TestOCRDiesWithParent kills an ingest with SIGKILL while an OCR process
+// runs and expects the kernel to take it down too (red team, second
+// round: tesseract outlived 1 of 8 killed ingests by ~7 s).
+func TestOCRDiesWithParent(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the parent-death signal is Linux-only")
+	}
+	engine := filepath.Join(t.TempDir(), "tesseract")
+	if err := os.WriteFile(engine, []byte("#!/bin/sh\nexec sleep 120\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	parent := exec.Command(os.Args[0], "-test.run=^$")
+	parent.Env = append(os.Environ(), ocrOrphanParentEnv+"="+engine)
+	if err := parent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer parent.Process.Kill()
+	child := waitForChild(t, parent.Process.Pid, "sleep")
+	if err := parent.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	parent.Wait()
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(child) {
+		if time.Now().After(deadline) {
+			syscall.Kill(child, syscall.SIGKILL)
+			t.Fatalf("OCR process %d still runs 5 s after its parent was killed", child)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // waitForChild returns the pid of ppid's child running comm.
 func waitForChild(t *testing.T, ppid int, comm string) int {
 	t.Helper()
