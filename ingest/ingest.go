@@ -277,7 +277,9 @@ func (in *Ingester) file(ctx context.Context, f discover.File) (res fileResult) 
 	if f.Size > in.opts.MaxBytes {
 		return failure(fmt.Errorf("%w: %s exceeds the %s limit%s", extract.ErrTooLarge, store.FormatSize(f.Size), store.FormatSize(in.opts.MaxBytes), in.opts.SizeHint))
 	}
-	data, err := os.ReadFile(f.Path)
+	// The file the walk listed, no more: a path swapped for a FIFO or a
+	// link to /dev/zero since then is refused, not read for ever.
+	data, err := f.Read()
 	if err != nil {
 		return failure(err)
 	}

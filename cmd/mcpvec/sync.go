@@ -21,6 +21,7 @@ type syncConfig struct {
 	extract  extract.Options // MaxBytes is set from maxBytes
 	workers  int
 	verbose  bool
+	retry    bool // read files remembered as unreadable again
 	settle   time.Duration
 	report   io.Writer
 	progress io.Writer
@@ -32,8 +33,10 @@ func runSync(ctx context.Context, e *env, args []string) int {
 	var excludes stringList
 	fs.Var(&excludes, "exclude", "gitignore-style pattern of files or folders to leave out (repeatable)")
 	dry := fs.Bool("dry-run", false, "print what would change and change nothing")
+	follow := fs.Bool("follow-links", false, "include symlinks that lead out of the folder (remembered with it); by default each is skipped with a line")
 	cfg := syncConfig{report: termWriter{e.stderr}}
 	fs.BoolVar(&cfg.verbose, "v", false, "print a line per change")
+	fs.BoolVar(&cfg.retry, "retry", false, "read again the files earlier syncs could not read (each is reported once, then left alone until it changes)")
 	pos, st, ok := parseFlags(fs, args, e)
 	if !ok {
 		return st
@@ -41,7 +44,7 @@ func runSync(ctx context.Context, e *env, args []string) int {
 	cfg.maxBytes, cfg.workers, cfg.extract = ff.maxBytes(), ff.workers, ff.extract()
 	var roots []isync.Root
 	for _, p := range pos {
-		roots = append(roots, isync.Root{Path: absPath(e, p), URLPrefix: *prefix, Chunk: ff.chunk(), Exclude: excludes})
+		roots = append(roots, isync.Root{Path: absPath(e, p), URLPrefix: *prefix, Chunk: ff.chunk(), Exclude: excludes, FollowLinks: *follow})
 	}
 	h, st := openOrForward(ctx, e, lf, "sync", args, !*dry, needSearch)
 	if h == nil {
@@ -141,8 +144,12 @@ func syncRoots(ctx context.Context, h *handle, roots []isync.Root, cfg syncConfi
 }
 
 func newSyncer(h *handle, cfg syncConfig, fn isync.IngestFunc) *isync.Syncer {
-	return isync.New(isync.Options{Library: h.lib, Ingest: fn, Supported: supportedFile,
-		Settle: cfg.settle, Report: cfg.report, Verbose: cfg.verbose})
+	o := isync.Options{Library: h.lib, Ingest: fn, Supported: supportedFile,
+		Settle: cfg.settle, Report: cfg.report, Verbose: cfg.verbose, Retry: cfg.retry}
+	if h.db != nil {
+		o.Settings = h.db
+	}
+	return isync.New(o)
 }
 
 func supportedFile(name string) bool {

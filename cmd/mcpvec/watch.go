@@ -18,6 +18,7 @@ import (
 // FOLDER arguments.
 type watchFlags struct {
 	on            bool
+	followLinks   bool
 	quiet, rescan time.Duration
 	paths         []string
 }
@@ -34,13 +35,14 @@ func registerWatch(fs *flag.FlagSet) *watchFlags {
 	f := &watchFlags{}
 	fs.BoolVar(&f.on, "watch", false, "keep folders current: the FOLDER arguments, else every folder `mcpvec sync` remembers")
 	fs.DurationVar(&f.quiet, "watch-quiet", watch.DefaultQuiet, "with --watch: sync a folder once its files have been still this long")
+	fs.BoolVar(&f.followLinks, "follow-links", false, "with --watch: include symlinks that lead out of a new watched folder (remembered with it)")
 	fs.DurationVar(&f.rescan, "watch-rescan", watch.DefaultRescan, "with --watch: rescan every folder this often, for changes notifications miss (0: default, negative: never)")
 	return f
 }
 
 // watchRoots returns the folders to watch: paths (remembered with their
 // options if known, then remembered), else every remembered root.
-func watchRoots(e *env, st *serveState, paths []string) ([]isync.Root, error) {
+func watchRoots(e *env, st *serveState, paths []string, followLinks bool) ([]isync.Root, error) {
 	have, err := isync.LoadRoots(st.db)
 	if err != nil || len(paths) == 0 {
 		return have, err
@@ -53,7 +55,7 @@ func watchRoots(e *env, st *serveState, paths []string) ([]isync.Root, error) {
 			roots = append(roots, have[i])
 			continue
 		}
-		roots = append(roots, isync.Root{Path: p, Chunk: chunk.DefaultOptions()})
+		roots = append(roots, isync.Root{Path: p, Chunk: chunk.DefaultOptions(), FollowLinks: followLinks})
 	}
 	return roots, isync.Remember(st.db, roots)
 }
@@ -80,7 +82,7 @@ func watchLive(ctx context.Context, e *env, st *serveState, wf *watchFlags) (sto
 		return nil, errors.New("--watch needs a library it can write; it is served read-only")
 	}
 	paths := wf.paths
-	roots, err := watchRoots(e, st, paths)
+	roots, err := watchRoots(e, st, paths, wf.followLinks)
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,10 @@ type File struct {
 	Size int64  // bytes, of the file a symlink points to
 	// ModTime is the modification time of the file a symlink points to.
 	ModTime time.Time
+
+	id     fileID // device and inode at the walk, where known
+	link   bool   // Path itself was a symlink at the walk
+	listed bool   // made by a walk or Listed: Size is what Read expects
 }
 
 // Skipped is a file that was found but will not be ingested.
@@ -38,6 +42,7 @@ const (
 	ReasonBrokenLink  = "broken symlink"
 	ReasonIgnored     = "ignored"
 	ReasonTemporary   = "temporary or partial file"
+	ReasonOutsideLink = "symlink to outside the folder (--follow-links to include)"
 )
 
 // Supported reports whether name has an extension mcpvec can ingest, in any
@@ -94,6 +99,7 @@ type walker struct {
 	supported func(string) bool
 	seenFiles map[string]bool // real (symlink-free) paths of listed files
 	seenDirs  map[string]bool // real paths of walked directories
+	rootReal  string          // the current folder argument without symlinks
 	files     []File
 	skipped   []Skipped
 	errs      []error
@@ -117,15 +123,23 @@ func (w *walker) arg(arg string) error {
 	}
 	if info.IsDir() {
 		w.rules = w.opts.rootRules()
+		if w.rootReal, err = filepath.EvalSymlinks(abs); err != nil {
+			return fmt.Errorf("resolve %s: %w", arg, err)
+		}
 		return w.dir(abs, abs)
 	}
-	w.file(abs, filepath.Base(abs), info, "")
+	link := false
+	if linfo, err := os.Lstat(abs); err == nil {
+		link = linfo.Mode()&fs.ModeSymlink != 0
+	}
+	w.file(abs, filepath.Base(abs), info, "", link)
 	return nil
 }
 
 // file lists or skips one file; info follows symlinks. real is p without
-// symlinks, "" when not known (then it is resolved here).
-func (w *walker) file(p, rel string, info fs.FileInfo, real string) {
+// symlinks, "" when not known (then it is resolved here); link says
+// whether p itself is a symlink.
+func (w *walker) file(p, rel string, info fs.FileInfo, real string, link bool) {
 	switch {
 	case !info.Mode().IsRegular():
 		w.skipped = append(w.skipped, Skipped{Path: p, Reason: ReasonNotRegular})
@@ -142,7 +156,7 @@ func (w *walker) file(p, rel string, info fs.FileInfo, real string) {
 			return
 		}
 		w.seenFiles[real] = true
-		w.files = append(w.files, File{Path: p, Rel: rel, Size: info.Size(), ModTime: info.ModTime()})
+		w.files = append(w.files, newFile(p, rel, info, link))
 	}
 }
 
@@ -208,9 +222,24 @@ func (w *walker) entry(p, root, real string) error {
 	if w.ignored(p, filepath.ToSlash(rel), info) {
 		return nil
 	}
+	if real == "" && w.opts.NoOutsideLinks && w.outside(p) {
+		w.skipped = append(w.skipped, Skipped{Path: p, Reason: ReasonOutsideLink})
+		return nil
+	}
 	if info.IsDir() {
 		return w.dir(p, root)
 	}
-	w.file(p, filepath.ToSlash(rel), info, real)
+	w.file(p, filepath.ToSlash(rel), info, real, real == "")
 	return nil
+}
+
+// outside reports whether symlink p leads out of the folder argument
+// (or cannot be resolved, which is treated the same).
+func (w *walker) outside(p string) bool {
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return true
+	}
+	rel, err := filepath.Rel(w.rootReal, target)
+	return err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel)
 }

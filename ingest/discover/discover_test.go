@@ -111,7 +111,7 @@ func TestWalkArgs(t *testing.T) {
 		{Path: filepath.Join(root, "docs", "two.pdf"), Rel: "two.pdf", Size: 1},
 		{Path: filepath.Join(root, ".dot.md"), Rel: ".dot.md", Size: 16},
 	}
-	if diff := cmp.Diff(want, files, cmpopts.IgnoreFields(File{}, "ModTime")); diff != "" {
+	if diff := cmp.Diff(want, files, cmpopts.IgnoreFields(File{}, "ModTime"), cmpopts.IgnoreUnexported(File{})); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]Skipped{{Path: filepath.Join(root, "image.exe"), Reason: ReasonUnsupported}}, skipped); diff != "" {

@@ -16,7 +16,11 @@
 //   - De-duplication compares resolved paths, not contents: two copies of the
 //     same file are two files. Hard links are two files too.
 //   - Sizes come from a stat during the walk; a file can change before it is
-//     read.
+//     read. File.Read and File.Open read only the file that was listed: the
+//     same device and inode, a regular file, at most its listed size (else
+//     ErrChanged or ErrNotRegular), without blocking on a FIFO.
+//   - Options.NoOutsideLinks (sync and watch, unless --follow-links) skips
+//     symlinks whose target lies outside the folder argument.
 //   - A folder that cannot be read is one error in errs; its siblings are
 //     still walked. Walk does not return early on the first error except for
 //     context cancellation.

@@ -21,6 +21,10 @@ type Options struct {
 	// SkipTemporary skips partial downloads and editors' temporary files
 	// (see Temporary).
 	SkipTemporary bool
+	// NoOutsideLinks skips symlinks, to files or folders, whose target
+	// lies outside the folder argument (ReasonOutsideLink): a synced
+	// folder's link to ~/.ssh/id_rsa must not put that key in the library.
+	NoOutsideLinks bool
 	// OnIgnoreError is called with a .mcpvecignore that cannot be read or
 	// parsed (the rest of it still applies); nil drops the error.
 	OnIgnoreError func(error)

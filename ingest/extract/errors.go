@@ -27,3 +27,18 @@ var (
 	// characters (broken font encodings), so it is not worth indexing.
 	ErrGarbage = errors.New("extracted text is mostly garbage characters")
 )
+
+// Lasting reports whether err says something about the file's content that
+// only a change to the file can change: encrypted, malformed, too large, no
+// text, garbage, an unsupported type. A timeout, a permission problem, a
+// cancelled context or an embedding failure are not lasting. Sync remembers
+// lasting failures so that a file it can never read is reported once, not
+// on every run.
+func Lasting(err error) bool {
+	for _, e := range []error{ErrEncrypted, ErrNoText, ErrMalformed, ErrTooLarge, ErrUnsupported, ErrGarbage} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}

@@ -32,6 +32,15 @@
 //     not ingested half done.
 //   - A Syncer is safe for concurrent use, but two syncs of the same roots
 //     at once do redundant work; callers serialise them.
+//   - A file is read as discover.File.Open allows: the file that was
+//     listed, regular, at most its listed size. One that changed since the
+//     walk (a new inode, another size) waits for a later run (Pending); one
+//     that became a FIFO, device or link to one fails without being read.
+//     Symlinks leading out of a root are skipped unless Root.FollowLinks.
+//   - With Options.Settings, a file that failed for a lasting reason
+//     (extract.Lasting) is remembered (FailuresSetting) with its size and
+//     time, and later runs leave it alone (Summary.Unreadable, not
+//     Failed) until it changes or Options.Retry.
 //   - Errors: Run returns an error only when nothing could be attempted
 //     (the library could not be listed, bad options, a cancelled context);
 //     per-file and per-root failures are in Summary.Failed.

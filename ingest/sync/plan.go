@@ -50,9 +50,16 @@ type Plan struct {
 	Pending    []discover.File     // modified too recently (Options.Settle)
 	Skipped    []discover.Skipped  // unsupported, ignored, temporary
 	Failed     []*ingest.FileError // unreadable files and roots
+	// Unreadable are files an earlier sync failed to read for a lasting
+	// reason and that have not changed since: not read again.
+	Unreadable []Unreadable
 	// Warnings are problems that change nothing, e.g. a malformed line in
 	// a .mcpvecignore (the rest of the file applies).
 	Warnings []error
+
+	failures       map[string]failure       // remembered, by path
+	failuresStored []byte                   // the setting as read
+	hashFailed     map[string]discover.File // files that failed to be hashed
 }
 
 // planner holds the library's documents while a Plan is built.
@@ -87,7 +94,12 @@ func (s *Syncer) Plan(ctx context.Context, roots []Root) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list documents: %w", err)
 	}
-	p := &planner{s: s, plan: &Plan{Roots: roots}, byPath: map[string]*store.Document{},
+	failures, stored, err := s.loadFailures()
+	if err != nil {
+		return nil, err
+	}
+	plan := &Plan{Roots: roots, failures: failures, failuresStored: stored, hashFailed: map[string]discover.File{}}
+	p := &planner{s: s, plan: plan, byPath: map[string]*store.Document{},
 		byHash: map[string][]*store.Document{}, seen: map[string]bool{}, changed: map[string]bool{}, taken: map[string]string{}}
 	for _, d := range docs {
 		p.byPath[d.SourcePath] = d
@@ -112,7 +124,7 @@ func (s *Syncer) Plan(ctx context.Context, roots []Root) (*Plan, error) {
 func (p *planner) root(ctx context.Context, i int) error {
 	r := p.plan.Roots[i]
 	files, skipped, errs := discover.WalkWith(ctx, []string{r.Path}, &discover.Options{
-		Supported: p.s.opts.Supported, Exclude: r.Exclude, IgnoreFiles: true, SkipTemporary: true,
+		Supported: p.s.opts.Supported, Exclude: r.Exclude, IgnoreFiles: true, SkipTemporary: true, NoOutsideLinks: !r.FollowLinks,
 		OnIgnoreError: func(err error) { p.plan.Warnings = append(p.plan.Warnings, err) },
 	})
 	if err := ctx.Err(); err != nil {
@@ -166,8 +178,17 @@ func (p *planner) file(it Item) {
 		p.plan.Pending = append(p.plan.Pending, f)
 		return
 	}
-	hash, err := hashFile(f.Path)
+	if known, ok := p.plan.failures[f.Path]; ok && known.matches(f) {
+		p.plan.Unreadable = append(p.plan.Unreadable, Unreadable{File: f, failure: known})
+		return
+	}
+	hash, err := hashFile(f)
+	if errors.Is(err, discover.ErrChanged) {
+		p.plan.Pending = append(p.plan.Pending, f) // still being written: a later run
+		return
+	}
 	if err != nil {
+		p.plan.hashFailed[f.Path] = f
 		p.fail(f.Path, err)
 		return
 	}
@@ -273,18 +294,36 @@ func missing(path string) bool {
 	return errors.Is(err, fs.ErrNotExist)
 }
 
-// hashFile returns the hex SHA-256 of a file's content.
-func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
+// hashFile returns the hex SHA-256 of the listed file's content, read as
+// discover.File.Read does: the file that was listed, at most its listed
+// size (a longer or shorter one is discover.ErrChanged).
+func hashFile(f discover.File) (string, error) {
+	fh, err := f.Open()
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
-	sum, err := ingest.ContentHash(f)
+	defer fh.Close()
+	cr := &countingReader{r: io.LimitReader(fh, f.Size+1)}
+	sum, err := ingest.ContentHash(cr)
 	if err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
+		return "", fmt.Errorf("read %s: %w", f.Path, err)
+	}
+	if cr.n != f.Size {
+		return "", fmt.Errorf("read %s: %w: %d bytes, listed with %d", f.Path, discover.ErrChanged, cr.n, f.Size)
 	}
 	return sum, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	return n, err
 }
 
 // Empty reports whether the plan changes nothing.
@@ -315,6 +354,9 @@ func (p *Plan) Print(w io.Writer) {
 	}
 	for _, fe := range p.Failed {
 		fmt.Fprintf(w, "failed  %s\n", fe)
+	}
+	for _, u := range p.Unreadable {
+		fmt.Fprintf(w, "unread  %s: %s (as before; --retry tries again)\n", u.File.Path, u.Err)
 	}
 	for _, err := range p.Warnings {
 		fmt.Fprintf(w, "warning %v\n", err)

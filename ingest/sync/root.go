@@ -23,6 +23,9 @@ type Root struct {
 	URLPrefix string        `json:"url_prefix,omitempty"`
 	Chunk     chunk.Options `json:"chunk"`
 	Exclude   []string      `json:"exclude,omitempty"`
+	// FollowLinks includes symlinks whose target lies outside the folder;
+	// by default they are skipped with a line each.
+	FollowLinks bool `json:"follow_links,omitempty"`
 }
 
 // Contains reports whether path is the root or lies below it.

@@ -47,6 +47,12 @@ type Options struct {
 	Verbose bool
 	// Now is the clock (default time.Now), for tests.
 	Now func() time.Time
+	// Settings, if set, is where lasting per-file failures are remembered
+	// (FailuresSetting), so an unreadable file is reported once; store.DB
+	// implements it.
+	Settings Settings
+	// Retry reads files remembered as unreadable again.
+	Retry bool
 }
 
 // Syncer runs syncs against one library. It is safe for concurrent use.
@@ -67,8 +73,12 @@ type Summary struct {
 	Roots                                       int
 	Added, Updated, Moved, Removed, Unchanged   int
 	Pending, Duplicates, Skipped, Pages, Chunks int
-	Failed                                      []*ingest.FileError
-	Elapsed                                     time.Duration
+	// Unreadable counts files left alone because an earlier sync could
+	// not read them and they have not changed (Plan.Unreadable); they are
+	// not in Failed.
+	Unreadable int
+	Failed     []*ingest.FileError
+	Elapsed    time.Duration
 }
 
 // String is the one summary line printed at the end of a sync.
@@ -80,6 +90,9 @@ func (s Summary) String() string {
 	}
 	if s.Pending > 0 {
 		line += fmt.Sprintf(", %d still changing", s.Pending)
+	}
+	if s.Unreadable > 0 {
+		line += fmt.Sprintf(", %d unreadable as before (--retry to try again)", s.Unreadable)
 	}
 	return line + " in " + s.Elapsed.Round(time.Millisecond).String()
 }
@@ -107,7 +120,7 @@ func (s *Syncer) Run(ctx context.Context, roots []Root) (Summary, error) {
 // in Summary.Failed.
 func (s *Syncer) Apply(ctx context.Context, p *Plan) (Summary, error) {
 	sum := Summary{Roots: len(p.Roots), Unchanged: p.Unchanged, Pending: len(p.Pending), Duplicates: len(p.Duplicates),
-		Skipped: len(p.Skipped), Failed: append([]*ingest.FileError(nil), p.Failed...)}
+		Skipped: len(p.Skipped), Unreadable: len(p.Unreadable), Failed: append([]*ingest.FileError(nil), p.Failed...)}
 	for _, d := range p.Duplicates {
 		fmt.Fprintf(s.opts.Report, "duplicate %s: same content as %s (document %s)\n", d.File.Path, d.OfPath, d.Of.ID)
 	}
@@ -118,7 +131,7 @@ func (s *Syncer) Apply(ctx context.Context, p *Plan) (Summary, error) {
 		fmt.Fprintf(s.opts.Report, "warning %v\n", err)
 	}
 	for _, sk := range p.Skipped {
-		if s.opts.Verbose || sk.Reason == discover.ReasonNotRegular {
+		if s.opts.Verbose || sk.Reason == discover.ReasonNotRegular || sk.Reason == discover.ReasonOutsideLink {
 			fmt.Fprintf(s.opts.Report, "skipped %s: %s\n", sk.Path, sk.Reason)
 		}
 	}
@@ -128,6 +141,11 @@ func (s *Syncer) Apply(ctx context.Context, p *Plan) (Summary, error) {
 	for i, r := range p.Roots {
 		s.ingest(ctx, r, pick(p.Update, i), &sum, &sum.Updated)
 		s.ingest(ctx, r, pick(p.Add, i), &sum, &sum.Added)
+	}
+	if ctx.Err() == nil {
+		if err := s.rememberFailures(p, sum.Failed); err != nil {
+			fmt.Fprintf(s.opts.Report, "warning: remember unreadable files: %v\n", err)
+		}
 	}
 	return sum, ctx.Err()
 }

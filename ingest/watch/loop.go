@@ -21,6 +21,7 @@ type watcher struct {
 	opts    Options
 	n       notifier
 	dirty   map[int]time.Time // root index -> when to sync it
+	since   map[int]time.Time // root index -> its first event not yet synced
 	watched int               // folders added by the last addTree
 }
 
@@ -74,7 +75,24 @@ func (w *watcher) event(ev fsnotify.Event) {
 	if ev.Has(fsnotify.Create) {
 		w.addTree(ev.Name) // a no-op for files
 	}
-	w.dirty[i] = time.Now().Add(w.opts.Quiet)
+	w.postpone(i, time.Now())
+}
+
+// postpone moves root i's sync to Quiet after now, but never past MaxWait
+// after its first unsynced event: one file written every 50 ms kept a new
+// file beside it out of the library for 75 s, until the rescan. The busy
+// file itself is left pending by the sync (Settle) until it is still.
+func (w *watcher) postpone(i int, now time.Time) {
+	first, ok := w.since[i]
+	if !ok {
+		first = now
+		w.since[i] = now
+	}
+	at, limit := now.Add(w.opts.Quiet), first.Add(w.opts.MaxWait)
+	if at.After(limit) {
+		at = limit
+	}
+	w.dirty[i] = at
 }
 
 // error handles a notifier error: an overflow means events were lost, so
@@ -104,6 +122,7 @@ func (w *watcher) reload() {
 	}
 	w.opts.Roots = roots
 	clear(w.dirty)
+	clear(w.since)
 }
 
 func (w *watcher) markAll(at time.Time) {
@@ -127,6 +146,7 @@ func (w *watcher) syncDue(ctx context.Context, now time.Time) {
 	}
 	for _, i := range idx {
 		delete(w.dirty, i)
+		delete(w.since, i)
 	}
 	sum, err := w.opts.Sync(ctx, due)
 	if w.opts.OnSync != nil {

@@ -11,7 +11,9 @@
 //   - A root is synced Quiet after its last event, so a file being written
 //     (many events) is synced once, when it settles; the sync itself leaves
 //     files modified within Quiet for later (Summary.Pending), which the
-//     watcher retries, covering changes seen only by a rescan.
+//     watcher retries, covering changes seen only by a rescan. A root that
+//     never goes quiet (a log appended every 50 ms) is still synced MaxWait
+//     after its first event, so the busy file cannot hold the others out.
 //   - A notification queue overflow (fsnotify.ErrEventOverflow) triggers an
 //     immediate rescan of every root. Editors that replace files (write a
 //     temporary file, rename it over the original) and network mounts that
@@ -40,6 +42,8 @@ import (
 const (
 	DefaultQuiet  = time.Second
 	DefaultRescan = 5 * time.Minute
+	// maxWaitQuiets is MaxWait's default, in quiet periods.
+	maxWaitQuiets = 4
 )
 
 // SyncFunc syncs roots and says what it did; Pending > 0 asks to be
@@ -53,6 +57,9 @@ type Options struct {
 	// Quiet is how long a root must go without events before it is
 	// synced (default DefaultQuiet).
 	Quiet time.Duration
+	// MaxWait bounds how long events may postpone a root's sync, from its
+	// first event (default 4 × Quiet).
+	MaxWait time.Duration
 	// Rescan is the period of the full rescan (default DefaultRescan;
 	// negative: never).
 	Rescan time.Duration
@@ -97,6 +104,9 @@ func (o *Options) defaults() {
 	if o.Quiet <= 0 {
 		o.Quiet = DefaultQuiet
 	}
+	if o.MaxWait < o.Quiet {
+		o.MaxWait = maxWaitQuiets * o.Quiet
+	}
 	if o.Rescan == 0 {
 		o.Rescan = DefaultRescan
 	}
@@ -121,7 +131,7 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer n.Close()
-	w := &watcher{opts: opts, n: n, dirty: map[int]time.Time{}}
+	w := &watcher{opts: opts, n: n, dirty: map[int]time.Time{}, since: map[int]time.Time{}}
 	w.addAll()
 	w.markAll(time.Now())
 	return w.loop(ctx)

@@ -214,3 +214,42 @@ func TestWatchIgnoredAndTemporaryFilesStayOut(t *testing.T) {
 	time.Sleep(200 * time.Millisecond) // a later sync would show the others
 	f.WantSources(t, "r/ok.txt")
 }
+
+// TestWatchBusyFileDoesNotStarveOthers appends to one file every 50 ms and
+// expects a new file beside it in the library within a few quiet periods
+// (red team, second round: 75 s, until the periodic rescan).
+func TestWatchBusyFileDoesNotStarveOthers(t *testing.T) {
+	f := synctest.MustFixture(t)
+	os.MkdirAll(f.Path("r"), 0o755)
+	const quiet = 300 * time.Millisecond
+	startWatch(t, f, Options{Quiet: quiet, Rescan: -1})
+	busy, err := os.Create(f.Path("r/busy.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() { // bounded: at most 400 writes (20 s)
+		defer close(done)
+		for i := range 400 {
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+				fmt.Fprintf(busy, "line %d of a log that never stops\n", i)
+			}
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	time.Sleep(2 * quiet)
+	f.Write(t, "r/new.txt", "A new note beside a busy log.")
+	took := waitFor(t, "the new file beside a busy one", func() bool { return text(f, "r/new.txt") != "" })
+	t.Logf("new file searchable after %s beside a file appended every 50 ms", took)
+	if limit := (maxWaitQuiets + 4) * quiet; took > limit {
+		t.Fatalf("new file took %s, want at most %s", took, limit)
+	}
+	if text(f, "r/busy.log") != "" {
+		t.Fatal("the busy file was ingested while still being written")
+	}
+}
