@@ -5,6 +5,8 @@ import (
 	"errors"
 	"flag"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/mcpvec/mcpvec/server/admin"
@@ -33,4 +35,18 @@ func proxyStdio(ctx context.Context, e *env, c *admin.Client, fs *flag.FlagSet) 
 		return errorf(e, "%v", err)
 	}
 	return 0
+}
+
+// executable is this binary's absolute, symlink-resolved path, which the
+// Connect page's stdio snippets launch: desktop apps rarely have mcpvec on
+// their PATH. It is "mcpvec" when the path cannot be found.
+func executable() string {
+	p, err := os.Executable()
+	if err != nil {
+		return "mcpvec"
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	return p
 }
