@@ -24,7 +24,8 @@ import (
 // returns when in ends (nil), when ctx is cancelled, or when out fails or a
 // line exceeds MaxBodyBytes (the error); requests still running are
 // cancelled and waited for first. out is written from one goroutine at a
-// time, one message a line.
+// time, one message a line. When it returns before in ends, a goroutine
+// blocked reading in stays until that Read returns: close in then.
 func (s *Server) ServeStream(ctx context.Context, in io.Reader, out io.Writer) error {
 	id := make([]byte, 16)
 	rand.Read(id)
@@ -102,8 +103,8 @@ func (st *streamSession) read(ctx context.Context, in io.Reader) error {
 // response from the client (none is ever asked for) not at all.
 func (st *streamSession) handle(ctx context.Context, line []byte) {
 	var head struct {
-		Method string          `json:"method"`
-		ID     json.RawMessage `json:"id"`
+		Method string        `json:"method"`
+		ID     mcp.RequestId `json:"id"`
 	}
 	if len(line) == 0 {
 		return
@@ -115,21 +116,24 @@ func (st *streamSession) handle(ctx context.Context, line []byte) {
 	if head.Method == "" {
 		return
 	}
-	if len(head.ID) == 0 || string(head.ID) == "null" {
-		st.dispatch(ctx, line)
+	if head.ID.IsNil() {
+		st.dispatch(ctx, head.ID, line)
 		return
 	}
-	st.requests.Go(func() { st.dispatch(ctx, line) })
+	st.requests.Go(func() { st.dispatch(ctx, head.ID, line) })
 }
 
 // dispatch hands one message to the MCP server and writes its answer, if
-// any. A panicking handler is already recovered by the MCP server's
-// recovery option for tools; anything else is answered as an internal
-// error here so it cannot end the process.
-func (st *streamSession) dispatch(ctx context.Context, line []byte) {
+// any. Tool handlers' panics are recovered by the MCP server itself; any
+// other panic is logged and a request (id set) answered with an internal
+// error, so it cannot end the process.
+func (st *streamSession) dispatch(ctx context.Context, id mcp.RequestId, line []byte) {
 	defer func() {
 		if p := recover(); p != nil {
 			st.srv.log.Error("stream: message handler panicked", "panic", p)
+			if !id.IsNil() {
+				st.write(mcp.NewJSONRPCError(id, mcp.INTERNAL_ERROR, fmt.Sprintf("internal error: %v", p), nil))
+			}
 		}
 	}()
 	if res := st.srv.mcp.HandleMessage(ctx, line); res != nil {

@@ -81,7 +81,10 @@ func TestServeStreamCancelsWhenInputEnds(t *testing.T) {
 `)
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- s.ServeStream(context.Background(), io.MultiReader(in, waitReader{lib.started}), pw); pw.Close() }()
+	go func() {
+		done <- s.ServeStream(context.Background(), io.MultiReader(in, waitReader{lib.started}), pw)
+		pw.Close()
+	}()
 	go io.Copy(io.Discard, pr)
 	select {
 	case err := <-done:
