@@ -145,6 +145,7 @@ func TestDesktopSnippetBesideRunningServe(t *testing.T) {
 	if !strings.Contains(srv.Stderr.String(), "admin mcp session started") {
 		t.Fatalf("the running server served no session handed to it:\n%s", srv.Stderr)
 	}
+	waitOutput(t, srv.Stderr, "admin mcp session done") // the client's exit ended the session
 	srv.Stop()
 	direct := runStdioNode(t, node, command, args, query)
 	if !slices.Equal(proxied.Tools, direct.Tools) || !bytes.Equal(proxied.Search, direct.Search) || proxied.FetchChars != direct.FetchChars {
