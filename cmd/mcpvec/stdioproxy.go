@@ -31,6 +31,9 @@ func proxyStdio(ctx context.Context, e *env, c *admin.Client, fs *flag.FlagSet) 
 		slog.Warn("these flags do not apply: the running server's settings do", "flags", ignored)
 	}
 	err := c.MCP(ctx, e.stdin, e.stdout)
+	if errors.Is(err, admin.ErrNoMCP) {
+		return errorf(e, "%v: the process holding the library serves no MCP sessions; run `mcpvec serve --stdio` once it has finished", err)
+	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return errorf(e, "%v", err)
 	}
