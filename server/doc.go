@@ -88,7 +88,9 @@
 //     results with isError; a failing library is a JSON-RPC error, logged.
 //     Panics in tool handlers and HTTP handlers are recovered.
 //   - ServeStdio uses mcp-go's single process-wide stdio session: run at most
-//     one at a time per process.
+//     one at a time per process. ServeStream serves the same protocol in a
+//     session of its own per stream, any number at once (the stdio clients
+//     a running server takes over its admin channel).
 //   - Logs go to Options.Logger (slog); nothing is written to stdout except
 //     the MCP stream of ServeStdio.
 //   - A Server and its Handler are safe for concurrent use.

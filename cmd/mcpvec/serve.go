@@ -34,6 +34,9 @@ type serveState struct {
 	readOnly bool
 	// syncMu serialises syncs: forwarded `mcpvec sync` and the watcher.
 	syncMu sync.Mutex
+	// stream serves the MCP sessions of `serve --stdio` clients handed to
+	// this server over the admin channel.
+	stream admin.StreamServer
 }
 
 func runServe(ctx context.Context, e *env, args []string) int {
@@ -50,7 +53,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	if e.forwarded != nil {
 		return errorf(e, "a server is already running on this library")
 	}
-	h, code := openServed(ctx, e, lf, ef, readOnly)
+	h, code := openServed(ctx, e, lf, ef, readOnly, *stdio, fs)
 	if h == nil {
 		return code
 	}
@@ -77,6 +80,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
+	state.stream = srv.ServeStream
 	defer startLocal(ctx, e, state, wf)()
 	if *stdio {
 		slog.Info("serving MCP over stdio", "library", h.docs.Path())
@@ -165,13 +169,18 @@ func serveFlags(fs *flag.FlagSet, e *env, o *server.Options, origins *stringList
 // openServed opens the library for serving: for writing, or read-only with
 // readOnly or when the file or its folder cannot be written (a read-only
 // mount, a file without write permission). It sets *readOnly to what was
-// opened. A nil handle comes with the exit status.
-func openServed(ctx context.Context, e *env, lf *libFlags, ef *embedFlags, readOnly *bool) (*handle, int) {
+// opened. When a running server holds the library, --stdio hands the
+// session to it (proxyStdio) and other modes are refused. A nil handle
+// comes with the exit status.
+func openServed(ctx context.Context, e *env, lf *libFlags, ef *embedFlags, readOnly *bool, stdio bool, fs *flag.FlagSet) (*handle, int) {
 	h, err := openLibrary(ctx, e, lf, !*readOnly, needSearch)
 	if !*readOnly && cannotWrite(err) {
 		slog.Warn("the library cannot be opened for writing; serving it read-only (writes are refused)", "err", err)
 		*readOnly = true
 		h, err = openLibrary(ctx, e, lf, false, needSearch)
+	}
+	if fw := (*forwardTo)(nil); errors.As(err, &fw) && stdio {
+		return nil, proxyStdio(ctx, e, fw.client, fs)
 	}
 	if errors.Is(err, errForward) {
 		path, _ := lf.path(e)
@@ -277,7 +286,7 @@ func randomBytes(n int) ([]byte, error) {
 // listenAdmin opens the admin channel for forwarded commands and returns
 // what closes it; without it the server still serves, without live updates.
 func listenAdmin(ctx context.Context, e *env, st *serveState) (closeFn func()) {
-	ac, err := admin.Listen(ctx, adminSocket(e, st.db.Path()), adminRunner(st), &admin.Options{Library: st.db.Path(), Logger: slog.Default()})
+	ac, err := admin.Listen(ctx, adminSocket(e, st.db.Path()), adminRunner(st), &admin.Options{Library: st.db.Path(), Logger: slog.Default(), MCP: st.stream})
 	if err != nil {
 		slog.Warn("live updates disabled: admin channel unavailable", "err", err)
 		return func() {}

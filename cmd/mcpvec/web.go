@@ -64,6 +64,8 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 		Exposed:     o.PublicURL != "" || !(host == "localhost" || (ip != nil && ip.IsLoopback())),
 		Token:       o.Token,
 		LibraryPath: st.path,
+		Command:     executable(),
+		Addr:        o.Addr,
 		Version:     o.Version,
 		MaxResults:  o.MaxResults,
 		MaxQueryLen: o.MaxQueryLen,

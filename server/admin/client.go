@@ -25,6 +25,7 @@ const (
 // Client talks to one server. It is safe for concurrent use.
 type Client struct {
 	library string // the library the caller means; "" checks none
+	path    string // the socket
 	server  string // the library the server says it holds
 	http    *http.Client
 }
@@ -40,7 +41,7 @@ func Dial(ctx context.Context, path, library string) (*Client, error) {
 	if library != "" {
 		library = LibraryPath(library)
 	}
-	c := &Client{library: library, http: &http.Client{Transport: &http.Transport{
+	c := &Client{library: library, path: path, http: &http.Client{Transport: &http.Transport{
 		DialContext:        func(ctx context.Context, _, _ string) (net.Conn, error) { return dialSocket(ctx, path) },
 		DisableKeepAlives:  true,
 		DisableCompression: true,

@@ -21,6 +21,9 @@
 //     means the command's status is unknown.
 //   - POST /v1/cancel/{id} cancels that command's ctx (the CLI's Ctrl-C); its
 //     output and status still arrive on the run response.
+//   - GET /v1/mcp upgrades the connection to an MCP session (newline-
+//     delimited JSON-RPC both ways) served by Options.MCP; see Client.MCP.
+//     Sessions run beside commands, not in their turn.
 //
 // # Caveats
 //

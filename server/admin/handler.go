@@ -38,6 +38,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /v1/hello", s.handleHello)
 	mux.HandleFunc("POST /v1/run", s.handleRun)
 	mux.HandleFunc("POST /v1/cancel/{id}", s.handleCancel)
+	mux.HandleFunc("GET /v1/mcp", s.handleMCP)
 	return mux
 }
 

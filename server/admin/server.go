@@ -34,6 +34,9 @@ type Options struct {
 	// before the client is disconnected and its command cancelled
 	// (default 10s).
 	WriteTimeout time.Duration
+	// MCP serves the MCP sessions clients hand over (Client.MCP); nil
+	// refuses them with ErrNoMCP.
+	MCP StreamServer
 }
 
 const (
@@ -51,6 +54,7 @@ type Server struct {
 	path         string
 	info         fs.FileInfo // the socket file we created
 	run          Runner
+	mcp          StreamServer
 	log          *slog.Logger
 	lib          fs.FileInfo // the library held; nil: any
 	libPath      string
@@ -114,7 +118,7 @@ func newServer(path string, run Runner, opts *Options) (*Server, error) {
 	}
 	base, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		path: path, run: run, log: o.Logger, writeTimeout: o.WriteTimeout,
+		path: path, run: run, mcp: o.MCP, log: o.Logger, writeTimeout: o.WriteTimeout,
 		served: make(chan struct{}), base: base, cancel: cancel,
 		turn: make(chan struct{}, 1), cmds: make(map[string]context.CancelFunc),
 	}

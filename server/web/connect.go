@@ -12,16 +12,6 @@ import (
 	"time"
 )
 
-type connectData struct {
-	MCPURL, SSEURL, LocalURL string
-	OAuth, Token, Public     bool
-	LibraryPath              string
-	Responses, Desktop       string
-	ClaudeCode, Codex        string
-	Test                     *testResult
-	Query                    string
-}
-
 // base is where a browser or client reaches this server.
 func (h *Handler) base(r *http.Request) string {
 	if h.opts.PublicURL != "" {
@@ -32,34 +22,6 @@ func (h *Handler) base(r *http.Request) string {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host
-}
-
-func (h *Handler) connectData(r *http.Request) connectData {
-	b := h.base(r)
-	d := connectData{MCPURL: b + h.opts.MCPPath, SSEURL: b + strings.TrimSuffix(h.opts.MCPPath, "/mcp") + "/sse/",
-		OAuth: h.opts.CheckOwner != nil, Token: h.opts.Token != "", Public: h.opts.PublicURL != "", LibraryPath: h.opts.LibraryPath}
-	tool := map[string]any{"type": "mcp", "server_label": "mcpvec", "server_url": d.MCPURL,
-		"allowed_tools": []string{"search", "fetch"}, "require_approval": "never"}
-	auth := ""
-	if d.Token {
-		tool["headers"] = map[string]string{"Authorization": "Bearer YOUR_TOKEN"}
-		auth = ` --header "Authorization: Bearer YOUR_TOKEN"`
-	}
-	d.Responses = indent(map[string]any{"model": "o4-mini-deep-research", "input": "…", "tools": []any{tool}})
-	args := []string{"serve", "--stdio"}
-	if d.LibraryPath != "" {
-		args = append(args, "--db", d.LibraryPath)
-	}
-	d.Desktop = indent(map[string]any{"mcpServers": map[string]any{"mcpvec": map[string]any{"command": "mcpvec", "args": args}}})
-	d.ClaudeCode = "claude mcp add --transport http mcpvec " + d.MCPURL + auth
-	quoted, _ := json.Marshal(args)
-	d.Codex = "[mcp_servers.mcpvec]\ncommand = \"mcpvec\"\nargs = " + strings.ReplaceAll(string(quoted), ",", ", ")
-	return d
-}
-
-func indent(v any) string {
-	b, _ := json.MarshalIndent(v, "", "  ")
-	return string(b)
 }
 
 func (h *Handler) connectPage(w http.ResponseWriter, r *http.Request) {

@@ -59,6 +59,11 @@ type Options struct {
 	// CheckOwner checks the owner passphrase (server/oauth's VerifyOwner);
 	// nil when there is no OAuth server.
 	CheckOwner func(r *http.Request, pass string) error
+	// Command is the mcpvec binary's absolute path, which the Connect
+	// page's stdio snippets launch ("" shows "mcpvec"); Addr is the
+	// listen address, for the commands it shows ("" uses the request's
+	// Host).
+	Command, Addr string
 	// LibraryPath, Embedder and Version describe the library on its page.
 	LibraryPath, Embedder, Version string
 	// MaxResults and MaxQueryLen are the MCP search tool's limits
