@@ -71,7 +71,9 @@ func (st *streamSession) read(ctx context.Context, in io.Reader) error {
 		defer close(lines)
 		for sc.Scan() {
 			select {
-			case lines <- sc.Bytes():
+			// A copy: the scanner reuses its buffer as soon as Scan is
+			// called again, which may be before the reader is done.
+			case lines <- append([]byte(nil), sc.Bytes()...):
 			case <-ctx.Done():
 				return
 			}
@@ -89,7 +91,7 @@ func (st *streamSession) read(ctx context.Context, in io.Reader) error {
 					return ctx.Err()
 				}
 			}
-			st.handle(ctx, append([]byte(nil), line...))
+			st.handle(ctx, line)
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-st.failed:
