@@ -126,7 +126,7 @@
 // about 20 ns at 384-d (BenchmarkDotInt8). Memory: 1.08-1.26x the raw bytes
 // of the int8 codes, plus the float32 slab when there is no Source, plus
 // layer-0 links (the slabs grow by 1.25x; Load sizes them exactly).
-// BenchmarkScale (BENCHMARKS.md) at 100k x 384: 211 MB before int8, 257 MB
+// BenchmarkScale (docs/benchmarks/vector-index.md) at 100k x 384: 211 MB before int8, 257 MB
 // with both slabs, 73 MB with a Source; recall@10 unchanged (0.99).
 //
 // At a fixed ef recall falls as the graph grows: on 384-d clustered vectors

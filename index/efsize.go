@@ -6,7 +6,7 @@ import "math"
 // on the clustered 384-d synthetic vectors, library configuration (int8
 // walk, re-scored through a Source), M 16, efConstruction 128, 1000
 // queries, recall@10 against the exact scan; k 10 and k 100 measured the
-// same recall at every ef. Session 12 (BENCHMARKS.md):
+// same recall at every ef. Session 12 (docs/benchmarks/vector-index.md#ef-by-size):
 //
 //	ef        64     100    128    160    200    256    320    400
 //	100k   0.991  0.996  0.998  0.998  1.000  1.000  1.000  1.000

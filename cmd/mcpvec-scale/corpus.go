@@ -15,7 +15,7 @@ import (
 
 // passagesPerFile is what the default chunker (512 estimated tokens, 32 of
 // overlap) makes of one generated file, measured on 2,000 files of seed 1
-// (see BENCHMARKS.md, "Scale"); the generator writes passages/passagesPerFile
+// (see docs/benchmarks/scale-1m.md#harness); the generator writes passages/passagesPerFile
 // files and the harness reports the passage count ingest really made.
 const passagesPerFile = 4.0
 

@@ -20,7 +20,7 @@ import (
 // goroutine hand-off each way, header maps, a pooled connection per
 // request) the harness took 0.20–0.26 ms of CPU a call on a slow stretch of
 // this project's machine, with rawConn 0.08–0.14 ms, CPU serve gets instead
-// (BENCHMARKS.md, "The end of session 8"); wrk and h2load are lean for the
+// (docs/benchmarks/scale-1m.md#session-8); wrk and h2load are lean for the
 // same reason. What it sends and checks is the same. Not safe for
 // concurrent use: one per client.
 type rawConn struct {

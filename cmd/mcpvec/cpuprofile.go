@@ -12,7 +12,7 @@ import (
 
 // Built with -tags cpuprofile, `mcpvec serve` writes a CPU profile of its
 // first SERVE_CPUPROFILE_SECONDS seconds (default 20) to the file
-// SERVE_CPUPROFILE names, when set: how BENCHMARKS.md attributes serve's CPU
+// SERVE_CPUPROFILE names, when set: how docs/benchmarks attributes serve's CPU
 // under mcpvec-scale's load, which starts and stops serve itself. The
 // profile is written only if serve runs that long. Normal builds leave this
 // file out.

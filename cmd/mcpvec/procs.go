@@ -18,9 +18,10 @@ var searchTurns int
 // sat unread in their sockets: at 16 clients and 100k passages the slowest
 // calls waited 130–510 ms before their handler started, whose own p99 was
 // 21–24 ms. With a P that no search may hold, requests are read as they
-// come and queue for a turn in arrival order (BENCHMARKS.md, "Issue 16,
-// session 8"): on this project's 2-CPU machine the 16-client p99 fell 2–4×
-// and the rate ~8% (100k passages) to ~25% (1M), where the third thread
+// come and queue for a turn in arrival order
+// (docs/benchmarks/serving.md#waits-and-spare-p): on this project's 2-CPU
+// machine the 16-client p99 fell 2–4× and the rate ~8% (100k passages) to
+// ~25% (1M), where the third thread
 // takes CPU time from the searches. GOMAXPROCS=2 there chooses the rate.
 func spareProc(args []string, getenv func(string) string) int {
 	if len(args) < 2 || args[1] != "serve" || getenv("GOMAXPROCS") != "" {

@@ -42,8 +42,8 @@
 // small header per block (last slot, offset, largest tf, shortest passage:
 // what skipping and the score bounds need), about 2–3 bytes a posting. Each
 // passage keeps its terms packed exactly as its stored record holds them
-// (needed to delete it, to compact and to save). See BENCHMARKS.md for
-// heap profiles.
+// (needed to delete it, to compact and to save). See
+// docs/benchmarks/lexical.md#memory-100k for heap profiles.
 //
 // A list of 1024 postings or more is scored from a flat copy (flat.go),
 // made the first time a search reads it; postings added later are read
@@ -87,7 +87,7 @@
 // most a seventeenth of the passages from records (each costs it several
 // times a segment row: at a million passages, with a quarter in records
 // `serve` took 3.9 s instead of 2.2 s to be ready and held 420 MiB more;
-// BENCHMARKS.md), and a library grown by small Saves rewrites its segment
+// docs/benchmarks/startup-and-memory.md#deferred-graph), and a library grown by small Saves rewrites its segment
 // each time it grows by a sixteenth, about seventeen times its final size
 // written in all (BenchmarkGrowth: 2.6 s of Saves instead of 1.6 s over
 // 100k passages). An index loaded with more records than that asks to be

@@ -111,7 +111,7 @@ func (ix *Index) Unsaved() bool {
 // Save: Load pays for records beyond their number, since adding their
 // postings copies every list they touch, which is most of the index once
 // a few thousand passages are records (a million passages with 2% in
-// records: 355 MB copied at every open; BENCHMARKS.md, session 9). Fewer
+// records: 355 MB copied at every open; docs/benchmarks/lexical.md#fold-at-ingest). Fewer
 // than segmentMin stay records: a small ingest into a large library then
 // does not rewrite it. It is safe for concurrent use.
 func (ix *Index) Fold() {

@@ -20,7 +20,7 @@ import (
 // 300 SciFact claims at k 12, as `serve` ranks them) put the fastest at
 // four times the candidate's modelled cost: 1.36-1.65 against 1.55-1.77 ms
 // a claim across three sweeps, with 100k unchanged (0.20 ms). See
-// BENCHMARKS.md, session 13.
+// docs/benchmarks/lexical.md#stops-priced.
 const (
 	postingCost = 3
 	packedCost  = 24

@@ -21,7 +21,7 @@ import "math"
 // their k-th score was a median 0.57 (8) or 0.75 (16) of the final θ against
 // 0.60 for the first failed stop, and the rescores cost more than they
 // saved: 2.36 M and 2.64 M instructions a search against 2.11 M without
-// (BENCHMARKS.md, session 8).
+// (docs/benchmarks/lexical.md#theta-seeds).
 
 // onCut, when set (tests), is called for each list read into touched slots
 // only.

@@ -20,5 +20,5 @@
 //   - Hash's query-side word weight (HashConfig.QueryWeight, SetQueryWeight)
 //     is caller code; a panic in it comes back as ErrPanic.
 //
-// Measured quality and speed are in BENCHMARKS.md at the repository root.
+// Measured quality and speed are in docs/benchmarks/embedders.md.
 package embed

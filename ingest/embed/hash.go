@@ -36,7 +36,7 @@ type HashConfig struct {
 // dimensions, stems plus character 4-5-grams, no bigrams. They were chosen
 // with hash_eval_test.go and hash_variants_eval_test.go on SciFact,
 // Cranfield and misspelled or re-worded SciFact claims (the numbers are in
-// BENCHMARKS.md): fused with BM25, 256 to 1024 dimensions score the same
+// docs/benchmarks/embedders.md): fused with BM25, 256 to 1024 dimensions score the same
 // within 0.01 nDCG@10; alone, 384 keeps most of 1024's quality on the
 // variants (0.44 against 0.49; 256 falls to 0.24) at 3/8 of the bytes.
 // Rerun them before changing these.
@@ -78,7 +78,7 @@ func (c HashConfig) withDefaults() HashConfig {
 // machines, and is safe for concurrent use.
 //
 // Caveats: it matches surface forms, not meanings; it is lexical-grade, not
-// a semantic model (BENCHMARKS.md has its measured quality). Passage vectors
+// a semantic model (docs/benchmarks/embedders.md has its measured quality). Passage vectors
 // use no corpus statistics, so they never go stale; the idf-style weighting
 // happens at query time through QueryWeight/SetQueryWeight, without which
 // vector-only quality drops a lot. Changing the hashing or features must

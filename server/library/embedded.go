@@ -128,7 +128,8 @@ func (l *embedded) loadLexical(tx *store.Tx, kv lexical.KV, synced bool) (repair
 // keeps open (store.DB.Pin): the index reads its segment's posting lists
 // and packed terms in place, in the file's pages, rather than copying them
 // (lexical.InPlace): on a host where fresh memory is slow to touch that
-// copy was most of an open (BENCHMARKS.md, session 10). Before the store's
+// copy was most of an open
+// (docs/benchmarks/startup-and-memory.md#segment-in-place). Before the store's
 // next write the index copies them after all (lexical.Index.Detach); at
 // Close it lets them go (Unload). The pin ends at once when the index
 // reads nothing in place (no segment). It reports whether the index was

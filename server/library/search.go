@@ -97,7 +97,7 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 // long as the short one does not run out (Search then ranks more, see
 // moreCandidates). BM25 prunes more the fewer it ranks
 // (lexical.Index.Search): at a million passages a search costs 3-10% less
-// (BENCHMARKS.md, "a shorter first list"), and of SciFact's 300 claims at k 10
+// (docs/benchmarks/lexical.md#shorter-first-list), and of SciFact's 300 claims at k 10
 // two ran out of k+2 there and none at 100k.
 func (l *Library) fewCandidates(mode Mode, k, n int) int {
 	if _, ok := l.be.(prefixRanker); ok && mode == Lexical {
