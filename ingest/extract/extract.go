@@ -76,8 +76,9 @@ type Options struct {
 	// {os.Executable(), "__extract-worker"}. nil disables the fallback.
 	WorkerCommand []string
 	// Password is the user password tried on encrypted PDFs (for AES-256
-	// files also after SASLprep). Owner passwords are not needed: a file
-	// with only an owner password opens without one.
+	// files also after SASLprep), then the empty one, so files that need
+	// no password still open. Owner passwords are not needed: a file with
+	// only an owner password opens without one.
 	Password string
 	// MemoryLimit bounds the memory of one pdfium instance and of the
 	// fallback worker's resident set, in bytes (0 = DefaultMemoryLimit).
