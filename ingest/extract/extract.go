@@ -25,7 +25,8 @@ const (
 type Document struct {
 	// Title is the document's metadata title (PDF Info, docProps/core.xml,
 	// meta.xml, EPUB dc:title, RTF \info), else the first heading (Markdown
-	// #, HTML <title> or <h1>), else "" and the caller uses the file name.
+	// #, HTML <title> or <h1>, the first Word or ODT heading, the first
+	// slide title), else "" and the caller uses the file name.
 	Title string
 	// MediaType is one of the Type constants (TypePDF, TypeDOCX, ...).
 	MediaType string
@@ -220,8 +221,16 @@ func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc 
 		return nil, e.explainNoText(mt, err)
 	}
 	doc.Headings = placeHeadings(doc.Pages, doc.Headings)
+	if doc.Title == "" && headingTitled[mt] && len(doc.Headings) > 0 {
+		doc.Title = doc.Headings[0].Title
+	}
 	return doc, nil
 }
+
+// headingTitled are the formats whose first heading (Word, ODT) or first
+// slide title stands for a missing metadata title; a spreadsheet's first
+// heading is a sheet name, no title.
+var headingTitled = map[string]bool{TypeDOCX: true, TypeODT: true, TypePPTX: true, TypeODP: true}
 
 // Close releases the pdfium instances. Extract calls that are running
 // finish or fail; later calls return ErrClosed. Close is idempotent.
