@@ -64,10 +64,11 @@ type Chunk struct {
 	Text               string // == text[Start:End]
 	Start, End         int    // byte offsets into the document text
 	PageStart, PageEnd int    // 1-based pages the chunk spans (page i starts at byte pageStarts[i-1])
-	// Headings is the heading path in force where the passage's new text
-	// starts (after the part it repeats from the previous passage, and after
-	// any headings right there), outermost first; nil when no heading
-	// precedes it.
+	// Headings is the heading path, outermost first, in force over most of
+	// the passage's new text (the part it does not repeat from the
+	// previous passage), counted in non-space bytes; on a tie the earlier
+	// path, the one the new text starts under (headings right at its start
+	// count as starting it). nil when no heading precedes that text.
 	Headings []string
 }
 
@@ -132,7 +133,7 @@ func SplitHeadings(text string, pageStarts []int, heads []Heading, opts Options)
 			End:       end,
 			PageStart: pageOf(pageStarts, start),
 			PageEnd:   pageOf(pageStarts, end-1),
-			Headings:  path.at(s.atoms[max(first, prevLast+1)].start),
+			Headings:  path.over(s.atoms[max(first, prevLast+1)].start, end),
 		})
 		first, prevLast = s.next(first, last), last
 	}

@@ -98,3 +98,33 @@ func TestSplitHeadingsInvalid(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitHeadingsPathOfMost: a passage holding a short section and most
+// of the next is filed under the next; one holding a long section and a
+// short start of the next stays under the first.
+func TestSplitHeadingsPathOfMost(t *testing.T) {
+	text := "Feeding\n\nCats eat twice a day.\n\nGrooming\n\n" + strings.Repeat("Brush the coat weekly and check the claws. ", 12)
+	heads := []Heading{{Level: 1, Title: "Feeding", Offset: 0}, {Level: 1, Title: "Grooming", Offset: strings.Index(text, "Grooming")}}
+	chunks, err := SplitHeadings(text, nil, heads, Options{Size: 200, Overlap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chunks) != 1 {
+		t.Fatalf("%d passages, want 1", len(chunks))
+	}
+	if diff := cmp.Diff([]string{"Grooming"}, chunks[0].Headings); diff != "" {
+		t.Errorf("short section then a long one: path (-want +got):\n%s", diff)
+	}
+	text = "Grooming\n\n" + strings.Repeat("Brush the coat weekly and check the claws. ", 12) + "\n\nFeeding\n\nCats eat twice a day."
+	heads = []Heading{{Level: 1, Title: "Grooming", Offset: 0}, {Level: 1, Title: "Feeding", Offset: strings.Index(text, "Feeding")}}
+	chunks, err = SplitHeadings(text, nil, heads, Options{Size: 200, Overlap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chunks) != 1 {
+		t.Fatalf("%d passages, want 1", len(chunks))
+	}
+	if diff := cmp.Diff([]string{"Grooming"}, chunks[0].Headings); diff != "" {
+		t.Errorf("long section then a short one: path (-want +got):\n%s", diff)
+	}
+}
