@@ -103,28 +103,24 @@ func TestSplitHeadingsInvalid(t *testing.T) {
 // of the next is filed under the next; one holding a long section and a
 // short start of the next stays under the first.
 func TestSplitHeadingsPathOfMost(t *testing.T) {
-	text := "Feeding\n\nCats eat twice a day.\n\nGrooming\n\n" + strings.Repeat("Brush the coat weekly and check the claws. ", 12)
-	heads := []Heading{{Level: 1, Title: "Feeding", Offset: 0}, {Level: 1, Title: "Grooming", Offset: strings.Index(text, "Grooming")}}
-	chunks, err := SplitHeadings(text, nil, heads, Options{Size: 200, Overlap: 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(chunks) != 1 {
-		t.Fatalf("%d passages, want 1", len(chunks))
-	}
-	if diff := cmp.Diff([]string{"Grooming"}, chunks[0].Headings); diff != "" {
-		t.Errorf("short section then a long one: path (-want +got):\n%s", diff)
-	}
-	text = "Grooming\n\n" + strings.Repeat("Brush the coat weekly and check the claws. ", 12) + "\n\nFeeding\n\nCats eat twice a day."
-	heads = []Heading{{Level: 1, Title: "Grooming", Offset: 0}, {Level: 1, Title: "Feeding", Offset: strings.Index(text, "Feeding")}}
-	chunks, err = SplitHeadings(text, nil, heads, Options{Size: 200, Overlap: 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(chunks) != 1 {
-		t.Fatalf("%d passages, want 1", len(chunks))
-	}
-	if diff := cmp.Diff([]string{"Grooming"}, chunks[0].Headings); diff != "" {
-		t.Errorf("long section then a short one: path (-want +got):\n%s", diff)
+	short, long := "Feeding\n\nCats eat twice a day.", "Grooming\n\n"+strings.Repeat("Brush the coat weekly and check the claws. ", 12)
+	for _, text := range []string{short + "\n\n" + long, long + "\n\n" + short} {
+		var heads []Heading
+		for _, title := range []string{"Feeding", "Grooming"} {
+			heads = append(heads, Heading{Level: 1, Title: title, Offset: strings.Index(text, title)})
+		}
+		if heads[0].Offset > heads[1].Offset {
+			heads[0], heads[1] = heads[1], heads[0]
+		}
+		chunks, err := SplitHeadings(text, nil, heads, Options{Size: 200, Overlap: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(chunks) != 1 {
+			t.Fatalf("%d passages, want 1", len(chunks))
+		}
+		if diff := cmp.Diff([]string{"Grooming"}, chunks[0].Headings); diff != "" {
+			t.Errorf("%.20q...: path (-want +got):\n%s", text, diff)
+		}
 	}
 }

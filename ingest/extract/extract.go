@@ -174,8 +174,8 @@ func New(ctx context.Context, opts Options) (*Extractor, error) {
 // extension) with contents data. Errors wrap one of the package's sentinel
 // errors: ErrUnsupported, ErrTooLarge, ErrEncrypted, ErrMalformed,
 // ErrTimeout, ErrNoText, ErrGarbage, ErrOfficeEncrypted, ErrLegacyOffice
-// (an OLE2 file under a .docx, .xlsx, ... name), or ErrClosed; a cancelled ctx returns
-// an error wrapping ctx.Err(). The message does not repeat name, so callers
+// (an OLE2 file under a .docx, .xlsx, ... name), or ErrClosed; a
+// cancelled ctx returns an error wrapping ctx.Err(). The message does not repeat name, so callers
 // prefix it. Extract recovers panics from the PDF libraries.
 func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc *Document, err error) {
 	if int64(len(data)) > e.opts.MaxBytes {
