@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,6 +16,7 @@ const (
 	levelLine                   // a single line break (often a wrapped line in PDFs)
 	levelSentence               // after a sentence-ending mark
 	levelParagraph              // a blank line, form feed or paragraph separator
+	levelQuestion               // before a question line (FAQ) or a short bold line
 	levelSection                // just before a heading
 	levelEnd                    // the end of the text
 )
@@ -34,6 +36,16 @@ func gapLevel(text string, atoms []atom, i int) level {
 	if space == "" {
 		return joinedLevel(text, prev, cur)
 	}
+	lv := spaceLevel(text, atoms, i, space)
+	if lv < levelLine || !strings.ContainsAny(space, lineBreaks) {
+		return lv
+	}
+	return questionLevel(text, prev.end, cur.start, lv)
+}
+
+// spaceLevel ranks a gap of white space by what it holds and what it
+// follows.
+func spaceLevel(text string, atoms []atom, i int, space string) level {
 	if strings.Count(space, "\n") >= 2 || strings.ContainsAny(space, "\f\u2029") ||
 		strings.Contains(space, "\r\r") {
 		return levelParagraph
@@ -45,6 +57,55 @@ func gapLevel(text string, atoms []atom, i int) level {
 		return levelLine
 	}
 	return levelWord
+}
+
+// lineBreaks are the characters that end a line.
+const lineBreaks = "\n\r\f\u0085\u2028\u2029"
+
+// maxQuestionBytes bounds the length of a line taken for a question.
+const maxQuestionBytes = 250
+
+// questionPrefix starts a line that asks or labels a question: "Q:",
+// "Q3.", "Question 2)", "FAQ".
+var questionPrefix = regexp.MustCompile(`^(?i:q(?:uestion)?[ \t]*\d*[ \t]*[:.)]|faq\b)`)
+
+// questionLevel refines lv, the rank of a line or paragraph break between
+// text[:end] and text[start:]: before a question line (one ending in "?"
+// after a sentence or paragraph end, or one starting "Q:", "Question 3.")
+// or a short bold line ("**...**") it is levelQuestion, so a question
+// starts a passage with its answer; right after a question line it is no
+// better than a space, so a question is not cut from its answer.
+func questionLevel(text string, end, start int, lv level) level {
+	next := text[start:min(len(text), start+maxQuestionBytes+1)]
+	if i := strings.IndexAny(next, lineBreaks); i >= 0 {
+		next = next[:i]
+	} else if start+len(next) < len(text) {
+		next = "" // longer than a question
+	}
+	next = strings.TrimSpace(next)
+	asks := (lv >= levelSentence && (strings.HasSuffix(next, "?") || strings.HasSuffix(next, "？"))) ||
+		questionPrefix.MatchString(next) || boldLine(next)
+	if asks {
+		return levelQuestion
+	}
+	prev := text[max(0, end-maxQuestionBytes-1):end]
+	if i := strings.LastIndexAny(prev, lineBreaks); i >= 0 {
+		prev = prev[i+1:]
+	} else if end-len(prev) > 0 {
+		prev = "" // longer than a question
+	}
+	prev = strings.TrimSpace(prev)
+	if strings.HasSuffix(prev, "?") || strings.HasSuffix(prev, "？") || questionPrefix.MatchString(prev) {
+		return levelWord
+	}
+	return lv
+}
+
+// boldLine reports whether line is a short Markdown bold line, a label
+// or heading that is not marked as one.
+func boldLine(line string) bool {
+	return len(line) > 4 && len(line) <= 120 && strings.HasPrefix(line, "**") && strings.HasSuffix(line, "**") &&
+		!strings.Contains(line[2:len(line)-2], "**")
 }
 
 // joinedLevel ranks the zero-width gap between two adjacent atoms.

@@ -64,10 +64,11 @@ type Chunk struct {
 	Text               string // == text[Start:End]
 	Start, End         int    // byte offsets into the document text
 	PageStart, PageEnd int    // 1-based pages the chunk spans (page i starts at byte pageStarts[i-1])
-	// Headings is the heading path in force where the passage's new text
-	// starts (after the part it repeats from the previous passage, and after
-	// any headings right there), outermost first; nil when no heading
-	// precedes it.
+	// Headings is the heading path, outermost first, in force over most of
+	// the passage's new text (the part it does not repeat from the
+	// previous passage), counted in non-space bytes; on a tie the earlier
+	// path, the one the new text starts under (headings right at its start
+	// count as starting it). nil when no heading precedes that text.
 	Headings []string
 }
 
@@ -80,9 +81,14 @@ type Heading struct {
 
 // Split splits text into passages of at most opts.Size estimated tokens (see
 // EstimateTokens), with about opts.Overlap tokens repeated between
-// neighbours. It cuts at a paragraph break if one leaves the passage at least
-// half full, else at a sentence end, a line break, a space or a CJK character
-// boundary, and inside a word only when one word alone exceeds Size. It never
+// neighbours. It cuts before a question line (a line ending in "?" after a
+// sentence end, or starting "Q:" or "Question 3.") or a short bold line if
+// one leaves the passage at least a quarter full, and then repeats nothing
+// of the previous passage, so a FAQ's question stays with its answer; else
+// at a paragraph break if one leaves the passage at least half full, else
+// at a sentence end, a line break, a space or a CJK character boundary,
+// and inside a word only when one word alone exceeds Size. The break right
+// after a question line ranks as a space. It never
 // cuts inside a UTF-8 sequence. Passages start and end on non-space text;
 // together they cover every non-space byte, and their Starts strictly
 // increase.
@@ -132,7 +138,7 @@ func SplitHeadings(text string, pageStarts []int, heads []Heading, opts Options)
 			End:       end,
 			PageStart: pageOf(pageStarts, start),
 			PageEnd:   pageOf(pageStarts, end-1),
-			Headings:  path.at(s.atoms[max(first, prevLast+1)].start),
+			Headings:  path.over(s.atoms[max(first, prevLast+1)].start, end),
 		})
 		first, prevLast = s.next(first, last), last
 	}
@@ -235,7 +241,8 @@ func (s *splitter) levelAfter(i int) level {
 // prefers, in order: one that leaves either nothing or at least a quarter
 // of a chunk for the rest of the text (no tiny last chunk); one between
 // words rather than inside one; one that adds at least half of the room
-// left after the overlap (a quarter before a heading); the best-ranked
+// left after the overlap (a quarter before a heading or a question line);
+// the best-ranked
 // boundary; the latest.
 func (s *splitter) cut(first, prevLast int) int {
 	from := max(first, prevLast+1) // the first new atom
@@ -250,7 +257,7 @@ func (s *splitter) cut(first, prevLast int) int {
 		key := cutKey{
 			tail:    e == last || 4*s.tokens(e+1, last) >= room,
 			between: lv > levelNone,
-			full:    2*s.tokens(from, e) >= room || (lv == levelSection && 4*s.tokens(from, e) >= room),
+			full:    2*s.tokens(from, e) >= room || (lv >= levelQuestion && lv < levelEnd && 4*s.tokens(from, e) >= room),
 			level:   lv,
 		}
 		if e == from || !key.less(bestKey) {
@@ -282,7 +289,7 @@ func (k cutKey) less(o cutKey) bool {
 // inside it that repeats at most Overlap tokens (preferring a sentence or
 // paragraph start), or last+1.
 func (s *splitter) next(first, last int) int {
-	if last+1 >= len(s.atoms) || s.over == 0 || s.levels[last+1] == levelSection {
+	if last+1 >= len(s.atoms) || s.over == 0 || s.levels[last+1] >= levelQuestion {
 		return last + 1
 	}
 	best, bestLevel, bestHalf := last+1, level(0), false

@@ -265,6 +265,7 @@ func FuzzSplit(f *testing.F) {
 	f.Add("abcdefghijklmnopqrstuvwxyz0123456789", 4, 3, 1)
 	f.Add("a\xffb\xfe c\u00a0d\u2029e", 5, 0, 4)
 	f.Add("", 10, 1, 1)
+	f.Add("FAQ\n\nQ: Does it lock?\nA: Yes.\n\nWhy?\n\nBecause.\n**Bold**\nDone?", 6, 1, 3)
 	f.Fuzz(func(t *testing.T, text string, size, overlap, npages int) {
 		opts := Options{Size: MinSize + abs(size)%300}
 		opts.Overlap = abs(overlap) % opts.Size
@@ -275,6 +276,15 @@ func FuzzSplit(f *testing.F) {
 		chunks, err := Split(text, pages, opts)
 		if err != nil {
 			t.Fatalf("Split: %v", err)
+		}
+		checkChunks(t, text, pages, opts, chunks)
+		var heads []Heading // one at each page start, levels 1 and 2 in turn
+		for i, p := range pages {
+			heads = append(heads, Heading{Level: 1 + i%2, Title: text[p:min(len(text), p+5)], Offset: p})
+		}
+		chunks, err = SplitHeadings(text, pages, heads, opts)
+		if err != nil {
+			t.Fatalf("SplitHeadings: %v", err)
 		}
 		checkChunks(t, text, pages, opts, chunks)
 	})

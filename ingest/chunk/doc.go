@@ -7,14 +7,19 @@
 // EstimateTokens rule and grows each passage up to Options.Size tokens. It
 // then cuts at the best boundary that leaves the passage at least half full,
 // ranked paragraph break > sentence end > line break > space or CJK
-// character > inside a word (only when one word alone exceeds Size). The
-// next passage starts up to Options.Overlap tokens back, preferring the
-// start of a sentence. Each Chunk carries byte offsets into the text and the
+// character > inside a word (only when one word alone exceeds Size). Above
+// them all ranks the break before a question line (FAQ style: a line ending
+// in "?" after a sentence end, "Q:", "Question 3.") or a short **bold**
+// line, taken once the passage is a quarter full and followed by no
+// overlap, while the break right after a question line ranks as a space:
+// a question and its answer share a passage. The next passage starts up
+// to Options.Overlap tokens back, preferring the start of a sentence. Each Chunk carries byte offsets into the text and the
 // 1-based pages it spans, computed from the page start offsets the extractor
 // reports. SplitHeadings also takes the text's headings: a cut just before a
 // heading ranks above every other boundary (and is taken once the passage is
 // a quarter full), the passage after it repeats nothing of the previous
-// section, and each Chunk carries its heading path.
+// section, and each Chunk carries its heading path: the one in force over
+// most of the passage's new text.
 //
 // # Token estimates
 //
@@ -56,7 +61,11 @@
 //     text afterwards invalidates them.
 //   - The last passage, and one just before a very long word (over about half
 //     of Size), may be small; all others hold at least half of Size, except
-//     that SplitHeadings ends a passage at a heading once it holds a quarter.
+//     that a passage ends at a heading (SplitHeadings) or a question line
+//     once it holds a quarter.
+//   - A question line is recognised by its text alone: a heading that ends
+//     in "?" counts as one, and a wrapped PDF line ending in "?" after a
+//     sentence end may too.
 //   - Split and EstimateTokens are pure functions and safe for concurrent use;
 //     Split holds 10-25 bytes of working memory per byte of text (a
 //     49-byte record per word or mark) while it runs, plus the chunks, whose

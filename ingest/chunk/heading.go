@@ -68,3 +68,40 @@ func (p *headingPath) at(off int) []string {
 	}
 	return titles
 }
+
+// over returns the heading path of a passage whose new text (after what
+// it repeats of the previous passage) is text[start:end]: the path in
+// force over most of that text, counted in non-space bytes, the earlier
+// one on a tie. So a passage holding the last lines of one section and
+// most of the next is filed under the next; one that starts a section
+// and runs briefly into the next stays under the first. start must not
+// be smaller than in the previous call, nor smaller than the previous
+// end.
+func (p *headingPath) over(start, end int) []string {
+	cur := p.at(start)
+	best, bestWeight, from := cur, -1, start
+	for p.next < len(p.heads) && p.heads[p.next].Offset < end {
+		off := max(p.heads[p.next].Offset, from)
+		if w := nonSpace(p.text[from:off]); w > bestWeight {
+			best, bestWeight = cur, w
+		}
+		cur, from = p.at(off), off
+	}
+	if nonSpace(p.text[from:end]) > bestWeight {
+		best = cur
+	}
+	return best
+}
+
+// nonSpace counts the bytes of s that are not ASCII white space.
+func nonSpace(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r', '\f', '\v':
+		default:
+			n++
+		}
+	}
+	return n
+}

@@ -98,3 +98,29 @@ func TestSplitHeadingsInvalid(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitHeadingsPathOfMost: a passage holding a short section and most
+// of the next is filed under the next; one holding a long section and a
+// short start of the next stays under the first.
+func TestSplitHeadingsPathOfMost(t *testing.T) {
+	short, long := "Feeding\n\nCats eat twice a day.", "Grooming\n\n"+strings.Repeat("Brush the coat weekly and check the claws. ", 12)
+	for _, text := range []string{short + "\n\n" + long, long + "\n\n" + short} {
+		var heads []Heading
+		for _, title := range []string{"Feeding", "Grooming"} {
+			heads = append(heads, Heading{Level: 1, Title: title, Offset: strings.Index(text, title)})
+		}
+		if heads[0].Offset > heads[1].Offset {
+			heads[0], heads[1] = heads[1], heads[0]
+		}
+		chunks, err := SplitHeadings(text, nil, heads, Options{Size: 200, Overlap: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(chunks) != 1 {
+			t.Fatalf("%d passages, want 1", len(chunks))
+		}
+		if diff := cmp.Diff([]string{"Grooming"}, chunks[0].Headings); diff != "" {
+			t.Errorf("%.20q...: path (-want +got):\n%s", text, diff)
+		}
+	}
+}

@@ -10,7 +10,14 @@
 // with its name (XLSX, ODS); a spine document with text (EPUB: the cover
 // and other empty ones are not counted); an RTF \page break. Tables come
 // out one row per line, cells separated by " | ". Titles come from
-// docProps/core.xml, meta.xml, the EPUB package's dc:title or RTF \info.
+// docProps/core.xml, meta.xml, the EPUB package's dc:title or RTF \info;
+// a Word, ODT or slide file without one takes its first heading. DOCX
+// footnotes, endnotes and comments follow the paragraph citing them
+// ("Footnote: ..."), its headers and footers come once after the body.
+// Spreadsheet numbers in a date format are written as dates (1952-10-11,
+// 1952-10-11 14:24), in the workbook's date system. An OLE2 compound file
+// under an Office name fails with ErrOfficeEncrypted (a password-protected
+// document) or ErrLegacyOffice (a .doc, .xls or .ppt).
 //
 // The ZIP and XML formats are read with archive/zip and encoding/xml: the
 // standard library covers what is needed (text, tables, notes, order), is
@@ -106,9 +113,11 @@
 //     entities, so entity bombs fail as ErrMalformed; a DOCTYPE declaring
 //     entities and nesting deeper than 512 are refused too. Elements are
 //     matched by local name (w:t, a:p, text:p) whatever their prefix.
-//   - Office content not read: headers, footers, comments, footnotes of
-//     DOCX, charts, SmartArt, and embedded objects. Spreadsheet cells show
-//     their cached values; dates are Excel's serial numbers.
+//   - Office content not read: charts, SmartArt, embedded objects, and
+//     the text of password-protected or binary 97–2003 files. Spreadsheet
+//     cells show their cached values, not the number format's rounding,
+//     currency or thousands separators; only dates and times are
+//     formatted.
 //   - Headings: Document.Headings come from PDF bookmarks (not from tagged
 //     structure or font sizes; a PDF without an outline has none), Markdown
 //     ATX and setext headings, HTML and EPUB h1-h6 (EPUB's nav document is
@@ -122,6 +131,7 @@
 //     Titles are cut to 200 characters, levels deeper than 9 are dropped,
 //     and a document keeps at most 20000 headings.
 //   - Titles: placeholder metadata titles ("Untitled", a bare file name such
-//     as "report.docx") are dropped; PDFs have no heading fallback, so the
-//     title is then "" and the caller uses the file name.
+//     as "report.docx") are dropped; PDFs, spreadsheets, EPUB and RTF have
+//     no heading fallback, so the title is then "" and the caller uses the
+//     file name.
 package extract

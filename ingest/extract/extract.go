@@ -25,7 +25,8 @@ const (
 type Document struct {
 	// Title is the document's metadata title (PDF Info, docProps/core.xml,
 	// meta.xml, EPUB dc:title, RTF \info), else the first heading (Markdown
-	// #, HTML <title> or <h1>), else "" and the caller uses the file name.
+	// #, HTML <title> or <h1>, the first Word or ODT heading, the first
+	// slide title), else "" and the caller uses the file name.
 	Title string
 	// MediaType is one of the Type constants (TypePDF, TypeDOCX, ...).
 	MediaType string
@@ -76,8 +77,9 @@ type Options struct {
 	// {os.Executable(), "__extract-worker"}. nil disables the fallback.
 	WorkerCommand []string
 	// Password is the user password tried on encrypted PDFs (for AES-256
-	// files also after SASLprep). Owner passwords are not needed: a file
-	// with only an owner password opens without one.
+	// files also after SASLprep), then the empty one, so files that need
+	// no password still open. Owner passwords are not needed: a file with
+	// only an owner password opens without one.
 	Password string
 	// MemoryLimit bounds the memory of one pdfium instance and of the
 	// fallback worker's resident set, in bytes (0 = DefaultMemoryLimit).
@@ -171,8 +173,9 @@ func New(ctx context.Context, opts Options) (*Extractor, error) {
 // Extract returns the text of the file called name (used only for its
 // extension) with contents data. Errors wrap one of the package's sentinel
 // errors: ErrUnsupported, ErrTooLarge, ErrEncrypted, ErrMalformed,
-// ErrTimeout, ErrNoText, ErrGarbage, or ErrClosed; a cancelled ctx returns
-// an error wrapping ctx.Err(). The message does not repeat name, so callers
+// ErrTimeout, ErrNoText, ErrGarbage, ErrOfficeEncrypted, ErrLegacyOffice
+// (an OLE2 file under a .docx, .xlsx, ... name), or ErrClosed; a
+// cancelled ctx returns an error wrapping ctx.Err(). The message does not repeat name, so callers
 // prefix it. Extract recovers panics from the PDF libraries.
 func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc *Document, err error) {
 	if int64(len(data)) > e.opts.MaxBytes {
@@ -218,8 +221,16 @@ func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc 
 		return nil, e.explainNoText(mt, err)
 	}
 	doc.Headings = placeHeadings(doc.Pages, doc.Headings)
+	if doc.Title == "" && headingTitled[mt] && len(doc.Headings) > 0 {
+		doc.Title = doc.Headings[0].Title
+	}
 	return doc, nil
 }
+
+// headingTitled are the formats whose first heading (Word, ODT) or first
+// slide title stands for a missing metadata title; a spreadsheet's first
+// heading is a sheet name, no title.
+var headingTitled = map[string]bool{TypeDOCX: true, TypeODT: true, TypePPTX: true, TypeODP: true}
 
 // Close releases the pdfium instances. Extract calls that are running
 // finish or fail; later calls return ErrClosed. Close is idempotent.

@@ -23,6 +23,9 @@ func parseStructured(mt string, data []byte) (doc *Document, err error) {
 	if mt == TypeRTF {
 		return extractRTF(data)
 	}
+	if err := sniffOLE(data); err != nil {
+		return nil, err
+	}
 	a, err := openArchive(data)
 	if err != nil {
 		return nil, err

@@ -20,7 +20,9 @@ func xmlAttr(e xml.StartElement, local string) string {
 // (w:p, w:t, ...), since writers use the conventional prefixes.
 type docxHandler struct {
 	runText
-	para docxPara
+	para    docxPara
+	parts   *docxParts // notes to place after the paragraph citing them; nil in notes and margins
+	pending []string   // labelled notes cited in the paragraph being read
 }
 
 func (h *docxHandler) start(e xml.StartElement) bool {
@@ -42,15 +44,30 @@ func (h *docxHandler) start(e xml.StartElement) bool {
 		h.f.startTable()
 	case "tr":
 		h.f.startRow()
-	case "delText", "instrText", "Fallback", "footnoteReference", "commentReference":
+	case "footnoteReference", "endnoteReference", "commentReference":
+		if n := h.parts.noteFor(e); n != "" {
+			h.pending = append(h.pending, n)
+		}
+		return true
+	case "delText", "instrText", "Fallback":
 		return true // deleted text, field codes, duplicate text-box renderings
 	}
 	return false
 }
 
+// end closes an element; a paragraph that cited notes is followed by them,
+// each a paragraph of its own, so a note stays beside the text it
+// annotates (and on its page).
 func (h *docxHandler) end(e xml.EndElement) {
 	h.para.head.end(e.Name.Local)
 	h.runText.end(e)
+	if e.Name.Local == "p" {
+		for _, n := range h.pending {
+			h.f.text(n)
+			h.f.para()
+		}
+		h.pending = h.pending[:0]
+	}
 }
 
 func (h *docxHandler) chars(s string) {
@@ -90,11 +107,20 @@ func (h *runText) chars(s string) {
 
 // extractDOCX returns the body text of a Word document, split into pages
 // where Word recorded page breaks (explicit breaks, page-break-before, and
-// the breaks Word saw when it last laid the document out).
+// the breaks Word saw when it last laid the document out). Footnotes,
+// endnotes and comments follow the paragraph that cites them; the
+// headers and footers come once, after the body.
 func extractDOCX(a *archive) (*Document, error) {
+	parts, err := readDocxParts(a)
+	if err != nil {
+		return nil, err
+	}
 	f := &flow{}
-	h := &docxHandler{runText: runText{f: f}, para: docxPara{levels: docxHeadingStyles(a)}}
+	h := &docxHandler{runText: runText{f: f}, para: docxPara{levels: docxHeadingStyles(a)}, parts: parts}
 	if err := a.walk("word/document.xml", h); err != nil {
+		return nil, err
+	}
+	if err := parts.writeMargins(a, f); err != nil {
 		return nil, err
 	}
 	return &Document{Title: coreTitle(a), Pages: f.finish(), Headings: h.para.head.heads}, nil

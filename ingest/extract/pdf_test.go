@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -66,6 +68,33 @@ func TestExtractPDFEncrypted(t *testing.T) {
 	wrong := newExtractor(t, opts)
 	if _, err := wrong.Extract(context.Background(), "secret.pdf", data); !errors.Is(err, ErrEncrypted) {
 		t.Fatalf("wrong password: err = %v, want ErrEncrypted", err)
+	}
+}
+
+// TestExtractPDFPasswordKeepsOpenFiles: a --password meant for one file
+// must not lock out encrypted files that open with the empty user password
+// (only an owner password), neither a generated one nor real ones from
+// the shared corpus when it is present.
+func TestExtractPDFPasswordKeepsOpenFiles(t *testing.T) {
+	opts := testOptions()
+	opts.Password = "meow"
+	ext := newExtractor(t, opts)
+	data := testPDF{Title: "Open", Pages: [][]string{{"Anyone may read this page."}}, Owner: "boss"}.Bytes(t)
+	doc, err := ext.Extract(context.Background(), "open.pdf", data)
+	if err != nil {
+		t.Errorf("owner-only PDF with --password: %v", err)
+	} else if got, want := strings.Join(doc.Pages, "|"), "Anyone may read this page."; got != want {
+		t.Errorf("text = %q, want %q", got, want)
+	}
+	for _, name := range []string{"pdfjs__bug1815476.pdf", "pdfjs__bug900822.pdf", "pdfjs__empty_protected.pdf", "pdfjs__issue17069.pdf", "pdfjs__issue7665.pdf", "pdfjs__issue9972-1.pdf", "pdfjs__secHandler.pdf"} {
+		data, err := os.ReadFile(filepath.Join(corpusDir(), name))
+		if err != nil {
+			t.Logf("corpus file %s not available: %v", name, err)
+			continue
+		}
+		if _, err := ext.Extract(context.Background(), name, data); errors.Is(err, ErrEncrypted) {
+			t.Errorf("%s with --password: %v", name, err)
+		}
 	}
 }
 

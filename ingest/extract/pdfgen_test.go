@@ -19,6 +19,7 @@ type testPDF struct {
 	Title    string
 	Pages    [][]string
 	Password string // when set, the file is encrypted (RC4 40-bit, revision 2) with this user password
+	Owner    string // when set, the owner password (else Password); with Password "" the file opens without one
 	FontSize int    // in points; 0 = 11
 	Outline  []testBookmark
 }
@@ -31,8 +32,8 @@ var pdfPadding = []byte{0x28, 0xBF, 0x4E, 0x5E, 0x4E, 0x75, 0x8A, 0x41, 0x64, 0x
 func (p testPDF) Bytes(tb testing.TB) []byte {
 	tb.Helper()
 	w := &pdfWriter{}
-	if p.Password != "" {
-		w.setupEncryption(tb, p.Password)
+	if p.Password != "" || p.Owner != "" {
+		w.setupEncryption(tb, p.Password, cmp.Or(p.Owner, p.Password))
 	}
 	nPages := len(p.Pages)
 	// Object numbers: 1 catalog, 2 page tree, 3 font, 4 info, 5 encrypt,
@@ -122,12 +123,13 @@ func (w *pdfWriter) str(tb testing.TB, n int, s string) string {
 }
 
 // setupEncryption computes the revision 2 standard security handler values
-// (PDF 1.7 reference, algorithms 3.2 to 3.4) for user and owner password pw.
-func (w *pdfWriter) setupEncryption(tb testing.TB, pw string) {
+// (PDF 1.7 reference, algorithms 3.2 to 3.4) for user password pw and
+// owner password owner.
+func (w *pdfWriter) setupEncryption(tb testing.TB, pw, owner string) {
 	w.id = []byte("mcpvec-test-id-0")
 	w.perm = -4
 	padded := append([]byte(pw), pdfPadding...)[:32]
-	okey := md5.Sum(padded)
+	okey := md5.Sum(append([]byte(owner), pdfPadding...)[:32])
 	w.o = rc4Crypt(tb, okey[:5], padded)
 	h := md5.New()
 	h.Write(padded)

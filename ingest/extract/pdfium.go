@@ -262,7 +262,10 @@ func (s *session) read(data []byte, password string, pageTimeout time.Duration) 
 
 // open opens the document with the user password; for AES-256 files
 // (revision 6) whose password needs SASLprep, which pdfium leaves to the
-// caller, it retries with the prepared password.
+// caller, it retries with the prepared password. When the password is
+// refused it tries the empty one: one --password serves a folder where
+// most encrypted files open without a password (only an owner password,
+// permissions) and pdfium refuses a wrong password even for those.
 func (s *session) open(data []byte, password string) (*responses.OpenDocument, error) {
 	req := &requests.OpenDocument{File: &data}
 	if password != "" {
@@ -271,6 +274,10 @@ func (s *session) open(data []byte, password string) (*responses.OpenDocument, e
 	opened, err := s.inst.OpenDocument(req)
 	if prepared := saslPrep(password); errors.Is(err, pdfiumerrors.ErrPassword) && prepared != password {
 		req.Password = &prepared
+		opened, err = s.inst.OpenDocument(req)
+	}
+	if errors.Is(err, pdfiumerrors.ErrPassword) && password != "" {
+		req.Password = nil
 		return s.inst.OpenDocument(req)
 	}
 	return opened, err

@@ -51,6 +51,8 @@ func (h *sharedStringsHandler) chars(s string) {
 type sheetHandler struct {
 	f       *flow
 	shared  []string
+	styles  *cellStyles
+	style   string // the current cell's s attribute
 	typ     string // the current cell's t attribute
 	col     int    // the current cell's column (0-based), from its r attribute
 	next    int    // the column after the last written cell
@@ -65,6 +67,7 @@ func (h *sheetHandler) start(e xml.StartElement) bool {
 		h.next = 0
 	case "c":
 		h.typ, h.col = xmlAttr(e, "t"), cellColumn(xmlAttr(e, "r"), h.next)
+		h.style = xmlAttr(e, "s")
 		h.value.Reset()
 	case "v", "t":
 		h.inValue = true
@@ -101,6 +104,8 @@ func (h *sheetHandler) cell() {
 		}
 	case "b":
 		v = map[string]string{"1": "TRUE", "0": "FALSE"}[strings.TrimSpace(v)]
+	case "", "n":
+		v = h.styles.format(h.style, v)
 	}
 	if strings.TrimSpace(v) == "" {
 		return
@@ -133,8 +138,8 @@ func cellColumn(ref string, def int) int {
 }
 
 // extractXLSX returns one page per worksheet in workbook order, each
-// starting with the sheet's name. Cells show their cached values; dates
-// are the serial numbers Excel stores.
+// starting with the sheet's name. Cells show their cached values; numbers
+// in a date or time format are written as dates (see formatSerial).
 func extractXLSX(a *archive) (*Document, error) {
 	sheets, names, err := orderedParts(a, "xl/workbook.xml", "sheet")
 	if err != nil {
@@ -148,12 +153,13 @@ func extractXLSX(a *archive) (*Document, error) {
 		}
 		shared = h.list
 	}
+	styles := readCellStyles(a, "xl/workbook.xml")
 	doc := &Document{Title: coreTitle(a)}
 	for i, s := range sheets {
 		f := &flow{}
 		f.text(names[i])
 		f.para()
-		if err := a.walk(s, &sheetHandler{f: f, shared: shared}); err != nil {
+		if err := a.walk(s, &sheetHandler{f: f, shared: shared, styles: styles}); err != nil {
 			return nil, fmt.Errorf("sheet %q: %w", names[i], err)
 		}
 		doc.addUnit(strings.Join(f.finish(), "\n\n"), Heading{Level: 1, Title: names[i]})

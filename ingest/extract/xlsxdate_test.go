@@ -1,0 +1,46 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpvec/mcpvec/ingest/extract/extracttest"
+)
+
+// TestExtractXLSXDates: numbers in a date or time format are indexed as
+// dates, in the workbook's date system, not as serial numbers; other
+// numbers stay as stored.
+func TestExtractXLSXDates(t *testing.T) {
+	for _, tc := range []struct {
+		date1904 bool
+		want     string
+	}{
+		{true, "Dates\n\nBorn | 1952-10-11 14:24\nFiled | 1952-10-11 14:24\nAlarm | 18:00\nPlain | 17816.6\nSpan | 12.5\nElapsed | 36:00:00"},
+		{false, "Dates\n\nBorn | 1948-10-10 14:24\nFiled | 1948-10-10 14:24\nAlarm | 18:00\nPlain | 17816.6\nSpan | 12.5\nElapsed | 36:00:00"},
+	} {
+		doc := mustExtract(t, "dates.xlsx", extracttest.DatesXLSX(t, tc.date1904))
+		if got := strings.Join(doc.Pages, "|"); got != tc.want {
+			t.Errorf("date1904=%v:\n got %q\nwant %q", tc.date1904, got, tc.want)
+		}
+	}
+}
+
+func TestFormatSerial(t *testing.T) {
+	cs := &cellStyles{}
+	for _, c := range []struct{ in, want string }{
+		{"1", "1900-01-01"}, {"59", "1900-02-28"}, {"61", "1900-03-01"}, {"45000", "2023-03-15"},
+		{"45000.000011574", "2023-03-15 00:00:01"}, {"0.5", "12:00"}, {"-1", "-1"}, {"x", "x"}, {"1e300", "1e300"},
+	} {
+		if got := cs.formatSerial(c.in); got != c.want {
+			t.Errorf("formatSerial(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	for code, want := range map[string]dateKind{
+		"d-mmm-yy": dateTime, `yyyy\-mm\-dd`: dateTime, "h:mm AM/PM": dateTime, "[h]:mm:ss": elapsed, "[$-409]mmmm d, yyyy": dateTime,
+		"General": notDate, `0.00 "days"`: notDate, "#,##0.00_);[Red](#,##0.00)": notDate, "[Red]0.0": notDate, `0\d`: notDate,
+	} {
+		if got := dateFormatCode(code); got != want {
+			t.Errorf("dateFormatCode(%q) = %v, want %v", code, got, want)
+		}
+	}
+}
