@@ -40,11 +40,11 @@ const fetchOutputSchema = `{
   "properties": {
     "id": {"type": "string", "description": "The id that was fetched."},
     "title": {"type": "string", "description": "Document name and page."},
-    "text": {"type": "string", "description": "Full text of the passage (cut when very long; see metadata.truncated)."},
+    "text": {"type": "string", "description": "Full text of the passage (cut when very long; see metadata.truncated and metadata.next_id)."},
     "url": {"type": "string", "description": "Link to cite, or empty when none is known."},
     "metadata": {
       "type": "object",
-      "description": "document_id, source, page_start/page_end for PDFs, chunk_index, truncated when the text was cut.",
+      "description": "document_id, source, page_start/page_end for PDFs, chunk_index, truncated when the text was cut, and then next_id, the id to fetch for the rest.",
       "additionalProperties": true
     }
   },
@@ -75,9 +75,10 @@ func (s *Server) addTools(sum library.Summary) {
 	)
 	fetch := mcp.NewTool("fetch",
 		mcp.WithDescription("Fetch the full text of one passage of the local document library by the id a search result returned, "+
-			"with its title, a url to cite and metadata (document, pages)."),
+			"with its title, a url to cite and metadata (document, pages). "+
+			"A long text is cut: metadata.truncated is true and metadata.next_id is the id to fetch to read on."),
 		mcp.WithString("id", mcp.Required(), mcp.MinLength(1),
-			mcp.Description("A result id from search.")),
+			mcp.Description("A result id from search, or a metadata.next_id from fetch.")),
 		mcp.WithRawOutputSchema(json.RawMessage(fetchOutputSchema)),
 		mcp.WithToolAnnotation(withTitle(readOnly(), "Fetch a passage")),
 	)
