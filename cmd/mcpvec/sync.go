@@ -30,7 +30,7 @@ func runSync(ctx context.Context, e *env, args []string) int {
 	fs, lf, ef, ff := fileFlagSet("sync", "[flags] [FOLDER...]", e)
 	prefix := fs.String("url-prefix", "", "map each file's path relative to the folder onto this web address")
 	var excludes stringList
-	fs.Var(&excludes, "exclude", "gitignore-style pattern of files or folders to leave out (repeatable)")
+	fs.Var(&excludes, "exclude", "gitignore-style `PATTERN` of files or folders to leave out (repeatable)")
 	dry := fs.Bool("dry-run", false, "print what would change and change nothing")
 	cfg := syncConfig{report: termWriter{e.stderr}}
 	fs.BoolVar(&cfg.verbose, "v", false, "print a line per change")
