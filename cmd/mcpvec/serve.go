@@ -263,7 +263,7 @@ func printURLs(w io.Writer, urls []string, path string, o server.Options) {
 		fmt.Fprintln(w, "The k-… path is a password: share the URL only with your connector.")
 	}
 	if o.Web != nil && len(urls) > 0 {
-		local := strings.TrimSuffix(urls[len(urls)-1], "/sse")
+		local := strings.TrimSuffix(strings.TrimSuffix(urls[len(urls)-1], "/"), "/sse")
 		fmt.Fprintf(w, "Web page: %s/\n", strings.TrimSuffix(local, "/"+o.SecretPath))
 	}
 }
