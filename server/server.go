@@ -396,7 +396,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 }
 
 // ServeStdio speaks MCP over in/out until ctx is cancelled or in ends. Tool
-// results carry the source URL or "" (no server to link to). Only one
+// results carry the source URL, else the file:// URL of the source file
+// when ShowPaths is set, else "" (no server to link to). Only one
 // ServeStdio may run per process (mcp-go keeps one stdio session).
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	std := mcpserver.NewStdioServer(s.mcp)

@@ -117,7 +117,7 @@ func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mc
 		out.Results = resp.Results[:min(len(resp.Results), s.opts.MaxResults)]
 		for i, r := range out.Results {
 			if r.URL == "" {
-				out.Results[i].URL = s.docURL(ctx, r.DocID, r.Page, r.Anchor)
+				out.Results[i].URL = s.docURL(ctx, r.DocID, r.Page, r.Anchor, r.Source)
 			}
 		}
 	}
@@ -150,7 +150,7 @@ func (s *Server) handleFetch(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		out.Metadata["source"] = filepath.Base(src)
 	}
 	if out.URL == "" {
-		out.URL = s.docURL(ctx, resp.DocID, resp.Page, resp.Anchor)
+		out.URL = s.docURL(ctx, resp.DocID, resp.Page, resp.Anchor, resp.Source)
 	}
 	res, err := structured(ctx, out)
 	return res, 1, err
@@ -212,10 +212,16 @@ func structured(ctx context.Context, v any) (*mcp.CallToolResult, error) {
 
 // docURL is the signed absolute link to cite: a PDF's original file at
 // page, else the document's text view at anchor (the original itself when
-// neither is set). It is "" when the request did not come over HTTP
-// (stdio) or docID is unknown.
-func (s *Server) docURL(ctx context.Context, docID string, page int, anchor string) string {
+// neither is set). Over stdio, where no server links exist, it is the
+// file:// URL of the source file when ShowPaths lets paths out, else "";
+// it is "" for an unknown docID.
+func (s *Server) docURL(ctx context.Context, docID string, page int, anchor, source string) string {
 	base, _ := ctx.Value(baseKey{}).(string)
+	if base == "" && s.opts.ShowPaths {
+		// Over stdio the client runs where the files are, and the owner
+		// lets paths out: the file itself is the link.
+		return library.FileURL(source, page)
+	}
 	if base == "" || docID == "" {
 		return ""
 	}

@@ -33,6 +33,11 @@ func runSearch(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
+	for i, r := range resp.Results {
+		if r.URL == "" { // the user is on the machine that holds the file
+			resp.Results[i].URL = library.FileURL(r.Source, r.Page)
+		}
+	}
 	if *asJSON {
 		return printJSON(e, resp)
 	}
@@ -88,6 +93,9 @@ func runFetch(ctx context.Context, e *env, args []string) int {
 	resp, err := h.lib.Fetch(ctx, pos[0], fo)
 	if err != nil {
 		return errorf(e, "%v", err)
+	}
+	if resp.URL == "" {
+		resp.URL = library.FileURL(resp.Source, resp.Page)
 	}
 	if *asJSON {
 		return printJSON(e, resp)

@@ -70,7 +70,7 @@ func (l *Library) fetchDocument(id string) (*FetchResponse, error) {
 		anchor = kindOf(d.MediaType).anchorOf(1)
 	}
 	return &FetchResponse{ID: d.ID, Title: d.Title, Text: d.Text, URL: sourceURL(d, 0),
-		Metadata: md, DocID: d.ID, Page: page, Anchor: anchor}, nil
+		Metadata: md, DocID: d.ID, Page: page, Anchor: anchor, Source: d.SourcePath}, nil
 }
 
 func (l *Library) fetchPassage(docID string, idx int) (*FetchResponse, error) {
@@ -108,7 +108,8 @@ func (l *Library) fetchPassage(docID string, idx int) (*FetchResponse, error) {
 		md["page_start"], md["page_end"] = c.PageStart, c.PageEnd
 	}
 	return &FetchResponse{ID: c.ID(), Title: passageTitle(d, c.Headings, c.PageStart, c.PageEnd),
-		Text: strings.TrimSpace(text), URL: sourceURL(d, page), Metadata: md, DocID: d.ID, Page: page, Anchor: anchor}, nil
+		Text: strings.TrimSpace(text), URL: sourceURL(d, page), Metadata: md, DocID: d.ID, Page: page, Anchor: anchor,
+		Source: d.SourcePath}, nil
 }
 
 // PartID is the id of the part of id's text from its from-th character on
