@@ -41,6 +41,9 @@ func TestFetchWholeTextAndParts(t *testing.T) {
 	}
 
 	c := startServe(t, db, nil, "--max-fetch-chars", "20000").c
+	if fwd := fetchJSON(t, db, id); fwd.Text != whole.Text { // handed to the server, which caps MCP only
+		t.Fatalf("mcpvec fetch while serving: %d characters, want %d", utf8.RuneCountInString(fwd.Text), utf8.RuneCountInString(whole.Text))
+	}
 	var read strings.Builder
 	part, parts := id, 0
 	for ; part != "" && parts < 50; parts++ {
