@@ -13,8 +13,8 @@ help: ## list the targets
 build: ## build bin/mcpvec with the version stamped
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mcpvec
 
-test: node-deps ## run every test with the race detector (what CI runs)
-	$(GO) test -race -count=1 -timeout 45m ./...
+test: node-deps ## run every test with the race detector (what CI runs), then name the tests skipped for a missing tool
+	@st=0; $(GO) test -race -count=1 -timeout 45m ./... || st=$$?; $(GO) run ./internal/testnote; exit $$st
 
 race: test ## alias of test
 

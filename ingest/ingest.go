@@ -110,6 +110,9 @@ type Ingester struct {
 	ex   Extractor
 	emb  Embedder
 	opts Options
+
+	mu     sync.Mutex
+	claims map[string]string // document id -> the path being ingested under it
 }
 
 // New returns an Ingester. The library's embedder identity must already be
@@ -293,11 +296,46 @@ func (in *Ingester) file(ctx context.Context, f discover.File) (res fileResult) 
 		if old, err := in.db.DocumentByPath(f.Path); err == nil && old.SHA256 == shaHex && old.SourceURL == srcURL {
 			return fileResult{how: unchanged}
 		}
+	}
+	// Two files of one content are one document: the first to claim it is
+	// ingested, the other reported, never stored over it.
+	if other := in.claim(id, f.Path); other != "" {
+		return duplicateOf(other, id)
+	}
+	defer in.release(id)
+	if !in.opts.Force {
 		if other, err := in.db.DocumentInfo(id); err == nil && other.SourcePath != f.Path {
-			return fileResult{how: duplicate, err: fmt.Errorf("same content as %s (document %s)", other.SourcePath, id)}
+			return duplicateOf(other.SourcePath, id)
 		}
 	}
 	return in.process(ctx, f, data, shaHex, srcURL)
+}
+
+// duplicateOf is the result of a file with the same content as the file
+// at path, stored (or being stored) as document id.
+func duplicateOf(path, id string) fileResult {
+	return fileResult{how: duplicate, err: fmt.Errorf("same content as %s (document %s)", path, id)}
+}
+
+// claim marks document id as being ingested from path, unless another
+// file is being ingested as id now: then it returns that file's path.
+func (in *Ingester) claim(id, path string) (other string) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if p, ok := in.claims[id]; ok && p != path {
+		return p
+	}
+	if in.claims == nil {
+		in.claims = map[string]string{}
+	}
+	in.claims[id] = path
+	return ""
+}
+
+func (in *Ingester) release(id string) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	delete(in.claims, id)
 }
 
 // ContentHash returns the hex SHA-256 of what r yields: a document's SHA256,

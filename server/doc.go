@@ -82,8 +82,8 @@
 //     are written once, in New, and keep the counts and titles of that time.
 //   - Search snippets are cut at 2000 characters and at most MaxResults
 //     results are returned; fetch text is cut at MaxFetchChars with
-//     metadata.truncated=true. The fetch metadata map is copied, never
-//     mutated.
+//     metadata.truncated=true and metadata.next_id, the id ("<id>@<n>")
+//     of the rest. The fetch metadata map is copied, never mutated.
 //   - Tool mistakes (empty query, query too long, unknown id) are tool
 //     results with isError; a failing library is a JSON-RPC error, logged.
 //     Panics in tool handlers and HTTP handlers are recovered.

@@ -354,8 +354,8 @@ func (s *Server) streamDeadlines(next http.Handler) http.Handler {
 
 // Serve serves Handler on ln, which it closes, until ctx is cancelled, then
 // shuts down gracefully (closing open SSE and HTTP streams, waiting at most
-// 5 seconds). It logs the URLs to give an MCP client. It returns nil after a
-// clean shutdown, else the serve error.
+// 5 seconds). It logs the URLs to give an MCP client at debug level. It
+// returns nil after a clean shutdown, else the serve error.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.mu.Lock()
 	s.boundAddr = ln.Addr().String()
@@ -369,7 +369,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 	for _, u := range s.URLs() {
-		s.log.Info("mcp endpoint", "url", u)
+		// Debug: the command that serves prints them for the user.
+		s.log.Debug("mcp endpoint", "url", u)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -395,7 +396,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 }
 
 // ServeStdio speaks MCP over in/out until ctx is cancelled or in ends. Tool
-// results carry the source URL or "" (no server to link to). Only one
+// results carry the source URL, else the file:// URL of the source file
+// when ShowPaths is set, else "" (no server to link to). Only one
 // ServeStdio may run per process (mcp-go keeps one stdio session).
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	std := mcpserver.NewStdioServer(s.mcp)
@@ -411,8 +413,9 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 func (s *Server) Ready() <-chan struct{} { return s.ready }
 
 // URLs returns the MCP endpoint URLs to print at start: the public ones
-// (streamable HTTP, then SSE) when PublicURL is set, then the local ones.
-// After Serve has started, local URLs use the bound port.
+// (streamable HTTP, then SSE) when PublicURL is set, then the local ones
+// unless they are the same. After Serve has started, local URLs use the
+// bound port.
 func (s *Server) URLs() []string {
 	s.mu.Lock()
 	addr := s.boundAddr
@@ -421,15 +424,18 @@ func (s *Server) URLs() []string {
 		addr = s.opts.Addr
 	}
 	var out []string
-	if s.public != nil {
-		base := s.public.String() + s.prefix
-		out = append(out, base+"/mcp", base+"/sse/")
-	}
 	host, port, _ := net.SplitHostPort(addr)
 	if host == "" || host == "0.0.0.0" || host == "::" {
 		host = "127.0.0.1"
 	}
 	local := "http://" + net.JoinHostPort(host, port) + s.prefix
+	if s.public != nil {
+		base := s.public.String() + s.prefix
+		out = append(out, base+"/mcp", base+"/sse/")
+		if strings.EqualFold(base, local) {
+			return out // a loopback public URL: the local ones are the same
+		}
+	}
 	return append(out, local+"/mcp", local+"/sse")
 }
 

@@ -40,11 +40,11 @@ const fetchOutputSchema = `{
   "properties": {
     "id": {"type": "string", "description": "The id that was fetched."},
     "title": {"type": "string", "description": "Document name and page."},
-    "text": {"type": "string", "description": "Full text of the passage (cut when very long; see metadata.truncated)."},
+    "text": {"type": "string", "description": "Full text of the passage (cut when very long; see metadata.truncated and metadata.next_id)."},
     "url": {"type": "string", "description": "Link to cite, or empty when none is known."},
     "metadata": {
       "type": "object",
-      "description": "document_id, source, page_start/page_end for PDFs, chunk_index, truncated when the text was cut.",
+      "description": "document_id, source, page_start/page_end for PDFs, chunk_index, truncated when the text was cut, and then next_id, the id to fetch for the rest.",
       "additionalProperties": true
     }
   },
@@ -75,9 +75,10 @@ func (s *Server) addTools(sum library.Summary) {
 	)
 	fetch := mcp.NewTool("fetch",
 		mcp.WithDescription("Fetch the full text of one passage of the local document library by the id a search result returned, "+
-			"with its title, a url to cite and metadata (document, pages)."),
+			"with its title, a url to cite and metadata (document, pages). "+
+			"A long text is cut: metadata.truncated is true and metadata.next_id is the id to fetch to read on."),
 		mcp.WithString("id", mcp.Required(), mcp.MinLength(1),
-			mcp.Description("A result id from search.")),
+			mcp.Description("A result id from search, or a metadata.next_id from fetch.")),
 		mcp.WithRawOutputSchema(json.RawMessage(fetchOutputSchema)),
 		mcp.WithToolAnnotation(withTitle(readOnly(), "Fetch a passage")),
 	)
@@ -116,7 +117,7 @@ func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mc
 		out.Results = resp.Results[:min(len(resp.Results), s.opts.MaxResults)]
 		for i, r := range out.Results {
 			if r.URL == "" {
-				out.Results[i].URL = s.docURL(ctx, r.DocID, r.Page, r.Anchor)
+				out.Results[i].URL = s.docURL(ctx, r.DocID, r.Page, r.Anchor, r.Source)
 			}
 		}
 	}
@@ -149,7 +150,7 @@ func (s *Server) handleFetch(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		out.Metadata["source"] = filepath.Base(src)
 	}
 	if out.URL == "" {
-		out.URL = s.docURL(ctx, resp.DocID, resp.Page, resp.Anchor)
+		out.URL = s.docURL(ctx, resp.DocID, resp.Page, resp.Anchor, resp.Source)
 	}
 	res, err := structured(ctx, out)
 	return res, 1, err
@@ -211,10 +212,16 @@ func structured(ctx context.Context, v any) (*mcp.CallToolResult, error) {
 
 // docURL is the signed absolute link to cite: a PDF's original file at
 // page, else the document's text view at anchor (the original itself when
-// neither is set). It is "" when the request did not come over HTTP
-// (stdio) or docID is unknown.
-func (s *Server) docURL(ctx context.Context, docID string, page int, anchor string) string {
+// neither is set). Over stdio, where no server links exist, it is the
+// file:// URL of the source file when ShowPaths lets paths out, else "";
+// it is "" for an unknown docID.
+func (s *Server) docURL(ctx context.Context, docID string, page int, anchor, source string) string {
 	base, _ := ctx.Value(baseKey{}).(string)
+	if base == "" && s.opts.ShowPaths {
+		// Over stdio the client runs where the files are, and the owner
+		// lets paths out: the file itself is the link.
+		return library.FileURL(source, page)
+	}
 	if base == "" || docID == "" {
 		return ""
 	}

@@ -29,10 +29,11 @@ type docJSON struct {
 }
 
 func runLs(ctx context.Context, e *env, args []string) int {
-	fs, lf := libFlagSet("ls", "[flags]", e)
+	fs, lf := libFlagSet("ls", "[flags] [PATH...]", e)
 	asJSON := fs.Bool("json", false, "print JSON")
 	roots := fs.Bool("roots", false, "list the folders `mcpvec sync` keeps current instead")
-	if _, st, ok := parseFlags(fs, args, e); !ok {
+	paths, st, ok := parseFlags(fs, args, e)
+	if !ok {
 		return st
 	}
 	h, st := openOrForward(ctx, e, lf, "ls", args, false, needStore)
@@ -47,6 +48,13 @@ func runLs(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
+	var pr *pathReport
+	if len(paths) > 0 {
+		if pr, err = lsPaths(ctx, e, docs, h.docs.DocumentInfo, paths); err != nil {
+			return errorf(e, "%v", err)
+		}
+		docs = pr.docs
+	}
 	sort.Slice(docs, func(i, j int) bool { return docs[i].SourcePath < docs[j].SourcePath })
 	out := []docJSON{}
 	for _, d := range docs {
@@ -55,7 +63,11 @@ func runLs(ctx context.Context, e *env, args []string) int {
 			IngestedAt: d.IngestedAt})
 	}
 	if *asJSON {
-		return printJSON(e, map[string]any{"documents": out})
+		v := map[string]any{"documents": out}
+		if pr != nil {
+			v["duplicates"], v["missing"] = append([]duplicateJSON{}, pr.duplicates...), append([]string{}, pr.missing...)
+		}
+		return printJSON(e, v)
 	}
 	// tabwriter writes each cell and its padding on its own: unbuffered,
 	// listing 250,000 documents made 3.6 s of write calls.
@@ -70,6 +82,9 @@ func runLs(ctx context.Context, e *env, args []string) int {
 	}
 	if err := bw.Flush(); err != nil {
 		return errorf(e, "%v", err)
+	}
+	if pr != nil {
+		printPathNotes(e, pr)
 	}
 	return 0
 }

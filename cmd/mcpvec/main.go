@@ -87,6 +87,9 @@ func dispatch(ctx context.Context, args []string, e *env) int {
 		usage(e.stdout)
 		return 0
 	}
+	if args[0] == "--version" || args[0] == "-version" {
+		return runVersion(ctx, e, args[1:])
+	}
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return c.run(ctx, e, args[1:])
@@ -158,9 +161,33 @@ func newFlagSet(name, usageLine string, e *env) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: mcpvec %s %s\n\nFlags:\n", name, usageLine)
-		fs.PrintDefaults()
+		printDefaults(fs)
 	}
 	return fs
+}
+
+// printDefaults is fs.PrintDefaults with the flags spelled --name, as the
+// README and the usage lines spell them, and no value shown for an on/off
+// flag: PrintDefaults takes a `quoted` word of any flag's usage as the name
+// of its value, so "--roots  list the folders `mcpvec sync` keeps" read as
+// if --roots took one.
+func printDefaults(fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			f.Usage = strings.ReplaceAll(f.Usage, "`", "")
+		}
+	})
+	var b strings.Builder
+	out := fs.Output()
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(out)
+	for l := range strings.Lines(b.String()) {
+		if strings.HasPrefix(l, "  -") {
+			l = "  --" + l[3:]
+		}
+		io.WriteString(out, l)
+	}
 }
 
 // libFlagSet is newFlagSet for a command that opens the library, with the
@@ -179,15 +206,6 @@ func embedFlagSet(name, usageLine string, e *env) (*flag.FlagSet, *libFlags, *em
 	ef := new(embedFlags)
 	ef.register(fs, e)
 	return fs, lf, ef
-}
-
-func runVersion(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("version", "", e)
-	if _, st, ok := parseFlags(fs, args, e); !ok {
-		return st
-	}
-	fmt.Fprintf(e.stdout, "mcpvec %s\n", Version)
-	return 0
 }
 
 // errorf prints a command's error. A damaged or empty library file, which

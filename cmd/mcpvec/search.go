@@ -33,6 +33,11 @@ func runSearch(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
+	for i, r := range resp.Results {
+		if r.URL == "" { // the user is on the machine that holds the file
+			resp.Results[i].URL = library.FileURL(r.Source, r.Page)
+		}
+	}
 	if *asJSON {
 		return printJSON(e, resp)
 	}
@@ -71,6 +76,7 @@ func writeJSON(w io.Writer, v any) error {
 func runFetch(ctx context.Context, e *env, args []string) int {
 	fs, lf := libFlagSet("fetch", "[flags] ID", e)
 	asJSON := fs.Bool("json", false, "print the MCP fetch tool's JSON object")
+	maxChars := fs.Int("max-chars", 0, "cut the text at `N` characters; the cut names the id that reads on (default: the whole text)")
 	pos, st, ok := parseArgs(fs, args, e, one)
 	if !ok {
 		return st
@@ -80,9 +86,16 @@ func runFetch(ctx context.Context, e *env, args []string) int {
 		return st
 	}
 	defer h.close()
-	resp, err := h.lib.Fetch(ctx, pos[0], library.FetchOptions{})
+	fo := library.FetchOptions{MaxChars: -1}
+	if *maxChars > 0 {
+		fo.MaxChars = *maxChars
+	}
+	resp, err := h.lib.Fetch(ctx, pos[0], fo)
 	if err != nil {
 		return errorf(e, "%v", err)
+	}
+	if resp.URL == "" {
+		resp.URL = library.FileURL(resp.Source, resp.Page)
 	}
 	if *asJSON {
 		return printJSON(e, resp)
@@ -92,8 +105,8 @@ func runFetch(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stdout, termSafe(resp.URL, false))
 	}
 	fmt.Fprintf(e.stdout, "\n%s\n", termSafe(resp.Text, true))
-	if t, _ := resp.Metadata["truncated"].(bool); t {
-		fmt.Fprintln(e.stderr, "(text truncated)")
+	if next, _ := resp.Metadata["next_id"].(string); next != "" {
+		fmt.Fprintf(e.stderr, "(text cut; `mcpvec fetch %s` reads on)\n", next)
 	}
 	return 0
 }

@@ -162,7 +162,7 @@ func serveFlags(fs *flag.FlagSet, e *env, o *server.Options, origins *stringList
 	fs.IntVar(&o.MaxQueryLen, "max-query-len", server.DefaultMaxQueryLen, "longest search query in characters")
 	readOnly = fs.Bool("read-only", false, "open the library read-only (a read-only mount): search, fetch and document links work, writes are refused; chosen by itself when the file cannot be opened for writing")
 	fs.BoolVar(&o.ShowPaths, "show-paths", false, "send each document's absolute local path to clients in fetch metadata (default: the file name only)")
-	fs.Var(origins, "allow-origin", "extra browser origin allowed to call the MCP endpoints (repeatable; chatgpt.com and claude.ai are allowed)")
+	fs.Var(origins, "allow-origin", "extra browser `ORIGIN` allowed to call the MCP endpoints (repeatable; chatgpt.com and claude.ai are allowed)")
 	return stdio, secret, readOnly, useOAuth
 }
 
@@ -272,7 +272,7 @@ func printURLs(w io.Writer, urls []string, path string, o server.Options) {
 		fmt.Fprintln(w, "The k-… path is a password: share the URL only with your connector.")
 	}
 	if o.Web != nil && len(urls) > 0 {
-		local := strings.TrimSuffix(urls[len(urls)-1], "/sse")
+		local := strings.TrimSuffix(strings.TrimSuffix(urls[len(urls)-1], "/"), "/sse")
 		fmt.Fprintf(w, "Web page: %s/\n", strings.TrimSuffix(local, "/"+o.SecretPath))
 	}
 }

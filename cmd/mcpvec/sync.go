@@ -31,7 +31,7 @@ func runSync(ctx context.Context, e *env, args []string) int {
 	fs, lf, ef, ff := fileFlagSet("sync", "[flags] [FOLDER...]", e)
 	prefix := fs.String("url-prefix", "", "map each file's path relative to the folder onto this web address")
 	var excludes stringList
-	fs.Var(&excludes, "exclude", "gitignore-style pattern of files or folders to leave out (repeatable)")
+	fs.Var(&excludes, "exclude", "gitignore-style `PATTERN` of files or folders to leave out (repeatable)")
 	dry := fs.Bool("dry-run", false, "print what would change and change nothing")
 	follow := fs.Bool("follow-links", false, "include symlinks that lead out of the folder (remembered with it); by default each is skipped with a line")
 	cfg := syncConfig{report: termWriter{e.stderr}}

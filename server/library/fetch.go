@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -16,23 +17,42 @@ import (
 
 // FetchOptions overrides the library's defaults for one fetch.
 type FetchOptions struct {
-	// MaxChars caps the text in characters (0: Options.MaxFetchChars).
+	// MaxChars caps the text in characters (0: Options.MaxFetchChars;
+	// negative: no cap, the whole text).
 	MaxChars int
 }
 
 // Fetch returns a passage with the pages it lies on (or its neighbouring
 // passages for documents without pages), or a whole document, capped at
-// fo.MaxChars with metadata.truncated set when cut: it is the one place
-// fetched text is cut. An unknown id returns ErrNotFound.
+// fo.MaxChars: it is the one place fetched text is cut. A cut text has
+// metadata.truncated set and metadata.next_id, the id of the rest: the id
+// "<id>@<n>" (see PartID) is the text of <id> from its n-th character on,
+// so a reader can follow next_id until the whole text is read. An unknown
+// id, or a part that starts past the end of the text, returns ErrNotFound.
 func (l *Library) Fetch(ctx context.Context, id string, fo FetchOptions) (*FetchResponse, error) {
 	limit := cmp.Or(fo.MaxChars, l.opts.MaxFetchChars)
 	id = strings.TrimSpace(id)
-	if id == "" {
+	base, from, _ := splitPartID(id)
+	if base == "" {
 		return nil, fmt.Errorf("%w: empty id", ErrNotFound)
 	}
-	if docID, idx, ok := store.ParsePassageID(id); ok {
-		return l.fetchPassage(docID, idx, limit)
+	var resp *FetchResponse
+	var err error
+	if docID, idx, ok := store.ParsePassageID(base); ok {
+		resp, err = l.fetchPassage(docID, idx)
+	} else {
+		resp, err = l.fetchDocument(base)
 	}
+	if err != nil {
+		return nil, err
+	}
+	if err := resp.window(id, base, from, limit); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+func (l *Library) fetchDocument(id string) (*FetchResponse, error) {
 	d, err := l.be.Document(id, true)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
@@ -40,23 +60,20 @@ func (l *Library) Fetch(ctx context.Context, id string, fo FetchOptions) (*Fetch
 	if err != nil {
 		return nil, err
 	}
-	text, truncated := CutText(d.Text, limit)
-	md := docMetadata(d, truncated)
+	md := docMetadata(d)
 	md["chunks"] = len(d.Chunks)
-	if isPaged(d) {
-		md["page_start"], md["page_end"] = 1, max(d.Pages, 1)
-	}
 	page, anchor := 0, ""
 	if isPaged(d) {
+		md["page_start"], md["page_end"] = 1, max(d.Pages, 1)
 		page = 1
 	} else {
 		anchor = kindOf(d.MediaType).anchorOf(1)
 	}
-	return &FetchResponse{ID: d.ID, Title: d.Title, Text: text, URL: sourceURL(d, 0),
-		Metadata: md, DocID: d.ID, Page: page, Anchor: anchor}, nil
+	return &FetchResponse{ID: d.ID, Title: d.Title, Text: d.Text, URL: sourceURL(d, 0),
+		Metadata: md, DocID: d.ID, Page: page, Anchor: anchor, Source: d.SourcePath}, nil
 }
 
-func (l *Library) fetchPassage(docID string, idx, limit int) (*FetchResponse, error) {
+func (l *Library) fetchPassage(docID string, idx int) (*FetchResponse, error) {
 	d, err := l.be.Document(docID, true)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && idx >= len(d.Chunks)) {
 		return nil, fmt.Errorf("%w: %q", ErrNotFound, fmt.Sprintf("%s:%d", docID, idx))
@@ -84,15 +101,80 @@ func (l *Library) fetchPassage(docID string, idx, limit int) (*FetchResponse, er
 		}
 		text = d.Text[max(lo, 0):min(hi, len(d.Text))]
 	}
-	text, truncated := CutText(strings.TrimSpace(text), limit)
-	md := docMetadata(d, truncated)
+	md := docMetadata(d)
 	md["chunk_index"] = idx
 	md["passage"] = c.Text
 	if isPaged(d) {
 		md["page_start"], md["page_end"] = c.PageStart, c.PageEnd
 	}
-	return &FetchResponse{ID: c.ID(), Title: passageTitle(d, c.Headings, c.PageStart, c.PageEnd), Text: text,
-		URL: sourceURL(d, page), Metadata: md, DocID: d.ID, Page: page, Anchor: anchor}, nil
+	return &FetchResponse{ID: c.ID(), Title: passageTitle(d, c.Headings, c.PageStart, c.PageEnd),
+		Text: strings.TrimSpace(text), URL: sourceURL(d, page), Metadata: md, DocID: d.ID, Page: page, Anchor: anchor,
+		Source: d.SourcePath}, nil
+}
+
+// PartID is the id of the part of id's text from its from-th character on
+// (0-based, in characters): "<id>@<from>". Fetch answers it.
+func PartID(id string, from int) string { return id + "@" + strconv.Itoa(from) }
+
+// splitPartID splits a PartID into the id and the first character; ok is
+// false (and id is returned whole, from 0) for an id without a part. No
+// document or passage id holds "@".
+func splitPartID(id string) (base string, from int, ok bool) {
+	i := strings.LastIndexByte(id, '@')
+	if i < 0 || i == len(id)-1 || strings.Trim(id[i+1:], "0123456789") != "" {
+		return id, 0, false
+	}
+	n, err := strconv.Atoi(id[i+1:])
+	if err != nil {
+		return id, 0, false
+	}
+	return id[:i], n, true
+}
+
+// window cuts r.Text to the part asked for: from its from-th character on,
+// at most limit characters (negative: no cap). id is the id asked for and
+// base the document or passage it names. A cut part names the rest in
+// metadata.next_id; parts read in turn, each without its ellipsis, are the
+// whole text exactly.
+func (r *FetchResponse) window(id, base string, from, limit int) error {
+	text := r.Text
+	if id != base {
+		off, ok := runeOffset(text, from)
+		if !ok {
+			return fmt.Errorf("%w: %q (the text is %d characters long)", ErrNotFound, id, utf8.RuneCountInString(text))
+		}
+		text = text[off:]
+		r.ID = id
+		r.Metadata["offset"] = from
+	}
+	end, cut := len(text), false
+	if limit >= 0 {
+		end, cut = cutEnd(text, limit)
+	}
+	if cut && end == 0 {
+		// Whitespace the cut would drop: step over it so reading on moves.
+		end = len(cutRunes(text, max(limit-1, 1)))
+	}
+	r.Metadata["truncated"] = cut
+	r.Text = text[:end]
+	if cut {
+		r.Text += "…"
+		r.Metadata["next_id"] = PartID(base, from+utf8.RuneCountInString(text[:end]))
+	}
+	return nil
+}
+
+// runeOffset is the byte offset of text's n-th character; ok is false
+// when text has no n-th character (a part past its end).
+func runeOffset(text string, n int) (int, bool) {
+	i := 0
+	for off := range text {
+		if i == n {
+			return off, true
+		}
+		i++
+	}
+	return 0, false
 }
 
 func neighbours(d *store.Document, idx int) []uint64 {
@@ -106,12 +188,11 @@ func neighbours(d *store.Document, idx int) []uint64 {
 	return out
 }
 
-func docMetadata(d *store.Document, truncated bool) map[string]any {
+func docMetadata(d *store.Document) map[string]any {
 	md := map[string]any{
 		"document_id": d.ID,
 		"source":      d.SourcePath,
 		"media_type":  d.MediaType,
-		"truncated":   truncated,
 	}
 	if d.SourceURL != "" {
 		md["source_url"] = d.SourceURL
@@ -126,17 +207,30 @@ func docMetadata(d *store.Document, truncated bool) map[string]any {
 // near the end and ending with an ellipsis, and reports whether it cut. It is
 // the one cut of text for readers (fetch, and the server's instructions).
 func CutText(text string, max int) (string, bool) {
-	if utf8.RuneCountInString(text) <= max {
+	end, cut := cutEnd(text, max)
+	if !cut {
 		return text, false
 	}
 	if max < 1 {
 		return "", true
 	}
+	return text[:end] + "…", true
+}
+
+// cutEnd is where CutText cuts text for at most max characters with the
+// ellipsis: the byte offset of the end of what it keeps.
+func cutEnd(text string, max int) (end int, cut bool) {
+	if utf8.RuneCountInString(text) <= max {
+		return len(text), false
+	}
+	if max < 1 {
+		return 0, true
+	}
 	t := cutRunes(text, max-1) // leave room for the ellipsis
 	if sp := strings.LastIndexAny(t, " \n\t"); sp > len(t)*9/10 {
 		t = t[:sp]
 	}
-	return strings.TrimRight(t, " \n\t") + "…", true
+	return len(strings.TrimRight(t, " \n\t")), true
 }
 
 // Original is a document's original file, for the server's /docs links.

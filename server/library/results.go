@@ -215,14 +215,15 @@ func (l *Library) result(d *store.Document, p *picked) SearchResult {
 		anchor = viewAnchor(d, c, c.Start+p.off)
 	}
 	return SearchResult{
-		ID:    c.ID(),
-		Title: passageTitle(d, c.Headings, page, page),
-		URL:   sourceURL(d, page),
-		Text:  p.snippet,
-		DocID: d.ID,
-		Page:  page,
-		Score: p.score,
-		seq:   c.Seq,
+		ID:     c.ID(),
+		Title:  passageTitle(d, c.Headings, page, page),
+		URL:    sourceURL(d, page),
+		Text:   p.snippet,
+		DocID:  d.ID,
+		Page:   page,
+		Source: d.SourcePath,
+		Score:  p.score,
+		seq:    c.Seq,
 
 		Anchor: anchor,
 	}

@@ -5,7 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -265,6 +268,26 @@ func section(title string, heads []string) string {
 
 // sourceURL is the document's own web address with a #page fragment for
 // paged documents, or "" when it has none.
+// FileURL is the file:// URL of a document's source file at path, opening
+// at page when page > 0 (which only PDFs have, as "#page=N" that PDF
+// viewers follow): the link for a reader on the machine that holds the
+// file, when the document has no source URL. It is "" for a path that is
+// not absolute.
+func FileURL(path string, page int) string {
+	if !filepath.IsAbs(path) {
+		return ""
+	}
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // C:/x.pdf
+	}
+	u := url.URL{Scheme: "file", Path: p}
+	if page > 0 {
+		u.Fragment = "page=" + strconv.Itoa(page)
+	}
+	return u.String()
+}
+
 func sourceURL(d *store.Document, page int) string {
 	if d.SourceURL == "" {
 		return ""

@@ -22,6 +22,9 @@ type SearchResult struct {
 	DocID  string `json:"-"`
 	Page   int    `json:"-"`
 	Anchor string `json:"-"`
+	// Source is the document's source path, for a local reader's link
+	// (FileURL) when URL is ""; not on the wire.
+	Source string `json:"-"`
 	// Score is the fused ranking score (higher is better); not on the wire.
 	Score float64 `json:"-"`
 	// Retriever is "lexical", "vector", "both" or "fused" (a backend that
@@ -47,4 +50,5 @@ type FetchResponse struct {
 	DocID  string `json:"-"`
 	Page   int    `json:"-"`
 	Anchor string `json:"-"`
+	Source string `json:"-"` // as in SearchResult
 }

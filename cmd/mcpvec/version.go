@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"strings"
+)
+
+// runVersion is `mcpvec version` and `mcpvec --version`.
+func runVersion(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("version", "", e)
+	if _, st, ok := parseFlags(fs, args, e); !ok {
+		return st
+	}
+	bi, _ := debug.ReadBuildInfo()
+	fmt.Fprintln(e.stdout, versionLine(Version, bi))
+	return 0
+}
+
+// versionLine is "mcpvec VERSION (commit C, DATE)": VERSION is the
+// Makefile's stamp (-X main.Version), else the module version `go install`
+// recorded; the commit (with ", modified" for a dirty tree) and its date
+// come from the VCS settings the go command records in the binary. bi may
+// be nil; what is unknown is left out.
+func versionLine(stamped string, bi *debug.BuildInfo) string {
+	v := stamped
+	var details []string
+	if bi != nil {
+		if mv := bi.Main.Version; (v == "" || v == "dev") && mv != "" && mv != "(devel)" {
+			v = mv
+		}
+		set := map[string]string{}
+		for _, s := range bi.Settings {
+			set[s.Key] = s.Value
+		}
+		if rev := set["vcs.revision"]; rev != "" {
+			c := "commit " + rev[:min(len(rev), 12)]
+			if set["vcs.modified"] == "true" {
+				c += ", modified"
+			}
+			details = append(details, c)
+		}
+		if t := set["vcs.time"]; t != "" {
+			details = append(details, t)
+		}
+		if bi.GoVersion != "" {
+			details = append(details, bi.GoVersion)
+		}
+	}
+	if v == "" {
+		v = "dev"
+	}
+	if len(details) == 0 {
+		return "mcpvec " + v
+	}
+	return "mcpvec " + v + " (" + strings.Join(details, ", ") + ")"
+}
