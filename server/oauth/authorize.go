@@ -110,7 +110,7 @@ func (s *Server) savePending(p *pending) (string, error) {
 		return "", err
 	}
 	p.ID, p.CSRFHash, p.Expires = id, hashToken(csrf), s.now().Add(s.cfg.ConsentTTL)
-	err = s.cfg.Store.Update(func(tx Tx) error {
+	err = s.update(func(tx Tx) error {
 		if err := sweep(tx, s.now()); err != nil {
 			return err
 		}

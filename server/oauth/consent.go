@@ -133,7 +133,7 @@ func (s *Server) loadPending(r *http.Request) (*pending, string, error) {
 }
 
 func (s *Server) deletePending(id string) {
-	if err := s.cfg.Store.Update(func(tx Tx) error { return tx.Delete(kindPending, id) }); err != nil {
+	if err := s.update(func(tx Tx) error { return tx.Delete(kindPending, id) }); err != nil {
 		s.log.Warn("oauth: delete consent request", "err", err)
 	}
 }
@@ -148,7 +148,7 @@ func (s *Server) finishConsent(w http.ResponseWriter, r *http.Request, p *pendin
 	}
 	rec := codeRecord{ClientID: p.ClientID, ClientName: p.ClientName, RedirectURI: p.RedirectURI,
 		Challenge: p.Challenge, Resource: p.Resource, Expires: s.now().Add(s.cfg.CodeTTL)}
-	err = s.cfg.Store.Update(func(tx Tx) error {
+	err = s.update(func(tx Tx) error {
 		if tx.Get(kindPending, p.ID) == nil {
 			return errBadConsent // used by a concurrent submit
 		}
