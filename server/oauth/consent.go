@@ -141,7 +141,7 @@ func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
 	}
 	p, csrf, err := s.loadPending(r)
 	if err != nil {
-		s.log.Warn("oauth: consent refused", "remote", remoteHost(r), "err", err)
+		s.log.Warn("oauth: consent refused", "remote", s.remoteHost(r), "err", err)
 		s.errorPage(w, http.StatusForbidden, "This consent form is not valid (expired, already used, or not from this browser). Start the sign-in again from your application.")
 		return
 	}
@@ -156,7 +156,7 @@ func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
 		}
 		s.finishConsent(w, r, p)
 	case "approve":
-		if msg, status := s.checkOwner(r, r.PostForm.Get("passphrase")); msg != "" {
+		if msg, status := s.checkOwner(r, p.ClientID, r.PostForm.Get("passphrase")); msg != "" {
 			s.renderConsent(w, status, p, csrf, msg)
 			return
 		}
@@ -227,10 +227,22 @@ func (s *Server) finishConsent(w http.ResponseWriter, r *http.Request, p *pendin
 	s.redirect(w, r, p.RedirectURI, url.Values{"code": {code}}, p.State)
 }
 
-func remoteHost(r *http.Request) string {
-	if f := r.Header.Get("X-Forwarded-For"); f != "" {
-		return f
+// peerAddr is the IP address of the connection's peer (a proxy's, behind
+// one).
+func peerAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
 	}
-	host, _, _ := net.SplitHostPort(r.RemoteAddr)
 	return host
+}
+
+// remoteHost describes a request's origin for the log: the client address,
+// and any X-Forwarded-For, which is logged as what it claims, not trusted.
+func (s *Server) remoteHost(r *http.Request) string {
+	a := s.cfg.ClientAddr(r)
+	if f := r.Header.Get("X-Forwarded-For"); f != "" {
+		a += " (forwarded for " + f + ")"
+	}
+	return a
 }

@@ -56,7 +56,11 @@ type pending struct {
 	ApproveCode string    `json:"approve_code"`
 	Approved    bool      `json:"approved"`
 	Expires     time.Time `json:"expires"`
+	From        string    `json:"from,omitempty"` // Config.ClientAddr of the request
 }
+
+// client names who asked, for counting: network address and client id.
+func (p *pending) client() string { return p.From + " " + p.ClientID }
 
 // codeRecord is an issued authorization code; Used marks it spent and
 // GrantID then names the grant its tokens belong to.
