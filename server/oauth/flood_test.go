@@ -95,7 +95,7 @@ func TestAuthFloodDoesNotLockOwnerOut(t *testing.T) {
 
 // floodRound: the owner opens a consent page, a stranger floods the
 // authorization endpoint and guesses the passphrase past the limit, then
-// the owner approves the open page and signs in afresh. It returns "" or
+// the owner signs in afresh and approves the page opened before. It returns "" or
 // what the owner could not do.
 func (e *testEnv) floodRound(stranger, owner string) string {
 	e.t.Helper()
@@ -110,8 +110,8 @@ func (e *testEnv) floodRound(stranger, owner string) string {
 		}
 	}
 	e.t.Logf("%d of the stranger's %d sign-ins refused", refused, maxPending+10)
+	problem := e.ownerSignIn(owner) // while the stranger's requests wait
 	resp, _ := e.consent(ob, opened, "approve", testPass)
-	problem := e.ownerSignIn(owner)
 	if resp.StatusCode != http.StatusFound {
 		problem += " (the page opened before: " + resp.Status + ")"
 	}
