@@ -52,14 +52,22 @@ type signInBrowser struct {
 }
 
 func newSignInBrowser(t *testing.T) *signInBrowser {
-	profile := t.TempDir()
+	// Not t.TempDir: chromium may still write its profile as it exits,
+	// which fails TempDir's own cleanup.
+	profile, err := os.MkdirTemp("", "mcpvec-oauth-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(chromium(t)), chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.UserDataDir(profile), chromedp.WindowSize(1280, 900))
 	ctx, _ := chromedp.NewContext(actx)
-	// chromedp.Cancel waits for chromium to exit, so its profile can go.
-	t.Cleanup(func() { chromedp.Cancel(ctx); cancelA() })
+	t.Cleanup(func() {
+		chromedp.Cancel(ctx)
+		cancelA()
+		removeEventually(profile)
+	})
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	t.Cleanup(cancel)
 	b := &signInBrowser{ctx: ctx, landed: make(chan string, 8)}
@@ -74,6 +82,16 @@ func newSignInBrowser(t *testing.T) *signInBrowser {
 		t.Fatalf("start chromium: %v", err)
 	}
 	return b
+}
+
+// removeEventually removes dir, retrying for two seconds.
+func removeEventually(dir string) {
+	for range 10 {
+		if os.RemoveAll(dir) == nil {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 // land answers an intercepted request to a connector with a tiny page and
@@ -96,7 +114,7 @@ func (b *signInBrowser) run(t *testing.T, actions ...chromedp.Action) {
 }
 
 // await returns the URL the browser was sent to at the connector, failing
-// when none comes within 10 seconds (as when the page's CSP blocks it).
+// when none comes within 20 seconds (as when the page's CSP blocks it).
 func (b *signInBrowser) await(t *testing.T, redirect string) url.Values {
 	t.Helper()
 	select {
@@ -106,7 +124,7 @@ func (b *signInBrowser) await(t *testing.T, redirect string) url.Values {
 			t.Fatalf("the browser went to %q, want %s?…", got, redirect)
 		}
 		return u.Query()
-	case <-time.After(10 * time.Second):
+	case <-time.After(20 * time.Second):
 		var loc, body string
 		b.run(t, chromedp.Location(&loc), chromedp.Evaluate(`document.body ? document.body.innerText : ""`, &body))
 		t.Fatalf("the browser never reached %s; it is at %s showing %.300q", redirect, loc, body)
