@@ -11,11 +11,21 @@ import (
 	"time"
 )
 
-// maxPending caps the sign-ins waiting for consent: each is a write, and
-// anyone who can reach the server can start one.
-const maxPending = 50
-
-var errTooManyPending = errors.New("too many sign-ins are waiting for approval; try again in a few minutes")
+// Limits on the sign-ins waiting for consent. Anyone who can reach the
+// server can start one, and each is a write, so they are capped; but a cap
+// that refuses would let a stranger lock the owner out. So they are counted
+// per client (network address and client id): a client's newest request
+// replaces its oldest beyond maxPendingPerClient, and beyond maxPending in
+// all, the oldest request of the client holding the most gives way. Only
+// while every client holds a single one do they grow past maxPending, up to
+// maxPendingHard, where the oldest gives way. No request is refused, and
+// one the owner approved on the machine (`mcpvec auth approve`) never
+// gives way.
+const (
+	maxPendingPerClient = 3
+	maxPending          = 50
+	maxPendingHard      = 200
+)
 
 // pkceChallengeRE matches an S256 code challenge: base64url of 32 bytes.
 var pkceChallengeRE = regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`)
@@ -52,13 +62,8 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := &pending{ClientID: c.ID, ClientName: c.Name, RedirectURI: redirect, State: q.Get("state"),
-		Challenge: q.Get("code_challenge"), Resource: resource}
+		Challenge: q.Get("code_challenge"), Resource: resource, From: s.cfg.ClientAddr(r)}
 	csrf, err := s.savePending(p)
-	if errors.Is(err, errTooManyPending) {
-		s.log.Warn("oauth: authorize refused", "client", c.ID, "err", err)
-		s.errorPage(w, http.StatusServiceUnavailable, err.Error())
-		return
-	}
 	if err != nil {
 		s.log.Error("oauth: save consent request", "err", err)
 		s.errorPage(w, http.StatusInternalServerError, "The server could not save the request.")
@@ -110,20 +115,59 @@ func (s *Server) savePending(p *pending) (string, error) {
 		return "", err
 	}
 	p.ID, p.CSRFHash, p.Expires = id, hashToken(csrf), s.now().Add(s.cfg.ConsentTTL)
-	err = s.cfg.Store.Update(func(tx Tx) error {
+	err = s.update(func(tx Tx) error {
 		if err := sweep(tx, s.now()); err != nil {
 			return err
 		}
-		n := 0
-		if err := tx.ForEach(kindPending, func(string, []byte) error { n++; return nil }); err != nil {
+		if err := admit(tx, p); err != nil {
 			return err
-		}
-		if n >= maxPending {
-			return errTooManyPending
 		}
 		return putJSON(tx, kindPending, p.ID, p)
 	})
 	return csrf, err
+}
+
+// admit makes room for p among the waiting sign-ins, as the limits above
+// say, by deleting at most one other.
+func admit(tx Tx, p *pending) error {
+	groups := map[string][]pending{} // client → its unapproved requests
+	total := 0
+	err := tx.ForEach(kindPending, func(_ string, b []byte) error {
+		total++
+		var q pending
+		if decodeJSON(b, &q) == nil && !q.Approved {
+			groups[q.client()] = append(groups[q.client()], q)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if own := groups[p.client()]; len(own) >= maxPendingPerClient {
+		return tx.Delete(kindPending, oldest(own).ID)
+	}
+	var victim []pending
+	for _, g := range groups {
+		if len(g) > len(victim) || (len(g) == len(victim) && oldest(g).Expires.Before(oldest(victim).Expires)) {
+			victim = g
+		}
+	}
+	if total < maxPending || victim == nil || (len(victim) == 1 && total < maxPendingHard) {
+		return nil
+	}
+	return tx.Delete(kindPending, oldest(victim).ID)
+}
+
+// oldest returns the request of ps that expires first (all live equally
+// long, so the oldest).
+func oldest(ps []pending) pending {
+	o := ps[0]
+	for _, p := range ps[1:] {
+		if p.Expires.Before(o.Expires) {
+			o = p
+		}
+	}
+	return o
 }
 
 const approveAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789" // 32 symbols, no 0/O, 1/I

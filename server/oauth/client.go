@@ -124,7 +124,7 @@ func (s *Server) register(reg registration) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{ID: id[:len("mcpvec-client-")+22], Name: reg.ClientName, RedirectURIs: reg.RedirectURIs, Created: s.now().UTC()}
-	err = s.cfg.Store.Update(func(tx Tx) error {
+	err = s.update(func(tx Tx) error {
 		if err := s.pruneClients(tx); err != nil {
 			return err
 		}

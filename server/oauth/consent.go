@@ -1,52 +1,113 @@
 package oauth
 
 import (
+	"crypto/sha256"
 	"crypto/subtle"
+	_ "embed"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"html/template"
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"time"
 )
 
-var consentPage = template.Must(template.New("consent").Parse(`<!doctype html>
+// consentCSS is the consent and error pages' stylesheet: the web
+// interface's look (colours, type, cards, dark mode) without importing it.
+// It is inlined, and allowed by its hash, so the pages need no second
+// request and no 'unsafe-inline'.
+//
+//go:embed consent.css
+var consentCSS string
+
+// styleHash is the CSP source of consentCSS.
+var styleHash = func() string {
+	sum := sha256.Sum256([]byte(consentCSS))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}()
+
+const pageHead = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Allow {{.ClientName}} to read your mcpvec library?</title>
-<style>body{font-family:system-ui,sans-serif;max-width:36em;margin:2em auto;padding:0 1em;line-height:1.45}
-code{background:#eee;padding:.1em .3em;font-size:1.1em}.err{color:#a00;font-weight:bold}button{font-size:1em;margin:.3em .3em 0 0}</style>
+<meta name="referrer" content="no-referrer">
+`
+
+var consentPage = template.Must(template.New("consent").Parse(pageHead + `<title>Allow {{.ClientName}} to read your library? · mcpvec</title>
+<style>` + consentCSS + `</style>
 </head><body>
+<header><span class="brand">mcpvec</span></header>
+<main>
 <h1>Allow <q>{{.ClientName}}</q> to read your library?</h1>
-<p><b>{{.ClientName}}</b> ({{.ClientID}}) asks to <b>search and read every document</b> in this mcpvec library
-({{.Resource}}). It cannot change or delete anything.</p>
+<div class="card">
+<p><b>{{.ClientName}}</b> <span class="meta">({{.ClientID}})</span> asks to <b>search and read every document</b> in
+this mcpvec library <span class="meta">({{.Resource}})</span>. It cannot change or delete anything.</p>
 <p>After you approve, your browser goes back to <b>{{.RedirectHost}}</b>.</p>
-{{if .Error}}<p class="err">{{.Error}}</p>{{end}}
-<form method="post" action="{{.Action}}">
+</div>
+{{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
+<form method="post" action="{{.Action}}" class="card">
 <input type="hidden" name="request" value="{{.RequestID}}">
 <input type="hidden" name="csrf" value="{{.CSRF}}">
-<p><label>Owner passphrase: <input type="password" name="passphrase" autocomplete="current-password" autofocus></label></p>
-<p><button name="action" value="approve">Approve</button><button name="action" value="deny">Deny</button></p>
-<p>Or, on the machine running mcpvec, run <code>{{.Command}} {{.ApproveCode}}</code> and then
-<button name="action" value="continue">Continue</button></p>
+<label for="passphrase">Owner passphrase</label>
+<input id="passphrase" type="password" name="passphrase" autocomplete="current-password" autofocus>
+<div class="actions"><button name="action" value="approve">Approve</button><button name="action" value="deny" class="deny">Deny</button></div>
+<h2>Or approve on the machine running mcpvec</h2>
+<p>Run <code>{{.Command}} {{.ApproveCode}}</code> there, then press Continue.</p>
+<div class="actions"><button name="action" value="continue" class="secondary">Continue</button></div>
 </form>
-<p><small>This request expires at {{.Expires}}.</small></p>
+<p class="meta">This request expires at {{.Expires}}.</p>
+</main>
 </body></html>
 `))
 
-var errorPageTmpl = template.Must(template.New("error").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>mcpvec sign-in</title></head>
-<body style="font-family:system-ui,sans-serif;max-width:36em;margin:2em auto"><h1>Sign-in refused</h1><p>{{.}}</p></body></html>
+var errorPageTmpl = template.Must(template.New("error").Parse(pageHead + `<title>Sign-in refused · mcpvec</title>
+<style>` + consentCSS + `</style>
+</head><body>
+<header><span class="brand">mcpvec</span></header>
+<main><h1>Sign-in refused</h1><p class="card">{{.}}</p></main>
+</body></html>
 `))
+
+// redirectOriginRE matches the origins that may appear in a CSP source
+// list: a registered redirect URI is https (or http on loopback) with a
+// host, but nothing else is let into the header.
+var redirectOriginRE = regexp.MustCompile(`^https?://[A-Za-z0-9.:\[\]-]+$`)
+
+// pageCSP is the Content-Security-Policy of the sign-in pages: no script,
+// only the inlined stylesheet, not framed, and forms posted only here.
+// CSP level 3 applies form-action to the redirects that follow a form
+// submission too (Chromium enforces it), so the consent page also allows
+// the origin of its own request's registered redirect URI: without it the
+// 302 back to the client after Approve, Deny or Continue is blocked. Only
+// that one origin is added (paths are not matched after a redirect, so a
+// path would add nothing), and only when it is a plain origin.
+func pageCSP(redirectURI string) string {
+	action := "'none'"
+	if redirectURI != "" {
+		action = "'self'"
+		if u, err := url.Parse(redirectURI); err == nil {
+			if o := u.Scheme + "://" + u.Host; redirectOriginRE.MatchString(o) {
+				action += " " + o
+			}
+		}
+	}
+	return "default-src 'none'; style-src " + styleHash + "; form-action " + action +
+		"; frame-ancestors 'none'; base-uri 'none'"
+}
+
+func pageHeaders(w http.ResponseWriter, redirectURI string) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("X-Frame-Options", "DENY")
+	w.Header().Set("Content-Security-Policy", pageCSP(redirectURI))
+}
 
 func (s *Server) renderConsent(w http.ResponseWriter, status int, p *pending, csrf, problem string) {
 	host := p.RedirectURI
 	if u, err := url.Parse(p.RedirectURI); err == nil {
 		host = u.Host
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("X-Frame-Options", "DENY")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
+	pageHeaders(w, p.RedirectURI)
 	w.WriteHeader(status)
 	err := consentPage.Execute(w, map[string]any{
 		"ClientName": p.ClientName, "ClientID": p.ClientID, "Resource": p.Resource, "RedirectHost": host,
@@ -60,7 +121,7 @@ func (s *Server) renderConsent(w http.ResponseWriter, status int, p *pending, cs
 }
 
 func (s *Server) errorPage(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	pageHeaders(w, "")
 	w.WriteHeader(status)
 	errorPageTmpl.Execute(w, msg)
 }
@@ -80,7 +141,7 @@ func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
 	}
 	p, csrf, err := s.loadPending(r)
 	if err != nil {
-		s.log.Warn("oauth: consent refused", "remote", remoteHost(r), "err", err)
+		s.log.Warn("oauth: consent refused", "remote", s.remoteHost(r), "err", err)
 		s.errorPage(w, http.StatusForbidden, "This consent form is not valid (expired, already used, or not from this browser). Start the sign-in again from your application.")
 		return
 	}
@@ -95,7 +156,7 @@ func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
 		}
 		s.finishConsent(w, r, p)
 	case "approve":
-		if msg, status := s.checkOwner(r, r.PostForm.Get("passphrase")); msg != "" {
+		if msg, status := s.checkOwner(r, p.ClientID, r.PostForm.Get("passphrase")); msg != "" {
 			s.renderConsent(w, status, p, csrf, msg)
 			return
 		}
@@ -133,7 +194,7 @@ func (s *Server) loadPending(r *http.Request) (*pending, string, error) {
 }
 
 func (s *Server) deletePending(id string) {
-	if err := s.cfg.Store.Update(func(tx Tx) error { return tx.Delete(kindPending, id) }); err != nil {
+	if err := s.update(func(tx Tx) error { return tx.Delete(kindPending, id) }); err != nil {
 		s.log.Warn("oauth: delete consent request", "err", err)
 	}
 }
@@ -148,7 +209,7 @@ func (s *Server) finishConsent(w http.ResponseWriter, r *http.Request, p *pendin
 	}
 	rec := codeRecord{ClientID: p.ClientID, ClientName: p.ClientName, RedirectURI: p.RedirectURI,
 		Challenge: p.Challenge, Resource: p.Resource, Expires: s.now().Add(s.cfg.CodeTTL)}
-	err = s.cfg.Store.Update(func(tx Tx) error {
+	err = s.update(func(tx Tx) error {
 		if tx.Get(kindPending, p.ID) == nil {
 			return errBadConsent // used by a concurrent submit
 		}
@@ -166,10 +227,22 @@ func (s *Server) finishConsent(w http.ResponseWriter, r *http.Request, p *pendin
 	s.redirect(w, r, p.RedirectURI, url.Values{"code": {code}}, p.State)
 }
 
-func remoteHost(r *http.Request) string {
-	if f := r.Header.Get("X-Forwarded-For"); f != "" {
-		return f
+// peerAddr is the IP address of the connection's peer (a proxy's, behind
+// one).
+func peerAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
 	}
-	host, _, _ := net.SplitHostPort(r.RemoteAddr)
 	return host
+}
+
+// remoteHost describes a request's origin for the log: the client address,
+// and any X-Forwarded-For, which is logged as what it claims, not trusted.
+func (s *Server) remoteHost(r *http.Request) string {
+	a := s.cfg.ClientAddr(r)
+	if f := r.Header.Get("X-Forwarded-For"); f != "" {
+		a += " (forwarded for " + f + ")"
+	}
+	return a
 }

@@ -35,9 +35,20 @@
 //     grant and its tokens in one transaction; every request reads the Store,
 //     so it takes effect on the next request.
 //   - The owner passphrase is an Argon2id hash (64 MiB, 3 passes). Checks run
-//     one at a time; after Config.MaxFailures wrong ones within
-//     Config.FailureWindow no passphrase is accepted until the window passes,
-//     while approval by command keeps working. Each wrong one is logged.
+//     one at a time. Wrong ones are logged and counted per client (the
+//     Config.ClientAddr of the request with the OAuth client id): after
+//     Config.MaxFailures within Config.FailureWindow that client's are not
+//     checked until the window passes, and after ten times as many from all
+//     clients nobody's are; approval by command keeps working.
+//   - Waiting sign-ins are counted per client too, and none is refused: a
+//     client's newest replaces its oldest beyond a few, and past a global
+//     ceiling the client holding the most gives way (see maxPending), so a
+//     stranger cannot keep the owner from getting a consent page and code.
+//   - Updates that write nothing are rolled back rather than committed, so
+//     refused requests cost the Store no write.
+//   - The consent page's CSP allows form posts to the issuer and, since
+//     CSP level 3 checks the redirect after a form post too, the origin of
+//     that request's registered redirect URI.
 //   - Metadata documents are fetched over https only, without proxies or
 //     redirects, from public addresses only (checked after DNS resolution on
 //     every connection), within a size and time cap. MetadataOptions.

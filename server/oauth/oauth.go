@@ -72,10 +72,18 @@ type Config struct {
 	// AccessTTL, RefreshTTL, CodeTTL and ConsentTTL bound the lifetimes of
 	// access tokens, refresh tokens, codes and pending consents.
 	AccessTTL, RefreshTTL, CodeTTL, ConsentTTL time.Duration
-	// MaxFailures wrong passphrases within FailureWindow lock passphrase
-	// approval until the window passes (default 5 per 15 minutes).
+	// MaxFailures wrong passphrases within FailureWindow from one client
+	// (network address and OAuth client) lock passphrase approval for it
+	// until the window passes (default 5 per 15 minutes); ten times as
+	// many from all clients lock it for everyone. Approval by command is
+	// never locked.
 	MaxFailures   int
 	FailureWindow time.Duration
+	// ClientAddr names the network client of a request, by which pending
+	// sign-ins and wrong passphrases are counted; nil means the IP address
+	// of the connection's peer. Forwarded headers are not trusted by
+	// default: anyone can send them.
+	ClientAddr func(*http.Request) string
 	// Metadata limits fetching client ID metadata documents.
 	Metadata MetadataOptions
 	// Now is the clock; nil means time.Now.
@@ -93,7 +101,7 @@ type Server struct {
 	fetcher   *metadataFetcher
 	passMu    sync.Mutex // one passphrase check at a time
 	mu        sync.Mutex
-	failures  []time.Time          // recent wrong passphrases
+	failures  []failure            // recent wrong passphrases
 	lastUse   map[string]time.Time // grant id → last recorded use
 }
 
@@ -142,6 +150,9 @@ func fillDefaults(c *Config) {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.ClientAddr == nil {
+		c.ClientAddr = peerAddr
 	}
 	setDur := func(d *time.Duration, def time.Duration) {
 		if *d <= 0 {

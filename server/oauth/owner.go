@@ -16,16 +16,33 @@ var (
 	ErrNotFound = errors.New("no client or grant with that id")
 )
 
+// globalFailureFactor times Config.MaxFailures wrong passphrases within
+// the window, from all clients together, lock passphrase approval for
+// everyone: a ceiling on guessing from many addresses. Approval on the
+// machine (`mcpvec auth approve`) is never locked.
+const globalFailureFactor = 10
+
+// failure is a wrong passphrase: when, and from which client (network
+// address and client id).
+type failure struct {
+	at     time.Time
+	client string
+}
+
 // checkOwner checks the passphrase of a consent form, returning "" when it
 // is right, else a message for the page and its status. Wrong passphrases
-// are logged and counted; after MaxFailures within FailureWindow no
-// passphrase is checked until the window passes (approval by command still
-// works). Checks run one at a time, so Argon2id's memory is spent once.
-func (s *Server) checkOwner(r *http.Request, pass string) (string, int) {
+// are logged and counted per client (network address and clientID, the
+// OAuth client the form is for; "" for other pages): after MaxFailures
+// within FailureWindow from one client, or globalFailureFactor times as
+// many from all, no passphrase from it (or from anyone) is checked until
+// the window passes. Approval by command still works. Checks run one at a time, so
+// Argon2id's memory is spent once.
+func (s *Server) checkOwner(r *http.Request, clientID, pass string) (string, int) {
 	s.passMu.Lock()
 	defer s.passMu.Unlock()
-	if s.lockedOut() {
-		s.log.Warn("oauth: passphrase attempt while locked out", "remote", remoteHost(r))
+	client := s.cfg.ClientAddr(r) + " " + clientID
+	if s.lockedOut(client) {
+		s.log.Warn("oauth: passphrase attempt while locked out", "remote", s.remoteHost(r))
 		return fmt.Sprintf("Too many wrong passphrases: try again later, or run %s with the code below.", s.cfg.ApproveCommand), http.StatusTooManyRequests
 	}
 	var h passphraseHash
@@ -38,30 +55,37 @@ func (s *Server) checkOwner(r *http.Request, pass string) (string, int) {
 		return "No owner passphrase is set (run `mcpvec auth passphrase`); approve with the command below instead.", http.StatusForbidden
 	}
 	if pass == "" || !checkPassphrase(h, pass) {
-		s.recordFailure()
-		s.log.Warn("oauth: wrong owner passphrase", "remote", remoteHost(r))
+		s.recordFailure(client)
+		s.log.Warn("oauth: wrong owner passphrase", "remote", s.remoteHost(r))
 		return "Wrong passphrase.", http.StatusForbidden
 	}
 	return "", http.StatusOK
 }
 
-func (s *Server) lockedOut() bool {
+// lockedOut forgets failures older than the window and reports whether
+// client, or everyone, has used up its wrong passphrases.
+func (s *Server) lockedOut(client string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cut := s.now().Add(-s.cfg.FailureWindow)
-	kept := s.failures[:0]
-	for _, t := range s.failures {
-		if t.After(cut) {
-			kept = append(kept, t)
+	kept, mine := s.failures[:0], 0
+	for _, f := range s.failures {
+		if f.at.After(cut) {
+			kept = append(kept, f)
+			if f.client == client {
+				mine++
+			}
 		}
 	}
 	s.failures = kept
-	return len(kept) >= s.cfg.MaxFailures
+	return mine >= s.cfg.MaxFailures || len(kept) >= globalFailureFactor*s.cfg.MaxFailures
 }
 
-func (s *Server) recordFailure() {
+// recordFailure counts a wrong passphrase from client. The list stays
+// short: lockedOut stops the checks once it holds the global ceiling.
+func (s *Server) recordFailure(client string) {
 	s.mu.Lock()
-	s.failures = append(s.failures, s.now())
+	s.failures = append(s.failures, failure{at: s.now(), client: client})
 	s.mu.Unlock()
 }
 
@@ -207,7 +231,7 @@ func (e *ErrOwner) Error() string { return e.Msg }
 // failure count and lockout. It returns nil when pass is right, else an
 // *ErrOwner. It is safe for concurrent use; checks run one at a time.
 func (s *Server) VerifyOwner(r *http.Request, pass string) error {
-	if msg, status := s.checkOwner(r, pass); msg != "" {
+	if msg, status := s.checkOwner(r, "", pass); msg != "" {
 		return &ErrOwner{Msg: msg, Status: status}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -55,7 +56,11 @@ type pending struct {
 	ApproveCode string    `json:"approve_code"`
 	Approved    bool      `json:"approved"`
 	Expires     time.Time `json:"expires"`
+	From        string    `json:"from,omitempty"` // Config.ClientAddr of the request
 }
+
+// client names who asked, for counting: network address and client id.
+func (p *pending) client() string { return p.From + " " + p.ClientID }
 
 // codeRecord is an issued authorization code; Used marks it spent and
 // GrantID then names the grant its tokens belong to.
@@ -182,4 +187,45 @@ func sweep(tx Tx, now time.Time) error {
 	return deleteWhere(tx, kindToken, func(_ string, t *tokenRecord) bool {
 		return now.After(t.Expires) || tx.Get(kindGrant, t.GrantID) == nil
 	})
+}
+
+// errNoChange rolls back an update that wrote nothing: the store commits
+// even an empty transaction (with bbolt, a meta page and the freelist,
+// about 20 KB), and refused requests must not make the server write.
+var errNoChange = errors.New("nothing to write")
+
+// writeTx is a Tx that notes whether anything was written through it.
+type writeTx struct {
+	Tx
+	wrote bool
+}
+
+func (t *writeTx) Put(kind, key string, value []byte) error {
+	t.wrote = true
+	return t.Tx.Put(kind, key, value)
+}
+
+func (t *writeTx) Delete(kind, key string) error {
+	t.wrote = true
+	return t.Tx.Delete(kind, key)
+}
+
+// update runs fn in a Store.Update that commits only when fn wrote
+// something; otherwise the transaction is rolled back and update returns
+// nil. It returns fn's error or the Store's.
+func (s *Server) update(fn func(Tx) error) error {
+	err := s.cfg.Store.Update(func(tx Tx) error {
+		w := &writeTx{Tx: tx}
+		if err := fn(w); err != nil {
+			return err
+		}
+		if !w.wrote {
+			return errNoChange
+		}
+		return nil
+	})
+	if errors.Is(err, errNoChange) {
+		return nil
+	}
+	return err
 }

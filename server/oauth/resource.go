@@ -99,7 +99,7 @@ func (s *Server) touch(grantID string) {
 	}
 	s.lastUse[grantID] = now
 	s.mu.Unlock()
-	err := s.cfg.Store.Update(func(tx Tx) error {
+	err := s.update(func(tx Tx) error {
 		var g Grant
 		if found, err := getJSON(tx, kindGrant, grantID, &g); err != nil || !found {
 			return err

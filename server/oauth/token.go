@@ -105,7 +105,7 @@ func (s *Server) exchangeCode(f url.Values, clientID string) (map[string]any, *t
 func (s *Server) redeem(what string, fn func(tx Tx) (map[string]any, *tokenError, error)) (map[string]any, *tokenError) {
 	var resp map[string]any
 	var terr *tokenError
-	err := s.cfg.Store.Update(func(tx Tx) error {
+	err := s.update(func(tx Tx) error {
 		var err error
 		resp, terr, err = fn(tx)
 		return err
@@ -246,7 +246,7 @@ func (s *Server) serveRevoke(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h, clientID := hashToken(r.PostForm.Get("token")), r.PostForm.Get("client_id")
-	err := s.cfg.Store.Update(func(tx Tx) error {
+	err := s.update(func(tx Tx) error {
 		var t tokenRecord
 		var g Grant
 		found, err := getJSON(tx, kindToken, h, &t)
