@@ -119,19 +119,43 @@ func shoot(t *testing.T, ctx context.Context, name string) {
 		suffix string
 		w, h   int64
 		mobile bool
-	}{{"desktop", 1280, 900, false}, {"phone", 390, 844, true}} {
+	}{{"desktop", 1440, 900, false}, {"phone", 390, 844, true}} {
 		var buf []byte
 		opts := []chromedp.EmulateViewportOption{}
 		if vp.mobile {
 			opts = append(opts, chromedp.EmulateMobile)
 		}
-		run(t, ctx, chromedp.EmulateViewport(vp.w, vp.h, opts...), chromedp.CaptureScreenshot(&buf))
+		run(t, ctx, chromedp.EmulateViewport(vp.w, vp.h, opts...))
+		checkControlsFit(t, ctx, name+"-"+vp.suffix)
+		run(t, ctx, chromedp.CaptureScreenshot(&buf))
 		if err := os.WriteFile(filepath.Join(shotDir(t), name+"-"+vp.suffix+".png"), buf, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	run(t, ctx, chromedp.EmulateViewport(1280, 900))
+	checkControlsFit(t, ctx, name+"-1280")
 	checkAccessibility(t, ctx, name)
+}
+
+// outside lists the page's visible controls (links, buttons, fields) that
+// stick out of the window's width, as "tag text: left–right px".
+const outside = `[...document.querySelectorAll("main a, main button, main input, main select, main label")]
+  .filter(e => e.getClientRects().length && !e.closest(".sr, .skip"))
+  .map(e => [e, e.getBoundingClientRect()]).filter(([e, r]) => r.left < -1 || r.right > window.innerWidth + 1)
+  .map(([e, r]) => e.tagName.toLowerCase() + " " + JSON.stringify(e.textContent.trim().slice(0, 30)) + ": " + Math.round(r.left) + "–" + Math.round(r.right) + " px")`
+
+// checkControlsFit fails when a control of the page is out of the
+// window's width (off-screen to the right, or making the page scroll
+// sideways).
+func checkControlsFit(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	width := evalJS[float64](t, ctx, `window.innerWidth`)
+	for _, o := range evalJS[[]string](t, ctx, outside) {
+		t.Errorf("%s: %s is outside the %.0f px window", name, o, width)
+	}
+	if w := evalJS[float64](t, ctx, `document.documentElement.scrollWidth`); w > width+1 {
+		t.Errorf("%s: the page is %.0f px wide in a %.0f px window", name, w, width)
+	}
 }
 
 var axeSource = func() func(t *testing.T) string {
