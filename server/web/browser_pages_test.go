@@ -37,7 +37,7 @@ func TestBrowserLibraryTable(t *testing.T) {
 	run(t, ctx, chromedp.Navigate(f.URL+"/"), chromedp.WaitVisible("table.docs", chromedp.ByQuery))
 	for _, w := range []int64{1280, 1440} {
 		run(t, ctx, chromedp.EmulateViewport(w, 900))
-		checkControlsFit(t, ctx, "library")
+		checkControlsFit(t, ctx, "library", w)
 		for i, h := range evalJS[[]float64](t, ctx, `[...document.querySelectorAll("table.docs tbody tr")].map(r => r.getBoundingClientRect().height)`) {
 			if h > 48 {
 				t.Errorf("at %d px row %d is %.0f px tall, want one line", w, i+1, h)
@@ -54,7 +54,7 @@ func TestBrowserLibraryTable(t *testing.T) {
 		t.Errorf("no source cell has the whole path %q in its title: %q", long, titles)
 	}
 	run(t, ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
-	checkControlsFit(t, ctx, "library-phone")
+	checkControlsFit(t, ctx, "library-phone", 390)
 	run(t, ctx, chromedp.SetValue("#ftype", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", chromedp.ByID),
 		chromedp.Click(`form.filters button`, chromedp.ByQuery), chromedp.WaitVisible(`//p[contains(., "Showing 1 of 4")]`, chromedp.BySearch))
 	if got := evalJS[string](t, ctx, `document.getElementById("ftype").selectedOptions[0].textContent`); got != "Word" {

@@ -18,6 +18,7 @@ var funcs = template.FuncMap{
 	"kind":   kindOf,
 	"plural": plural,
 	"add":    func(a, b int) int { return a + b },
+	"tail":   tailPath,
 	"ms": func(d time.Duration) string {
 		return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64) + " ms"
 	},
@@ -56,6 +57,24 @@ func kindOf(mediaType string) string {
 		return sub
 	}
 	return mediaType
+}
+
+// tailPath is a file path cut to its folder and file name
+// ("…/Team handbook/notes.docx"), which a narrow column can show; URLs and
+// short paths are kept whole.
+func tailPath(p string) string {
+	if strings.Contains(p, "://") {
+		return p
+	}
+	i := strings.LastIndexAny(p, `/\`)
+	if i <= 0 {
+		return p
+	}
+	j := strings.LastIndexAny(p[:i], `/\`)
+	if j <= 0 {
+		return p
+	}
+	return "…" + p[j:]
 }
 
 // plural is "1 document", "2 documents": n counted (with thousands
