@@ -45,6 +45,10 @@ func TestBrowserRealLibrary(t *testing.T) {
 	}
 	b := newBrowser(t)
 	run(t, b, chromedp.Navigate(f.URL+"/"), chromedp.WaitVisible("table.docs", chromedp.ByQuery))
+	for _, w := range []int64{1280, 1440} {
+		run(t, b, chromedp.EmulateViewport(w, 900))
+		measureTable(t, b, w)
+	}
 	shoot(t, b, "library")
 	run(t, b, chromedp.Navigate(f.URL+"/ui/search"), chromedp.WaitVisible("#q", chromedp.ByID),
 		chromedp.SendKeys("#q", "copyright law and free culture", chromedp.ByID),
@@ -102,4 +106,20 @@ func officeFiles(t *testing.T) []string {
 		out = append(out, p)
 	}
 	return out
+}
+
+// measureTable logs the library table's row heights and where its first
+// Delete button ends in a window w px wide (docs/benchmarks/web-page.md),
+// and fails on a row taller than one line.
+func measureTable(t *testing.T, ctx context.Context, w int64) {
+	t.Helper()
+	h := evalJS[[]float64](t, ctx, `[...document.querySelectorAll("table.docs tbody tr")].map(r => r.getBoundingClientRect().height).sort((a, b) => a - b)`)
+	del := evalJS[[]float64](t, ctx, `[...document.querySelectorAll("table.docs button.danger")].map(e => e.getBoundingClientRect().right)`)
+	if len(h) == 0 || len(del) == 0 {
+		t.Fatal("no rows or no Delete buttons in the library table")
+	}
+	t.Logf("at %d px: %d rows, height median %.0f px, max %.0f px; the first Delete button ends at %.0f px", w, len(h), h[len(h)/2], h[len(h)-1], del[0])
+	if h[len(h)-1] > 48 {
+		t.Errorf("at %d px the tallest row is %.0f px, want one line", w, h[len(h)-1])
+	}
 }
