@@ -10,15 +10,14 @@ import (
 )
 
 var funcs = template.FuncMap{
-	"list":   func(s ...string) []string { return s },
-	"size":   store.FormatSize,
-	"count":  formatCount,
-	"when":   func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") },
-	"day":    func(t time.Time) string { return t.UTC().Format("2006-01-02") },
-	"kind":   kindOf,
-	"plural": plural,
-	"add":    func(a, b int) int { return a + b },
-	"tail":   tailPath,
+	"list":  func(s ...string) []string { return s },
+	"size":  store.FormatSize,
+	"count": formatCount,
+	"when":  func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") },
+	"day":   func(t time.Time) string { return t.UTC().Format("2006-01-02") },
+	"kind":  kindOf,
+	"add":   func(a, b int) int { return a + b },
+	"tail":  tailPath,
 	"ms": func(d time.Duration) string {
 		return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64) + " ms"
 	},
