@@ -19,6 +19,10 @@ type hit struct {
 	Page                        int
 }
 
+// maxSearchPage is the deepest result page asked for; the library's MaxK
+// ends paging sooner.
+const maxSearchPage = 100
+
 type searchData struct {
 	Q, Mode          string
 	Modes            []string
@@ -38,7 +42,7 @@ func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request) {
 	}
 	d.Mode = string(mode)
 	d.Page, _ = strconv.Atoi(q.Get("page"))
-	d.Page = max(d.Page, 1)
+	d.Page = min(max(d.Page, 1), maxSearchPage)
 	status := http.StatusOK
 	if strings.TrimSpace(d.Q) != "" {
 		d.Ran = true
@@ -64,7 +68,10 @@ func (d *searchData) link(more bool) {
 	page := func(n int) string {
 		return "/ui/search?" + url.Values{"q": {d.Q}, "mode": {d.Mode}, "page": {strconv.Itoa(n)}}.Encode()
 	}
-	if d.Page > 1 {
+	switch {
+	case d.Page > 1 && len(d.Hits) == 0: // past the end: back to the start
+		d.PrevURL = page(1)
+	case d.Page > 1:
 		d.PrevURL = page(d.Page - 1)
 	}
 	if more {
