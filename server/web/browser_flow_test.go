@@ -163,6 +163,8 @@ func TestBrowserDocumentView(t *testing.T) {
 		chromedp.Click(`#upload button[type="submit"]`, chromedp.ByQuery), chromedp.WaitVisible("p.ok", chromedp.ByQuery))
 	// The document page links to the original; the view is that link's /view.
 	run(t, ctx, chromedp.Navigate(f.URL+"/ui/doc/"+f.docID(t, "Otter deck")), chromedp.WaitVisible("h1", chromedp.ByQuery))
+	mustContain(t, text(t, ctx, `label[for="jump"]`), "Go to slide", "the document page's jump")
+	mustContain(t, text(t, ctx, "dl.facts"), "PowerPoint", "type")
 	var original string
 	run(t, ctx, chromedp.AttributeValue(`//a[text()="open the original"]`, "href", &original, nil, chromedp.BySearch))
 	if !regexp.MustCompile(`/docs/[0-9a-f]+/[A-Za-z0-9_-]+$`).MatchString(original) {
