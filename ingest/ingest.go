@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -91,8 +92,17 @@ type Summary struct {
 
 // String is the one summary line printed at the end of an ingest.
 func (s Summary) String() string {
-	return fmt.Sprintf("ingested %d documents (%d pages, %d passages); %d unchanged, %d duplicates, %d skipped, %d failed in %s",
-		s.Ingested, s.Pages, s.Chunks, s.Unchanged, s.Duplicates, s.Skipped, len(s.Failed), s.Elapsed.Round(time.Millisecond))
+	return fmt.Sprintf("ingested %s (%s, %s); %d unchanged, %s, %d skipped, %d failed in %s",
+		counted(s.Ingested, "document"), counted(s.Pages, "page"), counted(s.Chunks, "passage"), s.Unchanged,
+		counted(s.Duplicates, "duplicate"), s.Skipped, len(s.Failed), s.Elapsed.Round(time.Millisecond))
+}
+
+// counted is "1 page", "0 pages", "2 pages".
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // Store is what an Ingester looks documents up in and, unless

@@ -44,7 +44,7 @@ func runChild(ctx context.Context, bin string, env []string, args ...string) (ru
 	return res, nil
 }
 
-var ingestedRE = regexp.MustCompile(`\(\d+ pages, (\d+) passages\)`)
+var ingestedRE = regexp.MustCompile(`\(\d+ pages?, (\d+) passages?\)`)
 
 // ingestedPassages reads the passage count from ingest's summary line.
 func ingestedPassages(out string) (int, error) {

@@ -105,7 +105,7 @@ func TestIngestFailuresAreReportedAndBatchContinues(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	if !strings.Contains(r.stdout, "ingested 1 documents") || !strings.Contains(r.stdout, "2 failed") {
+	if !strings.Contains(r.stdout, "ingested 1 document ") || !strings.Contains(r.stdout, "2 failed") {
 		t.Fatalf("summary: %s", r.stdout)
 	}
 	for _, f := range []string{"broken.pdf", "empty.txt"} {
@@ -125,7 +125,7 @@ func TestWritesWhileServingAreForwarded(t *testing.T) {
 	// A write from another process is handed to the running server.
 	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("lighthouse keepers trimmed the wicks nightly"), 0o644)
 	r := mcpvec(t, db, "ingest", filepath.Join(dir, "b.txt"))
-	if r.code != 0 || !strings.Contains(r.stdout, "ingested 1 documents") {
+	if r.code != 0 || !strings.Contains(r.stdout, "ingested 1 document ") {
 		t.Fatalf("forwarded ingest: %+v", r)
 	}
 	out := mustRun(t, db, "search", "--json", "lighthouse keepers")

@@ -166,7 +166,7 @@ func TestOpenAIRetryAfterThenSuccess(t *testing.T) {
 	out := mustRunEnv(t, db, []string{"OPENAI_BASE_URL=" + fake.baseURL()}, "ingest", "--embedder", "openai", f)
 	// Tokens as the fake reports them (words + 1): 3 for the probe, 10 for
 	// the passage; requests: the probe, the 429 and its retry.
-	if !strings.Contains(out, "ingested 1 documents") || !strings.Contains(out, "; 13 embedding tokens sent in 3 requests (1 retries)") {
+	if !strings.Contains(out, "ingested 1 document ") || !strings.Contains(out, "; 13 embedding tokens sent in 3 requests (1 retries)") {
 		t.Fatalf("ingest after a 429: %s", out)
 	}
 	reqs := fake.Requests()
@@ -212,7 +212,7 @@ func TestOpenAIBadVectorsFailTheFileAndKeepTheLibraryConsistent(t *testing.T) {
 	writeFile(t, filepath.Join(docs, "short.txt"), "This one makes the server answer SHORTVEC vectors.")
 	writeFile(t, filepath.Join(docs, "zero.txt"), "This one makes the server answer ZEROVEC vectors.")
 	r := mcpvecEnv(t, db, env, "ingest", "--embedder", "openai", docs)
-	if r.code != 1 || !strings.Contains(r.stdout, "ingested 1 documents") || !strings.Contains(r.stdout, "2 failed") {
+	if r.code != 1 || !strings.Contains(r.stdout, "ingested 1 document ") || !strings.Contains(r.stdout, "2 failed") {
 		t.Fatalf("ingest: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	for _, want := range []string{
@@ -258,7 +258,7 @@ func TestIngestKilledMidDocumentResumesWithoutPayingTwice(t *testing.T) {
 
 	fake.setHook(nil)
 	out := mustRunEnv(t, db, env, args...)
-	if !strings.Contains(out, "ingested 1 documents") {
+	if !strings.Contains(out, "ingested 1 document ") {
 		t.Fatalf("rerun: %s", out)
 	}
 	info := libInfo(t, db, env)

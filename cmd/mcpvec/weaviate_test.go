@@ -22,7 +22,7 @@ func TestServersShareWeaviate(t *testing.T) {
 	mustRunEnv(t, db, env, "ingest", filepath.Join(dir, "a.txt"))
 	one, two := startServe(t, db, env).c, startServe(t, db, env).c
 	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("Lighthouse keepers trimmed the wicks nightly."), 0o644)
-	if out := mustRunEnv(t, db, env, "ingest", filepath.Join(dir, "b.txt")); !strings.Contains(out, "ingested 1 documents") {
+	if out := mustRunEnv(t, db, env, "ingest", filepath.Join(dir, "b.txt")); !strings.Contains(out, "ingested 1 document ") {
 		t.Fatalf("ingest beside two servers: %s", out)
 	}
 	for _, cl := range []*client.Client{one, two} {

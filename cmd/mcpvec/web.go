@@ -12,10 +12,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpvec/mcpvec/ingest"
 	isync "github.com/mcpvec/mcpvec/ingest/sync"
 	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/server/oauth"
 	"github.com/mcpvec/mcpvec/server/web"
+	"github.com/mcpvec/mcpvec/store"
 )
 
 // webSetup is the web interface of a serve, built before the server (which
@@ -113,27 +115,58 @@ func resync(e *env, st *serveState) func(ctx context.Context, root string) (stri
 }
 
 // uploadIngest saves uploads beside the library, in "<library>.uploads/",
-// and runs `mcpvec ingest` on them against the served library. Uploads run
-// one at a time.
-func uploadIngest(e *env, st *serveState) func(ctx context.Context, files []web.File) (string, error) {
+// runs `mcpvec ingest` on them against the served library and tells what
+// became of each file. Uploads run one at a time.
+func uploadIngest(e *env, st *serveState) func(ctx context.Context, files []web.File) ([]web.Upload, error) {
 	var mu sync.Mutex
-	return func(ctx context.Context, files []web.File) (string, error) {
+	return func(ctx context.Context, files []web.File) ([]web.Upload, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		dir := st.db.Path() + ".uploads"
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return "", fmt.Errorf("upload folder: %w", err)
+			return nil, fmt.Errorf("upload folder: %w", err)
 		}
 		args := []string{"ingest"}
-		for _, f := range files {
+		ids := make([]string, len(files))
+		before := make([]*store.Document, len(files))
+		for i, f := range files {
 			p := filepath.Join(dir, filepath.Base(f.Name))
 			if err := os.WriteFile(p, f.Data, 0o600); err != nil {
-				return "", fmt.Errorf("save %s: %w", f.Name, err)
+				return nil, fmt.Errorf("save %s: %w", f.Name, err)
 			}
+			sha, _ := ingest.ContentHash(bytes.NewReader(f.Data))
+			ids[i] = sha[:16]
+			before[i], _ = st.db.DocumentByPath(p)
 			args = append(args, p)
 		}
-		return runInServer(ctx, e, st, dir, args)
+		_, err := runInServer(ctx, e, st, dir, args)
+		report := ""
+		if err != nil {
+			report = err.Error()
+		}
+		out := make([]web.Upload, len(files))
+		for i, f := range files {
+			why := reportedReason(report, args[i+1])
+			if why == "" && err != nil {
+				why, _, _ = strings.Cut(err.Error(), "\n")
+			}
+			out[i] = web.UploadOutcome(st.db, f.Name, args[i+1], ids[i], before[i], why)
+		}
+		return out, nil
 	}
+}
+
+// reportedReason finds why ingest's report ("failed PATH: why" or
+// "skipped PATH: why", a line each) says path was not ingested, or "".
+func reportedReason(report, path string) string {
+	for _, line := range strings.Split(report, "\n") {
+		for _, verb := range []string{"failed ", "skipped "} {
+			if i := strings.Index(line, verb+path+": "); i >= 0 {
+				return strings.TrimSpace(line[i+len(verb+path+": "):])
+			}
+		}
+	}
+	return ""
 }
 
 // runInServer runs the CLI command args in the server of st, as a

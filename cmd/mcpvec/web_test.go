@@ -73,16 +73,33 @@ func TestServeWebSignInAndUpload(t *testing.T) {
 	if code, _, body := c.get("/"); code != 200 || !strings.Contains(body, "ops.txt") {
 		t.Fatalf("library after sign-in = %d", code)
 	}
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	mw.WriteField("csrf", c.csrf)
-	fw, _ := mw.CreateFormFile("files", "kingfishers.txt")
-	io.WriteString(fw, "Kingfishers dive from a perch to catch small fish.\n")
-	mw.Close()
-	if code, _, body := c.post("/ui/upload", mw.FormDataContentType(), &buf); code != 200 || !strings.Contains(body, "ingested 1 document") {
+	kingfishers := "Kingfishers dive from a perch to catch small fish.\n"
+	if code, body := c.upload(map[string]string{"kingfishers.txt": kingfishers}); code != 200 || !strings.Contains(body, "1 file: 1 added.") {
 		t.Fatalf("upload = %d:\n%s", code, body)
+	}
+	// Again, with a file that cannot be read: the result says which did what.
+	code, body := c.upload(map[string]string{"kingfishers.txt": kingfishers, "broken.pdf": "not a PDF at all"})
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "2 files: 1 unchanged, 1 failed.") ||
+		!regexp.MustCompile(`broken\.pdf</td><td><span class="status st-failed">failed</span><span class="reason"> · [^<]+</span>`).MatchString(body) ||
+		!regexp.MustCompile(`kingfishers\.txt</td><td><span class="status st-unchanged">unchanged</span></td>\s*<td><a href="/ui/doc/[0-9a-f]{16}">`).MatchString(body) {
+		t.Fatalf("second upload = %d:\n%s", code, body)
 	}
 	if _, _, body := c.get("/ui/search?q=kingfishers+perch"); !strings.Contains(body, "kingfishers.txt") {
 		t.Fatalf("uploaded file not found by search:\n%s", body)
 	}
+}
+
+// upload posts files (name → content) to the upload form and returns the
+// status and page.
+func (c *webClient) upload(files map[string]string) (int, string) {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mw.WriteField("csrf", c.csrf)
+	for name, data := range files {
+		fw, _ := mw.CreateFormFile("files", name)
+		io.WriteString(fw, data)
+	}
+	mw.Close()
+	code, _, body := c.post("/ui/upload", mw.FormDataContentType(), &buf)
+	return code, body
 }

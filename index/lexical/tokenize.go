@@ -49,6 +49,10 @@ func isWordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
 }
 
+// IsUnspaced reports whether r is of a script written without spaces,
+// which Tokenize makes one term per character.
+func IsUnspaced(r rune) bool { return isUnspaced(r) }
+
 // isUnspaced reports scripts that do not separate words with spaces; each
 // character becomes its own term (a crude but predictable fallback).
 func isUnspaced(r rune) bool {

@@ -27,7 +27,7 @@ func TestBrowser(t *testing.T) {
 		mustContain(t, body, "Are Cats Attached to Their Homes?", "library")
 		mustContain(t, body, "otters.txt", "library")
 		mustContain(t, text(t, ctx, ".stats"), "2\ndocuments", "totals")
-		shoot(t, ctx, "library")
+		shoot(t, ctx, "fixture-library")
 	})
 	t.Run("document", func(t *testing.T) {
 		run(t, ctx, chromedp.Click(`//a[text()="Are Cats Attached to Their Homes?"]`, chromedp.BySearch),
@@ -37,7 +37,7 @@ func TestBrowser(t *testing.T) {
 		if n := evalJS[int](t, ctx, `document.querySelectorAll(".passage").length`); n < 2 {
 			t.Errorf("%d passage markers, want at least 2", n)
 		}
-		shoot(t, ctx, "document")
+		shoot(t, ctx, "fixture-document")
 	})
 	t.Run("search and follow a result to its PDF page", func(t *testing.T) {
 		run(t, ctx, chromedp.Navigate(f.URL+"/ui/search"), chromedp.WaitVisible("#q", chromedp.ByID),
@@ -56,7 +56,7 @@ func TestBrowser(t *testing.T) {
 		}
 		run(t, ctx, chromedp.Click(`input[value="hybrid"]`, chromedp.ByQuery), chromedp.Submit("#q", chromedp.ByID),
 			chromedp.WaitVisible("ol.hits", chromedp.ByQuery))
-		shoot(t, ctx, "search")
+		shoot(t, ctx, "fixture-search")
 	})
 	t.Run("upload two files and find them", func(t *testing.T) {
 		dir := t.TempDir()
@@ -64,11 +64,16 @@ func TestBrowser(t *testing.T) {
 		os.WriteFile(a, []byte("Beavers build dams of branches and mud across quiet streams.\n"), 0o600)
 		os.WriteFile(b, []byte("# Herons\n\nGrey herons wait motionless in the shallows of quiet streams.\n"), 0o600)
 		run(t, ctx, chromedp.Navigate(f.URL+"/ui/add"), chromedp.WaitVisible("#files", chromedp.ByID))
-		shoot(t, ctx, "add")
+		shoot(t, ctx, "fixture-add")
 		run(t, ctx, chromedp.SetUploadFiles("#files", []string{a, b}, chromedp.ByID),
 			chromedp.Click(`#upload button[type="submit"]`, chromedp.ByQuery),
-			chromedp.WaitVisible("p.ok", chromedp.ByQuery))
-		mustContain(t, text(t, ctx, "p.ok"), "ingested 2 documents", "upload result")
+			chromedp.WaitVisible("#upload-result", chromedp.ByQuery))
+		mustContain(t, text(t, ctx, "#upload-result p.ok"), "2 files: 2 added.", "upload result")
+		rows := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#upload-result tbody tr")].map(r => [...r.cells].map(c => c.textContent).join("|"))`)
+		if got, want := strings.Join(rows, "\n"), "beavers.txt|added|beavers.txt\nherons.md|added|Herons"; got != want {
+			t.Errorf("upload result rows:\n%s\nwant\n%s", got, want)
+		}
+		shoot(t, ctx, "fixture-upload")
 		var loc string
 		run(t, ctx, chromedp.Location(&loc))
 		if loc != f.URL+"/ui/add" {
@@ -78,6 +83,16 @@ func TestBrowser(t *testing.T) {
 		hits := text(t, ctx, "ol.hits")
 		mustContain(t, hits, "beavers.txt", "search after upload")
 		mustContain(t, hits, "Herons", "search after upload")
+		// The same two files again, one changed: the result says which.
+		os.WriteFile(b, []byte("# Herons\n\nGrey herons stand motionless in the shallows of quiet streams, then strike.\n"), 0o600)
+		run(t, ctx, chromedp.Navigate(f.URL+"/ui/add"), chromedp.WaitVisible("#files", chromedp.ByID),
+			chromedp.SetUploadFiles("#files", []string{a, b}, chromedp.ByID),
+			chromedp.Click(`#upload button[type="submit"]`, chromedp.ByQuery),
+			chromedp.WaitVisible("#upload-result", chromedp.ByQuery))
+		mustContain(t, text(t, ctx, "#upload-result p.ok"), "2 files: 1 updated, 1 unchanged.", "second upload")
+		run(t, ctx, chromedp.Click(`//table[@class="uploads"]//a[text()="Herons"]`, chromedp.BySearch),
+			chromedp.WaitVisible(`//h1[text()="Herons"]`, chromedp.BySearch))
+		mustContain(t, text(t, ctx, "section.page"), "then strike", "the updated document")
 	})
 	t.Run("delete one", func(t *testing.T) {
 		run(t, ctx, chromedp.Navigate(f.URL+"/?q=beavers"), chromedp.WaitVisible("table.docs", chromedp.ByQuery),
@@ -102,12 +117,12 @@ func TestBrowser(t *testing.T) {
 		run(t, ctx, chromedp.Click(`//button[text()="Test the connection"]`, chromedp.BySearch),
 			chromedp.WaitVisible("#testresult", chromedp.ByID))
 		mustContain(t, text(t, ctx, "#testresult"), "Connection works", "connection test")
-		shoot(t, ctx, "connect")
+		shoot(t, ctx, "fixture-connect")
 	})
 	t.Run("activity", func(t *testing.T) {
 		run(t, ctx, chromedp.Navigate(f.URL+"/ui/activity"), chromedp.WaitVisible("table", chromedp.ByQuery))
 		mustContain(t, text(t, ctx, "table"), "mcpvec-web-test", "activity")
-		shoot(t, ctx, "activity")
+		shoot(t, ctx, "fixture-activity")
 	})
 }
 
@@ -148,6 +163,8 @@ func TestBrowserDocumentView(t *testing.T) {
 		chromedp.Click(`#upload button[type="submit"]`, chromedp.ByQuery), chromedp.WaitVisible("p.ok", chromedp.ByQuery))
 	// The document page links to the original; the view is that link's /view.
 	run(t, ctx, chromedp.Navigate(f.URL+"/ui/doc/"+f.docID(t, "Otter deck")), chromedp.WaitVisible("h1", chromedp.ByQuery))
+	mustContain(t, text(t, ctx, `label[for="jump"]`), "Go to slide", "the document page's jump")
+	mustContain(t, text(t, ctx, "dl.facts"), "PowerPoint", "type")
 	var original string
 	run(t, ctx, chromedp.AttributeValue(`//a[text()="open the original"]`, "href", &original, nil, chromedp.BySearch))
 	if !regexp.MustCompile(`/docs/[0-9a-f]+/[A-Za-z0-9_-]+$`).MatchString(original) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -119,19 +120,49 @@ func shoot(t *testing.T, ctx context.Context, name string) {
 		suffix string
 		w, h   int64
 		mobile bool
-	}{{"desktop", 1280, 900, false}, {"phone", 390, 844, true}} {
+	}{{"desktop", 1440, 900, false}, {"phone", 390, 844, true}} {
 		var buf []byte
 		opts := []chromedp.EmulateViewportOption{}
 		if vp.mobile {
 			opts = append(opts, chromedp.EmulateMobile)
 		}
-		run(t, ctx, chromedp.EmulateViewport(vp.w, vp.h, opts...), chromedp.CaptureScreenshot(&buf))
+		run(t, ctx, chromedp.EmulateViewport(vp.w, vp.h, opts...))
+		checkControlsFit(t, ctx, name+"-"+vp.suffix, vp.w)
+		run(t, ctx, chromedp.CaptureScreenshot(&buf))
 		if err := os.WriteFile(filepath.Join(shotDir(t), name+"-"+vp.suffix+".png"), buf, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	run(t, ctx, chromedp.EmulateViewport(1280, 900))
+	checkControlsFit(t, ctx, name+"-1280", 1280)
 	checkAccessibility(t, ctx, name)
+}
+
+// outside lists the page's visible controls (links, buttons, fields) that
+// stick out of a window W px wide, as "tag text: left–right px".
+const outside = `W => [...document.querySelectorAll("main a, main button, main input, main select, main label")]
+  .filter(e => e.getClientRects().length && !e.closest(".sr, .skip"))
+  .map(e => [e, e.getBoundingClientRect()]).filter(([e, r]) => r.left < -1 || r.right > W + 1)
+  .map(([e, r]) => e.tagName.toLowerCase() + " " + JSON.stringify(e.textContent.trim().slice(0, 30)) + ": " + Math.round(r.left) + "–" + Math.round(r.right) + " px")`
+
+// widest lists the elements of the page wider than W px that make it so
+// (their children are not).
+const widest = `W => { const wide = e => e.getBoundingClientRect().left + Math.max(e.scrollWidth, e.getBoundingClientRect().width) > W + 1;
+  return [...document.querySelectorAll("body *")].filter(e => wide(e) && ![...e.children].some(wide)).slice(0, 5)
+  .map(e => e.tagName.toLowerCase() + "." + e.className + " " + JSON.stringify(e.textContent.trim().slice(0, 30))) }`
+
+// checkControlsFit fails when a control of the page is out of a window
+// width px wide (off-screen to the right), or the page is wider than it (a
+// phone then shows it zoomed out, or it scrolls sideways).
+func checkControlsFit(t *testing.T, ctx context.Context, name string, width int64) {
+	t.Helper()
+	w := strconv.FormatInt(width, 10)
+	for _, o := range evalJS[[]string](t, ctx, "("+outside+")("+w+")") {
+		t.Errorf("%s: %s is outside the %s px window", name, o, w)
+	}
+	if sw := evalJS[float64](t, ctx, `document.documentElement.scrollWidth`); sw > float64(width)+1 {
+		t.Errorf("%s: the page is %.0f px wide in a %s px window, because of %q", name, sw, w, evalJS[[]string](t, ctx, "("+widest+")("+w+")"))
+	}
 }
 
 var axeSource = func() func(t *testing.T) string {

@@ -5,14 +5,17 @@
 // Routes (server.Options.Web mounts the Handler at "/" and "/ui/"):
 //
 //	GET  /                   the library: documents, sort and filter, totals
-//	GET  /ui/doc/<id>        one document page by page, passage boundaries
+//	GET  /ui/doc/<id>        one document page by page, passage boundaries,
+//	                         a page list; ?page=N jumps to page N
 //	GET  /ui/search          the MCP search tool's query path, with rank,
-//	                         score and retriever
-//	GET  /ui/add             upload form;  POST /ui/upload, POST /ui/delete
+//	                         score and retriever, the query's words marked
+//	                         (library.Highlight); &page=N pages on
+//	GET  /ui/add             upload form;  POST /ui/upload (what became of
+//	                         each file: Upload), POST /ui/delete
 //	GET  /ui/connect         URLs and snippets; POST /ui/connect/test
 //	GET  /ui/activity        recent MCP tool calls (Activity)
 //	GET  /ui/signin          POST /ui/signin, POST /ui/signout
-//	GET  /ui/static/<file>   CSS and the small progressive script
+//	GET  /ui/static/<file>   CSS, the small progressive script, the icon
 //
 // It reads through the live library (the one query path) and writes through
 // it too: uploads go to Options.Ingest, which cmd wires to the CLI's ingest

@@ -3,7 +3,9 @@ package web
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"
@@ -23,9 +25,15 @@ type documentData struct {
 	Paged    bool
 	Pages    []pageView
 	LinkText string // the words of the units' links
+	Unit     string // what a unit is called: "page", "slide", "sheet", …
+	FoldList bool   // the list of units is long: fold it away
 	Passages []*store.Chunk
 	CanWrite bool
 }
+
+// foldUnits is how many units the document page lists before it folds the
+// list into a disclosure.
+const foldUnits = 40
 
 func (h *Handler) documentPage(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
@@ -40,7 +48,14 @@ func (h *Handler) documentPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := documentData{Doc: h.row(r, doc), Paged: len(doc.PageStarts) > 0, Passages: chunks, CanWrite: h.opts.Ingest != nil}
-	d.Pages = h.pageViews(r, doc, chunks)
+	d.Pages, d.Unit = h.pageViews(r, doc, chunks)
+	if p := r.URL.Query().Get("page"); p != "" {
+		n, _ := strconv.Atoi(p)
+		n = min(max(n, 1), max(len(d.Pages), 1))
+		http.Redirect(w, r, "/ui/doc/"+url.PathEscape(id)+"#page-"+strconv.Itoa(n), http.StatusSeeOther)
+		return
+	}
+	d.FoldList = len(d.Pages) > foldUnits
 	d.LinkText = "open at this page"
 	if doc.MediaType != "application/pdf" {
 		d.LinkText = "open in the text view"
@@ -51,8 +66,16 @@ func (h *Handler) documentPage(w http.ResponseWriter, r *http.Request) {
 // pageViews divides the text unit by unit (library.NewView, as the cited
 // text view does) and links each unit where a citation of it opens: a
 // PDF's original at the page, any other document's text view at the unit.
-func (h *Handler) pageViews(r *http.Request, doc *store.Document, chunks []*store.Chunk) []pageView {
+// It returns what a unit is called too ("page" unless the view's anchors
+// say "slide", "sheet", …).
+func (h *Handler) pageViews(r *http.Request, doc *store.Document, chunks []*store.Chunk) ([]pageView, string) {
 	v := library.NewView(doc, chunks)
+	unit := "page"
+	if len(v.Units) > 1 && !v.Paged {
+		if i := strings.LastIndexByte(v.Units[0].Anchor, '-'); i > 0 {
+			unit = v.Units[0].Anchor[:i]
+		}
+	}
 	out := make([]pageView, 0, len(v.Units))
 	for i, u := range v.Units {
 		pv := pageView{N: i + 1, Heading: u.Heading, Segments: u.Parts}
@@ -64,5 +87,5 @@ func (h *Handler) pageViews(r *http.Request, doc *store.Document, chunks []*stor
 		}
 		out = append(out, pv)
 	}
-	return out
+	return out, unit
 }

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -42,10 +43,13 @@ type fixture struct {
 	Live *library.Live
 	Act  *web.Activity
 	Dir  string
+	// Ingest runs files through the real pipeline into the library.
+	Ingest ingestFunc
 }
 
 type fixtureOptions struct {
-	Exposed bool // require sign-in (with testToken)
+	Exposed    bool // require sign-in (with testToken)
+	MaxResults int  // search results a page (0: web's default)
 }
 
 // mustServe starts a server on 127.0.0.1:0; cleanup stops it and closes the
@@ -68,6 +72,7 @@ func mustServe(tb testing.TB, fo fixtureOptions) *fixture {
 	}
 	f := &fixture{Live: library.NewLive(lib), Act: web.NewActivity(50), Dir: dir}
 	ingestPaths := ingester(tb, db, emb, f.Live)
+	f.Ingest = ingestPaths
 	otters := filepath.Join(dir, "otters.txt")
 	os.WriteFile(otters, []byte("Sea otters hold hands while they sleep so they do not drift apart.\n"), 0o600)
 	if _, err := ingestPaths(context.Background(), []string{filepath.Join("..", "..", "testdata", "cats.pdf"), otters}); err != nil {
@@ -77,15 +82,15 @@ func mustServe(tb testing.TB, fo fixtureOptions) *fixture {
 	return f
 }
 
-type ingestFunc func(ctx context.Context, paths []string) (string, error)
+type ingestFunc func(ctx context.Context, paths []string) (ingest.Summary, error)
 
 // ingester runs the real ingest pipeline into the live library, as cmd does.
 func ingester(tb testing.TB, db *store.DB, emb *embed.Hash, live *library.Live) ingestFunc {
 	cache := filepath.Join(os.TempDir(), "mcpvec-web-test-cache")
-	return func(ctx context.Context, paths []string) (string, error) {
+	return func(ctx context.Context, paths []string) (ingest.Summary, error) {
 		ex, err := extract.New(ctx, extract.Options{CacheDir: cache, WorkerCommand: []string{os.Args[0]}, OCR: extract.OCRNever})
 		if err != nil {
-			return "", err
+			return ingest.Summary{}, err
 		}
 		defer ex.Close()
 		w := live.Current().BeginWrites(ctx, emb, emb.Identity(), 32, 1, time.Minute)
@@ -93,10 +98,7 @@ func ingester(tb testing.TB, db *store.DB, emb *embed.Hash, live *library.Live) 
 		if ferr := w.Finish(err == nil); err == nil {
 			err = ferr
 		}
-		if err == nil && len(sum.Failed) > 0 {
-			err = fmt.Errorf("%d files failed", len(sum.Failed))
-		}
-		return sum.String(), err
+		return sum, err
 	}
 }
 
@@ -111,10 +113,16 @@ func (f *fixture) start(tb testing.TB, db *store.DB, fo fixtureOptions, emb *emb
 		Link: func(r *http.Request, id string, page int, anchor string) string {
 			return srv.DocURL(r, id, page, anchor)
 		},
-		Ingest:      uploader(f.Dir, ing),
-		Roots:       func() ([]string, error) { return []string{filepath.Join(f.Dir, "synced")}, nil },
-		Resync:      func(ctx context.Context, root string) (string, error) { return ing(ctx, []string{root}) },
-		LibraryPath: db.Path(), Embedder: emb.Identity().String(),
+		Ingest: uploader(f.Dir, db, ing),
+		Roots:  func() ([]string, error) { return []string{filepath.Join(f.Dir, "synced")}, nil },
+		Resync: func(ctx context.Context, root string) (string, error) {
+			sum, err := ing(ctx, []string{root})
+			if err == nil && len(sum.Failed) > 0 {
+				err = fmt.Errorf("%d files failed", len(sum.Failed))
+			}
+			return sum.String(), err
+		},
+		LibraryPath: db.Path(), Embedder: emb.Identity().String(), MaxResults: fo.MaxResults,
 	}
 	so := server.Options{Addr: ln.Addr().String(), LinkKey: []byte("test-link-key-0123456789abcdef"), Observe: f.Act.Record, Logger: log, Version: "test"}
 	if fo.Exposed {
@@ -147,21 +155,37 @@ func (f *fixture) start(tb testing.TB, db *store.DB, fo fixtureOptions, emb *emb
 	})
 }
 
-// uploader saves uploads in dir/uploads and ingests them.
-func uploader(dir string, ing ingestFunc) func(ctx context.Context, files []web.File) (string, error) {
-	return func(ctx context.Context, files []web.File) (string, error) {
+// uploader saves uploads in dir/uploads, ingests them and tells what
+// became of each, as cmd's does.
+func uploader(dir string, db *store.DB, ing ingestFunc) func(ctx context.Context, files []web.File) ([]web.Upload, error) {
+	return func(ctx context.Context, files []web.File) ([]web.Upload, error) {
 		up := filepath.Join(dir, "uploads")
 		if err := os.MkdirAll(up, 0o700); err != nil {
-			return "", err
+			return nil, err
 		}
-		var paths []string
-		for _, f := range files {
-			p := filepath.Join(up, f.Name)
-			if err := os.WriteFile(p, f.Data, 0o600); err != nil {
-				return "", err
+		paths, ids := make([]string, len(files)), make([]string, len(files))
+		before := make([]*store.Document, len(files))
+		for i, f := range files {
+			paths[i] = filepath.Join(up, f.Name)
+			if err := os.WriteFile(paths[i], f.Data, 0o600); err != nil {
+				return nil, err
 			}
-			paths = append(paths, p)
+			sha, _ := ingest.ContentHash(bytes.NewReader(f.Data))
+			ids[i] = sha[:16]
+			before[i], _ = db.DocumentByPath(paths[i])
 		}
-		return ing(ctx, paths)
+		sum, err := ing(ctx, paths)
+		if err != nil {
+			return nil, err
+		}
+		reasons := map[string]string{}
+		for _, fe := range sum.Failed {
+			reasons[fe.Path] = fe.Err.Error()
+		}
+		out := make([]web.Upload, len(files))
+		for i, f := range files {
+			out[i] = web.UploadOutcome(db, f.Name, paths[i], ids[i], before[i], reasons[paths[i]])
+		}
+		return out, nil
 	}
 }

@@ -16,6 +16,7 @@ import (
 // docRow is one line of the library table.
 type docRow struct {
 	ID, Title, Type, Source, URL string
+	Kind                         string // Type as people call it ("Word")
 	Pages, Passages              int
 	Size                         int64
 	Ingested                     time.Time
@@ -39,7 +40,7 @@ type libraryData struct {
 
 var sorts = map[string]func(a, b docRow) int{
 	"title":    func(a, b docRow) int { return cmp.Compare(a.titleKey, b.titleKey) },
-	"type":     func(a, b docRow) int { return cmp.Compare(a.Type, b.Type) },
+	"type":     func(a, b docRow) int { return cmp.Compare(a.Kind, b.Kind) },
 	"pages":    func(a, b docRow) int { return cmp.Compare(a.Pages, b.Pages) },
 	"passages": func(a, b docRow) int { return cmp.Compare(a.Passages, b.Passages) },
 	"size":     func(a, b docRow) int { return cmp.Compare(a.Size, b.Size) },
@@ -128,7 +129,7 @@ func (h *Handler) rows(r *http.Request, docs []*store.Document, d *libraryData) 
 	for t := range types {
 		list = append(list, t)
 	}
-	slices.Sort(list)
+	slices.SortFunc(list, func(a, b string) int { return cmp.Compare(kindOf(a), kindOf(b)) }) // as the page names them
 	return out, list
 }
 
@@ -145,7 +146,7 @@ func rowOf(doc *store.Document) docRow {
 	if src == "" {
 		src = doc.SourceURL
 	}
-	return docRow{ID: doc.ID, Title: doc.Title, Type: doc.MediaType, Source: src, URL: doc.SourceURL,
+	return docRow{ID: doc.ID, Title: doc.Title, Type: doc.MediaType, Kind: kindOf(doc.MediaType), Source: src, URL: doc.SourceURL,
 		Pages: doc.Pages, Passages: len(doc.Chunks), Size: doc.Size, Ingested: doc.IngestedAt,
 		titleKey: strings.ToLower(doc.Title)}
 }

@@ -3,6 +3,8 @@ package web
 import (
 	"errors"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/mcpvec/mcpvec/server/library"
@@ -13,57 +15,94 @@ type hit struct {
 	Score                       float64
 	Retriever                   string
 	ID, Title, URL, Text, DocID string
+	Snippet                     []library.Span // Text with the query's words marked
 	Page                        int
 }
 
+// maxSearchPage is the deepest result page asked for; the library's MaxK
+// ends paging sooner.
+const maxSearchPage = 100
+
 type searchData struct {
-	Q, Mode string
-	Modes   []string
-	Hits    []hit
-	Error   string
-	Ran     bool
+	Q, Mode          string
+	Modes            []string
+	Hits             []hit
+	Error            string
+	Ran              bool
+	Page, From, To   int    // the page of results shown (from 1), and its ranks From-To
+	PrevURL, NextURL string // the pages before and after it, "" when none
 }
 
 func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request) {
-	d := searchData{Q: r.URL.Query().Get("q"), Mode: r.URL.Query().Get("mode"), Modes: []string{"hybrid", "lexical", "vector"}}
+	q := r.URL.Query()
+	d := searchData{Q: q.Get("q"), Mode: q.Get("mode"), Modes: []string{"hybrid", "lexical", "vector"}}
 	mode, err := library.ParseMode(d.Mode)
 	if err != nil || mode == "" {
 		mode = h.opts.Library.Mode()
 	}
 	d.Mode = string(mode)
+	d.Page, _ = strconv.Atoi(q.Get("page"))
+	d.Page = min(max(d.Page, 1), maxSearchPage)
 	status := http.StatusOK
 	if strings.TrimSpace(d.Q) != "" {
 		d.Ran = true
-		if d.Hits, err = h.search(r, d.Q, mode); err != nil {
+		var more bool
+		if d.Hits, more, err = h.search(r, d.Q, mode, d.Page); err != nil {
 			d.Error, status = searchError(err), http.StatusBadRequest
 			if d.Error == "" {
 				h.log.Error("web: search", "err", err)
 				d.Error, status = "The library failed to search; see the server log.", http.StatusInternalServerError
 			}
 		}
+		d.link(more)
 	}
 	h.render(w, r, status, "search", "Search", d)
 }
 
-// search runs the MCP search tool's query path with its options and shapes
-// results as the tool does (server link when the document has no URL).
-func (h *Handler) search(r *http.Request, q string, mode library.Mode) ([]hit, error) {
-	resp, err := h.opts.Library.SearchWith(r.Context(), q, library.SearchOptions{K: h.opts.MaxResults, MaxQueryLen: h.opts.MaxQueryLen, Mode: mode, Debug: true})
-	if err != nil {
-		return nil, err
+// link numbers the page's results and links the pages before and after it
+// (more: results follow this page) with the same query and mode.
+func (d *searchData) link(more bool) {
+	if len(d.Hits) > 0 {
+		d.From, d.To = d.Hits[0].Rank, d.Hits[len(d.Hits)-1].Rank
 	}
-	out := make([]hit, 0, len(resp.Results))
-	for i, res := range resp.Results {
-		if i == h.opts.MaxResults {
-			break
-		}
+	page := func(n int) string {
+		return "/ui/search?" + url.Values{"q": {d.Q}, "mode": {d.Mode}, "page": {strconv.Itoa(n)}}.Encode()
+	}
+	switch {
+	case d.Page > 1 && len(d.Hits) == 0: // past the end: back to the start
+		d.PrevURL = page(1)
+	case d.Page > 1:
+		d.PrevURL = page(d.Page - 1)
+	}
+	if more {
+		d.NextURL = page(d.Page + 1)
+	}
+}
+
+// search runs the MCP search tool's query path with its options for the
+// results of page n (Options.MaxResults a page; the library's MaxK bounds
+// how deep paging goes), shapes them as the tool does (server link when the
+// document has no URL) and marks the query's words in each snippet. more
+// reports that results follow page n.
+func (h *Handler) search(r *http.Request, q string, mode library.Mode, n int) (hits []hit, more bool, err error) {
+	per := h.opts.MaxResults
+	lo := (n - 1) * per
+	resp, err := h.opts.Library.SearchWith(r.Context(), q, library.SearchOptions{K: lo + per + 1, MaxQueryLen: h.opts.MaxQueryLen, Mode: mode, Debug: true})
+	if err != nil {
+		return nil, false, err
+	}
+	res := resp.Results
+	more = len(res) > lo+per
+	res = res[min(lo, len(res)):min(lo+per, len(res))]
+	out := make([]hit, 0, len(res))
+	for i, res := range res {
 		if res.URL == "" {
 			res.URL = h.opts.Link(r, res.DocID, res.Page, res.Anchor)
 		}
-		out = append(out, hit{Rank: i + 1, Score: res.Score, Retriever: res.Retriever, ID: res.ID, Title: res.Title,
-			URL: res.URL, Text: res.Text, DocID: res.DocID, Page: res.Page})
+		out = append(out, hit{Rank: lo + i + 1, Score: res.Score, Retriever: res.Retriever, ID: res.ID, Title: res.Title,
+			URL: res.URL, Text: res.Text, Snippet: library.Highlight(res.Text, q), DocID: res.DocID, Page: res.Page})
 	}
-	return out, nil
+	return out, more, nil
 }
 
 // searchError returns a message for a query the user should fix, else "".

@@ -37,8 +37,9 @@ type Options struct {
 	// server.Server.DocURL so pages show the links MCP clients get.
 	Link func(r *http.Request, docID string, page int, anchor string) string
 	// Ingest runs uploaded files through the ingest pipeline into Library
-	// and returns a one-line summary; nil disables uploads.
-	Ingest func(ctx context.Context, files []File) (string, error)
+	// and returns what became of each (UploadOutcome tells); its error is
+	// for the upload as a whole. nil disables uploads.
+	Ingest func(ctx context.Context, files []File) ([]Upload, error)
 	// Roots lists the folders `mcpvec sync` remembers, and Resync syncs one
 	// of them into Library and returns a one-line summary; nil hides them.
 	Roots  func() ([]string, error)

@@ -206,7 +206,7 @@ func TestResyncRememberedRoot(t *testing.T) {
 		t.Fatalf("re-sync of a folder that is not remembered = %d, want 404", resp.StatusCode)
 	}
 	resp, body := post(t, c, f.URL+"/ui/resync", url.Values{"root": {root}, "csrf": {csrf}})
-	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "ingested 1 documents") {
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "ingested 1 document ") {
 		t.Fatalf("re-sync = %d:\n%s", resp.StatusCode, body)
 	}
 	res, err := f.Live.Current().Search(context.Background(), "puffins sand eels", library.SearchOptions{K: 1})

@@ -68,12 +68,16 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request) {
 		h.render(w, r, http.StatusBadRequest, "add", "Add documents", h.addData(map[string]any{"CanWrite": true, "Error": msg}))
 		return
 	}
-	sum, err := h.opts.Ingest(r.Context(), files)
-	data := map[string]any{"CanWrite": true, "Result": sum, "Error": ""}
+	ups, err := h.opts.Ingest(r.Context(), files)
+	sum, failed := uploadSummary(ups)
+	data := map[string]any{"CanWrite": true, "Uploads": ups, "Summary": sum, "Failed": failed, "Error": ""}
 	status := http.StatusOK
+	if failed {
+		status = http.StatusUnprocessableEntity
+	}
 	if err != nil {
 		h.log.Warn("web: ingest upload", "files", len(files), "err", err)
-		data["Error"], status = "Some files were not added: "+err.Error(), http.StatusUnprocessableEntity
+		data["Error"], status = "The upload did not finish: "+err.Error(), http.StatusUnprocessableEntity
 	}
 	h.render(w, r, status, "add", "Add documents", h.addData(data))
 }
