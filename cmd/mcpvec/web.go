@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -53,6 +52,8 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 	o.Observe = act.Record
 	host, _, _ := net.SplitHostPort(o.Addr)
 	ip := net.ParseIP(host)
+	// Token, Auth and CheckOwner require sign-in too: the page is behind the
+	// same credential as /mcp (see web.Options.Exposed).
 	wo := web.Options{
 		Library: st.live,
 		Link: func(r *http.Request, id string, page int, anchor string) string {
@@ -61,7 +62,8 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 		ReadOnly:    st.readOnly,
 		MCPPath:     "/mcp",
 		PublicURL:   o.PublicURL,
-		Exposed:     o.PublicURL != "" || !(host == "localhost" || (ip != nil && ip.IsLoopback())),
+		Exposed:     o.PublicURL != "" || o.Auth != nil || !(host == "localhost" || (ip != nil && ip.IsLoopback())),
+		BodyTimeout: o.BodyTimeout,
 		Token:       o.Token,
 		LibraryPath: st.path,
 		Version:     o.Version,
@@ -75,6 +77,7 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 	}
 	if st.db != nil { // uploads and sync roots live beside a library file
 		wo.Ingest, wo.Resync = uploadIngest(e, st), resync(e, st)
+		wo.UploadDir = uploadDir(st) // received there, then renamed in place
 		wo.Roots = func() ([]string, error) { return rootPaths(st) }
 	}
 	if st.emb != nil {
@@ -110,29 +113,30 @@ func resync(e *env, st *serveState) func(ctx context.Context, root string) (stri
 	}
 }
 
-// uploadIngest saves uploads beside the library, in "<library>.uploads/",
-// and runs `mcpvec ingest` on them against the served library. Uploads run
-// one at a time.
+// uploadIngest saves uploads beside the library, in "<library>.uploads/"
+// (never replacing an earlier upload: see web.SaveUploads), and runs
+// `mcpvec ingest` on them against the served library. Uploads run one at
+// a time.
 func uploadIngest(e *env, st *serveState) func(ctx context.Context, files []web.File) (string, error) {
 	var mu sync.Mutex
 	return func(ctx context.Context, files []web.File) (string, error) {
 		mu.Lock()
 		defer mu.Unlock()
-		dir := st.db.Path() + ".uploads"
+		dir := uploadDir(st)
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return "", fmt.Errorf("upload folder: %w", err)
 		}
-		args := []string{"ingest"}
-		for _, f := range files {
-			p := filepath.Join(dir, filepath.Base(f.Name))
-			if err := os.WriteFile(p, f.Data, 0o600); err != nil {
-				return "", fmt.Errorf("save %s: %w", f.Name, err)
-			}
-			args = append(args, p)
+		paths, notes, err := web.SaveUploads(dir, files)
+		if err != nil {
+			return "", err
 		}
-		return runInServer(ctx, e, st, dir, args)
+		out, err := runInServer(ctx, e, st, dir, append([]string{"ingest"}, paths...))
+		return strings.Join(append(notes, out), "\n"), err
 	}
 }
+
+// uploadDir is where uploads are kept, beside the library file.
+func uploadDir(st *serveState) string { return st.db.Path() + ".uploads" }
 
 // runInServer runs the CLI command args in the server of st, as a
 // forwarded command runs, in the folder cwd, and returns its output; a

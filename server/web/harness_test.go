@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -147,21 +148,18 @@ func (f *fixture) start(tb testing.TB, db *store.DB, fo fixtureOptions, emb *emb
 	})
 }
 
-// uploader saves uploads in dir/uploads and ingests them.
+// uploader saves uploads in dir/uploads and ingests them, as cmd does.
 func uploader(dir string, ing ingestFunc) func(ctx context.Context, files []web.File) (string, error) {
 	return func(ctx context.Context, files []web.File) (string, error) {
 		up := filepath.Join(dir, "uploads")
 		if err := os.MkdirAll(up, 0o700); err != nil {
 			return "", err
 		}
-		var paths []string
-		for _, f := range files {
-			p := filepath.Join(up, f.Name)
-			if err := os.WriteFile(p, f.Data, 0o600); err != nil {
-				return "", err
-			}
-			paths = append(paths, p)
+		paths, notes, err := web.SaveUploads(up, files)
+		if err != nil {
+			return "", err
 		}
-		return ing(ctx, paths)
+		sum, err := ing(ctx, paths)
+		return strings.Join(append(notes, sum), "\n"), err
 	}
 }
