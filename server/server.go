@@ -296,7 +296,7 @@ func (s *Server) buildHandler() {
 		mcpserver.WithDisableLocalhostProtection(true), // guard() replaces it
 		mcpserver.WithHTTPContextFunc(withBase),
 		mcpserver.WithStreamableHTTPLogger(s.log),
-		mcpserver.WithSessionIdManager(s.sessions),
+		mcpserver.WithSessionIdManagerResolver(s.sessions),
 		mcpserver.WithSessionIdleTTL(s.opts.SessionIdleTimeout),
 		// A ping on an open GET stream keeps its session from idling out.
 		mcpserver.WithHeartbeatInterval(min(25*time.Second, s.opts.SessionIdleTimeout/2)),
