@@ -1,6 +1,11 @@
 package server
 
 import (
+	"bufio"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -40,5 +45,64 @@ func TestInitializeFloodSparesActiveSession(t *testing.T) {
 	}
 	if n := s.sessions.Len(); n > 50 {
 		t.Errorf("%d live sessions, want at most 50", n)
+	}
+}
+
+// openUnreadSSE opens a legacy SSE stream, reads up to its message
+// endpoint and then never reads again; it returns the endpoint.
+func openUnreadSSE(t *testing.T, base string) string {
+	t.Helper()
+	tr := &http.Transport{ReadBufferSize: 1024}
+	t.Cleanup(tr.CloseIdleConnections)
+	resp, err := (&http.Client{Transport: tr}).Get(base + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	if resp.StatusCode != 200 {
+		return ""
+	}
+	events := bufio.NewReaderSize(resp.Body, 16)
+	line, err := events.ReadString('\n')
+	for err == nil && !strings.HasPrefix(line, "data: ") {
+		line, err = events.ReadString('\n')
+	}
+	return strings.TrimSpace(strings.TrimPrefix(line, "data: "))
+}
+
+// TestUnreadSSEStreamsHoldLittle: a stream nobody reads used to accept
+// ~125 answers, as the kernel's send buffer absorbed what the 32-answer
+// bound did not see (500 streams: 538 MB RSS and 1.48 GB of kernel TCP
+// memory; finding 6). Each stream's socket now has a small send buffer,
+// and one client may open only so many.
+func TestUnreadSSEStreamsHoldLittle(t *testing.T) {
+	s := MustNew(t, bigResultLib(), Options{MaxSSEStreamsPerClient: 4})
+	base := MustServe(t, s)
+	var accepted []int
+	for range 4 {
+		endpoint := openUnreadSSE(t, base)
+		if endpoint == "" {
+			t.Fatal("no SSE endpoint")
+		}
+		n := 0
+		for i := range 400 {
+			body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search","arguments":{"query":"impeller"}}}`, i+10)
+			if i == 0 {
+				body = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+			}
+			if code, _, _ := do(t, "POST", base+endpoint, "", body, nil); code != http.StatusAccepted {
+				break
+			}
+			n++
+		}
+		accepted = append(accepted, n)
+	}
+	slices.Sort(accepted)
+	t.Logf("answers of ~20 KB accepted per unread stream: %v (pending bound %d)", accepted, DefaultMaxSSEPending)
+	if med := accepted[len(accepted)/2]; med > 60 {
+		t.Errorf("an unread stream accepted %d answers (median), want at most 60", med)
+	}
+	if endpoint := openUnreadSSE(t, base); endpoint != "" {
+		t.Errorf("a fifth stream of one client was opened, want it refused (cap 4)")
 	}
 }

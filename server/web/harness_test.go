@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -46,7 +47,9 @@ type fixture struct {
 }
 
 type fixtureOptions struct {
-	Exposed bool // require sign-in (with testToken)
+	Exposed    bool   // require sign-in (with testToken)
+	Token      bool   // a loopback server with testToken, not otherwise exposed
+	Passphrase string // an owner passphrase besides the token ("": none)
 }
 
 // mustServe starts a server on 127.0.0.1:0; cleanup stops it and closes the
@@ -116,10 +119,19 @@ func (f *fixture) start(tb testing.TB, db *store.DB, fo fixtureOptions, emb *emb
 		Roots:       func() ([]string, error) { return []string{filepath.Join(f.Dir, "synced")}, nil },
 		Resync:      func(ctx context.Context, root string) (string, error) { return ing(ctx, []string{root}) },
 		LibraryPath: db.Path(), Embedder: emb.Identity().String(),
+		UploadDir: filepath.Join(f.Dir, "incoming"),
 	}
 	so := server.Options{Addr: ln.Addr().String(), LinkKey: []byte("test-link-key-0123456789abcdef"), Observe: f.Act.Record, Logger: log, Version: "test"}
-	if fo.Exposed {
+	if fo.Exposed || fo.Token {
 		wo.Token, so.Token = testToken, testToken
+	}
+	if pass := fo.Passphrase; pass != "" {
+		wo.CheckOwner = func(_ *http.Request, got string) error {
+			if got != pass {
+				return errors.New("wrong passphrase")
+			}
+			return nil
+		}
 	}
 	h, err := web.New(wo)
 	if err != nil {

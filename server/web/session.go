@@ -16,10 +16,11 @@ import (
 const (
 	cookieName = "mcpvec_session"
 	sessionTTL = 12 * time.Hour
-	// maxSess caps signed-in sessions; only a right passphrase or token
-	// makes one, so no anonymous flood can fill the table.
-	maxSess = 10000
 )
+
+// maxSess caps signed-in sessions; only a right passphrase or token makes
+// one, so no anonymous flood can fill the table. A variable for tests.
+var maxSess = 10000
 
 type sessionKey struct{}
 
