@@ -81,7 +81,10 @@ func (s *Server) bufferBody(w http.ResponseWriter, r *http.Request) ([]byte, int
 	// a megabyte and sends nothing gets no megabyte set aside.
 	buf := bytes.NewBuffer(getBuf(int(min(max(0, r.ContentLength), 64<<10)) + bytes.MinRead))
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
-	if deadline {
+	if deadline && err == nil {
+		// Lifted once the body is in (a deadline left on the connection
+		// would cancel a long answer); left passed on failure, so net/http
+		// does not wait on the rest of the body.
 		rc.SetReadDeadline(time.Time{})
 	}
 	var tooBig *http.MaxBytesError
@@ -108,6 +111,8 @@ func (s *Server) refuseBusy(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Connection", "close")
 	w.Header().Set("Retry-After", "1")
+	// net/http would wait for the unread body to drain it: cut it now.
+	http.NewResponseController(w).SetReadDeadline(time.Now())
 	writeRPCError(w, http.StatusServiceUnavailable, mcp.INTERNAL_ERROR,
 		"too many requests with a body in flight from your address; retry when they are done")
 }

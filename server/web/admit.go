@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"time"
 )
 
 // formLimit caps the body of every POST but an upload (forms of a few
@@ -34,13 +35,21 @@ func (h *Handler) admit(w http.ResponseWriter, r *http.Request, sess *session) b
 		h.log.Warn("web: post without a valid csrf token", "path", r.URL.Path)
 		return refuse(w, http.StatusForbidden, "forbidden: missing or wrong CSRF token (reload the page)")
 	}
+	bodyRead(w)
 	return true
 }
 
-// refuse answers status with msg and ends the connection (the body is
-// unread), reporting false.
+// bodyRead lifts the read deadline once a body is read in full.
+func bodyRead(w http.ResponseWriter) {
+	http.NewResponseController(w).SetReadDeadline(time.Time{})
+}
+
+// refuse answers status with msg and ends the connection, the rest of the
+// body unread (its read deadline set to now, so net/http does not wait to
+// drain it), reporting false.
 func refuse(w http.ResponseWriter, status int, msg string) bool {
 	w.Header().Set("Connection", "close")
+	http.NewResponseController(w).SetReadDeadline(time.Now())
 	http.Error(w, msg, status)
 	return false
 }

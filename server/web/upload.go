@@ -52,8 +52,9 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request) {
 		msg := "Choose at least one file."
 		if err != nil {
 			msg = err.Error()
+			w.Header().Set("Connection", "close")
+			http.NewResponseController(w).SetReadDeadline(time.Now())
 		}
-		w.Header().Set("Connection", "close")
 		h.render(w, r, http.StatusBadRequest, "add", "Add documents", h.addData(map[string]any{"CanWrite": true, "Error": msg}))
 		return
 	}
@@ -126,6 +127,7 @@ func (h *Handler) receive(w http.ResponseWriter, r *http.Request) (files []File,
 	if !checked {
 		return nil, dir, errCSRF
 	}
+	bodyRead(w)
 	return files, dir, nil
 }
 

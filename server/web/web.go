@@ -178,9 +178,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sess := h.sessions.get(w, r)
 	r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess))
 	if r.Method == http.MethodPost {
-		rc := http.NewResponseController(w)
-		rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout)) // unsupported: no deadline
-		defer rc.SetReadDeadline(time.Time{})
+		// Lifted once the body is read (admit, receive): left on, it would
+		// cancel a long answer (net/http's background read times out).
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
 		if !h.admit(w, r, sess) {
 			return
 		}
