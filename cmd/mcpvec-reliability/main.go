@@ -51,9 +51,9 @@ type config struct {
 // fullSize is issue 15's campaign; shortSize is what `make test` runs.
 var (
 	fullSize = config{Sessions: 20000, Readers: 30, FileMiB: 50, ReadFor: 15 * time.Second, SSE: 5000, BoundBytes: 100 << 20, Timeout: 20 * time.Minute, Kills: 20, Fuzz: 3000, DiskMiB: 4,
-		WebSlow: 2000, WebUploadMiB: 200, WebSSE: 60, WebInits: 20000}
+		WebSlow: 2000, WebUploadMiB: 200, WebSSE: 60, WebInits: 48000}
 	shortSize = config{Sessions: 2000, Readers: 5, FileMiB: 10, ReadFor: 3 * time.Second, SSE: 500, BoundBytes: 100 << 20, Timeout: 5 * time.Minute, Kills: 3, Fuzz: 300, DiskMiB: 4,
-		WebSlow: 300, WebUploadMiB: 32, WebSSE: 10, WebInits: 2000}
+		WebSlow: 300, WebUploadMiB: 32, WebSSE: 10, WebInits: 6000}
 )
 
 // figures is what a run measured.

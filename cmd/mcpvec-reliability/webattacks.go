@@ -179,7 +179,11 @@ func sendUpload(ctx context.Context, c *http.Client, u, csrf string, size int64)
 	var sent atomic.Int64
 	go func() {
 		mw.WriteField("csrf", csrf)
-		fw, _ := mw.CreateFormFile("files", "big.txt")
+		fw, err := mw.CreateFormFile("files", "big.txt")
+		if err != nil {
+			pw.CloseWithError(err)
+			return
+		}
 		buf := make([]byte, 64<<10)
 		for n := int64(0); n < size; n += int64(len(buf)) {
 			if _, err := fw.Write(buf); err != nil {
@@ -312,7 +316,8 @@ func postUntilRefused(ctx context.Context, u string, max int) int {
 }
 
 // initFlood sends n initializes from 8 workers while a real client, which
-// initialized before, makes 40 calls spread over the flood.
+// initialized before, makes a call after every 1,200 of them (more than the
+// 1,000 sessions the server keeps).
 func (w *webFigures) initFlood(ctx context.Context, base string, n int) error {
 	c := &http.Client{Timeout: 30 * time.Second, Transport: bearer{}}
 	st, sid, _, err := childproc.Post(ctx, c, base+"/mcp", "", childproc.InitializeBody)
@@ -320,14 +325,14 @@ func (w *webFigures) initFlood(ctx context.Context, base string, n int) error {
 		return fmt.Errorf("initialize: %d %v", st, err)
 	}
 	childproc.Post(ctx, c, base+"/mcp", sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	w.Inits, w.Calls = n, 40
+	w.Inits, w.Calls = n, n/1200
 	var next, failed atomic.Int64
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
 			for i := next.Add(1); i <= int64(n) && ctx.Err() == nil; i = next.Add(1) {
 				childproc.Post(ctx, c, base+"/mcp", "", childproc.InitializeBody)
-				if i%int64(max(1, n/w.Calls)) == 0 {
+				if i%1200 == 0 {
 					call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"query":"cats"}}}`
 					if st, _, _, err := childproc.Post(ctx, c, base+"/mcp", sid, call); err != nil || st != http.StatusOK {
 						failed.Add(1)

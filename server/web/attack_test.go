@@ -134,8 +134,11 @@ func sendUpload(t *testing.T, c *http.Client, u, csrf, name string, size int64) 
 	mw := multipart.NewWriter(pw)
 	go func() {
 		mw.WriteField("csrf", csrf)
-		fw, _ := mw.CreateFormFile("files", name)
-		if _, err := io.Copy(fw, io.LimitReader(zeros{}, size)); err != nil {
+		fw, err := mw.CreateFormFile("files", name)
+		if err == nil {
+			_, err = io.Copy(fw, io.LimitReader(zeros{}, size))
+		}
+		if err != nil {
 			pw.CloseWithError(err)
 			return
 		}
