@@ -15,7 +15,9 @@ import (
 // TestInitializeFloodSparesActiveSession: a flood of initializes used to
 // evict the least recently used sessions, an active client's among them
 // (30 of its 40 calls got 404; finding 8). Eviction now takes sessions
-// that never made a call first.
+// that sent nothing after initialize first; the real client sent its
+// "initialized" notification, and its first call comes after the cap was
+// passed twice over.
 func TestInitializeFloodSparesActiveSession(t *testing.T) {
 	s := MustNew(t, newFakeLib(), Options{MaxSessions: 50})
 	base := MustServe(t, s)
@@ -29,7 +31,7 @@ func TestInitializeFloodSparesActiveSession(t *testing.T) {
 		if code, _, body := do(t, "POST", base+"/mcp", "", initBody, nil); code != 200 {
 			t.Fatalf("initialize %d: %d %q", i, code, body)
 		}
-		if i%100 == 0 {
+		if i%100 == 99 { // the first call after the cap is passed
 			calls++
 			if code, _, _ := do(t, "POST", base+"/mcp", "", call, sid); code != 200 {
 				failed++
@@ -104,5 +106,26 @@ func TestUnreadSSEStreamsHoldLittle(t *testing.T) {
 	}
 	if endpoint := openUnreadSSE(t, base); endpoint != "" {
 		t.Errorf("a fifth stream of one client was opened, want it refused (cap 4)")
+	}
+}
+
+// TestSessionEvictionPerClient: a flood that also sends "initialized" ends
+// its own client's sessions, not another client's idle one.
+func TestSessionEvictionPerClient(t *testing.T) {
+	var evicted []string
+	tab := newSessionTable(10, func(id string) { evicted = append(evicted, id) })
+	owner := clientSessions{t: tab, client: "192.0.2.1"}
+	flood := clientSessions{t: tab, client: "198.51.100.7"}
+	mine := owner.Generate()
+	owner.Validate(mine) // initialized
+	for range 1000 {
+		id := flood.Generate()
+		flood.Validate(id)
+	}
+	if _, err := owner.Validate(mine); err != nil {
+		t.Fatalf("the other client's session was evicted by the flood (%d evictions)", len(evicted))
+	}
+	if got, want := tab.Len(), 10; got != want {
+		t.Errorf("%d live sessions, want %d", got, want)
 	}
 }

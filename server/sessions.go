@@ -23,10 +23,14 @@ var errNoSession = errors.New("unknown or expired session")
 // how many live at once. mcp-go's idle sweeper (WithSessionIdleTTL) ends
 // idle sessions through Terminate; when the cap is reached, Generate evicts
 // sessions through evict, which must end them in mcp-go too (see
-// Server.evictSession). Eviction spares the sessions in use: it takes one
-// that never made a call after initialize if there is any, from the
-// client holding the most sessions, least recently used first; so a flood
-// of initializes evicts its own sessions, not an active client's. Safe for
+// Server.evictSession). Eviction spares the sessions in use: it takes a
+// session that sent nothing after initialize first, then one that sent
+// only the "initialized" notification, then the others; within each, from
+// the client holding the most sessions, least recently used first. So a
+// flood of initializes evicts its own sessions, not a real client's (which
+// sends "initialized" at once), even one idle since. A flood that also
+// sends "initialized", from the same address as a client that has not
+// made a call yet, can still evict that client's session. Safe for
 // concurrent use.
 type sessionTable struct {
 	max   int
@@ -45,9 +49,9 @@ type liveSession struct {
 	uses   int       // requests after initialize
 }
 
-// inUse reports whether the session made a call after initialize (the
-// first request after it is the "initialized" notification).
-func (l *liveSession) inUse() bool { return l.uses >= 2 }
+// tier ranks a session for eviction: 0 sent nothing after initialize, 1
+// sent one request (a real client's "initialized" notification), 2 more.
+func (l *liveSession) tier() int { return min(l.uses, 2) }
 
 var (
 	_ mcpserver.SessionIdManager         = (*sessionTable)(nil)
@@ -116,11 +120,11 @@ func (t *sessionTable) victimLocked() string {
 	return best
 }
 
-// before reports whether a goes before b: unused before in use, then the
-// client with more sessions, then least recently used.
+// before reports whether a is evicted before b: the lower tier, then the
+// client with more sessions, then the least recently used.
 func (t *sessionTable) before(a, b *liveSession) bool {
-	if a.inUse() != b.inUse() {
-		return !a.inUse()
+	if ta, tb := a.tier(), b.tier(); ta != tb {
+		return ta < tb
 	}
 	if na, nb := t.clients[a.client], t.clients[b.client]; na != nb {
 		return na > nb
