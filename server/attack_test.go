@@ -3,7 +3,10 @@ package server
 import (
 	"bufio"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -127,5 +130,41 @@ func TestSessionEvictionPerClient(t *testing.T) {
 	}
 	if got, want := tab.Len(), 10; got != want {
 		t.Errorf("%d live sessions, want %d", got, want)
+	}
+}
+
+// TestConnectionsPerClientCapped: connections that never finish their
+// headers were bounded only by the 10 s header timeout, so one client
+// could hold any number (finding 3). Beyond MaxConnsPerClient they are
+// closed when accepted; another client is served meanwhile.
+func TestConnectionsPerClientCapped(t *testing.T) {
+	s := MustNew(t, newFakeLib(), Options{MaxConnsPerClient: 20})
+	base := MustServe(t, s)
+	fds := func() int {
+		es, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skipf("no /proc/self/fd: %v", err)
+		}
+		return len(es)
+	}
+	const n = 100
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}, Timeout: 5 * time.Second}
+	before := fds()
+	for i := range n {
+		c, err := d.Dial("tcp", strings.TrimPrefix(base, "http://"))
+		if err != nil {
+			t.Fatalf("dial %d: %v", i, err)
+		}
+		defer c.Close()
+		io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n") // and never the rest
+	}
+	if code, _, body := do(t, "POST", base+"/mcp", "", initBody, nil); code != 200 {
+		t.Errorf("initialize from another client: %d %q", code, body)
+	}
+	time.Sleep(time.Second)
+	held := fds() - before - n
+	t.Logf("%d connections stuck in their headers from one client: the server holds %d", n, held)
+	if held > 25 {
+		t.Errorf("the server holds %d connections of one client, want at most 20", held)
 	}
 }

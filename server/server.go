@@ -50,6 +50,9 @@ const (
 	// DefaultMaxSSEStreamsPerClient caps the legacy SSE streams one
 	// client (address) may hold open.
 	DefaultMaxSSEStreamsPerClient = 64
+	// DefaultMaxConnsPerClient caps the connections one client may hold
+	// open at once.
+	DefaultMaxConnsPerClient = 1024
 	// DefaultMaxBodiesPerClient caps the request bodies one client may
 	// have in flight at once.
 	DefaultMaxBodiesPerClient = 32
@@ -144,6 +147,12 @@ type Options struct {
 	// it a request is refused (503) unread. 0 means
 	// DefaultMaxBodiesPerClient.
 	MaxBodiesPerClient int
+	// MaxConnsPerClient caps the connections one client (address) may
+	// hold open at once, in any phase (everyone together 64 times as
+	// many); a connection beyond it is closed when accepted. Behind a
+	// tunnel every client shares one address: keep it above the streams
+	// the tunnel carries. 0 means DefaultMaxConnsPerClient.
+	MaxConnsPerClient int
 	// Web, when set, is served at "/" and under "/ui/" (such as
 	// server/web's interface). It guards itself: neither Token nor Auth
 	// applies, and it limits its own request bodies (uploads are large).
@@ -220,7 +229,7 @@ func New(lib Library, opts Options) (*Server, error) {
 func fillDefaults(o *Options) error {
 	if o.MaxResults < 0 || o.MaxFetchChars < 0 || o.MaxQueryLen < 0 || o.MaxBodyBytes < 0 ||
 		o.MaxSessions < 0 || o.SessionIdleTimeout < 0 || o.MaxSSEStreams < 0 || o.MaxSSEPending < 0 || o.MaxSSEStreamsPerClient < 0 ||
-		o.WriteTimeout < 0 || o.BodyTimeout < 0 || o.MaxBodiesPerClient < 0 {
+		o.WriteTimeout < 0 || o.BodyTimeout < 0 || o.MaxBodiesPerClient < 0 || o.MaxConnsPerClient < 0 {
 		return fmt.Errorf("%w: negative limit", ErrBadOption)
 	}
 	if o.Addr == "" {
@@ -260,6 +269,7 @@ func fillLimits(o *Options) {
 	orDefault(&o.WriteTimeout, DefaultWriteTimeout)
 	orDefault(&o.BodyTimeout, DefaultBodyTimeout)
 	orDefault(&o.MaxBodiesPerClient, DefaultMaxBodiesPerClient)
+	orDefault(&o.MaxConnsPerClient, DefaultMaxConnsPerClient)
 }
 
 func orDefault[T int | int64 | time.Duration](v *T, def T) {
@@ -374,8 +384,9 @@ func (s *Server) streamDeadlines(next http.Handler) http.Handler {
 
 // Serve serves Handler on ln, which it closes, until ctx is cancelled, then
 // shuts down gracefully (closing open SSE and HTTP streams, waiting at most
-// 5 seconds). It logs the URLs to give an MCP client. It returns nil after a
-// clean shutdown, else the serve error.
+// 5 seconds). It logs the URLs to give an MCP client. A connection beyond
+// MaxConnsPerClient of its client is closed as soon as accepted. It returns
+// nil after a clean shutdown, else the serve error.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.mu.Lock()
 	s.boundAddr = ln.Addr().String()
@@ -394,6 +405,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	for _, u := range s.URLs() {
 		s.log.Info("mcp endpoint", "url", u)
 	}
+	ln = &limitListener{Listener: ln, gate: client.NewGate(s.opts.MaxConnsPerClient, 64*s.opts.MaxConnsPerClient),
+		max: s.opts.MaxConnsPerClient, log: s.log}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

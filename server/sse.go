@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -93,7 +92,7 @@ func (l *sseLimiter) stream(next http.Handler, wrap func(http.ResponseWriter, fu
 			return
 		}
 		defer l.open.Release(key)
-		if c, ok := r.Context().Value(connKey{}).(*net.TCPConn); ok {
+		if c, ok := r.Context().Value(connKey{}).(interface{ SetWriteBuffer(int) error }); ok {
 			c.SetWriteBuffer(sseSendBuffer) // best effort: a smaller queue
 		}
 		ctx, cancel := context.WithCancel(r.Context())
