@@ -107,8 +107,11 @@ func TestUnreadSSEStreamsHoldLittle(t *testing.T) {
 	if med := accepted[len(accepted)/2]; med > 60 {
 		t.Errorf("an unread stream accepted %d answers (median), want at most 60", med)
 	}
-	if endpoint := openUnreadSSE(t, base); endpoint != "" {
-		t.Errorf("a fifth stream of one client was opened, want it refused (cap 4)")
+	capped := MustServe(t, MustNew(t, bigResultLib(), Options{MaxSSEStreamsPerClient: 4}))
+	for i := range 5 {
+		if endpoint := openUnreadSSE(t, capped); (endpoint != "") != (i < 4) {
+			t.Errorf("stream %d of one client: endpoint %q, want the first 4 open and the fifth refused", i+1, endpoint)
+		}
 	}
 }
 
