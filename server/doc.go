@@ -61,7 +61,9 @@
 //     and JSON-RPC batches 400, each with a JSON-RPC -32600 error); a
 //     client address may have MaxBodiesPerClient bodies in flight at once
 //     (everyone 64 times that), beyond which a request is refused with 503
-//     before its body is read (the web routes included).
+//     before its body is read (the web routes included); and it may hold
+//     MaxConnsPerClient connections open at once, in any phase, the rest
+//     being closed when accepted (Serve).
 //   - A streamable HTTP POST's JSON answer (up to 1 MiB, not flushed) is held
 //     until the handler returns and sent with a Content-Length rather than
 //     chunked; a text/event-stream answer goes out as it is written.
