@@ -81,6 +81,11 @@ type FileError struct {
 func (e *FileError) Error() string { return e.Path + ": " + e.Err.Error() }
 func (e *FileError) Unwrap() error { return e.Err }
 
+// Lasting reports whether the failure says something about the file's
+// content that only a change to the file can change (extract.Lasting):
+// sync reports such a file once, then leaves it alone until it changes.
+func (e *FileError) Lasting() bool { return extract.Lasting(e.Err) }
+
 // Summary counts what a Run did.
 type Summary struct {
 	Ingested, Unchanged, Duplicates, Skipped int

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpvec/mcpvec/server/internal/client"
 )
 
 // readBody reads every request body in full before any handler runs, under
@@ -19,14 +21,31 @@ import (
 // message gets a JSON-RPC error that says so (mcp-go would report either as
 // a parse error). The deadline is lifted once the body is in, so long-lived
 // GET streams are unaffected.
+//
+// Each client may have at most MaxBodiesPerClient bodies being read at once
+// (and everyone together 64 times that): a request beyond it is refused
+// before its body is read and its connection closed, so slow bodies cannot
+// take every file descriptor.
 func (s *Server) readBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost && r.Method != http.MethodPut && r.Method != http.MethodPatch || s.isWeb(r) {
-			// The web interface reads and limits its own bodies (uploads).
+		if r.Method != http.MethodPost && r.Method != http.MethodPut && r.Method != http.MethodPatch {
+			next.ServeHTTP(w, r)
+			return
+		}
+		key := client.Key(r)
+		if !s.bodies.Acquire(key) {
+			s.refuseBusy(w, r)
+			return
+		}
+		if s.isWeb(r) {
+			// The web interface reads and limits its own bodies (uploads),
+			// under its own read deadline; its slot is held until it answers.
+			defer s.bodies.Release(key)
 			next.ServeHTTP(w, r)
 			return
 		}
 		body, status, msg := s.bufferBody(w, r)
+		s.bodies.Release(key)
 		if status != 0 {
 			s.log.Warn("refused request body", "path", r.URL.Path, "status", status, "reason", msg)
 			// The rest of the body is unread: end the connection rather than
@@ -62,7 +81,10 @@ func (s *Server) bufferBody(w http.ResponseWriter, r *http.Request) ([]byte, int
 	// a megabyte and sends nothing gets no megabyte set aside.
 	buf := bytes.NewBuffer(getBuf(int(min(max(0, r.ContentLength), 64<<10)) + bytes.MinRead))
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
-	if deadline {
+	if deadline && err == nil {
+		// Lifted once the body is in (a deadline left on the connection
+		// would cancel a long answer); left passed on failure, so net/http
+		// does not wait on the rest of the body.
 		rc.SetReadDeadline(time.Time{})
 	}
 	var tooBig *http.MaxBytesError
@@ -77,6 +99,22 @@ func (s *Server) bufferBody(w http.ResponseWriter, r *http.Request) ([]byte, int
 	default:
 		return nil, http.StatusBadRequest, "request body unreadable: " + err.Error()
 	}
+}
+
+// refuseBusy answers a request over its client's body limit with 503 and
+// closes the connection, its body unread; it logs the first refusal of
+// every 1,024.
+func (s *Server) refuseBusy(w http.ResponseWriter, r *http.Request) {
+	if s.busy.Add(1)%1024 == 1 {
+		s.log.Warn("refused requests: too many bodies in flight from one client", "remote", r.RemoteAddr,
+			"max_bodies_per_client", s.opts.MaxBodiesPerClient, "refused", s.busy.Load())
+	}
+	w.Header().Set("Connection", "close")
+	w.Header().Set("Retry-After", "1")
+	// net/http would wait for the unread body to drain it: cut it now.
+	http.NewResponseController(w).SetReadDeadline(time.Now())
+	writeRPCError(w, http.StatusServiceUnavailable, mcp.INTERNAL_ERROR,
+		"too many requests with a body in flight from your address; retry when they are done")
 }
 
 // tooLarge is the message for a body over limit bytes.

@@ -49,13 +49,21 @@
 //     (also /healthz). /docs links are protected by their signature only:
 //     anyone holding a link can read that one document.
 //   - Memory and time per client are bounded: at most MaxSessions live
-//     streamable HTTP sessions (the least recently used is ended beyond it)
-//     and none idle past SessionIdleTimeout — a request on an ended session
-//     gets 404 and the client initializes again; at most MaxSSEStreams
-//     legacy SSE streams, each closed when its client leaves MaxSSEPending
-//     answers unread; every response write has a WriteTimeout deadline and
-//     every request body a BodyTimeout deadline and MaxBodyBytes cap (413,
-//     408, and JSON-RPC batches 400, each with a JSON-RPC -32600 error).
+//     streamable HTTP sessions (beyond it one is ended: one that never made
+//     a call after initialize if any, from the client with the most
+//     sessions, least recently used first) and none idle past
+//     SessionIdleTimeout — a request on an ended session gets 404 and the
+//     client initializes again; at most MaxSSEStreams legacy SSE streams,
+//     MaxSSEStreamsPerClient per client address, each with a small socket
+//     send buffer and closed when its client leaves MaxSSEPending answers
+//     unread; every response write has a WriteTimeout deadline and every
+//     request body a BodyTimeout deadline and MaxBodyBytes cap (413, 408,
+//     and JSON-RPC batches 400, each with a JSON-RPC -32600 error); a
+//     client address may have MaxBodiesPerClient bodies in flight at once
+//     (everyone 64 times that), beyond which a request is refused with 503
+//     before its body is read (the web routes included); and it may hold
+//     MaxConnsPerClient connections open at once, in any phase, the rest
+//     being closed when accepted (Serve).
 //   - A streamable HTTP POST's JSON answer (up to 1 MiB, not flushed) is held
 //     until the handler returns and sent with a Content-Length rather than
 //     chunked; a text/event-stream answer goes out as it is written.

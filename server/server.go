@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpvec/mcpvec/server/internal/client"
 	"github.com/mcpvec/mcpvec/server/internal/loopback"
 	"github.com/mcpvec/mcpvec/server/library"
 )
@@ -46,6 +47,15 @@ const (
 	DefaultMaxSessions        = 1000
 	DefaultSessionIdleTimeout = 15 * time.Minute
 	DefaultMaxSSEStreams      = 500
+	// DefaultMaxSSEStreamsPerClient caps the legacy SSE streams one
+	// client (address) may hold open.
+	DefaultMaxSSEStreamsPerClient = 64
+	// DefaultMaxConnsPerClient caps the connections one client may hold
+	// open at once.
+	DefaultMaxConnsPerClient = 1024
+	// DefaultMaxBodiesPerClient caps the request bodies one client may
+	// have in flight at once.
+	DefaultMaxBodiesPerClient = 32
 	// DefaultMaxSSEPending caps the answers a legacy SSE client may leave
 	// unread before its stream is closed.
 	DefaultMaxSSEPending = 32
@@ -119,6 +129,9 @@ type Options struct {
 	SessionIdleTimeout time.Duration
 	// MaxSSEStreams caps open legacy SSE streams; 0 means DefaultMaxSSEStreams.
 	MaxSSEStreams int
+	// MaxSSEStreamsPerClient caps the open legacy SSE streams of one
+	// client (address); 0 means DefaultMaxSSEStreamsPerClient.
+	MaxSSEStreamsPerClient int
 	// MaxSSEPending caps the answers waiting on one legacy SSE stream whose
 	// client does not read them; the stream is then closed. 0 means
 	// DefaultMaxSSEPending.
@@ -129,6 +142,17 @@ type Options struct {
 	// BodyTimeout bounds the reading of a request body; 0 means
 	// DefaultBodyTimeout.
 	BodyTimeout time.Duration
+	// MaxBodiesPerClient caps the request bodies one client (address) may
+	// have in flight at once, everyone together 64 times as many; beyond
+	// it a request is refused (503) unread. 0 means
+	// DefaultMaxBodiesPerClient.
+	MaxBodiesPerClient int
+	// MaxConnsPerClient caps the connections one client (address) may
+	// hold open at once, in any phase (everyone together 64 times as
+	// many); a connection beyond it is closed when accepted. Behind a
+	// tunnel every client shares one address: keep it above the streams
+	// the tunnel carries. 0 means DefaultMaxConnsPerClient.
+	MaxConnsPerClient int
 	// Web, when set, is served at "/" and under "/ui/" (such as
 	// server/web's interface). It guards itself: neither Token nor Auth
 	// applies, and it limits its own request bodies (uploads are large).
@@ -153,6 +177,8 @@ type Server struct {
 	evicted   atomic.Int64 // sessions ended by the cap
 	sse       *mcpserver.SSEServer
 	sseConns  *sseLimiter
+	bodies    *client.Gate // request bodies in flight
+	busy      atomic.Int64 // requests refused by bodies
 	handler   http.Handler
 	mu        sync.Mutex
 	boundAddr string        // set once listening
@@ -202,8 +228,8 @@ func New(lib Library, opts Options) (*Server, error) {
 
 func fillDefaults(o *Options) error {
 	if o.MaxResults < 0 || o.MaxFetchChars < 0 || o.MaxQueryLen < 0 || o.MaxBodyBytes < 0 ||
-		o.MaxSessions < 0 || o.SessionIdleTimeout < 0 || o.MaxSSEStreams < 0 || o.MaxSSEPending < 0 ||
-		o.WriteTimeout < 0 || o.BodyTimeout < 0 {
+		o.MaxSessions < 0 || o.SessionIdleTimeout < 0 || o.MaxSSEStreams < 0 || o.MaxSSEPending < 0 || o.MaxSSEStreamsPerClient < 0 ||
+		o.WriteTimeout < 0 || o.BodyTimeout < 0 || o.MaxBodiesPerClient < 0 || o.MaxConnsPerClient < 0 {
 		return fmt.Errorf("%w: negative limit", ErrBadOption)
 	}
 	if o.Addr == "" {
@@ -238,9 +264,12 @@ func fillLimits(o *Options) {
 	orDefault(&o.MaxSessions, DefaultMaxSessions)
 	orDefault(&o.SessionIdleTimeout, DefaultSessionIdleTimeout)
 	orDefault(&o.MaxSSEStreams, DefaultMaxSSEStreams)
+	orDefault(&o.MaxSSEStreamsPerClient, DefaultMaxSSEStreamsPerClient)
 	orDefault(&o.MaxSSEPending, DefaultMaxSSEPending)
 	orDefault(&o.WriteTimeout, DefaultWriteTimeout)
 	orDefault(&o.BodyTimeout, DefaultBodyTimeout)
+	orDefault(&o.MaxBodiesPerClient, DefaultMaxBodiesPerClient)
+	orDefault(&o.MaxConnsPerClient, DefaultMaxConnsPerClient)
 }
 
 func orDefault[T int | int64 | time.Duration](v *T, def T) {
@@ -292,16 +321,17 @@ func (s *Server) buildHandler() {
 		return context.WithValue(ctx, baseKey{}, s.publicBase(r))
 	}
 	s.sessions = newSessionTable(s.opts.MaxSessions, s.evictSession)
+	s.bodies = client.NewGate(s.opts.MaxBodiesPerClient, 64*s.opts.MaxBodiesPerClient)
 	s.http = mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithDisableLocalhostProtection(true), // guard() replaces it
 		mcpserver.WithHTTPContextFunc(withBase),
 		mcpserver.WithStreamableHTTPLogger(s.log),
-		mcpserver.WithSessionIdManager(s.sessions),
+		mcpserver.WithSessionIdManagerResolver(s.sessions),
 		mcpserver.WithSessionIdleTTL(s.opts.SessionIdleTimeout),
 		// A ping on an open GET stream keeps its session from idling out.
 		mcpserver.WithHeartbeatInterval(min(25*time.Second, s.opts.SessionIdleTimeout/2)),
 	)
-	s.sseConns = newSSELimiter(s.opts.MaxSSEStreams, s.opts.MaxSSEPending, s.log)
+	s.sseConns = newSSELimiter(s.opts.MaxSSEStreams, s.opts.MaxSSEStreamsPerClient, s.opts.MaxSSEPending, s.log)
 	s.sse = mcpserver.NewSSEServer(s.mcp,
 		mcpserver.WithStaticBasePath(s.prefix),
 		mcpserver.WithSSEEndpoint("/sse"),
@@ -354,8 +384,9 @@ func (s *Server) streamDeadlines(next http.Handler) http.Handler {
 
 // Serve serves Handler on ln, which it closes, until ctx is cancelled, then
 // shuts down gracefully (closing open SSE and HTTP streams, waiting at most
-// 5 seconds). It logs the URLs to give an MCP client at debug level. It
-// returns nil after a clean shutdown, else the serve error.
+// 5 seconds). It logs the URLs to give an MCP client at debug level. A
+// connection beyond MaxConnsPerClient of its client is closed as soon as
+// accepted. It returns nil after a clean shutdown, else the serve error.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.mu.Lock()
 	s.boundAddr = ln.Addr().String()
@@ -367,11 +398,16 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			return context.WithValue(ctx, connKey{}, c)
+		},
 	}
 	for _, u := range s.URLs() {
 		// Debug: the command that serves prints them for the user.
 		s.log.Debug("mcp endpoint", "url", u)
 	}
+	ln = &limitListener{Listener: ln, gate: client.NewGate(s.opts.MaxConnsPerClient, 64*s.opts.MaxConnsPerClient),
+		max: s.opts.MaxConnsPerClient, log: s.log}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpvec/mcpvec/server/internal/client"
 )
 
 // errNoSession is what Validate returns for an id that is not live: mcp-go
@@ -20,37 +22,83 @@ var errNoSession = errors.New("unknown or expired session")
 // sessions, so a request on an expired or evicted one gets 404, and it caps
 // how many live at once. mcp-go's idle sweeper (WithSessionIdleTTL) ends
 // idle sessions through Terminate; when the cap is reached, Generate evicts
-// the least recently used session through evict, which must end it in
-// mcp-go too (see Server.evictSession). Safe for concurrent use.
+// sessions through evict, which must end them in mcp-go too (see
+// Server.evictSession). Eviction spares the sessions in use: it takes a
+// session that sent nothing after initialize first, then one that sent
+// only the "initialized" notification, then the others; within each, from
+// the client holding the most sessions, least recently used first. So a
+// flood of initializes evicts its own sessions, not a real client's (which
+// sends "initialized" at once), even one idle since. A flood that also
+// sends "initialized", from the same address as a client that has not
+// made a call yet, can still evict that client's session. Safe for
+// concurrent use.
 type sessionTable struct {
 	max   int
 	evict func(id string)
 	now   func() time.Time
 
-	mu   sync.Mutex
-	live map[string]time.Time // id → last request
+	mu      sync.Mutex
+	live    map[string]*liveSession
+	clients map[string]int // client → live sessions
 }
 
-var _ mcpserver.SessionIdManager = (*sessionTable)(nil)
+// liveSession is what the table knows of one session.
+type liveSession struct {
+	client string    // client.Key of the request that made it
+	last   time.Time // last request
+	uses   int       // requests after initialize
+}
+
+// tier ranks a session for eviction: 0 sent nothing after initialize, 1
+// sent one request (a real client's "initialized" notification), 2 more.
+func (l *liveSession) tier() int { return min(l.uses, 2) }
+
+var (
+	_ mcpserver.SessionIdManager         = (*sessionTable)(nil)
+	_ mcpserver.SessionIdManagerResolver = (*sessionTable)(nil)
+)
 
 func newSessionTable(max int, evict func(string)) *sessionTable {
-	return &sessionTable{max: max, evict: evict, now: time.Now, live: make(map[string]time.Time)}
+	return &sessionTable{max: max, evict: evict, now: time.Now, live: make(map[string]*liveSession), clients: make(map[string]int)}
 }
 
-// Generate implements mcpserver.SessionIdManager: a new unguessable id,
-// evicting the least recently used sessions beyond the cap first.
-func (t *sessionTable) Generate() string {
+// ResolveSessionIdManager implements mcpserver.SessionIdManagerResolver:
+// the manager for r generates sessions owned by r's client.
+func (t *sessionTable) ResolveSessionIdManager(r *http.Request) mcpserver.SessionIdManager {
+	if r == nil {
+		return t
+	}
+	return clientSessions{t: t, client: client.Key(r)}
+}
+
+// clientSessions is the session id manager for one request's client.
+type clientSessions struct {
+	t      *sessionTable
+	client string
+}
+
+func (c clientSessions) Generate() string                  { return c.t.generate(c.client) }
+func (c clientSessions) Validate(id string) (bool, error)  { return c.t.Validate(id) }
+func (c clientSessions) Terminate(id string) (bool, error) { return c.t.Terminate(id) }
+
+// Generate implements mcpserver.SessionIdManager for a client unknown.
+func (t *sessionTable) Generate() string { return t.generate("") }
+
+// generate returns a new unguessable id for client, evicting sessions
+// beyond the cap first.
+func (t *sessionTable) generate(client string) string {
 	b := make([]byte, 18)
 	rand.Read(b)
 	id := "mcpvec-" + base64.RawURLEncoding.EncodeToString(b)
 	var victims []string
 	t.mu.Lock()
 	for len(t.live) >= t.max {
-		victim := t.oldestLocked()
-		delete(t.live, victim)
+		victim := t.victimLocked()
+		t.dropLocked(victim)
 		victims = append(victims, victim)
 	}
-	t.live[id] = t.now()
+	t.live[id] = &liveSession{client: client, last: t.now()}
+	t.clients[client]++
 	t.mu.Unlock()
 	for _, v := range victims {
 		t.evict(v)
@@ -58,18 +106,42 @@ func (t *sessionTable) Generate() string {
 	return id
 }
 
-// oldestLocked returns the least recently used id; t.mu is held and the
-// table is not empty. A linear scan: it runs only when the cap is reached,
-// and the cap is small.
-func (t *sessionTable) oldestLocked() string {
-	var oldest string
-	var at time.Time
-	for id, last := range t.live {
-		if oldest == "" || last.Before(at) {
-			oldest, at = id, last
+// victimLocked returns the session to evict; t.mu is held and the table
+// is not empty. A linear scan: it runs only when the cap is reached, and
+// the cap is small.
+func (t *sessionTable) victimLocked() string {
+	var best string
+	var bs *liveSession
+	for id, l := range t.live {
+		if bs == nil || t.before(l, bs) {
+			best, bs = id, l
 		}
 	}
-	return oldest
+	return best
+}
+
+// before reports whether a is evicted before b: the lower tier, then the
+// client with more sessions, then the least recently used.
+func (t *sessionTable) before(a, b *liveSession) bool {
+	if ta, tb := a.tier(), b.tier(); ta != tb {
+		return ta < tb
+	}
+	if na, nb := t.clients[a.client], t.clients[b.client]; na != nb {
+		return na > nb
+	}
+	return a.last.Before(b.last)
+}
+
+// dropLocked removes id; t.mu is held.
+func (t *sessionTable) dropLocked(id string) {
+	l, ok := t.live[id]
+	if !ok {
+		return
+	}
+	delete(t.live, id)
+	if t.clients[l.client]--; t.clients[l.client] <= 0 {
+		delete(t.clients, l.client)
+	}
 }
 
 // Validate implements mcpserver.SessionIdManager: a live id is touched, any
@@ -77,17 +149,19 @@ func (t *sessionTable) oldestLocked() string {
 func (t *sessionTable) Validate(id string) (isTerminated bool, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if _, ok := t.live[id]; !ok {
+	l, ok := t.live[id]
+	if !ok {
 		return false, errNoSession
 	}
-	t.live[id] = t.now()
+	l.last = t.now()
+	l.uses++
 	return false, nil
 }
 
 // Terminate implements mcpserver.SessionIdManager (DELETE, idle sweep).
 func (t *sessionTable) Terminate(id string) (isNotAllowed bool, err error) {
 	t.mu.Lock()
-	delete(t.live, id)
+	t.dropLocked(id)
 	t.mu.Unlock()
 	return false, nil
 }
@@ -110,7 +184,7 @@ func (s *Server) evictSession(id string) {
 	req.Header.Set(mcpserver.HeaderKeySessionID, id)
 	s.http.ServeHTTP(discardWriter{h: http.Header{}}, req)
 	if s.evicted.Add(1) == 1 {
-		s.log.Warn("too many live MCP sessions: ending the least recently used ones (their clients will initialize again)",
+		s.log.Warn("too many live MCP sessions: ending unused and least recently used ones (their clients will initialize again)",
 			"max_sessions", s.opts.MaxSessions)
 	}
 }

@@ -14,24 +14,37 @@ import (
 	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpvec/mcpvec/server/internal/client"
 )
+
+// connKey carries a request's net.Conn in its context (http.Server's
+// ConnContext, set by Serve).
+type connKey struct{}
 
 // sseLimiter bounds what legacy SSE clients can make the server hold.
 // mcp-go's SSEServer answers each message POST with 202 and queues the
 // answer for the stream, waiting without limit when the client does not
 // read; so the limiter counts, per stream, the requests posted and the
 // events written, and closes a stream whose client leaves more than
-// maxPending answers unread (its waiting answers are then released). It also
-// caps the number of open streams. Safe for concurrent use.
+// maxPending answers unread (its waiting answers are then released). Since
+// an answer counts as read once the kernel took it, each stream's socket
+// gets a small send buffer (sseSendBuffer), so what the kernel holds for a
+// client that does not read is small too. It also caps the open streams,
+// per client and in all. Safe for concurrent use.
 type sseLimiter struct {
-	maxStreams int
 	maxPending int64
 	log        *slog.Logger
+	open       *client.Gate
 
 	mu    sync.Mutex
 	conns map[string]*sseConn
-	open  int
 }
+
+// sseSendBuffer is the socket send buffer of an SSE stream (the kernel
+// doubles it): a few answers, instead of the megabytes the kernel would
+// let a stream that nobody reads queue.
+const sseSendBuffer = 16 << 10
 
 // sseConn is one open SSE stream.
 type sseConn struct {
@@ -41,8 +54,8 @@ type sseConn struct {
 
 type sseConnKey struct{}
 
-func newSSELimiter(maxStreams, maxPending int, log *slog.Logger) *sseLimiter {
-	return &sseLimiter{maxStreams: maxStreams, maxPending: int64(maxPending), log: log, conns: make(map[string]*sseConn)}
+func newSSELimiter(maxStreams, perClient, maxPending int, log *slog.Logger) *sseLimiter {
+	return &sseLimiter{maxPending: int64(maxPending), log: log, open: client.NewGate(perClient, maxStreams), conns: make(map[string]*sseConn)}
 }
 
 // newID is mcp-go's SSE session id generator: it names the stream that
@@ -64,26 +77,24 @@ func (l *sseLimiter) newID(ctx context.Context, _ *http.Request) (string, error)
 	return id, nil
 }
 
-// stream wraps the SSE stream handler: it refuses streams beyond the cap,
-// gives each write a deadline (wrap) that closes the stream when it
-// passes, and counts the answers written.
+// stream wraps the SSE stream handler: it refuses streams beyond the caps,
+// shrinks the socket's send buffer, gives each write a deadline (wrap)
+// that closes the stream when it passes, and counts the answers written.
 func (l *sseLimiter) stream(next http.Handler, wrap func(http.ResponseWriter, func()) *deadlineWriter) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet {
 			next.ServeHTTP(w, r)
 			return
 		}
-		l.mu.Lock()
-		full := l.open >= l.maxStreams
-		if !full {
-			l.open++
-		}
-		l.mu.Unlock()
-		if full {
+		key := client.Key(r)
+		if !l.open.Acquire(key) {
 			http.Error(w, "too many open SSE streams; try again later", http.StatusServiceUnavailable)
 			return
 		}
-		defer func() { l.mu.Lock(); l.open--; l.mu.Unlock() }()
+		defer l.open.Release(key)
+		if c, ok := r.Context().Value(connKey{}).(interface{ SetWriteBuffer(int) error }); ok {
+			c.SetWriteBuffer(sseSendBuffer) // best effort: a smaller queue
+		}
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
 		c := &sseConn{cancel: cancel}

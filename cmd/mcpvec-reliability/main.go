@@ -43,12 +43,17 @@ type config struct {
 	Kills      int           // SIGKILL rounds per operation (ingest, reindex, changing folder, serve)
 	Fuzz       int           // malformed requests sent to the server
 	DiskMiB    int           // size of the tmpfs filled by ingest (0: skip)
+	// Issue 35's web and transport attacks (webattacks.go).
+	WebSlow, WebUploadMiB, WebSSE, WebInits int
+	WebOnly                                 bool // run only those
 }
 
 // fullSize is issue 15's campaign; shortSize is what `make test` runs.
 var (
-	fullSize  = config{Sessions: 20000, Readers: 30, FileMiB: 50, ReadFor: 15 * time.Second, SSE: 5000, BoundBytes: 100 << 20, Timeout: 20 * time.Minute, Kills: 20, Fuzz: 3000, DiskMiB: 4}
-	shortSize = config{Sessions: 2000, Readers: 5, FileMiB: 10, ReadFor: 3 * time.Second, SSE: 500, BoundBytes: 100 << 20, Timeout: 5 * time.Minute, Kills: 3, Fuzz: 300, DiskMiB: 4}
+	fullSize = config{Sessions: 20000, Readers: 30, FileMiB: 50, ReadFor: 15 * time.Second, SSE: 5000, BoundBytes: 100 << 20, Timeout: 20 * time.Minute, Kills: 20, Fuzz: 3000, DiskMiB: 4,
+		WebSlow: 2000, WebUploadMiB: 200, WebSSE: 60, WebInits: 48000}
+	shortSize = config{Sessions: 2000, Readers: 5, FileMiB: 10, ReadFor: 3 * time.Second, SSE: 500, BoundBytes: 100 << 20, Timeout: 5 * time.Minute, Kills: 3, Fuzz: 300, DiskMiB: 4,
+		WebSlow: 300, WebUploadMiB: 32, WebSSE: 10, WebInits: 6000}
 )
 
 // figures is what a run measured.
@@ -64,6 +69,7 @@ type figures struct {
 	Fuzz               *fuzzFigures
 	Kills              *killFigures
 	Disk               *diskFigures
+	Web                *webFigures
 }
 
 func main() {
@@ -77,6 +83,7 @@ func main() {
 	flag.IntVar(&c.Fuzz, "fuzz", c.Fuzz, "malformed requests sent to the server")
 	bound := flag.Int64("bound-mb", c.BoundBytes>>20, "peak server RSS allowed, in MB")
 	short := flag.Bool("short", false, "the short form (what make test runs)")
+	webOnly := flag.Bool("web-only", false, "run only issue 35's web and transport attacks")
 	flag.Parse()
 	if *short {
 		c = shortSize
@@ -90,6 +97,7 @@ func main() {
 		}
 	})
 	c.BoundBytes = *bound << 20
+	c.WebOnly = *webOnly
 	f, err := run(context.Background(), c, os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcpvec-reliability:", err)
@@ -122,6 +130,11 @@ func run(ctx context.Context, c config, out io.Writer) (*figures, error) {
 	if err := makeLibrary(ctx, bin, root, dir, c.FileMiB); err != nil {
 		return nil, err
 	}
+	if c.WebOnly {
+		w, err := webAttacks(ctx, c, bin, dir, out)
+		w.report(out)
+		return &figures{Web: w}, err
+	}
 	srv, err := startServer(ctx, bin, filepath.Clean(dir))
 	if err != nil {
 		return nil, err
@@ -130,6 +143,9 @@ func run(ctx context.Context, c config, out io.Writer) (*figures, error) {
 	srv.Stop()
 	if err != nil {
 		return nil, fmt.Errorf("%w\nserver stderr (tail):\n%s", err, childproc.Tail(srv.Stderr.String(), 2000))
+	}
+	if f.Web, err = webAttacks(ctx, c, bin, dir, out); err != nil {
+		return nil, err
 	}
 	if err := faults(ctx, c, bin, dir, f, out); err != nil {
 		return nil, err
@@ -220,6 +236,7 @@ func report(out io.Writer, c config, f *figures) {
 	fmt.Fprintf(out, "kills: %d (kill -9 of ingest, reindex, sync of a changing folder, serve; %d more rounds finished before the kill), %d checks (%d with no library yet), %d failed\n",
 		f.Kills.Kills, f.Kills.Finished, f.Kills.Checks, f.Kills.Unborn, f.Kills.CheckFailures)
 	f.Disk.report(out)
+	f.Web.report(out)
 	fmt.Fprintf(out, "TOTAL requests %d, sessions %d, kills %d, faults %d, errors %d, peak RSS (VmHWM) %d MB, bound %d MB\n",
 		f.Requests+int64(f.Fuzz.Requests), f.Sessions, f.Kills.Kills, f.faultCount(), f.errorCount(), f.Peak>>20, c.BoundBytes>>20)
 	fmt.Fprintf(out, "RSS start %d MB, end %d MB\n", f.RSSStart>>20, f.RSSEnd>>20)
@@ -241,6 +258,9 @@ func (f *figures) errorCount() int64 {
 	n := f.Errors + int64(f.Fuzz.ServerErrors+f.Fuzz.Transport+f.Kills.CheckFailures)
 	if f.Disk != nil {
 		n += int64(f.Disk.CheckFailures)
+	}
+	if f.Web != nil {
+		n += int64(len(f.Web.Problems))
 	}
 	return n
 }

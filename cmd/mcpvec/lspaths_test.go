@@ -18,7 +18,7 @@ func TestLsPathSaysWhyAFileIsMissing(t *testing.T) {
 	a := writeFile(t, filepath.Join(dir, "a.txt"), text)
 	b := writeFile(t, filepath.Join(dir, "b.md"), text)
 	mustRun(t, db, "ingest", a)
-	if r := mcpvec(t, db, "ingest", b); !strings.Contains(r.stdout, "1 duplicates") {
+	if r := mcpvec(t, db, "ingest", b); !strings.Contains(r.stdout, "1 duplicate,") {
 		t.Fatalf("ingest of the copy: %+v", r)
 	}
 	later := writeFile(t, filepath.Join(dir, "later.txt"), "Written after the ingest.")

@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -55,6 +54,8 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 	o.Observe = act.Record
 	host, _, _ := net.SplitHostPort(o.Addr)
 	ip := net.ParseIP(host)
+	// Token, Auth and CheckOwner require sign-in too: the page is behind the
+	// same credential as /mcp (see web.Options.Exposed).
 	wo := web.Options{
 		Library: st.live,
 		Link: func(r *http.Request, id string, page int, anchor string) string {
@@ -63,7 +64,8 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 		ReadOnly:    st.readOnly,
 		MCPPath:     "/mcp",
 		PublicURL:   o.PublicURL,
-		Exposed:     o.PublicURL != "" || !(host == "localhost" || (ip != nil && ip.IsLoopback())),
+		Exposed:     o.PublicURL != "" || o.Auth != nil || !(host == "localhost" || (ip != nil && ip.IsLoopback())),
+		BodyTimeout: o.BodyTimeout,
 		Token:       o.Token,
 		LibraryPath: st.path,
 		Command:     executable(),
@@ -79,6 +81,7 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 	}
 	if st.db != nil { // uploads and sync roots live beside a library file
 		wo.Ingest, wo.Resync = uploadIngest(e, st), resync(e, st)
+		wo.UploadDir = uploadDir(st) // received there, then renamed in place
 		wo.Roots = func() ([]string, error) { return rootPaths(st) }
 	}
 	if st.emb != nil {
@@ -114,46 +117,62 @@ func resync(e *env, st *serveState) func(ctx context.Context, root string) (stri
 	}
 }
 
-// uploadIngest saves uploads beside the library, in "<library>.uploads/",
-// runs `mcpvec ingest` on them against the served library and tells what
-// became of each file. Uploads run one at a time.
+// uploadIngest saves uploads beside the library, in "<library>.uploads/"
+// (never replacing an earlier upload: see web.SaveUploads), runs
+// `mcpvec ingest` on them against the served library and tells what became
+// of each file. Uploads run one at a time.
 func uploadIngest(e *env, st *serveState) func(ctx context.Context, files []web.File) ([]web.Upload, error) {
 	var mu sync.Mutex
 	return func(ctx context.Context, files []web.File) ([]web.Upload, error) {
 		mu.Lock()
 		defer mu.Unlock()
-		dir := st.db.Path() + ".uploads"
+		dir := uploadDir(st)
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("upload folder: %w", err)
 		}
-		args := []string{"ingest"}
-		ids := make([]string, len(files))
-		before := make([]*store.Document, len(files))
-		for i, f := range files {
-			p := filepath.Join(dir, filepath.Base(f.Name))
-			if err := os.WriteFile(p, f.Data, 0o600); err != nil {
-				return nil, fmt.Errorf("save %s: %w", f.Name, err)
-			}
-			sha, _ := ingest.ContentHash(bytes.NewReader(f.Data))
-			ids[i] = sha[:16]
-			before[i], _ = st.db.DocumentByPath(p)
-			args = append(args, p)
+		saved, err := web.SaveUploads(dir, files)
+		if err != nil {
+			return nil, err
 		}
-		_, err := runInServer(ctx, e, st, dir, args)
+		args := []string{"ingest"}
+		ids := make([]string, len(saved))
+		before := make([]*store.Document, len(saved))
+		for i, sv := range saved {
+			ids[i] = contentID(sv.Path)
+			before[i], _ = st.db.DocumentByPath(sv.Path)
+			args = append(args, sv.Path)
+		}
+		_, err = runInServer(ctx, e, st, dir, args)
 		report := ""
 		if err != nil {
 			report = err.Error()
 		}
-		out := make([]web.Upload, len(files))
-		for i, f := range files {
-			why := reportedReason(report, args[i+1])
+		out := make([]web.Upload, len(saved))
+		for i, sv := range saved {
+			why := reportedReason(report, sv.Path)
 			if why == "" && err != nil {
 				why, _, _ = strings.Cut(err.Error(), "\n")
 			}
-			out[i] = web.UploadOutcome(st.db, f.Name, args[i+1], ids[i], before[i], why)
+			out[i] = web.UploadOutcome(st.db, sv.Name, sv.Path, ids[i], before[i], why)
+			out[i].Note = sv.Note
 		}
 		return out, nil
 	}
+}
+
+// contentID is the document id the file at path would get ("" when it
+// cannot be read: the ingest then reports why).
+func contentID(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sha, err := ingest.ContentHash(f)
+	if err != nil {
+		return ""
+	}
+	return sha[:16]
 }
 
 // reportedReason finds why ingest's report ("failed PATH: why" or
@@ -168,6 +187,9 @@ func reportedReason(report, path string) string {
 	}
 	return ""
 }
+
+// uploadDir is where uploads are kept, beside the library file.
+func uploadDir(st *serveState) string { return st.db.Path() + ".uploads" }
 
 // runInServer runs the CLI command args in the server of st, as a
 // forwarded command runs, in the folder cwd, and returns its output; a

@@ -38,7 +38,7 @@
 //     that became a FIFO, device or link to one fails without being read.
 //     Symlinks leading out of a root are skipped unless Root.FollowLinks.
 //   - With Options.Settings, a file that failed for a lasting reason
-//     (extract.Lasting) is remembered (FailuresSetting) with its size and
+//     (ingest.FileError.Lasting) is remembered (FailuresSetting) with its size and
 //     time, and later runs leave it alone (Summary.Unreadable, not
 //     Failed) until it changes or Options.Retry.
 //   - Errors: Run returns an error only when nothing could be attempted

@@ -11,12 +11,11 @@ import (
 
 	"github.com/mcpvec/mcpvec/ingest"
 	"github.com/mcpvec/mcpvec/ingest/discover"
-	"github.com/mcpvec/mcpvec/ingest/extract"
 	"github.com/mcpvec/mcpvec/store"
 )
 
 // FailuresSetting is the store setting that remembers files a sync could
-// not read for a lasting reason (extract.Lasting), a JSON object keyed by
+// not read for a lasting reason (ingest.FileError.Lasting), a JSON object keyed by
 // path. A file there with the same size and modification time is not read
 // again and not counted as failed: it is reported once, then summed up as
 // "unreadable as before" until it changes or `sync --retry`.
@@ -78,7 +77,7 @@ func (s *Syncer) rememberFailures(p *Plan, failed []*ingest.FileError) error {
 	planned := p.planned()
 	for _, fe := range failed {
 		f, ok := planned[fe.Path]
-		if !ok || !extract.Lasting(fe.Err) {
+		if !ok || !fe.Lasting() {
 			continue
 		}
 		keep[fe.Path] = failure{Size: f.Size, ModTime: f.ModTime.UTC(), Err: fe.Err.Error(), Since: now}

@@ -83,21 +83,24 @@ func TestBrowser(t *testing.T) {
 		hits := text(t, ctx, "ol.hits")
 		mustContain(t, hits, "beavers.txt", "search after upload")
 		mustContain(t, hits, "Herons", "search after upload")
-		// The same two files again, one changed: the result says which.
+		// The same two files again, one changed: the result says which. The
+		// changed one is a different file of a name uploaded before, so it
+		// is kept beside the first as "herons (2).md", never replacing it.
 		os.WriteFile(b, []byte("# Herons\n\nGrey herons stand motionless in the shallows of quiet streams, then strike.\n"), 0o600)
 		run(t, ctx, chromedp.Navigate(f.URL+"/ui/add"), chromedp.WaitVisible("#files", chromedp.ByID),
 			chromedp.SetUploadFiles("#files", []string{a, b}, chromedp.ByID),
 			chromedp.Click(`#upload button[type="submit"]`, chromedp.ByQuery),
 			chromedp.WaitVisible("#upload-result", chromedp.ByQuery))
-		mustContain(t, text(t, ctx, "#upload-result p.ok"), "2 files: 1 updated, 1 unchanged.", "second upload")
+		mustContain(t, text(t, ctx, "#upload-result p.ok"), "2 files: 1 added, 1 unchanged.", "second upload")
+		mustContain(t, text(t, ctx, "table.uploads"), `saved as "herons (2).md"`, "second upload")
 		run(t, ctx, chromedp.Click(`//table[@class="uploads"]//a[text()="Herons"]`, chromedp.BySearch),
 			chromedp.WaitVisible(`//h1[text()="Herons"]`, chromedp.BySearch))
-		mustContain(t, text(t, ctx, "section.page"), "then strike", "the updated document")
+		mustContain(t, text(t, ctx, "section.page"), "then strike", "the new document")
 	})
 	t.Run("delete one", func(t *testing.T) {
 		run(t, ctx, chromedp.Navigate(f.URL+"/?q=beavers"), chromedp.WaitVisible("table.docs", chromedp.ByQuery),
 			chromedp.Click(`table.docs button.danger`, chromedp.ByQuery),
-			chromedp.WaitVisible(`//p[contains(., "Showing 3 of 3")]`, chromedp.BySearch))
+			chromedp.WaitVisible(`//p[contains(., "Showing 4 of 4")]`, chromedp.BySearch))
 		run(t, ctx, chromedp.Navigate(f.URL+"/ui/search?q=quiet+streams&mode=lexical"), chromedp.WaitVisible("ol.hits", chromedp.ByQuery))
 		if hits := text(t, ctx, "ol.hits"); strings.Contains(hits, "beavers.txt") || !strings.Contains(hits, "Herons") {
 			t.Fatalf("after deleting beavers.txt the search shows %q", hits)

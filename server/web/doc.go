@@ -24,20 +24,42 @@
 //
 // # Caveats
 //
-//   - A Handler is safe for concurrent use. Sessions live in memory: a
-//     restart signs everybody out.
+//   - A Handler is safe for concurrent use. Signed-in sessions live in
+//     memory: a restart signs everybody out. An anonymous visitor's session
+//     is stored nowhere: its cookie is signed (HMAC with a per-process key)
+//     and its CSRF token derived from it, so no flood of cookie-less
+//     requests can fill a table or evict the session behind a sign-in form.
 //   - Every visitor gets a session cookie (HttpOnly, SameSite=Strict, Secure
 //     when the request came over https) holding a CSRF token; every POST
-//     must carry it in the "csrf" field or gets 403. Changes are POST only.
-//   - With Options.Exposed every page except sign-in and static files needs
-//     an owner session: the owner passphrase (Options.CheckOwner) or the
-//     static token. At most 5 wrong attempts a minute are checked; then 429.
-//   - Responses carry a strict Content-Security-Policy (default-src 'self',
-//     no inline script or style), Referrer-Policy: no-referrer, nosniff and
-//     frame-ancestors 'none', so neither the secret path nor a token leaves
-//     the origin.
-//   - Upload bodies are capped at Options.MaxUpload, other forms at 1 MiB.
-//   - The connection test calls the MCP endpoint over the connection's own
-//     local address (loopback HTTP), with the static token when there is
-//     one; with OAuth alone it reports that the endpoint wants a token.
+//     must carry it in the "csrf" field (an upload: the X-CSRF-Token header,
+//     the csrf query parameter or the form's first part) or gets 403.
+//     Changes are POST only.
+//   - With Options.Exposed, or whenever Options.Token or CheckOwner is set
+//     (the page is behind the same credential as /mcp; open only on an open
+//     loopback server), every page except sign-in and static files needs an
+//     owner session: the owner passphrase (Options.CheckOwner) or the
+//     static token. Wrong guesses are counted per client address (5 a
+//     minute, 100 a minute in all); past them a passphrase gets 429, but
+//     the right token is always let in (it is no easier to guess here than
+//     on /mcp).
+//   - Nothing of a POST's body is read before the session is known to be
+//     allowed (admit): a visitor who has not signed in gets 403 from the
+//     cookie alone and the connection is closed, the body unread; only the
+//     sign-in form (64 KiB at most) is read from anonymous visitors. Every
+//     body has a read deadline (Options.BodyTimeout, 30 s); an upload, once
+//     its CSRF token checked, gets BodyTimeout plus its length at 128 KiB/s.
+//
+// //   - Responses carry a strict Content-Security-Policy (default-src 'self',
+//
+//	  no inline script or style), Referrer-Policy: no-referrer, nosniff and
+//	  frame-ancestors 'none', so neither the secret path nor a token leaves
+//	  the origin.
+//	- Upload bodies are capped at Options.MaxUpload, other forms at 64 KiB.
+//	  Uploads are streamed part by part into Options.UploadDir (never held
+//	  in memory), at most 1,000 files each, 2 at once per client and 4 in
+//	  all; SaveUploads then places them without replacing anything ("name
+//	  (2).ext" beside a different file of the same name).
+//	- The connection test calls the MCP endpoint over the connection's own
+//	  local address (loopback HTTP), with the static token when there is
+//	  one; with OAuth alone it reports that the endpoint wants a token.
 package web

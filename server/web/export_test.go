@@ -7,3 +7,10 @@ func SetLibraryPageSize(n int) (restore func()) {
 	libraryPageSize = n
 	return func() { libraryPageSize = old }
 }
+
+// SetMaxSessions sets the cap on stored sessions, until restore.
+func SetMaxSessions(n int) (restore func()) {
+	old := maxSess
+	maxSess = n
+	return func() { maxSess = old }
+}

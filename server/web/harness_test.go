@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -48,8 +49,10 @@ type fixture struct {
 }
 
 type fixtureOptions struct {
-	Exposed    bool // require sign-in (with testToken)
-	MaxResults int  // search results a page (0: web's default)
+	Exposed    bool   // require sign-in (with testToken)
+	Token      bool   // a loopback server with testToken, not otherwise exposed
+	Passphrase string // an owner passphrase besides the token ("": none)
+	MaxResults int    // search results a page (0: web's default)
 }
 
 // mustServe starts a server on 127.0.0.1:0; cleanup stops it and closes the
@@ -123,10 +126,19 @@ func (f *fixture) start(tb testing.TB, db *store.DB, fo fixtureOptions, emb *emb
 			return sum.String(), err
 		},
 		LibraryPath: db.Path(), Embedder: emb.Identity().String(), MaxResults: fo.MaxResults,
+		UploadDir: filepath.Join(f.Dir, "incoming"),
 	}
 	so := server.Options{Addr: ln.Addr().String(), LinkKey: []byte("test-link-key-0123456789abcdef"), Observe: f.Act.Record, Logger: log, Version: "test"}
-	if fo.Exposed {
+	if fo.Exposed || fo.Token {
 		wo.Token, so.Token = testToken, testToken
+	}
+	if pass := fo.Passphrase; pass != "" {
+		wo.CheckOwner = func(_ *http.Request, got string) error {
+			if got != pass {
+				return errors.New("wrong passphrase")
+			}
+			return nil
+		}
 	}
 	h, err := web.New(wo)
 	if err != nil {
@@ -155,22 +167,27 @@ func (f *fixture) start(tb testing.TB, db *store.DB, fo fixtureOptions, emb *emb
 	})
 }
 
-// uploader saves uploads in dir/uploads, ingests them and tells what
-// became of each, as cmd's does.
+// uploader saves uploads in dir/uploads as cmd's does (web.SaveUploads),
+// ingests them and tells what became of each.
 func uploader(dir string, db *store.DB, ing ingestFunc) func(ctx context.Context, files []web.File) ([]web.Upload, error) {
 	return func(ctx context.Context, files []web.File) ([]web.Upload, error) {
 		up := filepath.Join(dir, "uploads")
 		if err := os.MkdirAll(up, 0o700); err != nil {
 			return nil, err
 		}
-		paths, ids := make([]string, len(files)), make([]string, len(files))
-		before := make([]*store.Document, len(files))
-		for i, f := range files {
-			paths[i] = filepath.Join(up, f.Name)
-			if err := os.WriteFile(paths[i], f.Data, 0o600); err != nil {
+		saved, err := web.SaveUploads(up, files)
+		if err != nil {
+			return nil, err
+		}
+		paths, ids := make([]string, len(saved)), make([]string, len(saved))
+		before := make([]*store.Document, len(saved))
+		for i, sv := range saved {
+			paths[i] = sv.Path
+			data, err := os.ReadFile(sv.Path)
+			if err != nil {
 				return nil, err
 			}
-			sha, _ := ingest.ContentHash(bytes.NewReader(f.Data))
+			sha, _ := ingest.ContentHash(bytes.NewReader(data))
 			ids[i] = sha[:16]
 			before[i], _ = db.DocumentByPath(paths[i])
 		}
@@ -182,9 +199,10 @@ func uploader(dir string, db *store.DB, ing ingestFunc) func(ctx context.Context
 		for _, fe := range sum.Failed {
 			reasons[fe.Path] = fe.Err.Error()
 		}
-		out := make([]web.Upload, len(files))
-		for i, f := range files {
-			out[i] = web.UploadOutcome(db, f.Name, paths[i], ids[i], before[i], reasons[paths[i]])
+		out := make([]web.Upload, len(saved))
+		for i, sv := range saved {
+			out[i] = web.UploadOutcome(db, sv.Name, paths[i], ids[i], before[i], reasons[paths[i]])
+			out[i].Note = sv.Note
 		}
 		return out, nil
 	}

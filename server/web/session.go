@@ -1,39 +1,39 @@
 package web
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"errors"
+	"encoding/binary"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
-
-	"github.com/mcpvec/mcpvec/server/oauth"
 )
 
 const (
 	cookieName = "mcpvec_session"
 	sessionTTL = 12 * time.Hour
-	maxSess    = 10000
 )
+
+// maxSess caps signed-in sessions; only a right passphrase or token makes
+// one, so no anonymous flood can fill the table. A variable for tests.
+var maxSess = 10000
 
 type sessionKey struct{}
 
-// session is one browser's state. owner is guarded by sessions.mu.
+// session is one browser's state; it does not change once made (signing
+// in or out replaces it). An anonymous session is kept nowhere on the
+// server: its cookie carries its own signature (see sessions).
 type session struct {
 	id, csrf string
 	owner    bool
 	expires  time.Time
-	mu       *sync.Mutex
 }
 
-func (s *session) isOwner() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.owner
-}
+func (s *session) isOwner() bool { return s.owner }
 
 func (s *session) validCSRF(got string) bool {
 	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(s.csrf)) == 1
@@ -44,13 +44,21 @@ func sessionOf(r *http.Request) *session {
 	return s
 }
 
-// sessions is the in-memory session table, safe for concurrent use.
+// sessions knows the signed-in sessions; anonymous ones are stateless, a
+// cookie "a.<issued>.<nonce>.<mac>" whose CSRF token is derived from it
+// with the process's key, so a flood of cookie-less requests allocates
+// nothing and cannot evict the session behind an open sign-in form. Safe
+// for concurrent use.
 type sessions struct {
-	mu sync.Mutex
-	m  map[string]*session
+	key []byte
+
+	mu    sync.Mutex
+	owner map[string]*session
 }
 
-func newSessions() *sessions { return &sessions{m: map[string]*session{}} }
+func newSessions() *sessions {
+	return &sessions{key: []byte(randomToken()), owner: map[string]*session{}}
+}
 
 func randomToken() string {
 	b := make([]byte, 32)
@@ -58,43 +66,91 @@ func randomToken() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// get returns the request's session, or starts one and sets its cookie.
+func (ss *sessions) mac(parts ...string) string {
+	m := hmac.New(sha256.New, ss.key)
+	m.Write([]byte(strings.Join(parts, "|")))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// get returns the request's session, or starts an anonymous one and sets
+// its cookie.
 func (ss *sessions) get(w http.ResponseWriter, r *http.Request) *session {
 	now := time.Now()
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
 	if c, err := r.Cookie(cookieName); err == nil {
-		if s, ok := ss.m[c.Value]; ok && now.Before(s.expires) {
+		if s := ss.lookup(c.Value, now); s != nil {
 			return s
 		}
 	}
-	if len(ss.m) >= maxSess {
-		ss.prune(now)
-	}
-	s := &session{id: randomToken(), csrf: randomToken(), expires: now.Add(sessionTTL), mu: &ss.mu}
-	ss.m[s.id] = s
+	s := ss.anonymous(now)
 	setCookie(w, r, s.id, sessionTTL)
 	return s
 }
 
-// prune drops expired sessions, then any anonymous ones if still full.
-func (ss *sessions) prune(now time.Time) {
-	for id, s := range ss.m {
-		if now.After(s.expires) || len(ss.m) >= maxSess && !s.owner {
-			delete(ss.m, id)
+// lookup finds a signed-in session or checks an anonymous cookie.
+func (ss *sessions) lookup(id string, now time.Time) *session {
+	if !strings.HasPrefix(id, "a.") {
+		ss.mu.Lock()
+		defer ss.mu.Unlock()
+		if s, ok := ss.owner[id]; ok && now.Before(s.expires) {
+			return s
 		}
+		return nil
 	}
+	f := strings.Split(id, ".")
+	if len(f) != 4 || !hmac.Equal([]byte(f[3]), []byte(ss.mac("anon", f[1], f[2]))) {
+		return nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(f[1])
+	if err != nil || len(b) != 8 {
+		return nil
+	}
+	expires := time.Unix(int64(binary.BigEndian.Uint64(b)), 0).Add(sessionTTL)
+	if !now.Before(expires) {
+		return nil
+	}
+	return &session{id: id, csrf: ss.mac("csrf", id), expires: expires}
+}
+
+// anonymous makes a new anonymous session; it is stored nowhere.
+func (ss *sessions) anonymous(now time.Time) *session {
+	b := binary.BigEndian.AppendUint64(nil, uint64(now.Unix()))
+	issued, nonce := base64.RawURLEncoding.EncodeToString(b), randomToken()[:22]
+	id := "a." + issued + "." + nonce + "." + ss.mac("anon", issued, nonce)
+	return &session{id: id, csrf: ss.mac("csrf", id), expires: now.Add(sessionTTL)}
 }
 
 // rotate replaces s with a fresh owner (or anonymous) session, so a
 // session id fixed before sign-in is worthless after it.
 func (ss *sessions) rotate(w http.ResponseWriter, r *http.Request, s *session, owner bool) {
-	ns := &session{id: randomToken(), csrf: randomToken(), owner: owner, expires: time.Now().Add(sessionTTL), mu: &ss.mu}
+	now := time.Now()
 	ss.mu.Lock()
-	delete(ss.m, s.id)
-	ss.m[ns.id] = ns
+	delete(ss.owner, s.id)
+	ns := ss.anonymous(now)
+	if owner {
+		ns = &session{id: randomToken(), csrf: randomToken(), owner: true, expires: now.Add(sessionTTL)}
+		if len(ss.owner) >= maxSess {
+			ss.pruneLocked(now)
+		}
+		ss.owner[ns.id] = ns
+	}
 	ss.mu.Unlock()
 	setCookie(w, r, ns.id, sessionTTL)
+}
+
+// pruneLocked drops expired sessions, then the one closest to expiring
+// while the table is still full; ss.mu is held.
+func (ss *sessions) pruneLocked(now time.Time) {
+	var oldest *session
+	for id, s := range ss.owner {
+		if now.After(s.expires) {
+			delete(ss.owner, id)
+		} else if oldest == nil || s.expires.Before(oldest.expires) {
+			oldest = s
+		}
+	}
+	if len(ss.owner) >= maxSess && oldest != nil {
+		delete(ss.owner, oldest.id)
+	}
 }
 
 func setCookie(w http.ResponseWriter, r *http.Request, value string, ttl time.Duration) {
@@ -103,101 +159,4 @@ func setCookie(w http.ResponseWriter, r *http.Request, value string, ttl time.Du
 		HttpOnly: true, SameSite: http.SameSiteStrictMode,
 		Secure: r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https",
 	})
-}
-
-// limiter allows n sign-in attempts per window, for all clients together
-// (a tunnel hides the client's address). Safe for concurrent use.
-type limiter struct {
-	mu     sync.Mutex
-	n      int
-	window time.Duration
-	times  []time.Time
-}
-
-func newLimiter(n int, window time.Duration) *limiter { return &limiter{n: n, window: window} }
-
-func (l *limiter) allow() bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	cut := time.Now().Add(-l.window)
-	kept := l.times[:0]
-	for _, t := range l.times {
-		if t.After(cut) {
-			kept = append(kept, t)
-		}
-	}
-	l.times = kept
-	if len(kept) >= l.n {
-		return false
-	}
-	l.times = append(l.times, time.Now())
-	return true
-}
-
-// owner protects a page: when exposed, a visitor without an owner session
-// is sent to the sign-in page (GET) or refused (POST).
-func (h *Handler) owner(next http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if !h.opts.Exposed || sessionOf(r).isOwner() {
-			next(w, r)
-			return
-		}
-		if r.Method != http.MethodGet {
-			http.Error(w, "forbidden: sign in first", http.StatusForbidden)
-			return
-		}
-		http.Redirect(w, r, "/ui/signin", http.StatusSeeOther)
-	}
-}
-
-func (h *Handler) signinPage(w http.ResponseWriter, r *http.Request) {
-	h.render(w, r, http.StatusOK, "signin", "Sign in", h.signinData(""))
-}
-
-func (h *Handler) signinData(msg string) map[string]any {
-	return map[string]any{"Error": msg, "Passphrase": h.opts.CheckOwner != nil, "Token": h.opts.Token != ""}
-}
-
-// signin checks the passphrase or token; wrong attempts count against the
-// limiter (and the OAuth server's own lockout).
-func (h *Handler) signin(w http.ResponseWriter, r *http.Request) {
-	if !h.limiter.allow() {
-		h.render(w, r, http.StatusTooManyRequests, "signin", "Sign in", h.signinData("Too many attempts: wait a minute."))
-		return
-	}
-	if err := h.checkSecret(r, r.PostFormValue("secret")); err != nil {
-		status, msg := http.StatusForbidden, "Wrong passphrase or token."
-		var oe *oauth.ErrOwner
-		if errors.As(err, &oe) && oe.Status != http.StatusForbidden {
-			status, msg = oe.Status, oe.Msg
-		}
-		h.log.Warn("web: failed sign-in", "remote", r.RemoteAddr)
-		h.render(w, r, status, "signin", "Sign in", h.signinData(msg))
-		return
-	}
-	h.sessions.rotate(w, r, sessionOf(r), true)
-	http.Redirect(w, r, "/", http.StatusSeeOther)
-}
-
-var errWrongSecret = errors.New("wrong passphrase or token")
-
-func (h *Handler) checkSecret(r *http.Request, secret string) error {
-	if secret == "" {
-		return errWrongSecret
-	}
-	if h.opts.Token != "" {
-		got, want := sha256.Sum256([]byte(secret)), sha256.Sum256([]byte(h.opts.Token))
-		if subtle.ConstantTimeCompare(got[:], want[:]) == 1 {
-			return nil
-		}
-	}
-	if h.opts.CheckOwner != nil {
-		return h.opts.CheckOwner(r, secret)
-	}
-	return errWrongSecret
-}
-
-func (h *Handler) signout(w http.ResponseWriter, r *http.Request) {
-	h.sessions.rotate(w, r, sessionOf(r), false)
-	http.Redirect(w, r, "/ui/signin", http.StatusSeeOther)
 }

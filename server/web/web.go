@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/mcpvec/mcpvec/server/internal/client"
 	"github.com/mcpvec/mcpvec/server/library"
 )
 
@@ -21,10 +22,11 @@ var templateFS embed.FS
 //go:embed static
 var staticFS embed.FS
 
-// File is one uploaded file.
+// File is one uploaded file, received into a temporary file that the
+// handler removes once Options.Ingest returns (SaveUploads moves it).
 type File struct {
 	Name string // base name as the browser sent it
-	Data []byte
+	Path string // the temporary file holding its bytes
 }
 
 // Options configures a Handler. Library and Link are required.
@@ -52,7 +54,9 @@ type Options struct {
 	// PublicURL is the server's public base ("" when not exposed).
 	PublicURL string
 	// Exposed requires the owner to sign in (PublicURL set or a
-	// non-loopback listen address).
+	// non-loopback listen address). New also requires it whenever Token or
+	// CheckOwner is set: the pages are then behind the same credential as
+	// /mcp, and open only on an open loopback server.
 	Exposed bool
 	// Token is the static bearer token ("" when none). It signs the owner
 	// in and authorises the connection test.
@@ -72,6 +76,14 @@ type Options struct {
 	MaxResults, MaxQueryLen int
 	// MaxUpload caps an upload request in bytes (default 256 MiB).
 	MaxUpload int64
+	// UploadDir is where uploads are received before Ingest ("": the
+	// system's temporary folder); the same file system as where Ingest
+	// keeps them lets SaveUploads rename rather than copy.
+	UploadDir string
+	// BodyTimeout bounds the reading of a form body, and of an upload
+	// once its sender is known (then plus the time to send the rest at
+	// 128 KiB/s); 0 means 30 seconds.
+	BodyTimeout time.Duration
 	// Activity is the ring of MCP calls shown on the activity page; nil
 	// shows none.
 	Activity *Activity
@@ -90,6 +102,7 @@ type Handler struct {
 	mux      *http.ServeMux
 	sessions *sessions
 	limiter  *limiter
+	uploads  *client.Gate
 }
 
 // New builds a Handler; it returns an error wrapping ErrBadOption when
@@ -110,10 +123,15 @@ func New(opts Options) (*Handler, error) {
 	if opts.MaxUpload <= 0 {
 		opts.MaxUpload = 256 << 20
 	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = 30 * time.Second
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	h := &Handler{opts: opts, log: opts.Logger, sessions: newSessions(), limiter: newLimiter(5, time.Minute)}
+	opts.Exposed = opts.Exposed || opts.Token != "" || opts.CheckOwner != nil
+	h := &Handler{opts: opts, log: opts.Logger, sessions: newSessions(),
+		limiter: newLimiter(5, 100, time.Minute), uploads: client.NewGate(uploadsPerClient, uploadsInAll)}
 	if err := h.parseTemplates(); err != nil {
 		return nil, err
 	}
@@ -154,8 +172,8 @@ func (h *Handler) routes() {
 	h.mux = m
 }
 
-// ServeHTTP sets the security headers, attaches the session (creating one
-// when missing), checks the CSRF token of every POST and routes.
+// ServeHTTP sets the security headers, attaches the session (an anonymous
+// one when missing), admits POSTs (see admit) and routes.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd := w.Header()
 	hd.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
@@ -164,19 +182,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("X-Frame-Options", "DENY")
 	sess := h.sessions.get(w, r)
+	r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess))
 	if r.Method == http.MethodPost {
-		limit := int64(1 << 20)
-		if r.URL.Path == "/ui/upload" {
-			limit = h.opts.MaxUpload
+		// Lifted once the body is read (admit, receive): left on, it would
+		// cancel a long answer (net/http's background read times out).
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
+		if !h.admit(w, r, sess) {
+			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, limit)
 	}
-	if r.Method == http.MethodPost && !sess.validCSRF(r.PostFormValue("csrf")) {
-		h.log.Warn("web: post without a valid csrf token", "path", r.URL.Path)
-		http.Error(w, "forbidden: missing or wrong CSRF token (reload the page)", http.StatusForbidden)
-		return
-	}
-	h.mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
+	h.mux.ServeHTTP(w, r)
 }
 
 // page is what every template sees.

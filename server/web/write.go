@@ -2,12 +2,8 @@ package web
 
 import (
 	"errors"
-	"fmt"
-	"io"
-	"mime/multipart"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"slices"
 
 	"github.com/mcpvec/mcpvec/server/library"
@@ -51,60 +47,6 @@ func (h *Handler) resync(w http.ResponseWriter, r *http.Request) {
 		data["Error"], status = "The sync did not finish cleanly: "+err.Error(), http.StatusUnprocessableEntity
 	}
 	h.render(w, r, status, "add", "Add documents", h.addData(data))
-}
-
-// upload reads the form's files and runs them through Options.Ingest.
-func (h *Handler) upload(w http.ResponseWriter, r *http.Request) {
-	if h.opts.Ingest == nil {
-		h.message(w, r, http.StatusNotImplemented, "Uploads are off", "This server was started without an ingest pipeline.")
-		return
-	}
-	files, err := readFiles(r.MultipartForm)
-	if err != nil || len(files) == 0 {
-		msg := "Choose at least one file."
-		if err != nil {
-			msg = err.Error()
-		}
-		h.render(w, r, http.StatusBadRequest, "add", "Add documents", h.addData(map[string]any{"CanWrite": true, "Error": msg}))
-		return
-	}
-	ups, err := h.opts.Ingest(r.Context(), files)
-	sum, failed := uploadSummary(ups)
-	data := map[string]any{"CanWrite": true, "Uploads": ups, "Summary": sum, "Failed": failed, "Error": ""}
-	status := http.StatusOK
-	if failed {
-		status = http.StatusUnprocessableEntity
-	}
-	if err != nil {
-		h.log.Warn("web: ingest upload", "files", len(files), "err", err)
-		data["Error"], status = "The upload did not finish: "+err.Error(), http.StatusUnprocessableEntity
-	}
-	h.render(w, r, status, "add", "Add documents", h.addData(data))
-}
-
-// readFiles loads the "files" parts of a parsed form.
-func readFiles(form *multipart.Form) ([]File, error) {
-	if form == nil {
-		return nil, nil
-	}
-	var out []File
-	for _, fh := range form.File["files"] {
-		f, err := fh.Open()
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", fh.Filename, err)
-		}
-		data, err := io.ReadAll(f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", fh.Filename, err)
-		}
-		name := filepath.Base(filepath.Clean("/" + filepath.FromSlash(fh.Filename)))
-		if name == "/" || name == "." || name == ".." {
-			return nil, fmt.Errorf("bad file name %q", fh.Filename)
-		}
-		out = append(out, File{Name: name, Data: data})
-	}
-	return out, nil
 }
 
 // delete removes one document through the library's write path and

@@ -1,0 +1,38 @@
+package client
+
+import "testing"
+
+func TestKeyOf(t *testing.T) {
+	for in, want := range map[string]string{
+		"127.0.0.1:5000": "127.0.0.1", "[::ffff:10.0.0.1]:1": "10.0.0.1",
+		"[2001:db8:1:2:3:4:5:6]:80": "2001:db8:1:2::/64", "[2001:db8:1:2:ffff::1]:81": "2001:db8:1:2::/64",
+		"pipe": "pipe",
+	} {
+		if got := KeyOf(in); got != want {
+			t.Errorf("KeyOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestGate(t *testing.T) {
+	g := NewGate(2, 3)
+	if !g.Acquire("a") || !g.Acquire("a") {
+		t.Fatal("a refused under its cap")
+	}
+	if g.Acquire("a") {
+		t.Fatal("a got a third slot")
+	}
+	if !g.Acquire("b") {
+		t.Fatal("b refused under the ceiling")
+	}
+	if g.Acquire("c") {
+		t.Fatal("c got a slot over the ceiling")
+	}
+	g.Release("a")
+	if !g.Acquire("c") {
+		t.Fatal("c refused after a release")
+	}
+	if got, want := g.Held("a"), 1; got != want {
+		t.Fatalf("Held(a) = %d, want %d", got, want)
+	}
+}
