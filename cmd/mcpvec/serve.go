@@ -173,7 +173,11 @@ func openServed(ctx context.Context, e *env, lf *libFlags, ef *embedFlags, readO
 		*readOnly = true
 		h, err = openLibrary(ctx, e, lf, false, needSearch)
 	}
-	if errors.Is(err, errForward) {
+	var fw *forwardTo
+	if errors.As(err, &fw) {
+		if holder, pid := fw.client.Holder(); isWriter(holder) {
+			return nil, errorf(e, "%v", &busyError{holder: holder, pid: pid})
+		}
 		path, _ := lf.path(e)
 		return nil, errorf(e, "library %s is already served by another mcpvec serve", path)
 	}
@@ -277,7 +281,7 @@ func randomBytes(n int) ([]byte, error) {
 // listenAdmin opens the admin channel for forwarded commands and returns
 // what closes it; without it the server still serves, without live updates.
 func listenAdmin(ctx context.Context, e *env, st *serveState) (closeFn func()) {
-	ac, err := admin.Listen(ctx, adminSocket(e, st.db.Path()), adminRunner(st), &admin.Options{Library: st.db.Path(), Logger: slog.Default()})
+	ac, err := admin.Listen(ctx, adminSocket(e, st.db.Path()), adminRunner(st), &admin.Options{Library: st.db.Path(), Logger: slog.Default(), Holder: "serve"})
 	if err != nil {
 		slog.Warn("live updates disabled: admin channel unavailable", "err", err)
 		return func() {}

@@ -10,8 +10,9 @@
 // # Protocol
 //
 //   - GET /v1/hello with header Mcpvec-Library: the absolute library path the
-//     client means. 200 with JSON {"library","pid"} when the server holds
-//     that file; 409 when it holds another.
+//     client means. 200 with JSON {"library","pid","holder"} when the
+//     server holds that file (holder, which may be absent, names the
+//     command holding it: "serve", "ingest", …); 409 when it holds another.
 //   - POST /v1/run with JSON {"args","cwd","library"}. A refusal is a 4xx or
 //     5xx status with a one-line text body. Otherwise 200, header
 //     Mcpvec-Command naming the command, and a body of frames: one kind byte,

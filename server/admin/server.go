@@ -34,6 +34,10 @@ type Options struct {
 	// before the client is disconnected and its command cancelled
 	// (default 10s).
 	WriteTimeout time.Duration
+	// Holder names the command that holds the library (e.g. "serve",
+	// "ingest"); clients read it with Client.Holder to say whom they hand a
+	// command to, or why it is refused. "" names none.
+	Holder string
 }
 
 const (
@@ -54,6 +58,7 @@ type Server struct {
 	log          *slog.Logger
 	lib          fs.FileInfo // the library held; nil: any
 	libPath      string
+	holder       string
 	writeTimeout time.Duration
 	http         *http.Server
 	served       chan struct{} // closed when http.Serve returned
@@ -114,7 +119,7 @@ func newServer(path string, run Runner, opts *Options) (*Server, error) {
 	}
 	base, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		path: path, run: run, log: o.Logger, writeTimeout: o.WriteTimeout,
+		path: path, run: run, log: o.Logger, writeTimeout: o.WriteTimeout, holder: o.Holder,
 		served: make(chan struct{}), base: base, cancel: cancel,
 		turn: make(chan struct{}, 1), cmds: make(map[string]context.CancelFunc),
 	}
