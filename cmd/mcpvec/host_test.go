@@ -28,7 +28,7 @@ func TestReadsDuringIngest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ing.Kill()
-	waitSocket(t, ing, db)
+	waitLibrary(t, ing, db)
 
 	var counts []int
 	refused := false
@@ -76,20 +76,21 @@ func writePDFs(t *testing.T, dir string, n int) {
 	}
 }
 
-// waitSocket returns once the ingest answers on its admin socket.
-func waitSocket(t *testing.T, ing *childproc.Proc, db string) {
+// waitLibrary returns once the ingest has created the library file (it
+// holds its lock from then on).
+func waitLibrary(t *testing.T, ing *childproc.Proc, db string) {
 	t.Helper()
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
-		if _, err := os.Lstat(socketOf(db)); err == nil {
+		if _, err := os.Stat(db); err == nil {
 			return
 		}
 		select {
 		case <-ing.Done():
-			t.Fatalf("ingest ended before it served reads: %s", ing.Stderr)
+			t.Fatalf("ingest ended before it created the library: %s", ing.Stderr)
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the ingest opened no admin socket within a minute")
+			t.Fatal("the ingest created no library within a minute")
 		}
 	}
 }
@@ -116,12 +117,18 @@ func readRound(t *testing.T, db string) (n int, newest string) {
 	return len(ls.Documents), newest
 }
 
-// refusedWrite checks that `rm` during the ingest is refused at once,
-// naming the ingest, and removes nothing.
+// refusedWrite checks that `rm` and `serve` during the ingest are refused
+// at once, naming the ingest, and that rm removed nothing.
 func refusedWrite(t *testing.T, db, doc string, pid int) {
 	t.Helper()
-	r := mcpvec(t, db, "rm", doc)
-	if want := fmt.Sprintf("an ingest is running (PID %d); try again when it ends", pid); r.code != 1 || !strings.Contains(r.stderr, want) {
-		t.Fatalf("rm during the ingest: exit %d, stderr %q; want 1 and %q", r.code, r.stderr, want)
+	want := fmt.Sprintf("an ingest is running (PID %d); try again when it ends", pid)
+	for _, args := range [][]string{{"rm", doc}, {"serve", "--addr", "127.0.0.1:0"}} {
+		r := runChild(t, db, nil, 30*time.Second, args...)
+		if r.code != 1 || !strings.Contains(r.stderr, want) {
+			t.Fatalf("%s during the ingest: exit %d, stderr %q; want 1 and %q", args[0], r.code, r.stderr, want)
+		}
+	}
+	if r := mcpvec(t, db, "ls"); !strings.Contains(r.stdout, filepath.Base(doc)) {
+		t.Fatalf("ls after the refused rm of %s: %+v", doc, r)
 	}
 }

@@ -188,6 +188,16 @@ func dialHolder(ctx context.Context, e *env, path string, write bool) error {
 	return &forwardTo{client: c}
 }
 
+// joinHeld is what dialHolder found (held, not nil) when the library could
+// not be opened (err): the server to forward to, a busy writer, or err with
+// the reason its socket was refused.
+func joinHeld(err, held error) error {
+	if errors.Is(held, errForward) || errors.Is(held, errBusy) {
+		return held
+	}
+	return fmt.Errorf("%w; %w", err, held)
+}
+
 // errBusy means a write met a writing command (ingest, sync, rm, reindex)
 // that holds the library: it serves reads only.
 var errBusy = errors.New("the library is being written")
@@ -221,24 +231,26 @@ const (
 )
 
 // openFile opens the library file at path or finds the process that holds
-// it. It first asks the admin socket (an answer is errForward at once,
-// without waiting for a lock the holder keeps for hours), then tries the
-// lock without waiting, and repeats both every lockPoll for up to
-// lockWait: a holder that starts its admin channel or releases the lock
-// meanwhile is found. After lockWait the lock error names the holder's PID.
+// it. It tries the lock without waiting; when another process holds it, it
+// asks the admin socket, so a command for a running server (or for the
+// reads a writing command serves) is handed over at once instead of after
+// a lock wait, and a socket that is refused (not private, another
+// library) is reported at once. When nobody answers, both are tried again
+// every lockPoll for up to lockWait, so a holder that starts its admin
+// channel or releases the lock meanwhile is found; after that the lock
+// error names the holder's PID.
 func openFile(ctx context.Context, e *env, path string, write bool) (*store.DB, error) {
 	deadline := time.Now().Add(lockWait)
 	for {
-		refused := dialHolder(ctx, e, path, write)
-		if errors.Is(refused, errForward) || errors.Is(refused, errBusy) {
-			return nil, refused
-		}
 		db, err := store.Open(path, &store.Options{ReadOnly: !write, Timeout: lockOnce})
-		if !errors.Is(err, store.ErrLocked) || time.Now().After(deadline) {
-			if errors.Is(err, store.ErrLocked) && refused != nil {
-				err = fmt.Errorf("%w; %w", err, refused)
-			}
+		if !errors.Is(err, store.ErrLocked) {
 			return db, err
+		}
+		if held := dialHolder(ctx, e, path, write); held != nil {
+			return nil, joinHeld(err, held)
+		}
+		if time.Now().After(deadline) {
+			return nil, err
 		}
 		select {
 		case <-ctx.Done():
@@ -287,9 +299,13 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write bool, need nee
 	}
 	db, err := openFile(ctx, e, path, write)
 	if write && cannotWrite(err) {
-		// A read-only mount with no server on it (openFile would have
-		// handed the command to one): say why nothing can be written.
-		return nil, fmt.Errorf("%w: the library cannot be written here, so writes are refused (`mcpvec serve` serves it read-only)", err)
+		// A read-only mount: a server may hold the library read-only; it
+		// says so. Otherwise say why nothing can be written.
+		err = fmt.Errorf("%w: the library cannot be written here, so writes are refused (`mcpvec serve` serves it read-only)", err)
+		if held := dialHolder(ctx, e, path, write); held != nil {
+			return nil, joinHeld(err, held)
+		}
+		return nil, err
 	}
 	if err != nil {
 		return nil, err

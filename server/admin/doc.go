@@ -1,7 +1,8 @@
 // Package admin is mcpvec's local control channel: a running `mcpvec serve`
 // holds the library file locked, so CLI commands (ingest, rm, reindex, ls, …)
 // are sent to it over a unix socket and run in-process there, with their
-// output streamed back.
+// output streamed back. A writing command (a plain `mcpvec ingest`) holds
+// it too and serves other processes' reads the same way.
 //
 // The channel is HTTP/1.1 over the unix socket. Listen serves it; Dial and
 // Client.Run (or Call) use it. The package imports no other mcpvec package:
