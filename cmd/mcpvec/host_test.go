@@ -20,43 +20,56 @@ import (
 // later ones see more documents; a write is refused naming the ingest.
 func TestReadsDuringIngest(t *testing.T) {
 	t.Parallel()
+	testReadsDuring(t, "ingest", 1000, "an ingest is running")
+}
+
+// TestReadsDuringSync is TestReadsDuringIngest for a first `mcpvec sync`
+// of a folder, which holds the library as long.
+func TestReadsDuringSync(t *testing.T) {
+	t.Parallel()
+	testReadsDuring(t, "sync", 300, "a sync is running")
+}
+
+// testReadsDuring runs `mcpvec cmd --workers 1 FOLDER` on n PDFs and reads
+// from other processes until it ends; busy is how a write is refused.
+func testReadsDuring(t *testing.T, cmd string, n int, busy string) {
 	dir, db := tempLib(t)
 	docs := filepath.Join(dir, "docs")
-	writePDFs(t, docs, 1000)
-	ing, err := childproc.Start(childCmd(context.Background(), db, nil, "ingest", "--workers", "1", docs))
+	writePDFs(t, docs, n)
+	w, err := childproc.Start(childCmd(context.Background(), db, nil, cmd, "--workers", "1", docs))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ing.Kill()
-	waitLibrary(t, ing, db)
+	defer w.Kill()
+	waitLibrary(t, w, db)
 
 	var counts []int
 	refused := false
 	for deadline := time.Now().Add(3 * time.Minute); len(counts) < 100 && time.Now().Before(deadline); {
-		n, newest := readRound(t, db)
+		seen, newest := readRound(t, db)
 		select {
-		case <-ing.Done(): // the round may have run after the ingest: not counted
+		case <-w.Done(): // the round may have run after the writer: not counted
 		default:
-			counts = append(counts, n)
+			counts = append(counts, seen)
 			if newest != "" && !refused {
-				refusedWrite(t, db, newest, ing.Pid())
+				refusedWrite(t, db, newest, fmt.Sprintf("%s (PID %d); try again when it ends", busy, w.Pid()))
 				refused = true
 			}
 			continue
 		}
 		break
 	}
-	<-ing.Done()
-	if !strings.Contains(ing.Stdout.String(), "ingested 1000 documents") {
-		t.Fatalf("ingest: stdout %q\nstderr %s", ing.Stdout, childproc.Tail(ing.Stderr.String(), 20))
+	<-w.Done()
+	if code := w.Cmd.ProcessState.ExitCode(); code != 0 || len(lsDocs(t, db)) != n {
+		t.Fatalf("%s: exit %d, want 0 and %d documents\nstdout %s\nstderr %s", cmd, code, n, w.Stdout, childproc.Tail(w.Stderr.String(), 20))
 	}
-	t.Logf("documents seen by each round during the ingest: %v", counts)
+	t.Logf("documents seen by each round during the %s: %v", cmd, counts)
 	if !refused || len(counts) < 3 || counts[len(counts)-1] <= counts[0] {
-		t.Fatalf("documents seen during the ingest: %v; want at least 3 rounds, the later seeing more, and a refused rm (%v)", counts, refused)
+		t.Fatalf("documents seen during the %s: %v; want at least 3 rounds, the later seeing more, and a refused rm (%v)", cmd, counts, refused)
 	}
 	for i := 1; i < len(counts); i++ {
 		if counts[i] < counts[i-1] {
-			t.Fatalf("documents seen during the ingest went down: %v", counts)
+			t.Fatalf("documents seen during the %s went down: %v", cmd, counts)
 		}
 	}
 }
@@ -76,8 +89,8 @@ func writePDFs(t *testing.T, dir string, n int) {
 	}
 }
 
-// waitLibrary returns once the ingest has created the library file (it
-// holds its lock from then on).
+// waitLibrary returns once the writing command ing has created the
+// library file (it holds its lock from then on).
 func waitLibrary(t *testing.T, ing *childproc.Proc, db string) {
 	t.Helper()
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
@@ -86,11 +99,11 @@ func waitLibrary(t *testing.T, ing *childproc.Proc, db string) {
 		}
 		select {
 		case <-ing.Done():
-			t.Fatalf("ingest ended before it created the library: %s", ing.Stderr)
+			t.Fatalf("%v ended before it created the library: %s", ing.Cmd.Args[1:], ing.Stderr)
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the ingest created no library within a minute")
+			t.Fatalf("%v created no library within a minute", ing.Cmd.Args[1:])
 		}
 	}
 }
@@ -103,7 +116,7 @@ func readRound(t *testing.T, db string) (n int, newest string) {
 	r := mcpvec(t, db, "ls", "--json")
 	var ls struct{ Documents []lsDoc }
 	if err := json.Unmarshal([]byte(r.stdout), &ls); r.code != 0 || err != nil {
-		t.Fatalf("ls during the ingest: exit %d, %v\nstdout %s\nstderr %s", r.code, err, r.stdout, r.stderr)
+		t.Fatalf("ls during a write: exit %d, %v\nstdout %s\nstderr %s", r.code, err, r.stdout, r.stderr)
 	}
 	if len(ls.Documents) == 0 {
 		return 0, ""
@@ -112,20 +125,19 @@ func readRound(t *testing.T, db string) (n int, newest string) {
 	seq := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(newest), "f"), ".pdf")
 	r = mcpvec(t, db, "search", "--json", "seq"+seq)
 	if r.code != 0 || !strings.Contains(r.stdout, "seq"+seq) {
-		t.Fatalf("search for seq%s during the ingest: exit %d\nstdout %s\nstderr %s", seq, r.code, r.stdout, r.stderr)
+		t.Fatalf("search for seq%s during a write: exit %d\nstdout %s\nstderr %s", seq, r.code, r.stdout, r.stderr)
 	}
 	return len(ls.Documents), newest
 }
 
-// refusedWrite checks that `rm` and `serve` during the ingest are refused
-// at once, naming the ingest, and that rm removed nothing.
-func refusedWrite(t *testing.T, db, doc string, pid int) {
+// refusedWrite checks that `rm` and `serve` during a writing command are
+// refused at once with want, and that rm removed nothing.
+func refusedWrite(t *testing.T, db, doc, want string) {
 	t.Helper()
-	want := fmt.Sprintf("an ingest is running (PID %d); try again when it ends", pid)
 	for _, args := range [][]string{{"rm", doc}, {"serve", "--addr", "127.0.0.1:0"}} {
 		r := runChild(t, db, nil, 30*time.Second, args...)
 		if r.code != 1 || !strings.Contains(r.stderr, want) {
-			t.Fatalf("%s during the ingest: exit %d, stderr %q; want 1 and %q", args[0], r.code, r.stderr, want)
+			t.Fatalf("%s during a write: exit %d, stderr %q; want 1 and %q", args[0], r.code, r.stderr, want)
 		}
 	}
 	if r := mcpvec(t, db, "ls"); !strings.Contains(r.stdout, filepath.Base(doc)) {
