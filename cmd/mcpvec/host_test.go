@@ -15,19 +15,20 @@ import (
 )
 
 // TestReadsDuringIngest is issue 34 item 4: while a plain `mcpvec ingest`
-// of 1,000 PDFs runs (no server), `ls` and `search` from other processes
-// succeed, answered by the ingest from the library it is writing, and
-// later ones see more documents; a write is refused naming the ingest.
+// of 1,000 PDFs runs (no server), `ls`, `search`, `info` and `fetch` from
+// other processes succeed, answered by the ingest from the library it is
+// writing, and later ones see more documents; a write is refused naming
+// the ingest.
 func TestReadsDuringIngest(t *testing.T) {
 	t.Parallel()
 	testReadsDuring(t, "ingest", 1000, "an ingest is running")
 }
 
 // TestReadsDuringSync is TestReadsDuringIngest for a first `mcpvec sync`
-// of a folder, which holds the library as long.
+// of 600 PDFs, which holds the library as long as an ingest does.
 func TestReadsDuringSync(t *testing.T) {
 	t.Parallel()
-	testReadsDuring(t, "sync", 300, "a sync is running")
+	testReadsDuring(t, "sync", 600, "a sync is running")
 }
 
 // testReadsDuring runs `mcpvec cmd --workers 1 FOLDER` on n PDFs and reads
@@ -52,6 +53,7 @@ func testReadsDuring(t *testing.T, cmd string, n int, busy string) {
 		default:
 			counts = append(counts, seen)
 			if newest != "" && !refused {
+				otherReads(t, db, newest)
 				refusedWrite(t, db, newest, fmt.Sprintf("%s (PID %d); try again when it ends", busy, w.Pid()))
 				refused = true
 			}
@@ -128,6 +130,21 @@ func readRound(t *testing.T, db string) (n int, newest string) {
 		t.Fatalf("search for seq%s during a write: exit %d\nstdout %s\nstderr %s", seq, r.code, r.stdout, r.stderr)
 	}
 	return len(ls.Documents), newest
+}
+
+// otherReads checks that `info` and `fetch` of document doc succeed
+// during a write, info finding the library consistent.
+func otherReads(t *testing.T, db, doc string) {
+	t.Helper()
+	r := mcpvec(t, db, "info", "--json")
+	var info struct{ Documents int }
+	if err := json.Unmarshal([]byte(r.stdout), &info); r.code != 0 || err != nil || info.Documents == 0 || !strings.Contains(r.stdout, `"consistent": true`) {
+		t.Fatalf("info during a write: exit %d, %v\nstdout %s\nstderr %s", r.code, err, r.stdout, r.stderr)
+	}
+	id := docID(t, db, doc)
+	if r := mcpvec(t, db, "fetch", id); r.code != 0 || !strings.Contains(r.stdout, "wicks were trimmed") {
+		t.Fatalf("fetch %s during a write: %+v", id, r)
+	}
 }
 
 // refusedWrite checks that `rm` and `serve` during a writing command are
