@@ -40,6 +40,7 @@ var (
 // Options configures Open. A nil *Options means the defaults.
 type Options struct {
 	// Timeout bounds the wait for another process's lock (default 1 s).
+	// bbolt retries every 50 ms; a Timeout under that makes one attempt.
 	Timeout time.Duration
 	// ReadOnly opens the file with a shared lock; writes fail with ErrReadOnly.
 	// The file must already exist.

@@ -51,10 +51,7 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 	if o.repair {
 		return repairLibrary(ctx, e, path, o.replace)
 	}
-	db, err := store.Open(path, &store.Options{ReadOnly: true, Timeout: time.Second})
-	if errors.Is(err, store.ErrLocked) {
-		err = dialServer(ctx, e, path, err)
-	}
+	db, err := openFile(ctx, e, path, false)
 	var fw *forwardTo
 	switch {
 	case errors.As(err, &fw):

@@ -39,6 +39,7 @@ func runIngest(ctx context.Context, e *env, args []string) int {
 	if err := ensureEmbedder(ctx, e, h, ef); err != nil {
 		return errorf(e, "%v", err)
 	}
+	defer hostReads(ctx, e, h, "ingest")()
 	return ingestFiles(ctx, e, h, pos, ff.extract(), ingest.Options{
 		Chunk: ff.chunk(), MaxBytes: ff.maxBytes(), SizeHint: " (--max-size)",
 		URL: *url, URLPrefix: *prefix, Force: *force, Workers: ff.workers, Report: termWriter{e.stderr}, Verbose: *verbose,

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
@@ -166,19 +167,97 @@ func adminSocket(e *env, path string) string {
 	return admin.SocketPath(e.getenv("XDG_RUNTIME_DIR"), path)
 }
 
-// dialServer reports how to treat a library locked by another process
-// (lockErr): forward to the server that holds it, or, when no server
-// answers (none runs, or a killed one left its socket), the plain lock
-// error.
-func dialServer(ctx context.Context, e *env, path string, lockErr error) error {
+// dialHolder looks for an mcpvec process that holds the library at path
+// and answers on its admin channel: a running serve, or a writing command
+// (ingest, sync, rm, reindex) that serves reads while it writes (host.go).
+// It returns errForward with the checked connection; nil when none
+// answers (none runs, or a killed one left its socket); another error when
+// the socket is refused (not private, another library), or when a write
+// would be handed to a writing command, which refuses writes.
+func dialHolder(ctx context.Context, e *env, path string, write bool) error {
 	c, err := admin.Dial(ctx, adminSocket(e, path), path)
-	switch {
-	case err == nil:
-		return &forwardTo{client: c}
-	case errors.Is(err, admin.ErrNoServer):
-		return lockErr
+	if errors.Is(err, admin.ErrNoServer) {
+		return nil
 	}
-	return fmt.Errorf("%w; refusing its admin socket: %w", lockErr, err)
+	if err != nil {
+		return fmt.Errorf("refusing its admin socket: %w", err)
+	}
+	if holder, pid := c.Holder(); write && isWriter(holder) {
+		return &busyError{holder: holder, pid: pid}
+	}
+	return &forwardTo{client: c}
+}
+
+// joinHeld is what dialHolder found (held, not nil) when the library could
+// not be opened (err): the server to forward to, a busy writer, or err with
+// the reason its socket was refused.
+func joinHeld(err, held error) error {
+	if errors.Is(held, errForward) || errors.Is(held, errBusy) {
+		return held
+	}
+	return fmt.Errorf("%w; %w", err, held)
+}
+
+// errBusy means a write met a writing command (ingest, sync, rm, reindex)
+// that holds the library: it serves reads only.
+var errBusy = errors.New("the library is being written")
+
+// busyError is errBusy naming the writing command and its PID.
+type busyError struct {
+	holder string
+	pid    int
+}
+
+func (b *busyError) Error() string {
+	article := "a"
+	if strings.ContainsAny(b.holder[:1], "aeiou") {
+		article = "an"
+	}
+	return fmt.Sprintf("%s %s is running (PID %d); try again when it ends", article, b.holder, b.pid)
+}
+
+func (*busyError) Is(target error) bool { return target == errBusy }
+
+// lockWait is how long a command waits for the library while another
+// process holds it without an admin channel (a short command, or a server
+// starting or stopping) before it reports who holds it; lockPoll is how
+// often it looks again.
+const (
+	lockWait = time.Second
+	lockPoll = 10 * time.Millisecond
+	// lockOnce is a store.Options.Timeout that makes one lock attempt:
+	// bbolt stops retrying once less than its 50 ms retry step is left.
+	lockOnce = time.Nanosecond
+)
+
+// openFile opens the library file at path or finds the process that holds
+// it. It tries the lock without waiting; when another process holds it, it
+// asks the admin socket, so a command for a running server (or for the
+// reads a writing command serves) is handed over at once instead of after
+// a lock wait, and a socket that is refused (not private, another
+// library) is reported at once. When nobody answers, both are tried again
+// every lockPoll for up to lockWait, so a holder that starts its admin
+// channel or releases the lock meanwhile is found; after that the lock
+// error names the holder's PID.
+func openFile(ctx context.Context, e *env, path string, write bool) (*store.DB, error) {
+	deadline := time.Now().Add(lockWait)
+	for {
+		db, err := store.Open(path, &store.Options{ReadOnly: !write, Timeout: lockOnce})
+		if !errors.Is(err, store.ErrLocked) {
+			return db, err
+		}
+		if held := dialHolder(ctx, e, path, write); held != nil {
+			return nil, joinHeld(err, held)
+		}
+		if time.Now().After(deadline) {
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(lockPoll):
+		}
+	}
 }
 
 // need is what a command needs of the library besides its store.
@@ -218,14 +297,15 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write bool, need nee
 			return nil, fmt.Errorf("no library at %s yet: run `mcpvec ingest FILE...` first (or pass --db)", path)
 		}
 	}
-	db, err := store.Open(path, &store.Options{ReadOnly: !write, Timeout: time.Second})
-	if errors.Is(err, store.ErrLocked) {
-		return nil, dialServer(ctx, e, path, err)
-	}
+	db, err := openFile(ctx, e, path, write)
 	if write && cannotWrite(err) {
 		// A read-only mount: a server may hold the library read-only; it
 		// says so. Otherwise say why nothing can be written.
-		return nil, dialServer(ctx, e, path, fmt.Errorf("%w: the library cannot be written here, so writes are refused (`mcpvec serve` serves it read-only)", err))
+		err = fmt.Errorf("%w: the library cannot be written here, so writes are refused (`mcpvec serve` serves it read-only)", err)
+		if held := dialHolder(ctx, e, path, write); held != nil {
+			return nil, joinHeld(err, held)
+		}
+		return nil, err
 	}
 	if err != nil {
 		return nil, err
@@ -284,7 +364,12 @@ func openOrForward(ctx context.Context, e *env, lf *libFlags, name string, args 
 
 // forward runs the command in the server that holds the library.
 func forward(ctx context.Context, e *env, c *admin.Client, args []string) int {
-	fmt.Fprintf(e.stderr, "mcpvec: the library is open in a running `mcpvec serve`; handing the command to it\n")
+	holder, pid := c.Holder()
+	if holder == "" || holder == "serve" {
+		fmt.Fprintf(e.stderr, "mcpvec: the library is open in a running `mcpvec serve`; handing the command to it\n")
+	} else {
+		fmt.Fprintf(e.stderr, "mcpvec: the library is open in a running `mcpvec %s` (PID %d); handing the command to it\n", holder, pid)
+	}
 	code, err := c.Run(ctx, args, e.cwd, e.stdout, e.stderr)
 	if err != nil {
 		return errorf(e, "%v", err)

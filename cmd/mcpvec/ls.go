@@ -100,6 +100,7 @@ func runRm(ctx context.Context, e *env, args []string) int {
 		return st
 	}
 	defer h.close()
+	defer hostReads(ctx, e, h, "rm")()
 	status := 0
 	for _, a := range pos {
 		id := a

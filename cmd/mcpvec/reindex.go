@@ -53,6 +53,7 @@ func runReindex(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
+	defer hostReads(ctx, e, withQueryPath(ctx, e, h), "reindex")()
 	return reindexWith(ctx, e, h, emb)
 }
 
@@ -80,6 +81,26 @@ func reindexWith(ctx context.Context, e *env, h *handle, emb embed.Embedder) int
 	h.emb = emb
 	fmt.Fprintf(e.stdout, "reindexed %d passages with %s in %s%s\n", n, id, time.Since(start).Round(time.Millisecond), tokenNote(h))
 	return 0
+}
+
+// withQueryPath loads the library's current query path into h for the
+// reads hostReads serves during the reindex: searches answer from the old
+// vectors until the reindex ends, as a server's do. Outside a server only;
+// when the old embedder cannot be built (it may be gone), queries are
+// lexical.
+func withQueryPath(ctx context.Context, e *env, h *handle) *handle {
+	if e.forwarded != nil {
+		return h
+	}
+	var qe library.QueryEmbedder
+	emb := h.emb
+	if err := h.loadEmbedder(ctx, e); err == nil && h.emb != nil {
+		qe, emb = h.emb, h.emb
+	}
+	if lib, err := library.Open(ctx, h.db, qe, libOptions(emb)); err == nil {
+		h.lib = lib
+	}
+	return h
 }
 
 // reindexOptions reports the reindex's progress on stderr; endLine ends

@@ -179,10 +179,14 @@ func openServed(ctx context.Context, e *env, lf *libFlags, ef *embedFlags, readO
 		*readOnly = true
 		h, err = openLibrary(ctx, e, lf, false, needSearch)
 	}
-	if fw := (*forwardTo)(nil); errors.As(err, &fw) && stdio {
-		return nil, proxyStdio(ctx, e, fw.client, fs)
-	}
-	if errors.Is(err, errForward) {
+	var fw *forwardTo
+	if errors.As(err, &fw) {
+		if holder, pid := fw.client.Holder(); isWriter(holder) {
+			return nil, errorf(e, "%v", &busyError{holder: holder, pid: pid})
+		}
+		if stdio {
+			return nil, proxyStdio(ctx, e, fw.client, fs)
+		}
 		path, _ := lf.path(e)
 		return nil, errorf(e, "library %s is already served by another mcpvec serve", path)
 	}
@@ -286,7 +290,8 @@ func randomBytes(n int) ([]byte, error) {
 // listenAdmin opens the admin channel for forwarded commands and returns
 // what closes it; without it the server still serves, without live updates.
 func listenAdmin(ctx context.Context, e *env, st *serveState) (closeFn func()) {
-	ac, err := admin.Listen(ctx, adminSocket(e, st.db.Path()), adminRunner(st), &admin.Options{Library: st.db.Path(), Logger: slog.Default(), MCP: st.stream})
+	ac, err := admin.Listen(ctx, adminSocket(e, st.db.Path()), adminRunner(st),
+		&admin.Options{Library: st.db.Path(), Logger: slog.Default(), MCP: st.stream, Holder: "serve"})
 	if err != nil {
 		slog.Warn("live updates disabled: admin channel unavailable", "err", err)
 		return func() {}

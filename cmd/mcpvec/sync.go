@@ -58,6 +58,7 @@ func runSync(ctx context.Context, e *env, args []string) int {
 		if err := ensureEmbedder(ctx, e, h, ef); err != nil {
 			return errorf(e, "%v", err)
 		}
+		defer hostReads(ctx, e, h, "sync")()
 	}
 	if len(roots) == 0 {
 		var err error

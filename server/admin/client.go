@@ -27,6 +27,8 @@ type Client struct {
 	library string // the library the caller means; "" checks none
 	path    string // the socket
 	server  string // the library the server says it holds
+	pid     int    // the server's process id
+	holder  string // the command the server says holds the library
 	http    *http.Client
 }
 
@@ -68,6 +70,11 @@ func dialSocket(ctx context.Context, path string) (net.Conn, error) {
 // names none).
 func (c *Client) ServerLibrary() string { return c.server }
 
+// Holder returns the command the server said holds the library (Options.
+// Holder; "" when it names none, as servers before it did) and the
+// server's process id.
+func (c *Client) Holder() (command string, pid int) { return c.holder, c.pid }
+
 func (c *Client) hello(ctx context.Context) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, baseURL+"/v1/hello", nil)
 	if err != nil {
@@ -86,7 +93,7 @@ func (c *Client) hello(ctx context.Context) error {
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxRequest)).Decode(&h); err != nil {
 		return fmt.Errorf("%w: decode hello: %w", ErrProtocol, err)
 	}
-	c.server = h.Library
+	c.server, c.pid, c.holder = h.Library, h.PID, h.Holder
 	return nil
 }
 

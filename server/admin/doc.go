@@ -1,7 +1,8 @@
 // Package admin is mcpvec's local control channel: a running `mcpvec serve`
 // holds the library file locked, so CLI commands (ingest, rm, reindex, ls, …)
 // are sent to it over a unix socket and run in-process there, with their
-// output streamed back.
+// output streamed back. A writing command (a plain `mcpvec ingest`) holds
+// it too and serves other processes' reads the same way.
 //
 // The channel is HTTP/1.1 over the unix socket. Listen serves it; Dial and
 // Client.Run (or Call) use it. The package imports no other mcpvec package:
@@ -10,8 +11,9 @@
 // # Protocol
 //
 //   - GET /v1/hello with header Mcpvec-Library: the absolute library path the
-//     client means. 200 with JSON {"library","pid"} when the server holds
-//     that file; 409 when it holds another.
+//     client means. 200 with JSON {"library","pid","holder"} when the
+//     server holds that file (holder, which may be absent, names the
+//     command holding it: "serve", "ingest", …); 409 when it holds another.
 //   - POST /v1/run with JSON {"args","cwd","library"}. A refusal is a 4xx or
 //     5xx status with a one-line text body. Otherwise 200, header
 //     Mcpvec-Command naming the command, and a body of frames: one kind byte,

@@ -31,6 +31,7 @@ type runRequest struct {
 type hello struct {
 	Library string `json:"library,omitempty"`
 	PID     int    `json:"pid"`
+	Holder  string `json:"holder,omitempty"`
 }
 
 func (s *Server) routes() http.Handler {
@@ -48,7 +49,7 @@ func (s *Server) handleHello(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(hello{Library: s.libPath, PID: os.Getpid()})
+	json.NewEncoder(w).Encode(hello{Library: s.libPath, PID: os.Getpid(), Holder: s.holder})
 }
 
 func (s *Server) handleCancel(w http.ResponseWriter, r *http.Request) {

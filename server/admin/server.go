@@ -37,6 +37,10 @@ type Options struct {
 	// MCP serves the MCP sessions clients hand over (Client.MCP); nil
 	// refuses them with ErrNoMCP.
 	MCP StreamServer
+	// Holder names the command that holds the library (e.g. "serve",
+	// "ingest"); clients read it with Client.Holder to say whom they hand a
+	// command to, or why it is refused. "" names none.
+	Holder string
 }
 
 const (
@@ -58,6 +62,7 @@ type Server struct {
 	log          *slog.Logger
 	lib          fs.FileInfo // the library held; nil: any
 	libPath      string
+	holder       string
 	writeTimeout time.Duration
 	http         *http.Server
 	served       chan struct{} // closed when http.Serve returned
@@ -118,7 +123,7 @@ func newServer(path string, run Runner, opts *Options) (*Server, error) {
 	}
 	base, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		path: path, run: run, mcp: o.MCP, log: o.Logger, writeTimeout: o.WriteTimeout,
+		path: path, run: run, mcp: o.MCP, log: o.Logger, writeTimeout: o.WriteTimeout, holder: o.Holder,
 		served: make(chan struct{}), base: base, cancel: cancel,
 		turn: make(chan struct{}, 1), cmds: make(map[string]context.CancelFunc),
 	}

@@ -324,3 +324,18 @@ func TestDialRefusesSocketOfAnotherUser(t *testing.T) {
 		t.Errorf("Dial of another user's socket: err = %v, want ErrInsecureSocket", err)
 	}
 }
+
+// TestDialReportsHolder: a client learns which command holds the library
+// and its process id, so a CLI can say whom it hands a command to (or why
+// a write is refused) before it sends anything.
+func TestDialReportsHolder(t *testing.T) {
+	path := sockPath(t)
+	mustListenWith(t, path, func(context.Context, []string, string, io.Writer, io.Writer) int { return 0 }, &Options{Holder: "ingest"})
+	c, err := Dial(context.Background(), path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmd, pid := c.Holder(); cmd != "ingest" || pid != os.Getpid() {
+		t.Errorf("Holder = %q, %d; want %q, %d", cmd, pid, "ingest", os.Getpid())
+	}
+}

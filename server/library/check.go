@@ -29,7 +29,9 @@ func (l *Library) Check(ctx context.Context) (Health, error) { return l.be.Check
 // look (`mcpvec info`): the counts come from the store's totals, and
 // Consistent says only that the indexes hold as many passages as the store
 // and that every passage has a vector. A backend with no quicker way
-// (Weaviate) runs Check. Problems stays nil; Check finds damage.
+// (Weaviate) runs Check. Problems stays nil; Check finds damage. It is
+// safe beside writes: a write stored but not yet in the indexes is waited
+// for (up to 200 ms), not reported as a mismatch.
 func (l *Library) Overview(ctx context.Context) (Health, error) {
 	if o, ok := l.be.(overviewer); ok {
 		return o.Overview(ctx)

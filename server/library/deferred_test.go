@@ -3,6 +3,7 @@ package library_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -279,4 +280,47 @@ func TestOverviewAgreesWithCheck(t *testing.T) {
 	if o, err = f.lib.Overview(ctx); err != nil || o.Consistent || o.Stats.Chunks != 4 {
 		t.Fatalf("overview after a write the indexes missed: %+v, %v; want 4 passages, inconsistent", o, err)
 	}
+}
+
+// TestOverviewDuringWrites: a write is stored and then applied to the
+// indexes; an Overview between the two (`mcpvec info` answered by a
+// running ingest) must not call the library inconsistent.
+func TestOverviewDuringWrites(t *testing.T) {
+	f := newFixture(t, library.Options{})
+	stop := make(chan struct{})
+	type seen struct {
+		n, inconsistent int
+		last            library.Health
+		err             error
+	}
+	out := make(chan seen, 1)
+	go func() {
+		var s seen
+		defer func() { out <- s }()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			h, err := f.lib.Overview(context.Background())
+			if s.n++; err != nil {
+				s.err = err
+				return
+			}
+			if !h.Consistent {
+				s.inconsistent++
+				s.last = h
+			}
+		}
+	}()
+	for i := range 300 {
+		f.add(t, fmt.Sprintf("d%d", i), "note", "text/plain", "", fmt.Sprintf("harbour lantern number %d was lit", i))
+	}
+	close(stop)
+	s := <-out
+	if s.err != nil || s.inconsistent > 0 {
+		t.Fatalf("%d of %d overviews during writes were inconsistent (last %+v), err %v", s.inconsistent, s.n, s.last, s.err)
+	}
+	t.Logf("%d overviews during 300 writes, all consistent", s.n)
 }

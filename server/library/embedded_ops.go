@@ -112,7 +112,37 @@ func (l *embedded) Check(ctx context.Context) (Health, error) {
 // index Open deferred (loadedCounts): at a million passages 0.8 s where
 // loading the vector index took 2.6 s and 2 GB, and Check 22 s. A library
 // without the record is counted by a walk.
+//
+// A write is stored before its passages reach the indexes (Put: PutDocument,
+// then Apply), so counts read in between differ by that write: an
+// inconsistent reading is taken again every overviewRetry for up to
+// overviewWait, and only one that lasts is reported (a library being
+// written, e.g. `mcpvec info` answered by a running ingest, is not called
+// inconsistent; a damaged one costs overviewWait more).
 func (l *embedded) Overview(ctx context.Context) (Health, error) {
+	deadline := time.Now().Add(overviewWait)
+	for {
+		h, err := l.overviewOnce()
+		if err != nil || h.Consistent || time.Now().After(deadline) {
+			return h, err
+		}
+		select {
+		case <-ctx.Done():
+			return h, nil
+		case <-time.After(overviewRetry):
+		}
+	}
+}
+
+// overviewWait bounds how long Overview waits for a write in flight to
+// reach the indexes; overviewRetry is how often it looks again.
+const (
+	overviewWait  = 200 * time.Millisecond
+	overviewRetry = 2 * time.Millisecond
+)
+
+// overviewOnce is one reading of Overview.
+func (l *embedded) overviewOnce() (Health, error) {
 	var h Health
 	st, ok, err := l.db.Counts()
 	if err != nil {
