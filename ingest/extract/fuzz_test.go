@@ -82,7 +82,7 @@ func FuzzStructured(f *testing.F) {
 		f.Add(uint8(i), data)
 	}
 	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {
-		doc, err := parseStructured(types[int(kind)%len(types)], data)
+		doc, err := parseStructured(types[int(kind)%len(types)], data, newBudget(len(data)))
 		if err == nil && len(doc.Pages) == 0 {
 			t.Fatal("document without pages")
 		}
@@ -104,7 +104,7 @@ func FuzzXMLParts(f *testing.F) {
 			&sheetHandler{f: fl, shared: []string{"s"}}, &odfHandler{sheet: true},
 			&opfHandler{opf: "OEBPS/p.opf", manifest: map[string]string{}}, &sharedStringsHandler{},
 		}
-		_ = walkXML(data, handlers[int(kind)%len(handlers)])
+		_ = walkXML(data, handlers[int(kind)%len(handlers)], nil)
 		for _, p := range fl.finish() {
 			if CleanText(p) != p {
 				t.Fatalf("page not clean: %q", p)

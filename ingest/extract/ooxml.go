@@ -92,7 +92,7 @@ func (h *runText) chars(s string) {
 // where Word recorded page breaks (explicit breaks, page-break-before, and
 // the breaks Word saw when it last laid the document out).
 func extractDOCX(a *archive) (*Document, error) {
-	f := &flow{}
+	f := &flow{b: a.budget}
 	h := &docxHandler{runText: runText{f: f}, para: docxPara{levels: docxHeadingStyles(a)}}
 	if err := a.walk("word/document.xml", h); err != nil {
 		return nil, err

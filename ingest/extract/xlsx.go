@@ -150,7 +150,7 @@ func extractXLSX(a *archive) (*Document, error) {
 	}
 	doc := &Document{Title: coreTitle(a)}
 	for i, s := range sheets {
-		f := &flow{}
+		f := &flow{b: a.budget}
 		f.text(names[i])
 		f.para()
 		if err := a.walk(s, &sheetHandler{f: f, shared: shared}); err != nil {
