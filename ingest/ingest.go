@@ -355,9 +355,17 @@ func (in *Ingester) process(ctx context.Context, f discover.File, data []byte, s
 }
 
 // joinPages joins page texts with a blank line and returns where each page
-// starts.
+// starts. One page is returned as it is, without a copy.
 func joinPages(pages []string) (string, []int) {
+	if len(pages) == 1 {
+		return pages[0], []int{0}
+	}
 	var b strings.Builder
+	n := 0
+	for _, p := range pages {
+		n += len(p) + 2
+	}
+	b.Grow(n)
 	starts := make([]int, len(pages))
 	for i, p := range pages {
 		if i > 0 {

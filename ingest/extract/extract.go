@@ -196,7 +196,7 @@ func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc 
 	if mt == TypeHTML || mt == TypeText || mt == TypeMarkdown { // the others clean their pages
 		doc.Pages[0] = CleanText(doc.Pages[0])
 	}
-	if err := textQuality(joinPages(doc.Pages)); err != nil {
+	if err := textQuality(doc.Pages...); err != nil {
 		return nil, e.explainNoText(mt, err)
 	}
 	doc.Headings = placeHeadings(doc.Pages, doc.Headings)
