@@ -31,6 +31,7 @@ func runIngest(ctx context.Context, e *env, args []string) int {
 	for i := range pos {
 		pos[i] = absPath(e, pos[i])
 	}
+	lf.mapRoom = writeRoom(pos, ff.maxBytes())
 	h, st := openOrForward(ctx, e, lf, "ingest", args, true, needSearch)
 	if h == nil {
 		return st

@@ -22,6 +22,7 @@ import (
 type libFlags struct {
 	db, store string
 	coll      *collectionFlags // set by commands that may create a Weaviate collection
+	mapRoom   int64            // store.Options.MapRoom of a writable open (maproom.go)
 }
 
 func (f *libFlags) register(fs *flag.FlagSet) {
@@ -218,7 +219,7 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write bool, need nee
 			return nil, fmt.Errorf("no library at %s yet: run `mcpvec ingest FILE...` first (or pass --db)", path)
 		}
 	}
-	db, err := store.Open(path, &store.Options{ReadOnly: !write, Timeout: time.Second})
+	db, err := store.Open(path, &store.Options{ReadOnly: !write, Timeout: time.Second, MapRoom: lf.mapRoom})
 	if errors.Is(err, store.ErrLocked) {
 		return nil, dialServer(ctx, e, path, err)
 	}
