@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"testing"
 	"time"
@@ -43,8 +44,32 @@ func TestWriteRoom(t *testing.T) {
 		{[]string{dir}, 20 << 20, 8 * 20 << 20},
 		{[]string{filepath.Join(dir, "missing")}, 256 << 20, 0},
 	} {
-		if got := writeRoom(c.paths, c.maxBytes); got != c.want {
-			t.Errorf("writeRoom(%v, %d) = %d, want %d", c.paths, c.maxBytes, got, c.want)
+		if got := writeRoom(largestFile(c.paths, c.maxBytes)); got != c.want {
+			t.Errorf("writeRoom(largestFile(%v, %d)) = %d, want %d", c.paths, c.maxBytes, got, c.want)
+		}
+	}
+}
+
+// TestLimitMemory checks the soft memory limit of an ingest: eight times
+// the largest file, only for large files, never over GOMEMLIMIT, restored
+// after.
+func TestLimitMemory(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	restore := limitMemory(100<<20, "")
+	if got, want := debug.SetMemoryLimit(-1), int64(800<<20); got != want {
+		t.Errorf("limit for a 100 MiB file = %d, want %d", got, want)
+	}
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != prev {
+		t.Errorf("limit after restore = %d, want %d", got, prev)
+	}
+	for _, c := range []struct {
+		largest int64
+		env     string
+	}{{1 << 20, ""}, {100 << 20, "2GiB"}} {
+		limitMemory(c.largest, c.env)()
+		if got := debug.SetMemoryLimit(-1); got != prev {
+			t.Errorf("limitMemory(%d, %q) changed the limit to %d", c.largest, c.env, got)
 		}
 	}
 }
