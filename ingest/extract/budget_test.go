@@ -40,8 +40,8 @@ func TestExpansionBombs(t *testing.T) {
 			if peak > 200<<20 {
 				t.Errorf("peak heap %d MB, want under 200 MB", peak>>20)
 			}
-			if took > 5*time.Second {
-				t.Errorf("took %s, want under 5s", took)
+			if took > 20*time.Second { // about 2 s each without -race; before the budget, minutes or out of memory
+				t.Errorf("took %s, want under 20s", took)
 			}
 		})
 	}
