@@ -379,12 +379,10 @@ func (in *Ingester) process(ctx context.Context, f discover.File, data []byte, s
 		return failure(extract.ErrNoText)
 	}
 	sc := make([]store.Chunk, len(cs))
-	texts := make([]string, len(cs))
 	for i, c := range cs {
 		sc[i] = store.Chunk{Text: c.Text, Start: c.Start, End: c.End, PageStart: c.PageStart, PageEnd: c.PageEnd, Headings: c.Headings}
-		texts[i] = sc[i].IndexText()
 	}
-	vecs, err := in.emb.Embed(ctx, texts)
+	vecs, err := in.embed(ctx, sc)
 	if err != nil {
 		return failure(fmt.Errorf("embed: %w", err))
 	}
@@ -409,10 +407,43 @@ func (in *Ingester) process(ctx context.Context, f discover.File, data []byte, s
 	return fileResult{how: ingested, pages: len(xd.Pages), chunks: len(cs), removed: len(put.Removed)}
 }
 
+// embedWindow is how many passages are embedded per call: the texts sent
+// (a passage under its headings is a copy) stay a few megabytes whatever
+// the document's size, and a network embedder still gets enough at once to
+// fill its parallel batches.
+const embedWindow = 4096
+
+// embed returns the vectors of the passages' index texts, embedWindow
+// passages at a time; errors are the embedder's.
+func (in *Ingester) embed(ctx context.Context, sc []store.Chunk) ([][]float32, error) {
+	vecs := make([][]float32, 0, len(sc))
+	for start := 0; start < len(sc); start += embedWindow {
+		batch := sc[start:min(start+embedWindow, len(sc))]
+		texts := make([]string, len(batch))
+		for i := range batch {
+			texts[i] = batch[i].IndexText()
+		}
+		v, err := in.emb.Embed(ctx, texts)
+		if err != nil {
+			return nil, err
+		}
+		vecs = append(vecs, v...)
+	}
+	return vecs, nil
+}
+
 // joinPages joins page texts with a blank line and returns where each page
-// starts.
+// starts. One page is returned as it is, without a copy.
 func joinPages(pages []string) (string, []int) {
+	if len(pages) == 1 {
+		return pages[0], []int{0}
+	}
 	var b strings.Builder
+	n := 0
+	for _, p := range pages {
+		n += len(p) + 2
+	}
+	b.Grow(n)
 	starts := make([]int, len(pages))
 	for i, p := range pages {
 		if i > 0 {

@@ -43,6 +43,16 @@ func (db *DB) ViewChunks(seqs []uint64, fn func(i int, c *Chunk) bool) error {
 // the string is in use.
 func aliasString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
+// aliasBytes is s as bytes without a copy, for a value bbolt only reads
+// (Put keeps it until the commit writes it out, and never writes to it): a
+// document's whole text, which []byte(s) would copy once more.
+func aliasBytes(s string) []byte {
+	if s == "" {
+		return []byte{}
+	}
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
 // eachChunkRecord calls fn, in tx, with the record of each passage of seqs
 // in order (nil for one that is not there) until fn returns false or an
 // error, which it returns.

@@ -248,7 +248,7 @@ func putRecord(tx *bolt.Tx, doc *Document, original []byte) error {
 	if err := putJSON(tx.Bucket(bucketDocs), []byte(doc.ID), doc); err != nil {
 		return err
 	}
-	if err := tx.Bucket(bucketTexts).Put([]byte(doc.ID), []byte(doc.Text)); err != nil {
+	if err := tx.Bucket(bucketTexts).Put([]byte(doc.ID), aliasBytes(doc.Text)); err != nil {
 		return err
 	}
 	if original != nil {

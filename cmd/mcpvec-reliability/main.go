@@ -70,6 +70,7 @@ type figures struct {
 	Kills              *killFigures
 	Disk               *diskFigures
 	Web                *webFigures
+	Bombs              *bombFigures
 }
 
 func main() {
@@ -167,6 +168,9 @@ func faults(ctx context.Context, c config, bin, dir string, f *figures, out io.W
 			return fmt.Errorf("disk full: %w", err)
 		}
 	}
+	if f.Bombs, err = bombs(ctx, bin, dir, out); err != nil {
+		return fmt.Errorf("bombs: %w", err)
+	}
 	return nil
 }
 
@@ -237,17 +241,21 @@ func report(out io.Writer, c config, f *figures) {
 		f.Kills.Kills, f.Kills.Finished, f.Kills.Checks, f.Kills.Unborn, f.Kills.CheckFailures)
 	f.Disk.report(out)
 	f.Web.report(out)
+	f.Bombs.report(out)
 	fmt.Fprintf(out, "TOTAL requests %d, sessions %d, kills %d, faults %d, errors %d, peak RSS (VmHWM) %d MB, bound %d MB\n",
 		f.Requests+int64(f.Fuzz.Requests), f.Sessions, f.Kills.Kills, f.faultCount(), f.errorCount(), f.Peak>>20, c.BoundBytes>>20)
 	fmt.Fprintf(out, "RSS start %d MB, end %d MB\n", f.RSSStart>>20, f.RSSEnd>>20)
 }
 
-// faultCount is every fault injected: kills, malformed requests and the
-// full disk.
+// faultCount is every fault injected: kills, malformed requests, the
+// full disk and the bombs.
 func (f *figures) faultCount() int {
 	n := f.Kills.Kills + f.Fuzz.Requests
 	if f.Disk != nil {
 		n += f.Disk.Full
+	}
+	if f.Bombs != nil {
+		n += len(f.Bombs.Runs)
 	}
 	return n
 }
@@ -261,6 +269,9 @@ func (f *figures) errorCount() int64 {
 	}
 	if f.Web != nil {
 		n += int64(len(f.Web.Problems))
+	}
+	if f.Bombs != nil {
+		n += int64(f.Bombs.failures())
 	}
 	return n
 }

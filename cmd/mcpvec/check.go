@@ -51,7 +51,7 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 	if o.repair {
 		return repairLibrary(ctx, e, path, o.replace)
 	}
-	db, err := openFile(ctx, e, path, false)
+	db, err := openFile(ctx, e, path, false, 0)
 	var fw *forwardTo
 	switch {
 	case errors.As(err, &fw):

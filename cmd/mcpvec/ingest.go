@@ -31,6 +31,11 @@ func runIngest(ctx context.Context, e *env, args []string) int {
 	for i := range pos {
 		pos[i] = absPath(e, pos[i])
 	}
+	largest := largestFile(pos, ff.maxBytes())
+	lf.mapRoom = writeRoom(largest)
+	if e.forwarded == nil { // not inside a server, whose memory is not this command's
+		defer limitMemory(largest, e.getenv("GOMEMLIMIT"))()
+	}
 	h, st := openOrForward(ctx, e, lf, "ingest", args, true, needSearch)
 	if h == nil {
 		return st

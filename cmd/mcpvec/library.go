@@ -23,6 +23,7 @@ import (
 type libFlags struct {
 	db, store string
 	coll      *collectionFlags // set by commands that may create a Weaviate collection
+	mapRoom   int64            // store.Options.MapRoom of a writable open (maproom.go)
 }
 
 func (f *libFlags) register(fs *flag.FlagSet) {
@@ -238,11 +239,12 @@ const (
 // library) is reported at once. When nobody answers, both are tried again
 // every lockPoll for up to lockWait, so a holder that starts its admin
 // channel or releases the lock meanwhile is found; after that the lock
-// error names the holder's PID.
-func openFile(ctx context.Context, e *env, path string, write bool) (*store.DB, error) {
+// error names the holder's PID. mapRoom is store.Options.MapRoom of a
+// writable open.
+func openFile(ctx context.Context, e *env, path string, write bool, mapRoom int64) (*store.DB, error) {
 	deadline := time.Now().Add(lockWait)
 	for {
-		db, err := store.Open(path, &store.Options{ReadOnly: !write, Timeout: lockOnce})
+		db, err := store.Open(path, &store.Options{ReadOnly: !write, Timeout: lockOnce, MapRoom: mapRoom})
 		if !errors.Is(err, store.ErrLocked) {
 			return db, err
 		}
@@ -297,7 +299,7 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write bool, need nee
 			return nil, fmt.Errorf("no library at %s yet: run `mcpvec ingest FILE...` first (or pass --db)", path)
 		}
 	}
-	db, err := openFile(ctx, e, path, write)
+	db, err := openFile(ctx, e, path, write, lf.mapRoom)
 	if write && cannotWrite(err) {
 		// A read-only mount: a server may hold the library read-only; it
 		// says so. Otherwise say why nothing can be written.

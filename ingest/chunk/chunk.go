@@ -125,11 +125,17 @@ func SplitHeadings(text string, pageStarts []int, heads []Heading, opts Options)
 	if err := validateHeadings(heads, len(text)); err != nil {
 		return nil, err
 	}
-	s := newSplitter(text, opts)
-	s.markSections(heads)
+	return split(text, pageStarts, heads, opts, false), nil
+}
+
+// split is SplitHeadings on valid input; whole makes the splitter read the
+// whole text before its first cut, as it did before it streamed (the
+// tests compare the two).
+func split(text string, pageStarts []int, heads []Heading, opts Options, whole bool) (chunks []Chunk) {
+	s := newSplitter(text, heads, opts)
+	s.whole = whole
 	path := &headingPath{text: text, heads: heads}
-	for first, prevLast := 0, -1; first < len(s.atoms); {
-		last := s.cut(first, prevLast)
+	s.run(func(first, last, prevLast int) {
 		start, end := s.atoms[first].start, s.atoms[last].end
 		chunks = append(chunks, Chunk{
 			Index:     len(chunks),
@@ -140,9 +146,8 @@ func SplitHeadings(text string, pageStarts []int, heads []Heading, opts Options)
 			PageEnd:   pageOf(pageStarts, end-1),
 			Headings:  path.over(s.atoms[max(first, prevLast+1)].start, end),
 		})
-		first, prevLast = s.next(first, last), last
-	}
-	return chunks, nil
+	})
+	return chunks
 }
 
 func validatePages(pageStarts []int, n int) error {
@@ -169,39 +174,102 @@ func pageOf(pageStarts []int, off int) int {
 	return sort.Search(len(pageStarts), func(i int) bool { return pageStarts[i] > off })
 }
 
-// splitter holds a document cut into atoms with prefix sums of their costs.
+// splitter cuts a document into passages while it reads it: it holds a
+// window of the document's atoms with prefix sums of their costs, places
+// each cut as soon as the atoms after the passage's start are enough to
+// decide it exactly as if the whole document were known (three passages'
+// worth of atom cost; see ready), and drops the atoms behind. Its memory is
+// bounded by the window, not the document: atoms cost about 40 bytes for
+// every 5 bytes of text, so a whole 148 MiB text held 1.2 GB of them.
+//
+// Indices (first, prevLast, the arguments of cut, next, tokens) are into
+// the window.
 type splitter struct {
+	text   string
+	heads  []Heading // markSection's headings, in order
+	marked int       // heads[:marked] have been placed
+	seen   int       // atoms added so far
 	atoms  []atom
 	gaps   []int   // whitespace cost before atoms[i]
 	levels []level // how good a cut the gap before atoms[i] is
-	pre    []int   // pre[i] = sum over k < i of gaps[k] + atoms[k].cost
+	pre    []int   // pre[i] = sum over k < i of gaps[k] + atoms[k].cost (+ what was dropped)
+	cost   []int   // cost[i] = sum over k < i of atoms[k].cost (+ what was dropped)
 	limit  int     // opts.Size in centitokens
 	over   int     // opts.Overlap in centitokens
+
+	first, prevLast int  // the next passage's first atom; the previous passage's last
+	whole           bool // cut nothing before the end (the tests' reference)
 }
 
-func newSplitter(text string, opts Options) *splitter {
-	s := &splitter{limit: opts.Size * unit, over: opts.Overlap * unit}
-	guess := len(text)/4 + 1 // prose has about one atom per five bytes
-	s.atoms, s.gaps = make([]atom, 0, guess), make([]int, 0, guess)
-	atomize(text, func(a atom, gap int) {
+// windowKeep is how many atoms before the next passage's first the window
+// keeps, for gapLevel looking back over closing quotes and brackets.
+const windowKeep = 64
+
+func newSplitter(text string, heads []Heading, opts Options) *splitter {
+	return &splitter{text: text, heads: heads, limit: opts.Size * unit, over: opts.Overlap * unit,
+		pre: []int{0}, cost: []int{0}, prevLast: -1}
+}
+
+// run atomizes the text and calls yield with the window indices of each
+// passage's first and last atom and the previous passage's last, in order.
+// The window is valid during the call.
+func (s *splitter) run(yield func(first, last, prevLast int)) {
+	atomize(s.text, func(a atom, gap int) {
 		if a.cost <= s.limit {
-			s.atoms, s.gaps = append(s.atoms, a), append(s.gaps, gap)
-			return
+			s.add(a, gap)
+		} else {
+			for _, p := range splitAtom(s.text, a, s.limit) {
+				s.add(p, gap)
+				gap = 0
+			}
 		}
-		for _, p := range splitAtom(text, a, s.limit) {
-			s.atoms, s.gaps = append(s.atoms, p), append(s.gaps, gap)
-			gap = 0
-		}
+		s.flush(false, yield)
 	})
-	s.levels = make([]level, len(s.atoms))
-	s.pre = make([]int, len(s.atoms)+1)
-	for i, a := range s.atoms {
-		if i > 0 {
-			s.levels[i] = gapLevel(text, s.atoms, i)
-		}
-		s.pre[i+1] = s.pre[i] + s.gaps[i] + a.cost
+	s.flush(true, yield)
+}
+
+// add appends an atom, ranking the gap before it (a heading starting at
+// or before it, and after the previous atom, makes it a section cut).
+func (s *splitter) add(a atom, gap int) {
+	i := len(s.atoms)
+	s.atoms, s.gaps = append(s.atoms, a), append(s.gaps, gap)
+	s.pre, s.cost = append(s.pre, s.pre[i]+gap+a.cost), append(s.cost, s.cost[i]+a.cost)
+	lv := level(0)
+	if s.seen > 0 {
+		lv = gapLevel(s.text, s.atoms, i)
 	}
-	return s
+	s.levels = append(s.levels, lv)
+	s.markSection(a)
+	s.seen++
+}
+
+// ready reports whether the passage at s.first can be cut without the
+// atoms still to come: any cut fits in limit, so with three limits of atom
+// cost in the window at least two lie after every candidate cut, and cut
+// and next then see what they would see with the whole document (the end
+// is not near, the rest is more than a quarter of a passage).
+func (s *splitter) ready() bool {
+	return s.cost[len(s.atoms)]-s.cost[s.first] >= 3*s.limit
+}
+
+// flush emits every passage that can be cut now (all of them at the end)
+// and drops the atoms no later passage needs.
+func (s *splitter) flush(end bool, yield func(first, last, prevLast int)) {
+	for s.first < len(s.atoms) && (end || !s.whole && s.ready()) {
+		last := s.cut(s.first, s.prevLast)
+		yield(s.first, last, s.prevLast)
+		s.first, s.prevLast = s.next(s.first, last), last
+	}
+	k := s.first - windowKeep
+	if k < 4096 || k < len(s.atoms)/2 { // copy rarely: amortised O(1) per atom
+		return
+	}
+	s.atoms = append(s.atoms[:0], s.atoms[k:]...)
+	s.gaps = append(s.gaps[:0], s.gaps[k:]...)
+	s.levels = append(s.levels[:0], s.levels[k:]...)
+	s.pre = append(s.pre[:0], s.pre[k:]...)
+	s.cost = append(s.cost[:0], s.cost[k:]...)
+	s.first, s.prevLast = s.first-k, s.prevLast-k
 }
 
 // splitAtom cuts a run costing more than limit into pieces that each cost at

@@ -2,7 +2,6 @@ package chunk
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -17,14 +16,15 @@ func validateHeadings(heads []Heading, n int) error {
 	return nil
 }
 
-// markSections makes the gap before the first atom of each heading the
-// best place to cut.
-func (s *splitter) markSections(heads []Heading) {
-	for _, h := range heads {
-		i := sort.Search(len(s.atoms), func(i int) bool { return s.atoms[i].start >= h.Offset })
-		if i > 0 && i < len(s.atoms) {
-			s.levels[i] = levelSection
+// markSection makes the gap before a, the atom just added, the best place
+// to cut when a is the first atom of a heading (the first at or after its
+// offset), unless a is the text's first atom.
+func (s *splitter) markSection(a atom) {
+	for s.marked < len(s.heads) && s.heads[s.marked].Offset <= a.start {
+		if s.seen > 0 {
+			s.levels[len(s.levels)-1] = levelSection
 		}
+		s.marked++
 	}
 }
 

@@ -22,7 +22,7 @@ const (
 	maxZipRatio      = 200       // uncompressed/compressed for entries over ratioFloor
 	zipRatioFloor    = 1 << 20   // small entries may compress well (runs of spaces)
 	maxXMLDepth      = 512
-	maxRepeatedCells = 64 // ODF number-columns-repeated expansion
+	maxRepeatedCells = 64 // ODF number-columns-repeated and number-rows-repeated expansion
 )
 
 // errMissingPart means a part named by the archive's own index is absent.
@@ -33,13 +33,14 @@ var errMissingPart = errors.New("missing part")
 // entries cannot reach outside the archive; names that are not local
 // (absolute, "..", backslashes) are dropped when the archive is opened.
 type archive struct {
-	files map[string]*zip.File
-	used  int64 // uncompressed bytes read so far, bounded by maxArchiveBytes
+	files  map[string]*zip.File
+	used   int64   // uncompressed bytes read so far, bounded by maxArchiveBytes
+	budget *budget // the text the document may produce; walk stops when it is spent
 }
 
 // openArchive checks the central directory against the limits; parts are
-// only decompressed when read.
-func openArchive(data []byte) (*archive, error) {
+// only decompressed when read. The document's text is charged to b.
+func openArchive(data []byte, b *budget) (*archive, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		return nil, fmt.Errorf("%w: zip: %v", ErrMalformed, err)
@@ -47,7 +48,7 @@ func openArchive(data []byte) (*archive, error) {
 	if len(zr.File) > maxZipEntries {
 		return nil, fmt.Errorf("%w: archive has %d entries, limit %d", ErrTooLarge, len(zr.File), maxZipEntries)
 	}
-	a := &archive{files: make(map[string]*zip.File, len(zr.File))}
+	a := &archive{files: make(map[string]*zip.File, len(zr.File)), budget: b}
 	for _, f := range zr.File {
 		if !localName(f.Name) {
 			continue
@@ -102,7 +103,7 @@ func (a *archive) walk(name string, h xmlHandler) error {
 	if err != nil {
 		return err
 	}
-	return walkXML(data, h)
+	return walkXML(data, h, a.budget)
 }
 
 func checkRatio(name string, size, compressed uint64) error {
@@ -135,8 +136,10 @@ type xmlHandler interface {
 // predefined entities and character references: an entity defined in a
 // DTD is an error in strict mode, so entity-expansion bombs (billion
 // laughs) fail instead of growing. A DOCTYPE that declares entities is
-// refused outright, and nesting deeper than maxXMLDepth is malformed.
-func walkXML(data []byte, h xmlHandler) error {
+// refused outright, and nesting deeper than maxXMLDepth is malformed. The
+// walk stops with b's ErrExpansion error as soon as the handlers have
+// spent the expansion budget b (nil: unlimited).
+func walkXML(data []byte, h xmlHandler, b *budget) error {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	d.CharsetReader = charset.NewReaderLabel // a UTF-16 or Latin-1 part
@@ -148,6 +151,9 @@ func walkXML(data []byte, h xmlHandler) error {
 		}
 		if err != nil {
 			return fmt.Errorf("%w: xml: %v", ErrMalformed, err)
+		}
+		if err := b.err(); err != nil {
+			return err
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:

@@ -67,7 +67,7 @@ func extractEPUB(a *archive) (*Document, error) {
 		if err != nil {
 			return nil, err
 		}
-		h, err := extractHTML(chapter)
+		h, err := extractHTML(chapter, a.budget)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", part, err)
 		}

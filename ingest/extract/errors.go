@@ -26,6 +26,12 @@ var (
 	// ErrGarbage means the extracted text is mostly replacement or garbage
 	// characters (broken font encodings), so it is not worth indexing.
 	ErrGarbage = errors.New("extracted text is mostly garbage characters")
+	// ErrExpansion means the document's text grew past its expansion
+	// budget (ExpansionFactor times the file's size, at most MaxExpansion
+	// bytes): a small file whose references expand to far more text, such
+	// as a spreadsheet with one huge shared string in every cell. The
+	// message says "expands past N MB".
+	ErrExpansion = errors.New("expansion bomb")
 )
 
 // Lasting reports whether err says something about the file's content that

@@ -174,8 +174,10 @@ func New(ctx context.Context, opts Options) (*Extractor, error) {
 // extension) with contents data. Errors wrap one of the package's sentinel
 // errors: ErrUnsupported, ErrTooLarge, ErrEncrypted, ErrMalformed,
 // ErrTimeout, ErrNoText, ErrGarbage, ErrOfficeEncrypted, ErrLegacyOffice
-// (an OLE2 file under a .docx, .xlsx, ... name), or ErrClosed; a
-// cancelled ctx returns an error wrapping ctx.Err(). The message does not repeat name, so callers
+// (an OLE2 file under a .docx, .xlsx, ... name), ErrExpansion (the text
+// grew past the file's expansion budget, see ExpansionFactor), or
+// ErrClosed; a cancelled ctx returns an error wrapping ctx.Err(). The
+// message does not repeat name, so callers
 // prefix it. Extract recovers panics from the PDF libraries.
 func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc *Document, err error) {
 	if int64(len(data)) > e.opts.MaxBytes {
@@ -190,26 +192,7 @@ func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc 
 			doc, err = nil, fmt.Errorf("%w: internal error: %v", ErrMalformed, r)
 		}
 	}()
-	switch mt {
-	case TypePDF:
-		doc, err = e.extractPDF(ctx, data)
-	case TypeDOCX, TypePPTX, TypeXLSX, TypeODT, TypeODP, TypeODS, TypeEPUB, TypeRTF:
-		doc, err = extractStructured(mt, data)
-	case TypePNG, TypeJPEG, TypeTIFF:
-		doc, err = e.extractImage(ctx, mt, data)
-	case TypeHTML:
-		h, herr := extractHTML(data)
-		doc, err = &Document{Title: h.title, Pages: []string{h.text}, Headings: h.headings}, herr
-	default:
-		text, ok := decodeText(data)
-		if !ok {
-			return nil, fmt.Errorf("%w: binary data in text file", ErrUnsupported)
-		}
-		doc = &Document{Pages: []string{text}}
-		if mt == TypeMarkdown {
-			doc.Title, doc.Pages[0], doc.Headings = extractMarkdown(text)
-		}
-	}
+	doc, err = e.extract(ctx, mt, data, newBudget(len(data)))
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +200,7 @@ func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc 
 	if mt == TypeHTML || mt == TypeText || mt == TypeMarkdown { // the others clean their pages
 		doc.Pages[0] = CleanText(doc.Pages[0])
 	}
-	if err := textQuality(joinPages(doc.Pages)); err != nil {
+	if err := textQuality(doc.Pages...); err != nil {
 		return nil, e.explainNoText(mt, err)
 	}
 	doc.Headings = placeHeadings(doc.Pages, doc.Headings)
@@ -231,6 +214,33 @@ func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc 
 // slide title stands for a missing metadata title; a spreadsheet's first
 // heading is a sheet name, no title.
 var headingTitled = map[string]bool{TypeDOCX: true, TypeODT: true, TypePPTX: true, TypeODP: true}
+
+// extract reads data of media type mt, charging its text to b.
+func (e *Extractor) extract(ctx context.Context, mt string, data []byte, b *budget) (*Document, error) {
+	switch mt {
+	case TypePDF:
+		return e.extractPDF(ctx, data, b)
+	case TypeDOCX, TypePPTX, TypeXLSX, TypeODT, TypeODP, TypeODS, TypeEPUB, TypeRTF:
+		return extractStructured(mt, data, b)
+	case TypePNG, TypeJPEG, TypeTIFF:
+		return e.extractImage(ctx, mt, data)
+	case TypeHTML:
+		h, err := extractHTML(data, b)
+		return &Document{Title: h.title, Pages: []string{h.text}, Headings: h.headings}, err
+	}
+	text, ok := decodeText(data)
+	if !ok {
+		return nil, fmt.Errorf("%w: binary data in text file", ErrUnsupported)
+	}
+	if !b.take(len(text)) {
+		return nil, b.err()
+	}
+	doc := &Document{Pages: []string{text}}
+	if mt == TypeMarkdown {
+		doc.Title, doc.Pages[0], doc.Headings = extractMarkdown(text)
+	}
+	return doc, nil
+}
 
 // Close releases the pdfium instances. Extract calls that are running
 // finish or fail; later calls return ErrClosed. Close is idempotent.

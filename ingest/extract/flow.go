@@ -7,8 +7,11 @@ import "strings"
 // line with cells separated by " | ", and a page break starts a new page
 // unless the current one is still empty (Word records a rendered break and
 // an explicit one at the same place; neither may create an empty page).
-// Tables nested in a cell are flattened into the cell's text.
+// Tables nested in a cell are flattened into the cell's text. Every byte
+// written is charged to b, the document's expansion budget: once it is
+// spent, writes are dropped and the reader stops at b.err().
 type flow struct {
+	b     *budget
 	pages []string
 	page  strings.Builder
 	cell  strings.Builder
@@ -19,6 +22,14 @@ type flow struct {
 
 // text adds character data to the current cell or page.
 func (f *flow) text(s string) {
+	if f.b.take(len(s)) {
+		f.write(s)
+	}
+}
+
+// write adds s to the current cell or page without charging the budget:
+// for a caller that charged a repeat at once.
+func (f *flow) write(s string) {
 	if f.inCell() {
 		f.cell.WriteString(s)
 		return
@@ -31,32 +42,32 @@ func (f *flow) inCell() bool { return f.row }
 // line ends a line (a soft break); inside a cell it is a space.
 func (f *flow) line() {
 	if f.inCell() {
-		f.cell.WriteByte(' ')
+		f.text(" ")
 		return
 	}
-	f.page.WriteByte('\n')
+	f.text("\n")
 }
 
 // para ends a paragraph.
 func (f *flow) para() {
 	if f.inCell() {
-		f.cell.WriteByte(' ')
+		f.text(" ")
 		return
 	}
-	f.page.WriteString("\n\n")
+	f.text("\n\n")
 }
 
 func (f *flow) startTable() {
 	f.table++
 	if f.table == 1 {
-		f.page.WriteString("\n\n")
+		f.text("\n\n")
 	}
 }
 
 func (f *flow) endTable() {
 	if f.table == 1 {
 		f.endRow()
-		f.page.WriteString("\n")
+		f.text("\n")
 	}
 	f.table = max(f.table-1, 0)
 }
@@ -75,15 +86,30 @@ func (f *flow) endCell() {
 		f.text(" ")
 		return
 	}
-	f.cells = append(f.cells, strings.Join(strings.Fields(f.cell.String()), " "))
+	f.cells = append(f.cells, oneSpace(f.cell.String()))
 	f.cell.Reset()
 }
 
-// endRow writes the row's cells as one line; trailing empty cells are
-// dropped and a row without any text is not written.
-func (f *flow) endRow() {
+// oneSpace is strings.Join(strings.Fields(s), " ") in one copy: a cell
+// may hold megabytes, and the word slice would cost many times that.
+func oneSpace(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for w := range strings.FieldsSeq(s) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	return b.String()
+}
+
+// endRow writes the row's cells as one line and returns it; trailing
+// empty cells are dropped and a row without any text is not written ("").
+// The cells' text was charged as it came; the separators are charged here.
+func (f *flow) endRow() string {
 	if f.table > 1 || !f.row {
-		return
+		return ""
 	}
 	if strings.TrimSpace(f.cell.String()) != "" {
 		f.endCell()
@@ -95,9 +121,20 @@ func (f *flow) endRow() {
 	for len(cells) > 0 && cells[len(cells)-1] == "" {
 		cells = cells[:len(cells)-1]
 	}
-	if len(cells) > 0 {
-		f.page.WriteString(strings.Join(cells, " | ") + "\n")
+	if len(cells) == 0 || !f.b.take(3*len(cells)) {
+		return ""
 	}
+	var line strings.Builder
+	line.Grow(3 * len(cells))
+	for i, c := range cells {
+		if i > 0 {
+			line.WriteString(" | ")
+		}
+		line.WriteString(c)
+	}
+	line.WriteByte('\n')
+	f.page.WriteString(line.String())
+	return line.String()
 }
 
 // pageBreak starts a new page unless the current one has no text yet.

@@ -86,7 +86,7 @@ func FuzzStructured(f *testing.F) {
 	f.Add(uint8(0), extracttest.OLE("EncryptedPackage"))
 	f.Add(uint8(0), extracttest.OLE("WordDocument"))
 	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {
-		doc, err := parseStructured(types[int(kind)%len(types)], data)
+		doc, err := parseStructured(types[int(kind)%len(types)], data, newBudget(len(data)))
 		if err == nil && len(doc.Pages) == 0 {
 			t.Fatal("document without pages")
 		}
@@ -111,7 +111,7 @@ func FuzzXMLParts(f *testing.F) {
 			&opfHandler{opf: "OEBPS/p.opf", manifest: map[string]string{}}, &sharedStringsHandler{},
 			&notesHandler{elem: "footnote", notes: map[string]string{}}, &stylesXMLHandler{custom: map[string]string{}},
 		}
-		_ = walkXML(data, handlers[int(kind)%len(handlers)])
+		_ = walkXML(data, handlers[int(kind)%len(handlers)], nil)
 		for _, p := range fl.finish() {
 			if CleanText(p) != p {
 				t.Fatalf("page not clean: %q", p)

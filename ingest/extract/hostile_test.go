@@ -76,7 +76,7 @@ func TestExtractHostile(t *testing.T) {
 // TestArchiveDotDot checks that an entry named "../x" is never looked up:
 // an EPUB whose spine points outside the archive reads only its own parts.
 func TestArchiveDotDot(t *testing.T) {
-	a, err := openArchive(extracttest.Zip(t, "../evil.xhtml", "x", "/abs.xml", "y", `a\b.xml`, "z", "ok.xml", "w"))
+	a, err := openArchive(extracttest.Zip(t, "../evil.xhtml", "x", "/abs.xml", "y", `a\b.xml`, "z", "ok.xml", "w"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ type htmlDoc struct {
 // extractHTML returns the visible text of an HTML page (scripts, styles,
 // navigation and other non-text elements dropped), its h1-h6 headings and
 // its title: the <title> element, else the first <h1>.
-func extractHTML(data []byte) (htmlDoc, error) {
+func extractHTML(data []byte, b *budget) (htmlDoc, error) {
 	enc, _, _ := charset.DetermineEncoding(data, "text/html")
 	if dec, derr := enc.NewDecoder().Bytes(data); derr == nil {
 		data = dec
@@ -53,11 +53,14 @@ func extractHTML(data []byte) (htmlDoc, error) {
 	if err != nil {
 		return htmlDoc{}, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
-	w := &htmlWalker{}
+	w := &htmlWalker{budget: b}
 	if t := findElement(root, atom.Title); t != nil {
 		w.title = nodeText(t)
 	}
 	w.walk(root)
+	if err := b.err(); err != nil {
+		return htmlDoc{}, err
+	}
 	title := oneLine(w.title)
 	for _, h := range w.heads {
 		if title == "" && h.Level == 1 {
@@ -71,14 +74,18 @@ func extractHTML(data []byte) (htmlDoc, error) {
 var htmlLevel = map[atom.Atom]int{atom.H1: 1, atom.H2: 2, atom.H3: 3, atom.H4: 4, atom.H5: 5, atom.H6: 6}
 
 type htmlWalker struct {
-	b     strings.Builder
-	title string
-	heads []Heading
-	pre   int
-	cells int // cells opened so far in the current table row
+	budget *budget // charged before each write; the walk stops once it is spent
+	b      strings.Builder
+	title  string
+	heads  []Heading
+	pre    int
+	cells  int // cells opened so far in the current table row
 }
 
 func (w *htmlWalker) walk(n *html.Node) {
+	if w.budget.err() != nil {
+		return
+	}
 	switch n.Type {
 	case html.TextNode:
 		w.text(n.Data)
@@ -88,7 +95,7 @@ func (w *htmlWalker) walk(n *html.Node) {
 			return
 		}
 		if lv, ok := htmlLevel[n.DataAtom]; ok {
-			w.heads = append(w.heads, Heading{Level: lv, Title: nodeText(n)})
+			w.heading(lv, n)
 		}
 		if n.DataAtom == atom.Pre {
 			w.pre++
@@ -109,6 +116,9 @@ func (w *htmlWalker) walk(n *html.Node) {
 
 // text appends a text node; outside <pre> its line breaks are only spaces.
 func (w *htmlWalker) text(s string) {
+	if !w.budget.take(len(s)) {
+		return
+	}
 	if w.pre > 0 {
 		w.b.WriteString(s)
 		return
@@ -133,19 +143,32 @@ func (w *htmlWalker) text(s string) {
 // brk writes the break an element implies; CleanText later collapses the
 // surplus spaces and blank lines.
 func (w *htmlWalker) brk(a atom.Atom, open bool) {
+	s := ""
 	switch {
 	case blockHTML[a]:
-		w.b.WriteString("\n\n")
+		s = "\n\n"
 	case lineHTML[a] && open:
-		w.b.WriteString("\n")
+		s = "\n"
 	case (a == atom.Td || a == atom.Th) && open:
 		if w.cells > 0 {
-			w.b.WriteString(" | ") // cells as in the other formats' tables
+			s = " | " // cells as in the other formats' tables
 		}
 		w.cells++
 	}
 	if a == atom.Tr {
 		w.cells = 0
+	}
+	if s != "" && w.budget.take(len(s)) {
+		w.b.WriteString(s)
+	}
+}
+
+// heading records an h1-h6 element; its text is charged to the budget, as
+// headings nested in headings would otherwise copy the same text again.
+func (w *htmlWalker) heading(level int, n *html.Node) {
+	t := nodeText(n)
+	if w.budget.take(len(t)) {
+		w.heads = append(w.heads, Heading{Level: level, Title: t})
 	}
 }
 

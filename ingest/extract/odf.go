@@ -14,6 +14,7 @@ import (
 type odfHandler struct {
 	f      flow
 	repeat int // number-columns-repeated of the current cell
+	rows   int // number-rows-repeated of the current row
 	sheet  bool
 	head   headingText // a text:h or a slide's title frame being read
 }
@@ -50,6 +51,7 @@ func (h *odfHandler) start(e xml.StartElement) bool {
 		h.startTable(e)
 	case "table-row":
 		h.f.startRow()
+		h.rows, _ = strconv.Atoi(xmlAttr(e, "number-rows-repeated"))
 	case "table-cell":
 		h.repeat, _ = strconv.Atoi(xmlAttr(e, "number-columns-repeated"))
 	case "note-citation", "annotation", "tracked-changes", "forms", "sequence-decls", "variable-decls":
@@ -76,7 +78,7 @@ func (h *odfHandler) end(e xml.EndElement) {
 	case "table-cell":
 		h.endCell()
 	case "table-row":
-		h.f.endRow()
+		h.endRow()
 	case "table":
 		h.f.endTable()
 	case "page":
@@ -86,17 +88,35 @@ func (h *odfHandler) end(e xml.EndElement) {
 
 // endCell closes a cell, repeating a cell with text up to
 // maxRepeatedCells times (spreadsheets repeat empty cells to column 1024).
+// The copies are charged to the budget before any is written.
 func (h *odfHandler) endCell() {
 	if strings.TrimSpace(h.f.cell.String()) == "" || h.repeat <= 1 {
 		h.f.endCell()
 		return
 	}
 	v := h.f.cell.String()
-	for i := range min(h.repeat, maxRepeatedCells) {
-		if i > 0 {
-			h.f.text(v)
-		}
+	h.f.endCell()
+	n := min(h.repeat, maxRepeatedCells) - 1
+	if !h.f.b.takeN(len(v), n) {
+		return
+	}
+	for range n {
+		h.f.write(v)
 		h.f.endCell()
+	}
+}
+
+// endRow closes a row, repeating a row with text up to maxRepeatedCells
+// times (spreadsheets repeat empty rows to row 1048576), charged to the
+// budget before any copy is written.
+func (h *odfHandler) endRow() {
+	line := h.f.endRow()
+	n := min(h.rows, maxRepeatedCells) - 1
+	if line == "" || n <= 0 || !h.f.b.takeN(len(line), n) {
+		return
+	}
+	for range n {
+		h.f.write(line)
 	}
 }
 
@@ -109,7 +129,7 @@ func (h *odfHandler) chars(s string) {
 // meta.xml. Headings are ODT's text:h at their outline level, ODP's
 // slide title frames and ODS's sheet names, at level 1.
 func extractODF(a *archive, mt string) (*Document, error) {
-	h := &odfHandler{sheet: mt == TypeODS}
+	h := &odfHandler{f: flow{b: a.budget}, sheet: mt == TypeODS}
 	if err := a.walk("content.xml", h); err != nil {
 		return nil, err
 	}

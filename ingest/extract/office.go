@@ -8,25 +8,25 @@ import (
 // extractStructured reads the ZIP-based Office, OpenDocument and EPUB
 // formats and RTF. It recovers a panic in a parser as ErrMalformed, so a
 // bug triggered by a hostile file fails that file only.
-func extractStructured(mt string, data []byte) (doc *Document, err error) {
+func extractStructured(mt string, data []byte, b *budget) (doc *Document, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			doc, err = nil, fmt.Errorf("%w: internal error: %v", ErrMalformed, r)
 		}
 	}()
-	return parseStructured(mt, data)
+	return parseStructured(mt, data, b)
 }
 
 // parseStructured is extractStructured without the recover, so that the
-// fuzz test sees panics.
-func parseStructured(mt string, data []byte) (doc *Document, err error) {
+// fuzz test sees panics. The text is charged to b.
+func parseStructured(mt string, data []byte, b *budget) (doc *Document, err error) {
 	if mt == TypeRTF {
-		return extractRTF(data)
+		return extractRTF(data, b)
 	}
 	if err := sniffOLE(data); err != nil {
 		return nil, err
 	}
-	a, err := openArchive(data)
+	a, err := openArchive(data, b)
 	if err != nil {
 		return nil, err
 	}

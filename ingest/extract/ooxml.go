@@ -115,7 +115,7 @@ func extractDOCX(a *archive) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &flow{}
+	f := &flow{b: a.budget}
 	h := &docxHandler{runText: runText{f: f}, para: docxPara{levels: docxHeadingStyles(a)}, parts: parts}
 	if err := a.walk("word/document.xml", h); err != nil {
 		return nil, err

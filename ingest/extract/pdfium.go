@@ -93,7 +93,7 @@ func (o *openError) Unwrap() error { return o.err }
 
 // extractPDF extracts with pdfium, falling back to the worker process when
 // pdfium cannot open the file.
-func (e *Extractor) extractPDF(ctx context.Context, data []byte) (*Document, error) {
+func (e *Extractor) extractPDF(ctx context.Context, data []byte, b *budget) (*Document, error) {
 	eng, err := e.engine()
 	if err != nil {
 		return nil, err
@@ -102,7 +102,7 @@ func (e *Extractor) extractPDF(ctx context.Context, data []byte) (*Document, err
 	if e.ocr != nil {
 		mode = e.opts.OCR
 	}
-	doc, scans, err := eng.extract(ctx, data, e.opts, mode)
+	doc, scans, err := eng.extract(ctx, data, e.opts, mode, b)
 	var oerr *openError
 	if !errors.As(err, &oerr) {
 		if err == nil && len(scans) > 0 {
@@ -117,7 +117,7 @@ func (e *Extractor) extractPDF(ctx context.Context, data []byte) (*Document, err
 	doc, werr := runWorker(ctx, e.opts, data)
 	switch {
 	case werr == nil:
-		return doc, nil
+		return doc, chargePages(b, doc.Pages)
 	case errors.Is(werr, ErrTimeout) || ctx.Err() != nil:
 		return nil, fmt.Errorf("fallback reader: %w", werr)
 	}
@@ -148,6 +148,8 @@ type session struct {
 	ocr   OCRMode        // "" when pages are not rendered for OCR
 	dpi   int            // render resolution for OCR
 	scans map[int][]byte // page index to rendered PNG, for pages to OCR
+
+	budget *budget // the document's text, charged page by page
 }
 
 // retireSize is the input size above which a pdfium instance is destroyed
@@ -190,7 +192,7 @@ func (s *session) finish(retire bool) error {
 
 // extract reads data in one pdfium instance. With an OCR mode, pages that
 // need OCR are also rendered and returned in scans.
-func (p *pdfiumEngine) extract(ctx context.Context, data []byte, opts Options, ocr OCRMode) (doc *Document, scans map[int][]byte, err error) {
+func (p *pdfiumEngine) extract(ctx context.Context, data []byte, opts Options, ocr OCRMode, b *budget) (doc *Document, scans map[int][]byte, err error) {
 	inst, err := p.pool.GetInstanceWithContext(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -198,7 +200,7 @@ func (p *pdfiumEngine) extract(ctx context.Context, data []byte, opts Options, o
 		}
 		return nil, nil, fmt.Errorf("get pdfium instance: %w", err)
 	}
-	s := &session{inst: inst, ocr: ocr, dpi: opts.OCRDPI, scans: map[int][]byte{}}
+	s := &session{inst: inst, ocr: ocr, dpi: opts.OCRDPI, scans: map[int][]byte{}, budget: b}
 	timeout := fmt.Errorf("%w: document took over %s", ErrTimeout, opts.DocTimeout)
 	docTimer := time.AfterFunc(opts.DocTimeout, func() { s.kill(timeout) })
 	stopCtx := context.AfterFunc(ctx, func() { s.kill(fmt.Errorf("extract: %w", ctx.Err())) })
@@ -248,6 +250,10 @@ func (s *session) read(data []byte, password string, pageTimeout time.Duration) 
 			s.pageErrors++
 			slog.Debug("pdfium page", "page", i+1, "err", err)
 			continue
+		}
+		if !s.budget.take(len(text)) { // each page is read whole: check it before keeping it
+			t.Stop()
+			return nil, s.budget.err()
 		}
 		doc.Pages[i] = CleanText(text)
 		s.scan(d, i, doc.Pages[i])

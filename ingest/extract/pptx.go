@@ -137,7 +137,7 @@ func slideText(a *archive, slide string) (string, []Heading, error) {
 }
 
 func drawingText(a *archive, part string) (string, []Heading, error) {
-	f := &flow{}
+	f := &flow{b: a.budget}
 	h := &drawingHandler{runText: runText{f: f}}
 	if err := a.walk(part, h); err != nil {
 		return "", nil, err

@@ -48,12 +48,12 @@ var rtfChars = map[string]string{
 }
 
 // extractRTF returns the text of an RTF document, split at \page breaks,
-// and the title from its \info group.
-func extractRTF(data []byte) (*Document, error) {
+// and the title from its \info group. The text is charged to b.
+func extractRTF(data []byte, b *budget) (*Document, error) {
 	if !strings.HasPrefix(strings.TrimLeft(string(data[:min(len(data), 64)]), " \r\n\t"), `{\rtf`) {
 		return nil, fmt.Errorf("%w: no {\\rtf header", ErrMalformed)
 	}
-	p := &rtfParser{src: string(data), g: rtfGroup{uc: 1}, cp: charmap.Windows1252}
+	p := &rtfParser{src: string(data), g: rtfGroup{uc: 1}, cp: charmap.Windows1252, f: flow{b: b}}
 	if err := p.run(); err != nil {
 		return nil, err
 	}
@@ -62,6 +62,9 @@ func extractRTF(data []byte) (*Document, error) {
 
 func (p *rtfParser) run() error {
 	for p.pos < len(p.src) {
+		if err := p.f.b.err(); err != nil {
+			return err
+		}
 		c := p.src[p.pos]
 		p.pos++
 		switch c {

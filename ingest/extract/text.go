@@ -142,15 +142,17 @@ func hyphenJoin(a, b string) (string, bool) {
 // characters, ErrNoText when it has no visible character at all, and
 // ErrGarbage when more than a third of the visible characters are
 // replacement characters, private-use code points or unassigned runes.
-func textQuality(s string) error {
+func textQuality(pages ...string) error {
 	var visible, bad int
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			continue
-		}
-		visible++
-		if r == utf8.RuneError || unicode.Is(unicode.Co, r) || !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S) {
-			bad++
+	for _, s := range pages { // page by page: joining them would copy the text
+		for _, r := range s {
+			if unicode.IsSpace(r) {
+				continue
+			}
+			visible++
+			if r == utf8.RuneError || unicode.Is(unicode.Co, r) || !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S) {
+				bad++
+			}
 		}
 	}
 	switch {

@@ -156,7 +156,7 @@ func extractXLSX(a *archive) (*Document, error) {
 	styles := readCellStyles(a, "xl/workbook.xml")
 	doc := &Document{Title: coreTitle(a)}
 	for i, s := range sheets {
-		f := &flow{}
+		f := &flow{b: a.budget}
 		f.text(names[i])
 		f.para()
 		if err := a.walk(s, &sheetHandler{f: f, shared: shared, styles: styles}); err != nil {

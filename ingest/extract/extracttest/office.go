@@ -82,12 +82,18 @@ func xlsxSheet(rows string) string {
 
 // odfDoc wraps an OpenDocument body in content.xml and meta.xml.
 func odfDoc(tb testing.TB, mime, title, body string) []byte {
+	return Zip(tb, odfParts(mime, title, body)...)
+}
+
+// odfParts are the parts of an OpenDocument file: mimetype, meta.xml and
+// content.xml around body.
+func odfParts(mime, title, body string) []string {
 	ns := `xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ` +
 		`xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" ` +
 		`xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/"`
-	return Zip(tb, "mimetype", mime,
-		"meta.xml", XMLHead+`<office:document-meta `+ns+`><office:meta><dc:title>`+title+`</dc:title></office:meta></office:document-meta>`,
-		"content.xml", XMLHead+`<office:document-content `+ns+`><office:body>`+body+`</office:body></office:document-content>`)
+	return []string{"mimetype", mime,
+		"meta.xml", XMLHead + `<office:document-meta ` + ns + `><office:meta><dc:title>` + title + `</dc:title></office:meta></office:document-meta>`,
+		"content.xml", XMLHead + `<office:document-content ` + ns + `><office:body>` + body + `</office:body></office:document-content>`}
 }
 
 func odfTable(name string, rows ...string) string {
