@@ -66,8 +66,11 @@ func testReadsDuring(t *testing.T, cmd string, n int, busy string) {
 		t.Fatalf("%s: exit %d, want 0 and %d documents\nstdout %s\nstderr %s", cmd, code, n, w.Stdout, childproc.Tail(w.Stderr.String(), 20))
 	}
 	t.Logf("documents seen by each round during the %s: %v", cmd, counts)
-	if !refused || len(counts) < 3 || counts[len(counts)-1] <= counts[0] {
-		t.Fatalf("documents seen during the %s: %v; want at least 3 rounds, the later seeing more, and a refused rm (%v)", cmd, counts, refused)
+	// Two rounds at least: how many fit in depends on how fast this machine
+	// runs the writer against the readers' processes (a first sync of 600
+	// PDFs left room for two on an idle 2-core machine).
+	if !refused || len(counts) < 2 || counts[len(counts)-1] <= counts[0] {
+		t.Fatalf("documents seen during the %s: %v; want at least 2 rounds, the later seeing more, and a refused rm (%v)", cmd, counts, refused)
 	}
 	for i := 1; i < len(counts); i++ {
 		if counts[i] < counts[i-1] {
