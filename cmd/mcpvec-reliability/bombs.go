@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
@@ -109,9 +108,7 @@ wait:
 		}
 	}
 	r.Took = time.Since(start)
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.Peak = ru.Maxrss << 10 // kilobytes on Linux
-	}
+	r.Peak = childproc.PeakRSS(cmd.ProcessState)
 	text := strings.TrimSpace(output.String())
 	r.Reported = text[strings.LastIndexByte(text, '\n')+1:]
 	r.Refused = strings.Contains(text, "expansion bomb")
