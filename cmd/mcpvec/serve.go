@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"strings"
 	"sync"
 	"syscall"
@@ -268,7 +269,7 @@ func printURLs(w io.Writer, urls []string, path string, o server.Options) {
 	for _, u := range urls {
 		fmt.Fprintf(w, "  %s\n", u)
 	}
-	fmt.Fprintln(w, "Give the first URL to ChatGPT (connector), the Responses API (server_url) or any MCP client. Ctrl-C stops.")
+	fmt.Fprintln(w, clientsHint(o)+" Ctrl-C stops.")
 	if o.Token != "" {
 		fmt.Fprintln(w, "Clients must send the header: Authorization: Bearer <your --token>")
 	}
@@ -279,6 +280,27 @@ func printURLs(w io.Writer, urls []string, path string, o server.Options) {
 		local := strings.TrimSuffix(strings.TrimSuffix(urls[len(urls)-1], "/"), "/sse")
 		fmt.Fprintf(w, "Web page: %s/\n", strings.TrimSuffix(local, "/"+o.SecretPath))
 	}
+}
+
+// clientsHint says who can use the printed URLs: ChatGPT, Claude's
+// connectors and the Responses API run on their makers' servers, so they
+// reach only a public URL, and the Responses API sends a fixed header, so
+// beside --oauth it needs --token.
+func clientsHint(o server.Options) string {
+	u, err := url.Parse(o.PublicURL)
+	if o.PublicURL == "" || err != nil || isLoopbackHost(u.Hostname()) {
+		return "These URLs work on this computer only: ChatGPT, Claude's connectors and the Responses API need a tunnel and --public-url; Claude Desktop, Claude Code and Codex use `mcpvec serve --stdio`."
+	}
+	if o.Auth != nil && o.Token == "" {
+		return "Give the first URL to ChatGPT or Claude (connector, OAuth) or any MCP client; the Responses API needs --token."
+	}
+	return "Give the first URL to ChatGPT or Claude (connector), the Responses API (server_url) or any MCP client."
+}
+
+// isLoopbackHost reports whether host is localhost or a loopback address.
+func isLoopbackHost(host string) bool {
+	ip := net.ParseIP(host)
+	return strings.EqualFold(host, "localhost") || (ip != nil && ip.IsLoopback())
 }
 
 func randomBytes(n int) ([]byte, error) {
