@@ -313,7 +313,8 @@ func randomBytes(n int) ([]byte, error) {
 // what closes it; without it the server still serves, without live updates.
 func listenAdmin(ctx context.Context, e *env, st *serveState) (closeFn func()) {
 	ac, err := admin.Listen(ctx, adminSocket(e, st.db.Path()), adminRunner(st),
-		&admin.Options{Library: st.db.Path(), Logger: slog.Default(), MCP: st.stream, Holder: "serve"})
+		&admin.Options{Library: st.db.Path(), Logger: slog.Default(), MCP: st.stream, Holder: "serve",
+			Beside: func(args []string) bool { return hostedReads[args[0]] }})
 	if err != nil {
 		slog.Warn("live updates disabled: admin channel unavailable", "err", err)
 		return func() {}
