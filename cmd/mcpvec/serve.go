@@ -38,6 +38,23 @@ type serveState struct {
 	// stream serves the MCP sessions of `serve --stdio` clients handed to
 	// this server over the admin channel.
 	stream admin.StreamServer
+	// embMu guards emb once serving: a forwarded reindex swaps it while
+	// forwarded reads and the watcher use it.
+	embMu sync.Mutex
+}
+
+// embedder returns the served embedder. It is safe for concurrent use.
+func (st *serveState) embedder() embed.Embedder {
+	st.embMu.Lock()
+	defer st.embMu.Unlock()
+	return st.emb
+}
+
+// setEmbedder replaces the served embedder. It is safe for concurrent use.
+func (st *serveState) setEmbedder(emb embed.Embedder) {
+	st.embMu.Lock()
+	defer st.embMu.Unlock()
+	st.emb = emb
 }
 
 func runServe(ctx context.Context, e *env, args []string) int {
