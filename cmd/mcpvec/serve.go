@@ -38,6 +38,9 @@ type serveState struct {
 	// stream serves the MCP sessions of `serve --stdio` clients handed to
 	// this server over the admin channel.
 	stream admin.StreamServer
+	// holder is how the admin channel names this server to other
+	// processes: "serve" or "serve --stdio".
+	holder string
 	// embMu guards emb once serving: a forwarded reindex swaps it while
 	// forwarded reads and the watcher use it.
 	embMu sync.Mutex
@@ -93,7 +96,10 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		}
 		defer ln.Close()
 	}
-	state := &serveState{db: h.db, path: h.docs.Path(), live: live, emb: h.emb, readOnly: *readOnly}
+	state := &serveState{db: h.db, path: h.docs.Path(), live: live, emb: h.emb, readOnly: *readOnly, holder: "serve"}
+	if *stdio {
+		state.holder = "serve --stdio" // a desktop app's, usually: named when it keeps another serve out
+	}
 	srv, err := newServer(e, state, &o, !*stdio && !*noWeb)
 	if err != nil {
 		return errorf(e, "%v", err)
@@ -206,7 +212,8 @@ func openServed(ctx context.Context, e *env, lf *libFlags, ef *embedFlags, readO
 			return nil, proxyStdio(ctx, e, fw.client, fs)
 		}
 		path, _ := lf.path(e)
-		return nil, errorf(e, "library %s is already served by another mcpvec serve", path)
+		holder, pid := fw.client.Holder()
+		return nil, errorf(e, "library %s is already served by `mcpvec %s` (PID %d): stop it first (for `serve --stdio`, quit the app that started it; its sessions go through this server once it runs)", path, holder, pid)
 	}
 	if err != nil {
 		return nil, errorf(e, "%v", err)
@@ -330,7 +337,7 @@ func randomBytes(n int) ([]byte, error) {
 // what closes it; without it the server still serves, without live updates.
 func listenAdmin(ctx context.Context, e *env, st *serveState) (closeFn func()) {
 	ac, err := admin.Listen(ctx, adminSocket(e, st.db.Path()), adminRunner(st),
-		&admin.Options{Library: st.db.Path(), Logger: slog.Default(), MCP: st.stream, Holder: "serve",
+		&admin.Options{Library: st.db.Path(), Logger: slog.Default(), MCP: st.stream, Holder: st.holder,
 			Beside: func(args []string) bool { return hostedReads[args[0]] }})
 	if err != nil {
 		slog.Warn("live updates disabled: admin channel unavailable", "err", err)
