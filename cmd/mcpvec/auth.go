@@ -63,7 +63,7 @@ func newAuthorizer(e *env, db *store.DB, o *server.Options) (server.Authorizer, 
 	if err != nil {
 		return nil, fmt.Errorf("--oauth: %w", err)
 	}
-	fmt.Fprintf(e.stdout, "OAuth sign-in is on: paste %s%s/mcp into ChatGPT or Claude and approve the sign-in page.\n", base, prefix)
+	fmt.Fprintln(e.stdout, "OAuth sign-in is on: connectors sign in at the MCP URL below and you approve them on its sign-in page.")
 	if l, err := oauth.List(authStore{db}); err == nil && !l.Passphrase {
 		fmt.Fprintln(e.stdout, "No owner passphrase yet: set one with `mcpvec auth passphrase`, or approve each sign-in with the command its page shows.")
 	}

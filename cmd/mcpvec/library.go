@@ -282,7 +282,7 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write bool, need nee
 		if write && st.readOnly {
 			return nil, fmt.Errorf("%s: %w: the running `mcpvec serve` holds it read-only, so writes are refused", st.db.Path(), store.ErrReadOnly)
 		}
-		return &handle{db: st.db, docs: st.db, lib: st.live.Current(), emb: st.emb, close: func() {}}, nil
+		return &handle{db: st.db, docs: st.db, lib: st.live.Current(), emb: st.embedder(), close: func() {}}, nil
 	}
 	if url, err := lf.storeURL(e); err != nil || url != "" {
 		if err != nil {

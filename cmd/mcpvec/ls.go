@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	isync "github.com/mcpvec/mcpvec/ingest/sync"
 	"github.com/mcpvec/mcpvec/server/library"
 )
 
@@ -54,6 +55,9 @@ func runLs(ctx context.Context, e *env, args []string) int {
 			return errorf(e, "%v", err)
 		}
 		docs = pr.docs
+		if s, ok := h.docs.(isync.Settings); ok {
+			pr.unreadable, _ = isync.Remembered(s) // a note only: ls does not fail on it
+		}
 	}
 	sort.Slice(docs, func(i, j int) bool { return docs[i].SourcePath < docs[j].SourcePath })
 	out := []docJSON{}

@@ -28,6 +28,7 @@ type pathReport struct {
 	docs       []*store.Document
 	duplicates []duplicateJSON
 	missing    []string
+	unreadable map[string]string // why a sync could not read a missing file
 }
 
 // lsPaths answers `ls PATH...`: the documents whose source is one of
@@ -107,6 +108,11 @@ func printPathNotes(e *env, r *pathReport) {
 			termSafe(d.Path, false), termSafe(d.SameAs, false), d.DocumentID)
 	}
 	for _, p := range r.missing {
+		if why, ok := r.unreadable[p]; ok {
+			fmt.Fprintf(e.stdout, "%s is not in the library: a sync could not read it (%s); `mcpvec sync --retry` reads it again\n",
+				termSafe(p, false), termSafe(why, false))
+			continue
+		}
 		fmt.Fprintf(e.stdout, "%s is not in the library\n", termSafe(p, false))
 	}
 }

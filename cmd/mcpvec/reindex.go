@@ -75,7 +75,7 @@ func reindexWith(ctx context.Context, e *env, h *handle, emb embed.Embedder) int
 		if err != nil {
 			return errorf(e, "reindexed, but reloading the server's indexes failed (restart it): %v", err)
 		}
-		st.emb = emb
+		st.setEmbedder(emb)
 		st.live.Swap(lib)
 	}
 	h.emb = emb

@@ -250,7 +250,8 @@ func TestReindexWhileServing(t *testing.T) {
 		}
 		return false
 	})
-	c := startServe(t, db, nil).c
+	srv := startServe(t, db, nil)
+	c := srv.c
 
 	done := make(chan result, 1)
 	go func() {
@@ -267,6 +268,10 @@ func TestReindexWhileServing(t *testing.T) {
 	if got := mcpSearch(t, c, q); len(got) == 0 || !strings.Contains(got[0], "Lighthouse keepers") {
 		t.Fatalf("search during the reindex: %q", got)
 	}
+	// A read handed to the server runs beside the forwarded reindex.
+	if r := runChild(t, db, nil, 20*time.Second, "search", q); r.code != 0 || !strings.Contains(r.stdout, "Lighthouse keepers") {
+		t.Fatalf("forwarded search during the reindex: %+v", r)
+	}
 	if fake.paid()[q] != 0 {
 		t.Fatal("the query was embedded by the new embedder before the switch")
 	}
@@ -274,6 +279,9 @@ func TestReindexWhileServing(t *testing.T) {
 	r := <-done
 	if r.code != 0 || !strings.Contains(r.stdout, "reindexed") {
 		t.Fatalf("forwarded reindex: %+v", r)
+	}
+	if strings.Contains(srv.Stderr.String(), "DATA RACE") {
+		t.Fatalf("the server raced:\n%s", srv.Stderr)
 	}
 	if got := mcpSearch(t, c, q); len(got) == 0 || !strings.Contains(got[0], "Lighthouse keepers") {
 		t.Fatalf("search after the reindex: %q", got)

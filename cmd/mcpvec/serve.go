@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"strings"
 	"sync"
 	"syscall"
@@ -37,6 +38,26 @@ type serveState struct {
 	// stream serves the MCP sessions of `serve --stdio` clients handed to
 	// this server over the admin channel.
 	stream admin.StreamServer
+	// holder is how the admin channel names this server to other
+	// processes: "serve" or "serve --stdio".
+	holder string
+	// embMu guards emb once serving: a forwarded reindex swaps it while
+	// forwarded reads and the watcher use it.
+	embMu sync.Mutex
+}
+
+// embedder returns the served embedder. It is safe for concurrent use.
+func (st *serveState) embedder() embed.Embedder {
+	st.embMu.Lock()
+	defer st.embMu.Unlock()
+	return st.emb
+}
+
+// setEmbedder replaces the served embedder. It is safe for concurrent use.
+func (st *serveState) setEmbedder(emb embed.Embedder) {
+	st.embMu.Lock()
+	defer st.embMu.Unlock()
+	st.emb = emb
 }
 
 func runServe(ctx context.Context, e *env, args []string) int {
@@ -75,7 +96,10 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		}
 		defer ln.Close()
 	}
-	state := &serveState{db: h.db, path: h.docs.Path(), live: live, emb: h.emb, readOnly: *readOnly}
+	state := &serveState{db: h.db, path: h.docs.Path(), live: live, emb: h.emb, readOnly: *readOnly, holder: "serve"}
+	if *stdio {
+		state.holder = "serve --stdio" // a desktop app's, usually: named when it keeps another serve out
+	}
 	srv, err := newServer(e, state, &o, !*stdio && !*noWeb)
 	if err != nil {
 		return errorf(e, "%v", err)
@@ -188,7 +212,8 @@ func openServed(ctx context.Context, e *env, lf *libFlags, ef *embedFlags, readO
 			return nil, proxyStdio(ctx, e, fw.client, fs)
 		}
 		path, _ := lf.path(e)
-		return nil, errorf(e, "library %s is already served by another mcpvec serve", path)
+		holder, pid := fw.client.Holder()
+		return nil, errorf(e, "library %s is already served by `mcpvec %s` (PID %d): stop it first (for `serve --stdio`, quit the app that started it; its sessions go through this server once it runs)", path, holder, pid)
 	}
 	if err != nil {
 		return nil, errorf(e, "%v", err)
@@ -268,7 +293,7 @@ func printURLs(w io.Writer, urls []string, path string, o server.Options) {
 	for _, u := range urls {
 		fmt.Fprintf(w, "  %s\n", u)
 	}
-	fmt.Fprintln(w, "Give the first URL to ChatGPT (connector), the Responses API (server_url) or any MCP client. Ctrl-C stops.")
+	fmt.Fprintln(w, clientsHint(o)+" Ctrl-C stops.")
 	if o.Token != "" {
 		fmt.Fprintln(w, "Clients must send the header: Authorization: Bearer <your --token>")
 	}
@@ -281,6 +306,27 @@ func printURLs(w io.Writer, urls []string, path string, o server.Options) {
 	}
 }
 
+// clientsHint says who can use the printed URLs: ChatGPT, Claude's
+// connectors and the Responses API run on their makers' servers, so they
+// reach only a public URL, and the Responses API sends a fixed header, so
+// beside --oauth it needs --token.
+func clientsHint(o server.Options) string {
+	u, err := url.Parse(o.PublicURL)
+	if o.PublicURL == "" || err != nil || isLoopbackHost(u.Hostname()) {
+		return "These URLs work on this computer only: ChatGPT, Claude's connectors and the Responses API need a tunnel and --public-url; Claude Desktop, Claude Code and Codex use `mcpvec serve --stdio`."
+	}
+	if o.Auth != nil && o.Token == "" {
+		return "Give the first URL to ChatGPT or Claude (connector, OAuth) or any MCP client; the Responses API needs --token."
+	}
+	return "Give the first URL to ChatGPT or Claude (connector), the Responses API (server_url) or any MCP client."
+}
+
+// isLoopbackHost reports whether host is localhost or a loopback address.
+func isLoopbackHost(host string) bool {
+	ip := net.ParseIP(host)
+	return strings.EqualFold(host, "localhost") || (ip != nil && ip.IsLoopback())
+}
+
 func randomBytes(n int) ([]byte, error) {
 	b := make([]byte, n)
 	_, err := rand.Read(b)
@@ -291,7 +337,8 @@ func randomBytes(n int) ([]byte, error) {
 // what closes it; without it the server still serves, without live updates.
 func listenAdmin(ctx context.Context, e *env, st *serveState) (closeFn func()) {
 	ac, err := admin.Listen(ctx, adminSocket(e, st.db.Path()), adminRunner(st),
-		&admin.Options{Library: st.db.Path(), Logger: slog.Default(), MCP: st.stream, Holder: "serve"})
+		&admin.Options{Library: st.db.Path(), Logger: slog.Default(), MCP: st.stream, Holder: st.holder,
+			Beside: func(args []string) bool { return hostedReads[args[0]] }})
 	if err != nil {
 		slog.Warn("live updates disabled: admin channel unavailable", "err", err)
 		return func() {}

@@ -98,7 +98,7 @@ func watchLive(ctx context.Context, e *env, st *serveState, wf *watchFlags) (sto
 			Sync: func(ctx context.Context, roots []isync.Root) (isync.Summary, error) {
 				st.syncMu.Lock()
 				defer st.syncMu.Unlock()
-				h := &handle{db: st.db, lib: st.live.Current(), emb: st.emb, close: func() {}}
+				h := &handle{db: st.db, lib: st.live.Current(), emb: st.embedder(), close: func() {}}
 				return syncRoots(ctx, h, roots, cfg)
 			}}
 		if len(paths) == 0 { // the remembered roots: follow `mcpvec sync NEW` too

@@ -120,3 +120,25 @@ type Unreadable struct {
 
 // Error is the remembered reason.
 func (u Unreadable) Error() string { return u.Err }
+
+// Remembered returns the reasons of the lasting failures the syncs on s
+// remember, by path (none when there are none or the memory is damaged).
+// Errors are the store's.
+func Remembered(s Settings) (map[string]string, error) {
+	out := map[string]string{}
+	b, err := s.Setting(FailuresSetting)
+	if errors.Is(err, store.ErrNotFound) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s setting: %w", FailuresSetting, err)
+	}
+	var known map[string]failure
+	if json.Unmarshal(b, &known) != nil {
+		return out, nil
+	}
+	for path, f := range known {
+		out[path] = f.Err
+	}
+	return out, nil
+}

@@ -30,7 +30,8 @@
 // # Caveats
 //
 //   - Commands run one at a time in arrival order as the turn allows;
-//     callers that wait are told so on stderr.
+//     callers that wait are told so on stderr. Those Options.Beside names
+//     (a server's reads) have a turn of their own beside the others.
 //   - A client that stops reading cannot hold the turn: a command's output
 //     is queued up to a bound (64 frames, at most 2 MiB; a full queue blocks
 //     the Runner's writes), and a write to the client that makes no progress

@@ -78,11 +78,15 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set(headerCommand, id)
 	w.WriteHeader(http.StatusOK)
 	sw := &streamWriter{w: w, rc: http.NewResponseController(w), timeout: s.writeTimeout}
-	if sw.rc.Flush() != nil || !s.waitTurn(ctx, sw) {
+	turn := s.turn
+	if s.beside != nil && s.beside(req.Args) {
+		turn = s.besideTurn
+	}
+	if sw.rc.Flush() != nil || !s.waitTurn(ctx, sw, turn) {
 		return
 	}
 	if !s.startRunner() {
-		s.turn <- struct{}{}
+		turn <- struct{}{}
 		sw.send(frameRefused, "server is shutting down; the command did not run")
 		return
 	}
@@ -90,7 +94,7 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	code := make(chan int, 1)
 	go func() {
 		defer s.wg.Done()
-		defer func() { s.turn <- struct{}{} }()
+		defer func() { turn <- struct{}{} }()
 		c := s.runSafely(ctx, req, out)
 		out.stop()
 		code <- c
@@ -130,12 +134,12 @@ func (s *Server) readRequest(w http.ResponseWriter, r *http.Request) (runRequest
 	return req, 0, nil
 }
 
-// waitTurn blocks until no other command runs, telling the client it
+// waitTurn blocks until no other command of its turn runs, telling the client it
 // waits. It reports false when ctx ends first or the client is gone; a
 // client queued when the server shuts down is told so.
-func (s *Server) waitTurn(ctx context.Context, sw *streamWriter) bool {
+func (s *Server) waitTurn(ctx context.Context, sw *streamWriter, turn chan struct{}) bool {
 	select {
-	case <-s.turn:
+	case <-turn:
 		return true
 	default:
 	}
@@ -143,7 +147,7 @@ func (s *Server) waitTurn(ctx context.Context, sw *streamWriter) bool {
 		return false
 	}
 	select {
-	case <-s.turn:
+	case <-turn:
 		return true
 	case <-ctx.Done():
 		if s.base.Err() != nil {

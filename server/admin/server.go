@@ -41,6 +41,10 @@ type Options struct {
 	// "ingest"); clients read it with Client.Holder to say whom they hand a
 	// command to, or why it is refused. "" names none.
 	Holder string
+	// Beside, when set, names the commands (by their arguments) that need
+	// not wait for the others: they take turns among themselves only, so a
+	// read is not queued behind a long write. Nil: one turn for all.
+	Beside func(args []string) bool
 }
 
 const (
@@ -69,6 +73,8 @@ type Server struct {
 	base         context.Context
 	cancel       context.CancelFunc
 	turn         chan struct{} // holds one token: the right to run a command
+	besideTurn   chan struct{} // the same for the commands Options.Beside names
+	beside       func(args []string) bool
 	wg           sync.WaitGroup
 	mu           sync.Mutex
 	closed       bool
@@ -126,8 +132,10 @@ func newServer(path string, run Runner, opts *Options) (*Server, error) {
 		path: path, run: run, mcp: o.MCP, log: o.Logger, writeTimeout: o.WriteTimeout, holder: o.Holder,
 		served: make(chan struct{}), base: base, cancel: cancel,
 		turn: make(chan struct{}, 1), cmds: make(map[string]context.CancelFunc),
+		besideTurn: make(chan struct{}, 1), beside: o.Beside,
 	}
 	s.turn <- struct{}{}
+	s.besideTurn <- struct{}{}
 	if o.Library != "" {
 		fi, err := os.Stat(o.Library)
 		if err != nil {

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
+
+	"github.com/mcpvec/mcpvec/server/internal/loopback"
 )
 
 // The Connect page's snippets, each written for the server's actual
@@ -35,7 +38,7 @@ func (h *Handler) connectData(r *http.Request) connectData {
 	b := h.base(r)
 	o := h.opts
 	d := connectData{MCPURL: b + o.MCPPath, SSEURL: b + strings.TrimSuffix(o.MCPPath, "/mcp") + "/sse/",
-		OAuth: o.CheckOwner != nil, Token: o.Token != "", Public: o.PublicURL != "",
+		OAuth: o.CheckOwner != nil, Token: o.Token != "", Public: o.PublicURL != "" && !loopbackURL(o.PublicURL),
 		SecretPath: o.MCPPath != "/mcp", LibraryPath: o.LibraryPath, Command: o.Command}
 	if d.Command == "" {
 		d.Command = "mcpvec"
@@ -69,6 +72,13 @@ func (h *Handler) connectData(r *http.Request) connectData {
 		d.ChatGPTServe = h.serveCommand(d, local, "--public-url", o.PublicURL, "--oauth")
 	}
 	return d
+}
+
+// loopbackURL reports whether u names this machine (a --public-url for
+// testing): ChatGPT and the Responses API cannot reach it either.
+func loopbackURL(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && loopback.Host(p.Hostname())
 }
 
 // serveCommand is the `mcpvec serve` command line that serves this library
