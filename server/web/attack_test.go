@@ -306,3 +306,40 @@ func TestWrongGuessesArePerClient(t *testing.T) {
 		t.Fatalf("the token from the locked address = %d, want 303", resp.StatusCode)
 	}
 }
+
+// hostRewriter sends every request with Host host, as a tunnel
+// (cloudflared, ngrok) delivers its visitors' requests on loopback.
+type hostRewriter struct{ host string }
+
+func (h hostRewriter) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Host = h.host
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestTunnelGuessesLeaveTheLocalOwnerIn: behind a tunnel every stranger
+// arrives from 127.0.0.1, the owner's own address, so wrong guesses through
+// the tunnel locked the owner out of the web page (QA after issue 35).
+// The owner at http://127.0.0.1:PORT on the machine itself is another
+// client now.
+func TestTunnelGuessesLeaveTheLocalOwnerIn(t *testing.T) {
+	const pass = "correct horse battery staple"
+	f := mustServe(t, fixtureOptions{Exposed: true, Passphrase: pass, PublicURL: "https://lib.example.com"})
+	tunnel := newClient(t)
+	tunnel.Transport = hostRewriter{"lib.example.com"}
+	_, page := get(t, tunnel, f.URL+"/ui/signin")
+	csrf := csrfOf(t, page)
+	var last int
+	for range 7 {
+		resp, _ := post(t, tunnel, f.URL+"/ui/signin", url.Values{"csrf": {csrf}, "secret": {"tr0ub4dor"}})
+		last = resp.StatusCode
+	}
+	if last != http.StatusTooManyRequests {
+		t.Fatalf("7th wrong guess through the tunnel = %d, want 429", last)
+	}
+	owner := newClient(t)
+	_, page = get(t, owner, f.URL+"/ui/signin")
+	if resp, _ := post(t, owner, f.URL+"/ui/signin", url.Values{"csrf": {csrfOf(t, page)}, "secret": {pass}}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the owner's passphrase on the machine itself = %d, want 303", resp.StatusCode)
+	}
+}

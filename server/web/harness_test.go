@@ -53,6 +53,7 @@ type fixtureOptions struct {
 	Token      bool   // a loopback server with testToken, not otherwise exposed
 	Passphrase string // an owner passphrase besides the token ("": none)
 	MaxResults int    // search results a page (0: web's default)
+	PublicURL  string // the server's public URL, as behind a tunnel ("": none)
 }
 
 // mustServe starts a server on 127.0.0.1:0; cleanup stops it and closes the
@@ -128,7 +129,9 @@ func (f *fixture) start(tb testing.TB, db *store.DB, fo fixtureOptions, emb *emb
 		LibraryPath: db.Path(), Embedder: emb.Identity().String(), MaxResults: fo.MaxResults,
 		UploadDir: filepath.Join(f.Dir, "incoming"),
 	}
-	so := server.Options{Addr: ln.Addr().String(), LinkKey: []byte("test-link-key-0123456789abcdef"), Observe: f.Act.Record, Logger: log, Version: "test"}
+	so := server.Options{Addr: ln.Addr().String(), LinkKey: []byte("test-link-key-0123456789abcdef"), Observe: f.Act.Record, Logger: log, Version: "test",
+		PublicURL: fo.PublicURL}
+	wo.PublicURL = fo.PublicURL
 	if fo.Exposed || fo.Token {
 		wo.Token, so.Token = testToken, testToken
 	}

@@ -7,14 +7,45 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strings"
 	"sync"
+
+	"github.com/mcpvec/mcpvec/server/internal/loopback"
 )
 
 // Key returns the client of r: its remote IP address, an IPv6 address
-// reduced to its /64 (one host usually owns the whole block). Behind a
-// tunnel every client shares the tunnel's address, so per-client limits
-// then act as global ones. It is safe for concurrent use.
-func Key(r *http.Request) string { return KeyOf(r.RemoteAddr) }
+// reduced to its /64 (one host usually owns the whole block). A request
+// from a loopback address that names a host other than loopback came
+// through a tunnel (cloudflared, ngrok: they keep the public Host) and is
+// keyed apart, "127.0.0.1 via HOST": behind a tunnel every stranger shares
+// that one key, but none of them can use up the limits of the owner, who
+// can always reach the server as http://127.0.0.1:PORT on the machine
+// itself. A tunnel cannot send a loopback Host, since it routes by the
+// public one. It is safe for concurrent use.
+func Key(r *http.Request) string {
+	k := KeyOf(r.RemoteAddr)
+	if !loopbackPeer(r.RemoteAddr) {
+		return k
+	}
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	if host == "" || loopback.Host(host) {
+		return k
+	}
+	return k + " via " + strings.ToLower(host)
+}
+
+// loopbackPeer reports whether remote ("host:port") is a loopback address.
+func loopbackPeer(remote string) bool {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
 
 // KeyOf is Key for a remote address "host:port" (or a bare host).
 func KeyOf(remote string) string {
