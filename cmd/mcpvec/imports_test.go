@@ -52,7 +52,7 @@ func TestImportLayering(t *testing.T) {
 		"ingest/watch":         {"ingest/sync", "ingest/discover"},
 		// The web interface reads and writes through the live library; uploads
 		// reach ingest only through the func cmd passes it.
-		"server/web": {"server", "server/library", "server/oauth", "store", "server/internal/client"},
+		"server/web": {"server", "server/library", "server/oauth", "store", "server/internal/client", "server/internal/loopback"},
 		// Who a request is from, for per-client limits: a leaf the server and
 		// the web page share.
 		"server/internal/client": {"server/internal/loopback"},
