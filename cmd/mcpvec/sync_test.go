@@ -24,7 +24,7 @@ func TestSyncCommandRemembersRootsAndFollowsChanges(t *testing.T) {
 	writeFile(t, filepath.Join(docs, "sub", "b.txt"), "Lighthouses warn ships of rocks.")
 	writeFile(t, filepath.Join(docs, "skip.txt"), "excluded by the flag")
 	r := mcpvec(t, db, "sync", "--url-prefix", "https://example.org/docs/", "--exclude", "skip.txt", docs)
-	if r.code != 0 || !strings.Contains(r.stdout, "synced 1 folders: 2 added, 0 updated, 0 moved, 0 removed, 0 unchanged, 0 failed") {
+	if r.code != 0 || !strings.Contains(r.stdout, "synced 1 folder: 2 added, 0 updated, 0 moved, 0 removed, 0 unchanged, 0 failed") {
 		t.Fatalf("first sync: %+v", r)
 	}
 	var roots struct {

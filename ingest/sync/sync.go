@@ -83,8 +83,12 @@ type Summary struct {
 
 // String is the one summary line printed at the end of a sync.
 func (s Summary) String() string {
-	line := fmt.Sprintf("synced %d folders: %d added, %d updated, %d moved, %d removed, %d unchanged, %d failed",
-		s.Roots, s.Added, s.Updated, s.Moved, s.Removed, s.Unchanged, len(s.Failed))
+	folders := "folders"
+	if s.Roots == 1 {
+		folders = "folder"
+	}
+	line := fmt.Sprintf("synced %d %s: %d added, %d updated, %d moved, %d removed, %d unchanged, %d failed",
+		s.Roots, folders, s.Added, s.Updated, s.Moved, s.Removed, s.Unchanged, len(s.Failed))
 	if s.Duplicates > 0 {
 		line += fmt.Sprintf(", %d duplicates", s.Duplicates)
 	}
