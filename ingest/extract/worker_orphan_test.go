@@ -30,25 +30,33 @@ func runOrphanParent() {
 // TestWorkerDiesWithParent kills an ingest with SIGKILL while its fallback
 // worker runs and expects the kernel to take the worker down with it.
 func TestWorkerDiesWithParent(t *testing.T) {
+	childDiesWithParent(t, orphanParentEnv+"=1", "sleep", "worker")
+}
+
+// childDiesWithParent starts the test binary as a parent (env selects its
+// part in TestMain), waits for its child running comm, kills the parent
+// with SIGKILL and expects the kernel to end the child within 5 s.
+func childDiesWithParent(t *testing.T, env, comm, what string) {
+	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("the parent-death signal is Linux-only")
 	}
 	parent := exec.Command(os.Args[0], "-test.run=^$")
-	parent.Env = append(os.Environ(), orphanParentEnv+"=1")
+	parent.Env = append(os.Environ(), env)
 	if err := parent.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer parent.Process.Kill()
-	worker := waitForChild(t, parent.Process.Pid, "sleep")
+	child := waitForChild(t, parent.Process.Pid, comm)
 	if err := parent.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	parent.Wait()
 	deadline := time.Now().Add(5 * time.Second)
-	for alive(worker) {
+	for alive(child) {
 		if time.Now().After(deadline) {
-			syscall.Kill(worker, syscall.SIGKILL)
-			t.Fatalf("worker %d still runs 5 s after its parent was killed", worker)
+			syscall.Kill(child, syscall.SIGKILL)
+			t.Fatalf("%s %d still runs 5 s after its parent was killed", what, child)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -69,32 +77,11 @@ func runOCROrphanParent(engine string) {
 // runs and expects the kernel to take it down too (red team, second
 // round: tesseract outlived 1 of 8 killed ingests by ~7 s).
 func TestOCRDiesWithParent(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the parent-death signal is Linux-only")
-	}
 	engine := filepath.Join(t.TempDir(), "tesseract")
 	if err := os.WriteFile(engine, []byte("#!/bin/sh\nexec sleep 120\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	parent := exec.Command(os.Args[0], "-test.run=^$")
-	parent.Env = append(os.Environ(), ocrOrphanParentEnv+"="+engine)
-	if err := parent.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer parent.Process.Kill()
-	child := waitForChild(t, parent.Process.Pid, "sleep")
-	if err := parent.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	parent.Wait()
-	deadline := time.Now().Add(5 * time.Second)
-	for alive(child) {
-		if time.Now().After(deadline) {
-			syscall.Kill(child, syscall.SIGKILL)
-			t.Fatalf("OCR process %d still runs 5 s after its parent was killed", child)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	childDiesWithParent(t, ocrOrphanParentEnv+"="+engine, "sleep", "OCR process")
 }
 
 // waitForChild returns the pid of ppid's child running comm.

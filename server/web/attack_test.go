@@ -288,17 +288,8 @@ func TestFloodKeepsSignInForm(t *testing.T) {
 func TestWrongGuessesArePerClient(t *testing.T) {
 	f := mustServe(t, fixtureOptions{Exposed: true, Passphrase: "correct horse battery staple"})
 	guesser, owner := clientFrom(t, "127.0.0.2"), newClient(t)
-	_, page := get(t, guesser, f.URL+"/ui/signin")
-	gcsrf := csrfOf(t, page)
-	var last int
-	for range 6 {
-		resp, _ := post(t, guesser, f.URL+"/ui/signin", url.Values{"csrf": {gcsrf}, "secret": {"tr0ub4dor"}})
-		last = resp.StatusCode
-	}
-	if last != http.StatusTooManyRequests {
-		t.Fatalf("6th wrong guess = %d, want 429", last)
-	}
-	_, page = get(t, owner, f.URL+"/ui/signin")
+	gcsrf := guessWrong(t, f, guesser, 6)
+	_, page := get(t, owner, f.URL+"/ui/signin")
 	if resp, _ := post(t, owner, f.URL+"/ui/signin", url.Values{"csrf": {csrfOf(t, page)}, "secret": {"correct horse battery staple"}}); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("the owner's passphrase from another address = %d, want 303", resp.StatusCode)
 	}
@@ -327,19 +318,27 @@ func TestTunnelGuessesLeaveTheLocalOwnerIn(t *testing.T) {
 	f := mustServe(t, fixtureOptions{Exposed: true, Passphrase: pass, PublicURL: "https://lib.example.com"})
 	tunnel := newClient(t)
 	tunnel.Transport = hostRewriter{"lib.example.com"}
-	_, page := get(t, tunnel, f.URL+"/ui/signin")
-	csrf := csrfOf(t, page)
-	var last int
-	for range 7 {
-		resp, _ := post(t, tunnel, f.URL+"/ui/signin", url.Values{"csrf": {csrf}, "secret": {"tr0ub4dor"}})
-		last = resp.StatusCode
-	}
-	if last != http.StatusTooManyRequests {
-		t.Fatalf("7th wrong guess through the tunnel = %d, want 429", last)
-	}
+	guessWrong(t, f, tunnel, 7)
 	owner := newClient(t)
-	_, page = get(t, owner, f.URL+"/ui/signin")
+	_, page := get(t, owner, f.URL+"/ui/signin")
 	if resp, _ := post(t, owner, f.URL+"/ui/signin", url.Values{"csrf": {csrfOf(t, page)}, "secret": {pass}}); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("the owner's passphrase on the machine itself = %d, want 303", resp.StatusCode)
 	}
+}
+
+// guessWrong signs in n times with a wrong passphrase from c, expects the
+// last guess to be refused as too many, and returns c's CSRF token.
+func guessWrong(t *testing.T, f *fixture, c *http.Client, n int) (csrf string) {
+	t.Helper()
+	_, page := get(t, c, f.URL+"/ui/signin")
+	csrf = csrfOf(t, page)
+	var last int
+	for range n {
+		resp, _ := post(t, c, f.URL+"/ui/signin", url.Values{"csrf": {csrf}, "secret": {"tr0ub4dor"}})
+		last = resp.StatusCode
+	}
+	if last != http.StatusTooManyRequests {
+		t.Fatalf("wrong guess %d = %d, want 429", n, last)
+	}
+	return csrf
 }
