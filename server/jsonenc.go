@@ -5,7 +5,7 @@ import (
 	"math/bits"
 	"unicode/utf8"
 
-	"github.com/mcpvec/mcpvec/server/internal/swar"
+	"github.com/mcpvec/mcpvec/internal/swar"
 	"github.com/mcpvec/mcpvec/server/library"
 )
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcpvec/mcpvec/cmd/internal/minipdf"
-	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
+	"github.com/mcpvec/mcpvec/internal/evalset"
 	"github.com/mcpvec/mcpvec/server/library"
 )
 

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
+	"github.com/mcpvec/mcpvec/internal/evalset"
 	"github.com/mcpvec/mcpvec/ingest"
 	"github.com/mcpvec/mcpvec/ingest/chunk"
 	"github.com/mcpvec/mcpvec/ingest/embed"

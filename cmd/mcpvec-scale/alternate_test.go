@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
+	"github.com/mcpvec/mcpvec/internal/evalset"
 )
 
 // BenchmarkAlternate compares the search load of two mcpvec binaries under

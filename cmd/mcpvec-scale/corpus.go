@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
+	"github.com/mcpvec/mcpvec/internal/evalset"
 )
 
 // passagesPerFile is what the default chunker (512 estimated tokens, 32 of

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
+	"github.com/mcpvec/mcpvec/internal/evalset"
 )
 
 const shared = "../../../shared"

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
+	"github.com/mcpvec/mcpvec/internal/evalset"
 )
 
 // warmup search calls go to a fresh server before the load phases and are

@@ -21,16 +21,18 @@ func TestImportLayering(t *testing.T) {
 		"store":  {"store"},
 		"index":  {"index"},
 		"ingest": {"ingest", "store", "index"},
-		"server": {"server", "store", "index"},
-		// internal/ holds test kits: no production package above may import
-		// them (golden registers a flag; reallib opens real libraries).
+		"server": {"server", "store", "index", "internal"},
+		// internal/ holds leaves any package may use (swar, cputime,
+		// evalset) and test kits no production package may import (see
+		// testKits below).
 		"internal": {"internal", "store", "ingest", "server", "cmd"},
 	}
 	// Packages with a narrower rule than their top folder: the live library
 	// names buckets and indexes, never ingest or the MCP server.
 	exact := map[string][]string{
-		"server/library":       {"server/library", "store", "index", "index/lexical", "server/internal/swar"},
-		"server/internal/swar": {}, // eight-byte scans for snippets and JSON, a leaf
+		"server/library":   {"server/library", "store", "index", "index/lexical", "internal/swar"},
+		"internal/swar":    {}, // eight-byte scans for snippets and JSON, a leaf
+		"internal/evalset": {}, // the shared eval collections and their scoring, a leaf
 		// The embedders: the interface and the offline one need only the
 		// identity type; the provider adds token estimates; the test kits
 		// stand alone.
@@ -40,7 +42,7 @@ func TestImportLayering(t *testing.T) {
 		"ingest/embed/embedtest":         {"store"},
 		"store/storetest":                {"store"}, // the shared test kit
 		"internal/golden":                {},        // the -update test kit, a leaf
-		"internal/reallib":               {"server/library", "store", "ingest/embed", "cmd/mcpvec-eval/evalset", "internal/cputime"},
+		"internal/reallib":               {"server/library", "store", "ingest/embed", "internal/evalset", "internal/cputime"},
 		"internal/cputime":               {}, // CPU clocks for benchmarks and harnesses, a leaf
 		"server/mcptest":                 {}, // the MCP test kit: tool calls, the Node clients
 		"ingest/extract/extracttest":     {}, // documents of every format, for tests
@@ -57,6 +59,8 @@ func TestImportLayering(t *testing.T) {
 		// the web page share.
 		"server/internal/client": {"server/internal/loopback"},
 	}
+	// Test kits: golden registers a flag; reallib opens real libraries.
+	testKits := []string{"internal/golden", "internal/reallib"}
 	root := filepath.Join("..", "..")
 	checked := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -89,6 +93,9 @@ func TestImportLayering(t *testing.T) {
 		}
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
+			if slices.Contains(testKits, strings.TrimPrefix(p, mod)) {
+				t.Errorf("%s imports %s: a test kit, for _test.go files only", rel, p)
+			}
 			if !strings.HasPrefix(p, mod) {
 				continue
 			}

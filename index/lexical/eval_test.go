@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
+	"github.com/mcpvec/mcpvec/internal/evalset"
 )
 
 // The retrieval evaluation reads the shared collections (never copied into

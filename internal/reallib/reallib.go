@@ -10,7 +10,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/mcpvec/mcpvec/cmd/mcpvec-eval/evalset"
+	"github.com/mcpvec/mcpvec/internal/evalset"
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/server/library"
 	"github.com/mcpvec/mcpvec/store"

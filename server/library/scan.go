@@ -4,7 +4,7 @@ import (
 	"math/bits"
 	"unicode/utf8"
 
-	"github.com/mcpvec/mcpvec/server/internal/swar"
+	"github.com/mcpvec/mcpvec/internal/swar"
 )
 
 // A snippet reads every byte of its passage twice (words and sentence
