@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpvec/mcpvec/internal/evalset"
 	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/internal/evalset"
 )
 
 // The offline-embedder evaluation reads the shared collections (never copied

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpvec/mcpvec/internal/evalset"
 	"github.com/mcpvec/mcpvec/index"
+	"github.com/mcpvec/mcpvec/internal/evalset"
 )
 
 // TestEvalHashRobust measures what the offline embedder's vectors buy over
