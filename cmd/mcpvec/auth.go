@@ -203,8 +203,15 @@ func readPassphrase(e *env) (string, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return "", fmt.Errorf("read passphrase: %w", err)
 	}
+	if line == "" {
+		return "", errNoPassphrase
+	}
 	return strings.TrimRight(line, "\r\n"), nil
 }
+
+// errNoPassphrase: stdin ended before a line (`auth passphrase </dev/null`),
+// which "passphrase too short" described badly.
+var errNoPassphrase = errors.New("no passphrase given: type it at a terminal, pipe one line to stdin, or set MCPVEC_OWNER_PASSPHRASE")
 
 func runAuthApprove(ctx context.Context, e *env, args []string) int {
 	fs, lf := libFlagSet("auth approve", "[flags] CODE", e)

@@ -198,3 +198,14 @@ func TestAuthRefusals(t *testing.T) {
 		t.Errorf("short passphrase: %+v", r)
 	}
 }
+
+// TestAuthPassphraseWithoutInput: with stdin at its end and no variable
+// set, `auth passphrase` says nothing was given; it said "passphrase too
+// short" (QA after issue 34).
+func TestAuthPassphraseWithoutInput(t *testing.T) {
+	db := oauthLibrary(t)
+	r := mcpvec(t, db, "auth", "passphrase") // stdin is /dev/null
+	if r.code == 0 || !strings.Contains(r.stderr, "no passphrase given") {
+		t.Fatalf("auth passphrase </dev/null: %+v", r)
+	}
+}

@@ -178,9 +178,13 @@ func printRoots(e *env, h *handle, asJSON bool) int {
 		return printJSON(e, map[string]any{"roots": roots})
 	}
 	tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "FOLDER\tURL PREFIX\tCHUNK\tEXCLUDE")
+	fmt.Fprintln(tw, "FOLDER\tURL PREFIX\tCHUNK\tEXCLUDE\tLINKS OUT")
 	for _, r := range roots {
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%v\n", termSafe(r.Path, false), termSafe(r.URLPrefix, false), r.Chunk.Size, r.Chunk.Overlap, r.Exclude)
+		links := "skipped"
+		if r.FollowLinks {
+			links = "followed"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%v\t%s\n", termSafe(r.Path, false), termSafe(r.URLPrefix, false), r.Chunk.Size, r.Chunk.Overlap, r.Exclude, links)
 	}
 	tw.Flush()
 	return 0

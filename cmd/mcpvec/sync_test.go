@@ -249,3 +249,15 @@ func timeExtract(tb testing.TB, data []byte) time.Duration {
 	}
 	return time.Since(start)
 }
+
+// TestLsRootsShowsFollowLinks: `ls --roots` says, per folder, whether links
+// out of it are followed (remembered from `sync --follow-links`).
+func TestLsRootsShowsFollowLinks(t *testing.T) {
+	db, dir := libAndFolder(t, "notes")
+	writeFile(t, filepath.Join(dir, "a.txt"), "Lighthouse keepers trimmed the wicks nightly.")
+	mustRun(t, db, "sync", "--follow-links", dir)
+	out := mustRun(t, db, "ls", "--roots")
+	if !strings.Contains(out, "LINKS OUT") || !strings.Contains(out, "followed") {
+		t.Fatalf("ls --roots after sync --follow-links:\n%s", out)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,5 +50,22 @@ func TestTermSafe(t *testing.T) {
 	}
 	if got := termSafe("a\nb", false); got != `a\x0ab` {
 		t.Errorf("termSafe without lines = %q", got)
+	}
+}
+
+// TestOnceSkippedSaysEachSkipOnce: the watcher's report says a skipped
+// link once, not at every re-sync; other lines always pass.
+func TestOnceSkippedSaysEachSkipOnce(t *testing.T) {
+	var out strings.Builder
+	o := &onceSkipped{w: &out}
+	for range 3 {
+		fmt.Fprintf(o, "skipped /d/notes.txt: symlink to outside the folder\n")
+		fmt.Fprintf(o, "failed /d/x.pdf: malformed document\n")
+	}
+	fmt.Fprintf(o, "skipped /d/fifo: not a regular file\n")
+	want := "skipped /d/notes.txt: symlink to outside the folder\n" + strings.Repeat("failed /d/x.pdf: malformed document\n", 3) + "skipped /d/fifo: not a regular file\n"
+	got := out.String()
+	if strings.Count(got, "skipped /d/notes.txt") != 1 || strings.Count(got, "failed") != 3 || len(got) != len(want) {
+		t.Fatalf("report:\n%s", got)
 	}
 }

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/chunk"
@@ -89,7 +92,7 @@ func watchLive(ctx context.Context, e *env, st *serveState, wf *watchFlags) (sto
 	if len(roots) == 0 {
 		return nil, fmt.Errorf("%w: pass folders to --watch or run `mcpvec sync FOLDER...` first", watch.ErrNoRoots)
 	}
-	cfg := syncConfig{maxBytes: 256 << 20, workers: 2, settle: wf.quiet, report: termWriter{e.stderr}}
+	cfg := syncConfig{maxBytes: 256 << 20, workers: 2, settle: wf.quiet, report: &onceSkipped{w: termWriter{e.stderr}}}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -112,4 +115,35 @@ func watchLive(ctx context.Context, e *env, st *serveState, wf *watchFlags) (sto
 		slog.Info("watching folder", "path", r.Path)
 	}
 	return func() { cancel(); <-done }, nil
+}
+
+// onceSkipped passes a sync's report through, except a "skipped …" line
+// (a link out of the folder, a FIFO) it has passed before: the watcher
+// re-syncs a folder at every change, and each sync would say it again. It
+// remembers at most maxRemembered lines; it is safe for concurrent use.
+type onceSkipped struct {
+	w    io.Writer
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+const maxRemembered = 10_000
+
+func (o *onceSkipped) Write(p []byte) (int, error) {
+	if !bytes.HasPrefix(p, []byte("skipped ")) {
+		return o.w.Write(p)
+	}
+	o.mu.Lock()
+	said := o.seen[string(p)]
+	if !said && len(o.seen) < maxRemembered {
+		if o.seen == nil {
+			o.seen = map[string]bool{}
+		}
+		o.seen[string(p)] = true
+	}
+	o.mu.Unlock()
+	if said {
+		return len(p), nil
+	}
+	return o.w.Write(p)
 }
