@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/server/admin"
 	"github.com/mcpvec/mcpvec/server/library"
 )
@@ -20,7 +21,8 @@ import (
 // a queued write would wait, silently, for as long as the writer runs, and
 // would then run with the writer's flags and environment rather than its
 // own; refused, the user learns at once what holds the library and reruns
-// the command when it ends.
+// the command when it ends. The MCP sessions of `serve --stdio` clients
+// are answered too, as `serve` answers them.
 
 // writers are the commands that serve reads while they write.
 var writers = map[string]bool{"ingest": true, "sync": true, "rm": true, "reindex": true}
@@ -56,7 +58,15 @@ func hostReads(ctx context.Context, e *env, h *handle, name string) (stop func()
 	// The writer's stderr carries its progress: only the channel's
 	// warnings go there, not a line per read.
 	quiet := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv, err := admin.Listen(ctx, adminSocket(e, h.db.Path()), hosted, &admin.Options{Library: h.db.Path(), Logger: quiet, Holder: name})
+	opts := &admin.Options{Library: h.db.Path(), Logger: quiet, Holder: name}
+	// The MCP sessions of `serve --stdio` (a desktop app started while the
+	// first ingest runs) are reads too: they are served from here as well.
+	if mcp, err := server.New(st.live, server.Options{Version: Version, Logger: quiet}); err == nil {
+		opts.MCP = mcp.ServeStream
+	} else {
+		slog.Debug("MCP sessions wait for this command", "err", err)
+	}
+	srv, err := admin.Listen(ctx, adminSocket(e, h.db.Path()), hosted, opts)
 	if err != nil {
 		slog.Debug("reads by other processes wait for this command: admin channel unavailable", "err", err)
 		return func() {}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 	"github.com/mcpvec/mcpvec/cmd/internal/minipdf"
+	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
 )
 
 // TestReadsDuringIngest is issue 34 item 4: while a plain `mcpvec ingest`
@@ -162,5 +165,72 @@ func refusedWrite(t *testing.T, db, doc, want string) {
 	}
 	if r := mcpvec(t, db, "ls"); !strings.Contains(r.stdout, filepath.Base(doc)) {
 		t.Fatalf("ls after the refused rm of %s: %+v", doc, r)
+	}
+}
+
+// TestStdioDuringIngest: a desktop app's `serve --stdio`, started while a
+// plain ingest holds the library, is served by that ingest over the admin
+// channel (it was refused: "an ingest is running"), and its search sees
+// the documents committed so far.
+func TestStdioDuringIngest(t *testing.T) {
+	t.Parallel()
+	dir, db := tempLib(t)
+	docs := filepath.Join(dir, "docs")
+	writePDFs(t, docs, 400)
+	w, err := childproc.Start(childCmd(context.Background(), db, nil, "ingest", "--workers", "1", docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Kill()
+	waitLibrary(t, w, db)
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		if n, _ := readRound(t, db); n > 0 { // a document to find
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the ingest committed no document within a minute")
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := childCmd(ctx, db, nil, "serve", "--stdio")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	stderr := &synctest.Buffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer stdin.Close() // a desktop app keeps stdin open until it has its answers
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"query":"lighthouse keepers wicks"}}}
+`)
+	var answer struct {
+		ID     int `json:"id"`
+		Result struct {
+			StructuredContent struct {
+				Results []struct{ ID, Title string } `json:"results"`
+			} `json:"structuredContent"`
+		} `json:"result"`
+	}
+	var lines []string
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 0, 64<<10), 8<<20)
+	for answer.ID != 2 && sc.Scan() {
+		lines = append(lines, sc.Text())
+		json.Unmarshal(sc.Bytes(), &answer)
+	}
+	select {
+	case <-w.Done():
+		t.Skip("the ingest ended before the stdio session ran: nothing beside a writer was tested")
+	default:
+	}
+	if answer.ID != 2 || len(answer.Result.StructuredContent.Results) == 0 {
+		t.Fatalf("no search results over stdio during the ingest:\n%s\nstderr %s", strings.Join(lines, "\n"), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "holder=ingest") {
+		t.Errorf("stderr does not say the ingest serves the session: %s", stderr.String())
 	}
 }

@@ -203,13 +203,18 @@ func openServed(ctx context.Context, e *env, lf *libFlags, ef *embedFlags, readO
 		*readOnly = true
 		h, err = openLibrary(ctx, e, lf, false, needSearch)
 	}
+	if stdio && errors.Is(err, errBusy) {
+		// A writing command holds the library: it refuses writes, but it
+		// serves MCP sessions, which only read. Ask it as a reader.
+		h, err = openLibrary(ctx, e, lf, false, needSearch)
+	}
 	var fw *forwardTo
 	if errors.As(err, &fw) {
+		if stdio { // a server, or a writing command, serves MCP sessions
+			return nil, proxyStdio(ctx, e, fw.client, fs)
+		}
 		if holder, pid := fw.client.Holder(); isWriter(holder) {
 			return nil, errorf(e, "%v", &busyError{holder: holder, pid: pid})
-		}
-		if stdio {
-			return nil, proxyStdio(ctx, e, fw.client, fs)
 		}
 		path, _ := lf.path(e)
 		holder, pid := fw.client.Holder()

@@ -26,7 +26,9 @@ func proxyStdio(ctx context.Context, e *env, c *admin.Client, fs *flag.FlagSet) 
 			ignored = append(ignored, "--"+f.Name)
 		}
 	})
-	slog.Info("the library is open in a running `mcpvec serve`; serving MCP over stdio through it", "library", c.ServerLibrary())
+	holder, pid := c.Holder()
+	slog.Info("the library is open in another mcpvec process; serving MCP over stdio through it",
+		"holder", holder, "pid", pid, "library", c.ServerLibrary())
 	if len(ignored) > 0 {
 		slog.Warn("these flags do not apply: the running server's settings do", "flags", ignored)
 	}
