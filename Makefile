@@ -37,7 +37,7 @@ bench: ## short benchmarks (see bench-large for the 100k-vector runs)
 	$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 ./...
 
 bench-large: ## the issue-sized benchmarks: 100k vectors, 1536 dimensions (slow)
-	MCPVEC_BENCH_LARGE=1 $(GO) test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 3h ./index/ ./server/... ./ingest/sync/
+	MCPVEC_BENCH_LARGE=1 $(GO) test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 3h ./index/vector/ ./library/... ./server/... ./ingest/sync/
 
 fuzz: ## short, bounded fuzzing of the chunker and the extractor
 	$(GO) test -run '^$$' -fuzz FuzzSplit -fuzztime 20s ./ingest/chunk

@@ -5,7 +5,7 @@
 // search(query) returning {"results":[{id,title,url,text}]} and fetch(id)
 // returning {id,title,text,url,metadata}. Each result is sent both as
 // structuredContent and as the same JSON in one text content item. The
-// objects come from the one query path, package server/library, through the
+// objects come from the one query path, package library, through the
 // small Library interface declared here.
 //
 // Transports, all on one http.Handler (see Server.Handler):

@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 )
 
 // signature returns the unguessable part of a document link: the first 16

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 )
 
 // maxInstructions bounds the instructions; clients show or keep only the

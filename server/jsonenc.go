@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpvec/mcpvec/internal/swar"
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 )
 
 // A search result is encoded twice, as structuredContent and as that JSON

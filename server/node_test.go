@@ -17,7 +17,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/server/mcptest"
 )
 

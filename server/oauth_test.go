@@ -15,7 +15,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/server/mcptest"
 	"github.com/mcpvec/mcpvec/server/oauth"
 	"github.com/mcpvec/mcpvec/store"

@@ -21,7 +21,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/server/internal/client"
 	"github.com/mcpvec/mcpvec/server/internal/loopback"
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 )
 
 // Library is the query path the server needs. *library.Library satisfies it;

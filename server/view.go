@@ -10,7 +10,7 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 )
 
 // viewName is the last segment of a document link that serves the text

@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/cmd/internal/minipdf"
 	"github.com/mcpvec/mcpvec/internal/evalset"
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 )
 
 // Long-document check: SciFact abstracts bundled into multi-page PDFs (an

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/index/lexical"
-	"github.com/mcpvec/mcpvec/server/library"
-	wvlib "github.com/mcpvec/mcpvec/server/library/weaviate"
+	"github.com/mcpvec/mcpvec/library"
+	wvlib "github.com/mcpvec/mcpvec/library/weaviate"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/weaviate"
 )

@@ -30,7 +30,7 @@ func TestImportLayering(t *testing.T) {
 	// Packages with a narrower rule than their top folder: the live library
 	// names buckets and indexes, never ingest or the MCP server.
 	exact := map[string][]string{
-		"server/library":   {"server/library", "store", "index", "index/lexical", "internal/swar"},
+		"library":          {"library", "store", "index", "index/lexical", "internal/swar"},
 		"internal/swar":    {}, // eight-byte scans for snippets and JSON, a leaf
 		"internal/evalset": {}, // the shared eval collections and their scoring, a leaf
 		// The embedders: the interface and the offline one need only the
@@ -42,7 +42,7 @@ func TestImportLayering(t *testing.T) {
 		"ingest/embed/embedtest":         {"store"},
 		"store/storetest":                {"store"}, // the shared test kit
 		"internal/golden":                {},        // the -update test kit, a leaf
-		"internal/reallib":               {"server/library", "store", "ingest/embed", "internal/evalset", "internal/cputime"},
+		"internal/reallib":               {"library", "store", "ingest/embed", "internal/evalset", "internal/cputime"},
 		"internal/cputime":               {}, // CPU clocks for benchmarks and harnesses, a leaf
 		"server/mcptest":                 {}, // the MCP test kit: tool calls, the Node clients
 		"ingest/extract/extracttest":     {}, // documents of every format, for tests
@@ -54,7 +54,7 @@ func TestImportLayering(t *testing.T) {
 		"ingest/watch":         {"ingest/sync", "ingest/discover"},
 		// The web interface reads and writes through the live library; uploads
 		// reach ingest only through the func cmd passes it.
-		"server/web": {"server", "server/library", "server/oauth", "store", "server/internal/client", "server/internal/loopback"},
+		"server/web": {"server", "library", "server/oauth", "store", "server/internal/client", "server/internal/loopback"},
 		// Who a request is from, for per-client limits: a leaf the server and
 		// the web page share.
 		"server/internal/client": {"server/internal/loopback"},

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed/openai/openaitest"
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/store"
 )
 

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/storetest"
 )

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 )
 
 func runSearch(ctx context.Context, e *env, args []string) int {

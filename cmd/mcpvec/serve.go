@@ -19,7 +19,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/server/admin"
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/store"
 )
 

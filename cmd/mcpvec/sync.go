@@ -12,7 +12,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/discover"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	isync "github.com/mcpvec/mcpvec/ingest/sync"
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 )
 
 // syncConfig is how a sync reads and reports files, whatever its roots.

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/mcpvec/mcpvec/index/lexical"
-	"github.com/mcpvec/mcpvec/server/library"
-	wvlib "github.com/mcpvec/mcpvec/server/library/weaviate"
+	"github.com/mcpvec/mcpvec/library"
+	wvlib "github.com/mcpvec/mcpvec/library/weaviate"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/weaviate"
 )

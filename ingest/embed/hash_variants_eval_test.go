@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpvec/mcpvec/index"
+	"github.com/mcpvec/mcpvec/index/vector"
 	"github.com/mcpvec/mcpvec/internal/evalset"
 )
 
@@ -106,9 +106,9 @@ func loadVariants(t *testing.T, dir string, c *evalColl) *evalColl {
 // the variants'.
 func hnswRecall(t *testing.T, c *evalColl, h *Hash, efs []int) map[int]float64 {
 	vecs := c.docVectors(t, h)
-	cfg := index.DefaultConfig()
+	cfg := vector.DefaultConfig()
 	cfg.Source = &sliceSource{vecs}
-	x := index.New(h.Identity().Dimensions, cfg)
+	x := vector.New(h.Identity().Dimensions, cfg)
 	for i, v := range vecs {
 		if err := x.Add(uint64(i), v); err != nil {
 			t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 	"github.com/mcpvec/mcpvec/store"
 )
 
-// Library is what a sync needs from the live library (server/library's
+// Library is what a sync needs from the live library (library's
 // Library implements it). Its methods must be safe for concurrent use.
 type Library interface {
 	// Documents lists every document without text.

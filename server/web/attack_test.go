@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/server/web"
 )
 

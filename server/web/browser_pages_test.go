@@ -12,7 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/mcpvec/mcpvec/ingest/extract/extracttest"
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 )
 
 // TestBrowserLibraryTable: with long titles and deep folders the library

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/server/internal/client"
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 )
 
 //go:embed templates/*.html

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/server"
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/server/web"
 )
 

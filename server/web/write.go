@@ -6,7 +6,7 @@ import (
 	"net/url"
 	"slices"
 
-	"github.com/mcpvec/mcpvec/server/library"
+	"github.com/mcpvec/mcpvec/library"
 )
 
 func (h *Handler) addPage(w http.ResponseWriter, r *http.Request) {

@@ -1,0 +1,139 @@
+package library_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mcpvec/mcpvec/internal/reallib"
+	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// BenchmarkSearchRealLibrary measures Library.Search on an existing library
+// built with the offline embedder (MCPVEC_BENCH_LIBRARY, e.g. one made by
+// cmd/mcpvec-scale) with the queries of a JSON-lines file of {"text": …}
+// objects (MCPVEC_BENCH_QUERIES, e.g. ../shared/eval/scifact/queries.jsonl),
+// one sub-benchmark per mode. Skipped without both.
+//
+//	MCPVEC_BENCH_LIBRARY=/path/library.db MCPVEC_BENCH_QUERIES=../../../shared/eval/scifact/queries.jsonl \
+//	  go test -run '^$' -bench SearchRealLibrary -count 5 ./library/
+func BenchmarkSearchRealLibrary(b *testing.B) {
+	lib, _, queries := openRealLibrary(b)
+	for _, mode := range []library.Mode{library.Lexical, library.Vector, library.Hybrid} {
+		b.Run(string(mode), func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := lib.Search(context.Background(), queries[i%len(queries)], library.SearchOptions{Mode: mode}); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkResultsRealLibrary measures result assembly alone (passage
+// reads, snippets, dedupe, titles) on the library and queries of
+// BenchmarkSearchRealLibrary, each query ranked once beforehand.
+func BenchmarkResultsRealLibrary(b *testing.B) {
+	lib, _, queries := openRealLibrary(b)
+	ranked := make([][]library.Hit, len(queries))
+	for i, q := range queries {
+		hits, err := library.Ranked(context.Background(), lib, q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ranked[i] = hits
+	}
+	b.ReportAllocs()
+	i, cpu := 0, reallib.StartCPU()
+	for b.Loop() {
+		if _, err := library.Assemble(lib, queries[i%len(queries)], ranked[i%len(queries)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	cpu.Report(b)
+}
+
+// BenchmarkSnippetRealLibrary measures snippets alone: an op cuts the
+// snippets of one query's ranked passages (20 for a SciFact claim), read
+// beforehand, on the library and queries of BenchmarkSearchRealLibrary.
+func BenchmarkSnippetRealLibrary(b *testing.B) {
+	lib, db, queries := openRealLibrary(b)
+	cut := make([]func(string) string, len(queries))
+	texts := make([][]string, len(queries))
+	for i, q := range queries {
+		hits, err := library.Ranked(context.Background(), lib, q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		seqs := make([]uint64, len(hits))
+		for j, h := range hits {
+			seqs[j] = h.Seq
+		}
+		cs, err := db.Chunks(seqs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range cs {
+			texts[i] = append(texts[i], c.Text)
+		}
+		cut[i] = library.SnippetFunc(q)
+	}
+	b.ReportAllocs()
+	i, cpu := 0, reallib.StartCPU()
+	for b.Loop() {
+		for _, t := range texts[i%len(queries)] {
+			cut[i%len(queries)](t)
+		}
+		i++
+	}
+	cpu.Report(b)
+}
+
+// BenchmarkBM25RealLibrary measures the BM25 index alone on the library and
+// queries of BenchmarkSearchRealLibrary: below k 50 Search prunes, from k 50
+// it scores every posting (whose cost does not depend on k). Run it with
+// -cpu 1: on more CPUs a lone exhaustive search is split across them.
+func BenchmarkBM25RealLibrary(b *testing.B) {
+	lib, _, queries := openRealLibrary(b)
+	lex := library.LexIndex(lib)
+	for _, k := range []int{10, 20, 30, 50, 100} {
+		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
+			for _, q := range queries { // once untimed: the long lists' flat copies are made on first read
+				lex.Search(q, k)
+			}
+			i, cpu := 0, reallib.StartCPU()
+			took := make([]time.Duration, 0, b.N)
+			for b.Loop() {
+				t0 := time.Now()
+				lex.Search(queries[i%len(queries)], k)
+				took = append(took, time.Since(t0))
+				i++
+			}
+			cpu.Report(b)
+			reportQuantiles(b, took)
+		})
+	}
+}
+
+// openRealLibrary is reallib.Open with the library's default logger.
+func openRealLibrary(b testing.TB) (*library.Library, *store.DB, []string) {
+	return reallib.Open(b, nil)
+}
+
+// reportQuantiles reports the median and the 99th percentile of took, the
+// time of each search (a mean hides the few claims that cost 5x the rest).
+func reportQuantiles(b *testing.B, took []time.Duration) {
+	if len(took) == 0 {
+		return
+	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Nanoseconds()), "p50-ns")
+	b.ReportMetric(float64(took[len(took)*99/100].Nanoseconds()), "p99-ns")
+}

@@ -1,0 +1,47 @@
+package library_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpvec/mcpvec/library"
+)
+
+// marked renders spans with [brackets] around the marked ones.
+func marked(spans []library.Span) string {
+	var b strings.Builder
+	for _, s := range spans {
+		if s.Mark {
+			b.WriteString("[" + s.Text + "]")
+		} else {
+			b.WriteString(s.Text)
+		}
+	}
+	return b.String()
+}
+
+func TestHighlight(t *testing.T) {
+	for _, c := range []struct{ text, query, want string }{
+		{"Cats sleep; a cat's home is its castle.", "cats", "[Cats] sleep; a [cat]'s home is its castle."},
+		{"Catalogues of cats", "cat", "Catalogues of [cats]"},
+		{"Studies of a study: studying", "study", "[Studies] of a [study]: [studying]"},
+		{"The otter and the beaver", "the otters", "The [otter] and the beaver"},
+		{"leak-check=full was set", "leak-check", "[leak]-[check]=full was set"},
+		{"東京の猫", "猫", "東京の[猫]"},
+		{"nothing here", "zebra", "nothing here"},
+		{"only stopwords", "the and of", "only stopwords"},
+		{"", "cats", ""},
+	} {
+		spans := library.Highlight(c.text, c.query)
+		if got := marked(spans); got != c.want {
+			t.Errorf("Highlight(%q, %q) = %q, want %q", c.text, c.query, got, c.want)
+		}
+		var joined strings.Builder
+		for _, s := range spans {
+			joined.WriteString(s.Text)
+		}
+		if joined.String() != c.text {
+			t.Errorf("Highlight(%q, %q): spans join to %q", c.text, c.query, joined.String())
+		}
+	}
+}

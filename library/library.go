@@ -1,0 +1,274 @@
+package library
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/mcpvec/mcpvec/index/vector"
+	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// Errors a caller (and through it, a model) can act on.
+var (
+	ErrEmptyQuery   = errors.New("empty query: pass a few words describing what to find")
+	ErrQueryTooLong = errors.New("query too long")
+	ErrNotFound     = errors.New("no document or passage with that id")
+)
+
+// Aux bucket names of the derived indexes in the store (see also
+// AuxEmbedCache).
+const (
+	AuxVectors = "hnsw"
+	AuxLexical = "lexical"
+)
+
+// QueryEmbedder turns a query into a vector of the library's dimensions.
+type QueryEmbedder interface {
+	EmbedQuery(ctx context.Context, query string) ([]float32, error)
+}
+
+// Mode selects the retrieval method.
+type Mode string
+
+// Retrieval modes; Hybrid is the default.
+const (
+	Hybrid  Mode = "hybrid"
+	Lexical Mode = "lexical"
+	Vector  Mode = "vector"
+)
+
+// ParseMode parses "hybrid", "lexical" or "vector"; "" parses as "" (the
+// library's default, Options.Mode).
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(s); m {
+	case Hybrid, Lexical, Vector, "":
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown search mode %q (want hybrid, lexical or vector)", s)
+}
+
+// Fusion methods for hybrid search.
+const (
+	// FusionRRF is weighted reciprocal rank fusion.
+	FusionRRF = "rrf"
+	// FusionScores is a weighted sum of min-max normalised scores: lexical
+	// weight 1, vector weight VectorWeight.
+	FusionScores = "scores"
+)
+
+// Options tunes the query path. Zero values mean the defaults.
+type Options struct {
+	K             int  // results per search (default 10)
+	MaxK          int  // upper bound on K (default 50)
+	Mode          Mode // default Hybrid
+	MaxQueryLen   int  // characters (default 1000)
+	SnippetChars  int  // search result text (default 480)
+	MaxFetchChars int  // fetch text cap (default 100000)
+	// Candidates is how many hits each retriever contributes to fusion
+	// (default 100).
+	Candidates int
+	// RRFK is the reciprocal-rank-fusion constant (default 60).
+	RRFK float64
+	// VectorWeight weighs the vector list against the lexical one (weight
+	// 1) in fusion (default 1; see OptionsFor).
+	VectorWeight float64
+	// Fusion is FusionRRF (default) or FusionScores.
+	Fusion string
+	// VectorSeeds is how many of BM25's best candidates start the graph
+	// search of a hybrid search, besides its entry point
+	// (vector.Index.SearchSeeded); 0, the default, seeds none. BM25 then
+	// searches for max(Candidates, VectorSeeds); fusion still takes its
+	// Candidates best. Vector searches are not seeded. See OptionsFor.
+	VectorSeeds int
+	// UseIDF, if set, is called once the lexical index is loaded with its
+	// inverse document frequency of a word (safe for concurrent use). The
+	// offline embedder weighs query words by it (embed.Hash.SetQueryWeight);
+	// passage vectors use no corpus statistics, so they never go stale.
+	UseIDF func(idf func(word string) float64)
+	// Concurrency is how many BM25 and vector searches of the embedded
+	// backend run at once (default GOMAXPROCS); more wait their turn, first
+	// come first served (see turns). A remote backend is not limited.
+	Concurrency int
+	Index       vector.Config
+	Lexical     lexical.Config
+	Logger      *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.K, 10)
+	def(&o.MaxK, 50)
+	def(&o.MaxQueryLen, 1000)
+	def(&o.SnippetChars, 480)
+	def(&o.MaxFetchChars, 100000)
+	def(&o.Candidates, 100)
+	if o.Mode == "" {
+		o.Mode = Hybrid
+	}
+	if o.RRFK <= 0 {
+		o.RRFK = 60
+	}
+	if o.VectorWeight <= 0 {
+		o.VectorWeight = 1
+	}
+	if o.Index == (vector.Config{}) {
+		o.Index = vector.DefaultConfig()
+	}
+	if o.Lexical == (lexical.Config{}) {
+		o.Lexical = lexical.DefaultConfig()
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}
+
+// OptionsFor returns the query-path defaults for an embedder provider. A
+// semantic model gets hybrid search with plain reciprocal rank fusion.
+//
+// The offline "hash" embedder is lexical-grade: fused with BM25 it adds
+// nothing measurable (384 dimensions, nDCG@10 lexical / hybrid: SciFact
+// 0.697 / 0.692, its misspelled and re-worded variants 0.578 / 0.579,
+// Cranfield 0.382 / 0.382; long-PDF check, cited page relevant in the top 5
+// 0.777 / 0.777, at rank 1 0.553 / 0.553) while the vector half costs as
+// much as BM25 per query. So its libraries search BM25 alone by default;
+// its vectors are still stored and indexed, and hybrid or vector search is
+// one option away. Asked for hybrid, its ranking enters as a light
+// correction (score fusion with vector weight 0.15; equal-weight RRF gave
+// SciFact 0.646).
+//
+// Its vectors are searched by the int8 scan (vector.Config.Scan), not the
+// graph: every claim is at almost the same distance from many passages,
+// where a graph walk loses its way. Recall@10 of the 100 candidates against
+// the exact cosine top 10, SciFact's 300 claims (BenchmarkRecallRealLibrary,
+// "library" and "scan"): the graph at ef 200 found 0.41 at 100k passages
+// and 0.28 at 1M (0.43 at 1M seeded with BM25's 300 best, for 20.7 ms of
+// CPU a hybrid query); the scan finds 1.000 at both. It costs 2.2 ms of CPU
+// a query at 100k and 16.9 ms at 1M; a lone scan is split across the CPUs,
+// so a hybrid query alone at 1M answers in 12 ms (21 ms of CPU).
+func OptionsFor(provider string) Options {
+	if provider == "hash" {
+		ix := vector.DefaultConfig()
+		ix.Scan = true
+		return Options{Mode: Lexical, Fusion: FusionScores, VectorWeight: 0.15, Index: ix}
+	}
+	return Options{Fusion: FusionRRF}
+}
+
+// indexConfigFor is the vector index configuration of a provider's
+// libraries (OptionsFor's, defaults filled in): what Open uses when the
+// caller names none and what reindex builds.
+func indexConfigFor(provider string) vector.Config {
+	return OptionsFor(provider).withDefaults().Index
+}
+
+// Mode is the search mode used when a search names none.
+func (l *Library) Mode() Mode { return l.opts.Mode }
+
+// Library is the live library: the one query path (search, fetch) and every
+// write (ingest writes, rm, reindex) over a Backend. Create it with Open (the
+// embedded store) or New. It is safe for concurrent use: searches run in
+// parallel with writes.
+type Library struct {
+	be   Backend
+	db   *store.DB // the store of Open (embed cache, reindex); nil with New
+	emb  QueryEmbedder
+	opts Options
+}
+
+// New returns a Library answering from be. emb may be nil, which restricts
+// searches to lexical mode.
+func New(be Backend, emb QueryEmbedder, opts Options) *Library {
+	return &Library{be: be, emb: emb, opts: opts.withDefaults()}
+}
+
+// Open loads the embedded backend's indexes over db, reconciling them with
+// the store, and persists any repair when the store is writable. emb may be
+// nil, which restricts searches to lexical mode. Errors come from the store
+// and from loading the indexes.
+func Open(ctx context.Context, db *store.DB, emb QueryEmbedder, opts Options) (*Library, error) {
+	if opts.Index == (vector.Config{}) {
+		// The kind of vector index follows the recorded embedder, as
+		// OptionsFor gives it: opened as a graph, the offline embedder's
+		// Scan index was built into one vector by vector (`mcpvec check`
+		// at a million passages: 590 s, of which the check took 16).
+		if meta, err := db.Meta(); err == nil && meta.Embedder != nil {
+			opts.Index = indexConfigFor(meta.Embedder.Provider)
+		}
+	}
+	opts = opts.withDefaults()
+	be, err := openEmbedded(ctx, db, opts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.UseIDF != nil {
+		opts.UseIDF(be.lex.IDF)
+	}
+	l := &Library{be: be, db: db, emb: emb, opts: opts}
+	return l, nil
+}
+
+// Apply brings the indexes up to date after a store write made directly to
+// the store (store.DB.PutDocument): it removes the removed passages and
+// indexes the added ones. Call Save to persist.
+func (l *Library) Apply(res store.PutResult) error { return l.be.Apply(res) }
+
+// Save persists what changed in the indexes since the last Save or Open.
+func (l *Library) Save() error { return l.be.Save() }
+
+// Fold is Save, first asking the BM25 index of the embedded backend to
+// write a new segment in place of the passages it keeps as records beside
+// the last one, when there are more than a few (lexical.Index.Fold): what
+// a command ending a long write calls, so that every later open reads one
+// segment instead of copying most posting lists to add the records.
+// Errors are Save's.
+func (l *Library) Fold() error {
+	if e, ok := l.be.(*embedded); ok {
+		e.lex.Fold()
+	}
+	return l.Save()
+}
+
+// ReleaseMapped releases the pages of the library file that reads have
+// mapped into the process (store.DB.ReleaseMapped; they stay in the page
+// cache). Opening a library reads its indexes back and maps much of the
+// file, which would otherwise stay in the process's resident set. It does
+// nothing for a Library made with New. Safe for concurrent use.
+func (l *Library) ReleaseMapped() error {
+	if l.db == nil {
+		return nil
+	}
+	return l.db.ReleaseMapped()
+}
+
+// IndexStats describes the in-memory indexes for `mcpvec info`.
+type IndexStats struct {
+	VectorPassages  int `json:"vector_passages"`
+	LexicalPassages int `json:"lexical_passages"`
+	Dimensions      int `json:"dimensions"`
+	// VectorsDeferred: the vector index is not loaded yet (LoadedIndexStats
+	// only); it loads at the first search, count or write that needs it.
+	VectorsDeferred bool `json:"vectors_deferred,omitempty"`
+}
+
+// IndexStats reports the sizes of the indexes; it waits for a vector index
+// whose load Open deferred (deferred.go).
+func (l *Library) IndexStats() IndexStats { return l.be.Counts() }
+
+// LoadedIndexStats is IndexStats without loading a deferred vector index:
+// while Open's deferred load has not ended, VectorsDeferred is true and
+// VectorPassages 0. A page that only shows the sizes should not load half a
+// gigabyte (at a million passages) that no search asked for.
+func (l *Library) LoadedIndexStats() IndexStats {
+	if e, ok := l.be.(*embedded); ok {
+		return e.loadedCounts()
+	}
+	return l.be.Counts()
+}

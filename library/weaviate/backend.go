@@ -1,0 +1,238 @@
+package weaviate
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/store"
+	wvstore "github.com/mcpvec/mcpvec/store/weaviate"
+)
+
+// Options configures New. Zero values mean the defaults.
+type Options struct {
+	// Fusion and VectorWeight are the library's (library.Options): how
+	// Weaviate fuses its BM25 and vector lists.
+	Fusion       string
+	VectorWeight float64
+	// Timeout bounds each call that the seam gives no context (default 60 s).
+	Timeout time.Duration
+	// CountsTTL is how long Counts answers from its last reading (default 2 s).
+	CountsTTL time.Duration
+	// RecentTTL is how long passages and document records a search brought
+	// back answer the library's follow-up reads (default 2 s).
+	RecentTTL time.Duration
+	Logger    *slog.Logger
+}
+
+// Backend is a library.Backend over a Weaviate collection.
+type Backend struct {
+	st   *wvstore.Backend
+	url  string
+	opts Options
+
+	recent *recent
+
+	mu       sync.Mutex
+	counts   library.IndexStats
+	countsAt time.Time
+}
+
+var _ library.Backend = (*Backend)(nil)
+
+// New wraps st, opened from url. The caller keeps ownership of st (and
+// closes it).
+func New(st *wvstore.Backend, url string, opts Options) *Backend {
+	if opts.VectorWeight <= 0 {
+		opts.VectorWeight = 1
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 60 * time.Second
+	}
+	if opts.CountsTTL <= 0 {
+		opts.CountsTTL = 2 * time.Second
+	}
+	if opts.RecentTTL <= 0 {
+		opts.RecentTTL = 2 * time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Backend{st: st, url: url, opts: opts, recent: newRecent(opts.RecentTTL)}
+}
+
+// Store returns the wrapped store/weaviate Backend (settings, meta).
+func (b *Backend) Store() *wvstore.Backend { return b.st }
+
+func (b *Backend) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), b.opts.Timeout)
+}
+
+// Put stores the document and its passages (see wvstore.Backend.PutDocument).
+func (b *Backend) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	defer b.forgetCounts()
+	defer b.recent.clear()
+	return b.st.PutDocument(ctx, doc, chunks, vecs, original)
+}
+
+// Apply does nothing: Weaviate indexes what Put writes.
+func (b *Backend) Apply(store.PutResult) error { return nil }
+
+// Save does nothing: Weaviate persists its own indexes.
+func (b *Backend) Save() error { return nil }
+
+// Delete removes a document and its passages.
+func (b *Backend) Delete(id string) ([]uint64, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	defer b.forgetCounts()
+	defer b.recent.clear()
+	return b.st.DeleteDocument(ctx, id)
+}
+
+// Document returns a document, with its text when text is true.
+func (b *Backend) Document(id string, text bool) (*store.Document, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	if text {
+		return b.st.Document(ctx, id)
+	}
+	if d := b.recent.doc(id); d != nil {
+		return d, nil
+	}
+	return b.st.DocumentInfo(ctx, id)
+}
+
+// Documents lists every document without text.
+func (b *Backend) Documents() ([]*store.Document, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	return b.st.Documents(ctx)
+}
+
+// Chunks returns the passages seqs, in order, or an error wrapping
+// store.ErrNotFound when one is missing (as the embedded store does). What
+// the recent cache lacks it reads in one query together with the records
+// of the documents a search ranked them under, for the library's Document
+// calls that follow.
+func (b *Backend) Chunks(seqs []uint64) ([]*store.Chunk, error) {
+	out := make([]*store.Chunk, len(seqs))
+	var missing []uint64
+	for i, s := range seqs {
+		if out[i] = b.recent.chunk(s); out[i] == nil {
+			missing = append(missing, s)
+		}
+	}
+	ctx, cancel := b.ctx()
+	defer cancel()
+	if docIDs := b.recent.missingDocsOf(seqs); len(missing) > 0 || len(docIDs) > 0 {
+		got, docs, err := b.st.ChunksAndDocuments(ctx, missing, docIDs)
+		if err != nil {
+			return nil, err
+		}
+		b.recent.putChunks(got)
+		b.recent.putDocs(docs)
+		bySeq := make(map[uint64]*store.Chunk, len(got))
+		for _, c := range got {
+			bySeq[c.Seq] = c
+		}
+		for i, s := range seqs {
+			if out[i] == nil {
+				if out[i] = bySeq[s]; out[i] == nil {
+					return nil, fmt.Errorf("passage %d: %w", s, store.ErrNotFound)
+				}
+			}
+		}
+	}
+	b.prefetchDocs(ctx, out)
+	return out, nil
+}
+
+// Original returns a reader of a document's original bytes (read whole
+// from Weaviate; the reader holds nothing open), their size, and the
+// document's ingestion time; store.ErrNotFound when none is kept.
+func (b *Backend) Original(id string) (io.ReadSeeker, int64, time.Time, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	d, err := b.st.DocumentInfo(ctx, id)
+	if err != nil {
+		return nil, 0, time.Time{}, err
+	}
+	data, err := b.st.Original(ctx, id)
+	if err != nil {
+		return nil, 0, time.Time{}, err
+	}
+	return bytes.NewReader(data), int64(len(data)), d.IngestedAt, nil
+}
+
+// Candidates searches Weaviate: hybrid in one fused query when q has a
+// vector and asks for Hybrid, else BM25 or nearVector alone.
+func (b *Backend) Candidates(ctx context.Context, q library.Query) (library.Candidates, error) {
+	var c library.Candidates
+	switch {
+	case q.Mode == library.Hybrid && q.Vector != nil:
+		hits, err := b.st.Rank(ctx, wvstore.HybridQuery{
+			Text: q.Text, Vector: q.Vector, Limit: q.N, Fusion: b.fusion(),
+			Alpha: b.opts.VectorWeight / (1 + b.opts.VectorWeight),
+		})
+		c.Fused = b.hits(hits)
+		return c, err
+	case q.Mode == library.Lexical || q.Mode == library.Hybrid:
+		hits, err := b.st.Rank(ctx, wvstore.HybridQuery{Text: q.Text, Limit: q.N})
+		c.Lexical = b.hits(hits)
+		return c, err
+	case q.Mode == library.Vector && q.Vector != nil:
+		hits, err := b.st.Rank(ctx, wvstore.HybridQuery{Vector: q.Vector, Limit: q.N})
+		c.Vector = b.hits(hits)
+		return c, err
+	}
+	return c, fmt.Errorf("weaviate search: mode %q needs a query vector", q.Mode)
+}
+
+// SetFusion sets how hybrid searches fuse, as library.Options does
+// (library.FusionRRF or library.FusionScores, vector weight w > 0). Call it
+// before searching; it is not synchronised with searches.
+func (b *Backend) SetFusion(fusion string, vectorWeight float64) {
+	b.opts.Fusion = fusion
+	if vectorWeight > 0 {
+		b.opts.VectorWeight = vectorWeight
+	}
+}
+
+func (b *Backend) fusion() string {
+	if b.opts.Fusion == library.FusionScores {
+		return wvstore.FusionRelative
+	}
+	return wvstore.FusionRanked
+}
+
+// hits keeps which document each ranked passage belongs to, for the
+// library's follow-up Chunks call, and returns the ranking.
+func (b *Backend) hits(hs []wvstore.Hit) []library.Hit {
+	out := make([]library.Hit, len(hs))
+	cs := make([]*store.Chunk, len(hs))
+	for i, h := range hs {
+		out[i], cs[i] = library.Hit{Seq: h.Chunk.Seq, Score: h.Score}, h.Chunk
+	}
+	b.recent.putRanked(cs)
+	return out
+}
+
+// prefetchDocs reads, in one query, the records of cs's documents that are
+// not fresh, for the library's Document calls that follow Chunks.
+func (b *Backend) prefetchDocs(ctx context.Context, cs []*store.Chunk) {
+	if ids := b.recent.missingDocs(cs); len(ids) > 0 {
+		docs, err := b.st.DocumentInfos(ctx, ids)
+		if err != nil {
+			b.opts.Logger.Debug("weaviate: prefetch documents", "err", err)
+		}
+		b.recent.putDocs(docs)
+	}
+}
