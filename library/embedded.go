@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpvec/mcpvec/index/vector"
 	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/index/vector"
 	"github.com/mcpvec/mcpvec/store"
 	"golang.org/x/sync/errgroup"
 )

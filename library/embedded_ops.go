@@ -6,8 +6,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/mcpvec/mcpvec/index/vector"
 	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/index/vector"
 	"github.com/mcpvec/mcpvec/store"
 )
 

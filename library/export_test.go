@@ -9,8 +9,8 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/mcpvec/mcpvec/index/vector"
 	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/index/vector"
 	"github.com/mcpvec/mcpvec/store"
 )
 

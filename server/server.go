@@ -19,9 +19,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/server/internal/client"
 	"github.com/mcpvec/mcpvec/server/internal/loopback"
-	"github.com/mcpvec/mcpvec/library"
 )
 
 // Library is the query path the server needs. *library.Library satisfies it;

@@ -7,9 +7,9 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/server/admin"
-	"github.com/mcpvec/mcpvec/library"
 )
 
 // A writing command holds the library file's lock for as long as it runs

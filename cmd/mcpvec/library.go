@@ -13,9 +13,9 @@ import (
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/ingest/embed/openai"
-	"github.com/mcpvec/mcpvec/server/admin"
 	"github.com/mcpvec/mcpvec/library"
 	wvlib "github.com/mcpvec/mcpvec/library/weaviate"
+	"github.com/mcpvec/mcpvec/server/admin"
 	"github.com/mcpvec/mcpvec/store"
 )
 

@@ -17,8 +17,8 @@ import (
 	"github.com/mcpvec/mcpvec/ingest"
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/ingest/extract"
-	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/server/web"
 	"github.com/mcpvec/mcpvec/store"
 )

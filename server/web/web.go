@@ -12,8 +12,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/mcpvec/mcpvec/server/internal/client"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/server/internal/client"
 )
 
 //go:embed templates/*.html

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/server/web"
 )
 
