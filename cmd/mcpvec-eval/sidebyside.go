@@ -12,9 +12,9 @@ import (
 	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/internal/cputime"
+	"github.com/mcpvec/mcpvec/library/weaviate"
+	"github.com/mcpvec/mcpvec/library/weaviate/weaviatetest"
 	"github.com/mcpvec/mcpvec/store"
-	"github.com/mcpvec/mcpvec/store/weaviate"
-	"github.com/mcpvec/mcpvec/store/weaviate/weaviatetest"
 )
 
 // setup is one library backing the side-by-side run.
@@ -166,7 +166,7 @@ func libraryDocs(ctx context.Context, lib []string, url string) (map[string]stri
 		m, err := sourceIDs(db)
 		return m, st.Chunks, err
 	}
-	b, err := weaviate.Open(ctx, url, &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: lexical.AnalyzerName})
+	b, err := weaviate.OpenCollection(ctx, url, &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: lexical.AnalyzerName})
 	if err != nil {
 		return nil, 0, err
 	}

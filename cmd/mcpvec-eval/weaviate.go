@@ -9,9 +9,8 @@ import (
 
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/library"
-	wvlib "github.com/mcpvec/mcpvec/library/weaviate"
+	"github.com/mcpvec/mcpvec/library/weaviate"
 	"github.com/mcpvec/mcpvec/store"
-	"github.com/mcpvec/mcpvec/store/weaviate"
 )
 
 // evalWeaviate copies the evaluated library into a fresh Weaviate
@@ -22,7 +21,7 @@ import (
 func evalWeaviate(ctx context.Context, c config, coll, base string, tl *testLibrary, queries []query, docOf map[string]string) error {
 	name := fmt.Sprintf("Eval%s%d", strings.ToUpper(coll[:1])+coll[1:], time.Now().Unix())
 	url := strings.TrimSuffix(c.weaviate, "/") + "/" + name
-	st, err := weaviate.Open(ctx, url, &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: lexical.AnalyzerName})
+	st, err := weaviate.OpenCollection(ctx, url, &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: lexical.AnalyzerName})
 	if err != nil {
 		return err
 	}
@@ -41,7 +40,7 @@ func evalWeaviate(ctx context.Context, c config, coll, base string, tl *testLibr
 	fmt.Printf("| (copied %d documents, %d passages into %s in %s: %.0f passages/s) | | | | | |\n",
 		p.Copied, stats.Chunks, url, took.Round(time.Millisecond), float64(stats.Chunks)/took.Seconds())
 	opts := tl.opts
-	be := wvlib.New(st, url, wvlib.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
+	be := weaviate.New(st, &weaviate.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
 	lib := library.New(be, tl.emb, opts)
 	if err := compareBM25(ctx, "right after the copy", tl.db, st, queries); err != nil {
 		return err
@@ -66,7 +65,7 @@ func evalWeaviate(ctx context.Context, c config, coll, base string, tl *testLibr
 // and prints how many rankings agree and how far the scores are apart.
 // Weaviate leaves out BM25's constant (k1+1) factor, so its scores are
 // multiplied by it.
-func compareBM25(ctx context.Context, when string, db *store.DB, st *weaviate.Backend, queries []query) error {
+func compareBM25(ctx context.Context, when string, db *store.DB, st *weaviate.Collection, queries []query) error {
 	ix := lexical.New(lexical.DefaultConfig())
 	if err := db.View(func(tx *store.Tx) error {
 		for seq, text := range tx.ChunkTexts() {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-	"github.com/mcpvec/mcpvec/store/weaviate/weaviatetest"
+	"github.com/mcpvec/mcpvec/library/weaviate/weaviatetest"
 )
 
 // sideRow is one library's line of the side-by-side table.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpvec/mcpvec/store/weaviate/weaviatetest"
+	"github.com/mcpvec/mcpvec/library/weaviate/weaviatetest"
 )
 
 // TestSideBySideSmoke compares ~1,000 passages in the embedded library and

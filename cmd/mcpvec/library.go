@@ -14,7 +14,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/ingest/embed/openai"
 	"github.com/mcpvec/mcpvec/library"
-	wvlib "github.com/mcpvec/mcpvec/library/weaviate"
+	"github.com/mcpvec/mcpvec/library/weaviate"
 	"github.com/mcpvec/mcpvec/server/admin"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -131,7 +131,7 @@ func envInt(e *env, name string, def int) int {
 // Weaviate collection (wv); docs is whichever is open.
 type handle struct {
 	db    *store.DB
-	wv    *wvlib.Backend
+	wv    *weaviate.Backend
 	docs  docStore
 	lib   *library.Library
 	emb   embed.Embedder

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/mcpvec/mcpvec/store/weaviate"
+	"github.com/mcpvec/mcpvec/library/weaviate"
 )
 
 // carriedSettings are the settings a copy between collections keeps, so
@@ -45,9 +45,9 @@ func runMigrate(ctx context.Context, e *env, args []string) int {
 	}}
 	var p weaviate.CopyProgress
 	if *to != "" {
-		p, err = wv.wv.Store().CopyFrom(ctx, file.db, opts)
+		p, err = wv.wv.Collection().CopyFrom(ctx, file.db, opts)
 	} else {
-		p, err = wv.wv.Store().CopyTo(ctx, file.db, opts)
+		p, err = wv.wv.Collection().CopyTo(ctx, file.db, opts)
 	}
 	fmt.Fprintln(e.stderr)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpvec/mcpvec/store/weaviate"
+	"github.com/mcpvec/mcpvec/library/weaviate"
 )
 
 // reindexWeaviate re-embeds the Weaviate library h into a new collection
@@ -35,7 +35,7 @@ func reindexWeaviate(ctx context.Context, e *env, h *handle, into string, lf *li
 	defer dst.Close()
 	start := time.Now()
 	r := weaviate.Reembed{Identity: emb.Identity(), Embed: emb.Embed}
-	p, err := h.wv.Store().CopyInto(ctx, dst, r, weaviate.CopyOptions{Settings: carriedSettings,
+	p, err := h.wv.Collection().CopyInto(ctx, dst, r, weaviate.CopyOptions{Settings: carriedSettings,
 		Progress: func(p weaviate.CopyProgress) {
 			fmt.Fprintf(e.stderr, "\rreindex: %d/%d documents (%d already there)", p.Copied+p.Skipped, p.Total, p.Skipped)
 		}})

@@ -8,13 +8,12 @@ import (
 
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/library"
-	wvlib "github.com/mcpvec/mcpvec/library/weaviate"
+	"github.com/mcpvec/mcpvec/library/weaviate"
 	"github.com/mcpvec/mcpvec/store"
-	"github.com/mcpvec/mcpvec/store/weaviate"
 )
 
 // docStore is what the commands read and write besides the query path: the
-// embedded *store.DB, or a Weaviate collection (*wvlib.Backend).
+// embedded *store.DB, or a Weaviate collection (*weaviate.Backend).
 type docStore interface {
 	Path() string
 	Documents() ([]*store.Document, error)
@@ -92,7 +91,7 @@ func openWeaviate(ctx context.Context, e *env, url string, cf *collectionFlags, 
 		return nil, err
 	}
 	h := &handle{close: func() { st.Close() }}
-	h.wv = wvlib.New(st, url, wvlib.Options{})
+	h.wv = weaviate.New(st, nil)
 	h.docs = h.wv
 	if !needLib {
 		return h, nil
@@ -106,7 +105,7 @@ func openWeaviate(ctx context.Context, e *env, url string, cf *collectionFlags, 
 }
 
 // openWeaviateStore opens the collection at url with the CLI's analyzer.
-func openWeaviateStore(ctx context.Context, e *env, url string, cf *collectionFlags) (*weaviate.Backend, error) {
+func openWeaviateStore(ctx context.Context, e *env, url string, cf *collectionFlags) (*weaviate.Collection, error) {
 	if cf == nil {
 		cf = &collectionFlags{shards: envInt(e, "MCPVEC_WEAVIATE_SHARDS", 1), replicas: envInt(e, "MCPVEC_WEAVIATE_REPLICAS", 1)}
 	}
@@ -115,7 +114,7 @@ func openWeaviateStore(ctx context.Context, e *env, url string, cf *collectionFl
 		return nil, err
 	}
 	opts.APIKey, opts.Analyzer, opts.AnalyzerName = e.getenv("MCPVEC_WEAVIATE_API_KEY"), lexical.Tokenize, lexical.AnalyzerName
-	return weaviate.Open(ctx, url, &opts)
+	return weaviate.OpenCollection(ctx, url, &opts)
 }
 
 // newWeaviateLib is the query path over h.wv with the embedder's fusion.

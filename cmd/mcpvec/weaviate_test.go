@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mcpvec/mcpvec/store/weaviate/weaviatetest"
+	"github.com/mcpvec/mcpvec/library/weaviate/weaviatetest"
 )
 
 // TestServersShareWeaviate runs two `serve` processes on one collection:

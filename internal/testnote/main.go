@@ -13,7 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
-	"github.com/mcpvec/mcpvec/store/weaviate/weaviatetest"
+	"github.com/mcpvec/mcpvec/library/weaviate/weaviatetest"
 )
 
 // main runs in the repository's root, as make does.
@@ -31,7 +31,7 @@ type dependency struct {
 }
 
 var dependencies = []dependency{
-	{"MCPVEC_WEAVIATE_TESTS", "the Weaviate tests (store/weaviate, library/weaviate, cmd/mcpvec *Weaviate*)",
+	{"MCPVEC_WEAVIATE_TESTS", "the Weaviate tests (library/weaviate, cmd/mcpvec *Weaviate*)",
 		"", func(string, func(string) (string, error)) error { _, err := weaviatetest.Binary(); return err }},
 	{"MCPVEC_OCR_TESTS", "the OCR tests (ingest/extract, cmd/mcpvec)", "apt install tesseract-ocr / brew install tesseract",
 		func(_ string, look func(string) (string, error)) error { _, err := look("tesseract"); return err }},

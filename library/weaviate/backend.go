@@ -5,35 +5,19 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/store"
-	wvstore "github.com/mcpvec/mcpvec/store/weaviate"
 )
 
-// Options configures New. Zero values mean the defaults.
-type Options struct {
-	// Fusion and VectorWeight are the library's (library.Options): how
-	// Weaviate fuses its BM25 and vector lists.
-	Fusion       string
-	VectorWeight float64
-	// Timeout bounds each call that the seam gives no context (default 60 s).
-	Timeout time.Duration
-	// CountsTTL is how long Counts answers from its last reading (default 2 s).
-	CountsTTL time.Duration
-	// RecentTTL is how long passages and document records a search brought
-	// back answer the library's follow-up reads (default 2 s).
-	RecentTTL time.Duration
-	Logger    *slog.Logger
-}
-
-// Backend is a library.Backend over a Weaviate collection.
+// Backend is a library.Backend over a Weaviate collection: the library's
+// seam implemented with a Collection's requests, plus short-lived caches
+// of what a search read (see the package's caveats). It is safe for
+// concurrent use.
 type Backend struct {
-	st   *wvstore.Backend
-	url  string
+	coll *Collection
 	opts Options
 
 	recent *recent
@@ -45,41 +29,42 @@ type Backend struct {
 
 var _ library.Backend = (*Backend)(nil)
 
-// New wraps st, opened from url. The caller keeps ownership of st (and
-// closes it).
-func New(st *wvstore.Backend, url string, opts Options) *Backend {
-	if opts.VectorWeight <= 0 {
-		opts.VectorWeight = 1
+// Open opens the collection at rawURL (OpenCollection) and returns the
+// Backend over it, which owns it: Close closes it. Errors are
+// OpenCollection's.
+func Open(ctx context.Context, rawURL string, opts *Options) (*Backend, error) {
+	c, err := OpenCollection(ctx, rawURL, opts)
+	if err != nil {
+		return nil, err
 	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = 60 * time.Second
-	}
-	if opts.CountsTTL <= 0 {
-		opts.CountsTTL = 2 * time.Second
-	}
-	if opts.RecentTTL <= 0 {
-		opts.RecentTTL = 2 * time.Second
-	}
-	if opts.Logger == nil {
-		opts.Logger = slog.Default()
-	}
-	return &Backend{st: st, url: url, opts: opts, recent: newRecent(opts.RecentTTL)}
+	return New(c, opts), nil
 }
 
-// Store returns the wrapped store/weaviate Backend (settings, meta).
-func (b *Backend) Store() *wvstore.Backend { return b.st }
+// New returns the Backend over an open collection, configured by opts'
+// Backend fields (nil: the defaults). Close on the Backend closes c.
+func New(c *Collection, opts *Options) *Backend {
+	o := opts.withDefaults()
+	return &Backend{coll: c, opts: o, recent: newRecent(o.RecentTTL)}
+}
+
+// Collection returns the collection the Backend works on (settings, meta,
+// copies).
+func (b *Backend) Collection() *Collection { return b.coll }
+
+// Close closes the collection. The Backend must not be used after.
+func (b *Backend) Close() error { return b.coll.Close() }
 
 func (b *Backend) ctx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), b.opts.Timeout)
 }
 
-// Put stores the document and its passages (see wvstore.Backend.PutDocument).
+// Put stores the document and its passages (see Collection.PutDocument).
 func (b *Backend) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
 	defer b.forgetCounts()
 	defer b.recent.clear()
-	return b.st.PutDocument(ctx, doc, chunks, vecs, original)
+	return b.coll.PutDocument(ctx, doc, chunks, vecs, original)
 }
 
 // Apply does nothing: Weaviate indexes what Put writes.
@@ -94,7 +79,7 @@ func (b *Backend) Delete(id string) ([]uint64, error) {
 	defer cancel()
 	defer b.forgetCounts()
 	defer b.recent.clear()
-	return b.st.DeleteDocument(ctx, id)
+	return b.coll.DeleteDocument(ctx, id)
 }
 
 // Document returns a document, with its text when text is true.
@@ -102,19 +87,19 @@ func (b *Backend) Document(id string, text bool) (*store.Document, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
 	if text {
-		return b.st.Document(ctx, id)
+		return b.coll.Document(ctx, id)
 	}
 	if d := b.recent.doc(id); d != nil {
 		return d, nil
 	}
-	return b.st.DocumentInfo(ctx, id)
+	return b.coll.DocumentInfo(ctx, id)
 }
 
 // Documents lists every document without text.
 func (b *Backend) Documents() ([]*store.Document, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.st.Documents(ctx)
+	return b.coll.Documents(ctx)
 }
 
 // Chunks returns the passages seqs, in order, or an error wrapping
@@ -133,7 +118,7 @@ func (b *Backend) Chunks(seqs []uint64) ([]*store.Chunk, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
 	if docIDs := b.recent.missingDocsOf(seqs); len(missing) > 0 || len(docIDs) > 0 {
-		got, docs, err := b.st.ChunksAndDocuments(ctx, missing, docIDs)
+		got, docs, err := b.coll.ChunksAndDocuments(ctx, missing, docIDs)
 		if err != nil {
 			return nil, err
 		}
@@ -161,11 +146,11 @@ func (b *Backend) Chunks(seqs []uint64) ([]*store.Chunk, error) {
 func (b *Backend) Original(id string) (io.ReadSeeker, int64, time.Time, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	d, err := b.st.DocumentInfo(ctx, id)
+	d, err := b.coll.DocumentInfo(ctx, id)
 	if err != nil {
 		return nil, 0, time.Time{}, err
 	}
-	data, err := b.st.Original(ctx, id)
+	data, err := b.coll.Original(ctx, id)
 	if err != nil {
 		return nil, 0, time.Time{}, err
 	}
@@ -178,18 +163,18 @@ func (b *Backend) Candidates(ctx context.Context, q library.Query) (library.Cand
 	var c library.Candidates
 	switch {
 	case q.Mode == library.Hybrid && q.Vector != nil:
-		hits, err := b.st.Rank(ctx, wvstore.HybridQuery{
+		hits, err := b.coll.Rank(ctx, HybridQuery{
 			Text: q.Text, Vector: q.Vector, Limit: q.N, Fusion: b.fusion(),
 			Alpha: b.opts.VectorWeight / (1 + b.opts.VectorWeight),
 		})
 		c.Fused = b.hits(hits)
 		return c, err
 	case q.Mode == library.Lexical || q.Mode == library.Hybrid:
-		hits, err := b.st.Rank(ctx, wvstore.HybridQuery{Text: q.Text, Limit: q.N})
+		hits, err := b.coll.Rank(ctx, HybridQuery{Text: q.Text, Limit: q.N})
 		c.Lexical = b.hits(hits)
 		return c, err
 	case q.Mode == library.Vector && q.Vector != nil:
-		hits, err := b.st.Rank(ctx, wvstore.HybridQuery{Vector: q.Vector, Limit: q.N})
+		hits, err := b.coll.Rank(ctx, HybridQuery{Vector: q.Vector, Limit: q.N})
 		c.Vector = b.hits(hits)
 		return c, err
 	}
@@ -208,14 +193,14 @@ func (b *Backend) SetFusion(fusion string, vectorWeight float64) {
 
 func (b *Backend) fusion() string {
 	if b.opts.Fusion == library.FusionScores {
-		return wvstore.FusionRelative
+		return FusionRelative
 	}
-	return wvstore.FusionRanked
+	return FusionRanked
 }
 
 // hits keeps which document each ranked passage belongs to, for the
 // library's follow-up Chunks call, and returns the ranking.
-func (b *Backend) hits(hs []wvstore.Hit) []library.Hit {
+func (b *Backend) hits(hs []Hit) []library.Hit {
 	out := make([]library.Hit, len(hs))
 	cs := make([]*store.Chunk, len(hs))
 	for i, h := range hs {
@@ -229,7 +214,7 @@ func (b *Backend) hits(hs []wvstore.Hit) []library.Hit {
 // not fresh, for the library's Document calls that follow Chunks.
 func (b *Backend) prefetchDocs(ctx context.Context, cs []*store.Chunk) {
 	if ids := b.recent.missingDocs(cs); len(ids) > 0 {
-		docs, err := b.st.DocumentInfos(ctx, ids)
+		docs, err := b.coll.DocumentInfos(ctx, ids)
 		if err != nil {
 			b.opts.Logger.Debug("weaviate: prefetch documents", "err", err)
 		}

@@ -14,10 +14,9 @@ import (
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
-	wvlib "github.com/mcpvec/mcpvec/library/weaviate"
+	"github.com/mcpvec/mcpvec/library/weaviate"
+	"github.com/mcpvec/mcpvec/library/weaviate/weaviatetest"
 	"github.com/mcpvec/mcpvec/store"
-	wvstore "github.com/mcpvec/mcpvec/store/weaviate"
-	"github.com/mcpvec/mcpvec/store/weaviate/weaviatetest"
 )
 
 // hasher is the offline embedder, small: the same vectors go into both
@@ -98,7 +97,7 @@ func embeddedLibrary(t *testing.T, opts library.Options) *library.Library {
 func TestSameAnswersAsEmbedded(t *testing.T) {
 	ctx := context.Background()
 	c := weaviatetest.Start(t, weaviatetest.Options{})
-	st, err := wvstore.Open(ctx, c.URL(0, "Parity"), &wvstore.Options{Analyzer: lexical.Tokenize, AnalyzerName: "lexical"})
+	st, err := weaviate.OpenCollection(ctx, c.URL(0, "Parity"), &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: "lexical"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +106,7 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := library.OptionsFor("hash")
-	be := wvlib.New(st, c.URL(0, "Parity"), wvlib.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
+	be := weaviate.New(st, &weaviate.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
 	putCorpus(t, be.Put)
 	remote := library.New(be, hasher, opts)
 	local := embeddedLibrary(t, opts)
@@ -129,7 +128,7 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 				t.Fatalf("%s search %q: %v", mode, q, err)
 			}
 			want, _ := local.Search(ctx, q, library.SearchOptions{K: 3, Mode: mode})
-			if mode == library.Lexical && !cmp.Equal(ids(got), ids(want)) {
+			if mode == library.Lexical && !cmp.Equal(resultsIDs(got), resultsIDs(want)) {
 				t.Errorf("lexical search %q: weaviate %v, embedded %v", q, resultIDs(got), resultIDs(want))
 			}
 			if len(got.Results) == 0 || got.Results[0].ID != top || want.Results[0].ID != top {
@@ -149,7 +148,7 @@ var cmpIgnoreScore = cmp.Options{
 	cmpopts.IgnoreUnexported(library.SearchResult{}),
 }
 
-func ids(r *library.SearchResponse) []string {
+func resultsIDs(r *library.SearchResponse) []string {
 	var out []string
 	for _, x := range r.Results {
 		out = append(out, x.ID)

@@ -19,12 +19,12 @@ func (b *Backend) Counts() library.IndexStats {
 	ctx, cancel := b.ctx()
 	defer cancel()
 	var st library.IndexStats
-	s, err := b.st.Stats(ctx)
+	s, err := b.coll.Stats(ctx)
 	if err != nil {
 		b.opts.Logger.Warn("weaviate: count passages", "err", err)
 		return st
 	}
-	m, err := b.st.Meta(ctx)
+	m, err := b.coll.Meta(ctx)
 	if err != nil {
 		b.opts.Logger.Warn("weaviate: read meta", "err", err)
 		return st
@@ -51,13 +51,13 @@ func (b *Backend) forgetCounts() {
 func (b *Backend) Check(ctx context.Context) (library.Health, error) {
 	var h library.Health
 	var err error
-	if h.Meta, err = b.st.Meta(ctx); err != nil {
+	if h.Meta, err = b.coll.Meta(ctx); err != nil {
 		return h, err
 	}
-	if h.Stats, err = b.st.Stats(ctx); err != nil {
+	if h.Stats, err = b.coll.Stats(ctx); err != nil {
 		return h, err
 	}
-	h.Problems = b.st.Check(ctx)
+	h.Problems = b.coll.Check(ctx)
 	b.forgetCounts()
 	h.Index = b.Counts()
 	h.Consistent = h.Problems == nil && h.Index.LexicalPassages == h.Stats.Chunks

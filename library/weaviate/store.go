@@ -9,7 +9,7 @@ import (
 // settings), each with a context bounded by Options.Timeout.
 
 // Path is the collection's URL, where an embedded library has its file.
-func (b *Backend) Path() string { return b.url }
+func (b *Backend) Path() string { return b.coll.URL() }
 
 // DocumentInfo returns a document without its text, or store.ErrNotFound.
 func (b *Backend) DocumentInfo(id string) (*store.Document, error) { return b.Document(id, false) }
@@ -19,7 +19,7 @@ func (b *Backend) DocumentInfo(id string) (*store.Document, error) { return b.Do
 func (b *Backend) DocumentByPath(path string) (*store.Document, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.st.DocumentByPath(ctx, path)
+	return b.coll.DocumentByPath(ctx, path)
 }
 
 // PutDocument is Put.
@@ -31,7 +31,7 @@ func (b *Backend) PutDocument(doc *store.Document, chunks []store.Chunk, vecs []
 func (b *Backend) Meta() (store.Meta, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.st.Meta(ctx)
+	return b.coll.Meta(ctx)
 }
 
 // SetEmbedder records the embedder identity or checks it
@@ -39,7 +39,7 @@ func (b *Backend) Meta() (store.Meta, error) {
 func (b *Backend) SetEmbedder(e store.EmbedderInfo) error {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.st.SetEmbedder(ctx, e)
+	return b.coll.SetEmbedder(ctx, e)
 }
 
 // SettingOrCreate returns a named setting, creating it when absent; racing
@@ -47,5 +47,5 @@ func (b *Backend) SetEmbedder(e store.EmbedderInfo) error {
 func (b *Backend) SettingOrCreate(name string, create func() ([]byte, error)) ([]byte, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.st.SettingOrCreate(ctx, name, create)
+	return b.coll.SettingOrCreate(ctx, name, create)
 }

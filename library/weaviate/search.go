@@ -68,7 +68,7 @@ func (r *passageRecord) hit() Hit {
 	return h
 }
 
-func (b *Backend) passages(ctx context.Context, args, fields string) ([]Hit, error) {
+func (b *Collection) passages(ctx context.Context, args, fields string) ([]Hit, error) {
 	var recs []passageRecord
 	if err := b.get(ctx, b.classes.passage, args, fields, &recs); err != nil {
 		return nil, err
@@ -89,12 +89,12 @@ const rankFields = "docId index seq _additional { score distance }"
 
 // Lexical returns up to n passages ranked by Weaviate's BM25 on the passage
 // text.
-func (b *Backend) Lexical(ctx context.Context, text string, n int) ([]Hit, error) {
+func (b *Collection) Lexical(ctx context.Context, text string, n int) ([]Hit, error) {
 	return b.search(ctx, HybridQuery{Text: text, Limit: n}, passageFields)
 }
 
 // Nearest returns up to n passages nearest to vec by cosine distance.
-func (b *Backend) Nearest(ctx context.Context, vec []float32, n int) ([]Hit, error) {
+func (b *Collection) Nearest(ctx context.Context, vec []float32, n int) ([]Hit, error) {
 	if len(vec) == 0 {
 		return nil, ErrEmptyQuery
 	}
@@ -116,7 +116,7 @@ type HybridQuery struct {
 }
 
 // Hybrid runs q in one Weaviate query.
-func (b *Backend) Hybrid(ctx context.Context, q HybridQuery) ([]Hit, error) {
+func (b *Collection) Hybrid(ctx context.Context, q HybridQuery) ([]Hit, error) {
 	if strings.TrimSpace(q.Text) == "" || len(q.Vector) == 0 {
 		return nil, ErrEmptyQuery
 	}
@@ -128,12 +128,12 @@ func (b *Backend) Hybrid(ctx context.Context, q HybridQuery) ([]Hit, error) {
 // DocID and Index (no text, no title): Weaviate then reads and sends far
 // less per hit, for callers that load the few passages they show with
 // ChunksAndDocuments. The ranking and scores are those of the full search.
-func (b *Backend) Rank(ctx context.Context, q HybridQuery) ([]Hit, error) {
+func (b *Collection) Rank(ctx context.Context, q HybridQuery) ([]Hit, error) {
 	return b.search(ctx, q, rankFields)
 }
 
 // search runs q as BM25 (no vector), nearVector (no text) or hybrid.
-func (b *Backend) search(ctx context.Context, q HybridQuery, fields string) ([]Hit, error) {
+func (b *Collection) search(ctx context.Context, q HybridQuery, fields string) ([]Hit, error) {
 	text := strings.TrimSpace(q.Text) != ""
 	switch {
 	case !text && len(q.Vector) == 0:
@@ -158,7 +158,7 @@ func (b *Backend) search(ctx context.Context, q HybridQuery, fields string) ([]H
 	return b.hybrid(ctx, q, fields)
 }
 
-func (b *Backend) hybrid(ctx context.Context, q HybridQuery, fields string) ([]Hit, error) {
+func (b *Collection) hybrid(ctx context.Context, q HybridQuery, fields string) ([]Hit, error) {
 	if q.Fusion == "" {
 		q.Fusion = FusionRelative
 	}
@@ -177,7 +177,7 @@ func (b *Backend) hybrid(ctx context.Context, q HybridQuery, fields string) ([]H
 
 // bm25Query returns the BM25 query text and the property it searches: the
 // analyzed terms when Options.Analyzer is set, else the raw text.
-func (b *Backend) bm25Query(text string) (query, property string) {
+func (b *Collection) bm25Query(text string) (query, property string) {
 	if b.opts.Analyzer == nil {
 		return text, "text"
 	}
@@ -206,7 +206,7 @@ func vectorLiteral(v []float32) string {
 
 // Passage returns the passage with public id "<document id>:<index>", or
 // store.ErrNotFound.
-func (b *Backend) Passage(ctx context.Context, id string) (*store.Chunk, error) {
+func (b *Collection) Passage(ctx context.Context, id string) (*store.Chunk, error) {
 	docID, index, ok := store.ParsePassageID(id)
 	if !ok {
 		return nil, fmt.Errorf("passage %q: %w", id, store.ErrNotFound)
@@ -223,7 +223,7 @@ func (b *Backend) Passage(ctx context.Context, id string) (*store.Chunk, error) 
 
 // Chunks returns the passages with these sequence numbers, in the same
 // order, skipping those that do not exist.
-func (b *Backend) Chunks(ctx context.Context, seqs []uint64) ([]*store.Chunk, error) {
+func (b *Collection) Chunks(ctx context.Context, seqs []uint64) ([]*store.Chunk, error) {
 	cs, _, err := b.ChunksAndDocuments(ctx, seqs, nil)
 	return cs, err
 }
@@ -232,7 +232,7 @@ func (b *Backend) Chunks(ctx context.Context, seqs []uint64) ([]*store.Chunk, er
 // the same order, and the documents with these ids (without text, in no
 // particular order), skipping those that do not exist: one GraphQL query
 // per 100 of each.
-func (b *Backend) ChunksAndDocuments(ctx context.Context, seqs []uint64, docIDs []string) ([]*store.Chunk, []*store.Document, error) {
+func (b *Collection) ChunksAndDocuments(ctx context.Context, seqs []uint64, docIDs []string) ([]*store.Chunk, []*store.Document, error) {
 	bySeq := make(map[uint64]*store.Chunk, len(seqs))
 	var docs []*store.Document
 	for start := 0; start < max(len(seqs), len(docIDs)); start += 100 {

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpvec/mcpvec/store/weaviate"
-	"github.com/mcpvec/mcpvec/store/weaviate/weaviatetest"
+	"github.com/mcpvec/mcpvec/library/weaviate"
+	"github.com/mcpvec/mcpvec/library/weaviate/weaviatetest"
 )
 
 const passagesPerDoc = 4
@@ -90,7 +90,7 @@ func TestClusterSurvivesNodeLoss(t *testing.T) {
 
 // ingest puts documents first..last-1 through b, trying each up to three
 // times, and sends the acknowledged ones on acked, which it closes.
-func ingest(ctx context.Context, t *testing.T, b *weaviate.Backend, first, last int, acked chan<- int) {
+func ingest(ctx context.Context, t *testing.T, b *weaviate.Collection, first, last int, acked chan<- int) {
 	defer close(acked)
 	for i := first; i < last; i++ {
 		f := clusterDoc(i)
@@ -114,7 +114,7 @@ func seq(n int) []int {
 }
 
 // checkDocs reads every document in docs with all its passages through b.
-func checkDocs(t *testing.T, b *weaviate.Backend, docs []int) {
+func checkDocs(t *testing.T, b *weaviate.Collection, docs []int) {
 	t.Helper()
 	ctx := context.Background()
 	for _, i := range docs {
@@ -153,7 +153,7 @@ type searchLoad struct {
 
 // startSearchLoad runs one hybrid searcher per backend until stop closes,
 // ctx ends, or each has run 2000 searches.
-func startSearchLoad(ctx context.Context, stop <-chan struct{}, bs ...*weaviate.Backend) *searchLoad {
+func startSearchLoad(ctx context.Context, stop <-chan struct{}, bs ...*weaviate.Collection) *searchLoad {
 	l := &searchLoad{}
 	for n, b := range bs {
 		l.wg.Add(1)

@@ -27,7 +27,7 @@ type DocumentWrite struct {
 // deleted unless the batch writes it again. The results are in ws's order,
 // and only returned when everything is written. Ids and paths must be
 // unique within ws.
-func (b *Backend) PutDocuments(ctx context.Context, ws []DocumentWrite) ([]store.PutResult, error) {
+func (b *Collection) PutDocuments(ctx context.Context, ws []DocumentWrite) ([]store.PutResult, error) {
 	name := fmt.Sprintf("put %d documents", len(ws))
 	if len(ws) == 1 {
 		name = "put document " + ws[0].Doc.ID
@@ -39,7 +39,7 @@ func (b *Backend) PutDocuments(ctx context.Context, ws []DocumentWrite) ([]store
 	return res, nil
 }
 
-func (b *Backend) putDocuments(ctx context.Context, ws []DocumentWrite) ([]store.PutResult, error) {
+func (b *Collection) putDocuments(ctx context.Context, ws []DocumentWrite) ([]store.PutResult, error) {
 	ids, paths := map[string]int{}, map[string]bool{}
 	for i, w := range ws {
 		if err := b.checkPut(ctx, w.Doc, w.Chunks, w.Vectors); err != nil {
@@ -87,7 +87,7 @@ func (b *Backend) putDocuments(ctx context.Context, ws []DocumentWrite) ([]store
 // maps them to their index) and those at their SourcePaths; it deletes the
 // others at those paths that ws does not write again, and notes in each
 // result what the put replaces.
-func (b *Backend) replaceOld(ctx context.Context, ws []DocumentWrite, ids map[string]int) ([]store.PutResult, error) {
+func (b *Collection) replaceOld(ctx context.Context, ws []DocumentWrite, ids map[string]int) ([]store.PutResult, error) {
 	res := make([]store.PutResult, len(ws))
 	var idList, pathList []string
 	byPath := map[string]int{}

@@ -6,15 +6,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpvec/mcpvec/library/weaviate"
+	"github.com/mcpvec/mcpvec/library/weaviate/weaviatetest"
 	"github.com/mcpvec/mcpvec/store"
-	"github.com/mcpvec/mcpvec/store/weaviate"
-	"github.com/mcpvec/mcpvec/store/weaviate/weaviatetest"
 )
 
 // testRank checks, on testSearch's collection, that Rank ranks and scores
 // as the full searches do with passages that carry no text, and that
 // ChunksAndDocuments then reads the passages and their documents.
-func testRank(t *testing.T, b *weaviate.Backend, lex, near []weaviate.Hit) {
+func testRank(t *testing.T, b *weaviate.Collection, lex, near []weaviate.Hit) {
 	ctx := context.Background()
 	hq := weaviate.HybridQuery{Text: "volcano eruption", Vector: axis(1), Limit: 5, Alpha: 0.5, Fusion: weaviate.FusionRanked}
 	hy, err := b.Hybrid(ctx, hq)

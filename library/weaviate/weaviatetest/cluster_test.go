@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Starting real nodes is tested by store/weaviate, which uses this package;
+// Starting real nodes is tested by library/weaviate, which uses this package;
 // this checks the port choice those starts rely on.
 func TestFreePorts(t *testing.T) {
 	ports, err := freePorts(3)

@@ -25,7 +25,7 @@ type Reembed struct {
 // again. dst must be empty or hold r.Identity's vectors
 // (store.ErrEmbedderMismatch); errors are r.Embed's, ctx's or either
 // collection's.
-func (b *Backend) CopyInto(ctx context.Context, dst *Backend, r Reembed, opts CopyOptions) (CopyProgress, error) {
+func (b *Collection) CopyInto(ctx context.Context, dst *Collection, r Reembed, opts CopyOptions) (CopyProgress, error) {
 	if r.Embed == nil {
 		return CopyProgress{}, fmt.Errorf("copy into %s: no embedder", dst.name)
 	}

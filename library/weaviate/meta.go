@@ -46,7 +46,7 @@ type settingObject struct {
 
 // Setting returns a named setting (e.g. a link-signing key) or
 // store.ErrNotFound.
-func (b *Backend) Setting(ctx context.Context, name string) ([]byte, error) {
+func (b *Collection) Setting(ctx context.Context, name string) ([]byte, error) {
 	var o settingObject
 	path := "/v1/objects/" + b.classes.meta + "/" + objectID("setting", name)
 	if err := b.c.do(ctx, http.MethodGet, path, b.readLevel(), nil, &o); err != nil {
@@ -59,14 +59,14 @@ func (b *Backend) Setting(ctx context.Context, name string) ([]byte, error) {
 }
 
 // PutSetting writes a named setting, replacing any previous value.
-func (b *Backend) PutSetting(ctx context.Context, name string, value []byte) error {
+func (b *Collection) PutSetting(ctx context.Context, name string, value []byte) error {
 	if err := b.putObjects(ctx, []object{b.settingObject(name, value)}); err != nil {
 		return fmt.Errorf("put setting %q: %w", name, err)
 	}
 	return nil
 }
 
-func (b *Backend) settingObject(name string, value []byte) object {
+func (b *Collection) settingObject(name string, value []byte) object {
 	return object{Class: b.classes.meta, ID: objectID("setting", name),
 		Properties: map[string]any{"name": name, "value": value}}
 }
@@ -74,7 +74,7 @@ func (b *Backend) settingObject(name string, value []byte) object {
 // SettingOrCreate returns a named setting, creating it with create() when
 // absent. When several processes race, Weaviate's create-only POST keeps one
 // value and every caller returns that value.
-func (b *Backend) SettingOrCreate(ctx context.Context, name string, create func() ([]byte, error)) ([]byte, error) {
+func (b *Collection) SettingOrCreate(ctx context.Context, name string, create func() ([]byte, error)) ([]byte, error) {
 	v, err := b.Setting(ctx, name)
 	if err == nil || !isNotFound(err) {
 		return v, err
@@ -93,7 +93,7 @@ func (b *Backend) SettingOrCreate(ctx context.Context, name string, create func(
 }
 
 // Meta reads the schema version, creation time and embedder identity.
-func (b *Backend) Meta(ctx context.Context) (store.Meta, error) {
+func (b *Collection) Meta(ctx context.Context) (store.Meta, error) {
 	var m store.Meta
 	v, err := b.Setting(ctx, settingSchema)
 	if err != nil {
@@ -119,7 +119,7 @@ func (b *Backend) Meta(ctx context.Context) (store.Meta, error) {
 
 // SetEmbedder records the embedder identity, or checks it against the one
 // recorded: a different one is store.ErrEmbedderMismatch.
-func (b *Backend) SetEmbedder(ctx context.Context, e store.EmbedderInfo) error {
+func (b *Collection) SetEmbedder(ctx context.Context, e store.EmbedderInfo) error {
 	want, err := json.Marshal(e)
 	if err != nil {
 		return err
@@ -143,7 +143,7 @@ func (b *Backend) SetEmbedder(ctx context.Context, e store.EmbedderInfo) error {
 
 // recordedEmbedder returns the embedder identity, read once and then kept:
 // it never changes once recorded. It is nil while none is recorded.
-func (b *Backend) recordedEmbedder(ctx context.Context) (*store.EmbedderInfo, error) {
+func (b *Collection) recordedEmbedder(ctx context.Context) (*store.EmbedderInfo, error) {
 	b.mu.Lock()
 	e := b.embedder
 	b.mu.Unlock()
@@ -163,5 +163,5 @@ func (b *Backend) recordedEmbedder(ctx context.Context) (*store.EmbedderInfo, er
 func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
 
 // readLevel and writeLevel are the consistency_level query parameters.
-func (b *Backend) readLevel() url.Values  { return url.Values{"consistency_level": {b.consistency}} }
-func (b *Backend) writeLevel() url.Values { return url.Values{"consistency_level": {b.consistency}} }
+func (b *Collection) readLevel() url.Values  { return url.Values{"consistency_level": {b.consistency}} }
+func (b *Collection) writeLevel() url.Values { return url.Values{"consistency_level": {b.consistency}} }

@@ -22,7 +22,7 @@ import (
 // deleted, then the document object is written. A failure part way leaves
 // the old document listed, possibly with some new passages searchable;
 // putting it again repairs that.
-func (b *Backend) PutDocument(ctx context.Context, doc *store.Document, chunks []store.Chunk, vectors [][]float32, original []byte) (store.PutResult, error) {
+func (b *Collection) PutDocument(ctx context.Context, doc *store.Document, chunks []store.Chunk, vectors [][]float32, original []byte) (store.PutResult, error) {
 	res, err := b.PutDocuments(ctx, []DocumentWrite{{doc, chunks, vectors, original}})
 	if len(res) == 0 {
 		return store.PutResult{}, err
@@ -32,7 +32,7 @@ func (b *Backend) PutDocument(ctx context.Context, doc *store.Document, chunks [
 
 // checkPut validates ids, counts and vector dimensions against the
 // recorded embedder.
-func (b *Backend) checkPut(ctx context.Context, doc *store.Document, chunks []store.Chunk, vectors [][]float32) error {
+func (b *Collection) checkPut(ctx context.Context, doc *store.Document, chunks []store.Chunk, vectors [][]float32) error {
 	if doc.ID == "" {
 		return fmt.Errorf("empty id")
 	}
@@ -54,7 +54,7 @@ func (b *Backend) checkPut(ctx context.Context, doc *store.Document, chunks []st
 	return nil
 }
 
-func (b *Backend) passageObject(c *store.Chunk, title string, vec []float32) object {
+func (b *Collection) passageObject(c *store.Chunk, title string, vec []float32) object {
 	p := map[string]any{
 		"text": c.Text, "docId": c.DocID, "index": c.Index, "seq": seqText(c.Seq), "start": c.Start, "end": c.End,
 		"pageStart": c.PageStart, "pageEnd": c.PageEnd, "title": title, "headings": nonNil(c.Headings),
@@ -65,7 +65,7 @@ func (b *Backend) passageObject(c *store.Chunk, title string, vec []float32) obj
 	return object{Class: b.classes.passage, ID: objectID("passage", c.ID()), Vector: vec, Properties: p}
 }
 
-func (b *Backend) documentObject(d *store.Document, original []byte) object {
+func (b *Collection) documentObject(d *store.Document, original []byte) object {
 	p := map[string]any{
 		"docId": d.ID, "title": d.Title, "sourcePath": d.SourcePath, "sourceUrl": d.SourceURL,
 		"mediaType": d.MediaType, "sha256": d.SHA256, "size": d.Size, "pages": d.Pages,
@@ -89,7 +89,7 @@ func nonNil[T any](s []T) []T {
 // an interrupted delete leaves the document listed and a second one
 // finishes it). It returns the removed passages' sequence numbers, or
 // store.ErrNotFound.
-func (b *Backend) DeleteDocument(ctx context.Context, id string) ([]uint64, error) {
+func (b *Collection) DeleteDocument(ctx context.Context, id string) ([]uint64, error) {
 	d, err := b.DocumentInfo(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("delete document %s: %w", id, err)

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpvec/mcpvec/library/weaviate"
+	"github.com/mcpvec/mcpvec/library/weaviate/weaviatetest"
 	"github.com/mcpvec/mcpvec/store"
-	"github.com/mcpvec/mcpvec/store/weaviate"
-	"github.com/mcpvec/mcpvec/store/weaviate/weaviatetest"
 )
 
 // lengthEmbedder gives 3-dimensional vectors (other dimensions than the
@@ -35,7 +35,7 @@ func testReindex(t *testing.T, c *weaviatetest.Cluster) {
 	if err := src.PutSetting(ctx, "link-key", []byte{7}); err != nil {
 		t.Fatal(err)
 	}
-	dst, err := weaviate.Open(ctx, c.URL(0, "ReindexNew"), &weaviate.Options{APIKey: c.APIKey()})
+	dst, err := weaviate.OpenCollection(ctx, c.URL(0, "ReindexNew"), &weaviate.Options{APIKey: c.APIKey()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpvec/mcpvec/library/weaviate"
+	"github.com/mcpvec/mcpvec/library/weaviate/weaviatetest"
 	"github.com/mcpvec/mcpvec/store"
-	"github.com/mcpvec/mcpvec/store/weaviate"
-	"github.com/mcpvec/mcpvec/store/weaviate/weaviatetest"
 )
 
 // BenchmarkOneNode ingests docs×10 passages of 384 dimensions into one real
@@ -23,7 +23,7 @@ func BenchmarkOneNode(b *testing.B) {
 	const docs, per, dim = 200, 10, 384
 	c := weaviatetest.Start(b, weaviatetest.Options{})
 	ctx := context.Background()
-	be, err := weaviate.Open(ctx, c.URL(0, "Bench"), nil)
+	be, err := weaviate.OpenCollection(ctx, c.URL(0, "Bench"), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func randomUnit(rng *rand.Rand, dim int) []float32 {
 
 // searchLatencies runs perClient hybrid searches (k 100) from each of
 // clients goroutines and returns the sorted latencies.
-func searchLatencies(b *testing.B, be *weaviate.Backend, rng *rand.Rand, clients, perClient, dim int) []time.Duration {
+func searchLatencies(b *testing.B, be *weaviate.Collection, rng *rand.Rand, clients, perClient, dim int) []time.Duration {
 	qs := make([]weaviate.HybridQuery, clients*perClient)
 	for i := range qs {
 		qs[i] = weaviate.HybridQuery{Text: benchWords[i%len(benchWords)] + " " + benchWords[(i*7)%len(benchWords)],

@@ -50,14 +50,14 @@ type sink interface {
 // embedding), the embedder identity and opts.Settings. It is resumable: a
 // document already in b with the same content hash and passage count is
 // skipped. The embedders must agree (store.ErrEmbedderMismatch).
-func (b *Backend) CopyFrom(ctx context.Context, src *store.DB, opts CopyOptions) (CopyProgress, error) {
+func (b *Collection) CopyFrom(ctx context.Context, src *store.DB, opts CopyOptions) (CopyProgress, error) {
 	return copyLibrary(ctx, dbSide{src}, backendSide{b}, opts)
 }
 
 // CopyTo copies b into the embedded library dst, as CopyFrom does the
 // other way. dst's search indexes are rebuilt from the copied passages when
 // the library is next opened.
-func (b *Backend) CopyTo(ctx context.Context, dst *store.DB, opts CopyOptions) (CopyProgress, error) {
+func (b *Collection) CopyTo(ctx context.Context, dst *store.DB, opts CopyOptions) (CopyProgress, error) {
 	return copyLibrary(ctx, backendSide{b}, dbSide{dst}, opts)
 }
 

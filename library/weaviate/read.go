@@ -45,7 +45,7 @@ func (r *docRecord) document() *store.Document {
 
 // get runs a GraphQL Get on class with args and fields and decodes the
 // objects into out (a pointer to a slice).
-func (b *Backend) get(ctx context.Context, class, args, fields string, out any) error {
+func (b *Collection) get(ctx context.Context, class, args, fields string, out any) error {
 	return b.getAll(ctx, getPart{class, args, fields, out})
 }
 
@@ -57,7 +57,7 @@ type getPart struct {
 }
 
 // getAll runs the parts (each on a different class) in one GraphQL Get.
-func (b *Backend) getAll(ctx context.Context, parts ...getPart) error {
+func (b *Collection) getAll(ctx context.Context, parts ...getPart) error {
 	var q strings.Builder
 	q.WriteString("{ Get {")
 	for _, p := range parts {
@@ -107,7 +107,7 @@ func gqlCond(path, op, valueKey string, value any) string {
 
 // documentWhere returns the one document matching a filter, or
 // store.ErrNotFound.
-func (b *Backend) documentWhere(ctx context.Context, filter, fields string) (*store.Document, error) {
+func (b *Collection) documentWhere(ctx context.Context, filter, fields string) (*store.Document, error) {
 	var recs []docRecord
 	if err := b.get(ctx, b.classes.document, filter+" limit: 1", fields, &recs); err != nil {
 		return nil, err
@@ -119,7 +119,7 @@ func (b *Backend) documentWhere(ctx context.Context, filter, fields string) (*st
 }
 
 // Document returns a document with its full text, or store.ErrNotFound.
-func (b *Backend) Document(ctx context.Context, id string) (*store.Document, error) {
+func (b *Collection) Document(ctx context.Context, id string) (*store.Document, error) {
 	d, err := b.documentWhere(ctx, gqlWhere("docId", "Equal", "valueText", id), docFields+" text")
 	if err != nil {
 		return nil, fmt.Errorf("document %s: %w", id, err)
@@ -131,7 +131,7 @@ func (b *Backend) Document(ctx context.Context, id string) (*store.Document, err
 // It asks whether the object exists first (a HEAD request, far cheaper for
 // Weaviate than a GraphQL query), so the question an ingest asks of every
 // new file is answered by that alone.
-func (b *Backend) DocumentInfo(ctx context.Context, id string) (*store.Document, error) {
+func (b *Collection) DocumentInfo(ctx context.Context, id string) (*store.Document, error) {
 	path := "/v1/objects/" + b.classes.document + "/" + objectID("document", id)
 	err := b.c.do(ctx, http.MethodHead, path, b.readLevel(), nil, nil)
 	if isStatus(err, http.StatusNotFound) {
@@ -149,7 +149,7 @@ func (b *Backend) DocumentInfo(ctx context.Context, id string) (*store.Document,
 
 // DocumentInfos returns the documents with these ids (without text) that
 // exist, in no particular order, in one query per 100 ids.
-func (b *Backend) DocumentInfos(ctx context.Context, ids []string) ([]*store.Document, error) {
+func (b *Collection) DocumentInfos(ctx context.Context, ids []string) ([]*store.Document, error) {
 	var out []*store.Document
 	for start := 0; start < len(ids); start += 100 {
 		part := ids[start:min(start+100, len(ids))]
@@ -167,7 +167,7 @@ func (b *Backend) DocumentInfos(ctx context.Context, ids []string) ([]*store.Doc
 
 // DocumentByPath returns the document ingested from path (without text),
 // or store.ErrNotFound.
-func (b *Backend) DocumentByPath(ctx context.Context, path string) (*store.Document, error) {
+func (b *Collection) DocumentByPath(ctx context.Context, path string) (*store.Document, error) {
 	d, err := b.documentWhere(ctx, gqlWhere("sourcePath", "Equal", "valueText", path), docFields)
 	if err != nil {
 		return nil, fmt.Errorf("document at %q: %w", path, err)
@@ -177,7 +177,7 @@ func (b *Backend) DocumentByPath(ctx context.Context, path string) (*store.Docum
 
 // Documents lists every document without its text, sorted by id like the
 // embedded store, paging through the collection with Weaviate's cursor.
-func (b *Backend) Documents(ctx context.Context) ([]*store.Document, error) {
+func (b *Collection) Documents(ctx context.Context) ([]*store.Document, error) {
 	const page = 500
 	var out []*store.Document
 	after := ""
@@ -203,7 +203,7 @@ func (b *Backend) Documents(ctx context.Context) ([]*store.Document, error) {
 
 // Original returns a document's original file bytes, or store.ErrNotFound
 // when the document or its original is missing.
-func (b *Backend) Original(ctx context.Context, id string) ([]byte, error) {
+func (b *Collection) Original(ctx context.Context, id string) ([]byte, error) {
 	var o struct {
 		Properties struct {
 			Original []byte `json:"original"`
@@ -222,7 +222,7 @@ func (b *Backend) Original(ctx context.Context, id string) ([]byte, error) {
 
 // Stats counts documents, passages (each has a vector) and pages, and sums
 // the original files' sizes as FileBytes.
-func (b *Backend) Stats(ctx context.Context) (store.Stats, error) {
+func (b *Collection) Stats(ctx context.Context) (store.Stats, error) {
 	q := fmt.Sprintf("{ Aggregate { %s { meta { count } } %s { meta { count } pages { sum } size { sum } } } }",
 		b.classes.passage, b.classes.document)
 	var data struct {

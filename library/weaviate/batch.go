@@ -65,7 +65,7 @@ type batchResult struct {
 
 // putObjects upserts objects in batches of Options.BatchSize. It returns the
 // first failed object's error; objects before it are written.
-func (b *Backend) putObjects(ctx context.Context, objs []object) error {
+func (b *Collection) putObjects(ctx context.Context, objs []object) error {
 	for len(objs) > 0 {
 		n := min(len(objs), b.opts.BatchSize)
 		var res []batchResult
@@ -106,7 +106,7 @@ func or(ws ...where) where {
 
 // deleteWhere deletes every object of class matching w, in rounds of
 // Weaviate's per-request limit (at most 1000 rounds).
-func (b *Backend) deleteWhere(ctx context.Context, class string, w where) (int, error) {
+func (b *Collection) deleteWhere(ctx context.Context, class string, w where) (int, error) {
 	total := 0
 	for range 1000 {
 		var resp struct {

@@ -81,7 +81,7 @@ func prop(name, kind string) property {
 // definitions returns the three classes as Open creates them. BM25's k1 and
 // b match the embedded lexical index's defaults; vectors are compared by
 // cosine distance like the embedded HNSW index.
-func (b *Backend) definitions() []class {
+func (b *Collection) definitions() []class {
 	repl := &replication{Factor: b.opts.Replicas, AsyncEnabled: b.opts.AsyncReplication, DeletionStrategy: "TimeBasedResolution"}
 	noVectors := map[string]any{"skip": true}
 	return []class{{
@@ -113,7 +113,7 @@ func (b *Backend) definitions() []class {
 
 // invertedIndex sets BM25's k1 and b to the embedded index's defaults. With
 // an Analyzer, which drops stopwords itself, Weaviate drops none.
-func (b *Backend) invertedIndex() map[string]any {
+func (b *Collection) invertedIndex() map[string]any {
 	cfg := map[string]any{"bm25": map[string]any{"k1": 2.0, "b": 0.75}}
 	if b.opts.Analyzer != nil {
 		cfg["stopwords"] = map[string]any{"preset": "none"}
@@ -123,7 +123,7 @@ func (b *Backend) invertedIndex() map[string]any {
 
 // ensureSchema creates missing classes and checks existing ones. Another
 // process creating the same class at the same time is not an error.
-func (b *Backend) ensureSchema(ctx context.Context) error {
+func (b *Collection) ensureSchema(ctx context.Context) error {
 	for _, want := range b.definitions() {
 		got, err := b.getClass(ctx, want.Class)
 		if isStatus(err, http.StatusNotFound) {
@@ -154,7 +154,7 @@ func (b *Backend) ensureSchema(ctx context.Context) error {
 
 // waitGraphQL waits (at most 10 s) until GraphQL knows the classes: Weaviate
 // rebuilds its GraphQL schema a moment after a class is created.
-func (b *Backend) waitGraphQL(ctx context.Context) error {
+func (b *Collection) waitGraphQL(ctx context.Context) error {
 	var err error
 	for range 100 {
 		if _, err = b.Stats(ctx); err == nil || !strings.Contains(err.Error(), "Cannot query field") {
@@ -175,7 +175,7 @@ func (b *Backend) waitGraphQL(ctx context.Context) error {
 var addedLater = map[string]bool{"headings": true}
 
 // addMissing adds to got the properties of want in addedLater it lacks.
-func (b *Backend) addMissing(ctx context.Context, got *class, want class) error {
+func (b *Collection) addMissing(ctx context.Context, got *class, want class) error {
 	for _, w := range want.Properties {
 		if !addedLater[w.Name] || slices.ContainsFunc(got.Properties, func(p property) bool { return p.Name == w.Name }) {
 			continue
@@ -189,7 +189,7 @@ func (b *Backend) addMissing(ctx context.Context, got *class, want class) error 
 	return nil
 }
 
-func (b *Backend) getClass(ctx context.Context, name string) (*class, error) {
+func (b *Collection) getClass(ctx context.Context, name string) (*class, error) {
 	var c class
 	err := b.c.do(ctx, http.MethodGet, "/v1/schema/"+url.PathEscape(name), nil, nil, &c)
 	return &c, err

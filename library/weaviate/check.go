@@ -11,7 +11,7 @@ import (
 // DeleteDocument leaves; repeating it repairs). It returns nil when
 // consistent, an error describing what is wrong, or an error reading (which
 // wraps the cause). It reads every document and its passages.
-func (b *Backend) Check(ctx context.Context) error {
+func (b *Collection) Check(ctx context.Context) error {
 	docs, err := b.Documents(ctx)
 	if err != nil {
 		return fmt.Errorf("check: %w", err)

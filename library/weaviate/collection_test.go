@@ -14,9 +14,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/library/weaviate"
+	"github.com/mcpvec/mcpvec/library/weaviate/weaviatetest"
 	"github.com/mcpvec/mcpvec/store"
-	"github.com/mcpvec/mcpvec/store/weaviate"
-	"github.com/mcpvec/mcpvec/store/weaviate/weaviatetest"
 )
 
 const dims = 8
@@ -38,7 +38,7 @@ func axis(i int) []float32 {
 
 // mustOpen opens collection on node 0 of c with the test embedder and
 // closes it on cleanup.
-func mustOpen(tb testing.TB, c *weaviatetest.Cluster, node int, collection string, opts *weaviate.Options) *weaviate.Backend {
+func mustOpen(tb testing.TB, c *weaviatetest.Cluster, node int, collection string, opts *weaviate.Options) *weaviate.Collection {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -48,7 +48,7 @@ func mustOpen(tb testing.TB, c *weaviatetest.Cluster, node int, collection strin
 	if opts.APIKey == "" {
 		opts.APIKey = c.APIKey()
 	}
-	b, err := weaviate.Open(ctx, c.URL(node, collection), opts)
+	b, err := weaviate.OpenCollection(ctx, c.URL(node, collection), opts)
 	if err != nil {
 		tb.Fatalf("open: %v", err)
 	}
@@ -82,7 +82,7 @@ func testDoc(id, path string, first int, texts ...string) fixture {
 	return fixture{d, chunks, vecs}
 }
 
-func put(tb testing.TB, b *weaviate.Backend, f fixture, original []byte) store.PutResult {
+func put(tb testing.TB, b *weaviate.Collection, f fixture, original []byte) store.PutResult {
 	tb.Helper()
 	res, err := b.PutDocument(context.Background(), f.d, f.chunks, f.vecs, original)
 	if err != nil {
@@ -144,7 +144,7 @@ func testAnalyzer(t *testing.T, c *weaviatetest.Cluster) {
 		t.Errorf("Lexical on heading words = %v, %v; want h:0 with its headings", ids(hits), err)
 	}
 	for _, o := range []*weaviate.Options{{APIKey: c.APIKey()}, {APIKey: c.APIKey(), Analyzer: lexical.Tokenize, AnalyzerName: "lexical-v2"}} {
-		if _, err := weaviate.Open(ctx, c.URL(0, "Stemmed"), o); !errors.Is(err, weaviate.ErrSchema) {
+		if _, err := weaviate.OpenCollection(ctx, c.URL(0, "Stemmed"), o); !errors.Is(err, weaviate.ErrSchema) {
 			t.Errorf("open with analyzer %+v: %v, want ErrSchema", o, err)
 		}
 	}
@@ -358,7 +358,7 @@ func testErrors(t *testing.T, c *weaviatetest.Cluster) {
 	}
 	resp.Body.Close()
 	key := &weaviate.Options{APIKey: c.APIKey()}
-	if _, err := weaviate.Open(ctx, c.URL(0, "Foreign"), key); !errors.Is(err, weaviate.ErrSchema) {
+	if _, err := weaviate.OpenCollection(ctx, c.URL(0, "Foreign"), key); !errors.Is(err, weaviate.ErrSchema) {
 		t.Errorf("open a foreign class: %v, want ErrSchema", err)
 	}
 	for _, tc := range []struct {
@@ -372,7 +372,7 @@ func testErrors(t *testing.T, c *weaviatetest.Cluster) {
 		{c.URL(0, "Lib"), nil, weaviate.ErrAuth},
 		{c.URL(0, "Lib"), &weaviate.Options{APIKey: "wrong"}, weaviate.ErrAuth},
 	} {
-		if _, err := weaviate.Open(ctx, tc.url, tc.opts); !errors.Is(err, tc.want) {
+		if _, err := weaviate.OpenCollection(ctx, tc.url, tc.opts); !errors.Is(err, tc.want) {
 			t.Errorf("Open(%s) = %v, want %v", tc.url, err, tc.want)
 		}
 	}
@@ -397,7 +397,7 @@ func TestOpenRefusals(t *testing.T) {
 			w.WriteHeader(tc.status)
 			fmt.Fprint(w, tc.body)
 		}))
-		_, err := weaviate.Open(context.Background(), "weaviate://"+strings.TrimPrefix(srv.URL, "http://")+"/Lib", &weaviate.Options{APIKey: "k"})
+		_, err := weaviate.OpenCollection(context.Background(), "weaviate://"+strings.TrimPrefix(srv.URL, "http://")+"/Lib", &weaviate.Options{APIKey: "k"})
 		srv.Close()
 		if !errors.Is(err, tc.want) {
 			t.Errorf("%d %s: Open = %v, want %v", tc.status, tc.body, err, tc.want)

@@ -19,7 +19,7 @@ import (
 // SchemaVersion is the layout of the collections this package writes.
 const SchemaVersion = 1
 
-// MinVersion is the oldest Weaviate release Open accepts: asynchronous
+// MinVersion is the oldest Weaviate release OpenCollection accepts: asynchronous
 // replication and per-class deletion strategies arrived in 1.26.
 const MinVersion = "1.26.0"
 
@@ -30,7 +30,8 @@ const (
 	All    = "ALL"
 )
 
-// Options configures Open. The zero value (or nil) means the defaults.
+// Options configures Open, OpenCollection and New. The zero value (or nil)
+// means the defaults.
 type Options struct {
 	// APIKey is sent as a bearer token; "" sends none (anonymous access).
 	APIKey string
@@ -64,6 +65,21 @@ type Options struct {
 	HTTPClient *http.Client
 	// Logger receives warnings (default slog.Default()).
 	Logger *slog.Logger
+
+	// The fields below configure the Backend (Open, New); OpenCollection
+	// ignores them.
+
+	// Fusion and VectorWeight are the library's (library.Options): how
+	// Weaviate fuses its BM25 and vector lists.
+	Fusion       string
+	VectorWeight float64
+	// Timeout bounds each call that the seam gives no context (default 60 s).
+	Timeout time.Duration
+	// CountsTTL is how long Counts answers from its last reading (default 2 s).
+	CountsTTL time.Duration
+	// RecentTTL is how long passages and document records a search brought
+	// back answer the library's follow-up reads (default 2 s).
+	RecentTTL time.Duration
 }
 
 func (o *Options) withDefaults() Options {
@@ -89,14 +105,34 @@ func (o *Options) withDefaults() Options {
 	if out.Logger == nil {
 		out.Logger = slog.Default()
 	}
+	out.withBackendDefaults()
 	return out
 }
 
-// Backend is an mcpvec library kept in three Weaviate collections. It is
-// safe for concurrent use, also by several processes on several hosts
-// sharing one collection.
-type Backend struct {
+// withBackendDefaults fills the Backend's fields.
+func (o *Options) withBackendDefaults() {
+	if o.VectorWeight <= 0 {
+		o.VectorWeight = 1
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 60 * time.Second
+	}
+	if o.CountsTTL <= 0 {
+		o.CountsTTL = 2 * time.Second
+	}
+	if o.RecentTTL <= 0 {
+		o.RecentTTL = 2 * time.Second
+	}
+}
+
+// Collection is an mcpvec library kept in three Weaviate classes, spoken
+// to directly: every method takes a context and maps to a few requests.
+// Backend puts it behind the library's seam. A Collection is safe for
+// concurrent use, also by several processes on several hosts sharing one
+// collection.
+type Collection struct {
 	c           *client
+	url         string // as given to OpenCollection
 	name        string // the collection named in the URL
 	classes     classNames
 	consistency string
@@ -132,11 +168,11 @@ func ParseURL(raw string) (base, collection string, err error) {
 	return scheme + "://" + u.Host, string(r), nil
 }
 
-// Open connects to the Weaviate at rawURL (see ParseURL), checks its
+// OpenCollection connects to the Weaviate at rawURL (see ParseURL), checks its
 // version, and creates the collection's classes if they are missing or
 // checks them if they exist. Errors wrap ErrURL, ErrUnreachable, ErrAuth,
 // ErrVersion or ErrSchema.
-func Open(ctx context.Context, rawURL string, opts *Options) (*Backend, error) {
+func OpenCollection(ctx context.Context, rawURL string, opts *Options) (*Collection, error) {
 	o := opts.withDefaults()
 	base, name, err := ParseURL(rawURL)
 	if err != nil {
@@ -147,9 +183,9 @@ func Open(ctx context.Context, rawURL string, opts *Options) (*Backend, error) {
 	default:
 		return nil, fmt.Errorf("weaviate consistency %q: want ONE, QUORUM or ALL", o.Consistency)
 	}
-	b := &Backend{
-		c:    &client{base: base, apiKey: o.APIKey, http: o.HTTPClient},
-		name: name, classes: classesFor(name), consistency: o.Consistency, opts: o,
+	b := &Collection{
+		c:   &client{base: base, apiKey: o.APIKey, http: o.HTTPClient},
+		url: rawURL, name: name, classes: classesFor(name), consistency: o.Consistency, opts: o,
 	}
 	if err := b.checkVersion(ctx); err != nil {
 		return nil, err
@@ -164,7 +200,7 @@ func Open(ctx context.Context, rawURL string, opts *Options) (*Backend, error) {
 }
 
 // checkVersion reads /v1/meta and compares its version with MinVersion.
-func (b *Backend) checkVersion(ctx context.Context) error {
+func (b *Collection) checkVersion(ctx context.Context) error {
 	var meta struct {
 		Version string `json:"version"`
 	}
@@ -209,21 +245,24 @@ func versionAtLeast(v, min string) bool {
 	return true
 }
 
-// Version is the server's version, read by Open.
-func (b *Backend) Version() string { return b.version }
+// Version is the server's version, read by OpenCollection.
+func (b *Collection) Version() string { return b.version }
 
-// Collection is the collection name from the URL.
-func (b *Backend) Collection() string { return b.name }
+// Name is the collection name from the URL.
+func (b *Collection) Name() string { return b.name }
 
-// Close releases idle connections. The Backend must not be used after.
-func (b *Backend) Close() error {
+// URL is the URL the collection was opened with.
+func (b *Collection) URL() string { return b.url }
+
+// Close releases idle connections. The Collection must not be used after.
+func (b *Collection) Close() error {
 	b.c.http.CloseIdleConnections()
 	return nil
 }
 
 // checkSchemaVersion records SchemaVersion in a new collection and refuses
 // one written by a newer mcpvec.
-func (b *Backend) checkSchemaVersion(ctx context.Context) error {
+func (b *Collection) checkSchemaVersion(ctx context.Context) error {
 	v, err := b.SettingOrCreate(ctx, settingSchema, func() ([]byte, error) {
 		return []byte(strconv.Itoa(SchemaVersion)), nil
 	})

@@ -76,7 +76,7 @@ func (s dbSide) read(_ context.Context, d *store.Document) (*store.Document, []s
 }
 
 // backendSide is a Weaviate library as a copy's source or sink.
-type backendSide struct{ b *Backend }
+type backendSide struct{ b *Collection }
 
 func (s backendSide) documents(ctx context.Context) ([]*store.Document, error) {
 	return s.b.Documents(ctx)
@@ -127,7 +127,7 @@ type vectorRecord struct {
 
 // passagesWithVectors returns a document's n passages in order, with their
 // vectors, or an error when any is missing.
-func (b *Backend) passagesWithVectors(ctx context.Context, docID string, n int) ([]store.Chunk, [][]float32, error) {
+func (b *Collection) passagesWithVectors(ctx context.Context, docID string, n int) ([]store.Chunk, [][]float32, error) {
 	var recs []vectorRecord
 	fields := "text docId index seq start end pageStart pageEnd title headings _additional { vector }"
 	args := gqlWhere("docId", "Equal", "valueText", docID) + fmt.Sprintf(" limit: %d", n+1)
