@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/ingest/embed/openai"
 	"github.com/mcpvec/mcpvec/library"
-	"github.com/mcpvec/mcpvec/library/weaviate"
 	"github.com/mcpvec/mcpvec/server/admin"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -127,11 +125,12 @@ func envInt(e *env, name string, def int) int {
 	return def
 }
 
-// handle is an open library for one command: an embedded file (db) or a
-// Weaviate collection (wv); docs is whichever is open.
+// handle is an open library for one command: its backend (be, from
+// openBackend), the library file when it is one (db, else nil), what the
+// commands read and write (docs) and the query path (lib).
 type handle struct {
+	be    libBackend
 	db    *store.DB
-	wv    *weaviate.Backend
 	docs  docStore
 	lib   *library.Library
 	emb   embed.Embedder
@@ -140,11 +139,7 @@ type handle struct {
 
 // reopenLib loads the query path again, e.g. after the embedder was set.
 func (h *handle) reopenLib(ctx context.Context) error {
-	if h.wv != nil {
-		h.lib = h.newWeaviateLib()
-		return nil
-	}
-	lib, err := library.Open(ctx, h.db, h.emb, libOptions(h.emb))
+	lib, err := h.be.queryPath(ctx, h.emb)
 	if err != nil {
 		return err
 	}
@@ -271,8 +266,9 @@ const (
 	needSearch             // the query path and writes: h.lib is the whole library
 )
 
-// openLibrary opens the library for a command. write opens it read-write
-// (creating it); otherwise it must exist. need says what else to load: the
+// openLibrary opens the library for a command (openBackend picks the file
+// or the Weaviate collection). write opens it read-write (creating it);
+// otherwise it must exist. need says what else to load: the
 // query path (needSearch), a library that reads documents only (needDocs), or
 // nothing (needStore). Inside a server (forwarded commands) the server's library is
 // used. When another process holds the library and runs a server, it returns
@@ -282,53 +278,26 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write bool, need nee
 		if write && st.readOnly {
 			return nil, fmt.Errorf("%s: %w: the running `mcpvec serve` holds it read-only, so writes are refused", st.db.Path(), store.ErrReadOnly)
 		}
-		return &handle{db: st.db, docs: st.db, lib: st.live.Current(), emb: st.embedder(), close: func() {}}, nil
+		return &handle{be: fileBackend{st.db}, db: st.db, docs: st.db, lib: st.live.Current(), emb: st.embedder(), close: func() {}}, nil
 	}
-	if url, err := lf.storeURL(e); err != nil || url != "" {
-		if err != nil {
-			return nil, err
-		}
-		return openWeaviate(ctx, e, url, lf.coll, need != needStore)
-	}
-	path, err := lf.path(e)
+	be, err := openBackend(ctx, e, lf, write)
 	if err != nil {
 		return nil, err
 	}
-	if !write {
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("no library at %s yet: run `mcpvec ingest FILE...` first (or pass --db)", path)
-		}
-	}
-	db, err := openFile(ctx, e, path, write, lf.mapRoom)
-	if write && cannotWrite(err) {
-		// A read-only mount: a server may hold the library read-only; it
-		// says so. Otherwise say why nothing can be written.
-		err = fmt.Errorf("%w: the library cannot be written here, so writes are refused (`mcpvec serve` serves it read-only)", err)
-		if held := dialHolder(ctx, e, path, write); held != nil {
-			return nil, joinHeld(err, held)
-		}
-		return nil, err
-	}
-	if err != nil {
-		return nil, err
-	}
-	h := &handle{db: db, docs: db, close: func() { db.Close() }}
+	h := &handle{be: be, db: be.file(), docs: be.docs(), close: func() { be.Close() }}
 	switch need {
 	case needStore:
 		return h, nil
 	case needDocs:
-		h.lib = library.OpenDocuments(db, libOptions(nil))
-		return h, nil
+		if h.lib = be.documentsOnly(); h.lib != nil {
+			return h, nil
+		}
 	}
 	if err := h.loadEmbedder(ctx, e); err != nil {
 		h.close()
 		return nil, err
 	}
-	var qe library.QueryEmbedder
-	if h.emb != nil {
-		qe = h.emb
-	}
-	if h.lib, err = library.Open(ctx, db, qe, libOptions(h.emb)); err != nil {
+	if h.lib, err = be.queryPath(ctx, h.emb); err != nil {
 		h.close()
 		return nil, err
 	}

@@ -35,19 +35,19 @@ func runMigrate(ctx context.Context, e *env, args []string) int {
 	}
 	defer file.close()
 	url := *to + *from
-	wv, err := openWeaviate(ctx, e, url, lf.coll, false)
+	wv, err := openWeaviateStore(ctx, e, url, lf.coll)
 	if err != nil {
 		return errorf(e, "%v", err)
 	}
-	defer wv.close()
+	defer wv.Close()
 	opts := weaviate.CopyOptions{Settings: carriedSettings, Progress: func(p weaviate.CopyProgress) {
 		fmt.Fprintf(e.stderr, "\rmigrate: %d/%d documents (%d already there)", p.Copied+p.Skipped, p.Total, p.Skipped)
 	}}
 	var p weaviate.CopyProgress
 	if *to != "" {
-		p, err = wv.wv.Collection().CopyFrom(ctx, file.db, opts)
+		p, err = wv.CopyFrom(ctx, file.db, opts)
 	} else {
-		p, err = wv.wv.Collection().CopyTo(ctx, file.db, opts)
+		p, err = wv.CopyTo(ctx, file.db, opts)
 	}
 	fmt.Fprintln(e.stderr)
 	if err != nil {

@@ -29,13 +29,16 @@ func runReindex(ctx context.Context, e *env, args []string) int {
 		return st
 	}
 	defer h.close()
-	if h.wv != nil {
-		return reindexWeaviate(ctx, e, h, *into, lf, ef, *discard)
-	}
-	if *into != "" {
+	return h.be.reindex(ctx, e, h, reindexFlags{lf: lf, ef: ef, into: *into, discard: *discard})
+}
+
+// reindex re-embeds the library file in place, resuming an interrupted
+// reindex; r.discard throws an interrupted one away.
+func (fileBackend) reindex(ctx context.Context, e *env, h *handle, r reindexFlags) int {
+	if r.into != "" {
 		return errorf(e, "--into is for a Weaviate library (--store); a library file is reindexed in place")
 	}
-	if *discard {
+	if r.discard {
 		return discardReindex(e, h.db)
 	}
 	meta, err := h.db.Meta()
@@ -45,7 +48,7 @@ func runReindex(ctx context.Context, e *env, args []string) int {
 	if meta.Embedder == nil {
 		return errorf(e, "the library is empty: choose the embedder with `mcpvec ingest --embedder ...` instead")
 	}
-	target := ef.identity(e)
+	target := r.ef.identity(e)
 	if target.Provider == "hash" && target.Model != "" {
 		return errorf(e, "--embed-model is for --embedder openai (the offline embedder has one model)")
 	}

@@ -8,13 +8,14 @@ import (
 	"github.com/mcpvec/mcpvec/library/weaviate"
 )
 
-// reindexWeaviate re-embeds the Weaviate library h into a new collection
-// (into): vectors cannot change dimensions inside one collection, so the
-// new vectors are built beside the old ones, which keep serving. Run again
+// reindex re-embeds the Weaviate library into a new collection (r.into):
+// vectors cannot change dimensions inside one collection, so the new
+// vectors are built beside the old ones, which keep serving. Run again
 // after an interruption, it embeds only the documents not yet copied.
 // Switching is pointing --store (or $MCPVEC_STORE) at the new collection.
-func reindexWeaviate(ctx context.Context, e *env, h *handle, into string, lf *libFlags, ef *embedFlags, discard bool) int {
-	if discard {
+func (b weaviateBackend) reindex(ctx context.Context, e *env, _ *handle, r reindexFlags) int {
+	into, lf, ef := r.into, r.lf, r.ef
+	if r.discard {
 		return errorf(e, "a Weaviate reindex keeps nothing staged in the old collection: to throw an interrupted one away, delete the new collection's classes (…Passage, …Document, …Meta)")
 	}
 	if into == "" || !ef.set() {
@@ -34,8 +35,8 @@ func reindexWeaviate(ctx context.Context, e *env, h *handle, into string, lf *li
 	}
 	defer dst.Close()
 	start := time.Now()
-	r := weaviate.Reembed{Identity: emb.Identity(), Embed: emb.Embed}
-	p, err := h.wv.Collection().CopyInto(ctx, dst, r, weaviate.CopyOptions{Settings: carriedSettings,
+	re := weaviate.Reembed{Identity: emb.Identity(), Embed: emb.Embed}
+	p, err := b.wv.Collection().CopyInto(ctx, dst, re, weaviate.CopyOptions{Settings: carriedSettings,
 		Progress: func(p weaviate.CopyProgress) {
 			fmt.Fprintf(e.stderr, "\rreindex: %d/%d documents (%d already there)", p.Copied+p.Skipped, p.Total, p.Skipped)
 		}})
@@ -44,6 +45,6 @@ func reindexWeaviate(ctx context.Context, e *env, h *handle, into string, lf *li
 		return errorf(e, "reindex stopped (rerun the same command to resume): %v", err)
 	}
 	fmt.Fprintf(e.stdout, "reindexed %d documents (%d were already there) into %s with %s in %s; serve it with --store %s\n",
-		p.Copied, p.Skipped, into, r.Identity, time.Since(start).Round(time.Millisecond), into)
+		p.Copied, p.Skipped, into, re.Identity, time.Since(start).Round(time.Millisecond), into)
 	return 0
 }

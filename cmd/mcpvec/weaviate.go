@@ -7,23 +7,8 @@ import (
 	"strings"
 
 	"github.com/mcpvec/mcpvec/index/lexical"
-	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/library/weaviate"
-	"github.com/mcpvec/mcpvec/store"
 )
-
-// docStore is what the commands read and write besides the query path: the
-// embedded *store.DB, or a Weaviate collection (*weaviate.Backend).
-type docStore interface {
-	Path() string
-	Documents() ([]*store.Document, error)
-	DocumentByPath(path string) (*store.Document, error)
-	DocumentInfo(id string) (*store.Document, error)
-	PutDocument(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error)
-	Meta() (store.Meta, error)
-	SetEmbedder(e store.EmbedderInfo) error
-	SettingOrCreate(name string, create func() ([]byte, error)) ([]byte, error)
-}
 
 // storeURL is the Weaviate library the flags or $MCPVEC_STORE select, or
 // "" for the embedded library file.
@@ -83,25 +68,13 @@ func (f *collectionFlags) options() (weaviate.Options, error) {
 
 // openWeaviate opens the Weaviate library at url (API key from
 // $MCPVEC_WEAVIATE_API_KEY), creating its collections when missing with
-// cf's settings (nil: the environment's or the defaults). Several
-// processes may share it, so nothing is forwarded or locked.
-func openWeaviate(ctx context.Context, e *env, url string, cf *collectionFlags, needLib bool) (*handle, error) {
-	st, err := openWeaviateStore(ctx, e, url, cf)
+// cf's settings (nil: the environment's or the defaults).
+func openWeaviate(ctx context.Context, e *env, url string, cf *collectionFlags) (*weaviate.Backend, error) {
+	c, err := openWeaviateStore(ctx, e, url, cf)
 	if err != nil {
 		return nil, err
 	}
-	h := &handle{close: func() { st.Close() }}
-	h.wv = weaviate.New(st, nil)
-	h.docs = h.wv
-	if !needLib {
-		return h, nil
-	}
-	if err := h.loadEmbedder(ctx, e); err != nil {
-		h.close()
-		return nil, err
-	}
-	h.lib = h.newWeaviateLib()
-	return h, nil
+	return weaviate.New(c, nil), nil
 }
 
 // openWeaviateStore opens the collection at url with the CLI's analyzer.
@@ -115,18 +88,4 @@ func openWeaviateStore(ctx context.Context, e *env, url string, cf *collectionFl
 	}
 	opts.APIKey, opts.Analyzer, opts.AnalyzerName = e.getenv("MCPVEC_WEAVIATE_API_KEY"), lexical.Tokenize, lexical.AnalyzerName
 	return weaviate.OpenCollection(ctx, url, &opts)
-}
-
-// newWeaviateLib is the query path over h.wv with the embedder's fusion.
-// The offline embedder gets no query-word weights: Weaviate keeps the
-// lexical statistics.
-func (h *handle) newWeaviateLib() *library.Library {
-	opts := libOptions(h.emb)
-	opts.UseIDF = nil
-	h.wv.SetFusion(opts.Fusion, opts.VectorWeight)
-	var qe library.QueryEmbedder
-	if h.emb != nil {
-		qe = h.emb
-	}
-	return library.New(h.wv, qe, opts)
 }

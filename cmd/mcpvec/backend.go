@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/weaviate"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// libBackend is an open library's storage as the commands see it: a
+// library file (fileBackend) or a Weaviate collection (weaviateBackend).
+// openBackend is the one place that tells them apart; commands call these
+// methods instead of asking which kind they have. What only a library file
+// holds (OAuth sign-ins, sync roots, a read-only open, the admin channel)
+// commands reach through file, nil for a collection.
+type libBackend interface {
+	// docs is what the commands read and write besides the query path.
+	docs() docStore
+	// file is the library file, or nil when the library is not one.
+	file() *store.DB
+	// queryPath builds the query path over the backend for emb (nil: no
+	// embedder yet, lexical only).
+	queryPath(ctx context.Context, emb embed.Embedder) (*library.Library, error)
+	// documentsOnly is a library that reads documents and passages and
+	// loads no index (fetch), or nil when the backend has nothing lighter
+	// than its query path.
+	documentsOnly() *library.Library
+	// reindex re-embeds the library of h with the embedder the flags ask
+	// for: a file in place, a collection into a new one. It returns the
+	// exit status.
+	reindex(ctx context.Context, e *env, h *handle, r reindexFlags) int
+	// Close closes the library.
+	Close() error
+}
+
+// docStore is what the commands read and write besides the query path: the
+// embedded *store.DB, or a Weaviate collection (*weaviate.Backend).
+type docStore interface {
+	Path() string
+	Documents() ([]*store.Document, error)
+	DocumentByPath(path string) (*store.Document, error)
+	DocumentInfo(id string) (*store.Document, error)
+	PutDocument(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error)
+	Meta() (store.Meta, error)
+	SetEmbedder(e store.EmbedderInfo) error
+	SettingOrCreate(name string, create func() ([]byte, error)) ([]byte, error)
+}
+
+// reindexFlags are `mcpvec reindex`'s flags.
+type reindexFlags struct {
+	lf      *libFlags
+	ef      *embedFlags
+	into    string // a new Weaviate collection
+	discard bool
+}
+
+// openBackend opens the library the flags select: the Weaviate collection
+// of a weaviate:// or weaviates:// URL (--store or $MCPVEC_STORE), else the
+// library file (--db, $MCPVEC_DB or the default). write opens a file
+// read-write, creating it; otherwise it must exist. A file held by another
+// process comes back as errForward or errBusy (see openFile).
+func openBackend(ctx context.Context, e *env, lf *libFlags, write bool) (libBackend, error) {
+	url, err := lf.storeURL(e)
+	if err != nil {
+		return nil, err
+	}
+	if url != "" {
+		wv, err := openWeaviate(ctx, e, url, lf.coll)
+		if err != nil {
+			return nil, err
+		}
+		return weaviateBackend{wv}, nil
+	}
+	path, err := lf.path(e)
+	if err != nil {
+		return nil, err
+	}
+	db, err := openFileBackend(ctx, e, path, write, lf.mapRoom)
+	if err != nil {
+		return nil, err
+	}
+	return fileBackend{db}, nil
+}
+
+// openFileBackend opens the library file at path for a command: openFile,
+// with the errors a command reports for a missing library or one that
+// cannot be written.
+func openFileBackend(ctx context.Context, e *env, path string, write bool, mapRoom int64) (*store.DB, error) {
+	if !write {
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("no library at %s yet: run `mcpvec ingest FILE...` first (or pass --db)", path)
+		}
+	}
+	db, err := openFile(ctx, e, path, write, mapRoom)
+	if write && cannotWrite(err) {
+		// A read-only mount: a server may hold the library read-only; it
+		// says so. Otherwise say why nothing can be written.
+		err = fmt.Errorf("%w: the library cannot be written here, so writes are refused (`mcpvec serve` serves it read-only)", err)
+		if held := dialHolder(ctx, e, path, write); held != nil {
+			return nil, joinHeld(err, held)
+		}
+	}
+	return db, err
+}
+
+// queryEmbedder is emb as the library takes it: a nil interface when
+// there is no embedder.
+func queryEmbedder(emb embed.Embedder) library.QueryEmbedder {
+	if emb == nil {
+		return nil
+	}
+	return emb
+}
+
+// fileBackend is a library file: bbolt with the HNSW and BM25 indexes
+// loaded in process.
+type fileBackend struct{ db *store.DB }
+
+func (b fileBackend) docs() docStore  { return b.db }
+func (b fileBackend) file() *store.DB { return b.db }
+func (b fileBackend) Close() error    { return b.db.Close() }
+
+func (b fileBackend) queryPath(ctx context.Context, emb embed.Embedder) (*library.Library, error) {
+	return library.Open(ctx, b.db, queryEmbedder(emb), libOptions(emb))
+}
+
+func (b fileBackend) documentsOnly() *library.Library {
+	return library.OpenDocuments(b.db, libOptions(nil))
+}
+
+// weaviateBackend is a Weaviate collection; several processes may share
+// it, so nothing is forwarded or locked.
+type weaviateBackend struct{ wv *weaviate.Backend }
+
+func (b weaviateBackend) docs() docStore  { return b.wv }
+func (b weaviateBackend) file() *store.DB { return nil }
+func (b weaviateBackend) Close() error    { return b.wv.Close() }
+
+// queryPath is the query path over the collection with the embedder's
+// fusion. The offline embedder gets no query-word weights: Weaviate keeps
+// the lexical statistics.
+func (b weaviateBackend) queryPath(_ context.Context, emb embed.Embedder) (*library.Library, error) {
+	opts := libOptions(emb)
+	opts.UseIDF = nil
+	b.wv.SetFusion(opts.Fusion, opts.VectorWeight)
+	return library.New(b.wv, queryEmbedder(emb), opts), nil
+}
+
+// documentsOnly is nil: a collection's query path loads nothing in
+// process.
+func (b weaviateBackend) documentsOnly() *library.Library { return nil }
