@@ -108,7 +108,7 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 	}
 	opts := library.OptionsFor("hash")
 	be := wvlib.New(st, c.URL(0, "Parity"), wvlib.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
-	putCorpus(t, be.Put)
+	putCorpus(t, be.PutDocument)
 	remote := library.New(be, hasher, opts)
 	local := embeddedLibrary(t, opts)
 
