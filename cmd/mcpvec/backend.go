@@ -137,7 +137,7 @@ func (b fileBackend) documentsOnly() *library.Library {
 // it, so nothing is forwarded or locked.
 type weaviateBackend struct{ wv *weaviate.Backend }
 
-func (b weaviateBackend) docs() docStore  { return b.wv }
+func (b weaviateBackend) docs() docStore  { return wvDocs{b.wv} }
 func (b weaviateBackend) file() *store.DB { return nil }
 func (b weaviateBackend) Close() error    { return b.wv.Close() }
 
@@ -154,3 +154,11 @@ func (b weaviateBackend) queryPath(_ context.Context, emb embed.Embedder) (*libr
 // documentsOnly is nil: a collection's query path loads nothing in
 // process.
 func (b weaviateBackend) documentsOnly() *library.Library { return nil }
+
+// wvDocs is the Weaviate backend in the shape of docStore, whose
+// Documents, as store.DB's, takes no context (the seam's does).
+type wvDocs struct{ *weaviate.Backend }
+
+func (d wvDocs) Documents() ([]*store.Document, error) {
+	return d.Backend.Documents(context.Background())
+}

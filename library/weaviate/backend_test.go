@@ -107,7 +107,7 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 	}
 	opts := library.OptionsFor("hash")
 	be := weaviate.New(st, &weaviate.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
-	putCorpus(t, be.Put)
+	putCorpus(t, be.PutDocument)
 	remote := library.New(be, hasher, opts)
 	local := embeddedLibrary(t, opts)
 
@@ -138,7 +138,28 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 			}
 		}
 	}
+	checkCallerContext(t, be)
 	checkOriginalSummaryRemove(t, local, remote)
+}
+
+// checkCallerContext: the seam's methods work within the caller's context
+// (a cancelled one stops them) instead of one the backend makes up.
+func checkCallerContext(t *testing.T, be *weaviate.Backend) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	calls := map[string]func() error{
+		"Documents": func() error { _, err := be.Documents(ctx); return err },
+		"Document":  func() error { _, err := be.Document(ctx, "cats", true); return err },
+		"Original":  func() error { _, _, _, err := be.Original(ctx, "cats"); return err },
+		"Chunks":    func() error { _, err := be.Chunks(ctx, []uint64{1}); return err },
+		"Delete":    func() error { _, err := be.Delete(ctx, "no-such-document"); return err },
+	}
+	for name, call := range calls {
+		if err := call(); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s with a cancelled context: %v; want context.Canceled", name, err)
+		}
+	}
 }
 
 // cmpIgnoreScore compares results without their scores (each backend

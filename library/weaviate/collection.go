@@ -73,7 +73,8 @@ type Options struct {
 	// Weaviate fuses its BM25 and vector lists.
 	Fusion       string
 	VectorWeight float64
-	// Timeout bounds each call that the seam gives no context (default 60 s).
+	// Timeout bounds each Backend call to Weaviate (default 60 s), within
+	// the caller's context when the call has one.
 	Timeout time.Duration
 	// CountsTTL is how long Counts answers from its last reading (default 2 s).
 	CountsTTL time.Duration

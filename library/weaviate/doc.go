@@ -48,8 +48,10 @@
 //   - A search through the library seam asks Weaviate for the ranking only
 //     (Rank: ids and scores), then reads the passages shown and their
 //     documents in one query (ChunksAndDocuments).
-//   - The seam's methods without a context get one bounded by
-//     Options.Timeout.
+//   - Each Backend call to Weaviate is bounded by Options.Timeout within
+//     the caller's context; the methods in the shape of store.DB (Meta,
+//     SetEmbedder, DocumentByPath, ...), which take no context, get one
+//     bounded by Options.Timeout alone.
 //   - Hybrid searches are fused by Weaviate in one query: the library's
 //     reciprocal rank fusion maps to rankedFusion and its score fusion to
 //     relativeScoreFusion, with alpha = w/(1+w) for vector weight w.
