@@ -8,14 +8,13 @@ import (
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
-	"github.com/mcpvec/mcpvec/library/weaviate"
 	"github.com/mcpvec/mcpvec/store"
 )
 
 // libBackend is an open library's storage as the commands see it: a
-// library file (fileBackend) or a Weaviate collection (weaviateBackend).
-// openBackend is the one place that tells them apart; commands call these
-// methods instead of asking which kind they have. What only a library file
+// library file (fileBackend) or a Weaviate collection (weaviateBackend, in
+// weaviate.go). openBackend is the one place that tells them apart;
+// commands call these methods instead of asking which kind they have. What only a library file
 // holds (OAuth sign-ins, sync roots, a read-only open, the admin channel)
 // commands reach through file, nil for a collection.
 type libBackend interface {
@@ -39,7 +38,7 @@ type libBackend interface {
 }
 
 // docStore is what the commands read and write besides the query path: the
-// embedded *store.DB, or a Weaviate collection (*weaviate.Backend).
+// embedded *store.DB, or wvDocs.
 type docStore interface {
 	Path() string
 	Documents() ([]*store.Document, error)
@@ -55,13 +54,13 @@ type docStore interface {
 type reindexFlags struct {
 	lf      *libFlags
 	ef      *embedFlags
-	into    string // a new Weaviate collection
+	into    string // a new collection (weaviateBackend.reindex)
 	discard bool
 }
 
-// openBackend opens the library the flags select: the Weaviate collection
-// of a weaviate:// or weaviates:// URL (--store or $MCPVEC_STORE), else the
-// library file (--db, $MCPVEC_DB or the default). write opens a file
+// openBackend opens the library the flags select: the collection at the
+// store URL (--store or $MCPVEC_STORE, see storeURL), else the library file
+// (--db, $MCPVEC_DB or the default). write opens a file
 // read-write, creating it; otherwise it must exist. A file held by another
 // process comes back as errForward or errBusy (see openFile).
 func openBackend(ctx context.Context, e *env, lf *libFlags, write bool) (libBackend, error) {
@@ -70,11 +69,7 @@ func openBackend(ctx context.Context, e *env, lf *libFlags, write bool) (libBack
 		return nil, err
 	}
 	if url != "" {
-		wv, err := openWeaviate(ctx, e, url, lf.coll)
-		if err != nil {
-			return nil, err
-		}
-		return weaviateBackend{wv}, nil
+		return openWeaviate(ctx, e, url, lf.coll)
 	}
 	path, err := lf.path(e)
 	if err != nil {
@@ -131,34 +126,4 @@ func (b fileBackend) queryPath(ctx context.Context, emb embed.Embedder) (*librar
 
 func (b fileBackend) documentsOnly() *library.Library {
 	return library.OpenDocuments(b.db, libOptions(nil))
-}
-
-// weaviateBackend is a Weaviate collection; several processes may share
-// it, so nothing is forwarded or locked.
-type weaviateBackend struct{ wv *weaviate.Backend }
-
-func (b weaviateBackend) docs() docStore  { return wvDocs{b.wv} }
-func (b weaviateBackend) file() *store.DB { return nil }
-func (b weaviateBackend) Close() error    { return b.wv.Close() }
-
-// queryPath is the query path over the collection with the embedder's
-// fusion. The offline embedder gets no query-word weights: Weaviate keeps
-// the lexical statistics.
-func (b weaviateBackend) queryPath(_ context.Context, emb embed.Embedder) (*library.Library, error) {
-	opts := libOptions(emb)
-	opts.UseIDF = nil
-	b.wv.SetFusion(opts.Fusion, opts.VectorWeight)
-	return library.New(b.wv, queryEmbedder(emb), opts), nil
-}
-
-// documentsOnly is nil: a collection's query path loads nothing in
-// process.
-func (b weaviateBackend) documentsOnly() *library.Library { return nil }
-
-// wvDocs is the Weaviate backend in the shape of docStore, whose
-// Documents, as store.DB's, takes no context (the seam's does).
-type wvDocs struct{ *weaviate.Backend }
-
-func (d wvDocs) Documents() ([]*store.Document, error) {
-	return d.Backend.Documents(context.Background())
 }

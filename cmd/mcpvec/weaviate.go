@@ -7,7 +7,10 @@ import (
 	"strings"
 
 	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/library/weaviate"
+	"github.com/mcpvec/mcpvec/store"
 )
 
 // storeURL is the Weaviate library the flags or $MCPVEC_STORE select, or
@@ -69,12 +72,12 @@ func (f *collectionFlags) options() (weaviate.Options, error) {
 // openWeaviate opens the Weaviate library at url (API key from
 // $MCPVEC_WEAVIATE_API_KEY), creating its collections when missing with
 // cf's settings (nil: the environment's or the defaults).
-func openWeaviate(ctx context.Context, e *env, url string, cf *collectionFlags) (*weaviate.Backend, error) {
+func openWeaviate(ctx context.Context, e *env, url string, cf *collectionFlags) (libBackend, error) {
 	c, err := openWeaviateStore(ctx, e, url, cf)
 	if err != nil {
 		return nil, err
 	}
-	return weaviate.New(c, nil), nil
+	return weaviateBackend{weaviate.New(c, nil)}, nil
 }
 
 // openWeaviateStore opens the collection at url with the CLI's analyzer.
@@ -88,4 +91,34 @@ func openWeaviateStore(ctx context.Context, e *env, url string, cf *collectionFl
 	}
 	opts.APIKey, opts.Analyzer, opts.AnalyzerName = e.getenv("MCPVEC_WEAVIATE_API_KEY"), lexical.Tokenize, lexical.AnalyzerName
 	return weaviate.OpenCollection(ctx, url, &opts)
+}
+
+// weaviateBackend is a Weaviate collection; several processes may share
+// it, so nothing is forwarded or locked.
+type weaviateBackend struct{ wv *weaviate.Backend }
+
+func (b weaviateBackend) docs() docStore  { return wvDocs{b.wv} }
+func (b weaviateBackend) file() *store.DB { return nil }
+func (b weaviateBackend) Close() error    { return b.wv.Close() }
+
+// queryPath is the query path over the collection with the embedder's
+// fusion. The offline embedder gets no query-word weights: Weaviate keeps
+// the lexical statistics.
+func (b weaviateBackend) queryPath(_ context.Context, emb embed.Embedder) (*library.Library, error) {
+	opts := libOptions(emb)
+	opts.UseIDF = nil
+	b.wv.SetFusion(opts.Fusion, opts.VectorWeight)
+	return library.New(b.wv, queryEmbedder(emb), opts), nil
+}
+
+// documentsOnly is nil: a collection's query path loads nothing in
+// process.
+func (b weaviateBackend) documentsOnly() *library.Library { return nil }
+
+// wvDocs is the Weaviate backend in the shape of docStore, whose
+// Documents, as store.DB's, takes no context (the seam's does).
+type wvDocs struct{ *weaviate.Backend }
+
+func (d wvDocs) Documents() ([]*store.Document, error) {
+	return d.Backend.Documents(context.Background())
 }
