@@ -59,10 +59,10 @@ type reindexFlags struct {
 }
 
 // openBackend opens the library the flags select: the collection at the
-// store URL (--store or $MCPVEC_STORE, see storeURL), else the library file
-// (--db, $MCPVEC_DB or the default). write opens a file
-// read-write, creating it; otherwise it must exist. A file held by another
-// process comes back as errForward or errBusy (see openFile).
+// store URL (--store or $MCPVEC_STORE, see storeURL), else the library
+// file (--db, $MCPVEC_DB or the default). write opens a file read-write,
+// creating it; otherwise it must exist. A file held by another process
+// comes back as errForward or errBusy (see openFile).
 func openBackend(ctx context.Context, e *env, lf *libFlags, write bool) (libBackend, error) {
 	url, err := lf.storeURL(e)
 	if err != nil {
@@ -75,17 +75,17 @@ func openBackend(ctx context.Context, e *env, lf *libFlags, write bool) (libBack
 	if err != nil {
 		return nil, err
 	}
-	db, err := openFileBackend(ctx, e, path, write, lf.mapRoom)
+	db, err := openLibraryFile(ctx, e, path, write, lf.mapRoom)
 	if err != nil {
 		return nil, err
 	}
 	return fileBackend{db}, nil
 }
 
-// openFileBackend opens the library file at path for a command: openFile,
+// openLibraryFile opens the library file at path for a command: openFile,
 // with the errors a command reports for a missing library or one that
 // cannot be written.
-func openFileBackend(ctx context.Context, e *env, path string, write bool, mapRoom int64) (*store.DB, error) {
+func openLibraryFile(ctx context.Context, e *env, path string, write bool, mapRoom int64) (*store.DB, error) {
 	if !write {
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("no library at %s yet: run `mcpvec ingest FILE...` first (or pass --db)", path)
