@@ -135,9 +135,9 @@ func (o Options) withDefaults() Options {
 // (embed.TraitsOf). A semantic model gets hybrid search with plain
 // reciprocal rank fusion.
 //
-// A lexical-grade embedder is searched by BM25 alone. The offline embedder
-// is one (embed.Traits.LexicalGrade): fused with BM25 it adds
-// nothing measurable (384 dimensions, nDCG@10 lexical / hybrid: SciFact
+// A lexical-grade embedder (embed.Traits.LexicalGrade), such as the
+// offline one, is searched by BM25 alone: fused with BM25 it adds nothing
+// measurable (384 dimensions, nDCG@10 lexical / hybrid: SciFact
 // 0.697 / 0.692, its misspelled and re-worded variants 0.578 / 0.579,
 // Cranfield 0.382 / 0.382; long-PDF check, cited page relevant in the top 5
 // 0.777 / 0.777, at rank 1 0.553 / 0.553) while the vector half costs as

@@ -135,9 +135,9 @@ func newEmbedder(cfg Config) (*Embedder, error) {
 	return o, nil
 }
 
-// Identity returns provider Provider ("openai"), the model, the dimensions (0 until
-// the probe or first answer when SkipProbe was set) and the base URL
-// without userinfo or query. Safe for concurrent use.
+// Identity returns provider Provider ("openai"), the model, the dimensions
+// (0 until the probe or first answer when SkipProbe was set) and the base
+// URL without userinfo or query. Safe for concurrent use.
 func (o *Embedder) Identity() embed.Identity {
 	return embed.Identity{Provider: Provider, Model: o.cfg.Model, Dimensions: int(o.dims.Load()), BaseURL: o.baseURL}
 }
