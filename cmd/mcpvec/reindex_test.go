@@ -361,3 +361,27 @@ func TestEmbedBatchingFollowsTheRequestSize(t *testing.T) {
 		}
 	}
 }
+
+// TestReindexTargetRefusesAModelOfOneModelProviders: --embed-model is
+// refused for a provider with one model (embed.Traits.OneModel, the offline
+// embedder), by trait, and passed on for the others.
+func TestReindexTargetRefusesAModelOfOneModelProviders(t *testing.T) {
+	e := &env{getenv: func(string) string { return "" }}
+	for _, c := range []struct {
+		flags embedFlags
+		ok    bool
+	}{
+		{embedFlags{provider: "hash", model: "m"}, false},
+		{embedFlags{model: "m"}, false}, // no provider: the offline one
+		{embedFlags{provider: "hash", dims: 256}, true},
+		{embedFlags{provider: "openai", model: "m"}, true},
+	} {
+		id, err := c.flags.reindexTarget(e)
+		if (err == nil) != c.ok {
+			t.Errorf("reindexTarget(%+v) = %+v, %v; want ok %v", c.flags, id, err, c.ok)
+		}
+		if err != nil && err.Error() != "--embed-model is for --embedder openai (the offline embedder has one model)" {
+			t.Errorf("reindexTarget(%+v): %v", c.flags, err)
+		}
+	}
+}
