@@ -75,7 +75,7 @@ func Open(ctx context.Context, id Identity, o Options) (Embedder, error) {
 		id.Provider = HashProvider
 	}
 	p, ok := lookup(id.Provider)
-	if !ok {
+	if !ok || p.Open == nil {
 		return nil, fmt.Errorf("%w %q (want %s)", ErrUnknownProvider, id.Provider, providerNames())
 	}
 	return p.Open(ctx, id, o)
