@@ -36,13 +36,14 @@ func TestImportLayering(t *testing.T) {
 		"library":          {"library", "store", "index/vector", "index/lexical", "internal/swar"},
 		"internal/swar":    {}, // eight-byte scans for snippets and JSON, a leaf
 		"internal/evalset": {}, // the shared eval collections and their scoring, a leaf
-		// The embedders: the interface and the offline one need only the
-		// identity type; the provider adds token estimates; the test kits
+		// The embedders: the interface, identity, traits, registry and the
+		// offline embedder stand alone (the store keeps its own record of
+		// the identity); the provider adds token estimates; the test kits
 		// stand alone.
-		"ingest/embed":                   {"store"},
-		"ingest/embed/openai":            {"ingest/embed", "ingest/chunk", "store"},
+		"ingest/embed":                   {},
+		"ingest/embed/openai":            {"ingest/embed", "ingest/chunk"},
 		"ingest/embed/openai/openaitest": {},
-		"ingest/embed/embedtest":         {"store"},
+		"ingest/embed/embedtest":         {"ingest/embed"},
 		"store/storetest":                {"store"}, // the shared test kit
 		"internal/golden":                {},        // the -update test kit, a leaf
 		"internal/reallib":               {"library", "store", "ingest/embed", "internal/evalset", "internal/cputime"},
