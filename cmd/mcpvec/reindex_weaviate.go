@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/library/weaviate"
+	"github.com/mcpvec/mcpvec/store"
 )
 
 // reindex re-embeds the Weaviate library into a new collection (r.into):
@@ -21,9 +22,9 @@ func (b weaviateBackend) reindex(ctx context.Context, e *env, _ *handle, r reind
 	if into == "" || !ef.set() {
 		return errorf(e, "reindex of a Weaviate library builds a new collection: --into weaviate://host:port/NewCollection --embedder hash|openai [--embed-model M] [--dimensions N]")
 	}
-	target := ef.identity(e)
-	if target.Provider == "hash" && target.Model != "" {
-		return errorf(e, "--embed-model is for --embedder openai (the offline embedder has one model)")
+	target, err := ef.reindexTarget(e)
+	if err != nil {
+		return errorf(e, "%v", err)
 	}
 	emb, err := newEmbedder(ctx, e, target)
 	if err != nil {
@@ -35,7 +36,7 @@ func (b weaviateBackend) reindex(ctx context.Context, e *env, _ *handle, r reind
 	}
 	defer dst.Close()
 	start := time.Now()
-	re := weaviate.Reembed{Identity: emb.Identity(), Embed: emb.Embed}
+	re := weaviate.Reembed{Identity: store.EmbedderInfo(emb.Identity()), Embed: emb.Embed}
 	p, err := b.wv.Collection().CopyInto(ctx, dst, re, weaviate.CopyOptions{Settings: carriedSettings,
 		Progress: func(p weaviate.CopyProgress) {
 			fmt.Fprintf(e.stderr, "\rreindex: %d/%d documents (%d already there)", p.Copied+p.Skipped, p.Total, p.Skipped)

@@ -105,7 +105,7 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 	if err := st.SetEmbedder(ctx, identity); err != nil {
 		t.Fatal(err)
 	}
-	opts := library.OptionsFor("hash")
+	opts := library.OptionsFor(embed.TraitsOf(embed.Identity(identity)))
 	be := weaviate.New(st, &weaviate.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
 	putCorpus(t, be.PutDocument)
 	remote := library.New(be, hasher, opts)
