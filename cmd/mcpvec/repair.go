@@ -46,7 +46,13 @@ func rebuildIndexes(ctx context.Context, e *env, path string) int {
 		return errorf(e, "%v", err)
 	}
 	defer db.Close()
-	if err := library.DropIndexes(db); err != nil {
+	err = db.Update(func(tx *store.Tx) error {
+		if err := tx.DropAux(library.AuxVectors); err != nil {
+			return err
+		}
+		return tx.DropAux(library.AuxLexical)
+	})
+	if err != nil {
 		return errorf(e, "drop indexes: %v", err)
 	}
 	lib, err := library.Open(ctx, db, nil, library.Options{})
