@@ -82,7 +82,9 @@ func failf(format string, a ...any) error {
 
 // exitStatus prints err on w and returns the exit status for it: 0 for
 // nil and for --help, 2 for a usageError, an exitError's own status, and
-// 1 for any other error, printed as one "mcpvec: …" line (printError).
+// 1 for any other error, printed as one "mcpvec: …" line (printError). It
+// keeps no state: commands forwarded to a server call it concurrently,
+// each with its own w.
 func exitStatus(w io.Writer, err error) int {
 	var u *usageError
 	var x *exitError
