@@ -36,7 +36,8 @@
 //     with tesseract.
 //   - [github.com/mcpvec/mcpvec/ingest/extract/office]: the ZIP/XML formats
 //     (DOCX, PPTX, XLSX, ODT, ODP, ODS, EPUB) and the OLE2 sniff.
-//   - [github.com/mcpvec/mcpvec/ingest/extract/markup]: HTML, Markdown, RTF and plain text decoding.
+//   - [github.com/mcpvec/mcpvec/ingest/extract/markup]: HTML, Markdown
+//     (goldmark), RTF and plain text decoding.
 //
 // What they share (Document, Heading, the expansion budget, CleanText,
 // heading placement, the page flow of structured formats, the sentinels)
@@ -62,7 +63,7 @@
 //     mark) is decoded as Windows-1252, a superset of Latin-1.
 //   - Headings: Document.Headings come from PDF bookmarks (not from tagged
 //     structure or font sizes; a PDF without an outline has none), Markdown
-//     ATX and setext headings, HTML and EPUB h1-h6 (EPUB's nav document is
+//     ATX and setext headings (also in lists and quotes), HTML and EPUB h1-h6 (EPUB's nav document is
 //     not read), DOCX paragraphs whose style or direct formatting has an
 //     outline level (styles.xml, following basedOn; "heading N" and "Title"
 //     names otherwise), ODT text:h, PPTX/ODP title placeholders, and the
