@@ -30,9 +30,8 @@ type libBackend interface {
 	// than its query path.
 	documentsOnly() *library.Library
 	// reindex re-embeds the library of h with the embedder the flags ask
-	// for: a file in place, a collection into a new one. It returns the
-	// exit status.
-	reindex(ctx context.Context, e *env, h *handle, r reindexFlags) int
+	// for: a file in place, a collection into a new one.
+	reindex(ctx context.Context, e *env, h *handle, r reindexFlags) error
 	// Close closes the library.
 	Close() error
 }

@@ -66,6 +66,15 @@ func TestImportLayering(t *testing.T) {
 		// its test kit, which starts real nodes, stands alone.
 		"library/weaviate":              {"library", "store"},
 		"library/weaviate/weaviatetest": {},
+
+		// extract is the API and dispatch over one package per family of
+		// formats; the families share only internal/core (office reads
+		// EPUB chapters with markup's HTML reader).
+		"ingest/extract":               {"ingest/extract/internal/core", "ingest/extract/pdf", "ingest/extract/office", "ingest/extract/markup"},
+		"ingest/extract/internal/core": {},
+		"ingest/extract/pdf":           {"ingest/extract/internal/core"},
+		"ingest/extract/office":        {"ingest/extract/internal/core", "ingest/extract/markup"},
+		"ingest/extract/markup":        {"ingest/extract/internal/core"},
 	}
 	// Test kits: golden registers a flag; reallib opens real libraries.
 	testKits := []string{"internal/golden", "internal/reallib"}
