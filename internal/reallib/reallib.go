@@ -13,6 +13,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/internal/evalset"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -46,7 +47,7 @@ func Open(tb testing.TB, logger *slog.Logger) (*library.Library, *store.DB, []st
 	emb := embed.NewHash(cfg)
 	opts := library.OptionsFor("hash")
 	opts.UseIDF, opts.Logger = emb.SetQueryWeight, logger
-	lib, err := library.Open(context.Background(), db, emb, opts)
+	lib, err := embedded.Open(context.Background(), db, emb, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
