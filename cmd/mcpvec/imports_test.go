@@ -23,8 +23,9 @@ func TestImportLayering(t *testing.T) {
 		"index":  {"index"},
 		"ingest": {"ingest", "store", "index"},
 		"server": {"server", "library", "store", "index", "internal"},
-		// The library core and its backends: never ingest, server or cmd.
-		"library": {"library", "store", "index", "internal"},
+		// The core and its backends: never server or cmd; of ingest only
+		// the embedder interface (the exact rules below).
+		"library": {"library", "store", "index", "ingest", "internal"},
 		// internal/ holds leaves any package may use (swar, cputime,
 		// evalset) and test kits no production package may import (see
 		// testKits below).
@@ -34,22 +35,24 @@ func TestImportLayering(t *testing.T) {
 	exact := map[string][]string{
 		// The core answers over library.Backend: it names no backend and
 		// no bucket; the index packages give only its options' types and
-		// the query's tokens.
-		"library": {"store", "index/lexical", "index/vector", "internal/swar"},
+		// the query's tokens, ingest/embed the embedder interface and
+		// traits (never a provider).
+		"library": {"store", "index/lexical", "index/vector", "ingest/embed", "internal/swar"},
 		// The backends implement library.Backend: the embedded one over
 		// the bbolt store and the in-process indexes, Weaviate's adapter
 		// over its client.
-		"library/embedded": {"library", "store", "index/lexical", "index/vector"},
+		"library/embedded": {"library", "store", "index/lexical", "index/vector", "ingest/embed"},
 		"library/weaviate": {"library", "store", "store/weaviate"},
 		"internal/swar":    {}, // eight-byte scans for snippets and JSON, a leaf
 		"internal/evalset": {}, // the shared eval collections and their scoring, a leaf
-		// The embedders: the interface and the offline one need only the
-		// identity type; the provider adds token estimates; the test kits
+		// The embedders: the interface, identity, traits, registry and the
+		// offline embedder stand alone (the store keeps its own record of
+		// the identity); the provider adds token estimates; the test kits
 		// stand alone.
-		"ingest/embed":                   {"store"},
-		"ingest/embed/openai":            {"ingest/embed", "ingest/chunk", "store"},
+		"ingest/embed":                   {},
+		"ingest/embed/openai":            {"ingest/embed", "ingest/chunk"},
 		"ingest/embed/openai/openaitest": {},
-		"ingest/embed/embedtest":         {"store"},
+		"ingest/embed/embedtest":         {"ingest/embed"},
 		"store/storetest":                {"store"}, // the shared test kit
 		// A Library over the embedded backend in a temporary file.
 		"library/embedded/embeddedtest": {"library", "library/embedded", "store", "store/storetest", "index/lexical", "ingest/embed/embedtest"},

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
 
 	"github.com/mcpvec/mcpvec/index/lexical"
@@ -91,17 +92,17 @@ func New(ctx context.Context, db *store.DB, opts library.Options) (*Backend, err
 func options(db *store.DB, opts library.Options) library.Options {
 	if opts.Index == (vector.Config{}) {
 		if meta, err := db.Meta(); err == nil && meta.Embedder != nil {
-			opts.Index = indexConfigFor(meta.Embedder.Provider)
+			opts.Index = indexConfigFor(embed.Identity(*meta.Embedder))
 		}
 	}
 	return opts.WithDefaults()
 }
 
-// indexConfigFor is the vector index configuration of a provider's
-// libraries (library.OptionsFor's, defaults filled in): what Open uses
-// when the caller names none and what Reindex builds.
-func indexConfigFor(provider string) vector.Config {
-	return library.OptionsFor(provider).WithDefaults().Index
+// indexConfigFor is the vector index configuration of the libraries of an
+// embedder (library.OptionsFor its traits, defaults filled in): what Open
+// uses when the caller names none and what Reindex builds.
+func indexConfigFor(id embed.Identity) vector.Config {
+	return library.OptionsFor(embed.TraitsOf(id)).WithDefaults().Index
 }
 
 // openEmbedded loads the persisted indexes over db, reconciling them with

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
-
 	"github.com/mcpvec/mcpvec/store"
 	"golang.org/x/sync/errgroup"
 )
@@ -48,7 +48,7 @@ var ErrEmbedCache = errors.New("embed cache")
 type EmbedCache struct {
 	db     *store.DB
 	emb    library.Embedder
-	id     store.EmbedderInfo
+	id     embed.Identity
 	prefix []byte
 	opts   library.EmbedCacheOptions
 
@@ -58,7 +58,7 @@ type EmbedCache struct {
 // NewEmbedCache returns a caching wrapper around emb, whose identity is id
 // (it must be the identity of the vectors emb returns: entries of another
 // identity are never served).
-func NewEmbedCache(db *store.DB, emb library.Embedder, id store.EmbedderInfo, opts *library.EmbedCacheOptions) *EmbedCache {
+func NewEmbedCache(db *store.DB, emb library.Embedder, id embed.Identity, opts *library.EmbedCacheOptions) *EmbedCache {
 	var o library.EmbedCacheOptions
 	if opts != nil {
 		o = *opts

@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
 
 	"github.com/mcpvec/mcpvec/index/lexical"
@@ -67,7 +68,7 @@ func (l *Backend) Fold(ctx context.Context) error {
 
 // EmbedCache wraps emb in a cache kept in the store's aux bucket
 // AuxEmbedCache (EmbedCacher).
-func (l *Backend) EmbedCache(emb library.Embedder, id store.EmbedderInfo, opts library.EmbedCacheOptions) library.CachingEmbedder {
+func (l *Backend) EmbedCache(emb library.Embedder, id embed.Identity, opts library.EmbedCacheOptions) library.CachingEmbedder {
 	return NewEmbedCache(l.db, emb, id, &opts)
 }
 

@@ -107,7 +107,7 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 	if err := st.SetEmbedder(ctx, identity); err != nil {
 		t.Fatal(err)
 	}
-	opts := library.OptionsFor("hash")
+	opts := library.OptionsFor(embed.TraitsOf(embed.Identity(identity)))
 	be := wvlib.New(st, c.URL(0, "Parity"), wvlib.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
 	putCorpus(t, be.PutDocument)
 	remote := library.New(be, hasher, opts)
