@@ -18,7 +18,7 @@ import (
 type Writes struct {
 	lib   *Library
 	emb   Embedder
-	cache *EmbedCache
+	cache CachingEmbedder
 	stop  func()
 }
 
@@ -26,12 +26,13 @@ type Writes struct {
 // id, in batches of size, par at a time (embed.Traits.Batching gives the
 // usual values). A local embedder (embed.Traits.Local, the offline one) is
 // not wrapped in the cache: recomputing is cheaper than a transaction per
-// batch, nor is anything for a Library made with New (the cache lives in
-// the embedded store). The indexes are saved every saveEvery (0: never) until Finish.
+// batch, nor is anything for a backend that keeps no cache (EmbedCacher:
+// the cache lives in the embedded store). The indexes are saved every
+// saveEvery (0: never) until Finish.
 func (l *Library) BeginWrites(ctx context.Context, emb Embedder, id embed.Identity, size, par int, saveEvery time.Duration) *Writes {
 	w := &Writes{lib: l, emb: emb, stop: func() {}}
-	if !embed.TraitsOf(id).Local && l.db != nil {
-		w.cache = NewEmbedCache(l.db, emb, id, &EmbedCacheOptions{Batch: size, Parallel: par, Logger: l.opts.Logger})
+	if !embed.TraitsOf(id).Local && l.caps.cache != nil {
+		w.cache = l.caps.cache.EmbedCache(emb, id, EmbedCacheOptions{Batch: size, Parallel: par, Logger: l.opts.Logger})
 		w.emb = w.cache
 	}
 	if saveEvery > 0 {
@@ -58,7 +59,7 @@ func (w *Writes) Cached() (EmbedCacheStats, bool) {
 // disk, not correctness, and the next clean run clears the cache). Errors
 // are the backend's. It has the shape of ingest.Options.Put.
 func (w *Writes) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
-	res, err := w.lib.be.Put(doc, chunks, vecs, original)
+	res, err := w.lib.be.Put(context.Background(), doc, chunks, vecs, original)
 	if err != nil || w.cache == nil {
 		return res, err
 	}
@@ -120,7 +121,7 @@ func (l *Library) saveEvery(ctx context.Context, d time.Duration) func() {
 // persist the indexes. It returns ErrNotFound for an unknown id, otherwise
 // the store's errors.
 func (l *Library) Remove(id string) (int, error) {
-	removed, err := l.be.Delete(id)
+	removed, err := l.be.Delete(context.Background(), id)
 	if errors.Is(err, store.ErrNotFound) {
 		return 0, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
