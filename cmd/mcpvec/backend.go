@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -120,9 +121,9 @@ func (b fileBackend) file() *store.DB { return b.db }
 func (b fileBackend) Close() error    { return b.db.Close() }
 
 func (b fileBackend) queryPath(ctx context.Context, emb embed.Embedder) (*library.Library, error) {
-	return library.Open(ctx, b.db, queryEmbedder(emb), libOptions(emb))
+	return embedded.Open(ctx, b.db, queryEmbedder(emb), libOptions(emb))
 }
 
 func (b fileBackend) documentsOnly() *library.Library {
-	return library.OpenDocuments(b.db, libOptions(nil))
+	return embedded.OpenDocuments(b.db, libOptions(nil))
 }

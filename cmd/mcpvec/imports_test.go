@@ -12,9 +12,10 @@ import (
 )
 
 // TestImportLayering keeps the dependency arrows of the README true: store
-// and index are leaves, ingest and server never import each other, and only
-// cmd wires packages together. Test files are exempt (they may build real
-// libraries to test against).
+// and index are leaves, ingest and server never import each other, the
+// library core imports neither (nor any backend), and only cmd wires
+// packages together, naming the backends. Test files are exempt (they may
+// build real libraries to test against).
 func TestImportLayering(t *testing.T) {
 	const mod = "github.com/mcpvec/mcpvec/"
 	allowed := map[string][]string{
@@ -22,18 +23,26 @@ func TestImportLayering(t *testing.T) {
 		"index":  {"index"},
 		"ingest": {"ingest", "store", "index"},
 		"server": {"server", "library", "store", "index", "internal"},
-		// The core: the one query path and every write. It is imported by
-		// the transports and cmd, and imports none of them.
+		// The core and its backends: never server or cmd; of ingest only
+		// the embedder interface (the exact rules below).
 		"library": {"library", "store", "index", "ingest", "internal"},
 		// internal/ holds leaves any package may use (swar, cputime,
 		// evalset) and test kits no production package may import (see
 		// testKits below).
 		"internal": {"internal", "library", "store", "ingest", "server", "cmd"},
 	}
-	// Packages with a narrower rule than their top folder: the live library
-	// names buckets and indexes, never ingest or the MCP server.
+	// Packages with a narrower rule than their top folder.
 	exact := map[string][]string{
-		"library":          {"library", "store", "index/vector", "index/lexical", "ingest/embed", "internal/swar"},
+		// The core answers over library.Backend: it names no backend and
+		// no bucket; the index packages give only its options' types and
+		// the query's tokens, ingest/embed the embedder interface and
+		// traits (never a provider).
+		"library": {"store", "index/lexical", "index/vector", "ingest/embed", "internal/swar"},
+		// The backends implement library.Backend: the embedded one over
+		// the bbolt store and the in-process indexes, Weaviate's over its
+		// collection client in the same package.
+		"library/embedded": {"library", "store", "index/lexical", "index/vector", "ingest/embed"},
+		"library/weaviate": {"library", "store"},
 		"internal/swar":    {}, // eight-byte scans for snippets and JSON, a leaf
 		"internal/evalset": {}, // the shared eval collections and their scoring, a leaf
 		// The embedders: the interface, identity, traits, registry and the
@@ -45,12 +54,14 @@ func TestImportLayering(t *testing.T) {
 		"ingest/embed/openai/openaitest": {},
 		"ingest/embed/embedtest":         {"ingest/embed"},
 		"store/storetest":                {"store"}, // the shared test kit
-		"internal/golden":                {},        // the -update test kit, a leaf
-		"internal/reallib":               {"library", "store", "ingest/embed", "internal/evalset", "internal/cputime"},
-		"internal/cputime":               {}, // CPU clocks for benchmarks and harnesses, a leaf
-		"server/mcptest":                 {}, // the MCP test kit: tool calls, the Node clients
-		"ingest/extract/extracttest":     {}, // documents of every format, for tests
-		"server/admin":                   {}, // a leaf; server/admin/imports_test.go checks only cmd imports it
+		// A Library over the embedded backend in a temporary file.
+		"library/embedded/embeddedtest": {"library", "library/embedded", "store", "store/storetest", "index/lexical", "ingest/embed/embedtest"},
+		"internal/golden":               {}, // the -update test kit, a leaf
+		"internal/reallib":              {"library", "library/embedded", "store", "ingest/embed", "internal/evalset", "internal/cputime"},
+		"internal/cputime":              {}, // CPU clocks for benchmarks and harnesses, a leaf
+		"server/mcptest":                {}, // the MCP test kit: tool calls, the Node clients
+		"ingest/extract/extracttest":    {}, // documents of every format, for tests
+		"server/admin":                  {}, // a leaf; server/admin/imports_test.go checks only cmd imports it
 		// sync plans with discover and writes through ingest and the
 		// Library interface it declares; watch only calls a sync func.
 		"ingest/sync":          {"ingest", "ingest/discover", "ingest/chunk", "store"},
@@ -62,9 +73,7 @@ func TestImportLayering(t *testing.T) {
 		// Who a request is from, for per-client limits: a leaf the server and
 		// the web page share.
 		"server/internal/client": {"server/internal/loopback"},
-		// The Weaviate backend implements the seam over the store's types;
-		// its test kit, which starts real nodes, stands alone.
-		"library/weaviate":              {"library", "store"},
+		// The Weaviate test kit, which starts real nodes, stands alone.
 		"library/weaviate/weaviatetest": {},
 
 		// extract is the API and dispatch over one package per family of
@@ -77,7 +86,9 @@ func TestImportLayering(t *testing.T) {
 		"ingest/extract/markup":        {"ingest/extract/internal/core"},
 	}
 	// Test kits: golden registers a flag; reallib opens real libraries.
-	testKits := []string{"internal/golden", "internal/reallib"}
+	testKits := []string{"internal/golden", "internal/reallib", "library/embedded/embeddedtest"}
+	// Backends are named only by cmd (not walked) and by test kits.
+	backends := []string{"library/embedded", "library/weaviate"}
 	root := filepath.Join("..", "..")
 	checked := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -113,8 +124,11 @@ func TestImportLayering(t *testing.T) {
 			if slices.Contains(testKits, strings.TrimPrefix(p, mod)) {
 				t.Errorf("%s imports %s: a test kit, for _test.go files only", rel, p)
 			}
-			if !strings.HasPrefix(p, mod) {
-				continue
+			if slices.Contains(backends, strings.TrimPrefix(p, mod)) && !slices.Contains(testKits, dir) && !slices.Contains(backends, dir) {
+				t.Errorf("%s imports %s: only cmd and test kits name a backend", rel, p)
+			}
+			if !strings.HasPrefix(p, mod) || slices.Contains(testKits, dir) {
+				continue // a test kit's exact rule replaces its folder's
 			}
 			target := strings.Split(strings.TrimPrefix(p, mod), "/")[0]
 			good := false
