@@ -130,7 +130,7 @@ func (l *embedded) replay(d *deferredVectors, vec *vector.Index, gen uint64) err
 			if res.Generation <= gen {
 				continue // in the graph as loaded
 			}
-			if err := l.applyVectors(vec, res); err != nil {
+			if err := l.applyVectors(vec, res, nil); err != nil {
 				return err
 			}
 		}

@@ -37,6 +37,9 @@ func (d docsOnly) Document(id string, text bool) (*store.Document, error) {
 	}
 	return d.db.DocumentInfo(id)
 }
+func (d docsOnly) DocumentByPath(path string) (*store.Document, error) {
+	return d.db.DocumentByPath(path)
+}
 func (d docsOnly) Documents() ([]*store.Document, error)        { return d.db.Documents() }
 func (d docsOnly) Chunks(seqs []uint64) ([]*store.Chunk, error) { return d.db.Chunks(seqs) }
 func (d docsOnly) Original(id string) (io.ReadSeeker, int64, time.Time, error) {

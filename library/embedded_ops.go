@@ -11,13 +11,19 @@ import (
 	"github.com/mcpvec/mcpvec/store"
 )
 
-// Put stores the document in one transaction and indexes its passages.
+// Put stores the document in one transaction and indexes its passages
+// from chunks and vecs, as handed (PutDocument numbers chunks in the order
+// of res.Added): nothing just written is read back.
 func (l *embedded) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
 	res, err := l.db.PutDocument(doc, chunks, vecs, original)
 	if err != nil {
 		return res, err
 	}
-	return res, l.Apply(res)
+	if err := l.apply(res, &handed{chunks, vecs}); err != nil {
+		return res, err
+	}
+	l.mark.applied(res.Generation)
+	return res, nil
 }
 
 // Delete removes the document from the store and the indexes.
@@ -38,7 +44,10 @@ func (l *embedded) Document(id string, text bool) (*store.Document, error) {
 	return l.docs.get(id, l.db.DocumentInfo)
 }
 
-func (l *embedded) Documents() ([]*store.Document, error)        { return docsOnly{l.db}.Documents() }
+func (l *embedded) Documents() ([]*store.Document, error) { return docsOnly{l.db}.Documents() }
+func (l *embedded) DocumentByPath(path string) (*store.Document, error) {
+	return docsOnly{l.db}.DocumentByPath(path)
+}
 func (l *embedded) Chunks(seqs []uint64) ([]*store.Chunk, error) { return docsOnly{l.db}.Chunks(seqs) }
 func (l *embedded) Original(id string) (io.ReadSeeker, int64, time.Time, error) {
 	return docsOnly{l.db}.Original(id)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/mcpvec/mcpvec/index/lexical"
@@ -197,4 +198,13 @@ func RecordQueries(l *Library) func() []Query {
 // BackendCandidates calls l's backend's Candidates.
 func BackendCandidates(ctx context.Context, l *Library, q Query) (Candidates, error) {
 	return l.be.Candidates(ctx, q)
+}
+
+// CountReadBacks counts the times a write's added passages are read back
+// from the store to be indexed; the returned func reads the count and
+// undoes it.
+func CountReadBacks() (count func() int64) {
+	var n atomic.Int64
+	readBack = func() { n.Add(1) }
+	return func() int64 { readBack = nil; return n.Load() }
 }

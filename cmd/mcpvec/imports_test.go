@@ -20,7 +20,7 @@ func TestImportLayering(t *testing.T) {
 	allowed := map[string][]string{
 		"store":  {"store"},
 		"index":  {"index"},
-		"ingest": {"ingest", "store", "index"},
+		"ingest": {"ingest", "store", "index", "internal"},
 		"server": {"server", "store", "index", "internal"},
 		// internal/ holds leaves any package may use (swar, cputime,
 		// evalset) and test kits no production package may import (see
@@ -44,6 +44,7 @@ func TestImportLayering(t *testing.T) {
 		"internal/golden":                {},        // the -update test kit, a leaf
 		"internal/reallib":               {"library", "store", "ingest/embed", "internal/evalset", "internal/cputime"},
 		"internal/cputime":               {}, // CPU clocks for benchmarks and harnesses, a leaf
+		"internal/bytesize":              {}, // sizes as people read them, for ingest and the web page, a leaf
 		"server/mcptest":                 {}, // the MCP test kit: tool calls, the Node clients
 		"ingest/extract/extracttest":     {}, // documents of every format, for tests
 		"server/admin":                   {}, // a leaf; server/admin/imports_test.go checks only cmd imports it
@@ -54,7 +55,7 @@ func TestImportLayering(t *testing.T) {
 		"ingest/watch":         {"ingest/sync", "ingest/discover"},
 		// The web interface reads and writes through the live library; uploads
 		// reach ingest only through the func cmd passes it.
-		"server/web": {"server", "library", "server/oauth", "store", "server/internal/client", "server/internal/loopback"},
+		"server/web": {"server", "library", "server/oauth", "store", "server/internal/client", "server/internal/loopback", "internal/bytesize"},
 		// Who a request is from, for per-client limits: a leaf the server and
 		// the web page share.
 		"server/internal/client": {"server/internal/loopback"},

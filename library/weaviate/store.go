@@ -15,16 +15,11 @@ func (b *Backend) Path() string { return b.url }
 func (b *Backend) DocumentInfo(id string) (*store.Document, error) { return b.Document(id, false) }
 
 // DocumentByPath returns the document ingested from path, or
-// store.ErrNotFound.
+// store.ErrNotFound (library.Backend's lookup for ingest).
 func (b *Backend) DocumentByPath(path string) (*store.Document, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
 	return b.st.DocumentByPath(ctx, path)
-}
-
-// PutDocument is Put.
-func (b *Backend) PutDocument(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
-	return b.Put(doc, chunks, vecs, original)
 }
 
 // Meta reads the collection's meta record.
