@@ -2,10 +2,15 @@ package library_test
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
 // TestWritesPutIndexesWhatItIsHanded: the write door (Writes.Put, what
@@ -52,4 +57,74 @@ func TestWritesPutIndexesWhatItIsHanded(t *testing.T) {
 	if n := readBacks(); n == 0 {
 		t.Fatal("a direct store write was indexed without reading it back: is the counter wired?")
 	}
+}
+
+// BenchmarkWritesPut stores documents of 20 passages (~250 tokens each,
+// offline-embedder vectors; the store without fsync) one per op, as
+// ingest's door does now (handed: the backend indexes what it is handed)
+// and as it did before (readBack: PutDocument, then Library.Apply reads
+// the passages and vectors back from the store to index them), into the
+// offline embedder's Scan index and into an HNSW graph.
+func BenchmarkWritesPut(b *testing.B) {
+	emb := embed.NewHash(embed.DefaultHashConfig())
+	r := rand.New(rand.NewPCG(5, 6))
+	const docs, perDoc = 64, 20
+	texts := make([][]string, docs)
+	vecs := make([][][]float32, docs)
+	for d := range texts {
+		for range perDoc {
+			texts[d] = append(texts[d], benchText(r, 180))
+		}
+		vecs[d], _ = emb.Embed(context.Background(), texts[d])
+	}
+	for _, index := range []string{"scan", "graph"} {
+		for _, way := range []string{"handed", "readBack"} {
+			b.Run(index+"/"+way, func(b *testing.B) {
+				db := storetest.MustOpen(b, &store.Options{NoSync: true})
+				db.SetEmbedder(emb.Identity())
+				opts := library.OptionsFor(emb.Identity().Provider)
+				opts.Index.Scan = index == "scan"
+				lib, err := library.Open(context.Background(), db, emb, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				w := lib.BeginWrites(context.Background(), emb, emb.Identity(), 0, 0, 0)
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					d := i % docs
+					doc, chunks := benchDoc(texts[d], d)
+					if err := putOnce(lib, db, w, way, doc, chunks, vecs[d]); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+			})
+		}
+	}
+}
+
+// benchDoc is document d of texts, one passage per text.
+func benchDoc(texts []string, d int) (*store.Document, []store.Chunk) {
+	chunks := make([]store.Chunk, len(texts))
+	for i, t := range texts {
+		chunks[i] = store.Chunk{Text: t, End: len(t), PageStart: 1, PageEnd: 1}
+	}
+	doc := &store.Document{ID: fmt.Sprintf("doc%03d", d), Title: "bench", SourcePath: fmt.Sprintf("/bench/%d.txt", d),
+		MediaType: "text/plain", Pages: 1, PageStarts: []int{0}, Text: strings.Join(texts, " ")}
+	return doc, chunks
+}
+
+// putOnce stores doc the way named: through the write door, or directly
+// to the store and then applied.
+func putOnce(lib *library.Library, db *store.DB, w *library.Writes, way string, doc *store.Document, chunks []store.Chunk, vecs [][]float32) error {
+	if way == "handed" {
+		_, err := w.Put(context.Background(), doc, chunks, vecs, nil)
+		return err
+	}
+	res, err := db.PutDocument(doc, chunks, vecs, nil)
+	if err != nil {
+		return err
+	}
+	return lib.Apply(res)
 }
