@@ -20,29 +20,31 @@ var ErrNoIndexes = errors.New("library opened for reading documents only: no sea
 // the BM25 segment, which a fetch never reads. Searches, counts and writes
 // return ErrNoIndexes. Safe for concurrent use.
 func OpenDocuments(db *store.DB, opts Options) *Library {
-	return &Library{be: docsOnly{db}, db: db, opts: opts.withDefaults()}
+	return New(docsOnly{db}, nil, opts)
 }
 
 // docsOnly is the Backend of OpenDocuments.
 type docsOnly struct{ db *store.DB }
 
-func (d docsOnly) Put(*store.Document, []store.Chunk, [][]float32, []byte) (store.PutResult, error) {
+func (d docsOnly) Put(context.Context, *store.Document, []store.Chunk, [][]float32, []byte) (store.PutResult, error) {
 	return store.PutResult{}, ErrNoIndexes
 }
-func (d docsOnly) Apply(store.PutResult) error     { return ErrNoIndexes }
-func (d docsOnly) Delete(string) ([]uint64, error) { return nil, ErrNoIndexes }
-func (d docsOnly) Document(id string, text bool) (*store.Document, error) {
+func (d docsOnly) Apply(context.Context, store.PutResult) error     { return ErrNoIndexes }
+func (d docsOnly) Delete(context.Context, string) ([]uint64, error) { return nil, ErrNoIndexes }
+func (d docsOnly) Document(_ context.Context, id string, text bool) (*store.Document, error) {
 	if text {
 		return d.db.Document(id)
 	}
 	return d.db.DocumentInfo(id)
 }
-func (d docsOnly) DocumentByPath(path string) (*store.Document, error) {
+func (d docsOnly) DocumentByPath(_ context.Context, path string) (*store.Document, error) {
 	return d.db.DocumentByPath(path)
 }
-func (d docsOnly) Documents() ([]*store.Document, error)        { return d.db.Documents() }
-func (d docsOnly) Chunks(seqs []uint64) ([]*store.Chunk, error) { return d.db.Chunks(seqs) }
-func (d docsOnly) Original(id string) (io.ReadSeeker, int64, time.Time, error) {
+func (d docsOnly) Documents(context.Context) ([]*store.Document, error) { return d.db.Documents() }
+func (d docsOnly) Chunks(_ context.Context, seqs []uint64) ([]*store.Chunk, error) {
+	return d.db.Chunks(seqs)
+}
+func (d docsOnly) Original(_ context.Context, id string) (io.ReadSeeker, int64, time.Time, error) {
 	r, size, mod, err := d.db.OriginalReader(id)
 	if err != nil {
 		return nil, 0, time.Time{}, err // not a typed nil in the interface
@@ -52,8 +54,11 @@ func (d docsOnly) Original(id string) (io.ReadSeeker, int64, time.Time, error) {
 func (d docsOnly) Candidates(context.Context, Query) (Candidates, error) {
 	return Candidates{}, ErrNoIndexes
 }
-func (d docsOnly) Counts() IndexStats { return IndexStats{} }
+func (d docsOnly) Counts(context.Context) IndexStats { return IndexStats{} }
 func (d docsOnly) Check(context.Context) (Health, error) {
 	return Health{}, fmt.Errorf("check: %w", ErrNoIndexes)
 }
-func (d docsOnly) Save() error { return nil }
+func (d docsOnly) Save(context.Context) error { return nil }
+
+// ReleaseMapped releases the store's mapped pages (MappedReleaser).
+func (d docsOnly) ReleaseMapped() error { return d.db.ReleaseMapped() }

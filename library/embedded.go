@@ -84,7 +84,7 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 	repaired := lexRepaired || vecRepaired
 	opts.Logger.Debug("library indexes loaded", "passages", l.lex.Len(), "took", time.Since(start), "synced", synced, "vectors deferred", l.lazy != nil)
 	if repaired || (gen > 0 && !synced) {
-		if err := l.Save(); err != nil && !errors.Is(err, store.ErrReadOnly) {
+		if err := l.Save(ctx); err != nil && !errors.Is(err, store.ErrReadOnly) {
 			return nil, err
 		}
 	}
@@ -213,7 +213,7 @@ func (s *storeVectors) Vectors(ids []uint64, fn func(i int, vec []float32)) erro
 // Apply brings the in-memory indexes up to date after a store write: it
 // removes the removed passages and indexes the added ones, read from the
 // store. Call Save to persist.
-func (l *embedded) Apply(res store.PutResult) error {
+func (l *embedded) Apply(ctx context.Context, res store.PutResult) error {
 	if err := l.apply(res, nil); err != nil {
 		return err
 	}
@@ -369,7 +369,7 @@ func (l *embedded) createVectors(dim int) *vector.Index {
 // nothing changed and that generation is the one recorded, it begins no
 // transaction at all (unchanged): no commit, no sync of the file, and the
 // BM25 index keeps reading in place (a write would evict its pin).
-func (l *embedded) Save() error {
+func (l *embedded) Save(ctx context.Context) error {
 	vec := l.savedVectors() // waits for a deferred load under way
 	if same, err := l.unchanged(vec, l.mark.value()); err != nil || same {
 		return err
@@ -444,9 +444,10 @@ func (l *embedded) saveIndexes(tx *store.Tx, vec *vector.Index) error {
 }
 
 // Counts reports the sizes of the in-memory indexes, loading a deferred
-// vector index first (a failed load counts as none).
-func (l *embedded) Counts() IndexStats {
-	if _, err := l.waitVectors(context.Background()); err != nil {
+// vector index first (a failed load, or one ctx gave up waiting for,
+// counts as none).
+func (l *embedded) Counts(ctx context.Context) IndexStats {
+	if _, err := l.waitVectors(ctx); err != nil {
 		l.opts.Logger.Debug("index counts without the vector index", "err", err)
 	}
 	l.mu.RLock()

@@ -14,7 +14,7 @@ import (
 // Put stores the document in one transaction and indexes its passages
 // from chunks and vecs, as handed (PutDocument numbers chunks in the order
 // of res.Added): nothing just written is read back.
-func (l *embedded) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
+func (l *embedded) Put(ctx context.Context, doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
 	res, err := l.db.PutDocument(doc, chunks, vecs, original)
 	if err != nil {
 		return res, err
@@ -27,34 +27,56 @@ func (l *embedded) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float
 }
 
 // Delete removes the document from the store and the indexes.
-func (l *embedded) Delete(id string) ([]uint64, error) {
+func (l *embedded) Delete(ctx context.Context, id string) ([]uint64, error) {
 	res, err := l.db.RemoveDocument(id)
 	if err != nil {
 		return nil, err
 	}
-	return res.Removed, l.Apply(res)
+	return res.Removed, l.Apply(ctx, res)
 }
 
 // Document returns a document with its text (read from the store), or its
 // record without text (through the cache; shared, not to be modified).
-func (l *embedded) Document(id string, text bool) (*store.Document, error) {
+func (l *embedded) Document(_ context.Context, id string, text bool) (*store.Document, error) {
 	if text {
 		return l.db.Document(id)
 	}
 	return l.docs.get(id, l.db.DocumentInfo)
 }
 
-func (l *embedded) Documents() ([]*store.Document, error) { return docsOnly{l.db}.Documents() }
-func (l *embedded) DocumentByPath(path string) (*store.Document, error) {
-	return docsOnly{l.db}.DocumentByPath(path)
+// Documents, DocumentByPath, Chunks and Original read the store as
+// OpenDocuments' backend does.
+func (l *embedded) Documents(ctx context.Context) ([]*store.Document, error) {
+	return docsOnly{l.db}.Documents(ctx)
 }
-func (l *embedded) Chunks(seqs []uint64) ([]*store.Chunk, error) { return docsOnly{l.db}.Chunks(seqs) }
-func (l *embedded) Original(id string) (io.ReadSeeker, int64, time.Time, error) {
-	return docsOnly{l.db}.Original(id)
+func (l *embedded) DocumentByPath(ctx context.Context, path string) (*store.Document, error) {
+	return docsOnly{l.db}.DocumentByPath(ctx, path)
+}
+func (l *embedded) Chunks(ctx context.Context, seqs []uint64) ([]*store.Chunk, error) {
+	return docsOnly{l.db}.Chunks(ctx, seqs)
+}
+func (l *embedded) Original(ctx context.Context, id string) (io.ReadSeeker, int64, time.Time, error) {
+	return docsOnly{l.db}.Original(ctx, id)
 }
 
-// lexicalPrefix marks BM25's list as a total order (prefixRanker).
-func (l *embedded) lexicalPrefix() {}
+// ReleaseMapped releases the store's mapped pages (MappedReleaser).
+func (l *embedded) ReleaseMapped() error { return l.db.ReleaseMapped() }
+
+// LexicalPrefix reports that BM25's list is a total order (PrefixRanker).
+func (l *embedded) LexicalPrefix() bool { return true }
+
+// Fold folds BM25's records into a new segment when there are more than a
+// few (lexical.Index.Fold), then saves (Folder).
+func (l *embedded) Fold(ctx context.Context) error {
+	l.lex.Fold()
+	return l.Save(ctx)
+}
+
+// EmbedCache wraps emb in a cache kept in the store's aux bucket
+// AuxEmbedCache (EmbedCacher).
+func (l *embedded) EmbedCache(emb Embedder, id store.EmbedderInfo, opts EmbedCacheOptions) CachingEmbedder {
+	return NewEmbedCache(l.db, emb, id, &opts)
+}
 
 // Candidates searches BM25 and, when q has a vector, HNSW; the Library
 // fuses the two lists. Each search waits for a turn (Options.Concurrency);
@@ -108,7 +130,7 @@ func (l *embedded) Check(ctx context.Context) (Health, error) {
 	if h.Meta, err = l.db.Meta(); err != nil {
 		return h, err
 	}
-	h.Index = l.Counts()
+	h.Index = l.Counts(ctx)
 	h.Problems = l.db.Check()
 	n := h.Stats.Chunks
 	h.Consistent = h.Problems == nil && n == h.Stats.Vectors && h.Index.LexicalPassages == n &&
@@ -118,7 +140,7 @@ func (l *embedded) Check(ctx context.Context) (Health, error) {
 
 // Overview is Check with the store's counts read from its totals record
 // and without its record-by-record check, and without loading a vector
-// index Open deferred (loadedCounts): at a million passages 0.8 s where
+// index Open deferred (LoadedCounts): at a million passages 0.8 s where
 // loading the vector index took 2.6 s and 2 GB, and Check 22 s. A library
 // without the record is counted by a walk.
 //
@@ -166,20 +188,21 @@ func (l *embedded) overviewOnce() (Health, error) {
 	if h.Meta, err = l.db.Meta(); err != nil {
 		return h, err
 	}
-	h.Index = l.loadedCounts()
+	h.Index = l.LoadedCounts()
 	n := st.Chunks
 	h.Consistent = n == st.Vectors && h.Index.LexicalPassages == n &&
 		(h.Meta.Embedder == nil || h.Index.VectorsDeferred || h.Index.VectorPassages == n)
 	return h, nil
 }
 
-// loadedCounts is Counts without starting or waiting for a vector load
-// Open deferred: while it has not ended VectorsDeferred is set and
-// VectorPassages 0. After a failed load it is Counts: no vectors indexed.
-func (l *embedded) loadedCounts() IndexStats {
+// LoadedCounts is Counts without starting or waiting for a vector load
+// Open deferred (LoadedCounter): while it has not ended VectorsDeferred is
+// set and VectorPassages 0. After a failed load it is Counts: no vectors
+// indexed.
+func (l *embedded) LoadedCounts() IndexStats {
 	d := l.pending()
 	if d == nil || isClosed(d.done) {
-		return l.Counts()
+		return l.Counts(context.Background()) // loaded: does not wait
 	}
 	l.mu.RLock()
 	defer l.mu.RUnlock()
@@ -224,7 +247,7 @@ func (l *embedded) lexical(q Query) ([]Hit, []uint64, error) {
 }
 
 // ViewChunks lends the passages seqs (store.DB.ViewChunks); embedded is a
-// chunkLender.
-func (l *embedded) ViewChunks(seqs []uint64, fn func(i int, c *store.Chunk) bool) error {
+// ChunkLender.
+func (l *embedded) ViewChunks(_ context.Context, seqs []uint64, fn func(i int, c *store.Chunk) bool) error {
 	return l.db.ViewChunks(seqs, fn)
 }

@@ -52,7 +52,7 @@ func SearchAllCandidates(ctx context.Context, l *Library, query string, so Searc
 	if err != nil {
 		return nil, err
 	}
-	return l.results(termsOf(tokens), hits, k)
+	return l.results(ctx, termsOf(tokens), hits, k)
 }
 
 // SetDeferredRead makes fn run inside every deferred vector load, after its
@@ -90,7 +90,7 @@ func Ranked(ctx context.Context, l *Library, query string) ([]Hit, error) {
 
 // Assemble is the second half of Search (see Ranked).
 func Assemble(l *Library, query string, hits []Hit) (*SearchResponse, error) {
-	return l.results(queryTerms(strings.TrimSpace(query)), hits, l.opts.K)
+	return l.results(context.Background(), queryTerms(strings.TrimSpace(query)), hits, l.opts.K)
 }
 
 // SnippetFunc returns the snippet cutter of results for query's terms: the
@@ -130,11 +130,11 @@ type noLending struct{ Backend }
 // lent passage shows in its output.
 type poisoned struct {
 	Backend
-	lender chunkLender
+	lender ChunkLender
 }
 
-func (p poisoned) ViewChunks(seqs []uint64, fn func(i int, c *store.Chunk) bool) error {
-	return p.lender.ViewChunks(seqs, func(i int, c *store.Chunk) bool {
+func (p poisoned) ViewChunks(ctx context.Context, seqs []uint64, fn func(i int, c *store.Chunk) bool) error {
+	return p.lender.ViewChunks(ctx, seqs, func(i int, c *store.Chunk) bool {
 		if c == nil {
 			return fn(i, nil)
 		}
@@ -164,9 +164,10 @@ func (p poisoned) ViewChunks(seqs []uint64, fn func(i int, c *store.Chunk) bool)
 func Results(l *Library, query string, hits []Hit, k int, lend bool) (*SearchResponse, error) {
 	cp := *l
 	if cp.be = (noLending{l.be}); lend {
-		cp.be = poisoned{l.be, l.be.(chunkLender)}
+		cp.be = poisoned{l.be, l.caps.lend}
 	}
-	return cp.results(queryTerms(strings.TrimSpace(query)), hits, k)
+	cp.caps = capabilitiesOf(cp.be)
+	return cp.results(context.Background(), queryTerms(strings.TrimSpace(query)), hits, k)
 }
 
 // queryRecorder is the embedded backend, recording the queries it ranks.
@@ -187,7 +188,7 @@ func (r *queryRecorder) Candidates(ctx context.Context, q Query) (Candidates, er
 // the returned func lists them so far.
 func RecordQueries(l *Library) func() []Query {
 	r := &queryRecorder{embedded: l.be.(*embedded)}
-	l.be = r
+	l.be, l.caps = r, capabilitiesOf(r)
 	return func() []Query {
 		r.mu.Lock()
 		defer r.mu.Unlock()

@@ -178,15 +178,16 @@ func (l *Library) Mode() Mode { return l.opts.Mode }
 // parallel with writes.
 type Library struct {
 	be   Backend
-	db   *store.DB // the store of Open (embed cache, reindex); nil with New
+	caps capabilities // be's optional interfaces, looked up by New
 	emb  QueryEmbedder
 	opts Options
 }
 
-// New returns a Library answering from be. emb may be nil, which restricts
-// searches to lexical mode.
+// New returns a Library answering from be, whose optional capabilities
+// (Overviewer, Mover, ...) it looks up once here. emb may be nil, which
+// restricts searches to lexical mode.
 func New(be Backend, emb QueryEmbedder, opts Options) *Library {
-	return &Library{be: be, emb: emb, opts: opts.withDefaults()}
+	return &Library{be: be, caps: capabilitiesOf(be), emb: emb, opts: opts.withDefaults()}
 }
 
 // Open loads the embedded backend's indexes over db, reconciling them with
@@ -211,28 +212,27 @@ func Open(ctx context.Context, db *store.DB, emb QueryEmbedder, opts Options) (*
 	if opts.UseIDF != nil {
 		opts.UseIDF(be.lex.IDF)
 	}
-	l := &Library{be: be, db: db, emb: emb, opts: opts}
-	return l, nil
+	return New(be, emb, opts), nil
 }
 
 // Apply brings the indexes up to date after a store write made directly to
 // the store (store.DB.PutDocument): it removes the removed passages and
 // indexes the added ones, read back from the store (Writes.Put indexes
 // what it is handed instead). Call Save to persist.
-func (l *Library) Apply(res store.PutResult) error { return l.be.Apply(res) }
+func (l *Library) Apply(res store.PutResult) error { return l.be.Apply(context.Background(), res) }
 
 // Save persists what changed in the indexes since the last Save or Open.
-func (l *Library) Save() error { return l.be.Save() }
+func (l *Library) Save() error { return l.be.Save(context.Background()) }
 
-// Fold is Save, first asking the BM25 index of the embedded backend to
-// write a new segment in place of the passages it keeps as records beside
-// the last one, when there are more than a few (lexical.Index.Fold): what
-// a command ending a long write calls, so that every later open reads one
-// segment instead of copying most posting lists to add the records.
-// Errors are Save's.
+// Fold is Save, first letting a backend that can (Folder) compact its
+// indexes: the embedded backend asks its BM25 index to write a new segment
+// in place of the passages it keeps as records beside the last one, when
+// there are more than a few (lexical.Index.Fold). A command ending a long
+// write calls it, so that every later open reads one segment instead of
+// copying most posting lists to add the records. Errors are Save's.
 func (l *Library) Fold() error {
-	if e, ok := l.be.(*embedded); ok {
-		e.lex.Fold()
+	if l.caps.fold != nil {
+		return l.caps.fold.Fold(context.Background())
 	}
 	return l.Save()
 }
@@ -241,12 +241,13 @@ func (l *Library) Fold() error {
 // mapped into the process (store.DB.ReleaseMapped; they stay in the page
 // cache). Opening a library reads its indexes back and maps much of the
 // file, which would otherwise stay in the process's resident set. It does
-// nothing for a Library made with New. Safe for concurrent use.
+// nothing for a backend that maps no file (MappedReleaser). Safe for
+// concurrent use.
 func (l *Library) ReleaseMapped() error {
-	if l.db == nil {
+	if l.caps.release == nil {
 		return nil
 	}
-	return l.db.ReleaseMapped()
+	return l.caps.release.ReleaseMapped()
 }
 
 // IndexStats describes the in-memory indexes for `mcpvec info`.
@@ -261,15 +262,16 @@ type IndexStats struct {
 
 // IndexStats reports the sizes of the indexes; it waits for a vector index
 // whose load Open deferred (deferred.go).
-func (l *Library) IndexStats() IndexStats { return l.be.Counts() }
+func (l *Library) IndexStats() IndexStats { return l.be.Counts(context.Background()) }
 
-// LoadedIndexStats is IndexStats without loading a deferred vector index:
-// while Open's deferred load has not ended, VectorsDeferred is true and
-// VectorPassages 0. A page that only shows the sizes should not load half a
-// gigabyte (at a million passages) that no search asked for.
+// LoadedIndexStats is IndexStats without loading a deferred vector index
+// (LoadedCounter): while Open's deferred load has not ended,
+// VectorsDeferred is true and VectorPassages 0. A page that only shows the
+// sizes should not load half a gigabyte (at a million passages) that no
+// search asked for.
 func (l *Library) LoadedIndexStats() IndexStats {
-	if e, ok := l.be.(*embedded); ok {
-		return e.loadedCounts()
+	if l.caps.loaded != nil {
+		return l.caps.loaded.LoadedCounts()
 	}
-	return l.be.Counts()
+	return l.IndexStats()
 }

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"context"
 	"encoding/binary"
 	"sync"
 
@@ -111,10 +112,10 @@ func putIndexedGen(tx *store.Tx, gen uint64) error {
 	return kv.Put(indexedKey, binary.BigEndian.AppendUint64(nil, gen))
 }
 
-// summary reads the store's totals and the first 20 documents' titles,
+// Summary reads the store's totals and the first 20 documents' titles,
 // instead of every document record (seconds at a million passages);
-// ok is false for a library that predates the totals.
-func (l *embedded) summary() (Summary, bool, error) {
+// ok is false for a library that predates the totals (Summarizer).
+func (l *embedded) Summary(context.Context) (Summary, bool, error) {
 	t, ok, err := l.db.Totals()
 	if err != nil || !ok {
 		return Summary{}, false, err

@@ -46,19 +46,19 @@ func isOpenAIHost(base string) bool {
 type Writes struct {
 	lib   *Library
 	emb   Embedder
-	cache *EmbedCache
+	cache CachingEmbedder
 	stop  func()
 }
 
 // BeginWrites starts a write session embedding with emb, whose identity is
 // id, in batches of size, par at a time. The offline "hash" embedder is not
 // wrapped in the cache: recomputing is cheaper than a transaction per
-// batch, nor is anything for a Library made with New (the cache lives in
-// the embedded store). The indexes are saved every saveEvery (0: never) until Finish.
+// batch, nor is anything for a backend that keeps no cache (EmbedCacher:
+// the cache lives in the embedded store). The indexes are saved every saveEvery (0: never) until Finish.
 func (l *Library) BeginWrites(ctx context.Context, emb Embedder, id store.EmbedderInfo, size, par int, saveEvery time.Duration) *Writes {
 	w := &Writes{lib: l, emb: emb, stop: func() {}}
-	if id.Provider != "hash" && l.db != nil {
-		w.cache = NewEmbedCache(l.db, emb, id, &EmbedCacheOptions{Batch: size, Parallel: par, Logger: l.opts.Logger})
+	if id.Provider != "hash" && l.caps.cache != nil {
+		w.cache = l.caps.cache.EmbedCache(emb, id, EmbedCacheOptions{Batch: size, Parallel: par, Logger: l.opts.Logger})
 		w.emb = w.cache
 	}
 	if saveEvery > 0 {
@@ -82,15 +82,15 @@ func (w *Writes) Cached() (EmbedCacheStats, bool) {
 // DocumentByPath returns the document ingested from path, without its
 // text, or an error wrapping store.ErrNotFound: ingest's lookup of a file
 // already stored. Errors are the backend's.
-func (w *Writes) DocumentByPath(_ context.Context, path string) (*store.Document, error) {
-	return w.lib.be.DocumentByPath(path)
+func (w *Writes) DocumentByPath(ctx context.Context, path string) (*store.Document, error) {
+	return w.lib.be.DocumentByPath(ctx, path)
 }
 
 // DocumentInfo returns document id without its text, or an error wrapping
 // store.ErrNotFound: ingest's check for the same content at another path.
 // The record may be shared: it must not be modified.
-func (w *Writes) DocumentInfo(_ context.Context, id string) (*store.Document, error) {
-	return w.lib.be.Document(id, false)
+func (w *Writes) DocumentInfo(ctx context.Context, id string) (*store.Document, error) {
+	return w.lib.be.Document(ctx, id, false)
 }
 
 // Put stores a document with its passages, their vectors and its original
@@ -99,8 +99,8 @@ func (w *Writes) DocumentInfo(_ context.Context, id string) (*store.Document, er
 // is only logged (it costs disk, not correctness, and the next clean run
 // clears the cache). Errors are the backend's. With DocumentByPath and
 // DocumentInfo it is ingest's door to the library (ingest.Library).
-func (w *Writes) Put(_ context.Context, doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
-	res, err := w.lib.be.Put(doc, chunks, vecs, original)
+func (w *Writes) Put(ctx context.Context, doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
+	res, err := w.lib.be.Put(ctx, doc, chunks, vecs, original)
 	if err != nil || w.cache == nil {
 		return res, err
 	}
@@ -162,7 +162,7 @@ func (l *Library) saveEvery(ctx context.Context, d time.Duration) func() {
 // persist the indexes. It returns ErrNotFound for an unknown id, otherwise
 // the store's errors.
 func (l *Library) Remove(id string) (int, error) {
-	removed, err := l.be.Delete(id)
+	removed, err := l.be.Delete(context.Background(), id)
 	if errors.Is(err, store.ErrNotFound) {
 		return 0, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}

@@ -92,7 +92,7 @@ func openWeaviate(ctx context.Context, e *env, url string, cf *collectionFlags, 
 	}
 	h := &handle{close: func() { st.Close() }}
 	h.wv = wvlib.New(st, url, wvlib.Options{})
-	h.docs = h.wv
+	h.docs = wvDocs{h.wv}
 	if !needLib {
 		return h, nil
 	}
@@ -102,6 +102,19 @@ func openWeaviate(ctx context.Context, e *env, url string, cf *collectionFlags, 
 	}
 	h.lib = h.newWeaviateLib()
 	return h, nil
+}
+
+// wvDocs is the Weaviate backend in the shape of docStore, whose
+// Documents and DocumentByPath, as store.DB's, take no context (the
+// seam's do).
+type wvDocs struct{ *wvlib.Backend }
+
+func (d wvDocs) Documents() ([]*store.Document, error) {
+	return d.Backend.Documents(context.Background())
+}
+
+func (d wvDocs) DocumentByPath(path string) (*store.Document, error) {
+	return d.Backend.DocumentByPath(context.Background(), path)
 }
 
 // openWeaviateStore opens the collection at url with the CLI's analyzer.

@@ -1,6 +1,8 @@
 package weaviate
 
 import (
+	"context"
+
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -12,12 +14,14 @@ import (
 func (b *Backend) Path() string { return b.url }
 
 // DocumentInfo returns a document without its text, or store.ErrNotFound.
-func (b *Backend) DocumentInfo(id string) (*store.Document, error) { return b.Document(id, false) }
+func (b *Backend) DocumentInfo(id string) (*store.Document, error) {
+	return b.Document(context.Background(), id, false)
+}
 
 // DocumentByPath returns the document ingested from path, or
 // store.ErrNotFound (library.Backend's lookup for ingest).
-func (b *Backend) DocumentByPath(path string) (*store.Document, error) {
-	ctx, cancel := b.ctx()
+func (b *Backend) DocumentByPath(ctx context.Context, path string) (*store.Document, error) {
+	ctx, cancel := b.bound(ctx)
 	defer cancel()
 	return b.st.DocumentByPath(ctx, path)
 }
