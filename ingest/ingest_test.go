@@ -21,14 +21,14 @@ type env struct {
 	db  *store.DB
 	lib *library.Library
 	ex  *extract.Extractor
-	emb *embed.Hash
+	emb embed.Embedder
 	dir string
 }
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	db, emb, ex := synctest.Pipeline(t)
-	lib, err := library.Open(context.Background(), db, emb, library.OptionsFor(emb.Identity().Provider))
+	lib, err := library.Open(context.Background(), db, emb, library.OptionsFor(embed.TraitsOf(emb.Identity())))
 	if err != nil {
 		t.Fatal(err)
 	}

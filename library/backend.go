@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -128,7 +129,7 @@ type MappedReleaser interface {
 // (the embedded backend's aux bucket AuxEmbedCache). EmbedCache wraps emb,
 // whose vectors have identity id.
 type EmbedCacher interface {
-	EmbedCache(emb Embedder, id store.EmbedderInfo, opts EmbedCacheOptions) CachingEmbedder
+	EmbedCache(emb Embedder, id embed.Identity, opts EmbedCacheOptions) CachingEmbedder
 }
 
 // CachingEmbedder is an Embedder whose answers an EmbedCacher keeps. It is

@@ -73,7 +73,7 @@ func buildBenchLib(b *testing.B, path string, n int, emb *embed.Hash) {
 	}
 	defer db.Close()
 	id := emb.Identity()
-	db.SetEmbedder(id)
+	db.SetEmbedder(store.EmbedderInfo(id))
 	lib, err := library.Open(context.Background(), db, emb, library.Options{UseIDF: emb.SetQueryWeight})
 	if err != nil {
 		b.Fatal(err)

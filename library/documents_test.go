@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
 )
 
@@ -93,7 +94,7 @@ func TestDocumentsAndDocument(t *testing.T) {
 // a search that names no mode BM25 alone, and a semantic model's hybrid.
 func TestOfflineEmbedderDefaultsToLexical(t *testing.T) {
 	for provider, want := range map[string]string{"hash": "lexical", "openai": "both"} {
-		f := newFixture(t, library.OptionsFor(provider))
+		f := newFixture(t, library.OptionsFor(embed.TraitsOf(embed.Identity{Provider: provider})))
 		f.add(t, "cats", "cats.pdf", "application/pdf", "", "Dogs are loyal companions.", "Cats are strongly attached to their homes and territory.")
 		if f.lib.Mode() != map[string]library.Mode{"hash": library.Lexical, "openai": library.Hybrid}[provider] {
 			t.Errorf("%s: default mode %q", provider, f.lib.Mode())

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/store"
 	"golang.org/x/sync/errgroup"
 )
@@ -75,7 +76,7 @@ type EmbedCacheStats struct {
 type EmbedCache struct {
 	db     *store.DB
 	emb    Embedder
-	id     store.EmbedderInfo
+	id     embed.Identity
 	prefix []byte
 	opts   EmbedCacheOptions
 
@@ -85,7 +86,7 @@ type EmbedCache struct {
 // NewEmbedCache returns a caching wrapper around emb, whose identity is id
 // (it must be the identity of the vectors emb returns: entries of another
 // identity are never served).
-func NewEmbedCache(db *store.DB, emb Embedder, id store.EmbedderInfo, opts *EmbedCacheOptions) *EmbedCache {
+func NewEmbedCache(db *store.DB, emb Embedder, id embed.Identity, opts *EmbedCacheOptions) *EmbedCache {
 	var o EmbedCacheOptions
 	if opts != nil {
 		o = *opts

@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/store"
 )
 
 const cacheDims = 8
 
-var cacheID = store.EmbedderInfo{Provider: "fake", Model: "m1", Dimensions: cacheDims}
+var cacheID = embed.Identity{Provider: "fake", Model: "m1", Dimensions: cacheDims}
 
 // countingEmbedder is a deterministic embedder that counts how often each
 // text was answered (paid for). Calls numbered from failFrom on fail, or
@@ -235,7 +236,7 @@ func TestEmbedCacheKeysIncludeIdentityAndDedupe(t *testing.T) {
 
 func TestEmbedCacheForgetAndClear(t *testing.T) {
 	db := openCacheDB(t, filepath.Join(t.TempDir(), "lib.db"))
-	if err := db.SetEmbedder(cacheID); err != nil {
+	if err := db.SetEmbedder(store.EmbedderInfo(cacheID)); err != nil {
 		t.Fatal(err)
 	}
 	c := NewEmbedCache(db, &countingEmbedder{}, cacheID, nil)
@@ -301,7 +302,7 @@ func BenchmarkEmbedCache(b *testing.B) {
 	const n, dims = 2048, 1536
 	texts := passages(n)
 	inner := latencyEmbedder{dims: dims, latency: 50 * time.Millisecond}
-	id := store.EmbedderInfo{Provider: "fake", Model: "m", Dimensions: dims}
+	id := embed.Identity{Provider: "fake", Model: "m", Dimensions: dims}
 	for _, batch := range []int{64, 256} {
 		b.Run(fmt.Sprintf("direct/batch=%d", batch), func(b *testing.B) {
 			b.ReportAllocs()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/index/vector"
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -74,7 +75,7 @@ func (l *embedded) Fold(ctx context.Context) error {
 
 // EmbedCache wraps emb in a cache kept in the store's aux bucket
 // AuxEmbedCache (EmbedCacher).
-func (l *embedded) EmbedCache(emb Embedder, id store.EmbedderInfo, opts EmbedCacheOptions) CachingEmbedder {
+func (l *embedded) EmbedCache(emb Embedder, id embed.Identity, opts EmbedCacheOptions) CachingEmbedder {
 	return NewEmbedCache(l.db, emb, id, &opts)
 }
 

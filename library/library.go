@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/index/vector"
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -130,11 +131,13 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// OptionsFor returns the query-path defaults for an embedder provider. A
-// semantic model gets hybrid search with plain reciprocal rank fusion.
+// OptionsFor returns the query-path defaults for an embedder of traits t
+// (embed.TraitsOf). A semantic model gets hybrid search with plain
+// reciprocal rank fusion.
 //
-// The offline "hash" embedder is lexical-grade: fused with BM25 it adds
-// nothing measurable (384 dimensions, nDCG@10 lexical / hybrid: SciFact
+// A lexical-grade embedder (embed.Traits.LexicalGrade), such as the
+// offline one, is searched by BM25 alone: fused with BM25 it adds nothing
+// measurable (384 dimensions, nDCG@10 lexical / hybrid: SciFact
 // 0.697 / 0.692, its misspelled and re-worded variants 0.578 / 0.579,
 // Cranfield 0.382 / 0.382; long-PDF check, cited page relevant in the top 5
 // 0.777 / 0.777, at rank 1 0.553 / 0.553) while the vector half costs as
@@ -153,8 +156,8 @@ func (o Options) withDefaults() Options {
 // CPU a hybrid query); the scan finds 1.000 at both. It costs 2.2 ms of CPU
 // a query at 100k and 16.9 ms at 1M; a lone scan is split across the CPUs,
 // so a hybrid query alone at 1M answers in 12 ms (21 ms of CPU).
-func OptionsFor(provider string) Options {
-	if provider == "hash" {
+func OptionsFor(t embed.Traits) Options {
+	if t.LexicalGrade {
 		ix := vector.DefaultConfig()
 		ix.Scan = true
 		return Options{Mode: Lexical, Fusion: FusionScores, VectorWeight: 0.15, Index: ix}
@@ -162,11 +165,23 @@ func OptionsFor(provider string) Options {
 	return Options{Fusion: FusionRRF}
 }
 
-// indexConfigFor is the vector index configuration of a provider's
-// libraries (OptionsFor's, defaults filled in): what Open uses when the
+// EmbedderOptions returns OptionsFor emb's traits, with query words
+// weighed by the library's idf when emb can weigh them
+// (embed.QueryWeighter, the offline embedder): how a library of emb is
+// opened to search as `mcpvec serve` searches it.
+func EmbedderOptions(emb embed.Embedder) Options {
+	o := OptionsFor(embed.TraitsOf(emb.Identity()))
+	if w, ok := emb.(embed.QueryWeighter); ok {
+		o.UseIDF = w.SetQueryWeight
+	}
+	return o
+}
+
+// indexConfigFor is the vector index configuration of the libraries of an
+// embedder (OptionsFor's, defaults filled in): what Open uses when the
 // caller names none and what reindex builds.
-func indexConfigFor(provider string) vector.Config {
-	return OptionsFor(provider).withDefaults().Index
+func indexConfigFor(id embed.Identity) vector.Config {
+	return OptionsFor(embed.TraitsOf(id)).withDefaults().Index
 }
 
 // Mode is the search mode used when a search names none.
@@ -201,7 +216,7 @@ func Open(ctx context.Context, db *store.DB, emb QueryEmbedder, opts Options) (*
 		// Scan index was built into one vector by vector (`mcpvec check`
 		// at a million passages: 590 s, of which the check took 16).
 		if meta, err := db.Meta(); err == nil && meta.Embedder != nil {
-			opts.Index = indexConfigFor(meta.Embedder.Provider)
+			opts.Index = indexConfigFor(embed.Identity(*meta.Embedder))
 		}
 	}
 	opts = opts.withDefaults()

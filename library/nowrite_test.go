@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -118,7 +119,7 @@ func idleWrites(t *testing.T, lib *library.Library) {
 	if err := lib.Save(); err != nil {
 		t.Fatal(err)
 	}
-	id := store.EmbedderInfo{Provider: "test", Model: "words", Dimensions: 64}
+	id := embed.Identity{Provider: "test", Model: "words", Dimensions: 64}
 	w := lib.BeginWrites(context.Background(), cacheless{}, id, 64, 1, 0)
 	if err := w.Finish(true); err != nil {
 		t.Fatal(err)

@@ -82,8 +82,8 @@ func openRun(b *testing.B, path string, emb *embed.Hash) map[string]float64 {
 	defer db.Close()
 	var log strings.Builder
 	logger := slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	opts := library.OptionsFor("hash") // as mcpvec configures it
-	opts.UseIDF, opts.Logger = emb.SetQueryWeight, logger
+	opts := library.EmbedderOptions(emb) // as mcpvec configures it
+	opts.Logger = logger
 	lib, err := library.Open(context.Background(), db, emb, opts)
 	if err != nil {
 		b.Fatal(err)

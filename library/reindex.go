@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/mcpvec/mcpvec/index/vector"
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -28,7 +29,7 @@ var ErrUnstaged = errors.New("passages without a staged vector")
 // ReindexOptions configures Reindex. Zero values mean the defaults.
 type ReindexOptions struct {
 	// Batch and Parallel size the embedding requests (see
-	// EmbedCacheOptions; Batching gives the usual values).
+	// EmbedCacheOptions; embed.Traits.Batching gives the usual values).
 	Batch, Parallel int
 	// Resumed, if set, is called once per staging round with the number of
 	// passages already staged by an earlier run and the total.
@@ -40,7 +41,7 @@ type ReindexOptions struct {
 
 // PendingReindex returns the target of an interrupted reindex, or nil when
 // there is none. Errors come from the store.
-func PendingReindex(db *store.DB) (*store.EmbedderInfo, error) {
+func PendingReindex(db *store.DB) (*embed.Identity, error) {
 	raw, err := db.Setting(reindexSetting)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
@@ -48,7 +49,7 @@ func PendingReindex(db *store.DB) (*store.EmbedderInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	var id store.EmbedderInfo
+	var id embed.Identity
 	if err := json.Unmarshal(raw, &id); err != nil {
 		return nil, fmt.Errorf("read reindex target: %w", err)
 	}
@@ -78,7 +79,7 @@ func DiscardReindex(db *store.DB) (bool, error) {
 // emb's, ctx's, the store's or wrap ErrUnstaged; a failed Reindex leaves the
 // old vectors and indexes serving. A Library open on db must be reopened
 // afterwards (the vector index was replaced underneath it).
-func Reindex(ctx context.Context, db *store.DB, emb Embedder, id store.EmbedderInfo, opts ReindexOptions) (int, error) {
+func Reindex(ctx context.Context, db *store.DB, emb Embedder, id embed.Identity, opts ReindexOptions) (int, error) {
 	raw, err := json.Marshal(id)
 	if err != nil {
 		return 0, err
@@ -105,7 +106,7 @@ func Reindex(ctx context.Context, db *store.DB, emb Embedder, id store.EmbedderI
 // stage embeds every passage that has no staged vector yet through the
 // embed cache, in slices so the texts of a large library are not all held
 // at once. It returns the number of passages.
-func stage(ctx context.Context, db *store.DB, emb Embedder, id store.EmbedderInfo, opts ReindexOptions) (int, error) {
+func stage(ctx context.Context, db *store.DB, emb Embedder, id embed.Identity, opts ReindexOptions) (int, error) {
 	c := NewEmbedCache(db, emb, id, &EmbedCacheOptions{Batch: opts.Batch, Parallel: opts.Parallel})
 	var seqs []uint64
 	staged := 0
@@ -165,7 +166,7 @@ func chunkTexts(db *store.DB, seqs []uint64) ([]string, error) {
 // transaction; the embed cache is dropped with it (entries of the old
 // identity are useless now). It returns ErrUnstaged when a passage has no
 // staged vector.
-func switchVectors(db *store.DB, id store.EmbedderInfo) error {
+func switchVectors(db *store.DB, id embed.Identity) error {
 	c := NewEmbedCache(db, nil, id, nil)
 	return db.Update(func(tx *store.Tx) error {
 		kv, err := tx.Aux(AuxEmbedCache)
@@ -176,7 +177,7 @@ func switchVectors(db *store.DB, id store.EmbedderInfo) error {
 		// graph built for the offline embedder's Scan index would cost
 		// minutes at a million passages, inside this transaction, for the
 		// next open to drop.
-		ix := vector.New(id.Dimensions, indexConfigFor(id.Provider))
+		ix := vector.New(id.Dimensions, indexConfigFor(id))
 		for seq, text := range tx.ChunkTexts() {
 			b := kv.Get(c.key(text))
 			if b == nil || len(b) != 4*id.Dimensions {
@@ -190,7 +191,7 @@ func switchVectors(db *store.DB, id store.EmbedderInfo) error {
 				return err
 			}
 		}
-		if err := tx.SetEmbedder(id); err != nil {
+		if err := tx.SetEmbedder(store.EmbedderInfo(id)); err != nil {
 			return err
 		}
 		if err := saveVectorIndex(tx, ix); err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -14,8 +15,8 @@ import (
 func reindexFixture(t *testing.T, n int) (*store.DB, *Library) {
 	t.Helper()
 	db := openCacheDB(t, filepath.Join(t.TempDir(), "lib.db"))
-	old := store.EmbedderInfo{Provider: "hash", Model: "old", Dimensions: cacheDims}
-	if err := db.SetEmbedder(old); err != nil {
+	old := embed.Identity{Provider: "hash", Model: "old", Dimensions: cacheDims}
+	if err := db.SetEmbedder(store.EmbedderInfo(old)); err != nil {
 		t.Fatal(err)
 	}
 	lib, err := Open(context.Background(), db, nil, Options{})
@@ -38,7 +39,7 @@ func reindexFixture(t *testing.T, n int) (*store.DB, *Library) {
 
 func TestReindexResumesThroughTheEmbedCache(t *testing.T) {
 	db, _ := reindexFixture(t, 50)
-	target := store.EmbedderInfo{Provider: "fake", Model: "m1", Dimensions: cacheDims}
+	target := embed.Identity{Provider: "fake", Model: "m1", Dimensions: cacheDims}
 	bad := &countingEmbedder{failFrom: 3}
 	opts := ReindexOptions{Batch: 10, Parallel: 1}
 	if _, err := Reindex(context.Background(), db, bad, target, opts); err == nil {

@@ -22,7 +22,7 @@ func TestWritesPutIndexesWhatItIsHanded(t *testing.T) {
 	f := newFixture(t, library.Options{})
 	readBacks := library.CountReadBacks()
 	ctx := context.Background()
-	w := f.lib.BeginWrites(ctx, wordEmbedder, store.EmbedderInfo{Provider: "test"}, 0, 0, 0)
+	w := f.lib.BeginWrites(ctx, wordEmbedder, embed.Identity{Provider: "test"}, 0, 0, 0)
 	for i, text := range []string{"Tugboats nudge tankers into the harbour.", "Ferries cross the strait at dawn."} {
 		d := &store.Document{ID: "boats", Title: "boats.txt", SourcePath: "/docs/boats.txt", MediaType: "text/plain", Pages: 1, PageStarts: []int{0}, Text: text}
 		chunks := []store.Chunk{{Text: text, End: len(text), PageStart: 1, PageEnd: 1}}
@@ -81,8 +81,8 @@ func BenchmarkWritesPut(b *testing.B) {
 		for _, way := range []string{"handed", "readBack"} {
 			b.Run(index+"/"+way, func(b *testing.B) {
 				db := storetest.MustOpen(b, &store.Options{NoSync: true})
-				db.SetEmbedder(emb.Identity())
-				opts := library.OptionsFor(emb.Identity().Provider)
+				db.SetEmbedder(store.EmbedderInfo(emb.Identity()))
+				opts := library.OptionsFor(embed.TraitsOf(emb.Identity()))
 				opts.Index.Scan = index == "scan"
 				lib, err := library.Open(context.Background(), db, emb, opts)
 				if err != nil {

@@ -21,25 +21,29 @@ func TestImportLayering(t *testing.T) {
 		"store":  {"store"},
 		"index":  {"index"},
 		"ingest": {"ingest", "store", "index", "internal"},
-		"server": {"server", "store", "index", "internal"},
+		"server": {"server", "library", "store", "index", "internal"},
+		// The core: the one query path and every write. It is imported by
+		// the transports and cmd, and imports none of them.
+		"library": {"library", "store", "index", "ingest", "internal"},
 		// internal/ holds leaves any package may use (swar, cputime,
 		// evalset) and test kits no production package may import (see
 		// testKits below).
-		"internal": {"internal", "store", "ingest", "server", "cmd"},
+		"internal": {"internal", "library", "store", "ingest", "server", "cmd"},
 	}
 	// Packages with a narrower rule than their top folder: the live library
 	// names buckets and indexes, never ingest or the MCP server.
 	exact := map[string][]string{
-		"library":          {"library", "store", "index", "index/lexical", "internal/swar"},
+		"library":          {"library", "store", "index/vector", "index/lexical", "ingest/embed", "internal/swar"},
 		"internal/swar":    {}, // eight-byte scans for snippets and JSON, a leaf
 		"internal/evalset": {}, // the shared eval collections and their scoring, a leaf
-		// The embedders: the interface and the offline one need only the
-		// identity type; the provider adds token estimates; the test kits
+		// The embedders: the interface, identity, traits, registry and the
+		// offline embedder stand alone (the store keeps its own record of
+		// the identity); the provider adds token estimates; the test kits
 		// stand alone.
-		"ingest/embed":                   {"store"},
-		"ingest/embed/openai":            {"ingest/embed", "ingest/chunk", "store"},
+		"ingest/embed":                   {},
+		"ingest/embed/openai":            {"ingest/embed", "ingest/chunk"},
 		"ingest/embed/openai/openaitest": {},
-		"ingest/embed/embedtest":         {"store"},
+		"ingest/embed/embedtest":         {"ingest/embed"},
 		"store/storetest":                {"store"}, // the shared test kit
 		"internal/golden":                {},        // the -update test kit, a leaf
 		"internal/reallib":               {"library", "store", "ingest/embed", "internal/evalset", "internal/cputime"},

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed/openai"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/store"
 	"golang.org/x/term"
 )
 
@@ -139,7 +140,7 @@ func ensureEmbedder(ctx context.Context, e *env, h *handle, ef *embedFlags) erro
 	if err != nil {
 		return fmt.Errorf("embedder: %w", err)
 	}
-	if err := h.docs.SetEmbedder(emb.Identity()); err != nil {
+	if err := h.docs.SetEmbedder(store.EmbedderInfo(emb.Identity())); err != nil {
 		return err
 	}
 	h.emb = emb

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
+	// Linked in, the OpenAI provider registers with embed.Open.
 	"github.com/mcpvec/mcpvec/ingest/embed/openai"
 	"github.com/mcpvec/mcpvec/library"
 	wvlib "github.com/mcpvec/mcpvec/library/weaviate"
@@ -76,48 +77,29 @@ func (f *embedFlags) set() bool {
 	return f.provider != "" || f.model != "" || f.url != "" || f.dims != 0
 }
 
-// identity returns the embedder identity the flags ask for.
-func (f *embedFlags) identity(e *env) store.EmbedderInfo {
+// identity returns the embedder identity the flags ask for (no provider:
+// the offline one); an OpenAI-compatible one defaults to $OPENAI_BASE_URL.
+func (f *embedFlags) identity(e *env) embed.Identity {
 	p := f.provider
 	if p == "" {
-		p = "hash"
+		p = embed.HashProvider
 	}
-	info := store.EmbedderInfo{Provider: p, Model: f.model, Dimensions: f.dims, BaseURL: f.url}
-	if p == "openai" && info.BaseURL == "" {
+	info := embed.Identity{Provider: p, Model: f.model, Dimensions: f.dims, BaseURL: f.url}
+	if p == openai.Provider && info.BaseURL == "" {
 		info.BaseURL = e.getenv("OPENAI_BASE_URL")
 	}
 	return info
 }
 
-// newEmbedder builds the embedder for an identity. For openai it probes the
-// server so a missing key or unreachable server fails now.
-func newEmbedder(ctx context.Context, e *env, id store.EmbedderInfo) (embed.Embedder, error) {
-	switch id.Provider {
-	case "hash", "":
-		cfg := embed.DefaultHashConfig()
-		if id.Dimensions > 0 {
-			cfg.Dimensions = id.Dimensions
-		}
-		h := embed.NewHash(cfg)
-		if id.Model != "" && id.Model != h.Identity().Model {
-			return nil, fmt.Errorf("the library was built with offline embedder %q, this mcpvec has %q: run `mcpvec reindex --embedder hash`", id.Model, h.Identity().Model)
-		}
-		return h, nil
-	case "openai":
-		cfg := openai.Config{
-			APIKey: e.getenv("OPENAI_API_KEY"), APIKeyName: "OPENAI_API_KEY", BaseURL: id.BaseURL, Model: id.Model,
-			Concurrency: envInt(e, "MCPVEC_EMBED_CONCURRENCY", 0),
-		}
-		// Ask for shortened vectors only when the model's own size differs:
-		// some models and compatible servers reject the dimensions field.
-		o, err := openai.New(ctx, cfg)
-		if err != nil || id.Dimensions == 0 || o.Identity().Dimensions == id.Dimensions {
-			return o, err
-		}
-		cfg.Dimensions = id.Dimensions
-		return openai.New(ctx, cfg)
-	}
-	return nil, fmt.Errorf("unknown embedder %q (want hash or openai)", id.Provider)
+// newEmbedder builds the embedder for an identity (embed.Open) with the
+// user's options from the environment: $OPENAI_API_KEY,
+// $MCPVEC_EMBED_CONCURRENCY. A network embedder probes its server, so a
+// missing key or an unreachable server fails now.
+func newEmbedder(ctx context.Context, e *env, id embed.Identity) (embed.Embedder, error) {
+	return embed.Open(ctx, id, embed.Options{
+		APIKey: e.getenv("OPENAI_API_KEY"), APIKeyName: "OPENAI_API_KEY",
+		Concurrency: envInt(e, "MCPVEC_EMBED_CONCURRENCY", 0),
+	})
 }
 
 func envInt(e *env, name string, def int) int {
@@ -342,7 +324,7 @@ func (h *handle) loadEmbedder(ctx context.Context, e *env) error {
 		return err
 	}
 	if meta.Embedder != nil {
-		if h.emb, err = newEmbedder(ctx, e, *meta.Embedder); err != nil {
+		if h.emb, err = newEmbedder(ctx, e, embed.Identity(*meta.Embedder)); err != nil {
 			return fmt.Errorf("embedder: %w", err)
 		}
 	}
@@ -379,17 +361,14 @@ func forward(ctx context.Context, e *env, c *admin.Client, args []string) int {
 	return code
 }
 
-// libOptions returns the query-path options for an embedder. The offline
-// embedder weighs query words by the library's idf. Searches take
-// searchTurns turns.
+// libOptions returns the query-path options for an embedder
+// (library.EmbedderOptions: the offline embedder weighs query words by the
+// library's idf). Searches take searchTurns turns.
 func libOptions(emb embed.Embedder) library.Options {
 	if emb == nil {
 		return library.Options{Concurrency: searchTurns}
 	}
-	o := library.OptionsFor(emb.Identity().Provider)
-	if h, ok := emb.(*embed.Hash); ok {
-		o.UseIDF = h.SetQueryWeight
-	}
+	o := library.EmbedderOptions(emb)
 	o.Concurrency = searchTurns
 	return o
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -45,9 +46,9 @@ func runReindex(ctx context.Context, e *env, args []string) int {
 	if meta.Embedder == nil {
 		return errorf(e, "the library is empty: choose the embedder with `mcpvec ingest --embedder ...` instead")
 	}
-	target := ef.identity(e)
-	if target.Provider == "hash" && target.Model != "" {
-		return errorf(e, "--embed-model is for --embedder openai (the offline embedder has one model)")
+	target, err := ef.reindexTarget(e)
+	if err != nil {
+		return errorf(e, "%v", err)
 	}
 	emb, err := reindexEmbedder(ctx, e, h.db, target)
 	if err != nil {
@@ -105,7 +106,7 @@ func withQueryPath(ctx context.Context, e *env, h *handle) *handle {
 
 // reindexOptions reports the reindex's progress on stderr; endLine ends
 // the progress line, if one was drawn.
-func reindexOptions(e *env, id store.EmbedderInfo) (opts library.ReindexOptions, endLine func()) {
+func reindexOptions(e *env, id embed.Identity) (opts library.ReindexOptions, endLine func()) {
 	size, par := embedBatching(e, id)
 	var (
 		mu    sync.Mutex
@@ -146,7 +147,7 @@ func reindexOptions(e *env, id store.EmbedderInfo) (opts library.ReindexOptions,
 
 // reindexEmbedder builds the target embedder, resuming an interrupted
 // reindex when the flags agree with it.
-func reindexEmbedder(ctx context.Context, e *env, db *store.DB, target store.EmbedderInfo) (embed.Embedder, error) {
+func reindexEmbedder(ctx context.Context, e *env, db *store.DB, target embed.Identity) (embed.Embedder, error) {
 	p, err := library.PendingReindex(db)
 	if err != nil {
 		return nil, err
@@ -173,7 +174,7 @@ func reindexEmbedder(ctx context.Context, e *env, db *store.DB, target store.Emb
 
 // wants reports whether flags asking for want are satisfied by have: the
 // provider must match, model and dimensions only when given.
-func wants(want, have store.EmbedderInfo) bool {
+func wants(want, have embed.Identity) bool {
 	return want.Provider == have.Provider &&
 		(want.Model == "" || want.Model == have.Model) &&
 		(want.Dimensions == 0 || want.Dimensions == have.Dimensions)
@@ -192,8 +193,19 @@ func discardReindex(e *env, db *store.DB) int {
 	return 0
 }
 
+// reindexTarget returns the embedder identity the flags ask a reindex
+// for; a model named for a provider that has one is refused.
+func (f *embedFlags) reindexTarget(e *env) (embed.Identity, error) {
+	target := f.identity(e)
+	if target.Model != "" && embed.TraitsOf(target).OneModel {
+		return target, errors.New("--embed-model is for --embedder openai (the offline embedder has one model)")
+	}
+	return target, nil
+}
+
 // embedBatching returns the batch size and parallelism of embedding for
-// an embedder ($MCPVEC_EMBED_CONCURRENCY batches in flight, default 4).
-func embedBatching(e *env, id store.EmbedderInfo) (size, par int) {
-	return library.Batching(id, envInt(e, "MCPVEC_EMBED_CONCURRENCY", 4))
+// an embedder, as its traits prefer ($MCPVEC_EMBED_CONCURRENCY batches in
+// flight, default 4).
+func embedBatching(e *env, id embed.Identity) (size, par int) {
+	return embed.TraitsOf(id).Batching(envInt(e, "MCPVEC_EMBED_CONCURRENCY", 4))
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/weaviate"
 )
 
@@ -20,9 +21,9 @@ func reindexWeaviate(ctx context.Context, e *env, h *handle, into string, lf *li
 	if into == "" || !ef.set() {
 		return errorf(e, "reindex of a Weaviate library builds a new collection: --into weaviate://host:port/NewCollection --embedder hash|openai [--embed-model M] [--dimensions N]")
 	}
-	target := ef.identity(e)
-	if target.Provider == "hash" && target.Model != "" {
-		return errorf(e, "--embed-model is for --embedder openai (the offline embedder has one model)")
+	target, err := ef.reindexTarget(e)
+	if err != nil {
+		return errorf(e, "%v", err)
 	}
 	emb, err := newEmbedder(ctx, e, target)
 	if err != nil {
@@ -34,7 +35,7 @@ func reindexWeaviate(ctx context.Context, e *env, h *handle, into string, lf *li
 	}
 	defer dst.Close()
 	start := time.Now()
-	r := weaviate.Reembed{Identity: emb.Identity(), Embed: emb.Embed}
+	r := weaviate.Reembed{Identity: store.EmbedderInfo(emb.Identity()), Embed: emb.Embed}
 	p, err := h.wv.Store().CopyInto(ctx, dst, r, weaviate.CopyOptions{Settings: carriedSettings,
 		Progress: func(p weaviate.CopyProgress) {
 			fmt.Fprintf(e.stderr, "\rreindex: %d/%d documents (%d already there)", p.Copied+p.Skipped, p.Total, p.Skipped)

@@ -10,9 +10,9 @@ import (
 
 	"github.com/mcpvec/mcpvec/ingest"
 	"github.com/mcpvec/mcpvec/ingest/discover"
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	isync "github.com/mcpvec/mcpvec/ingest/sync"
-	"github.com/mcpvec/mcpvec/library"
 )
 
 // syncConfig is how a sync reads and reports files, whatever its roots.
@@ -115,7 +115,7 @@ func syncCommand(ctx context.Context, e *env, h *handle, roots []isync.Root, cfg
 // library; the serve watcher calls it too.
 func syncRoots(ctx context.Context, h *handle, roots []isync.Root, cfg syncConfig) (isync.Summary, error) {
 	id := h.emb.Identity()
-	batch, par := library.Batching(id, 4)
+	batch, par := embed.TraitsOf(id).Batching(4)
 	w := h.lib.BeginWrites(ctx, h.emb, id, batch, par, 30*time.Second)
 	var ex *extract.Extractor
 	defer func() {

@@ -106,7 +106,7 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 	if err := st.SetEmbedder(ctx, identity); err != nil {
 		t.Fatal(err)
 	}
-	opts := library.OptionsFor("hash")
+	opts := library.OptionsFor(embed.TraitsOf(embed.Identity(identity)))
 	be := wvlib.New(st, c.URL(0, "Parity"), wvlib.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
 	putCorpus(t, func(d *store.Document, cs []store.Chunk, vs [][]float32, o []byte) (store.PutResult, error) {
 		return be.Put(ctx, d, cs, vs, o)

@@ -66,7 +66,7 @@ func mustServe(tb testing.TB, fo fixtureOptions) *fixture {
 		tb.Fatalf("open store: %v", err)
 	}
 	emb := embed.NewHash(embed.DefaultHashConfig())
-	if err := db.SetEmbedder(emb.Identity()); err != nil {
+	if err := db.SetEmbedder(store.EmbedderInfo(emb.Identity())); err != nil {
 		tb.Fatal(err)
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
