@@ -14,6 +14,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -28,7 +29,7 @@ type env struct {
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	db, emb, ex := synctest.Pipeline(t)
-	lib, err := library.Open(context.Background(), db, emb, library.OptionsFor(embed.TraitsOf(emb.Identity())))
+	lib, err := embedded.Open(context.Background(), db, emb, library.OptionsFor(embed.TraitsOf(emb.Identity())))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -283,11 +283,11 @@ type Summary struct {
 	Documents int
 	Chunks    int
 	Pages     int
-	Titles    []string // up to summaryTitles, in id order
+	Titles    []string // up to SummaryTitles, in id order
 }
 
-// summaryTitles is how many titles a Summary samples.
-const summaryTitles = 20
+// SummaryTitles is how many titles a Summary samples.
+const SummaryTitles = 20
 
 // Summary counts the library's contents and samples its titles: from the
 // backend's running totals when it keeps them, else by listing every
@@ -306,7 +306,7 @@ func (l *Library) Summary(ctx context.Context) (Summary, error) {
 	for _, d := range docs {
 		s.Chunks += len(d.Chunks)
 		s.Pages += d.Pages
-		if len(s.Titles) < summaryTitles {
+		if len(s.Titles) < SummaryTitles {
 			s.Titles = append(s.Titles, d.Title)
 		}
 	}

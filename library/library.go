@@ -17,13 +17,10 @@ var (
 	ErrEmptyQuery   = errors.New("empty query: pass a few words describing what to find")
 	ErrQueryTooLong = errors.New("query too long")
 	ErrNotFound     = errors.New("no document or passage with that id")
-)
-
-// Aux bucket names of the derived indexes in the store (see also
-// AuxEmbedCache).
-const (
-	AuxVectors = "hnsw"
-	AuxLexical = "lexical"
+	// ErrNoIndexes is returned by a search, count or write of a Library
+	// whose backend loaded no index (embedded.OpenDocuments: it reads
+	// documents and passages only).
+	ErrNoIndexes = errors.New("library opened for reading documents only: no search index is loaded")
 )
 
 // QueryEmbedder turns a query into a vector of the library's dimensions.
@@ -98,7 +95,8 @@ type Options struct {
 	Logger      *slog.Logger
 }
 
-func (o Options) withDefaults() Options {
+// WithDefaults returns o with its zero values replaced by the defaults.
+func (o Options) WithDefaults() Options {
 	def := func(v *int, d int) {
 		if *v <= 0 {
 			*v = d
@@ -177,20 +175,13 @@ func EmbedderOptions(emb embed.Embedder) Options {
 	return o
 }
 
-// indexConfigFor is the vector index configuration of the libraries of an
-// embedder (OptionsFor's, defaults filled in): what Open uses when the
-// caller names none and what reindex builds.
-func indexConfigFor(id embed.Identity) vector.Config {
-	return OptionsFor(embed.TraitsOf(id)).withDefaults().Index
-}
-
 // Mode is the search mode used when a search names none.
 func (l *Library) Mode() Mode { return l.opts.Mode }
 
 // Library is the live library: the one query path (search, fetch) and every
-// write (ingest writes, rm, reindex) over a Backend. Create it with Open (the
-// embedded store) or New. It is safe for concurrent use: searches run in
-// parallel with writes.
+// write (ingest writes, rm, move) over a Backend. Create it with New
+// (embedded.Open does for the embedded store). It is safe for concurrent
+// use: searches run in parallel with writes.
 type Library struct {
 	be   Backend
 	caps capabilities // be's optional interfaces, looked up by New
@@ -202,33 +193,12 @@ type Library struct {
 // (Overviewer, Mover, ...) it looks up once here. emb may be nil, which
 // restricts searches to lexical mode.
 func New(be Backend, emb QueryEmbedder, opts Options) *Library {
-	return &Library{be: be, caps: capabilitiesOf(be), emb: emb, opts: opts.withDefaults()}
+	return &Library{be: be, caps: capabilitiesOf(be), emb: emb, opts: opts.WithDefaults()}
 }
 
-// Open loads the embedded backend's indexes over db, reconciling them with
-// the store, and persists any repair when the store is writable. emb may be
-// nil, which restricts searches to lexical mode. Errors come from the store
-// and from loading the indexes.
-func Open(ctx context.Context, db *store.DB, emb QueryEmbedder, opts Options) (*Library, error) {
-	if opts.Index == (vector.Config{}) {
-		// The kind of vector index follows the recorded embedder, as
-		// OptionsFor gives it: opened as a graph, the offline embedder's
-		// Scan index was built into one vector by vector (`mcpvec check`
-		// at a million passages: 590 s, of which the check took 16).
-		if meta, err := db.Meta(); err == nil && meta.Embedder != nil {
-			opts.Index = indexConfigFor(embed.Identity(*meta.Embedder))
-		}
-	}
-	opts = opts.withDefaults()
-	be, err := openEmbedded(ctx, db, opts)
-	if err != nil {
-		return nil, err
-	}
-	if opts.UseIDF != nil {
-		opts.UseIDF(be.lex.IDF)
-	}
-	return New(be, emb, opts), nil
-}
+// Backend returns the Backend l answers from, for a caller that needs what
+// only that backend offers (a test of the embedded backend's indexes).
+func (l *Library) Backend() Backend { return l.be }
 
 // Apply brings the indexes up to date after a store write made directly to
 // the store (store.DB.PutDocument): it removes the removed passages and
@@ -275,12 +245,12 @@ type IndexStats struct {
 	VectorsDeferred bool `json:"vectors_deferred,omitempty"`
 }
 
-// IndexStats reports the sizes of the indexes; it waits for a vector index
-// whose load Open deferred (deferred.go).
+// IndexStats reports the sizes of the indexes; it waits for an index whose
+// load the backend deferred (the embedded backend's vector index).
 func (l *Library) IndexStats() IndexStats { return l.be.Counts(context.Background()) }
 
 // LoadedIndexStats is IndexStats without loading a deferred vector index
-// (LoadedCounter): while Open's deferred load has not ended,
+// (LoadedCounter): while the backend's deferred load has not ended,
 // VectorsDeferred is true and VectorPassages 0. A page that only shows the
 // sizes should not load half a gigabyte (at a million passages) that no
 // search asked for.

@@ -34,13 +34,3 @@ func (l *Library) Move(id, path, sourceURL string, modTime time.Time) error {
 	}
 	return err
 }
-
-// Move changes the document's path in one transaction and drops a
-// displaced document's passages from the indexes.
-func (l *embedded) Move(ctx context.Context, id, path, sourceURL string, modTime time.Time) (store.PutResult, error) {
-	res, err := l.db.MoveDocument(id, path, sourceURL, modTime)
-	if err != nil {
-		return res, err
-	}
-	return res, l.Apply(ctx, res)
-}

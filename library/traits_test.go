@@ -20,7 +20,7 @@ func TestWritesCacheOnlyRemoteEmbedders(t *testing.T) {
 		{embed.Identity{Provider: embed.HashProvider, Model: "m", Dimensions: 64}, false},
 		{embed.Identity{Provider: "test", Model: "words", Dimensions: 64}, true},
 	} {
-		w := f.lib.BeginWrites(context.Background(), wordEmbedder, c.id, 8, 1, 0)
+		w := f.Lib.BeginWrites(context.Background(), wordEmbedder, c.id, 8, 1, 0)
 		if _, ok := w.Cached(); ok != c.cached {
 			t.Errorf("%s: cached %v, want %v", c.id, ok, c.cached)
 		}

@@ -28,7 +28,8 @@ type Writes struct {
 // usual values). A local embedder (embed.Traits.Local, the offline one) is
 // not wrapped in the cache: recomputing is cheaper than a transaction per
 // batch, nor is anything for a backend that keeps no cache (EmbedCacher:
-// the cache lives in the embedded store). The indexes are saved every saveEvery (0: never) until Finish.
+// the cache lives in the embedded store). The indexes are saved every
+// saveEvery (0: never) until Finish.
 func (l *Library) BeginWrites(ctx context.Context, emb Embedder, id embed.Identity, size, par int, saveEvery time.Duration) *Writes {
 	w := &Writes{lib: l, emb: emb, stop: func() {}}
 	if !embed.TraitsOf(id).Local && l.caps.cache != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	"github.com/mcpvec/mcpvec/internal/evalset"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -144,7 +145,7 @@ func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, e
 	if c.fusion != "" {
 		opts.Fusion = c.fusion
 	}
-	lib, err := library.Open(ctx, db, emb, opts)
+	lib, err := embedded.Open(ctx, db, emb, opts)
 	if err != nil {
 		return nil, err
 	}

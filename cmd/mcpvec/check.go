@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -76,7 +77,7 @@ func checkDB(ctx context.Context, db *store.DB) []string {
 	if len(problems) > 0 {
 		return problems
 	}
-	lib, err := library.Open(ctx, db, nil, library.Options{})
+	lib, err := embedded.Open(ctx, db, nil, library.Options{})
 	if err != nil {
 		return []string{"load indexes: " + oneLine(err)}
 	}

@@ -12,9 +12,10 @@ import (
 )
 
 // TestImportLayering keeps the dependency arrows of the README true: store
-// and index are leaves, ingest and server never import each other, and only
-// cmd wires packages together. Test files are exempt (they may build real
-// libraries to test against).
+// and index are leaves, ingest and server never import each other, the
+// library core imports neither (nor any backend), and only cmd wires
+// packages together, naming the backends. Test files are exempt (they may
+// build real libraries to test against).
 func TestImportLayering(t *testing.T) {
 	const mod = "github.com/mcpvec/mcpvec/"
 	allowed := map[string][]string{
@@ -22,18 +23,26 @@ func TestImportLayering(t *testing.T) {
 		"index":  {"index"},
 		"ingest": {"ingest", "store", "index", "internal"},
 		"server": {"server", "library", "store", "index", "internal"},
-		// The core: the one query path and every write. It is imported by
-		// the transports and cmd, and imports none of them.
+		// The core and its backends: never server or cmd; of ingest only
+		// the embedder interface (the exact rules below).
 		"library": {"library", "store", "index", "ingest", "internal"},
 		// internal/ holds leaves any package may use (swar, cputime,
 		// evalset) and test kits no production package may import (see
 		// testKits below).
 		"internal": {"internal", "library", "store", "ingest", "server", "cmd"},
 	}
-	// Packages with a narrower rule than their top folder: the live library
-	// names buckets and indexes, never ingest or the MCP server.
+	// Packages with a narrower rule than their top folder.
 	exact := map[string][]string{
-		"library":          {"library", "store", "index/vector", "index/lexical", "ingest/embed", "internal/swar"},
+		// The core answers over library.Backend: it names no backend and
+		// no bucket; the index packages give only its options' types and
+		// the query's tokens, ingest/embed the embedder interface and
+		// traits (never a provider).
+		"library": {"store", "index/lexical", "index/vector", "ingest/embed", "internal/swar"},
+		// The backends implement library.Backend: the embedded one over
+		// the bbolt store and the in-process indexes, Weaviate's adapter
+		// over its client.
+		"library/embedded": {"library", "store", "index/lexical", "index/vector", "ingest/embed"},
+		"library/weaviate": {"library", "store", "store/weaviate"},
 		"internal/swar":    {}, // eight-byte scans for snippets and JSON, a leaf
 		"internal/evalset": {}, // the shared eval collections and their scoring, a leaf
 		// The embedders: the interface, identity, traits, registry and the
@@ -45,13 +54,15 @@ func TestImportLayering(t *testing.T) {
 		"ingest/embed/openai/openaitest": {},
 		"ingest/embed/embedtest":         {"ingest/embed"},
 		"store/storetest":                {"store"}, // the shared test kit
-		"internal/golden":                {},        // the -update test kit, a leaf
-		"internal/reallib":               {"library", "store", "ingest/embed", "internal/evalset", "internal/cputime"},
-		"internal/cputime":               {}, // CPU clocks for benchmarks and harnesses, a leaf
-		"internal/bytesize":              {}, // sizes as people read them, for ingest and the web page, a leaf
-		"server/mcptest":                 {}, // the MCP test kit: tool calls, the Node clients
-		"ingest/extract/extracttest":     {}, // documents of every format, for tests
-		"server/admin":                   {}, // a leaf; server/admin/imports_test.go checks only cmd imports it
+		// A Library over the embedded backend in a temporary file.
+		"library/embedded/embeddedtest": {"library", "library/embedded", "store", "store/storetest", "index/lexical", "ingest/embed/embedtest"},
+		"internal/golden":               {}, // the -update test kit, a leaf
+		"internal/reallib":              {"library", "library/embedded", "store", "ingest/embed", "internal/evalset", "internal/cputime"},
+		"internal/cputime":              {}, // CPU clocks for benchmarks and harnesses, a leaf
+		"internal/bytesize":             {}, // sizes as people read them, for ingest and the web page, a leaf
+		"server/mcptest":                {}, // the MCP test kit: tool calls, the Node clients
+		"ingest/extract/extracttest":    {}, // documents of every format, for tests
+		"server/admin":                  {}, // a leaf; server/admin/imports_test.go checks only cmd imports it
 		// sync plans with discover and writes through ingest and the
 		// Library interface it declares; watch only calls a sync func.
 		"ingest/sync":          {"ingest", "ingest/discover", "ingest/chunk", "store"},
@@ -65,7 +76,10 @@ func TestImportLayering(t *testing.T) {
 		"server/internal/client": {"server/internal/loopback"},
 	}
 	// Test kits: golden registers a flag; reallib opens real libraries.
-	testKits := []string{"internal/golden", "internal/reallib"}
+	testKits := []string{"internal/golden", "internal/reallib", "library/embedded/embeddedtest"}
+	// Backends are named only by cmd (not walked), by test kits and by
+	// each other (the Weaviate adapter and its client).
+	backends := []string{"library/embedded", "library/weaviate", "store/weaviate"}
 	root := filepath.Join("..", "..")
 	checked := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -101,8 +115,11 @@ func TestImportLayering(t *testing.T) {
 			if slices.Contains(testKits, strings.TrimPrefix(p, mod)) {
 				t.Errorf("%s imports %s: a test kit, for _test.go files only", rel, p)
 			}
-			if !strings.HasPrefix(p, mod) {
-				continue
+			if slices.Contains(backends, strings.TrimPrefix(p, mod)) && !slices.Contains(testKits, dir) && !slices.Contains(backends, dir) {
+				t.Errorf("%s imports %s: only cmd and test kits name a backend", rel, p)
+			}
+			if !strings.HasPrefix(p, mod) || slices.Contains(testKits, dir) {
+				continue // a test kit's exact rule replaces its folder's
 			}
 			target := strings.Split(strings.TrimPrefix(p, mod), "/")[0]
 			good := false

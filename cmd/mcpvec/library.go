@@ -15,6 +15,7 @@ import (
 	// Linked in, the OpenAI provider registers with embed.Open.
 	"github.com/mcpvec/mcpvec/ingest/embed/openai"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	wvlib "github.com/mcpvec/mcpvec/library/weaviate"
 	"github.com/mcpvec/mcpvec/server/admin"
 	"github.com/mcpvec/mcpvec/store"
@@ -126,7 +127,7 @@ func (h *handle) reopenLib(ctx context.Context) error {
 		h.lib = h.newWeaviateLib()
 		return nil
 	}
-	lib, err := library.Open(ctx, h.db, h.emb, libOptions(h.emb))
+	lib, err := embedded.Open(ctx, h.db, h.emb, libOptions(h.emb))
 	if err != nil {
 		return err
 	}
@@ -299,7 +300,7 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write bool, need nee
 	case needStore:
 		return h, nil
 	case needDocs:
-		h.lib = library.OpenDocuments(db, libOptions(nil))
+		h.lib = embedded.OpenDocuments(db, libOptions(nil))
 		return h, nil
 	}
 	if err := h.loadEmbedder(ctx, e); err != nil {
@@ -310,7 +311,7 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write bool, need nee
 	if h.emb != nil {
 		qe = h.emb
 	}
-	if h.lib, err = library.Open(ctx, db, qe, libOptions(h.emb)); err != nil {
+	if h.lib, err = embedded.Open(ctx, db, qe, libOptions(h.emb)); err != nil {
 		h.close()
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -64,7 +65,7 @@ func reindexWith(ctx context.Context, e *env, h *handle, emb embed.Embedder) int
 	id := emb.Identity()
 	start := time.Now()
 	opts, endLine := reindexOptions(e, id)
-	n, err := library.Reindex(ctx, h.db, emb, id, opts)
+	n, err := embedded.Reindex(ctx, h.db, emb, id, opts)
 	endLine()
 	if err != nil {
 		return errorf(e, "reindex stopped (rerun the same command to resume, or --discard): %v", err)
@@ -72,7 +73,7 @@ func reindexWith(ctx context.Context, e *env, h *handle, emb embed.Embedder) int
 	if st := e.forwarded; st != nil {
 		// Searches in flight finish on the old library, which stays
 		// consistent in memory.
-		lib, err := library.Open(ctx, h.db, emb, libOptions(emb))
+		lib, err := embedded.Open(ctx, h.db, emb, libOptions(emb))
 		if err != nil {
 			return errorf(e, "reindexed, but reloading the server's indexes failed (restart it): %v", err)
 		}
@@ -98,7 +99,7 @@ func withQueryPath(ctx context.Context, e *env, h *handle) *handle {
 	if err := h.loadEmbedder(ctx, e); err == nil && h.emb != nil {
 		qe, emb = h.emb, h.emb
 	}
-	if lib, err := library.Open(ctx, h.db, qe, libOptions(emb)); err == nil {
+	if lib, err := embedded.Open(ctx, h.db, qe, libOptions(emb)); err == nil {
 		h.lib = lib
 	}
 	return h
@@ -106,7 +107,7 @@ func withQueryPath(ctx context.Context, e *env, h *handle) *handle {
 
 // reindexOptions reports the reindex's progress on stderr; endLine ends
 // the progress line, if one was drawn.
-func reindexOptions(e *env, id embed.Identity) (opts library.ReindexOptions, endLine func()) {
+func reindexOptions(e *env, id embed.Identity) (opts embedded.ReindexOptions, endLine func()) {
 	size, par := embedBatching(e, id)
 	var (
 		mu    sync.Mutex
@@ -114,7 +115,7 @@ func reindexOptions(e *env, id embed.Identity) (opts library.ReindexOptions, end
 		start time.Time
 		first int
 	)
-	return library.ReindexOptions{
+	return embedded.ReindexOptions{
 			Batch: size, Parallel: par,
 			Resumed: func(staged, total int) {
 				mu.Lock()
@@ -148,7 +149,7 @@ func reindexOptions(e *env, id embed.Identity) (opts library.ReindexOptions, end
 // reindexEmbedder builds the target embedder, resuming an interrupted
 // reindex when the flags agree with it.
 func reindexEmbedder(ctx context.Context, e *env, db *store.DB, target embed.Identity) (embed.Embedder, error) {
-	p, err := library.PendingReindex(db)
+	p, err := embedded.PendingReindex(db)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +182,7 @@ func wants(want, have embed.Identity) bool {
 }
 
 func discardReindex(e *env, db *store.DB) int {
-	had, err := library.DiscardReindex(db)
+	had, err := embedded.DiscardReindex(db)
 	switch {
 	case err != nil:
 		return errorf(e, "%v", err)

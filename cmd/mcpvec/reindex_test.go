@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
-	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/storetest"
 )
@@ -210,7 +210,7 @@ func TestEmbedNoteAddsThroughputToTheProgressLine(t *testing.T) {
 	if err := db.SetEmbedder(store.EmbedderInfo(id)); err != nil {
 		t.Fatal(err)
 	}
-	lib, err := library.Open(context.Background(), db, h, libOptions(h))
+	lib, err := embedded.Open(context.Background(), db, h, libOptions(h))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -46,16 +47,10 @@ func rebuildIndexes(ctx context.Context, e *env, path string) int {
 		return errorf(e, "%v", err)
 	}
 	defer db.Close()
-	err = db.Update(func(tx *store.Tx) error {
-		if err := tx.DropAux(library.AuxVectors); err != nil {
-			return err
-		}
-		return tx.DropAux(library.AuxLexical)
-	})
-	if err != nil {
+	if err := embedded.DropIndexes(db); err != nil {
 		return errorf(e, "drop indexes: %v", err)
 	}
-	lib, err := library.Open(ctx, db, nil, library.Options{})
+	lib, err := embedded.Open(ctx, db, nil, library.Options{})
 	if err != nil {
 		return errorf(e, "rebuild indexes: %v", err)
 	}
@@ -107,7 +102,7 @@ func salvageTo(ctx context.Context, e *env, path string, replace bool) int {
 // finishSalvage builds the indexes of the new library, checks it and prints
 // what was copied and what was lost.
 func finishSalvage(ctx context.Context, e *env, ddb *store.DB, rep store.SalvageReport) int {
-	lib, err := library.Open(ctx, ddb, nil, library.Options{})
+	lib, err := embedded.Open(ctx, ddb, nil, library.Options{})
 	if err == nil {
 		err = lib.Save()
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/internal/evalset"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -48,7 +49,7 @@ func Open(tb testing.TB, logger *slog.Logger) (*library.Library, *store.DB, []st
 	}
 	opts := library.EmbedderOptions(emb)
 	opts.Logger = logger
-	lib, err := library.Open(context.Background(), db, emb, opts)
+	lib, err := embedded.Open(context.Background(), db, emb, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	wvlib "github.com/mcpvec/mcpvec/library/weaviate"
 	"github.com/mcpvec/mcpvec/store"
 	wvstore "github.com/mcpvec/mcpvec/store/weaviate"
@@ -81,7 +82,7 @@ func embeddedLibrary(t *testing.T, opts library.Options) *library.Library {
 	if err := db.SetEmbedder(identity); err != nil {
 		t.Fatal(err)
 	}
-	lib, err := library.Open(context.Background(), db, hasher, opts)
+	lib, err := embedded.Open(context.Background(), db, hasher, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/server/web"
 	"github.com/mcpvec/mcpvec/store"
@@ -70,7 +71,7 @@ func mustServe(tb testing.TB, fo fixtureOptions) *fixture {
 		tb.Fatal(err)
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	lib, err := library.Open(context.Background(), db, emb, library.Options{Logger: quiet})
+	lib, err := embedded.Open(context.Background(), db, emb, library.Options{Logger: quiet})
 	if err != nil {
 		tb.Fatalf("open library: %v", err)
 	}

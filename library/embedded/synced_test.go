@@ -1,4 +1,4 @@
-package library_test
+package embedded_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -19,7 +20,7 @@ func (f *fixture) reopen(t *testing.T) (*library.Library, bool) {
 	t.Helper()
 	var log bytes.Buffer
 	opts := library.Options{Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))}
-	lib, err := library.Open(context.Background(), f.db, wordEmbedder, opts)
+	lib, err := embedded.Open(context.Background(), f.DB, wordEmbedder, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func (f *fixture) putDirect(t *testing.T, id, text string) store.PutResult {
 	t.Helper()
 	d := &store.Document{ID: id, Title: id, SourcePath: "/docs/" + id, Pages: 1, Text: text}
 	c := store.Chunk{Text: text, End: len(text), PageStart: 1, PageEnd: 1}
-	res, err := f.db.PutDocument(d, []store.Chunk{c}, [][]float32{wordEmbedder.Vector(c.IndexText())}, nil)
+	res, err := f.DB.PutDocument(d, []store.Chunk{c}, [][]float32{wordEmbedder.Vector(c.IndexText())}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,12 +67,12 @@ func (f *fixture) putDirect(t *testing.T, id, text string) store.PutResult {
 // was written; a write applied but not saved makes it reconcile instead.
 func TestSavedIndexesLoadSynced(t *testing.T) {
 	f := newFixture(t, library.Options{})
-	f.add(t, "a", "a.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
-	f.add(t, "b", "b.txt", "text/plain", "", "Plate tectonics moves continents slowly.")
-	if _, err := f.lib.Remove("a"); err != nil {
+	f.Add(t, "a", "a.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
+	f.Add(t, "b", "b.txt", "text/plain", "", "Plate tectonics moves continents slowly.")
+	if _, err := f.Lib.Remove("a"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.lib.Save(); err != nil {
+	if err := f.Lib.Save(); err != nil {
 		t.Fatal(err)
 	}
 	lib, synced := f.reopen(t)
@@ -80,7 +81,7 @@ func TestSavedIndexesLoadSynced(t *testing.T) {
 	}
 	wantFound(t, lib, "tectonics continents", "b:0")
 	wantFound(t, lib, "quarks gluons", "")
-	f.add(t, "c", "c.txt", "text/plain", "", "Volcanic basalt cools into columns.")
+	f.Add(t, "c", "c.txt", "text/plain", "", "Volcanic basalt cools into columns.")
 	lib, synced = f.reopen(t)
 	if synced {
 		t.Fatal("open after an unsaved write loaded synced")
@@ -97,16 +98,16 @@ func TestSavedIndexesLoadSynced(t *testing.T) {
 // that write as indexed: the next open reconciles and finds it.
 func TestSaveBetweenStoreWriteAndApply(t *testing.T) {
 	f := newFixture(t, library.Options{})
-	f.add(t, "a", "a.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
+	f.Add(t, "a", "a.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
 	f.putDirect(t, "b", "Plate tectonics moves continents slowly.")
 	later := f.putDirect(t, "c", "Volcanic basalt cools into columns.")
-	if err := f.lib.Apply(later); err != nil { // c indexed, b not yet
+	if err := f.Lib.Apply(later); err != nil { // c indexed, b not yet
 		t.Fatal(err)
 	}
-	if _, err := f.db.DeleteDocument("a"); err != nil { // not applied at all
+	if _, err := f.DB.DeleteDocument("a"); err != nil { // not applied at all
 		t.Fatal(err)
 	}
-	if err := f.lib.Save(); err != nil {
+	if err := f.Lib.Save(); err != nil {
 		t.Fatal(err)
 	}
 	lib, synced := f.reopen(t)
@@ -135,16 +136,16 @@ func harbourPages(n int) []string {
 func TestSyncedLoadWithSegmentAndRecords(t *testing.T) {
 	f := newFixture(t, library.Options{})
 	pages := harbourPages(1200)
-	f.add(t, "big", "big.txt", "text/plain", "", pages...)
-	f.add(t, "gone", "gone.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
-	if err := f.lib.Save(); err != nil { // a segment
+	f.Add(t, "big", "big.txt", "text/plain", "", pages...)
+	f.Add(t, "gone", "gone.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
+	if err := f.Lib.Save(); err != nil { // a segment
 		t.Fatal(err)
 	}
-	f.add(t, "b", "b.txt", "text/plain", "", "Plate tectonics moves continents slowly.")
-	if _, err := f.lib.Remove("gone"); err != nil {
+	f.Add(t, "b", "b.txt", "text/plain", "", "Plate tectonics moves continents slowly.")
+	if _, err := f.Lib.Remove("gone"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.lib.Save(); err != nil { // a record and a tombstone beside it
+	if err := f.Lib.Save(); err != nil { // a record and a tombstone beside it
 		t.Fatal(err)
 	}
 	lib, synced := f.reopen(t)
@@ -167,12 +168,12 @@ func TestSyncedLoadWithSegmentAndRecords(t *testing.T) {
 func TestSummaryFromTotals(t *testing.T) {
 	f := newFixture(t, library.Options{})
 	for i := range 25 {
-		f.add(t, fmt.Sprintf("d%02d", i), fmt.Sprintf("Title %d", i), "text/plain", "", "one page", "two pages")
+		f.Add(t, fmt.Sprintf("d%02d", i), fmt.Sprintf("Title %d", i), "text/plain", "", "one page", "two pages")
 	}
-	if _, err := f.lib.Remove("d03"); err != nil {
+	if _, err := f.Lib.Remove("d03"); err != nil {
 		t.Fatal(err)
 	}
-	got, err := f.lib.Summary(context.Background())
+	got, err := f.Lib.Summary(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,36 +1,33 @@
-package library
+package embedded
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
 
+	"github.com/mcpvec/mcpvec/library"
+
 	"github.com/mcpvec/mcpvec/store"
 )
-
-// ErrNoIndexes is returned by a search, count or write of a Library made
-// with OpenDocuments: it reads documents and passages, and loaded no index.
-var ErrNoIndexes = errors.New("library opened for reading documents only: no search index is loaded")
 
 // OpenDocuments returns a Library over db that reads documents and passages
 // (Fetch, Document, Documents, the originals) without loading an index: at
 // a million passages Open spends 0.7 s and 0.9 GB of mapped pages pinning
 // the BM25 segment, which a fetch never reads. Searches, counts and writes
-// return ErrNoIndexes. Safe for concurrent use.
-func OpenDocuments(db *store.DB, opts Options) *Library {
-	return New(docsOnly{db}, nil, opts)
+// return library.ErrNoIndexes. Safe for concurrent use.
+func OpenDocuments(db *store.DB, opts library.Options) *library.Library {
+	return library.New(docsOnly{db}, nil, opts)
 }
 
 // docsOnly is the Backend of OpenDocuments.
 type docsOnly struct{ db *store.DB }
 
 func (d docsOnly) Put(context.Context, *store.Document, []store.Chunk, [][]float32, []byte) (store.PutResult, error) {
-	return store.PutResult{}, ErrNoIndexes
+	return store.PutResult{}, library.ErrNoIndexes
 }
-func (d docsOnly) Apply(context.Context, store.PutResult) error     { return ErrNoIndexes }
-func (d docsOnly) Delete(context.Context, string) ([]uint64, error) { return nil, ErrNoIndexes }
+func (d docsOnly) Apply(context.Context, store.PutResult) error     { return library.ErrNoIndexes }
+func (d docsOnly) Delete(context.Context, string) ([]uint64, error) { return nil, library.ErrNoIndexes }
 func (d docsOnly) Document(_ context.Context, id string, text bool) (*store.Document, error) {
 	if text {
 		return d.db.Document(id)
@@ -51,12 +48,12 @@ func (d docsOnly) Original(_ context.Context, id string) (io.ReadSeeker, int64, 
 	}
 	return r, size, mod, nil
 }
-func (d docsOnly) Candidates(context.Context, Query) (Candidates, error) {
-	return Candidates{}, ErrNoIndexes
+func (d docsOnly) Candidates(context.Context, library.Query) (library.Candidates, error) {
+	return library.Candidates{}, library.ErrNoIndexes
 }
-func (d docsOnly) Counts(context.Context) IndexStats { return IndexStats{} }
-func (d docsOnly) Check(context.Context) (Health, error) {
-	return Health{}, fmt.Errorf("check: %w", ErrNoIndexes)
+func (d docsOnly) Counts(context.Context) library.IndexStats { return library.IndexStats{} }
+func (d docsOnly) Check(context.Context) (library.Health, error) {
+	return library.Health{}, fmt.Errorf("check: %w", library.ErrNoIndexes)
 }
 func (d docsOnly) Save(context.Context) error { return nil }
 

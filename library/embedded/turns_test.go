@@ -1,4 +1,4 @@
-package library_test
+package embedded_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 )
 
 // TestSearchesTakeTurns: with one turn, concurrent searches in every mode
@@ -16,7 +17,7 @@ import (
 func TestSearchesTakeTurns(t *testing.T) {
 	f := newFixture(t, library.Options{Concurrency: 1})
 	for i := range 12 {
-		f.add(t, fmt.Sprintf("doc%d", i), fmt.Sprintf("doc%d.md", i), "text/markdown", "",
+		f.Add(t, fmt.Sprintf("doc%d", i), fmt.Sprintf("doc%d.md", i), "text/markdown", "",
 			fmt.Sprintf("Harbour %d keeps boats and nets.", i), fmt.Sprintf("Cats %d sleep near the warm engines.", i))
 	}
 	ctx := context.Background()
@@ -25,7 +26,7 @@ func TestSearchesTakeTurns(t *testing.T) {
 	want := map[string]*library.SearchResponse{}
 	for _, q := range queries {
 		for _, m := range modes {
-			resp, err := f.lib.Search(ctx, q, library.SearchOptions{Mode: m})
+			resp, err := f.Lib.Search(ctx, q, library.SearchOptions{Mode: m})
 			if err != nil || len(resp.Results) == 0 {
 				t.Fatalf("%s %q: %v, %v", m, q, resp, err)
 			}
@@ -38,7 +39,7 @@ func TestSearchesTakeTurns(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			resp, err := f.lib.Search(ctx, q, library.SearchOptions{Mode: m})
+			resp, err := f.Lib.Search(ctx, q, library.SearchOptions{Mode: m})
 			if err != nil || !reflect.DeepEqual(resp, want[string(m)+q]) {
 				t.Errorf("%s %q concurrently: %v, %v; alone: %v", m, q, resp, err, want[string(m)+q])
 			}
@@ -51,12 +52,12 @@ func TestSearchesTakeTurns(t *testing.T) {
 // it waits for a turn fails with the context's error.
 func TestSearchWaitsForTurnWithContext(t *testing.T) {
 	f := newFixture(t, library.Options{Concurrency: 1})
-	f.add(t, "a", "a.md", "text/markdown", "", "Harbour boats.")
+	f.Add(t, "a", "a.md", "text/markdown", "", "Harbour boats.")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	hold := library.HoldTurns(f.lib)
+	hold := embedded.HoldTurns(f.Lib)
 	defer hold()
-	if _, err := f.lib.Search(ctx, "harbour", library.SearchOptions{Mode: library.Lexical}); err == nil || !errors.Is(err, context.Canceled) {
+	if _, err := f.Lib.Search(ctx, "harbour", library.SearchOptions{Mode: library.Lexical}); err == nil || !errors.Is(err, context.Canceled) {
 		t.Fatalf("search with every turn taken and its context cancelled: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package library
+package embedded
 
 import (
 	"context"
@@ -6,16 +6,18 @@ import (
 	"io"
 	"time"
 
+	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/library"
+
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/index/vector"
-	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/store"
 )
 
 // Put stores the document in one transaction and indexes its passages
 // from chunks and vecs, as handed (PutDocument numbers chunks in the order
 // of res.Added): nothing just written is read back.
-func (l *embedded) Put(ctx context.Context, doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
+func (l *Backend) Put(ctx context.Context, doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
 	res, err := l.db.PutDocument(doc, chunks, vecs, original)
 	if err != nil {
 		return res, err
@@ -28,7 +30,7 @@ func (l *embedded) Put(ctx context.Context, doc *store.Document, chunks []store.
 }
 
 // Delete removes the document from the store and the indexes.
-func (l *embedded) Delete(ctx context.Context, id string) ([]uint64, error) {
+func (l *Backend) Delete(ctx context.Context, id string) ([]uint64, error) {
 	res, err := l.db.RemoveDocument(id)
 	if err != nil {
 		return nil, err
@@ -38,7 +40,7 @@ func (l *embedded) Delete(ctx context.Context, id string) ([]uint64, error) {
 
 // Document returns a document with its text (read from the store), or its
 // record without text (through the cache; shared, not to be modified).
-func (l *embedded) Document(_ context.Context, id string, text bool) (*store.Document, error) {
+func (l *Backend) Document(_ context.Context, id string, text bool) (*store.Document, error) {
 	if text {
 		return l.db.Document(id)
 	}
@@ -47,35 +49,35 @@ func (l *embedded) Document(_ context.Context, id string, text bool) (*store.Doc
 
 // Documents, DocumentByPath, Chunks and Original read the store as
 // OpenDocuments' backend does.
-func (l *embedded) Documents(ctx context.Context) ([]*store.Document, error) {
+func (l *Backend) Documents(ctx context.Context) ([]*store.Document, error) {
 	return docsOnly{l.db}.Documents(ctx)
 }
-func (l *embedded) DocumentByPath(ctx context.Context, path string) (*store.Document, error) {
+func (l *Backend) DocumentByPath(ctx context.Context, path string) (*store.Document, error) {
 	return docsOnly{l.db}.DocumentByPath(ctx, path)
 }
-func (l *embedded) Chunks(ctx context.Context, seqs []uint64) ([]*store.Chunk, error) {
+func (l *Backend) Chunks(ctx context.Context, seqs []uint64) ([]*store.Chunk, error) {
 	return docsOnly{l.db}.Chunks(ctx, seqs)
 }
-func (l *embedded) Original(ctx context.Context, id string) (io.ReadSeeker, int64, time.Time, error) {
+func (l *Backend) Original(ctx context.Context, id string) (io.ReadSeeker, int64, time.Time, error) {
 	return docsOnly{l.db}.Original(ctx, id)
 }
 
 // ReleaseMapped releases the store's mapped pages (MappedReleaser).
-func (l *embedded) ReleaseMapped() error { return l.db.ReleaseMapped() }
+func (l *Backend) ReleaseMapped() error { return l.db.ReleaseMapped() }
 
 // LexicalPrefix reports that BM25's list is a total order (PrefixRanker).
-func (l *embedded) LexicalPrefix() bool { return true }
+func (l *Backend) LexicalPrefix() bool { return true }
 
 // Fold folds BM25's records into a new segment when there are more than a
 // few (lexical.Index.Fold), then saves (Folder).
-func (l *embedded) Fold(ctx context.Context) error {
+func (l *Backend) Fold(ctx context.Context) error {
 	l.lex.Fold()
 	return l.Save(ctx)
 }
 
 // EmbedCache wraps emb in a cache kept in the store's aux bucket
 // AuxEmbedCache (EmbedCacher).
-func (l *embedded) EmbedCache(emb Embedder, id embed.Identity, opts EmbedCacheOptions) CachingEmbedder {
+func (l *Backend) EmbedCache(emb library.Embedder, id embed.Identity, opts library.EmbedCacheOptions) library.CachingEmbedder {
 	return NewEmbedCache(l.db, emb, id, &opts)
 }
 
@@ -83,14 +85,14 @@ func (l *embedded) EmbedCache(emb Embedder, id embed.Identity, opts EmbedCacheOp
 // fuses the two lists. Each search waits for a turn (Options.Concurrency);
 // a second ranking (q.Again), which waited for its first, takes one of a
 // gate of its own instead of queueing behind first rankings again.
-func (l *embedded) Candidates(ctx context.Context, q Query) (Candidates, error) {
-	var c Candidates
+func (l *Backend) Candidates(ctx context.Context, q library.Query) (library.Candidates, error) {
+	var c library.Candidates
 	var seeds []uint64
 	run := l.turn.run
 	if q.Again {
 		run = l.again.run
 	}
-	if q.Mode == Lexical || q.Mode == Hybrid {
+	if q.Mode == library.Lexical || q.Mode == library.Hybrid {
 		var lerr error
 		if err := run(ctx, func() { c.Lexical, seeds, lerr = l.lexical(q) }); err != nil {
 			return c, err
@@ -99,7 +101,7 @@ func (l *embedded) Candidates(ctx context.Context, q Query) (Candidates, error) 
 			return c, lerr
 		}
 	}
-	if q.Vector == nil || (q.Mode != Vector && q.Mode != Hybrid) {
+	if q.Vector == nil || (q.Mode != library.Vector && q.Mode != library.Hybrid) {
 		return c, nil
 	}
 	vec, err := l.waitVectors(ctx)
@@ -113,17 +115,17 @@ func (l *embedded) Candidates(ctx context.Context, q Query) (Candidates, error) 
 	if err != nil {
 		return c, fmt.Errorf("vector search: %w", err)
 	}
-	c.Vector = make([]Hit, 0, len(rs))
+	c.Vector = make([]library.Hit, 0, len(rs))
 	for _, r := range rs {
-		c.Vector = append(c.Vector, Hit{r.ID, float64(r.Score)})
+		c.Vector = append(c.Vector, library.Hit{Seq: r.ID, Score: float64(r.Score)})
 	}
 	return c, nil
 }
 
 // Check applies the consistency rule to the store and the in-memory
 // indexes.
-func (l *embedded) Check(ctx context.Context) (Health, error) {
-	var h Health
+func (l *Backend) Check(ctx context.Context) (library.Health, error) {
+	var h library.Health
 	var err error
 	if h.Stats, err = l.db.Stats(); err != nil {
 		return h, err
@@ -151,7 +153,7 @@ func (l *embedded) Check(ctx context.Context) (Health, error) {
 // overviewWait, and only one that lasts is reported (a library being
 // written, e.g. `mcpvec info` answered by a running ingest, is not called
 // inconsistent; a damaged one costs overviewWait more).
-func (l *embedded) Overview(ctx context.Context) (Health, error) {
+func (l *Backend) Overview(ctx context.Context) (library.Health, error) {
 	deadline := time.Now().Add(overviewWait)
 	for {
 		h, err := l.overviewOnce()
@@ -174,8 +176,8 @@ const (
 )
 
 // overviewOnce is one reading of Overview.
-func (l *embedded) overviewOnce() (Health, error) {
-	var h Health
+func (l *Backend) overviewOnce() (library.Health, error) {
+	var h library.Health
 	st, ok, err := l.db.Counts()
 	if err != nil {
 		return h, err
@@ -200,14 +202,14 @@ func (l *embedded) overviewOnce() (Health, error) {
 // Open deferred (LoadedCounter): while it has not ended VectorsDeferred is
 // set and VectorPassages 0. After a failed load it is Counts: no vectors
 // indexed.
-func (l *embedded) LoadedCounts() IndexStats {
+func (l *Backend) LoadedCounts() library.IndexStats {
 	d := l.pending()
 	if d == nil || isClosed(d.done) {
 		return l.Counts(context.Background()) // loaded: does not wait
 	}
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	return IndexStats{LexicalPassages: l.lex.Len(), Dimensions: l.dim, VectorsDeferred: true}
+	return library.IndexStats{LexicalPassages: l.lex.Len(), Dimensions: l.dim, VectorsDeferred: true}
 }
 
 // lexical returns BM25's q.N best and, for a hybrid search with a vector,
@@ -215,8 +217,8 @@ func (l *embedded) LoadedCounts() IndexStats {
 // search is not seeded: BM25 would cost it more than raising ef buys
 // (BenchmarkRecallRealLibrary). BM25 may read its segment in place, in the
 // file's mapped pages: a fault there is an error matching store.ErrCorrupt.
-func (l *embedded) lexical(q Query) ([]Hit, []uint64, error) {
-	n, seeded := q.N, q.Mode == Hybrid && q.Vector != nil && l.opts.VectorSeeds > 0
+func (l *Backend) lexical(q library.Query) ([]library.Hit, []uint64, error) {
+	n, seeded := q.N, q.Mode == library.Hybrid && q.Vector != nil && l.opts.VectorSeeds > 0
 	if seeded {
 		// BM25's order is total: its n best begin with its q.N best.
 		n = max(n, l.opts.VectorSeeds)
@@ -240,15 +242,25 @@ func (l *embedded) lexical(q Query) ([]Hit, []uint64, error) {
 		}
 	}
 	rs = rs[:min(len(rs), q.N)]
-	hits := make([]Hit, 0, len(rs))
+	hits := make([]library.Hit, 0, len(rs))
 	for _, r := range rs {
-		hits = append(hits, Hit{r.ID, float64(r.Score)})
+		hits = append(hits, library.Hit{Seq: r.ID, Score: float64(r.Score)})
 	}
 	return hits, seeds, nil
 }
 
 // ViewChunks lends the passages seqs (store.DB.ViewChunks); embedded is a
 // ChunkLender.
-func (l *embedded) ViewChunks(_ context.Context, seqs []uint64, fn func(i int, c *store.Chunk) bool) error {
+func (l *Backend) ViewChunks(_ context.Context, seqs []uint64, fn func(i int, c *store.Chunk) bool) error {
 	return l.db.ViewChunks(seqs, fn)
+}
+
+// Move changes the document's path in one transaction and drops a
+// displaced document's passages from the indexes.
+func (l *Backend) Move(ctx context.Context, id, path, sourceURL string, modTime time.Time) (store.PutResult, error) {
+	res, err := l.db.MoveDocument(id, path, sourceURL, modTime)
+	if err != nil {
+		return res, err
+	}
+	return res, l.Apply(ctx, res)
 }

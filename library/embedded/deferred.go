@@ -1,4 +1,4 @@
-package library
+package embedded
 
 import (
 	"context"
@@ -38,14 +38,14 @@ func newDeferredVectors() *deferredVectors {
 
 // pending returns the deferred load, nil once the vector index is loaded
 // (or was never deferred).
-func (l *embedded) pending() *deferredVectors {
+func (l *Backend) pending() *deferredVectors {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	return l.lazy
 }
 
 // startVectors starts the deferred load, unless it has started already.
-func (l *embedded) startVectors(d *deferredVectors) {
+func (l *Backend) startVectors(d *deferredVectors) {
 	if d.begun.CompareAndSwap(false, true) {
 		go l.loadDeferred(d)
 	}
@@ -54,7 +54,7 @@ func (l *embedded) startVectors(d *deferredVectors) {
 // waitVectors returns the vector index, loading it first if Open deferred
 // it: nil before the library has vectors. It returns ctx's error when ctx
 // ends first (the load goes on), or the load's.
-func (l *embedded) waitVectors(ctx context.Context) (*vector.Index, error) {
+func (l *Backend) waitVectors(ctx context.Context) (*vector.Index, error) {
 	d := l.pending()
 	if d == nil {
 		return l.vectors(), nil
@@ -75,7 +75,7 @@ func (l *embedded) waitVectors(ctx context.Context) (*vector.Index, error) {
 // meanwhile, then makes it the library's. A repair the load made (codes
 // read from the stored vectors, a format upgrade) is saved at once when no
 // write came since: what Open does for an index it loads itself.
-func (l *embedded) loadDeferred(d *deferredVectors) {
+func (l *Backend) loadDeferred(d *deferredVectors) {
 	start := time.Now()
 	var gen uint64
 	var repaired bool
@@ -114,7 +114,7 @@ func (l *embedded) loadDeferred(d *deferredVectors) {
 // the last, empty, round swaps vec in under it. Replaying out of order is
 // safe: passage numbers are never reused, and a passage's vector is read
 // as it is now (one removed since is skipped).
-func (l *embedded) replay(d *deferredVectors, vec *vector.Index, gen uint64) error {
+func (l *Backend) replay(d *deferredVectors, vec *vector.Index, gen uint64) error {
 	for {
 		l.mu.Lock()
 		q := d.queue
@@ -150,7 +150,7 @@ func compareGen(a, b uint64) int {
 // saveUnchanged saves the indexes when the store is still at generation
 // gen: no write came after the deferred load's transaction (a reindex,
 // which replaces the persisted graph, is such a write).
-func (l *embedded) saveUnchanged(gen uint64) error {
+func (l *Backend) saveUnchanged(gen uint64) error {
 	return l.updateIndexes(func(tx *store.Tx) error {
 		if now, ok := tx.Generation(); !ok || now != gen {
 			return nil
@@ -162,7 +162,7 @@ func (l *embedded) saveUnchanged(gen uint64) error {
 // queueVectors queues res for the deferred load and starts it (a write
 // needs the graph up to date before its Save); it reports false when the
 // vector index is loaded and res should be applied to it now.
-func (l *embedded) queueVectors(res store.PutResult) bool {
+func (l *Backend) queueVectors(res store.PutResult) bool {
 	l.mu.Lock()
 	d := l.lazy
 	if d != nil && d.err == nil {
@@ -179,7 +179,7 @@ func (l *embedded) queueVectors(res store.PutResult) bool {
 // savedVectors returns the vector index Save should persist: nil while a
 // deferred load has not started (nothing can have changed in it); once
 // started, Save waits for it, so that the writes queued are saved.
-func (l *embedded) savedVectors() *vector.Index {
+func (l *Backend) savedVectors() *vector.Index {
 	d := l.pending()
 	if d == nil {
 		return l.vectors()

@@ -1,4 +1,4 @@
-package library
+package embedded
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package library
+package embedded
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpvec/mcpvec/library"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpvec/mcpvec/ingest/embed"
@@ -130,7 +132,7 @@ func TestEmbedCacheResumesAfterFailureAcrossReopen(t *testing.T) {
 	db := openCacheDB(t, path)
 	texts := passages(95)
 	bad := &countingEmbedder{failFrom: 4}
-	c := NewEmbedCache(db, bad, cacheID, &EmbedCacheOptions{Batch: 10, Parallel: 1})
+	c := NewEmbedCache(db, bad, cacheID, &library.EmbedCacheOptions{Batch: 10, Parallel: 1})
 	if _, err := c.Embed(context.Background(), texts); err == nil || !strings.Contains(err.Error(), "server says no") {
 		t.Fatalf("Embed with a failing server: err = %v, want its error", err)
 	}
@@ -142,7 +144,7 @@ func TestEmbedCacheResumesAfterFailureAcrossReopen(t *testing.T) {
 	// A new process: the cache is on disk.
 	db = openCacheDB(t, path)
 	good := &countingEmbedder{}
-	c = NewEmbedCache(db, good, cacheID, &EmbedCacheOptions{Batch: 10, Parallel: 3})
+	c = NewEmbedCache(db, good, cacheID, &library.EmbedCacheOptions{Batch: 10, Parallel: 3})
 	got, err := c.Embed(context.Background(), texts)
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +165,7 @@ func TestEmbedCacheCancelledMidRunKeepsFinishedBatches(t *testing.T) {
 	texts := passages(200)
 	started := make(chan int, 100)
 	slow := &countingEmbedder{failFrom: 6, block: true, started: started}
-	c := NewEmbedCache(db, slow, cacheID, &EmbedCacheOptions{Batch: 16, Parallel: 3})
+	c := NewEmbedCache(db, slow, cacheID, &library.EmbedCacheOptions{Batch: 16, Parallel: 3})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -193,7 +195,7 @@ func TestEmbedCacheCancelledMidRunKeepsFinishedBatches(t *testing.T) {
 		t.Fatalf("cache holds %d vectors (err %v), want %d", n, err, 5*16)
 	}
 	good := &countingEmbedder{}
-	c2 := NewEmbedCache(db, good, cacheID, &EmbedCacheOptions{Batch: 16, Parallel: 3})
+	c2 := NewEmbedCache(db, good, cacheID, &library.EmbedCacheOptions{Batch: 16, Parallel: 3})
 	if _, err := c2.Embed(context.Background(), texts); err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +263,7 @@ func TestEmbedCacheForgetAndClear(t *testing.T) {
 func TestEmbedCacheBadEmbedderIsAnError(t *testing.T) {
 	db := openCacheDB(t, filepath.Join(t.TempDir(), "lib.db"))
 	for name, f := range map[string]*countingEmbedder{"panic": {panicky: true}, "short": {short: true}} {
-		c := NewEmbedCache(db, f, cacheID, &EmbedCacheOptions{Batch: 2})
+		c := NewEmbedCache(db, f, cacheID, &library.EmbedCacheOptions{Batch: 2})
 		if _, err := c.Embed(context.Background(), passages(5)); !errors.Is(err, ErrEmbedCache) {
 			t.Errorf("%s: err = %v, want ErrEmbedCache", name, err)
 		}
@@ -326,7 +328,7 @@ func BenchmarkEmbedCache(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer db.Close()
-			c := NewEmbedCache(db, inner, id, &EmbedCacheOptions{Batch: batch, Parallel: 4})
+			c := NewEmbedCache(db, inner, id, &library.EmbedCacheOptions{Batch: batch, Parallel: 4})
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := c.Embed(context.Background(), texts); err != nil {

@@ -1,4 +1,4 @@
-package library
+package embedded
 
 import (
 	"context"
@@ -7,19 +7,20 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/store"
 )
 
 // reindexFixture is a library of n one-passage documents written through
 // Writes.Put with embedder identity "old".
-func reindexFixture(t *testing.T, n int) (*store.DB, *Library) {
+func reindexFixture(t *testing.T, n int) (*store.DB, *library.Library) {
 	t.Helper()
 	db := openCacheDB(t, filepath.Join(t.TempDir(), "lib.db"))
 	old := embed.Identity{Provider: "hash", Model: "old", Dimensions: cacheDims}
 	if err := db.SetEmbedder(store.EmbedderInfo(old)); err != nil {
 		t.Fatal(err)
 	}
-	lib, err := Open(context.Background(), db, nil, Options{})
+	lib, err := Open(context.Background(), db, nil, library.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestReindexResumesThroughTheEmbedCache(t *testing.T) {
 	if p, _ := PendingReindex(db); p != nil {
 		t.Fatalf("pending after the switch: %v", p)
 	}
-	lib, err := Open(context.Background(), db, nil, Options{})
+	lib, err := Open(context.Background(), db, nil, library.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestReindexResumesThroughTheEmbedCache(t *testing.T) {
 
 func TestRemoveAndLive(t *testing.T) {
 	_, lib := reindexFixture(t, 3)
-	live := NewLive(lib)
+	live := library.NewLive(lib)
 	if n, err := live.Current().Remove("aa"); err != nil || n != 1 {
 		t.Fatalf("Remove = %d, %v", n, err)
 	}

@@ -1,4 +1,4 @@
-package library_test
+package embedded_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/storetest"
 )
@@ -20,9 +21,9 @@ import (
 // directly (Library.Apply) is still read back.
 func TestWritesPutIndexesWhatItIsHanded(t *testing.T) {
 	f := newFixture(t, library.Options{})
-	readBacks := library.CountReadBacks()
+	readBacks := embedded.CountReadBacks()
 	ctx := context.Background()
-	w := f.lib.BeginWrites(ctx, wordEmbedder, embed.Identity{Provider: "test"}, 0, 0, 0)
+	w := f.Lib.BeginWrites(ctx, wordEmbedder, embed.Identity{Provider: "test"}, 0, 0, 0)
 	for i, text := range []string{"Tugboats nudge tankers into the harbour.", "Ferries cross the strait at dawn."} {
 		d := &store.Document{ID: "boats", Title: "boats.txt", SourcePath: "/docs/boats.txt", MediaType: "text/plain", Pages: 1, PageStarts: []int{0}, Text: text}
 		chunks := []store.Chunk{{Text: text, End: len(text), PageStart: 1, PageEnd: 1}}
@@ -41,19 +42,19 @@ func TestWritesPutIndexesWhatItIsHanded(t *testing.T) {
 		t.Fatalf("DocumentByPath = %+v, %v", got, err)
 	}
 	for _, mode := range []library.Mode{library.Lexical, library.Vector} {
-		resp, err := f.lib.Search(ctx, "ferries strait", library.SearchOptions{K: 5, Mode: mode})
+		resp, err := f.Lib.Search(ctx, "ferries strait", library.SearchOptions{K: 5, Mode: mode})
 		if err != nil || len(resp.Results) != 1 || resp.Results[0].ID != "boats:0" {
 			t.Fatalf("%s search = %+v, %v", mode, resp, err)
 		}
 	}
-	if st := f.lib.IndexStats(); st.LexicalPassages != 1 || st.VectorPassages != 1 {
+	if st := f.Lib.IndexStats(); st.LexicalPassages != 1 || st.VectorPassages != 1 {
 		t.Fatalf("index stats %+v, want one passage in each", st)
 	}
 	if err := w.Finish(true); err != nil {
 		t.Fatal(err)
 	}
-	readBacks = library.CountReadBacks()
-	f.add(t, "direct", "direct.txt", "text/plain", "", "Written to the store, then applied.")
+	readBacks = embedded.CountReadBacks()
+	f.Add(t, "direct", "direct.txt", "text/plain", "", "Written to the store, then applied.")
 	if n := readBacks(); n == 0 {
 		t.Fatal("a direct store write was indexed without reading it back: is the counter wired?")
 	}
@@ -73,7 +74,7 @@ func BenchmarkWritesPut(b *testing.B) {
 	vecs := make([][][]float32, docs)
 	for d := range texts {
 		for range perDoc {
-			texts[d] = append(texts[d], benchText(r, 180))
+			texts[d] = append(texts[d], putBenchText(r, 180))
 		}
 		vecs[d], _ = emb.Embed(context.Background(), texts[d])
 	}
@@ -84,7 +85,7 @@ func BenchmarkWritesPut(b *testing.B) {
 				db.SetEmbedder(store.EmbedderInfo(emb.Identity()))
 				opts := library.OptionsFor(embed.TraitsOf(emb.Identity()))
 				opts.Index.Scan = index == "scan"
-				lib, err := library.Open(context.Background(), db, emb, opts)
+				lib, err := embedded.Open(context.Background(), db, emb, opts)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -127,4 +128,17 @@ func putOnce(lib *library.Library, db *store.DB, w *library.Writes, way string, 
 		return err
 	}
 	return lib.Apply(res)
+}
+
+// putBenchText is words words drawn from a small vocabulary, skewed to its
+// start as real text is.
+func putBenchText(r *rand.Rand, words int) string {
+	vocab := strings.Fields("harbour tide lantern ledger keeper ferry strait dawn cargo hull mast rope " +
+		"gull reef chart compass beacon anchor current shoal dock crane pier berth quay swell")
+	out := make([]string, words)
+	for i := range out {
+		x := r.Float64()
+		out[i] = vocab[int(float64(len(vocab))*x*x)]
+	}
+	return strings.Join(out, " ")
 }

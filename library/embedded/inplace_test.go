@@ -1,4 +1,4 @@
-package library_test
+package embedded_test
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
+	"github.com/mcpvec/mcpvec/library/embedded/embeddedtest"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -27,17 +29,17 @@ func TestSegmentReadInPlaceAcrossWrites(t *testing.T) {
 	if err := db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "words", Dimensions: 64}); err != nil {
 		t.Fatal(err)
 	}
-	first, err := library.Open(context.Background(), db, wordEmbedder, library.Options{})
+	first, err := embedded.Open(context.Background(), db, wordEmbedder, library.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{db: db, lib: first} // closed below, not on cleanup
-	f.add(t, "big", "big.txt", "text/plain", "", harbourPages(1200)...)
-	if err := f.lib.Save(); err != nil { // a segment
+	f := &fixture{&embeddedtest.Fixture{DB: db, Lib: first}} // closed below, not on cleanup
+	f.Add(t, "big", "big.txt", "text/plain", "", harbourPages(1200)...)
+	if err := f.Lib.Save(); err != nil { // a segment
 		t.Fatal(err)
 	}
 	lib, _ := f.reopen(t)
-	lex := library.LexIndex(lib)
+	lex := embedded.LexIndex(lib)
 	if len(lex.InPlaceBytes()) == 0 {
 		t.Fatal("the reopened index reads nothing in place")
 	}
@@ -49,15 +51,15 @@ func TestSegmentReadInPlaceAcrossWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	for round := range 2 {
-		if _, err := f.lib.Remove("big"); err != nil {
+		if _, err := f.Lib.Remove("big"); err != nil {
 			t.Fatal(err)
 		}
 		pages := harbourPages(1200)
 		for i := range pages {
 			pages[i] = fmt.Sprintf("Round %d passage %d about quay q%dz.", round, i, i)
 		}
-		f.add(t, "big", "big.txt", "text/plain", "", pages...)
-		if err := f.lib.Fold(); err != nil { // a new segment in place of the old
+		f.Add(t, "big", "big.txt", "text/plain", "", pages...)
+		if err := f.Lib.Fold(); err != nil { // a new segment in place of the old
 			t.Fatal(err)
 		}
 		if n := len(lex.InPlaceBytes()); n != 0 {
@@ -68,7 +70,7 @@ func TestSegmentReadInPlaceAcrossWrites(t *testing.T) {
 		}
 	}
 	last, _ := f.reopen(t)
-	if len(library.LexIndex(last).InPlaceBytes()) == 0 {
+	if len(embedded.LexIndex(last).InPlaceBytes()) == 0 {
 		t.Fatal("the last reopened index reads nothing in place")
 	}
 	if err := db.Check(); err != nil { // a read-write transaction that writes nothing: the pin stays
@@ -84,7 +86,7 @@ func TestSegmentReadInPlaceAcrossWrites(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("Close waited for a library reading in place")
 	}
-	if n := library.LexIndex(last).Len(); n != 0 {
+	if n := embedded.LexIndex(last).Len(); n != 0 {
 		t.Errorf("after Close the index still holds %d passages", n)
 	}
 }
@@ -97,7 +99,7 @@ func TestSegmentCutShortIsCorrupt(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lib.db")
 	f := savedLibrary(t, path)
 	lib, _ := f.reopen(t)
-	if len(library.LexIndex(lib).InPlaceBytes()) == 0 {
+	if len(embedded.LexIndex(lib).InPlaceBytes()) == 0 {
 		t.Fatal("the reopened index reads nothing in place")
 	}
 	so := library.SearchOptions{Mode: library.Lexical}

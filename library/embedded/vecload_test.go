@@ -1,4 +1,4 @@
-package library_test
+package embedded_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/index/vector"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -41,7 +42,7 @@ func reopen(t *testing.T, db *store.DB, opts library.Options) (*library.Library,
 	t.Helper()
 	var log bytes.Buffer
 	opts.Logger = slog.New(slog.NewTextHandler(&log, nil))
-	lib, err := library.Open(context.Background(), db, wordEmbedder, opts)
+	lib, err := embedded.Open(context.Background(), db, wordEmbedder, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,14 +61,14 @@ func TestVectorIndexReopen(t *testing.T) {
 		for p := range 10 {
 			pages = append(pages, fmt.Sprintf("%s %s %s", vecWords[(d+p)%20], vecWords[(d*3+p)%20], vecWords[(p*p+d)%20]))
 		}
-		f.add(t, fmt.Sprintf("d%02d", d), "doc", "text/plain", "", pages...)
+		f.Add(t, fmt.Sprintf("d%02d", d), "doc", "text/plain", "", pages...)
 	}
-	if err := f.lib.Save(); err != nil {
+	if err := f.Lib.Save(); err != nil {
 		t.Fatal(err)
 	}
-	want := vectorIDs(t, f.lib)
+	want := vectorIDs(t, f.Lib)
 
-	lib, log := reopen(t, f.db, opts)
+	lib, log := reopen(t, f.DB, opts)
 	if log != "" {
 		t.Errorf("clean reopen logged:\n%s", log)
 	}
@@ -75,27 +76,27 @@ func TestVectorIndexReopen(t *testing.T) {
 		t.Fatalf("results after reopen differ:\n%v\n%v", got, want)
 	}
 
-	toFormat1(t, f.db)
-	lib, log = reopen(t, f.db, opts)
+	toFormat1(t, f.DB)
+	lib, log = reopen(t, f.DB, opts)
 	if !strings.Contains(log, "codes read") || !strings.Contains(log, "read=300") {
 		t.Errorf("format-1 graph: log %q, want the codes read from 300 vectors", log)
 	}
 	if got := vectorIDs(t, lib); !slices.EqualFunc(got, want, slices.Equal) {
 		t.Fatalf("results after the upgrade differ:\n%v\n%v", got, want)
 	}
-	if _, log = reopen(t, f.db, opts); log != "" {
+	if _, log = reopen(t, f.DB, opts); log != "" {
 		t.Errorf("reopen after the upgrade logged:\n%s", log)
 	}
 
 	// A crash after store writes, before the index was saved.
-	if _, err := f.db.DeleteDocument("d00"); err != nil {
+	if _, err := f.DB.DeleteDocument("d00"); err != nil {
 		t.Fatal(err)
 	}
 	d, c, v := vecDoc("late", "zulu zulu zulu")
-	if _, err := f.db.PutDocument(d, c, v, nil); err != nil {
+	if _, err := f.DB.PutDocument(d, c, v, nil); err != nil {
 		t.Fatal(err)
 	}
-	lib, log = reopen(t, f.db, opts)
+	lib, log = reopen(t, f.DB, opts)
 	if !strings.Contains(log, "inserted=1 removed=10") {
 		t.Errorf("reconcile: log %q", log)
 	}
@@ -118,7 +119,7 @@ func vecDoc(id, text string) (*store.Document, []store.Chunk, [][]float32) {
 func toFormat1(t *testing.T, db *store.DB) {
 	t.Helper()
 	err := db.Update(func(tx *store.Tx) error {
-		kv, err := tx.Aux(library.AuxVectors)
+		kv, err := tx.Aux(embedded.AuxVectors)
 		if err != nil {
 			return err
 		}
@@ -154,13 +155,13 @@ func toFormat1(t *testing.T, db *store.DB) {
 func TestReopenRebuildsDamagedLexicalSegment(t *testing.T) {
 	f := newFixture(t, library.Options{})
 	pages := harbourPages(1500)
-	f.add(t, "big", "big.txt", "text/plain", "", pages...)
-	if err := f.lib.Save(); err != nil {
+	f.Add(t, "big", "big.txt", "text/plain", "", pages...)
+	if err := f.Lib.Save(); err != nil {
 		t.Fatal(err)
 	}
 	cut := 0
-	err := f.db.Update(func(tx *store.Tx) error {
-		kv, err := tx.Aux(library.AuxLexical)
+	err := f.DB.Update(func(tx *store.Tx) error {
+		kv, err := tx.Aux(embedded.AuxLexical)
 		if err != nil {
 			return err
 		}
@@ -183,7 +184,7 @@ func TestReopenRebuildsDamagedLexicalSegment(t *testing.T) {
 		t.Fatalf("cutting the segment short: %v, %d chunks", err, cut)
 	}
 	for round, wantWarn := range []bool{true, false} {
-		lib, log := reopen(t, f.db, library.Options{})
+		lib, log := reopen(t, f.DB, library.Options{})
 		if got := strings.Contains(log, "lexical index rebuilt from the store"); got != wantWarn {
 			t.Errorf("open %d: rebuild logged %v, want %v; log:\n%s", round, got, wantWarn, log)
 		}

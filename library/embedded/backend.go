@@ -1,4 +1,4 @@
-package library
+package embedded
 
 import (
 	"context"
@@ -7,18 +7,32 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/library"
+
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/index/vector"
 	"github.com/mcpvec/mcpvec/store"
 	"golang.org/x/sync/errgroup"
 )
 
-// embedded is the Backend of Open: the store holds documents, passages
-// and vectors; the HNSW and BM25 indexes are in memory and persisted in the
-// store's aux buckets AuxVectors and AuxLexical.
-type embedded struct {
+// Aux bucket names of the derived indexes in the store (see also
+// AuxEmbedCache and AuxIndexed).
+const (
+	AuxVectors = "hnsw"
+	AuxLexical = "lexical"
+)
+
+// Backend is the embedded library.Backend: the store holds documents,
+// passages and vectors; the HNSW and BM25 indexes are in memory and
+// persisted in the store's aux buckets AuxVectors and AuxLexical. Besides
+// the seam it implements every optional capability of package library
+// (Overviewer, Summarizer, ChunkLender, PrefixRanker, Mover, Folder,
+// LoadedCounter, MappedReleaser, EmbedCacher). It is safe for concurrent
+// use; the caller keeps ownership of the store (and closes it).
+type Backend struct {
 	db   *store.DB
-	opts Options
+	opts library.Options
 	mu   sync.RWMutex // guards vec and dim, set by the first Apply with vectors, and lazy
 	dim  int
 	vec  *vector.Index
@@ -34,9 +48,67 @@ type embedded struct {
 	again turns
 }
 
+var _ library.Backend = (*Backend)(nil)
+
+// DropIndexes drops the persisted vector and lexical indexes from db, so
+// that the next New rebuilds them from the stored passages and vectors
+// (`mcpvec check --repair`). No Backend may be open on db. Errors are the
+// store's.
+func DropIndexes(db *store.DB) error {
+	return db.Update(func(tx *store.Tx) error {
+		if err := tx.DropAux(AuxVectors); err != nil {
+			return err
+		}
+		return tx.DropAux(AuxLexical)
+	})
+}
+
+// Open is New wrapped in a Library answering from the backend. emb may be
+// nil, which restricts searches to lexical mode. Errors are New's.
+func Open(ctx context.Context, db *store.DB, emb library.QueryEmbedder, opts library.Options) (*library.Library, error) {
+	opts = options(db, opts)
+	be, err := openEmbedded(ctx, db, opts)
+	if err != nil {
+		return nil, err
+	}
+	return library.New(be, emb, opts), nil
+}
+
+// New loads the persisted indexes over db, reconciling them with the
+// store, and persists any repair when the store is writable. Of opts it
+// reads Index (zero: the kind the recorded embedder's libraries use,
+// library.OptionsFor), Lexical, Mode (a Lexical default defers the vector
+// index's load), Concurrency, VectorSeeds, Logger and UseIDF (called with
+// the loaded BM25 index's idf). Errors come from the store and from
+// loading the indexes.
+func New(ctx context.Context, db *store.DB, opts library.Options) (*Backend, error) {
+	return openEmbedded(ctx, db, options(db, opts))
+}
+
+// options fills in opts' defaults for db: the kind of vector index follows
+// the recorded embedder, as OptionsFor gives it. Opened as a graph, the
+// offline embedder's Scan index was built into one vector by vector
+// (`mcpvec check` at a million passages: 590 s, of which the check took 16).
+func options(db *store.DB, opts library.Options) library.Options {
+	if opts.Index == (vector.Config{}) {
+		if meta, err := db.Meta(); err == nil && meta.Embedder != nil {
+			opts.Index = indexConfigFor(embed.Identity(*meta.Embedder))
+		}
+	}
+	return opts.WithDefaults()
+}
+
+// indexConfigFor is the vector index configuration of the libraries of an
+// embedder (library.OptionsFor its traits, defaults filled in): what Open
+// uses when the caller names none and what Reindex builds.
+func indexConfigFor(id embed.Identity) vector.Config {
+	return library.OptionsFor(embed.TraitsOf(id)).WithDefaults().Index
+}
+
 // openEmbedded loads the persisted indexes over db, reconciling them with
-// the store, and persists any repair when the store is writable.
-func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, error) {
+// the store, and persists any repair when the store is writable; opts has
+// its defaults.
+func openEmbedded(ctx context.Context, db *store.DB, opts library.Options) (*Backend, error) {
 	meta, err := db.Meta()
 	if err != nil {
 		return nil, fmt.Errorf("read library meta: %w", err)
@@ -45,7 +117,7 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 		// The index keeps int8 codes only and re-scores from the store.
 		opts.Index.Source = &storeVectors{db}
 	}
-	l := &embedded{db: db, opts: opts, turn: newTurns(opts.Concurrency), again: newTurns(opts.Concurrency)}
+	l := &Backend{db: db, opts: opts, turn: newTurns(opts.Concurrency), again: newTurns(opts.Concurrency)}
 	if meta.Embedder != nil {
 		l.dim = meta.Embedder.Dimensions
 	}
@@ -65,7 +137,7 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 	var g errgroup.Group
 	g.Go(func() (err error) { lexRepaired, err = l.pinLexicalIndex(synced); return err })
 	switch {
-	case l.dim > 0 && synced && opts.Mode == Lexical:
+	case l.dim > 0 && synced && opts.Mode == library.Lexical:
 		// Nothing to reconcile, and the default search does not use the
 		// graph: load it when something needs it (deferred.go).
 		l.lazy = newDeferredVectors()
@@ -88,6 +160,9 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 			return nil, err
 		}
 	}
+	if opts.UseIDF != nil {
+		opts.UseIDF(l.lex.IDF)
+	}
 	return l, nil
 }
 
@@ -97,7 +172,7 @@ func openEmbedded(ctx context.Context, db *store.DB, opts Options) (*embedded, e
 // synced (the index was saved after the store's last write), the passages
 // are the ones the index holds and their keys are not walked. It reports
 // whether the index was repaired or asks to be rewritten.
-func (l *embedded) loadLexical(tx *store.Tx, kv lexical.KV, synced bool) (repaired bool, err error) {
+func (l *Backend) loadLexical(tx *store.Tx, kv lexical.KV, synced bool) (repaired bool, err error) {
 	opts := l.opts
 	text := func(seq uint64) (string, error) {
 		t, err := tx.ChunkText(seq)
@@ -134,7 +209,7 @@ func (l *embedded) loadLexical(tx *store.Tx, kv lexical.KV, synced bool) (repair
 // Close it lets them go (Unload). The pin ends at once when the index
 // reads nothing in place (no segment). It reports whether the index was
 // repaired.
-func (l *embedded) pinLexicalIndex(synced bool) (repaired bool, err error) {
+func (l *Backend) pinLexicalIndex(synced bool) (repaired bool, err error) {
 	pin, err := l.db.Pin(func(tx *store.Tx) (err error) {
 		repaired, err = l.loadLexicalIndex(tx, synced)
 		return err
@@ -162,7 +237,7 @@ func (l *embedded) pinLexicalIndex(synced bool) (repaired bool, err error) {
 
 // loadLexicalIndex loads the BM25 index in place in tx, which its caller
 // keeps open (pinLexicalIndex), and reports whether it was repaired.
-func (l *embedded) loadLexicalIndex(tx *store.Tx, synced bool) (repaired bool, err error) {
+func (l *Backend) loadLexicalIndex(tx *store.Tx, synced bool) (repaired bool, err error) {
 	kv, err := tx.Aux(AuxLexical)
 	if err != nil {
 		return false, err
@@ -177,7 +252,7 @@ func (l *embedded) loadLexicalIndex(tx *store.Tx, synced bool) (repaired bool, e
 
 // readVectorIndex loads the vector index and reports whether it was
 // repaired or needs saving (codes read from the vectors, format upgraded).
-func (l *embedded) readVectorIndex(tx *store.Tx) (vec *vector.Index, repaired bool, err error) {
+func (l *Backend) readVectorIndex(tx *store.Tx) (vec *vector.Index, repaired bool, err error) {
 	opts := l.opts
 	start := time.Now()
 	kv, err := tx.Aux(AuxVectors)
@@ -213,7 +288,7 @@ func (s *storeVectors) Vectors(ids []uint64, fn func(i int, vec []float32)) erro
 // Apply brings the in-memory indexes up to date after a store write: it
 // removes the removed passages and indexes the added ones, read from the
 // store. Call Save to persist.
-func (l *embedded) Apply(ctx context.Context, res store.PutResult) error {
+func (l *Backend) Apply(ctx context.Context, res store.PutResult) error {
 	if err := l.apply(res, nil); err != nil {
 		return err
 	}
@@ -234,7 +309,7 @@ type handed struct {
 
 // apply removes res's removed passages from the indexes and adds its added
 // ones, from h, or when h is nil from the store.
-func (l *embedded) apply(res store.PutResult, h *handed) error {
+func (l *Backend) apply(res store.PutResult, h *handed) error {
 	l.docs.clear()
 	for _, s := range res.Removed {
 		l.lex.Delete(s)
@@ -254,7 +329,7 @@ func (l *embedded) apply(res store.PutResult, h *handed) error {
 
 // applyLexical adds the passages added to the BM25 index, their texts
 // taken from h or, when h is nil, read from the store.
-func (l *embedded) applyLexical(added []uint64, h *handed) error {
+func (l *Backend) applyLexical(added []uint64, h *handed) error {
 	if h != nil {
 		for i, s := range added {
 			l.lex.Add(s, h.chunks[i].IndexText())
@@ -289,7 +364,7 @@ func (l *embedded) applyLexical(added []uint64, h *handed) error {
 // load. Once a load has begun, a write waits in its queue (queueVectors):
 // a load that begins after this check reads the store after the write,
 // which committed before Apply.
-func (l *embedded) leaveVectors() bool {
+func (l *Backend) leaveVectors() bool {
 	if !l.opts.Index.Scan {
 		return false
 	}
@@ -302,7 +377,7 @@ func (l *embedded) leaveVectors() bool {
 // stored vectors (a passage without one, removed since, is skipped). vec
 // nil means the library has no vector index yet: the first vectors create
 // it.
-func (l *embedded) applyVectors(vec *vector.Index, res store.PutResult, vecs [][]float32) error {
+func (l *Backend) applyVectors(vec *vector.Index, res store.PutResult, vecs [][]float32) error {
 	if vec != nil {
 		for _, s := range res.Removed {
 			vec.Delete(s)
@@ -333,7 +408,7 @@ func (l *embedded) applyVectors(vec *vector.Index, res store.PutResult, vecs [][
 
 // storedVectors reads the vectors of the passages seqs, nil for one the
 // store does not hold.
-func (l *embedded) storedVectors(seqs []uint64) ([][]float32, error) {
+func (l *Backend) storedVectors(seqs []uint64) ([][]float32, error) {
 	if readBack != nil {
 		readBack()
 	}
@@ -352,7 +427,7 @@ func (l *embedded) storedVectors(seqs []uint64) ([][]float32, error) {
 
 // createVectors returns the vector index, made for dim dimensions if the
 // library had none.
-func (l *embedded) createVectors(dim int) *vector.Index {
+func (l *Backend) createVectors(dim int) *vector.Index {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.vec == nil {
@@ -362,97 +437,16 @@ func (l *embedded) createVectors(dim int) *vector.Index {
 	return l.vec
 }
 
-// Save persists what changed in the indexes since the last Save or Open, in
-// one transaction, with the store generation they reflect (read before
-// they are written: a write applied meanwhile is then saved too, under an
-// older generation, which costs the next open a walk, never a miss). When
-// nothing changed and that generation is the one recorded, it begins no
-// transaction at all (unchanged): no commit, no sync of the file, and the
-// BM25 index keeps reading in place (a write would evict its pin).
-func (l *embedded) Save(ctx context.Context) error {
-	vec := l.savedVectors() // waits for a deferred load under way
-	if same, err := l.unchanged(vec, l.mark.value()); err != nil || same {
-		return err
-	}
-	return l.updateIndexes(func(tx *store.Tx) error {
-		gen := l.mark.value()
-		if err := l.saveIndexes(tx, vec); err != nil {
-			return err
-		}
-		return putIndexedGen(tx, gen)
-	})
-}
-
-// unchanged reports whether a Save would write what the file holds
-// already: neither index has unsaved changes and the generation recorded
-// with them is gen. A write applied after it looked is saved by the next
-// Save, as one applied after a Save is. Errors are the store's.
-func (l *embedded) unchanged(vec *vector.Index, gen uint64) (bool, error) {
-	if l.lex.Unsaved() || (vec != nil && vec.Unsaved()) {
-		return false, nil
-	}
-	var saved uint64
-	var ok bool
-	err := l.db.View(func(tx *store.Tx) (err error) { saved, ok, err = savedGen(tx); return err })
-	if err != nil {
-		return false, fmt.Errorf("read index generation: %w", err)
-	}
-	return ok && saved == gen, nil
-}
-
-// failIndexSave, set by tests, fails an index Save's transaction after the
-// indexes wrote into it (a full disk at commit).
-var failIndexSave func() error
-
-// updateIndexes runs fn, which saves indexes, in a write transaction; when
-// the transaction fails the saved generation is lost for good (genMark).
-func (l *embedded) updateIndexes(fn func(tx *store.Tx) error) error {
-	err := l.db.Update(func(tx *store.Tx) error {
-		if err := fn(tx); err != nil {
-			return err
-		}
-		if failIndexSave != nil {
-			return failIndexSave()
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, store.ErrReadOnly) {
-		l.mark.lose()
-	}
-	return err
-}
-
-// saveIndexes saves the lexical index and vec (nil: none to save).
-func (l *embedded) saveIndexes(tx *store.Tx, vec *vector.Index) error {
-	kv, err := tx.Aux(AuxLexical)
-	if err != nil {
-		return err
-	}
-	if err := l.lex.Save(kv); err != nil {
-		return fmt.Errorf("save lexical index: %w", err)
-	}
-	if vec == nil {
-		return nil
-	}
-	if kv, err = tx.Aux(AuxVectors); err != nil {
-		return err
-	}
-	if err := vec.Save(kv); err != nil {
-		return fmt.Errorf("save vector index: %w", err)
-	}
-	return nil
-}
-
 // Counts reports the sizes of the in-memory indexes, loading a deferred
 // vector index first (a failed load, or one ctx gave up waiting for,
 // counts as none).
-func (l *embedded) Counts(ctx context.Context) IndexStats {
+func (l *Backend) Counts(ctx context.Context) library.IndexStats {
 	if _, err := l.waitVectors(ctx); err != nil {
 		l.opts.Logger.Debug("index counts without the vector index", "err", err)
 	}
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	st := IndexStats{LexicalPassages: l.lex.Len(), Dimensions: l.dim}
+	st := library.IndexStats{LexicalPassages: l.lex.Len(), Dimensions: l.dim}
 	if l.vec != nil {
 		st.VectorPassages = l.vec.Len()
 	}
@@ -460,7 +454,7 @@ func (l *embedded) Counts(ctx context.Context) IndexStats {
 }
 
 // vectors returns the vector index, nil before the library has vectors.
-func (l *embedded) vectors() *vector.Index {
+func (l *Backend) vectors() *vector.Index {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	return l.vec

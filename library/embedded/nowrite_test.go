@@ -1,4 +1,4 @@
-package library_test
+package embedded_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
+	"github.com/mcpvec/mcpvec/library/embedded/embeddedtest"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -26,32 +28,32 @@ func TestUnchangedSaveWritesNothing(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "lib.db")
 			f := savedLibrary(t, path)
 			opts := library.Options{Mode: mode, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-			lib, err := library.Open(context.Background(), f.db, wordEmbedder, opts)
+			lib, err := embedded.Open(context.Background(), f.DB, wordEmbedder, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			lex := library.LexIndex(lib)
+			lex := embedded.LexIndex(lib)
 			if len(lex.InPlaceBytes()) == 0 {
 				t.Fatal("the reopened index reads nothing in place")
 			}
-			before := f.db.WriteStats()
+			before := f.DB.WriteStats()
 			idleWrites(t, lib)
-			if got := f.db.WriteStats(); got != before {
+			if got := f.DB.WriteStats(); got != before {
 				t.Errorf("idle saves: write transactions %+v, were %+v", got, before)
 			}
 			if len(lex.InPlaceBytes()) == 0 {
 				t.Error("idle saves detached the index from the file")
 			}
-			f.lib = lib
-			f.add(t, "new", "new.txt", "text/plain", "", "A tugboat named Bravo.")
-			wrote := f.db.WriteStats()
+			f.Lib = lib
+			f.Add(t, "new", "new.txt", "text/plain", "", "A tugboat named Bravo.")
+			wrote := f.DB.WriteStats()
 			idleWrites(t, lib) // now saves
-			saved := f.db.WriteStats()
+			saved := f.DB.WriteStats()
 			if saved.Committed <= wrote.Committed {
 				t.Error("the indexes were not saved after a write")
 			}
 			idleWrites(t, lib)
-			if got := f.db.WriteStats(); got != saved {
+			if got := f.DB.WriteStats(); got != saved {
 				t.Errorf("idle saves after a saved write: write transactions %+v, were %+v", got, saved)
 			}
 			if _, synced := f.reopen(t); !synced {
@@ -66,22 +68,22 @@ func TestUnchangedSaveWritesNothing(t *testing.T) {
 // one recorded: the next open then has nothing to repair and writes
 // nothing.
 func TestOpenRepairIsStillSaved(t *testing.T) {
-	for _, aux := range []string{library.AuxLexical, library.AuxVectors} {
+	for _, aux := range []string{embedded.AuxLexical, embedded.AuxVectors} {
 		t.Run(aux, func(t *testing.T) {
 			f := savedLibrary(t, filepath.Join(t.TempDir(), "lib.db"))
-			if err := f.db.Update(func(tx *store.Tx) error { return tx.DropAux(aux) }); err != nil {
+			if err := f.DB.Update(func(tx *store.Tx) error { return tx.DropAux(aux) }); err != nil {
 				t.Fatal(err)
 			}
-			before := f.db.WriteStats()
+			before := f.DB.WriteStats()
 			f.reopen(t)
-			repaired := f.db.WriteStats()
+			repaired := f.DB.WriteStats()
 			if repaired.Committed != before.Committed+1 {
 				t.Errorf("the open that rebuilt %s: %d commits, want 1", aux, repaired.Committed-before.Committed)
 			}
 			if _, synced := f.reopen(t); !synced {
 				t.Error("the next open is not in step with the store")
 			}
-			if got := f.db.WriteStats(); got != repaired {
+			if got := f.DB.WriteStats(); got != repaired {
 				t.Errorf("the next open: write transactions %+v, were %+v", got, repaired)
 			}
 		})
@@ -100,13 +102,13 @@ func savedLibrary(t *testing.T, path string) *fixture {
 	if err := db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "words", Dimensions: 64}); err != nil {
 		t.Fatal(err)
 	}
-	lib, err := library.Open(context.Background(), db, wordEmbedder, library.Options{})
+	lib, err := embedded.Open(context.Background(), db, wordEmbedder, library.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{db: db, lib: lib}
-	f.add(t, "big", "big.txt", "text/plain", "", harbourPages(1200)...)
-	if err := f.lib.Fold(); err != nil {
+	f := &fixture{&embeddedtest.Fixture{DB: db, Lib: lib}}
+	f.Add(t, "big", "big.txt", "text/plain", "", harbourPages(1200)...)
+	if err := f.Lib.Fold(); err != nil {
 		t.Fatal(err)
 	}
 	return f
@@ -138,27 +140,27 @@ func (cacheless) Embed(context.Context, []string) ([][]float32, error) { return 
 // the heap (at 1M passages ~800 MB); searches find what they found before.
 func TestSignInKeepsIndexInPlace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lib.db")
-	savedLibrary(t, path).db.Close()
+	savedLibrary(t, path).DB.Close()
 	db, err := store.Open(path, &store.Options{MapRoom: 64 << 20}) // as a library of 64 MiB or more is opened
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	f := &fixture{db: db}
-	lib, err := library.Open(context.Background(), f.db, wordEmbedder, library.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	f := &fixture{&embeddedtest.Fixture{DB: db}}
+	lib, err := embedded.Open(context.Background(), f.DB, wordEmbedder, library.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lex := library.LexIndex(lib)
+	lex := embedded.LexIndex(lib)
 	if len(lex.InPlaceBytes()) == 0 {
 		t.Fatal("the reopened index reads nothing in place")
 	}
 	want := lex.Search("harbour pilot", 5)
-	err = f.db.AuthUpdate(func(tx *store.AuthTx) error { return tx.Put("token", "t1", []byte("hash")) })
+	err = f.DB.AuthUpdate(func(tx *store.AuthTx) error { return tx.Put("token", "t1", []byte("hash")) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.db.PutSetting("link-key", []byte("secret")); err != nil {
+	if err := f.DB.PutSetting("link-key", []byte("secret")); err != nil {
 		t.Fatal(err)
 	}
 	if len(lex.InPlaceBytes()) == 0 {

@@ -1,9 +1,11 @@
-package library
+package embedded
 
 import (
 	"context"
 	"encoding/binary"
 	"sync"
+
+	"github.com/mcpvec/mcpvec/library"
 
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -115,16 +117,16 @@ func putIndexedGen(tx *store.Tx, gen uint64) error {
 // Summary reads the store's totals and the first 20 documents' titles,
 // instead of every document record (seconds at a million passages);
 // ok is false for a library that predates the totals (Summarizer).
-func (l *embedded) Summary(context.Context) (Summary, bool, error) {
+func (l *Backend) Summary(context.Context) (library.Summary, bool, error) {
 	t, ok, err := l.db.Totals()
 	if err != nil || !ok {
-		return Summary{}, false, err
+		return library.Summary{}, false, err
 	}
-	docs, err := l.db.FirstDocuments(summaryTitles)
+	docs, err := l.db.FirstDocuments(library.SummaryTitles)
 	if err != nil {
-		return Summary{}, false, err
+		return library.Summary{}, false, err
 	}
-	s := Summary{Documents: t.Documents, Chunks: t.Passages, Pages: t.Pages}
+	s := library.Summary{Documents: t.Documents, Chunks: t.Passages, Pages: t.Pages}
 	for _, d := range docs {
 		s.Titles = append(s.Titles, d.Title)
 	}

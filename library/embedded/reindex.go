@@ -1,10 +1,12 @@
-package library
+package embedded
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/mcpvec/mcpvec/library"
 
 	"github.com/mcpvec/mcpvec/index/vector"
 	"github.com/mcpvec/mcpvec/ingest/embed"
@@ -79,7 +81,7 @@ func DiscardReindex(db *store.DB) (bool, error) {
 // emb's, ctx's, the store's or wrap ErrUnstaged; a failed Reindex leaves the
 // old vectors and indexes serving. A Library open on db must be reopened
 // afterwards (the vector index was replaced underneath it).
-func Reindex(ctx context.Context, db *store.DB, emb Embedder, id embed.Identity, opts ReindexOptions) (int, error) {
+func Reindex(ctx context.Context, db *store.DB, emb library.Embedder, id embed.Identity, opts ReindexOptions) (int, error) {
 	raw, err := json.Marshal(id)
 	if err != nil {
 		return 0, err
@@ -106,8 +108,8 @@ func Reindex(ctx context.Context, db *store.DB, emb Embedder, id embed.Identity,
 // stage embeds every passage that has no staged vector yet through the
 // embed cache, in slices so the texts of a large library are not all held
 // at once. It returns the number of passages.
-func stage(ctx context.Context, db *store.DB, emb Embedder, id embed.Identity, opts ReindexOptions) (int, error) {
-	c := NewEmbedCache(db, emb, id, &EmbedCacheOptions{Batch: opts.Batch, Parallel: opts.Parallel})
+func stage(ctx context.Context, db *store.DB, emb library.Embedder, id embed.Identity, opts ReindexOptions) (int, error) {
+	c := NewEmbedCache(db, emb, id, &library.EmbedCacheOptions{Batch: opts.Batch, Parallel: opts.Parallel})
 	var seqs []uint64
 	staged := 0
 	err := db.View(func(tx *store.Tx) error {

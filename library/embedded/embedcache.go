@@ -1,4 +1,4 @@
-package library
+package embedded
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/store"
 	"golang.org/x/sync/errgroup"
 )
@@ -19,39 +20,10 @@ import (
 // staged vectors of a reindex.
 const AuxEmbedCache = "embed-cache"
 
-// Embedder turns passages into vectors, one per text, in order.
-type Embedder interface {
-	Embed(ctx context.Context, texts []string) ([][]float32, error)
-}
-
 // ErrEmbedCache is wrapped by errors about the cache itself (a short answer
 // from the wrapped embedder, a recovered panic), as opposed to the wrapped
 // embedder's own errors, which come back unchanged.
 var ErrEmbedCache = errors.New("embed cache")
-
-// EmbedCacheOptions configures NewEmbedCache. Zero values mean the defaults.
-type EmbedCacheOptions struct {
-	// Batch is the number of passages embedded and committed together
-	// (default 256). Matching the wrapped embedder's request size means a
-	// kill loses at most the requests in flight.
-	Batch int
-	// Parallel is the number of batches in flight per Embed call (default 4).
-	Parallel int
-	// Committed, if set, is called after each cache commit with the number
-	// of passages it saved; calls are serialised. Progress shown from it
-	// counts only work a kill would not lose.
-	Committed func(passages int)
-	// Logger receives a warning when a batch cannot be saved (default
-	// slog.Default()).
-	Logger *slog.Logger
-}
-
-// EmbedCacheStats counts what an EmbedCache did.
-type EmbedCacheStats struct {
-	Cached   int64 // passages answered from the cache
-	Embedded int64 // passages the wrapped embedder answered
-	Batches  int64 // batches committed to the cache
-}
 
 // EmbedCache wraps an Embedder so that embedding work survives a killed or
 // failed ingest: every batch the wrapped embedder answers is committed to
@@ -75,10 +47,10 @@ type EmbedCacheStats struct {
 //     embedder that is cheaper than the commit, do not wrap it.
 type EmbedCache struct {
 	db     *store.DB
-	emb    Embedder
+	emb    library.Embedder
 	id     embed.Identity
 	prefix []byte
-	opts   EmbedCacheOptions
+	opts   library.EmbedCacheOptions
 
 	cached, embedded, batches atomic.Int64
 }
@@ -86,8 +58,8 @@ type EmbedCache struct {
 // NewEmbedCache returns a caching wrapper around emb, whose identity is id
 // (it must be the identity of the vectors emb returns: entries of another
 // identity are never served).
-func NewEmbedCache(db *store.DB, emb Embedder, id embed.Identity, opts *EmbedCacheOptions) *EmbedCache {
-	var o EmbedCacheOptions
+func NewEmbedCache(db *store.DB, emb library.Embedder, id embed.Identity, opts *library.EmbedCacheOptions) *EmbedCache {
+	var o library.EmbedCacheOptions
 	if opts != nil {
 		o = *opts
 	}
@@ -105,8 +77,8 @@ func NewEmbedCache(db *store.DB, emb Embedder, id embed.Identity, opts *EmbedCac
 }
 
 // Stats returns a snapshot of the counters. Safe for concurrent use.
-func (c *EmbedCache) Stats() EmbedCacheStats {
-	return EmbedCacheStats{Cached: c.cached.Load(), Embedded: c.embedded.Load(), Batches: c.batches.Load()}
+func (c *EmbedCache) Stats() library.EmbedCacheStats {
+	return library.EmbedCacheStats{Cached: c.cached.Load(), Embedded: c.embedded.Load(), Batches: c.batches.Load()}
 }
 
 func (c *EmbedCache) key(text string) []byte {

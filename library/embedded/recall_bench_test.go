@@ -1,4 +1,4 @@
-package library_test
+package embedded_test
 
 import (
 	"cmp"
@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/index/vector"
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/internal/cputime"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/viterin/vek/vek32"
 )
@@ -62,7 +65,7 @@ var recallSeeds = []int{0, 10, 30, 100, 300}
 //	  -benchtime 300x -timeout 1h ./library/
 func BenchmarkRecallRealLibrary(b *testing.B) {
 	lib, db, queries := openRealLibrary(b)
-	x := library.VectorIndex(lib)
+	x := embedded.VectorIndex(lib)
 	if x == nil {
 		b.Fatal("the library has no vector index")
 	}
@@ -88,7 +91,7 @@ func BenchmarkRecallRealLibrary(b *testing.B) {
 			}
 		}
 	})
-	seeds := bm25Seeds(b, library.LexIndex(lib), queries, truth)
+	seeds := bm25Seeds(b, embedded.LexIndex(lib), queries, truth)
 	for _, ef := range append(recallEfs, 0) {
 		if ef == 0 && x.Len() > 200_000 {
 			// At 1M passages it ran over 7 minutes without finishing 600
@@ -118,9 +121,10 @@ func BenchmarkRecallRealLibrary(b *testing.B) {
 func benchLibrary(b *testing.B, lib *library.Library, queries []string, truth [][]vector.Result, name string, mode library.Mode) {
 	b.Run(name, func(b *testing.B) {
 		_, top := libraryTop10(b, lib, queries, mode)
+		emb := queryEmbedder(lib)
 		i := 0
 		timeQueries(b, func() {
-			if _, _, err := library.VectorCandidates(context.Background(), lib, queries[i%len(queries)], mode); err != nil {
+			if _, _, err := vectorCandidates(context.Background(), lib, emb, queries[i%len(queries)], mode); err != nil {
 				b.Fatal(err)
 			}
 			i++
@@ -134,8 +138,9 @@ func benchLibrary(b *testing.B, lib *library.Library, queries []string, truth []
 func libraryTop10(b testing.TB, lib *library.Library, queries []string, mode library.Mode) ([][]float32, [][]vector.Result) {
 	qvecs := make([][]float32, len(queries))
 	top := make([][]vector.Result, len(queries))
+	emb := queryEmbedder(lib)
 	for i, q := range queries {
-		v, hits, err := library.VectorCandidates(context.Background(), lib, q, mode)
+		v, hits, err := vectorCandidates(context.Background(), lib, emb, q, mode)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -375,8 +380,9 @@ func normalize(v []float32) bool {
 func BenchmarkRecallRebuiltGraph(b *testing.B) {
 	lib, db, queries := openRealLibrary(b)
 	qvecs := make([][]float32, len(queries))
+	emb := queryEmbedder(lib)
 	for i, q := range queries {
-		v, _, err := library.VectorCandidates(context.Background(), lib, q, library.Vector)
+		v, _, err := vectorCandidates(context.Background(), lib, emb, q, library.Vector)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -387,7 +393,7 @@ func BenchmarkRecallRebuiltGraph(b *testing.B) {
 		b.Run(fmt.Sprintf("M=%d,efc=%d", mc[0], mc[1]), func(b *testing.B) {
 			cfg := vector.DefaultConfig()
 			cfg.M, cfg.EfConstruction = mc[0], mc[1]
-			x := vector.New(library.VectorIndex(lib).Dim(), cfg)
+			x := vector.New(embedded.VectorIndex(lib).Dim(), cfg)
 			for b.Loop() {
 				err := db.View(func(tx *store.Tx) error {
 					var seqs []uint64
@@ -418,4 +424,29 @@ func BenchmarkRecallRebuiltGraph(b *testing.B) {
 			reportRecall(b, fmt.Sprintf("M %d, efConstruction %d, ef 200", mc[0], mc[1]), truth, got)
 		})
 	}
+}
+
+// queryEmbedder is the query embedder of reallib's library: the offline
+// embedder of its dimensions, query words weighed by its idf.
+func queryEmbedder(lib *library.Library) *embed.Hash {
+	cfg := embed.DefaultHashConfig()
+	cfg.Dimensions = lib.IndexStats().Dimensions
+	emb := embed.NewHash(cfg)
+	emb.SetQueryWeight(embedded.LexIndex(lib).IDF)
+	return emb
+}
+
+// vectorCandidates is the vector half of a search in mode (Vector or
+// Hybrid) as Search runs it with reallib's options: the query embedded by
+// emb (queryEmbedder) and the candidate list the backend's vector
+// retriever returns for fusion, best first, before overlapping passages
+// are dropped. It returns the query vector too.
+func vectorCandidates(ctx context.Context, lib *library.Library, emb library.QueryEmbedder, query string, mode library.Mode) ([]float32, []library.Hit, error) {
+	v, err := emb.EmbedQuery(ctx, strings.TrimSpace(query))
+	if err != nil {
+		return nil, nil, fmt.Errorf("embed query: %w", err)
+	}
+	o := library.Options{}.WithDefaults()
+	c, err := lib.Backend().Candidates(ctx, library.Query{Text: query, Vector: v, Mode: mode, N: max(o.Candidates, 3*o.K)})
+	return v, c.Vector, err
 }

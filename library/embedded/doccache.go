@@ -1,4 +1,4 @@
-package library
+package embedded
 
 import (
 	"sync"
@@ -17,7 +17,7 @@ func docWeight(d *store.Document) int { return 1 + len(d.PageStarts) + len(d.Chu
 // which reads the same documents for result after result: a record (with
 // its page starts and passage list, thousands of numbers for a book) is
 // decoded from the store once instead of once per result. Every write
-// clears it (embedded.Apply). The records it returns are shared and must
+// clears it (Backend.Apply). The records it returns are shared and must
 // not be modified. It is safe for concurrent use.
 type docCache struct {
 	mu     sync.Mutex
