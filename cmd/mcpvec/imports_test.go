@@ -74,6 +74,15 @@ func TestImportLayering(t *testing.T) {
 		// Who a request is from, for per-client limits: a leaf the server and
 		// the web page share.
 		"server/internal/client": {"server/internal/loopback"},
+
+		// extract is the API and dispatch over one package per family of
+		// formats; the families share only internal/core (office reads
+		// EPUB chapters with markup's HTML reader).
+		"ingest/extract":               {"ingest/extract/internal/core", "ingest/extract/pdf", "ingest/extract/office", "ingest/extract/markup"},
+		"ingest/extract/internal/core": {},
+		"ingest/extract/pdf":           {"ingest/extract/internal/core"},
+		"ingest/extract/office":        {"ingest/extract/internal/core", "ingest/extract/markup"},
+		"ingest/extract/markup":        {"ingest/extract/internal/core"},
 	}
 	// Test kits: golden registers a flag; reallib opens real libraries.
 	testKits := []string{"internal/golden", "internal/reallib", "library/embedded/embeddedtest"}

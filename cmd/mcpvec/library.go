@@ -334,21 +334,37 @@ func (h *handle) loadEmbedder(ctx context.Context, e *env) error {
 
 // openOrForward opens the library for command name or, when a running
 // server holds it, hands the whole command to that server. A nil handle
-// comes with the exit status to return.
-func openOrForward(ctx context.Context, e *env, lf *libFlags, name string, args []string, write bool, need need) (*handle, int) {
+// comes with the error to return: the server's status (exited) when the
+// command was handed over.
+func openOrForward(ctx context.Context, e *env, lf *libFlags, name string, args []string, write bool, need need) (*handle, error) {
 	h, err := openLibrary(ctx, e, lf, write, need)
 	var fw *forwardTo
 	if errors.As(err, &fw) {
 		return nil, forward(ctx, e, fw.client, append([]string{name}, args...))
 	}
 	if err != nil {
-		return nil, errorf(e, "%v", err)
+		return nil, err
 	}
-	return h, 0
+	return h, nil
 }
 
-// forward runs the command in the server that holds the library.
-func forward(ctx context.Context, e *env, c *admin.Client, args []string) int {
+// withLibrary is the prelude of a library command: it opens the library
+// as openOrForward does for the command line cmd (name and arguments, as a
+// server would be handed them), runs fn on it and closes it. When a running
+// server holds the library, the command runs there and its status is
+// returned (exited); fn does not run.
+func withLibrary(ctx context.Context, e *env, lf *libFlags, cmd []string, write bool, need need, fn func(h *handle) error) error {
+	h, err := openOrForward(ctx, e, lf, cmd[0], cmd[1:], write, need)
+	if h == nil {
+		return err
+	}
+	defer h.close()
+	return fn(h)
+}
+
+// forward runs the command in the server that holds the library and
+// returns its status (exited); the server printed its errors.
+func forward(ctx context.Context, e *env, c *admin.Client, args []string) error {
 	holder, pid := c.Holder()
 	if holder == "" || holder == "serve" {
 		fmt.Fprintf(e.stderr, "mcpvec: the library is open in a running `mcpvec serve`; handing the command to it\n")
@@ -357,9 +373,9 @@ func forward(ctx context.Context, e *env, c *admin.Client, args []string) int {
 	}
 	code, err := c.Run(ctx, args, e.cwd, e.stdout, e.stderr)
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
-	return code
+	return exited(code)
 }
 
 // libOptions returns the query-path options for an embedder

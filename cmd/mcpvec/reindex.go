@@ -13,47 +13,50 @@ import (
 	"github.com/mcpvec/mcpvec/store"
 )
 
-func runReindex(ctx context.Context, e *env, args []string) int {
+func runReindex(ctx context.Context, e *env, args []string) error {
 	fs, lf, ef := embedFlagSet("reindex", "--embedder NAME [--embed-model M] [--embed-url URL] [--dimensions N] | --discard | --store weaviate://…/Old --into weaviate://…/New --embedder NAME", e)
 	discard := fs.Bool("discard", false, "throw away an interrupted reindex instead of resuming it")
 	into := fs.String("into", "", "with --store weaviate://…: the new collection to build with the new embedder (weaviate://host:port/NewCollection)")
 	lf.registerCollection(fs, e)
-	if _, st, ok := parseFlags(fs, args, e); !ok {
-		return st
+	if _, err := parseFlags(fs, args, e); err != nil {
+		return err
 	}
 	if !*discard && !ef.set() {
-		return errorf(e, "reindex needs the new embedder: --embedder hash|openai [--embed-model M] [--dimensions N]")
+		return errors.New("reindex needs the new embedder: --embedder hash|openai [--embed-model M] [--dimensions N]")
 	}
 	// The old embedder is not needed (it may be gone: an old hash model, a
 	// server that no longer runs), so the query path is not loaded.
-	h, st := openOrForward(ctx, e, lf, "reindex", args, true, needStore)
-	if h == nil {
-		return st
-	}
-	defer h.close()
-	if h.wv != nil {
-		return reindexWeaviate(ctx, e, h, *into, lf, ef, *discard)
-	}
-	if *into != "" {
-		return errorf(e, "--into is for a Weaviate library (--store); a library file is reindexed in place")
-	}
-	if *discard {
-		return discardReindex(e, h.db)
-	}
+	return withLibrary(ctx, e, lf, append([]string{"reindex"}, args...), true, needStore, func(h *handle) error {
+		if h.wv != nil {
+			return reindexWeaviate(ctx, e, h, *into, lf, ef, *discard)
+		}
+		if *into != "" {
+			return errors.New("--into is for a Weaviate library (--store); a library file is reindexed in place")
+		}
+		if *discard {
+			return discardReindex(e, h.db)
+		}
+		return reindexFile(ctx, e, h, ef)
+	})
+}
+
+// reindexFile re-embeds the library file of h with the embedder ef asks
+// for, resuming an interrupted reindex.
+func reindexFile(ctx context.Context, e *env, h *handle, ef *embedFlags) error {
 	meta, err := h.db.Meta()
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	if meta.Embedder == nil {
-		return errorf(e, "the library is empty: choose the embedder with `mcpvec ingest --embedder ...` instead")
+		return errors.New("the library is empty: choose the embedder with `mcpvec ingest --embedder ...` instead")
 	}
 	target, err := ef.reindexTarget(e)
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	emb, err := reindexEmbedder(ctx, e, h.db, target)
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	defer hostReads(ctx, e, withQueryPath(ctx, e, h), "reindex")()
 	return reindexWith(ctx, e, h, emb)
@@ -61,28 +64,28 @@ func runReindex(ctx context.Context, e *env, args []string) int {
 
 // reindexWith runs the reindex to emb and, inside a server, swaps the
 // served library for the reindexed one.
-func reindexWith(ctx context.Context, e *env, h *handle, emb embed.Embedder) int {
+func reindexWith(ctx context.Context, e *env, h *handle, emb embed.Embedder) error {
 	id := emb.Identity()
 	start := time.Now()
 	opts, endLine := reindexOptions(e, id)
 	n, err := embedded.Reindex(ctx, h.db, emb, id, opts)
 	endLine()
 	if err != nil {
-		return errorf(e, "reindex stopped (rerun the same command to resume, or --discard): %v", err)
+		return failf("reindex stopped (rerun the same command to resume, or --discard): %w", err)
 	}
 	if st := e.forwarded; st != nil {
 		// Searches in flight finish on the old library, which stays
 		// consistent in memory.
 		lib, err := embedded.Open(ctx, h.db, emb, libOptions(emb))
 		if err != nil {
-			return errorf(e, "reindexed, but reloading the server's indexes failed (restart it): %v", err)
+			return failf("reindexed, but reloading the server's indexes failed (restart it): %w", err)
 		}
 		st.setEmbedder(emb)
 		st.live.Swap(lib)
 	}
 	h.emb = emb
 	fmt.Fprintf(e.stdout, "reindexed %d passages with %s in %s%s\n", n, id, time.Since(start).Round(time.Millisecond), tokenNote(h))
-	return 0
+	return nil
 }
 
 // withQueryPath loads the library's current query path into h for the
@@ -181,17 +184,17 @@ func wants(want, have embed.Identity) bool {
 		(want.Dimensions == 0 || want.Dimensions == have.Dimensions)
 }
 
-func discardReindex(e *env, db *store.DB) int {
+func discardReindex(e *env, db *store.DB) error {
 	had, err := embedded.DiscardReindex(db)
 	switch {
 	case err != nil:
-		return errorf(e, "%v", err)
+		return err
 	case !had:
 		fmt.Fprintln(e.stdout, "no interrupted reindex to discard")
 	default:
 		fmt.Fprintln(e.stdout, "discarded the interrupted reindex")
 	}
-	return 0
+	return nil
 }
 
 // reindexTarget returns the embedder identity the flags ask a reindex

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -14,24 +15,24 @@ import (
 // new vectors are built beside the old ones, which keep serving. Run again
 // after an interruption, it embeds only the documents not yet copied.
 // Switching is pointing --store (or $MCPVEC_STORE) at the new collection.
-func reindexWeaviate(ctx context.Context, e *env, h *handle, into string, lf *libFlags, ef *embedFlags, discard bool) int {
+func reindexWeaviate(ctx context.Context, e *env, h *handle, into string, lf *libFlags, ef *embedFlags, discard bool) error {
 	if discard {
-		return errorf(e, "a Weaviate reindex keeps nothing staged in the old collection: to throw an interrupted one away, delete the new collection's classes (…Passage, …Document, …Meta)")
+		return errors.New("a Weaviate reindex keeps nothing staged in the old collection: to throw an interrupted one away, delete the new collection's classes (…Passage, …Document, …Meta)")
 	}
 	if into == "" || !ef.set() {
-		return errorf(e, "reindex of a Weaviate library builds a new collection: --into weaviate://host:port/NewCollection --embedder hash|openai [--embed-model M] [--dimensions N]")
+		return errors.New("reindex of a Weaviate library builds a new collection: --into weaviate://host:port/NewCollection --embedder hash|openai [--embed-model M] [--dimensions N]")
 	}
 	target, err := ef.reindexTarget(e)
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	emb, err := newEmbedder(ctx, e, target)
 	if err != nil {
-		return errorf(e, "embedder: %v", err)
+		return failf("embedder: %w", err)
 	}
 	dst, err := openWeaviateStore(ctx, e, into, lf.coll)
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	defer dst.Close()
 	start := time.Now()
@@ -42,9 +43,9 @@ func reindexWeaviate(ctx context.Context, e *env, h *handle, into string, lf *li
 		}})
 	fmt.Fprintln(e.stderr)
 	if err != nil {
-		return errorf(e, "reindex stopped (rerun the same command to resume): %v", err)
+		return failf("reindex stopped (rerun the same command to resume): %w", err)
 	}
 	fmt.Fprintf(e.stdout, "reindexed %d documents (%d were already there) into %s with %s in %s; serve it with --store %s\n",
 		p.Copied, p.Skipped, into, r.Identity, time.Since(start).Round(time.Millisecond), into)
-	return 0
+	return nil
 }
