@@ -44,7 +44,6 @@ type docStore interface {
 	Documents() ([]*store.Document, error)
 	DocumentByPath(path string) (*store.Document, error)
 	DocumentInfo(id string) (*store.Document, error)
-	PutDocument(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error)
 	Meta() (store.Meta, error)
 	SetEmbedder(e store.EmbedderInfo) error
 	SettingOrCreate(name string, create func() ([]byte, error)) ([]byte, error)

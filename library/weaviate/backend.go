@@ -54,11 +54,6 @@ func (b *Backend) Collection() *Collection { return b.coll }
 // Close closes the collection. The Backend must not be used after.
 func (b *Backend) Close() error { return b.coll.Close() }
 
-// ctx is a context for one call without one (the store.DB shape, store.go).
-func (b *Backend) ctx() (context.Context, context.CancelFunc) {
-	return b.bound(context.Background())
-}
-
 // bound bounds ctx by Options.Timeout.
 func (b *Backend) bound(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, b.opts.Timeout)

@@ -48,10 +48,8 @@
 //   - A search through the library seam asks Weaviate for the ranking only
 //     (Rank: ids and scores), then reads the passages shown and their
 //     documents in one query (ChunksAndDocuments).
-//   - Each Backend call to Weaviate is bounded by Options.Timeout within
-//     the caller's context; the methods in the shape of store.DB (Meta,
-//     SetEmbedder, DocumentByPath, ...), which take no context, get one
-//     bounded by Options.Timeout alone.
+//   - Every method that reaches Weaviate takes the caller's context; a
+//     Backend bounds each call by Options.Timeout within it.
 //   - Hybrid searches are fused by Weaviate in one query: the library's
 //     reciprocal rank fusion maps to rankedFusion and its score fusion to
 //     relativeScoreFusion, with alpha = w/(1+w) for vector weight w.
