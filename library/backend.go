@@ -54,7 +54,7 @@ type Backend interface {
 // Query is what a Backend ranks passages for.
 type Query struct {
 	Text string
-	// Tokens are lexical.Tokenize(Text), split once by the Library for
+	// Tokens are analysis.Tokenize(Text), split once by the Library for
 	// every use; nil: a backend that needs them splits Text itself.
 	Tokens []string
 	Vector []float32 // the embedded Text; nil when there is no embedder

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/index/vector"
 	"github.com/mcpvec/mcpvec/store"
@@ -46,7 +47,7 @@ func LexIndex(l *Library) *lexical.Index { return l.be.(*embedded).lex }
 func SearchAllCandidates(ctx context.Context, l *Library, query string, so SearchOptions) (*SearchResponse, error) {
 	k := min(cmp.Or(so.K, l.opts.K), l.opts.MaxK)
 	query = strings.TrimSpace(query)
-	tokens := lexical.Tokenize(query)
+	tokens := analysis.Tokenize(query)
 	hits, _, err := l.rank(ctx, Query{Text: query, Tokens: tokens, Mode: cmp.Or(so.Mode, l.opts.Mode), N: max(l.opts.Candidates, 3*k)})
 	if err != nil {
 		return nil, err

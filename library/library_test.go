@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/ingest/embed/embedtest"
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/store"
@@ -16,7 +16,7 @@ import (
 
 // wordEmbedder is the shared deterministic test embedder over stemmed
 // lexical tokens, in 64 dimensions.
-var wordEmbedder = embedtest.Words{Dims: 64, Tokenize: lexical.Tokenize}
+var wordEmbedder = embedtest.Words{Dims: 64, Tokenize: analysis.Tokenize}
 
 type fixture struct {
 	db  *store.DB

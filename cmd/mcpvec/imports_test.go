@@ -11,17 +11,19 @@ import (
 	"testing"
 )
 
-// TestImportLayering keeps the dependency arrows of the README true: store
-// and index are leaves, ingest and server never import each other, and only
-// cmd wires packages together. Test files are exempt (they may build real
-// libraries to test against).
+// TestImportLayering keeps the dependency arrows of the README true: store,
+// index and analysis are leaves (index may use analysis, the word rules),
+// ingest and server never import each other, and only cmd wires packages
+// together. Test files are exempt (they may build real libraries to test
+// against).
 func TestImportLayering(t *testing.T) {
 	const mod = "github.com/mcpvec/mcpvec/"
 	allowed := map[string][]string{
-		"store":  {"store"},
-		"index":  {"index"},
-		"ingest": {"ingest", "store", "index"},
-		"server": {"server", "store", "index", "internal"},
+		"store":    {"store"},
+		"index":    {"index", "analysis"},
+		"analysis": {"analysis"},
+		"ingest":   {"ingest", "store", "index", "analysis"},
+		"server":   {"server", "store", "index", "internal"},
 		// internal/ holds leaves any package may use (swar, cputime,
 		// evalset) and test kits no production package may import (see
 		// testKits below).
@@ -30,14 +32,20 @@ func TestImportLayering(t *testing.T) {
 	// Packages with a narrower rule than their top folder: the live library
 	// names buckets and indexes, never ingest or the MCP server.
 	exact := map[string][]string{
-		"library":          {"library", "store", "index", "index/lexical", "internal/swar"},
+		"library":          {"library", "store", "index", "index/lexical", "analysis", "internal/swar"},
 		"internal/swar":    {}, // eight-byte scans for snippets and JSON, a leaf
 		"internal/evalset": {}, // the shared eval collections and their scoring, a leaf
+		// The word rules (tokenizing, stemming, stop words, token
+		// estimates) are a leaf; the two retrievers share only index.KV.
+		"analysis":      {},
+		"index":         {},
+		"index/vector":  {"index", "index/internal/parallel"},
+		"index/lexical": {"index", "index/internal/parallel", "analysis"},
 		// The embedders: the interface and the offline one need only the
-		// identity type; the provider adds token estimates; the test kits
-		// stand alone.
-		"ingest/embed":                   {"store"},
-		"ingest/embed/openai":            {"ingest/embed", "ingest/chunk", "store"},
+		// identity type and the word rules; the provider adds token
+		// estimates; the test kits stand alone.
+		"ingest/embed":                   {"store", "analysis"},
+		"ingest/embed/openai":            {"ingest/embed", "analysis", "store"},
 		"ingest/embed/openai/openaitest": {},
 		"ingest/embed/embedtest":         {"store"},
 		"store/storetest":                {"store"}, // the shared test kit

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/library"
 	wvlib "github.com/mcpvec/mcpvec/library/weaviate"
 	"github.com/mcpvec/mcpvec/store"
@@ -114,7 +114,7 @@ func openWeaviateStore(ctx context.Context, e *env, url string, cf *collectionFl
 	if err != nil {
 		return nil, err
 	}
-	opts.APIKey, opts.Analyzer, opts.AnalyzerName = e.getenv("MCPVEC_WEAVIATE_API_KEY"), lexical.Tokenize, lexical.AnalyzerName
+	opts.APIKey, opts.Analyzer, opts.AnalyzerName = e.getenv("MCPVEC_WEAVIATE_API_KEY"), analysis.Tokenize, analysis.AnalyzerName
 	return weaviate.Open(ctx, url, &opts)
 }
 

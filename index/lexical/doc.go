@@ -1,18 +1,14 @@
 // Package lexical is mcpvec's keyword index: Okapi BM25 over passages keyed
-// by uint64 ids, with a tokenizer that keeps identifiers, flags, versions
-// and error codes searchable. It is a leaf: it imports no mcpvec package.
+// by uint64 ids, with a tokenizer (package analysis) that keeps identifiers,
+// flags, versions and error codes searchable. It imports no other mcpvec
+// package but index, for the KV it persists into, and analysis.
 //
 // # Tokens
 //
-// Tokenize folds case, splits on Unicode letters and digits, drops the
-// Snowball English stopwords and stems with the Snowball English stemmer
-// (github.com/kljensen/snowball). A compound span such as
-// BZ2_bzDecompressInit, --leak-check=full, v1.2.3, IL-6 or errno=ENOENT
-// yields its parts (split at punctuation and camelCase, stemmed) plus the
-// whole span and each sub-span between '_', '.', '=', ':', '/', '@', '+',
-// '#' (hyphens removed, so IL-6 meets IL6 and cross-linking meets
-// crosslinking). Numbers keep their decimal point (0.05) and lose thousands
-// separators (1,000 → 1000).
+// Passages and queries are split into terms by analysis.Tokenize (package
+// analysis holds the rules: case folding, Snowball English stopwords and
+// stemming, compound spans such as BZ2_bzDecompressInit yielding their
+// parts and the whole); its TokenizerVersion is stored with the terms.
 //
 // # Scoring
 //
@@ -64,7 +60,7 @@
 //	8-byte big-endian passage id       → record: version, CRC-32C of the text,
 //	                                      token count, (term id delta, tf)...
 //	                                      or a 1-byte tombstone
-//	"\x00lexical-meta"                 → TokenizerVersion
+//	"\x00lexical-meta"                 → analysis.TokenizerVersion
 //	"\x00lexical-dict" + 4-byte first  → dictionary chunk: terms first..first+n-1
 //
 // The segment holds every live passage (id, length, checksum, packed terms)
@@ -122,7 +118,7 @@
 // # Caveats
 //
 //   - Index is safe for concurrent use: Search, Len and DocFreq share a read
-//     lock; Add, Delete, Save take the write lock. Tokenize is pure.
+//     lock; Add, Delete, Save take the write lock.
 //   - Save does not own the transaction. If the caller's transaction is
 //     rolled back after Save returned nil, the index believes the data is
 //     stored; the next Load notices (missing records or segment rows, a gap
@@ -140,7 +136,8 @@
 //   - Scripts written without spaces (Han, Kana, Thai...) are indexed one
 //     character per term: matching works, ranking is crude. Stemming and
 //     stopwords are English only.
-//   - Changing TokenizerVersion makes the next Load re-tokenise everything.
+//   - Changing analysis.TokenizerVersion makes the next Load re-tokenise
+//     everything.
 //   - An index loaded through InPlace must be detached (Detach) or
 //     unloaded (Unload) before the KV's values go; until then the memory
 //     it reads is the KV's (for bbolt, the file's pages: they count in the

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // Result is one scored passage.
@@ -75,7 +77,7 @@ type Index struct {
 	deadPost   int
 	dirty      map[uint64]struct{}      // added since the last Save/Load
 	removed    map[uint64]struct{}      // deleted since the last Save/Load
-	metaOK     bool                     // the KV holds our TokenizerVersion
+	metaOK     bool                     // the KV holds our analysis.TokenizerVersion
 	savedTerms int                      // dictionary terms already in the KV
 	chain      []uint32                 // first ids of the dictionary chunks Load used
 	staleKeys  [][]byte                 // dictionary chunks Save must delete
@@ -117,7 +119,7 @@ func New(cfg Config) *Index {
 // Add indexes text under id, replacing any passage already stored under id.
 // It is safe for concurrent use; tokenisation happens outside the lock.
 func (ix *Index) Add(id uint64, text string) {
-	terms, length := ix.countTerms(Tokenize(text))
+	terms, length := ix.countTerms(analysis.Tokenize(text))
 	sum := checksum(text)
 	ix.lock()
 	defer ix.mu.Unlock()
@@ -290,7 +292,7 @@ func (ix *Index) DocFreq(term string) (df, n int) {
 // as a query-time word weight for other scorers (embed.HashConfig.QueryWeight).
 // It is safe for concurrent use.
 func (ix *Index) IDF(word string) float64 {
-	toks := Tokenize(word)
+	toks := analysis.Tokenize(word)
 	if len(toks) == 0 {
 		return 0
 	}

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/index"
 )
 
@@ -123,7 +124,7 @@ func (ix *Index) segmentDueLocked() bool {
 // dictionary chunks Load did not use and writes the new terms as a chunk.
 func (ix *Index) saveDictLocked(kv index.KV) error {
 	if !ix.metaOK {
-		if err := kv.Put(slices.Clone(metaKey), []byte(TokenizerVersion)); err != nil {
+		if err := kv.Put(slices.Clone(metaKey), []byte(analysis.TokenizerVersion)); err != nil {
 			return fmt.Errorf("save lexical meta: %w", err)
 		}
 	}
@@ -315,7 +316,7 @@ func readPersisted(kv index.KV, cfg Config) (*Index, map[uint64]record, LoadStat
 	ix := New(cfg)
 	ix.loading = true
 	var st LoadStats
-	if string(kv.Get(metaKey)) == TokenizerVersion {
+	if string(kv.Get(metaKey)) == analysis.TokenizerVersion {
 		ix.metaOK = true
 		st.Corrupt += ix.loadDictionary(kv)
 		ix.hasSeg, st.Reason = ix.loadSegmentLocked(kv)
