@@ -83,16 +83,16 @@ type Index struct {
 	staleKeys  [][]byte                 // dictionary chunks Save must delete
 	scratch    sync.Pool                // *scratch
 	searching  atomic.Int32             // searches running
-	sat        atomic.Pointer[satTable] // the last statistics' saturations (sat.go)
+	sat        atomic.Pointer[satTable] // the last statistics' saturations (search_sat.go)
 	deferPost  bool                     // Load: insertLocked leaves postings to invert
-	hasSeg     bool                     // the KV holds a segment (segment.go)
+	hasSeg     bool                     // the KV holds a segment (persist_segment.go)
 	segDocs    int                      // passages in that segment when written or read
 	deltaKeys  int                      // records and tombstones in the KV beside it
 	rewrite    bool                     // the next Save writes a new segment
 	loading    bool                     // Load: no compaction, segment slots stay put, postings added at the end
 	nbase      int                      // Load: slots read from the segment
 	seen       []bool                   // Load: segment slots whose passage exists
-	inPlace    [][]byte                 // the KV's values read in place (inplace.go)
+	inPlace    [][]byte                 // the KV's values read in place (persist_inplace.go)
 	gen        uint64                   // changes made (lock), for Detach
 }
 

@@ -31,7 +31,7 @@ type LoadStats struct {
 // 8-byte big-endian id; the tokenizer version under metaKey; the term
 // dictionary as append-only chunks under dictPrefix + 4-byte big-endian
 // first term id; the segment under segMetaKey and segChunkPrefix
-// (segment.go). The prefixes are 13 bytes and longer keys, so they never
+// (persist_segment.go). The prefixes are 13 bytes and longer keys, so they never
 // collide with passage keys.
 var (
 	metaKey    = []byte("\x00lexical-meta")

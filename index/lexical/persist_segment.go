@@ -27,7 +27,7 @@ import (
 // counts, the lengths and the CRC-32C of the streams. The tables are decoded
 // where they lie. Records and postings are read into an allocation each, so
 // that rebuilding the posting lists (finishLoad) can release theirs, or, for
-// a KV wrapped by InPlace, left in its chunks (inplace.go): a passage's
+// a KV wrapped by InPlace, left in its chunks (persist_inplace.go): a passage's
 // terms or a list's data that straddles two chunks is copied.
 var (
 	segMetaKey     = []byte("\x00lexical-segm")
