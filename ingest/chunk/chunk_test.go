@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcpvec/mcpvec/internal/cputime"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpvec/mcpvec/analysis"
 )
@@ -353,6 +355,7 @@ func BenchmarkSplit(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(text)))
 			chunks := 0
+			c0 := cputime.Process()
 			for b.Loop() {
 				c, err := Split(text, nil, DefaultOptions())
 				if err != nil {
@@ -361,6 +364,7 @@ func BenchmarkSplit(b *testing.B) {
 				chunks += len(c)
 			}
 			b.ReportMetric(float64(chunks)/b.Elapsed().Seconds(), "chunks/s")
+			b.ReportMetric(float64(cputime.Process()-c0)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
@@ -370,7 +374,9 @@ func BenchmarkEstimateTokens(b *testing.B) {
 	text = strings.ReplaceAll(text, "x", "")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(text)))
+	c0 := cputime.Process()
 	for b.Loop() {
 		analysis.EstimateTokens(text)
 	}
+	b.ReportMetric(float64(cputime.Process()-c0)/float64(b.N), "cpu-ns/op")
 }
