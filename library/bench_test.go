@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/storetest"
 )
@@ -58,7 +59,7 @@ func benchLib(b *testing.B, n int) (*library.Library, *embed.Hash) {
 	db := storetest.OpenCached(b, fmt.Sprintf("mcpvec-bench-library-%d-%s-%d.db", n, id.Model, id.Dimensions),
 		func(path string) { buildBenchLib(b, path, n, emb) })
 	start := time.Now()
-	lib, err := library.Open(context.Background(), db, emb, library.Options{UseIDF: emb.SetQueryWeight})
+	lib, err := embedded.Open(context.Background(), db, emb, library.Options{UseIDF: emb.SetQueryWeight})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -73,8 +74,8 @@ func buildBenchLib(b *testing.B, path string, n int, emb *embed.Hash) {
 	}
 	defer db.Close()
 	id := emb.Identity()
-	db.SetEmbedder(id)
-	lib, err := library.Open(context.Background(), db, emb, library.Options{UseIDF: emb.SetQueryWeight})
+	db.SetEmbedder(store.EmbedderInfo(id))
+	lib, err := embedded.Open(context.Background(), db, emb, library.Options{UseIDF: emb.SetQueryWeight})
 	if err != nil {
 		b.Fatal(err)
 	}

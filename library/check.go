@@ -29,17 +29,12 @@ func (l *Library) Check(ctx context.Context) (Health, error) { return l.be.Check
 // look (`mcpvec info`): the counts come from the store's totals, and
 // Consistent says only that the indexes hold as many passages as the store
 // and that every passage has a vector. A backend with no quicker way
-// (Weaviate) runs Check. Problems stays nil; Check finds damage. It is
+// (no Overviewer, as Weaviate) runs Check. Problems stays nil; Check finds damage. It is
 // safe beside writes: a write stored but not yet in the indexes is waited
 // for (up to 200 ms), not reported as a mismatch.
 func (l *Library) Overview(ctx context.Context) (Health, error) {
-	if o, ok := l.be.(overviewer); ok {
-		return o.Overview(ctx)
+	if l.caps.overview != nil {
+		return l.caps.overview.Overview(ctx)
 	}
 	return l.be.Check(ctx)
-}
-
-// overviewer is a backend with a quicker Check (see Library.Overview).
-type overviewer interface {
-	Overview(ctx context.Context) (Health, error)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 )
 
 // TestOpenDocumentsFetchesWithoutIndexes: a Library from OpenDocuments
@@ -15,13 +16,13 @@ import (
 // wrongly.
 func TestOpenDocumentsFetchesWithoutIndexes(t *testing.T) {
 	f := newFixture(t, library.Options{})
-	f.add(t, "cats", "cats.pdf", "application/pdf", "https://example.org/cats.pdf",
+	f.Add(t, "cats", "cats.pdf", "application/pdf", "https://example.org/cats.pdf",
 		"Dogs are loyal companions.", "Cats are strongly attached to their homes and territory.")
-	f.add(t, "mem", "valgrind.md", "text/markdown", "", "Run memcheck with --leak-check=full to list leaks.")
-	docs := library.OpenDocuments(f.db, library.Options{})
+	f.Add(t, "mem", "valgrind.md", "text/markdown", "", "Run memcheck with --leak-check=full to list leaks.")
+	docs := embedded.OpenDocuments(f.DB, library.Options{})
 	ctx := context.Background()
 	for _, id := range []string{"cats", "cats:1", "mem", "mem:0"} {
-		want, err := f.lib.Fetch(ctx, id, library.FetchOptions{})
+		want, err := f.Lib.Fetch(ctx, id, library.FetchOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,7 +43,7 @@ func TestOpenDocumentsFetchesWithoutIndexes(t *testing.T) {
 	if _, err := docs.Remove("mem"); !errors.Is(err, library.ErrNoIndexes) {
 		t.Fatalf("remove: %v, want ErrNoIndexes", err)
 	}
-	if _, err := f.db.Document("mem"); err != nil {
+	if _, err := f.DB.Document("mem"); err != nil {
 		t.Fatalf("the refused remove touched the store: %v", err)
 	}
 	if _, err := docs.Check(ctx); !errors.Is(err, library.ErrNoIndexes) {

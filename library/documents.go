@@ -11,14 +11,14 @@ import (
 // Document returns one document with its text and its passages in order.
 // It returns ErrNotFound for an unknown id, else the backend's errors.
 func (l *Library) Document(ctx context.Context, id string) (*store.Document, []*store.Chunk, error) {
-	d, err := l.be.Document(id, true)
+	d, err := l.be.Document(ctx, id, true)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil, fmt.Errorf("%w: %q", ErrNotFound, id)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	chunks, err := l.be.Chunks(d.Chunks)
+	chunks, err := l.be.Chunks(ctx, d.Chunks)
 	if err != nil {
 		return nil, nil, fmt.Errorf("passages of %s: %w", id, err)
 	}

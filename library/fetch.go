@@ -39,9 +39,9 @@ func (l *Library) Fetch(ctx context.Context, id string, fo FetchOptions) (*Fetch
 	var resp *FetchResponse
 	var err error
 	if docID, idx, ok := store.ParsePassageID(base); ok {
-		resp, err = l.fetchPassage(docID, idx)
+		resp, err = l.fetchPassage(ctx, docID, idx)
 	} else {
-		resp, err = l.fetchDocument(base)
+		resp, err = l.fetchDocument(ctx, base)
 	}
 	if err != nil {
 		return nil, err
@@ -52,8 +52,8 @@ func (l *Library) Fetch(ctx context.Context, id string, fo FetchOptions) (*Fetch
 	return resp, nil
 }
 
-func (l *Library) fetchDocument(id string) (*FetchResponse, error) {
-	d, err := l.be.Document(id, true)
+func (l *Library) fetchDocument(ctx context.Context, id string) (*FetchResponse, error) {
+	d, err := l.be.Document(ctx, id, true)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
 	}
@@ -73,15 +73,15 @@ func (l *Library) fetchDocument(id string) (*FetchResponse, error) {
 		Metadata: md, DocID: d.ID, Page: page, Anchor: anchor, Source: d.SourcePath}, nil
 }
 
-func (l *Library) fetchPassage(docID string, idx int) (*FetchResponse, error) {
-	d, err := l.be.Document(docID, true)
+func (l *Library) fetchPassage(ctx context.Context, docID string, idx int) (*FetchResponse, error) {
+	d, err := l.be.Document(ctx, docID, true)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && idx >= len(d.Chunks)) {
 		return nil, fmt.Errorf("%w: %q", ErrNotFound, fmt.Sprintf("%s:%d", docID, idx))
 	}
 	if err != nil {
 		return nil, err
 	}
-	cs, err := l.be.Chunks([]uint64{d.Chunks[idx]})
+	cs, err := l.be.Chunks(ctx, []uint64{d.Chunks[idx]})
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func (l *Library) fetchPassage(docID string, idx int) (*FetchResponse, error) {
 	} else {
 		// The passage with its neighbours' text around it.
 		lo, hi := c.Start, c.End
-		if nb, err := l.be.Chunks(neighbours(d, idx)); err == nil {
+		if nb, err := l.be.Chunks(ctx, neighbours(d, idx)); err == nil {
 			for _, n := range nb {
 				lo, hi = min(lo, n.Start), max(hi, n.End)
 			}
@@ -247,16 +247,16 @@ type Original struct {
 // Original opens a document's original file, or returns ErrNotFound. When
 // no original was kept, the extracted text stands in for it.
 func (l *Library) Original(ctx context.Context, docID string) (*Original, error) {
-	d, err := l.be.Document(docID, false)
+	d, err := l.be.Document(ctx, docID, false)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("%w: %q", ErrNotFound, docID)
 	}
 	if err != nil {
 		return nil, err
 	}
-	r, size, mod, err := l.be.Original(docID)
+	r, size, mod, err := l.be.Original(ctx, docID)
 	if errors.Is(err, store.ErrNotFound) {
-		text := mustText(l.be, docID)
+		text := mustText(ctx, l.be, docID)
 		return &Original{Name: d.ID + ".txt", MediaType: "text/plain; charset=utf-8",
 			Content: strings.NewReader(text), Size: int64(len(text)), ModTime: d.IngestedAt}, nil
 	}
@@ -270,8 +270,8 @@ func (l *Library) Original(ctx context.Context, docID string) (*Original, error)
 	return &Original{Name: filepath.Base(d.SourcePath), MediaType: mt, Content: r, Size: size, ModTime: mod}, nil
 }
 
-func mustText(be Backend, id string) string {
-	d, err := be.Document(id, true)
+func mustText(ctx context.Context, be Backend, id string) string {
+	d, err := be.Document(ctx, id, true)
 	if err != nil {
 		return ""
 	}
@@ -283,28 +283,22 @@ type Summary struct {
 	Documents int
 	Chunks    int
 	Pages     int
-	Titles    []string // up to summaryTitles, in id order
+	Titles    []string // up to SummaryTitles, in id order
 }
 
-// summaryTitles is how many titles a Summary samples.
-const summaryTitles = 20
-
-// summarizer is a Backend that counts its contents without listing them.
-type summarizer interface {
-	// summary is Library.Summary; ok false means it cannot tell cheaply.
-	summary() (s Summary, ok bool, err error)
-}
+// SummaryTitles is how many titles a Summary samples.
+const SummaryTitles = 20
 
 // Summary counts the library's contents and samples its titles: from the
 // backend's running totals when it keeps them, else by listing every
 // document.
 func (l *Library) Summary(ctx context.Context) (Summary, error) {
-	if sb, ok := l.be.(summarizer); ok {
-		if s, ok, err := sb.summary(); err != nil || ok {
+	if l.caps.summary != nil {
+		if s, ok, err := l.caps.summary.Summary(ctx); err != nil || ok {
 			return s, err
 		}
 	}
-	docs, err := l.be.Documents()
+	docs, err := l.be.Documents(ctx)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -312,7 +306,7 @@ func (l *Library) Summary(ctx context.Context) (Summary, error) {
 	for _, d := range docs {
 		s.Chunks += len(d.Chunks)
 		s.Pages += d.Pages
-		if len(s.Titles) < summaryTitles {
+		if len(s.Titles) < SummaryTitles {
 			s.Titles = append(s.Titles, d.Title)
 		}
 	}

@@ -54,10 +54,10 @@ func TestFetchPartsReadTheWholeText(t *testing.T) {
 		pages = append(pages, fmt.Sprintf("Página %d — the keeper’s log, naïve entries %s über alles. %s end.",
 			i+1, strings.Repeat("é", i*7), strings.Repeat(" ", i*9)))
 	}
-	f.add(t, "log", "log.pdf", "application/pdf", "", pages...)
+	f.Add(t, "log", "log.pdf", "application/pdf", "", pages...)
 	ctx := context.Background()
 	for _, id := range []string{"log", "log:3"} {
-		whole, err := f.lib.Fetch(ctx, id, library.FetchOptions{MaxChars: -1})
+		whole, err := f.Lib.Fetch(ctx, id, library.FetchOptions{MaxChars: -1})
 		if err != nil || whole.Metadata["truncated"] != false || whole.Metadata["next_id"] != nil {
 			t.Fatalf("whole %s = %+v, %v", id, whole, err)
 		}
@@ -65,7 +65,7 @@ func TestFetchPartsReadTheWholeText(t *testing.T) {
 			t.Fatalf("whole document = %q", whole.Text)
 		}
 		for _, limit := range []int{2, 7, 25, 40} {
-			got, n := readParts(t, f.lib, id, limit)
+			got, n := readParts(t, f.Lib, id, limit)
 			if got != whole.Text {
 				t.Errorf("%s read in %d parts of %d: %q\nwant %q", id, n, limit, got, whole.Text)
 			}
@@ -74,12 +74,12 @@ func TestFetchPartsReadTheWholeText(t *testing.T) {
 			}
 		}
 	}
-	r, err := f.lib.Fetch(ctx, "log@10", library.FetchOptions{})
+	r, err := f.Lib.Fetch(ctx, "log@10", library.FetchOptions{})
 	if err != nil || r.Metadata["offset"] != 10 || r.Metadata["document_id"] != "log" || r.Page != 1 {
 		t.Fatalf("log@10 = %+v, %v", r, err)
 	}
 	for _, bad := range []string{"log@100000", "log:9@1", "nope@1", "@3"} {
-		if _, err := f.lib.Fetch(ctx, bad, library.FetchOptions{}); !errors.Is(err, library.ErrNotFound) {
+		if _, err := f.Lib.Fetch(ctx, bad, library.FetchOptions{}); !errors.Is(err, library.ErrNotFound) {
 			t.Errorf("fetch %q: %v, want ErrNotFound", bad, err)
 		}
 	}

@@ -6,41 +6,13 @@ import (
 	"testing"
 
 	"github.com/mcpvec/mcpvec/library"
-	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/library/embedded"
 )
 
 // addHeaded stores one passage per page, passage i under heads[i].
 func (f *fixture) addHeaded(t *testing.T, id, title, mediaType string, heads [][]string, pages ...string) {
 	t.Helper()
-	f.put(t, id, title, mediaType, "", heads, pages)
-}
-
-// put stores a document with one passage per page, passage i under
-// heads[i], its vector that of its index text, and original bytes.
-func (f *fixture) put(t *testing.T, id, title, mediaType, url string, heads [][]string, pages []string) {
-	t.Helper()
-	var starts []int
-	off := 0
-	for _, p := range pages {
-		starts = append(starts, off)
-		off += len(p) + 2
-	}
-	d := &store.Document{ID: id, Title: title, SourcePath: "/docs/" + id, SourceURL: url, MediaType: mediaType,
-		Pages: len(pages), PageStarts: starts, Text: strings.Join(pages, "\n\n")}
-	var chunks []store.Chunk
-	var vecs [][]float32
-	for i, p := range pages {
-		c := store.Chunk{Text: p, Start: starts[i], End: starts[i] + len(p), PageStart: i + 1, PageEnd: i + 1, Headings: heads[i]}
-		chunks = append(chunks, c)
-		vecs = append(vecs, wordEmbedder.Vector(c.IndexText()))
-	}
-	res, err := f.db.PutDocument(d, chunks, vecs, []byte("original bytes of "+id))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.lib.Apply(res); err != nil {
-		t.Fatal(err)
-	}
+	f.Put(t, id, title, mediaType, "", heads, pages)
 }
 
 // TestHeadingsInTitlesAndIndex checks that a passage's heading path is in
@@ -55,7 +27,7 @@ func TestHeadingsInTitlesAndIndex(t *testing.T) {
 	f.addHeaded(t, "guide", "Guide", "text/markdown", [][]string{{"Guide", "Install"}}, "Run make install as root.")
 	ctx := context.Background()
 	for _, mode := range []library.Mode{library.Lexical, library.Vector, library.Hybrid} {
-		resp, err := f.lib.Search(ctx, "memcheck options", library.SearchOptions{K: 1, Mode: mode})
+		resp, err := f.Lib.Search(ctx, "memcheck options", library.SearchOptions{K: 1, Mode: mode})
 		if err != nil || len(resp.Results) == 0 {
 			t.Fatalf("%s: %+v, %v", mode, resp, err)
 		}
@@ -72,7 +44,7 @@ func TestHeadingsInTitlesAndIndex(t *testing.T) {
 		"guide:0": "Guide — Install",                         // the first heading repeats the title
 	}
 	for id, want := range titles {
-		r, err := f.lib.Fetch(ctx, id, library.FetchOptions{})
+		r, err := f.Lib.Fetch(ctx, id, library.FetchOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +59,7 @@ func TestHeadingsInTitlesAndIndex(t *testing.T) {
 func TestHeadingsIndexedAfterReopen(t *testing.T) {
 	f := newFixture(t, library.Options{})
 	f.addHeaded(t, "vg", "valgrind_manual.pdf", "application/pdf", [][]string{{"Massif heap profiler"}}, "Measures memory over time.")
-	lib, err := library.Open(context.Background(), f.db, wordEmbedder, library.Options{})
+	lib, err := embedded.Open(context.Background(), f.DB, wordEmbedder, library.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

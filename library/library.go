@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/index/vector"
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -16,13 +17,10 @@ var (
 	ErrEmptyQuery   = errors.New("empty query: pass a few words describing what to find")
 	ErrQueryTooLong = errors.New("query too long")
 	ErrNotFound     = errors.New("no document or passage with that id")
-)
-
-// Aux bucket names of the derived indexes in the store (see also
-// AuxEmbedCache).
-const (
-	AuxVectors = "hnsw"
-	AuxLexical = "lexical"
+	// ErrNoIndexes is returned by a search, count or write of a Library
+	// whose backend loaded no index (embedded.OpenDocuments: it reads
+	// documents and passages only).
+	ErrNoIndexes = errors.New("library opened for reading documents only: no search index is loaded")
 )
 
 // QueryEmbedder turns a query into a vector of the library's dimensions.
@@ -97,7 +95,8 @@ type Options struct {
 	Logger      *slog.Logger
 }
 
-func (o Options) withDefaults() Options {
+// WithDefaults returns o with its zero values replaced by the defaults.
+func (o Options) WithDefaults() Options {
 	def := func(v *int, d int) {
 		if *v <= 0 {
 			*v = d
@@ -130,11 +129,13 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// OptionsFor returns the query-path defaults for an embedder provider. A
-// semantic model gets hybrid search with plain reciprocal rank fusion.
+// OptionsFor returns the query-path defaults for an embedder of traits t
+// (embed.TraitsOf). A semantic model gets hybrid search with plain
+// reciprocal rank fusion.
 //
-// The offline "hash" embedder is lexical-grade: fused with BM25 it adds
-// nothing measurable (384 dimensions, nDCG@10 lexical / hybrid: SciFact
+// A lexical-grade embedder (embed.Traits.LexicalGrade), such as the
+// offline one, is searched by BM25 alone: fused with BM25 it adds nothing
+// measurable (384 dimensions, nDCG@10 lexical / hybrid: SciFact
 // 0.697 / 0.692, its misspelled and re-worded variants 0.578 / 0.579,
 // Cranfield 0.382 / 0.382; long-PDF check, cited page relevant in the top 5
 // 0.777 / 0.777, at rank 1 0.553 / 0.553) while the vector half costs as
@@ -153,8 +154,8 @@ func (o Options) withDefaults() Options {
 // CPU a hybrid query); the scan finds 1.000 at both. It costs 2.2 ms of CPU
 // a query at 100k and 16.9 ms at 1M; a lone scan is split across the CPUs,
 // so a hybrid query alone at 1M answers in 12 ms (21 ms of CPU).
-func OptionsFor(provider string) Options {
-	if provider == "hash" {
+func OptionsFor(t embed.Traits) Options {
+	if t.LexicalGrade {
 		ix := vector.DefaultConfig()
 		ix.Scan = true
 		return Options{Mode: Lexical, Fusion: FusionScores, VectorWeight: 0.15, Index: ix}
@@ -162,76 +163,60 @@ func OptionsFor(provider string) Options {
 	return Options{Fusion: FusionRRF}
 }
 
-// indexConfigFor is the vector index configuration of a provider's
-// libraries (OptionsFor's, defaults filled in): what Open uses when the
-// caller names none and what reindex builds.
-func indexConfigFor(provider string) vector.Config {
-	return OptionsFor(provider).withDefaults().Index
+// EmbedderOptions returns OptionsFor emb's traits, with query words
+// weighed by the library's idf when emb can weigh them
+// (embed.QueryWeighter, the offline embedder): how a library of emb is
+// opened to search as `mcpvec serve` searches it.
+func EmbedderOptions(emb embed.Embedder) Options {
+	o := OptionsFor(embed.TraitsOf(emb.Identity()))
+	if w, ok := emb.(embed.QueryWeighter); ok {
+		o.UseIDF = w.SetQueryWeight
+	}
+	return o
 }
 
 // Mode is the search mode used when a search names none.
 func (l *Library) Mode() Mode { return l.opts.Mode }
 
 // Library is the live library: the one query path (search, fetch) and every
-// write (ingest writes, rm, reindex) over a Backend. Create it with Open (the
-// embedded store) or New. It is safe for concurrent use: searches run in
-// parallel with writes.
+// write (ingest writes, rm, move) over a Backend. Create it with New
+// (embedded.Open does for the embedded store). It is safe for concurrent
+// use: searches run in parallel with writes.
 type Library struct {
 	be   Backend
-	db   *store.DB // the store of Open (embed cache, reindex); nil with New
+	caps capabilities // be's optional interfaces, looked up by New
 	emb  QueryEmbedder
 	opts Options
 }
 
-// New returns a Library answering from be. emb may be nil, which restricts
-// searches to lexical mode.
+// New returns a Library answering from be, whose optional capabilities
+// (Overviewer, Mover, ...) it looks up once here. emb may be nil, which
+// restricts searches to lexical mode.
 func New(be Backend, emb QueryEmbedder, opts Options) *Library {
-	return &Library{be: be, emb: emb, opts: opts.withDefaults()}
+	return &Library{be: be, caps: capabilitiesOf(be), emb: emb, opts: opts.WithDefaults()}
 }
 
-// Open loads the embedded backend's indexes over db, reconciling them with
-// the store, and persists any repair when the store is writable. emb may be
-// nil, which restricts searches to lexical mode. Errors come from the store
-// and from loading the indexes.
-func Open(ctx context.Context, db *store.DB, emb QueryEmbedder, opts Options) (*Library, error) {
-	if opts.Index == (vector.Config{}) {
-		// The kind of vector index follows the recorded embedder, as
-		// OptionsFor gives it: opened as a graph, the offline embedder's
-		// Scan index was built into one vector by vector (`mcpvec check`
-		// at a million passages: 590 s, of which the check took 16).
-		if meta, err := db.Meta(); err == nil && meta.Embedder != nil {
-			opts.Index = indexConfigFor(meta.Embedder.Provider)
-		}
-	}
-	opts = opts.withDefaults()
-	be, err := openEmbedded(ctx, db, opts)
-	if err != nil {
-		return nil, err
-	}
-	if opts.UseIDF != nil {
-		opts.UseIDF(be.lex.IDF)
-	}
-	l := &Library{be: be, db: db, emb: emb, opts: opts}
-	return l, nil
-}
+// Backend returns the Backend l answers from, for a caller that needs what
+// only that backend offers (a test of the embedded backend's indexes).
+func (l *Library) Backend() Backend { return l.be }
 
 // Apply brings the indexes up to date after a store write made directly to
 // the store (store.DB.PutDocument): it removes the removed passages and
 // indexes the added ones. Call Save to persist.
-func (l *Library) Apply(res store.PutResult) error { return l.be.Apply(res) }
+func (l *Library) Apply(res store.PutResult) error { return l.be.Apply(context.Background(), res) }
 
 // Save persists what changed in the indexes since the last Save or Open.
-func (l *Library) Save() error { return l.be.Save() }
+func (l *Library) Save() error { return l.be.Save(context.Background()) }
 
-// Fold is Save, first asking the BM25 index of the embedded backend to
-// write a new segment in place of the passages it keeps as records beside
-// the last one, when there are more than a few (lexical.Index.Fold): what
-// a command ending a long write calls, so that every later open reads one
-// segment instead of copying most posting lists to add the records.
-// Errors are Save's.
+// Fold is Save, first letting a backend that can (Folder) compact its
+// indexes: the embedded backend asks its BM25 index to write a new segment
+// in place of the passages it keeps as records beside the last one, when
+// there are more than a few (lexical.Index.Fold). A command ending a long
+// write calls it, so that every later open reads one segment instead of
+// copying most posting lists to add the records. Errors are Save's.
 func (l *Library) Fold() error {
-	if e, ok := l.be.(*embedded); ok {
-		e.lex.Fold()
+	if l.caps.fold != nil {
+		return l.caps.fold.Fold(context.Background())
 	}
 	return l.Save()
 }
@@ -240,12 +225,13 @@ func (l *Library) Fold() error {
 // mapped into the process (store.DB.ReleaseMapped; they stay in the page
 // cache). Opening a library reads its indexes back and maps much of the
 // file, which would otherwise stay in the process's resident set. It does
-// nothing for a Library made with New. Safe for concurrent use.
+// nothing for a backend that maps no file (MappedReleaser). Safe for
+// concurrent use.
 func (l *Library) ReleaseMapped() error {
-	if l.db == nil {
+	if l.caps.release == nil {
 		return nil
 	}
-	return l.db.ReleaseMapped()
+	return l.caps.release.ReleaseMapped()
 }
 
 // IndexStats describes the in-memory indexes for `mcpvec info`.
@@ -258,17 +244,18 @@ type IndexStats struct {
 	VectorsDeferred bool `json:"vectors_deferred,omitempty"`
 }
 
-// IndexStats reports the sizes of the indexes; it waits for a vector index
-// whose load Open deferred (deferred.go).
-func (l *Library) IndexStats() IndexStats { return l.be.Counts() }
+// IndexStats reports the sizes of the indexes; it waits for an index whose
+// load the backend deferred (the embedded backend's vector index).
+func (l *Library) IndexStats() IndexStats { return l.be.Counts(context.Background()) }
 
-// LoadedIndexStats is IndexStats without loading a deferred vector index:
-// while Open's deferred load has not ended, VectorsDeferred is true and
-// VectorPassages 0. A page that only shows the sizes should not load half a
-// gigabyte (at a million passages) that no search asked for.
+// LoadedIndexStats is IndexStats without loading a deferred vector index
+// (LoadedCounter): while the backend's deferred load has not ended,
+// VectorsDeferred is true and VectorPassages 0. A page that only shows the
+// sizes should not load half a gigabyte (at a million passages) that no
+// search asked for.
 func (l *Library) LoadedIndexStats() IndexStats {
-	if e, ok := l.be.(*embedded); ok {
-		return e.loadedCounts()
+	if l.caps.loaded != nil {
+		return l.caps.loaded.LoadedCounts()
 	}
-	return l.be.Counts()
+	return l.IndexStats()
 }

@@ -7,49 +7,29 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpvec/mcpvec/analysis"
-	"github.com/mcpvec/mcpvec/ingest/embed/embedtest"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded/embeddedtest"
 	"github.com/mcpvec/mcpvec/store"
-	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
-// wordEmbedder is the shared deterministic test embedder over stemmed
-// lexical tokens, in 64 dimensions.
-var wordEmbedder = embedtest.Words{Dims: 64, Tokenize: analysis.Tokenize}
+// wordEmbedder is the kit's deterministic test embedder.
+var wordEmbedder = embeddedtest.Words
 
-type fixture struct {
-	db  *store.DB
-	lib *library.Library
-}
+// fixture is a Library over the embedded backend of a new library file.
+type fixture struct{ *embeddedtest.Fixture }
 
 func newFixture(t *testing.T, opts library.Options) *fixture {
-	t.Helper()
-	db := storetest.MustOpen(t, nil)
-	if err := db.SetEmbedder(store.EmbedderInfo{Provider: "test", Model: "words", Dimensions: 64}); err != nil {
-		t.Fatal(err)
-	}
-	lib, err := library.Open(context.Background(), db, wordEmbedder, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &fixture{db: db, lib: lib}
-}
-
-// add stores a document whose pages are given, one passage per page.
-func (f *fixture) add(t *testing.T, id, title, mediaType, url string, pages ...string) {
-	t.Helper()
-	f.put(t, id, title, mediaType, url, make([][]string, len(pages)), pages)
+	return &fixture{embeddedtest.New(t, opts)}
 }
 
 func TestSearchModesAndResultShape(t *testing.T) {
 	f := newFixture(t, library.Options{})
-	f.add(t, "cats", "cats.pdf", "application/pdf", "https://example.org/cats.pdf",
+	f.Add(t, "cats", "cats.pdf", "application/pdf", "https://example.org/cats.pdf",
 		"Dogs are loyal companions.", "Cats are strongly attached to their homes and territory.", "Birds migrate in autumn.")
-	f.add(t, "mem", "valgrind.md", "text/markdown", "", "Run memcheck with --leak-check=full to list leaks.")
+	f.Add(t, "mem", "valgrind.md", "text/markdown", "", "Run memcheck with --leak-check=full to list leaks.")
 	ctx := context.Background()
 	for _, mode := range []library.Mode{library.Lexical, library.Vector, library.Hybrid} {
-		resp, err := f.lib.Search(ctx, "are cats attached to their homes", library.SearchOptions{K: 2, Mode: mode})
+		resp, err := f.Lib.Search(ctx, "are cats attached to their homes", library.SearchOptions{K: 2, Mode: mode})
 		if err != nil {
 			t.Fatalf("%s: %v", mode, err)
 		}
@@ -61,11 +41,11 @@ func TestSearchModesAndResultShape(t *testing.T) {
 			t.Fatalf("%s: top result = %+v", mode, r)
 		}
 	}
-	resp, err := f.lib.Search(ctx, "--leak-check=full", library.SearchOptions{Mode: library.Lexical})
+	resp, err := f.Lib.Search(ctx, "--leak-check=full", library.SearchOptions{Mode: library.Lexical})
 	if err != nil || len(resp.Results) == 0 || resp.Results[0].ID != "mem:0" || resp.Results[0].URL != "" {
 		t.Fatalf("identifier search = %+v, %v", resp, err)
 	}
-	resp, err = f.lib.Search(ctx, "zebra quagga okapi", library.SearchOptions{Mode: library.Lexical})
+	resp, err = f.Lib.Search(ctx, "zebra quagga okapi", library.SearchOptions{Mode: library.Lexical})
 	if err != nil || resp.Results == nil || len(resp.Results) != 0 {
 		t.Fatalf("no-match search must give an empty, non-nil list: %+v, %v", resp, err)
 	}
@@ -74,30 +54,30 @@ func TestSearchModesAndResultShape(t *testing.T) {
 func TestSearchErrors(t *testing.T) {
 	f := newFixture(t, library.Options{MaxQueryLen: 10})
 	ctx := context.Background()
-	if _, err := f.lib.Search(ctx, "   ", library.SearchOptions{}); !errors.Is(err, library.ErrEmptyQuery) {
+	if _, err := f.Lib.Search(ctx, "   ", library.SearchOptions{}); !errors.Is(err, library.ErrEmptyQuery) {
 		t.Fatalf("empty: %v", err)
 	}
-	_, err := f.lib.Search(ctx, "eleven characters", library.SearchOptions{})
+	_, err := f.Lib.Search(ctx, "eleven characters", library.SearchOptions{})
 	var long *library.QueryTooLongError
 	if !errors.Is(err, library.ErrQueryTooLong) || !errors.As(err, &long) || long.Len != 17 || long.Max != 10 {
 		t.Fatalf("long: %v", err)
 	}
-	if _, err := f.lib.Search(ctx, "eleven characters", library.SearchOptions{MaxQueryLen: 17}); errors.Is(err, library.ErrQueryTooLong) {
+	if _, err := f.Lib.Search(ctx, "eleven characters", library.SearchOptions{MaxQueryLen: 17}); errors.Is(err, library.ErrQueryTooLong) {
 		t.Fatalf("a per-call limit of 17 refused 17 characters: %v", err)
 	}
-	if _, err := f.lib.Fetch(ctx, "nope:3", library.FetchOptions{}); !errors.Is(err, library.ErrNotFound) {
+	if _, err := f.Lib.Fetch(ctx, "nope:3", library.FetchOptions{}); !errors.Is(err, library.ErrNotFound) {
 		t.Fatalf("fetch unknown: %v", err)
 	}
-	if _, err := f.lib.Fetch(ctx, "nope", library.FetchOptions{}); !errors.Is(err, library.ErrNotFound) {
+	if _, err := f.Lib.Fetch(ctx, "nope", library.FetchOptions{}); !errors.Is(err, library.ErrNotFound) {
 		t.Fatalf("fetch unknown doc: %v", err)
 	}
 }
 
 func TestFetchPassageAndDocument(t *testing.T) {
 	f := newFixture(t, library.Options{MaxFetchChars: 40})
-	f.add(t, "cats", "cats.pdf", "application/pdf", "", "Page one text.", "Cats are attached to homes.", "Page three has a much longer text that will be cut by the cap.")
+	f.Add(t, "cats", "cats.pdf", "application/pdf", "", "Page one text.", "Cats are attached to homes.", "Page three has a much longer text that will be cut by the cap.")
 	ctx := context.Background()
-	r, err := f.lib.Fetch(ctx, "cats:1", library.FetchOptions{})
+	r, err := f.Lib.Fetch(ctx, "cats:1", library.FetchOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,17 +85,17 @@ func TestFetchPassageAndDocument(t *testing.T) {
 		r.Metadata["document_id"] != "cats" || r.Metadata["truncated"] != false || r.Page != 2 {
 		t.Fatalf("passage fetch = %+v", r)
 	}
-	d, err := f.lib.Fetch(ctx, "cats", library.FetchOptions{})
+	d, err := f.Lib.Fetch(ctx, "cats", library.FetchOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := len([]rune(d.Text)); n > 40 || n < 30 || !strings.HasSuffix(d.Text, "…") || d.Metadata["truncated"] != true || d.Metadata["source"] != "/docs/cats" {
 		t.Fatalf("document fetch = %+v", d)
 	}
-	if d, err := f.lib.Fetch(ctx, "cats", library.FetchOptions{MaxChars: 20}); err != nil || len([]rune(d.Text)) > 20 {
+	if d, err := f.Lib.Fetch(ctx, "cats", library.FetchOptions{MaxChars: 20}); err != nil || len([]rune(d.Text)) > 20 {
 		t.Fatalf("fetch with a per-call cap of 20 = %q, %v", d.Text, err)
 	}
-	o, err := f.lib.Original(ctx, "cats")
+	o, err := f.Lib.Original(ctx, "cats")
 	if err != nil || o.MediaType != "application/pdf" || o.Name != "cats" || o.Size != 22 {
 		t.Fatalf("original = %+v, %v", o, err)
 	}
@@ -127,7 +107,7 @@ func TestFetchPassageAndDocument(t *testing.T) {
 func TestOverlappingPassagesAreDeduplicated(t *testing.T) {
 	f := newFixture(t, library.Options{})
 	f.putOverlapping(t, "lh")
-	resp, err := f.lib.Search(context.Background(), "lighthouse wicks lamps", library.SearchOptions{K: 3, Mode: library.Lexical})
+	resp, err := f.Lib.Search(context.Background(), "lighthouse wicks lamps", library.SearchOptions{K: 3, Mode: library.Lexical})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,78 +135,12 @@ func (f *fixture) putOverlapping(t *testing.T, id string) {
 	for _, c := range chunks {
 		vecs = append(vecs, wordEmbedder.Vector(c.Text))
 	}
-	res, err := f.db.PutDocument(d, chunks, vecs, nil)
+	res, err := f.DB.PutDocument(d, chunks, vecs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.lib.Apply(res); err != nil {
+	if err := f.Lib.Apply(res); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// savedThenAdded is a library holding document a, saved, and document b,
-// written to the store and the in-memory indexes but not saved.
-func savedThenAdded(t *testing.T) *fixture {
-	f := newFixture(t, library.Options{})
-	f.add(t, "a", "a.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
-	if err := f.lib.Save(); err != nil {
-		t.Fatal(err)
-	}
-	f.add(t, "b", "b.txt", "text/plain", "", "Plate tectonics moves continents slowly.")
-	return f
-}
-
-// reopenExpecting opens f's store again and checks that each index holds passages.
-func reopenExpecting(t *testing.T, f *fixture, passages int) *library.Library {
-	lib, err := library.Open(context.Background(), f.db, wordEmbedder, library.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st := lib.IndexStats(); st.LexicalPassages != passages || st.VectorPassages != passages {
-		t.Fatalf("after reopen: %+v, want %d passages in each index", st, passages)
-	}
-	return lib
-}
-
-func TestReopenReconcilesUnsavedWrites(t *testing.T) {
-	// b and the deletion of a reach the store but no Save (a crash).
-	f := savedThenAdded(t)
-	removed, err := f.db.DeleteDocument("a")
-	if err != nil || len(removed) != 1 {
-		t.Fatal(err)
-	}
-	lib := reopenExpecting(t, f, 1)
-	for _, mode := range []library.Mode{library.Lexical, library.Vector} {
-		resp, err := lib.Search(context.Background(), "tectonics continents", library.SearchOptions{Mode: mode})
-		if err != nil || len(resp.Results) == 0 || resp.Results[0].ID != "b:0" {
-			t.Fatalf("%s after reopen: %+v %v", mode, resp, err)
-		}
-		resp, _ = lib.Search(context.Background(), "quarks gluons", library.SearchOptions{Mode: library.Lexical})
-		if len(resp.Results) != 0 {
-			t.Fatalf("deleted passage found: %+v", resp.Results)
-		}
-	}
-}
-
-// TestFailedSaveIsNotTakenAsInStep: a Save whose commit fails after the
-// BM25 index handed over its changes must not let a later Save record the
-// indexes as in step with the store, or the next open would load BM25
-// without the passages the failed Save held.
-func TestFailedSaveIsNotTakenAsInStep(t *testing.T) {
-	f := savedThenAdded(t)
-	full := errors.New("no space left on device")
-	restore := library.FailIndexSaves(full)
-	if err := f.lib.Save(); !errors.Is(err, full) {
-		t.Fatalf("Save with a failing commit: %v, want %v", err, full)
-	}
-	restore()
-	if err := f.lib.Save(); err != nil {
-		t.Fatal(err)
-	}
-	lib := reopenExpecting(t, f, 2)
-	resp, err := lib.Search(context.Background(), "tectonics continents", library.SearchOptions{Mode: library.Lexical})
-	if err != nil || len(resp.Results) == 0 || resp.Results[0].ID != "b:0" {
-		t.Fatalf("lexical search after reopen: %+v %v", resp, err)
 	}
 }
 
@@ -234,8 +148,8 @@ func TestSnippetCentresOnMatchingSentence(t *testing.T) {
 	f := newFixture(t, library.Options{SnippetChars: 80})
 	long := strings.Repeat("Filler sentence about nothing in particular. ", 10) +
 		"The password reset token expires after fifteen minutes. " + strings.Repeat("More filler text follows here. ", 10)
-	f.add(t, "s", "s.txt", "text/plain", "", long)
-	resp, err := f.lib.Search(context.Background(), "reset token expires", library.SearchOptions{Mode: library.Lexical})
+	f.Add(t, "s", "s.txt", "text/plain", "", long)
+	resp, err := f.Lib.Search(context.Background(), "reset token expires", library.SearchOptions{Mode: library.Lexical})
 	if err != nil || len(resp.Results) != 1 {
 		t.Fatal(resp, err)
 	}
@@ -253,19 +167,19 @@ func TestResultCitesThePageOfTheMatchingSentence(t *testing.T) {
 	d := &store.Document{ID: "sea", Title: "sea.pdf", SourcePath: "/sea.pdf", SourceURL: "https://example.org/sea.pdf",
 		MediaType: "application/pdf", Pages: 2, PageStarts: []int{0, len(p1) + 2}, Text: text}
 	chunks := []store.Chunk{{Text: text, Start: 0, End: len(text), PageStart: 1, PageEnd: 2}}
-	res, err := f.db.PutDocument(d, chunks, [][]float32{wordEmbedder.Vector(text)}, nil)
+	res, err := f.DB.PutDocument(d, chunks, [][]float32{wordEmbedder.Vector(text)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.lib.Apply(res)
-	resp, err := f.lib.Search(context.Background(), "lighthouse ledger ships", library.SearchOptions{Mode: library.Lexical})
+	f.Lib.Apply(res)
+	resp, err := f.Lib.Search(context.Background(), "lighthouse ledger ships", library.SearchOptions{Mode: library.Lexical})
 	if err != nil || len(resp.Results) != 1 {
 		t.Fatal(resp, err)
 	}
 	if r := resp.Results[0]; r.Page != 2 || r.URL != "https://example.org/sea.pdf#page=2" || r.Title != "sea.pdf — p. 2" {
 		t.Fatalf("result = %+v, want page 2", r)
 	}
-	resp, _ = f.lib.Search(context.Background(), "harbour seals sandbanks", library.SearchOptions{Mode: library.Lexical})
+	resp, _ = f.Lib.Search(context.Background(), "harbour seals sandbanks", library.SearchOptions{Mode: library.Lexical})
 	if r := resp.Results[0]; r.Page != 1 {
 		t.Fatalf("result = %+v, want page 1", r)
 	}
@@ -275,8 +189,8 @@ func TestResultCitesThePageOfTheMatchingSentence(t *testing.T) {
 // passage of 40,000 characters comes back as a snippet of SnippetChars.
 func TestSnippetsAreCut(t *testing.T) {
 	f := newFixture(t, library.Options{})
-	f.add(t, "big", "big.txt", "text/plain", "", strings.Repeat("impeller blade wear ", 2000))
-	resp, err := f.lib.Search(context.Background(), "impeller", library.SearchOptions{Mode: library.Lexical})
+	f.Add(t, "big", "big.txt", "text/plain", "", strings.Repeat("impeller blade wear ", 2000))
+	resp, err := f.Lib.Search(context.Background(), "impeller", library.SearchOptions{Mode: library.Lexical})
 	if err != nil || len(resp.Results) != 1 {
 		t.Fatalf("search = %+v, %v", resp, err)
 	}

@@ -16,9 +16,9 @@ type Live struct {
 
 // NewLive returns a Live serving l. It releases the library file's pages
 // that opening l mapped (Library.ReleaseMapped): a server's resident memory
-// is then its indexes, not the file. What Open deferred (the vector index
-// of a library whose default mode does not use it) stays unloaded until a
-// search, count or write needs it: the MCP tools search in the default
+// is then its indexes, not the file. What the backend deferred (the
+// embedded vector index of a library whose default mode does not use it)
+// stays unloaded until a search, count or write needs it: the MCP tools search in the default
 // mode, so a server of such a library may never need it (at a million
 // passages it is ~0.55 GB of memory, and its load maps ~2.4 GB of the file).
 func NewLive(l *Library) *Live {

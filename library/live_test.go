@@ -23,8 +23,8 @@ func TestReleaseEvery(t *testing.T) {
 	for i := range texts {
 		texts[i] = strings.Repeat("lighthouse keepers trim wicks ", pageLen/30)
 	}
-	f.add(t, "big", "big.txt", "text/plain", "", texts...)
-	live := library.NewLive(f.lib)
+	f.Add(t, "big", "big.txt", "text/plain", "", texts...)
+	live := library.NewLive(f.Lib)
 	fetch := func() {
 		if r, err := live.Fetch(context.Background(), "big", library.FetchOptions{}); err != nil || r.Text == "" {
 			t.Fatalf("fetch: %+v, %v", r, err)

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -12,14 +13,10 @@ import (
 // document's path in place; the caller re-ingests the file instead.
 var ErrMoveUnsupported = errors.New("backend cannot move documents in place")
 
-// Mover is implemented by a Backend that can point a document at a new
-// source path without re-storing its passages (store.DB.MoveDocument).
-type Mover interface {
-	Move(id, path, sourceURL string, modTime time.Time) (store.PutResult, error)
-}
-
 // Documents lists every document, without text, from the backend.
-func (l *Library) Documents() ([]*store.Document, error) { return l.be.Documents() }
+func (l *Library) Documents() ([]*store.Document, error) {
+	return l.be.Documents(context.Background())
+}
 
 // Move points document id at a new source path and URL and records the
 // file's modification time, keeping its passages and vectors: a renamed
@@ -28,23 +25,12 @@ func (l *Library) Documents() ([]*store.Document, error) { return l.be.Documents
 // unknown id and ErrMoveUnsupported for a backend without Mover; it is safe
 // for concurrent use.
 func (l *Library) Move(id, path, sourceURL string, modTime time.Time) error {
-	m, ok := l.be.(Mover)
-	if !ok {
+	if l.caps.move == nil {
 		return ErrMoveUnsupported
 	}
-	_, err := m.Move(id, path, sourceURL, modTime)
+	_, err := l.caps.move.Move(context.Background(), id, path, sourceURL, modTime)
 	if errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
 	return err
-}
-
-// Move changes the document's path in one transaction and drops a
-// displaced document's passages from the indexes.
-func (l *embedded) Move(id, path, sourceURL string, modTime time.Time) (store.PutResult, error) {
-	res, err := l.db.MoveDocument(id, path, sourceURL, modTime)
-	if err != nil {
-		return res, err
-	}
-	return res, l.Apply(res)
 }

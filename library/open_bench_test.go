@@ -17,11 +17,12 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/internal/cputime"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
 // BenchmarkOpen measures what a library of synthetic passages costs once
-// loaded: open-s (store.Open plus library.Open, the indexes read back),
+// loaded: open-s (store.Open plus embedded.Open, the indexes read back),
 // heap-MB (HeapInuse after GC), rss-MB (VmRSS, bbolt's mapped pages
 // included) and the search latency through the library (k 10, 500
 // queries, one goroutine) in vector and hybrid mode, wall and process CPU
@@ -82,9 +83,9 @@ func openRun(b *testing.B, path string, emb *embed.Hash) map[string]float64 {
 	defer db.Close()
 	var log strings.Builder
 	logger := slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	opts := library.OptionsFor("hash") // as mcpvec configures it
-	opts.UseIDF, opts.Logger = emb.SetQueryWeight, logger
-	lib, err := library.Open(context.Background(), db, emb, opts)
+	opts := library.EmbedderOptions(emb) // as mcpvec configures it
+	opts.Logger = logger
+	lib, err := embedded.Open(context.Background(), db, emb, opts)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"context"
 	"errors"
 	"hash/maphash"
 	"slices"
@@ -11,17 +12,11 @@ import (
 )
 
 // A search's passages are read where they lie when the backend can lend
-// them (chunkLender: the embedded backend's bbolt file): their snippets
+// them (ChunkLender: the embedded backend's bbolt file): their snippets
 // are cut in the read transaction and only the snippets are copied out.
 // Copying each passage's whole text was most of the bytes the library
 // allocated for a search. Another backend's passages are copied as
 // before and go the same way.
-
-// chunkLender is a Backend that can lend its passages for the length of a
-// call instead of copying them (see store.DB.ViewChunks).
-type chunkLender interface {
-	ViewChunks(seqs []uint64, fn func(i int, c *store.Chunk) bool) error
-}
 
 // results loads passages for hits in order, skipping passages that overlap
 // an already chosen passage of the same document (chunk overlap) or repeat
@@ -31,15 +26,14 @@ type chunkLender interface {
 // hides the passages that repeat its text. Texts are told apart by their
 // length and a 64-bit hash (two different texts pass for one with a
 // chance of 2^-64), so that nothing kept points into a lent passage.
-func (l *Library) results(terms *termSet, hits []Hit, k int) (*SearchResponse, error) {
+func (l *Library) results(ctx context.Context, terms *termSet, hits []Hit, k int) (*SearchResponse, error) {
 	resp := &SearchResponse{Results: make([]SearchResult, 0, min(k, len(hits)))}
 	docs := map[string]*store.Document{}
-	_, lent := l.be.(chunkLender)
-	sel := selection{terms: terms, maxChars: l.opts.SnippetChars, lent: lent, seen: map[textKey]bool{},
+	sel := selection{terms: terms, maxChars: l.opts.SnippetChars, lent: l.caps.lend != nil, seen: map[textKey]bool{},
 		chosen: make([]picked, 0, min(k, len(hits)))}
 	for from := 0; from < len(hits) && len(resp.Results) < k; {
 		first := len(sel.chosen)
-		read, err := l.pick(&sel, hits[from:], k-len(resp.Results))
+		read, err := l.pick(ctx, &sel, hits[from:], k-len(resp.Results))
 		if err != nil {
 			return nil, err
 		}
@@ -48,7 +42,7 @@ func (l *Library) results(terms *termSet, hits []Hit, k int) (*SearchResponse, e
 			p := &sel.chosen[first+i]
 			d, ok := docs[p.c.DocID]
 			if !ok {
-				if d, err = l.be.Document(p.c.DocID, false); errors.Is(err, store.ErrCorrupt) {
+				if d, err = l.be.Document(ctx, p.c.DocID, false); errors.Is(err, store.ErrCorrupt) {
 					return nil, err
 				} else if err != nil {
 					continue
@@ -95,13 +89,13 @@ type picked struct {
 // pick reads the passages of hits in order and chooses, up to need of
 // them, those that neither overlap a chosen passage nor repeat one's
 // text, with their snippets; it returns how many hits it read.
-func (l *Library) pick(sel *selection, hits []Hit, need int) (int, error) {
+func (l *Library) pick(ctx context.Context, sel *selection, hits []Hit, need int) (int, error) {
 	seqs := make([]uint64, len(hits))
 	for i, h := range hits {
 		seqs[i] = h.Seq
 	}
 	read, n := 0, len(sel.chosen)+need
-	err := l.eachChunk(seqs, need, func(i int, c *store.Chunk) bool {
+	err := l.eachChunk(ctx, seqs, need, func(i int, c *store.Chunk) bool {
 		read = i + 1
 		if c != nil && !sel.overlaps(c) && !sel.seen[keyOf(c.Text)] {
 			sel.choose(c, hits[i].Score)
@@ -115,20 +109,20 @@ func (l *Library) pick(sel *selection, hits []Hit, need int) (int, error) {
 // false, nil for one that cannot be read; lent by the backend when it can
 // lend them, else read batch at a time. It returns an error matching
 // store.ErrCorrupt when the store is damaged.
-func (l *Library) eachChunk(seqs []uint64, batch int, fn func(i int, c *store.Chunk) bool) error {
-	if lb, ok := l.be.(chunkLender); ok {
-		return lb.ViewChunks(seqs, fn)
+func (l *Library) eachChunk(ctx context.Context, seqs []uint64, batch int, fn func(i int, c *store.Chunk) bool) error {
+	if l.caps.lend != nil {
+		return l.caps.lend.ViewChunks(ctx, seqs, fn)
 	}
 	for start := 0; start < len(seqs); start += batch {
 		part := seqs[start:min(len(seqs), start+batch)]
-		chunks, err := l.be.Chunks(part)
+		chunks, err := l.be.Chunks(ctx, part)
 		if errors.Is(err, store.ErrCorrupt) {
 			return err
 		}
 		if err != nil {
 			// A passage deleted between ranking and loading: fall back to one
 			// at a time so the rest still come back.
-			chunks = l.chunksLenient(part)
+			chunks = l.chunksLenient(ctx, part)
 		}
 		for i, c := range chunks {
 			if !fn(start+i, c) {
@@ -139,10 +133,10 @@ func (l *Library) eachChunk(seqs []uint64, batch int, fn func(i int, c *store.Ch
 	return nil
 }
 
-func (l *Library) chunksLenient(seqs []uint64) []*store.Chunk {
+func (l *Library) chunksLenient(ctx context.Context, seqs []uint64) []*store.Chunk {
 	out := make([]*store.Chunk, len(seqs))
 	for i, s := range seqs {
-		if cs, err := l.be.Chunks([]uint64{s}); err == nil {
+		if cs, err := l.be.Chunks(ctx, []uint64{s}); err == nil {
 			out[i] = cs[0]
 		}
 	}

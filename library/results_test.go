@@ -22,15 +22,15 @@ func TestResultsLentMatchCopied(t *testing.T) {
 	f := newFixture(t, library.Options{SnippetChars: 60})
 	long := "Keepers trimmed the wicks at dusk. The lamps burned whale oil all night. " +
 		"Storms broke the glass twice. A keeper's log lists every ship that passed the rock."
-	f.put(t, "lh", "lh.pdf", "application/pdf", "https://example.org/lh.pdf",
+	f.Put(t, "lh", "lh.pdf", "application/pdf", "https://example.org/lh.pdf",
 		[][]string{{"Lighthouses", "Keepers"}, nil, {"Ships"}},
 		[]string{long, "Lamps and wicks. Short page.", "Ships passed the rock at night."})
-	f.put(t, "copy", "copy.md", "text/markdown", "", [][]string{nil, {"Copy"}},
+	f.Put(t, "copy", "copy.md", "text/markdown", "", [][]string{nil, {"Copy"}},
 		[]string{"Lamps and wicks. Short page.", long})
 	f.putOverlapping(t, "ov")
 	var seqs []uint64
 	for _, id := range []string{"lh", "copy", "ov"} {
-		d, err := f.db.Document(id)
+		d, err := f.DB.Document(id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,11 +46,11 @@ func TestResultsLentMatchCopied(t *testing.T) {
 			hits[i] = library.Hit{Seq: seqs[p], Score: float64(len(perm) - i)}
 		}
 		k, q := 1+r.IntN(len(hits)), queries[r.IntN(len(queries))]
-		lent, err := library.Results(f.lib, q, hits, k, true)
+		lent, err := library.Results(f.Lib, q, hits, k, true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		copied, err := library.Results(f.lib, q, hits, k, false)
+		copied, err := library.Results(f.Lib, q, hits, k, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +61,7 @@ func TestResultsLentMatchCopied(t *testing.T) {
 		for _, x := range lent.Results {
 			ids = append(ids, x.ID)
 		}
-		if want := refChosen(t, f.db, hits, k); !slices.Equal(ids, want) {
+		if want := refChosen(t, f.DB, hits, k); !slices.Equal(ids, want) {
 			t.Fatalf("%q, k %d, hits %v: chose %q, the reference %q", q, k, hits, ids, want)
 		}
 	}

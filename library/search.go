@@ -75,7 +75,7 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 			return nil, err
 		}
 		c = cs
-		if resp, err = l.results(terms, hits, k); err != nil {
+		if resp, err = l.results(ctx, terms, hits, k); err != nil {
 			return nil, err
 		}
 		if few == n || len(resp.Results) == k || len(hits) < few {
@@ -103,16 +103,11 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 // (docs/benchmarks/lexical.md#shorter-first-list), and of SciFact's 300 claims at k 10
 // two ran out of k+2 there and none at 100k.
 func (l *Library) fewCandidates(mode Mode, k, n int) int {
-	if _, ok := l.be.(prefixRanker); ok && mode == Lexical {
+	if l.caps.prefix && mode == Lexical {
 		return min(n, k+shortExtra)
 	}
 	return n
 }
-
-// prefixRanker is a backend whose lexical list is a total order: its m
-// best are the first m of its n best, for any m ≤ n (the embedded
-// backend's BM25).
-type prefixRanker interface{ lexicalPrefix() }
 
 // shortExtra is how many candidates beyond k a lexical search ranks first.
 const shortExtra = 2
@@ -149,7 +144,15 @@ func retrievers(c Candidates) map[uint64]string {
 // q.Text for the vector and hybrid modes.
 func (l *Library) rank(ctx context.Context, q Query) ([]Hit, Candidates, error) {
 	query, mode := q.Text, q.Mode
-	if (mode == Vector || mode == Hybrid) && l.emb != nil && l.be.Counts().VectorPassages > 0 {
+	vectors := false
+	if (mode == Vector || mode == Hybrid) && l.emb != nil {
+		// Counts may wait for a deferred index load: a search given up
+		// meanwhile ends with its context's error.
+		if vectors = l.be.Counts(ctx).VectorPassages > 0; ctx.Err() != nil {
+			return nil, Candidates{}, ctx.Err()
+		}
+	}
+	if vectors {
 		v, err := l.emb.EmbedQuery(ctx, query)
 		if err != nil {
 			return nil, Candidates{}, fmt.Errorf("embed query: %w", err)

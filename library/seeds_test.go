@@ -29,11 +29,11 @@ func testVectorSeedsDuringWrites(t *testing.T, seeds int) {
 	}
 	const n = 60
 	for i := range n {
-		f.add(t, fmt.Sprintf("d%d", i), fmt.Sprintf("d%d.md", i), "text/markdown", "", text(i))
+		f.Add(t, fmt.Sprintf("d%d", i), fmt.Sprintf("d%d.md", i), "text/markdown", "", text(i))
 	}
 	ctx := context.Background()
 	search := func(mode library.Mode, i int) (*library.SearchResponse, error) {
-		return f.lib.Search(ctx, word(i)+" "+word(100+i%7), library.SearchOptions{K: 3, Mode: mode})
+		return f.Lib.Search(ctx, word(i)+" "+word(100+i%7), library.SearchOptions{K: 3, Mode: mode})
 	}
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
@@ -55,7 +55,7 @@ func testVectorSeedsDuringWrites(t *testing.T, seeds int) {
 	}
 	for i := range 20 {
 		id := fmt.Sprintf("d%d", i)
-		if _, err := f.lib.Remove(id); err != nil {
+		if _, err := f.Lib.Remove(id); err != nil {
 			t.Fatal(err)
 		}
 		for _, mode := range []library.Mode{library.Vector, library.Hybrid} {
@@ -69,7 +69,7 @@ func testVectorSeedsDuringWrites(t *testing.T, seeds int) {
 				}
 			}
 		}
-		f.add(t, id, id+".md", "text/markdown", "", text(i))
+		f.Add(t, id, id+".md", "text/markdown", "", text(i))
 		for _, mode := range []library.Mode{library.Vector, library.Hybrid} {
 			resp, err := search(mode, i)
 			if err != nil {

@@ -4,38 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
-	"strings"
 	"time"
 
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/store"
 )
-
-// Batching returns how many passages to embed and commit together and how
-// many such batches to keep in flight for an embedder, given the wanted
-// parallelism (<= 0: 4). A batch is one request of the OpenAI embedder (it
-// sends up to 64 inputs per request to servers other than api.openai.com),
-// so a kill loses at most the requests in flight.
-func Batching(id store.EmbedderInfo, parallel int) (size, par int) {
-	if parallel <= 0 {
-		parallel = 4
-	}
-	switch {
-	case id.Provider == "hash":
-		return 1024, 1 // local and fast: few, large transactions
-	case isOpenAIHost(id.BaseURL):
-		return 256, parallel
-	}
-	return 64, parallel
-}
-
-func isOpenAIHost(base string) bool {
-	if base == "" {
-		return true
-	}
-	u, err := url.Parse(base)
-	return err == nil && strings.EqualFold(u.Hostname(), "api.openai.com")
-}
 
 // Writes is one ingest's write session on a Library: the embedder to embed
 // with (wrapped in an EmbedCache for network embedders), what to call after
@@ -45,19 +18,21 @@ func isOpenAIHost(base string) bool {
 type Writes struct {
 	lib   *Library
 	emb   Embedder
-	cache *EmbedCache
+	cache CachingEmbedder
 	stop  func()
 }
 
 // BeginWrites starts a write session embedding with emb, whose identity is
-// id, in batches of size, par at a time. The offline "hash" embedder is not
-// wrapped in the cache: recomputing is cheaper than a transaction per
-// batch, nor is anything for a Library made with New (the cache lives in
-// the embedded store). The indexes are saved every saveEvery (0: never) until Finish.
-func (l *Library) BeginWrites(ctx context.Context, emb Embedder, id store.EmbedderInfo, size, par int, saveEvery time.Duration) *Writes {
+// id, in batches of size, par at a time (embed.Traits.Batching gives the
+// usual values). A local embedder (embed.Traits.Local, the offline one) is
+// not wrapped in the cache: recomputing is cheaper than a transaction per
+// batch, nor is anything for a backend that keeps no cache (EmbedCacher:
+// the cache lives in the embedded store). The indexes are saved every
+// saveEvery (0: never) until Finish.
+func (l *Library) BeginWrites(ctx context.Context, emb Embedder, id embed.Identity, size, par int, saveEvery time.Duration) *Writes {
 	w := &Writes{lib: l, emb: emb, stop: func() {}}
-	if id.Provider != "hash" && l.db != nil {
-		w.cache = NewEmbedCache(l.db, emb, id, &EmbedCacheOptions{Batch: size, Parallel: par, Logger: l.opts.Logger})
+	if !embed.TraitsOf(id).Local && l.caps.cache != nil {
+		w.cache = l.caps.cache.EmbedCache(emb, id, EmbedCacheOptions{Batch: size, Parallel: par, Logger: l.opts.Logger})
 		w.emb = w.cache
 	}
 	if saveEvery > 0 {
@@ -84,7 +59,7 @@ func (w *Writes) Cached() (EmbedCacheStats, bool) {
 // disk, not correctness, and the next clean run clears the cache). Errors
 // are the backend's. It has the shape of ingest.Options.Put.
 func (w *Writes) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
-	res, err := w.lib.be.Put(doc, chunks, vecs, original)
+	res, err := w.lib.be.Put(context.Background(), doc, chunks, vecs, original)
 	if err != nil || w.cache == nil {
 		return res, err
 	}
@@ -146,7 +121,7 @@ func (l *Library) saveEvery(ctx context.Context, d time.Duration) func() {
 // persist the indexes. It returns ErrNotFound for an unknown id, otherwise
 // the store's errors.
 func (l *Library) Remove(id string) (int, error) {
-	removed, err := l.be.Delete(id)
+	removed, err := l.be.Delete(context.Background(), id)
 	if errors.Is(err, store.ErrNotFound) {
 		return 0, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/storetest"
 )
@@ -46,7 +47,7 @@ func benchLibrary(b *testing.B, n int) *library.Library {
 	db := storetest.OpenCached(b, fmt.Sprintf("mcpvec-bench-server-%d-%d-%d.db", n, benchDim, benchWordsEach),
 		func(path string) { buildBenchStore(b, path, n, emb) })
 	start := time.Now()
-	lib, err := library.Open(context.Background(), db, emb, library.Options{Logger: quietLogger(b)})
+	lib, err := embedded.Open(context.Background(), db, emb, library.Options{Logger: quietLogger(b)})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/ingest/embed/embedtest"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/server/mcptest"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/storetest"
@@ -43,7 +44,7 @@ func MustRealLibrary(tb testing.TB, emb hashEmbedder, docs []testDoc) *library.L
 		putTestDoc(tb, db, emb, d)
 		total += len(d.passages)
 	}
-	lib, err := library.Open(context.Background(), db, emb, library.Options{Logger: quietLogger(tb)})
+	lib, err := embedded.Open(context.Background(), db, emb, library.Options{Logger: quietLogger(tb)})
 	if err != nil {
 		tb.Fatalf("open library: %v", err)
 	}

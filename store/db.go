@@ -281,7 +281,12 @@ func (db *DB) Close() error {
 	return db.bolt.Close()
 }
 
-// EmbedderInfo is the embedder identity recorded in the meta record.
+// EmbedderInfo is the embedder identity as the meta record persists it
+// (JSON). The identity is the embedders' type, embed.Identity; store is a
+// leaf, so it keeps this plain record of the same fields and JSON names,
+// and the two convert directly: store.EmbedderInfo(id), embed.Identity(rec).
+// Same and String are the store's own, for refusing vectors of another
+// embedder (SetEmbedder) and saying so.
 type EmbedderInfo struct {
 	Provider   string `json:"provider"`
 	Model      string `json:"model"`

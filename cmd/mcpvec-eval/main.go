@@ -23,6 +23,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	"github.com/mcpvec/mcpvec/internal/evalset"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -125,16 +126,18 @@ func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, e
 	if err != nil {
 		return nil, err
 	}
-	hc := embed.DefaultHashConfig()
-	if c.dims > 0 {
-		hc.Dimensions = c.dims
-	}
-	emb := embed.NewHash(hc)
-	id := emb.Identity()
-	if err := db.SetEmbedder(id); err != nil {
+	emb, err := embed.Open(ctx, embed.Identity{Provider: embed.HashProvider, Dimensions: max(c.dims, 0)}, embed.Options{})
+	if err != nil {
 		return nil, err
 	}
-	opts := library.OptionsFor(id.Provider) // what mcpvec uses for this embedder
+	if err := db.SetEmbedder(store.EmbedderInfo(emb.Identity())); err != nil {
+		return nil, err
+	}
+	// What mcpvec uses for this embedder, but for the query words' idf
+	// weight: the eval never weighed them (its hybrid and vector figures
+	// are without it), and keeps it so.
+	opts := library.EmbedderOptions(emb)
+	opts.UseIDF = nil
 	opts.MaxK, opts.RRFK = 100, c.rrfK
 	if c.vecWeight != 0 {
 		opts.VectorWeight = c.vecWeight
@@ -142,7 +145,7 @@ func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, e
 	if c.fusion != "" {
 		opts.Fusion = c.fusion
 	}
-	lib, err := library.Open(ctx, db, emb, opts)
+	lib, err := embedded.Open(ctx, db, emb, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -81,10 +81,10 @@ Manage sign-in for `+"`mcpvec serve --oauth`"+`:
 `)
 }
 
-func runAuth(ctx context.Context, e *env, args []string) int {
+func runAuth(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		authUsage(e.stdout)
-		return 0
+		return nil
 	}
 	switch args[0] {
 	case "passphrase":
@@ -96,35 +96,34 @@ func runAuth(ctx context.Context, e *env, args []string) int {
 	case "revoke":
 		return runAuthRevoke(ctx, e, args[1:])
 	}
-	fmt.Fprintf(e.stderr, "mcpvec auth: unknown command %q\n\n", args[0])
-	authUsage(e.stderr)
-	return 2
+	return &usageError{prog: "mcpvec auth", msg: fmt.Sprintf("unknown command %q", args[0]), usage: authUsage}
 }
 
-// openAuth opens the library for an auth command, or forwards the command
-// (as args) to the running server that holds it.
-func openAuth(ctx context.Context, e *env, lf *libFlags, args []string, write bool) (*handle, int) {
-	h, st := openOrForward(ctx, e, lf, "auth", args, write, needStore)
-	if h != nil && h.db == nil {
-		h.close()
-		return nil, errorf(e, "%v", errOAuthNeedsFile)
-	}
-	return h, st
+// withAuth is withLibrary for an auth command (args as forwarded after
+// "auth"): fn runs on the sign-ins of the library file, or the command is
+// handed to the running server that holds it.
+func withAuth(ctx context.Context, e *env, lf *libFlags, args []string, write bool, fn func(st authStore) error) error {
+	return withLibrary(ctx, e, lf, append([]string{"auth"}, args...), write, needStore, func(h *handle) error {
+		if h.db == nil {
+			return errOAuthNeedsFile
+		}
+		return fn(authStore{h.db})
+	})
 }
 
 // errOAuthNeedsFile: OAuth sign-ins are kept in the library file's store,
 // which a Weaviate library does not have.
 var errOAuthNeedsFile = errors.New("OAuth sign-ins are kept in a library file (--db); not yet with --store weaviate://…")
 
-func runAuthPassphrase(ctx context.Context, e *env, args []string) int {
+func runAuthPassphrase(ctx context.Context, e *env, args []string) error {
 	fs, lf := libFlagSet("auth passphrase", "[flags]", e)
 	hashFile := fs.String("argon2id-hash-file", "", "take the stored form from this file, then remove it (how a running server is handed the command, so the hash never shows in its logs)")
-	if _, st, ok := parseFlags(fs, args, e); !ok {
-		return st
+	if _, err := parseFlags(fs, args, e); err != nil {
+		return err
 	}
 	hash, err := passphraseHash(e, *hashFile)
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	h, err := openLibrary(ctx, e, lf, true, needStore)
 	var fw *forwardTo
@@ -136,14 +135,14 @@ func runAuthPassphrase(ctx context.Context, e *env, args []string) int {
 		err = errOAuthNeedsFile
 	}
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	defer h.close()
 	if err := oauth.SetPassphrase(authStore{h.db}, hash); err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	fmt.Fprintln(e.stdout, "Owner passphrase set. Type it on a sign-in page to approve a connector.")
-	return 0
+	return nil
 }
 
 // passphraseHash reads the hash a forwarding mcpvec left in file, or asks
@@ -166,15 +165,15 @@ func passphraseHash(e *env, file string) ([]byte, error) {
 
 // forwardPassphrase hands the hash to the running server in a private
 // temporary file (the admin channel logs its arguments).
-func forwardPassphrase(ctx context.Context, e *env, c *admin.Client, hash []byte) int {
+func forwardPassphrase(ctx context.Context, e *env, c *admin.Client, hash []byte) error {
 	f, err := os.CreateTemp("", "mcpvec-passphrase-*.json")
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	defer os.Remove(f.Name())
 	_, err = f.Write(hash)
 	if err = errors.Join(err, f.Close()); err != nil {
-		return errorf(e, "write %s: %v", f.Name(), err)
+		return failf("write %s: %w", f.Name(), err)
 	}
 	return forward(ctx, e, c, []string{"auth", "passphrase", "--argon2id-hash-file", f.Name()})
 }
@@ -213,45 +212,39 @@ func readPassphrase(e *env) (string, error) {
 // which "passphrase too short" described badly.
 var errNoPassphrase = errors.New("no passphrase given: type it at a terminal, pipe one line to stdin, or set MCPVEC_OWNER_PASSPHRASE")
 
-func runAuthApprove(ctx context.Context, e *env, args []string) int {
+func runAuthApprove(ctx context.Context, e *env, args []string) error {
 	fs, lf := libFlagSet("auth approve", "[flags] CODE", e)
-	pos, st, ok := parseArgs(fs, args, e, one)
-	if !ok {
-		return st
-	}
-	h, st := openAuth(ctx, e, lf, append([]string{"approve"}, args...), true)
-	if h == nil {
-		return st
-	}
-	defer h.close()
-	name, err := oauth.Approve(authStore{h.db}, pos[0], time.Now())
+	pos, err := parseArgs(fs, args, e, one)
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
-	fmt.Fprintf(e.stdout, "Approved %q. Press Continue on the sign-in page.\n", name)
-	return 0
+	return withAuth(ctx, e, lf, append([]string{"approve"}, args...), true, func(st authStore) error {
+		name, err := oauth.Approve(st, pos[0], time.Now())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "Approved %q. Press Continue on the sign-in page.\n", name)
+		return nil
+	})
 }
 
-func runAuthLs(ctx context.Context, e *env, args []string) int {
+func runAuthLs(ctx context.Context, e *env, args []string) error {
 	fs, lf := libFlagSet("auth ls", "[flags]", e)
 	asJSON := fs.Bool("json", false, "print JSON")
-	if _, st, ok := parseFlags(fs, args, e); !ok {
-		return st
+	if _, err := parseFlags(fs, args, e); err != nil {
+		return err
 	}
-	h, st := openAuth(ctx, e, lf, append([]string{"ls"}, args...), false)
-	if h == nil {
-		return st
-	}
-	defer h.close()
-	l, err := oauth.List(authStore{h.db})
-	if err != nil {
-		return errorf(e, "%v", err)
-	}
-	if *asJSON {
-		return printJSON(e, l)
-	}
-	printAuthListing(e.stdout, l)
-	return 0
+	return withAuth(ctx, e, lf, append([]string{"ls"}, args...), false, func(st authStore) error {
+		l, err := oauth.List(st)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(e.stdout, l)
+		}
+		printAuthListing(e.stdout, l)
+		return nil
+	})
 }
 
 func printAuthListing(w io.Writer, l oauth.Listing) {
@@ -284,32 +277,25 @@ func printAuthListing(w io.Writer, l oauth.Listing) {
 	tw.Flush()
 }
 
-func runAuthRevoke(ctx context.Context, e *env, args []string) int {
+func runAuthRevoke(ctx context.Context, e *env, args []string) error {
 	fs, lf := libFlagSet("auth revoke", "[flags] ID|--all", e)
 	all := fs.Bool("all", false, "revoke every grant and forget every client")
-	pos, st, ok := parseFlags(fs, args, e)
-	if !ok {
-		return st
-	}
-	if (len(pos) == 1) == *all || len(pos) > 1 {
-		fs.Usage()
-		return 2
-	}
-	h, st := openAuth(ctx, e, lf, append([]string{"revoke"}, args...), true)
-	if h == nil {
-		return st
-	}
-	defer h.close()
-	var n int
-	var err error
-	if *all {
-		n, err = oauth.RevokeAll(authStore{h.db})
-	} else {
-		n, err = oauth.Revoke(authStore{h.db}, pos[0])
-	}
+	pos, err := parseArgs(fs, args, e, func(n int) bool { return (n == 1) != *all && n <= 1 })
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
-	fmt.Fprintf(e.stdout, "Revoked %d grant(s); their tokens stop working on the next request.\n", n)
-	return 0
+	return withAuth(ctx, e, lf, append([]string{"revoke"}, args...), true, func(st authStore) error {
+		var n int
+		var err error
+		if *all {
+			n, err = oauth.RevokeAll(st)
+		} else {
+			n, err = oauth.Revoke(st, pos[0])
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "Revoked %d grant(s); their tokens stop working on the next request.\n", n)
+		return nil
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -26,27 +27,27 @@ type checkOpts struct {
 // problems. --repair rebuilds the derived indexes in place or, when the file
 // is damaged or the store itself is inconsistent, copies every readable
 // document into a new library file next to it.
-func runCheck(ctx context.Context, e *env, args []string) int {
+func runCheck(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("check", "[flags]", e)
 	var o checkOpts
 	o.lf.register(fs)
 	fs.BoolVar(&o.repair, "repair", false, "rebuild the indexes; copy what is readable out of a damaged file into a new library")
 	fs.BoolVar(&o.replace, "replace", false, "with --repair: put the repaired library in place, moving the damaged file aside")
-	if _, st, ok := parseFlags(fs, args, e); !ok {
-		return st
+	if _, err := parseFlags(fs, args, e); err != nil {
+		return err
 	}
 	if st := e.forwarded; st != nil {
 		if o.repair {
-			return errorf(e, "check --repair needs the library to itself: stop `mcpvec serve` first")
+			return errors.New("check --repair needs the library to itself: stop `mcpvec serve` first")
 		}
 		return reportProblems(e, st.db.Path(), checkLive(ctx, st.db, st.live.Current()))
 	}
 	path, err := o.lf.path(e)
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	if _, err := os.Stat(path); err != nil {
-		return errorf(e, "no library at %s: %v", path, err)
+		return failf("no library at %s: %w", path, err)
 	}
 	if o.repair {
 		return repairLibrary(ctx, e, path, o.replace)
@@ -58,11 +59,11 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 		return forward(ctx, e, fw.client, append([]string{"check"}, args...))
 	case errors.Is(err, store.ErrUnwritten):
 		fmt.Fprintf(e.stdout, "%s: ok (empty: nothing ingested yet)\n", termSafe(path, false))
-		return 0
+		return nil
 	case errors.Is(err, store.ErrCorrupt), errors.Is(err, store.ErrEmpty):
 		return reportProblems(e, path, []string{oneLine(err)})
 	case err != nil:
-		return errorf(e, "%v", err)
+		return err
 	}
 	defer db.Close()
 	return reportProblems(e, path, checkDB(ctx, db))
@@ -76,7 +77,7 @@ func checkDB(ctx context.Context, db *store.DB) []string {
 	if len(problems) > 0 {
 		return problems
 	}
-	lib, err := library.Open(ctx, db, nil, library.Options{})
+	lib, err := embedded.Open(ctx, db, nil, library.Options{})
 	if err != nil {
 		return []string{"load indexes: " + oneLine(err)}
 	}
@@ -113,18 +114,18 @@ func healthProblems(h library.Health, err error) []string {
 	return problems
 }
 
-// reportProblems prints the verdict and returns the exit status.
-func reportProblems(e *env, path string, problems []string) int {
+// reportProblems prints the verdict; problems are errReported.
+func reportProblems(e *env, path string, problems []string) error {
 	if len(problems) == 0 {
 		fmt.Fprintf(e.stdout, "%s: ok\n", termSafe(path, false))
-		return 0
+		return nil
 	}
 	fmt.Fprintf(e.stdout, "%s: %d problems\n", termSafe(path, false), len(problems))
 	for _, p := range problems {
 		fmt.Fprintf(e.stdout, "  %s\n", termSafe(p, false))
 	}
 	fmt.Fprintln(e.stdout, "run `mcpvec check --repair` to rebuild what can be derived and copy out what is readable")
-	return 1
+	return errReported
 }
 
 func splitErr(err error) []string {
@@ -145,7 +146,8 @@ func oneLine(err error) string {
 }
 
 // damagedHint is the one line every command prints for a damaged or empty
-// library file instead of its own error; ok is false for other errors.
+// library file instead of its own error (errorLine applies it); ok is false
+// for other errors.
 func damagedHint(err error) (string, bool) {
 	switch {
 	case errors.Is(err, store.ErrCorrupt):

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -50,8 +49,7 @@ func hostReads(ctx context.Context, e *env, h *handle, name string) (stop func()
 	busy := &busyError{holder: name, pid: os.Getpid()}
 	hosted := func(ctx context.Context, args []string, cwd string, stdout, stderr io.Writer) int {
 		if !hostedReads[args[0]] {
-			fmt.Fprintf(stderr, "mcpvec: %v\n", busy)
-			return 1
+			return exitStatus(stderr, busy)
 		}
 		return run(ctx, args, cwd, stdout, stderr)
 	}

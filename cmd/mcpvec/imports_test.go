@@ -13,9 +13,10 @@ import (
 
 // TestImportLayering keeps the dependency arrows of the README true: store,
 // index and analysis are leaves (index may use analysis, the word rules),
-// ingest and server never import each other, and only cmd wires packages
-// together. Test files are exempt (they may build real libraries to test
-// against).
+// ingest and server never import each other, the
+// library core imports neither (nor any backend), and only cmd wires
+// packages together, naming the backends. Test files are exempt (they may
+// build real libraries to test against).
 func TestImportLayering(t *testing.T) {
 	const mod = "github.com/mcpvec/mcpvec/"
 	allowed := map[string][]string{
@@ -23,16 +24,27 @@ func TestImportLayering(t *testing.T) {
 		"index":    {"index", "analysis"},
 		"analysis": {"analysis"},
 		"ingest":   {"ingest", "store", "index", "analysis"},
-		"server":   {"server", "store", "index", "internal"},
+		"server":   {"server", "library", "store", "index", "internal"},
+		// The core and its backends: never server or cmd; of ingest only
+		// the embedder interface (the exact rules below).
+		"library": {"library", "store", "index", "analysis", "ingest", "internal"},
 		// internal/ holds leaves any package may use (swar, cputime,
 		// evalset) and test kits no production package may import (see
 		// testKits below).
-		"internal": {"internal", "store", "ingest", "server", "cmd"},
+		"internal": {"internal", "library", "store", "ingest", "server", "cmd"},
 	}
-	// Packages with a narrower rule than their top folder: the live library
-	// names buckets and indexes, never ingest or the MCP server.
+	// Packages with a narrower rule than their top folder.
 	exact := map[string][]string{
-		"library":          {"library", "store", "index", "index/lexical", "analysis", "internal/swar"},
+		// The core answers over library.Backend: it names no backend and
+		// no bucket; the index packages give only its options' types and
+		// analysis the query's tokens, ingest/embed the embedder interface
+		// and traits (never a provider).
+		"library": {"store", "index/lexical", "index/vector", "analysis", "ingest/embed", "internal/swar"},
+		// The backends implement library.Backend: the embedded one over
+		// the bbolt store and the in-process indexes, Weaviate's adapter
+		// over its client.
+		"library/embedded": {"library", "store", "index", "index/lexical", "index/vector", "ingest/embed"},
+		"library/weaviate": {"library", "store", "store/weaviate"},
 		"internal/swar":    {}, // eight-byte scans for snippets and JSON, a leaf
 		"internal/evalset": {}, // the shared eval collections and their scoring, a leaf
 		// The word rules (tokenizing, stemming, stop words, token
@@ -41,20 +53,23 @@ func TestImportLayering(t *testing.T) {
 		"index":         {},
 		"index/vector":  {"index", "index/internal/parallel"},
 		"index/lexical": {"index", "index/internal/parallel", "analysis"},
-		// The embedders: the interface and the offline one need only the
-		// identity type and the word rules; the provider adds token
-		// estimates; the test kits stand alone.
-		"ingest/embed":                   {"store", "analysis"},
-		"ingest/embed/openai":            {"ingest/embed", "analysis", "store"},
+		// The embedders: the interface, identity, traits, registry and the
+		// offline embedder need only the word rules (the store keeps its
+		// own record of the identity); the provider adds token estimates;
+		// the test kits stand alone.
+		"ingest/embed":                   {"analysis"},
+		"ingest/embed/openai":            {"ingest/embed", "analysis"},
 		"ingest/embed/openai/openaitest": {},
-		"ingest/embed/embedtest":         {"store"},
+		"ingest/embed/embedtest":         {"ingest/embed"},
 		"store/storetest":                {"store"}, // the shared test kit
-		"internal/golden":                {},        // the -update test kit, a leaf
-		"internal/reallib":               {"library", "store", "ingest/embed", "internal/evalset", "internal/cputime"},
-		"internal/cputime":               {}, // CPU clocks for benchmarks and harnesses, a leaf
-		"server/mcptest":                 {}, // the MCP test kit: tool calls, the Node clients
-		"ingest/extract/extracttest":     {}, // documents of every format, for tests
-		"server/admin":                   {}, // a leaf; server/admin/imports_test.go checks only cmd imports it
+		// A Library over the embedded backend in a temporary file.
+		"library/embedded/embeddedtest": {"library", "library/embedded", "store", "store/storetest", "analysis", "ingest/embed/embedtest"},
+		"internal/golden":               {}, // the -update test kit, a leaf
+		"internal/reallib":              {"library", "library/embedded", "store", "ingest/embed", "internal/evalset", "internal/cputime"},
+		"internal/cputime":              {}, // CPU clocks for benchmarks and harnesses, a leaf
+		"server/mcptest":                {}, // the MCP test kit: tool calls, the Node clients
+		"ingest/extract/extracttest":    {}, // documents of every format, for tests
+		"server/admin":                  {}, // a leaf; server/admin/imports_test.go checks only cmd imports it
 		// sync plans with discover and writes through ingest and the
 		// Library interface it declares; watch only calls a sync func.
 		"ingest/sync":          {"ingest", "ingest/discover", "ingest/chunk", "store"},
@@ -66,9 +81,21 @@ func TestImportLayering(t *testing.T) {
 		// Who a request is from, for per-client limits: a leaf the server and
 		// the web page share.
 		"server/internal/client": {"server/internal/loopback"},
+
+		// extract is the API and dispatch over one package per family of
+		// formats; the families share only internal/core (office reads
+		// EPUB chapters with markup's HTML reader).
+		"ingest/extract":               {"ingest/extract/internal/core", "ingest/extract/pdf", "ingest/extract/office", "ingest/extract/markup"},
+		"ingest/extract/internal/core": {},
+		"ingest/extract/pdf":           {"ingest/extract/internal/core"},
+		"ingest/extract/office":        {"ingest/extract/internal/core", "ingest/extract/markup"},
+		"ingest/extract/markup":        {"ingest/extract/internal/core"},
 	}
 	// Test kits: golden registers a flag; reallib opens real libraries.
-	testKits := []string{"internal/golden", "internal/reallib"}
+	testKits := []string{"internal/golden", "internal/reallib", "library/embedded/embeddedtest"}
+	// Backends are named only by cmd (not walked), by test kits and by
+	// each other (the Weaviate adapter and its client).
+	backends := []string{"library/embedded", "library/weaviate", "store/weaviate"}
 	root := filepath.Join("..", "..")
 	checked := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -104,8 +131,11 @@ func TestImportLayering(t *testing.T) {
 			if slices.Contains(testKits, strings.TrimPrefix(p, mod)) {
 				t.Errorf("%s imports %s: a test kit, for _test.go files only", rel, p)
 			}
-			if !strings.HasPrefix(p, mod) {
-				continue
+			if slices.Contains(backends, strings.TrimPrefix(p, mod)) && !slices.Contains(testKits, dir) && !slices.Contains(backends, dir) {
+				t.Errorf("%s imports %s: only cmd and test kits name a backend", rel, p)
+			}
+			if !strings.HasPrefix(p, mod) || slices.Contains(testKits, dir) {
+				continue // a test kit's exact rule replaces its folder's
 			}
 			target := strings.Split(strings.TrimPrefix(p, mod), "/")[0]
 			good := false

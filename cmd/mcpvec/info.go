@@ -4,25 +4,30 @@ import (
 	"context"
 	"fmt"
 	"os"
+
+	"github.com/mcpvec/mcpvec/library"
 )
 
-func runInfo(ctx context.Context, e *env, args []string) int {
+func runInfo(ctx context.Context, e *env, args []string) error {
 	fs, lf := libFlagSet("info", "[flags]", e)
 	asJSON := fs.Bool("json", false, "print JSON")
-	if _, st, ok := parseFlags(fs, args, e); !ok {
-		return st
+	if _, err := parseFlags(fs, args, e); err != nil {
+		return err
 	}
-	h, code := openOrForward(ctx, e, lf, "info", args, false, needSearch)
-	if h == nil {
-		return code
-	}
-	defer h.close()
-	// Counts only: `mcpvec check` reads every record (at a million
-	// passages info takes 2-3 s this way, 22 s with Check).
-	hl, err := h.lib.Overview(ctx)
-	if err != nil {
-		return errorf(e, "%v", err)
-	}
+	return withLibrary(ctx, e, lf, append([]string{"info"}, args...), false, needSearch, func(h *handle) error {
+		// Counts only: `mcpvec check` reads every record (at a million
+		// passages info takes 2-3 s this way, 22 s with Check).
+		hl, err := h.lib.Overview(ctx)
+		if err != nil {
+			return err
+		}
+		return printInfo(e, h, hl, *asJSON)
+	})
+}
+
+// printInfo prints the overview of the library; an inconsistent one is
+// errReported.
+func printInfo(e *env, h *handle, hl library.Health, asJSON bool) error {
 	st, meta, ix, checkErr, consistent := hl.Stats, hl.Meta, hl.Index, hl.Problems, hl.Consistent
 	fileSize := st.FileBytes
 	if fi, err := os.Stat(h.docs.Path()); err == nil && h.db != nil {
@@ -36,8 +41,8 @@ func runInfo(ctx context.Context, e *env, args []string) int {
 	if checkErr != nil {
 		info["problems"] = checkErr.Error()
 	}
-	if *asJSON {
-		return printJSON(e, info)
+	if asJSON {
+		return writeJSON(e.stdout, info)
 	}
 	emb := "none yet"
 	if meta.Embedder != nil {
@@ -56,7 +61,7 @@ func runInfo(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stdout, "problems:\n%s\n", checkErr)
 	}
 	if !consistent {
-		return 1
+		return errReported
 	}
-	return 0
+	return nil
 }

@@ -15,18 +15,19 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed/openai"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/store"
 	"golang.org/x/term"
 )
 
-func runIngest(ctx context.Context, e *env, args []string) int {
+func runIngest(ctx context.Context, e *env, args []string) error {
 	fs, lf, ef, ff := fileFlagSet("ingest", "[flags] PATH...", e)
 	url := fs.String("url", "", "canonical web address of the single file being ingested (for citations)")
 	prefix := fs.String("url-prefix", "", "map each file's path relative to the folder argument onto this web address")
 	force := fs.Bool("force", false, "re-process files even when unchanged")
 	verbose := fs.Bool("v", false, "print a line per ingested file")
-	pos, st, ok := parseArgs(fs, args, e, some)
-	if !ok {
-		return st
+	pos, err := parseArgs(fs, args, e, some)
+	if err != nil {
+		return err
 	}
 	for i := range pos {
 		pos[i] = absPath(e, pos[i])
@@ -36,18 +37,15 @@ func runIngest(ctx context.Context, e *env, args []string) int {
 	if e.forwarded == nil { // not inside a server, whose memory is not this command's
 		defer limitMemory(largest, e.getenv("GOMEMLIMIT"))()
 	}
-	h, st := openOrForward(ctx, e, lf, "ingest", args, true, needSearch)
-	if h == nil {
-		return st
-	}
-	defer h.close()
-	if err := ensureEmbedder(ctx, e, h, ef); err != nil {
-		return errorf(e, "%v", err)
-	}
-	defer hostReads(ctx, e, h, "ingest")()
-	return ingestFiles(ctx, e, h, pos, ff.extract(), ingest.Options{
-		Chunk: ff.chunk(), MaxBytes: ff.maxBytes(), SizeHint: " (--max-size)",
-		URL: *url, URLPrefix: *prefix, Force: *force, Workers: ff.workers, Report: termWriter{e.stderr}, Verbose: *verbose,
+	return withLibrary(ctx, e, lf, append([]string{"ingest"}, args...), true, needSearch, func(h *handle) error {
+		if err := ensureEmbedder(ctx, e, h, ef); err != nil {
+			return err
+		}
+		defer hostReads(ctx, e, h, "ingest")()
+		return ingestFiles(ctx, e, h, pos, ff.extract(), ingest.Options{
+			Chunk: ff.chunk(), MaxBytes: ff.maxBytes(), SizeHint: " (--max-size)",
+			URL: *url, URLPrefix: *prefix, Force: *force, Workers: ff.workers, Report: termWriter{e.stderr}, Verbose: *verbose,
+		})
 	})
 }
 
@@ -94,11 +92,12 @@ func (f *fileFlags) extract() extract.Options {
 }
 
 // ingestFiles runs the ingest of paths into the open library with an
-// extractor configured by xo, and prints its summary.
-func ingestFiles(ctx context.Context, e *env, h *handle, paths []string, xo extract.Options, opts ingest.Options) int {
+// extractor configured by xo, and prints its summary; when files failed
+// (the summary names them) the error is errReported.
+func ingestFiles(ctx context.Context, e *env, h *handle, paths []string, xo extract.Options, opts ingest.Options) error {
 	ex, err := newExtractor(ctx, xo)
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	defer ex.Close()
 	batch, par := embedBatching(e, h.emb.Identity())
@@ -109,19 +108,19 @@ func ingestFiles(ctx context.Context, e *env, h *handle, paths []string, xo extr
 	}
 	sum, runErr := ingest.New(h.docs, ex, w.Embedder(), opts).Run(ctx, paths)
 	if err := w.Finish(runErr == nil && len(sum.Failed) == 0); err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	fmt.Fprintln(e.stdout, sum.String()+tokenNote(h))
 	if errors.Is(runErr, ingest.ErrOneFileURL) {
-		return errorf(e, "--url needs exactly one file argument (use --url-prefix for folders)")
+		return errors.New("--url needs exactly one file argument (use --url-prefix for folders)")
 	}
 	if runErr != nil {
-		return errorf(e, "%v", runErr)
+		return runErr
 	}
 	if len(sum.Failed) > 0 {
-		return 1
+		return errReported
 	}
-	return 0
+	return nil
 }
 
 // ensureEmbedder records the embedder on a new library, or checks that
@@ -140,7 +139,7 @@ func ensureEmbedder(ctx context.Context, e *env, h *handle, ef *embedFlags) erro
 	if err != nil {
 		return fmt.Errorf("embedder: %w", err)
 	}
-	if err := h.docs.SetEmbedder(emb.Identity()); err != nil {
+	if err := h.docs.SetEmbedder(store.EmbedderInfo(emb.Identity())); err != nil {
 		return err
 	}
 	h.emb = emb

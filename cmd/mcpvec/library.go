@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
+	// Linked in, the OpenAI provider registers with embed.Open.
 	"github.com/mcpvec/mcpvec/ingest/embed/openai"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	wvlib "github.com/mcpvec/mcpvec/library/weaviate"
 	"github.com/mcpvec/mcpvec/server/admin"
 	"github.com/mcpvec/mcpvec/store"
@@ -76,48 +78,29 @@ func (f *embedFlags) set() bool {
 	return f.provider != "" || f.model != "" || f.url != "" || f.dims != 0
 }
 
-// identity returns the embedder identity the flags ask for.
-func (f *embedFlags) identity(e *env) store.EmbedderInfo {
+// identity returns the embedder identity the flags ask for (no provider:
+// the offline one); an OpenAI-compatible one defaults to $OPENAI_BASE_URL.
+func (f *embedFlags) identity(e *env) embed.Identity {
 	p := f.provider
 	if p == "" {
-		p = "hash"
+		p = embed.HashProvider
 	}
-	info := store.EmbedderInfo{Provider: p, Model: f.model, Dimensions: f.dims, BaseURL: f.url}
-	if p == "openai" && info.BaseURL == "" {
+	info := embed.Identity{Provider: p, Model: f.model, Dimensions: f.dims, BaseURL: f.url}
+	if p == openai.Provider && info.BaseURL == "" {
 		info.BaseURL = e.getenv("OPENAI_BASE_URL")
 	}
 	return info
 }
 
-// newEmbedder builds the embedder for an identity. For openai it probes the
-// server so a missing key or unreachable server fails now.
-func newEmbedder(ctx context.Context, e *env, id store.EmbedderInfo) (embed.Embedder, error) {
-	switch id.Provider {
-	case "hash", "":
-		cfg := embed.DefaultHashConfig()
-		if id.Dimensions > 0 {
-			cfg.Dimensions = id.Dimensions
-		}
-		h := embed.NewHash(cfg)
-		if id.Model != "" && id.Model != h.Identity().Model {
-			return nil, fmt.Errorf("the library was built with offline embedder %q, this mcpvec has %q: run `mcpvec reindex --embedder hash`", id.Model, h.Identity().Model)
-		}
-		return h, nil
-	case "openai":
-		cfg := openai.Config{
-			APIKey: e.getenv("OPENAI_API_KEY"), APIKeyName: "OPENAI_API_KEY", BaseURL: id.BaseURL, Model: id.Model,
-			Concurrency: envInt(e, "MCPVEC_EMBED_CONCURRENCY", 0),
-		}
-		// Ask for shortened vectors only when the model's own size differs:
-		// some models and compatible servers reject the dimensions field.
-		o, err := openai.New(ctx, cfg)
-		if err != nil || id.Dimensions == 0 || o.Identity().Dimensions == id.Dimensions {
-			return o, err
-		}
-		cfg.Dimensions = id.Dimensions
-		return openai.New(ctx, cfg)
-	}
-	return nil, fmt.Errorf("unknown embedder %q (want hash or openai)", id.Provider)
+// newEmbedder builds the embedder for an identity (embed.Open) with the
+// user's options from the environment: $OPENAI_API_KEY,
+// $MCPVEC_EMBED_CONCURRENCY. A network embedder probes its server, so a
+// missing key or an unreachable server fails now.
+func newEmbedder(ctx context.Context, e *env, id embed.Identity) (embed.Embedder, error) {
+	return embed.Open(ctx, id, embed.Options{
+		APIKey: e.getenv("OPENAI_API_KEY"), APIKeyName: "OPENAI_API_KEY",
+		Concurrency: envInt(e, "MCPVEC_EMBED_CONCURRENCY", 0),
+	})
 }
 
 func envInt(e *env, name string, def int) int {
@@ -144,7 +127,7 @@ func (h *handle) reopenLib(ctx context.Context) error {
 		h.lib = h.newWeaviateLib()
 		return nil
 	}
-	lib, err := library.Open(ctx, h.db, h.emb, libOptions(h.emb))
+	lib, err := embedded.Open(ctx, h.db, h.emb, libOptions(h.emb))
 	if err != nil {
 		return err
 	}
@@ -317,7 +300,7 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write bool, need nee
 	case needStore:
 		return h, nil
 	case needDocs:
-		h.lib = library.OpenDocuments(db, libOptions(nil))
+		h.lib = embedded.OpenDocuments(db, libOptions(nil))
 		return h, nil
 	}
 	if err := h.loadEmbedder(ctx, e); err != nil {
@@ -328,7 +311,7 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write bool, need nee
 	if h.emb != nil {
 		qe = h.emb
 	}
-	if h.lib, err = library.Open(ctx, db, qe, libOptions(h.emb)); err != nil {
+	if h.lib, err = embedded.Open(ctx, db, qe, libOptions(h.emb)); err != nil {
 		h.close()
 		return nil, err
 	}
@@ -342,7 +325,7 @@ func (h *handle) loadEmbedder(ctx context.Context, e *env) error {
 		return err
 	}
 	if meta.Embedder != nil {
-		if h.emb, err = newEmbedder(ctx, e, *meta.Embedder); err != nil {
+		if h.emb, err = newEmbedder(ctx, e, embed.Identity(*meta.Embedder)); err != nil {
 			return fmt.Errorf("embedder: %w", err)
 		}
 	}
@@ -351,21 +334,37 @@ func (h *handle) loadEmbedder(ctx context.Context, e *env) error {
 
 // openOrForward opens the library for command name or, when a running
 // server holds it, hands the whole command to that server. A nil handle
-// comes with the exit status to return.
-func openOrForward(ctx context.Context, e *env, lf *libFlags, name string, args []string, write bool, need need) (*handle, int) {
+// comes with the error to return: the server's status (exited) when the
+// command was handed over.
+func openOrForward(ctx context.Context, e *env, lf *libFlags, name string, args []string, write bool, need need) (*handle, error) {
 	h, err := openLibrary(ctx, e, lf, write, need)
 	var fw *forwardTo
 	if errors.As(err, &fw) {
 		return nil, forward(ctx, e, fw.client, append([]string{name}, args...))
 	}
 	if err != nil {
-		return nil, errorf(e, "%v", err)
+		return nil, err
 	}
-	return h, 0
+	return h, nil
 }
 
-// forward runs the command in the server that holds the library.
-func forward(ctx context.Context, e *env, c *admin.Client, args []string) int {
+// withLibrary is the prelude of a library command: it opens the library
+// as openOrForward does for the command line cmd (name and arguments, as a
+// server would be handed them), runs fn on it and closes it. When a running
+// server holds the library, the command runs there and its status is
+// returned (exited); fn does not run.
+func withLibrary(ctx context.Context, e *env, lf *libFlags, cmd []string, write bool, need need, fn func(h *handle) error) error {
+	h, err := openOrForward(ctx, e, lf, cmd[0], cmd[1:], write, need)
+	if h == nil {
+		return err
+	}
+	defer h.close()
+	return fn(h)
+}
+
+// forward runs the command in the server that holds the library and
+// returns its status (exited); the server printed its errors.
+func forward(ctx context.Context, e *env, c *admin.Client, args []string) error {
 	holder, pid := c.Holder()
 	if holder == "" || holder == "serve" {
 		fmt.Fprintf(e.stderr, "mcpvec: the library is open in a running `mcpvec serve`; handing the command to it\n")
@@ -374,22 +373,19 @@ func forward(ctx context.Context, e *env, c *admin.Client, args []string) int {
 	}
 	code, err := c.Run(ctx, args, e.cwd, e.stdout, e.stderr)
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
-	return code
+	return exited(code)
 }
 
-// libOptions returns the query-path options for an embedder. The offline
-// embedder weighs query words by the library's idf. Searches take
-// searchTurns turns.
+// libOptions returns the query-path options for an embedder
+// (library.EmbedderOptions: the offline embedder weighs query words by the
+// library's idf). Searches take searchTurns turns.
 func libOptions(emb embed.Embedder) library.Options {
 	if emb == nil {
 		return library.Options{Concurrency: searchTurns}
 	}
-	o := library.OptionsFor(emb.Identity().Provider)
-	if h, ok := emb.(*embed.Hash); ok {
-		o.UseIDF = h.SetQueryWeight
-	}
+	o := library.EmbedderOptions(emb)
 	o.Concurrency = searchTurns
 	return o
 }

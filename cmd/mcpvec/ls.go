@@ -25,30 +25,33 @@ type docJSON struct {
 	IngestedAt time.Time `json:"ingested_at"`
 }
 
-func runLs(ctx context.Context, e *env, args []string) int {
+func runLs(ctx context.Context, e *env, args []string) error {
 	fs, lf := libFlagSet("ls", "[flags] [PATH...]", e)
 	asJSON := fs.Bool("json", false, "print JSON")
 	roots := fs.Bool("roots", false, "list the folders `mcpvec sync` keeps current instead")
-	paths, st, ok := parseFlags(fs, args, e)
-	if !ok {
-		return st
+	paths, err := parseFlags(fs, args, e)
+	if err != nil {
+		return err
 	}
-	h, st := openOrForward(ctx, e, lf, "ls", args, false, needStore)
-	if h == nil {
-		return st
-	}
-	defer h.close()
-	if *roots {
-		return printRoots(e, h, *asJSON)
-	}
+	return withLibrary(ctx, e, lf, append([]string{"ls"}, args...), false, needStore, func(h *handle) error {
+		if *roots {
+			return printRoots(e, h, *asJSON)
+		}
+		return listDocs(ctx, e, h, paths, *asJSON)
+	})
+}
+
+// listDocs prints the library's documents, or those under paths with
+// notes on the paths.
+func listDocs(ctx context.Context, e *env, h *handle, paths []string, asJSON bool) error {
 	docs, err := h.docs.Documents()
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	var pr *pathReport
 	if len(paths) > 0 {
 		if pr, err = lsPaths(ctx, e, docs, h.docs.DocumentInfo, paths); err != nil {
-			return errorf(e, "%v", err)
+			return err
 		}
 		docs = pr.docs
 		if s, ok := h.docs.(isync.Settings); ok {
@@ -62,13 +65,24 @@ func runLs(ctx context.Context, e *env, args []string) int {
 			MediaType: d.MediaType, Pages: d.Pages, Passages: len(d.Chunks), Size: d.Size, SHA256: d.SHA256,
 			IngestedAt: d.IngestedAt})
 	}
-	if *asJSON {
+	if asJSON {
 		v := map[string]any{"documents": out}
 		if pr != nil {
 			v["duplicates"], v["missing"] = append([]duplicateJSON{}, pr.duplicates...), append([]string{}, pr.missing...)
 		}
-		return printJSON(e, v)
+		return writeJSON(e.stdout, v)
 	}
+	if err := printDocs(e, out); err != nil {
+		return err
+	}
+	if pr != nil {
+		printPathNotes(e, pr)
+	}
+	return nil
+}
+
+// printDocs prints the documents as a table.
+func printDocs(e *env, out []docJSON) error {
 	// tabwriter writes each cell and its padding on its own: unbuffered,
 	// listing 250,000 documents made 3.6 s of write calls.
 	bw := bufio.NewWriterSize(e.stdout, 64<<10)
@@ -78,13 +92,7 @@ func runLs(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", d.ID, d.Pages, d.Passages, termSafe(d.Title, false), termSafe(d.Source, false))
 	}
 	if err := tw.Flush(); err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
-	if err := bw.Flush(); err != nil {
-		return errorf(e, "%v", err)
-	}
-	if pr != nil {
-		printPathNotes(e, pr)
-	}
-	return 0
+	return bw.Flush()
 }

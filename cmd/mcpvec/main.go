@@ -34,7 +34,7 @@ type env struct {
 
 type command struct {
 	name, summary string
-	run           func(ctx context.Context, e *env, args []string) int
+	run           func(ctx context.Context, e *env, args []string) error
 }
 
 func commands() []command {
@@ -81,11 +81,17 @@ func Main(ctx context.Context, args []string, e *env) int {
 }
 
 // dispatch runs one command without touching process-wide state, so the
-// server can run forwarded commands with it.
+// server can run forwarded commands with it, and returns its exit status
+// after printing its error (exitStatus).
 func dispatch(ctx context.Context, args []string, e *env) int {
+	return exitStatus(e.stderr, runCommand(ctx, args, e))
+}
+
+// runCommand runs the command args[0] names.
+func runCommand(ctx context.Context, args []string, e *env) error {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(e.stdout)
-		return 0
+		return nil
 	}
 	if args[0] == "--version" || args[0] == "-version" {
 		return runVersion(ctx, e, args[1:])
@@ -95,9 +101,7 @@ func dispatch(ctx context.Context, args []string, e *env) int {
 			return c.run(ctx, e, args[1:])
 		}
 	}
-	fmt.Fprintf(e.stderr, "mcpvec: unknown command %q\n\n", args[0])
-	usage(e.stderr)
-	return 2
+	return &usageError{prog: "mcpvec", msg: fmt.Sprintf("unknown command %q", args[0]), usage: usage}
 }
 
 func getenvFn() func(string) string { return os.Getenv }
@@ -115,17 +119,19 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun `mcpvec <command> --help` for a command's flags.\nThe library is $MCPVEC_DB, else $XDG_DATA_HOME/mcpvec/library.db (~/.local/share/mcpvec/library.db); --db overrides.")
+	fmt.Fprintln(w, exitHelp)
 }
 
 // parseArgs is parseFlags followed by a check of the number of positional
-// arguments: when want rejects it, the usage is printed and the status is 2.
-func parseArgs(fs *flag.FlagSet, args []string, e *env, want func(n int) bool) (pos []string, status int, ok bool) {
-	pos, status, ok = parseFlags(fs, args, e)
-	if ok && !want(len(pos)) {
+// arguments: when want rejects it, the usage is printed and the error is
+// errUsage.
+func parseArgs(fs *flag.FlagSet, args []string, e *env, want func(n int) bool) ([]string, error) {
+	pos, err := parseFlags(fs, args, e)
+	if err == nil && !want(len(pos)) {
 		fs.Usage()
-		return nil, 2, false
+		return nil, errUsage
 	}
-	return pos, status, ok
+	return pos, err
 }
 
 // one and some are the usual argument counts for parseArgs.
@@ -133,24 +139,25 @@ func one(n int) bool  { return n == 1 }
 func some(n int) bool { return n > 0 }
 
 // parseFlags parses flags that may come before or after positional
-// arguments; "--" ends flag parsing. It returns the positional arguments, or
-// ok=false after printing an error or help (status is the exit code).
-func parseFlags(fs *flag.FlagSet, args []string, e *env) (pos []string, status int, ok bool) {
+// arguments; "--" ends flag parsing. It returns the positional arguments,
+// or, after the flag package printed the help or the mistake and the
+// usage, flag.ErrHelp (exit status 0) or errUsage.
+func parseFlags(fs *flag.FlagSet, args []string, e *env) (pos []string, err error) {
 	fs.SetOutput(e.stderr)
 	for {
 		err := fs.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
-			return nil, 0, false
+			return nil, flag.ErrHelp
 		}
 		if err != nil {
-			return nil, 2, false
+			return nil, errUsage
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
-			return pos, 0, true
+			return pos, nil
 		}
 		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), 0, true
+			return append(pos, rest...), nil
 		}
 		pos = append(pos, rest[0])
 		args = rest[1:]
@@ -206,19 +213,4 @@ func embedFlagSet(name, usageLine string, e *env) (*flag.FlagSet, *libFlags, *em
 	ef := new(embedFlags)
 	ef.register(fs, e)
 	return fs, lf, ef
-}
-
-// errorf prints a command's error. A damaged or empty library file, which
-// every command can meet, is one line pointing to `mcpvec check --repair`.
-func errorf(e *env, format string, a ...any) int {
-	for _, v := range a {
-		if err, ok := v.(error); ok {
-			if hint, ok := damagedHint(err); ok {
-				fmt.Fprintln(e.stderr, "mcpvec: "+termSafe(hint, false))
-				return 1
-			}
-		}
-	}
-	fmt.Fprintln(e.stderr, "mcpvec: "+termSafe(fmt.Sprintf(format, a...), true))
-	return 1
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed/openai/openaitest"
-	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -335,7 +335,7 @@ func cachedVectors(t *testing.T, path string) int {
 	defer db.Close()
 	n := 0
 	err = db.View(func(tx *store.Tx) error {
-		kv, err := tx.Aux(library.AuxEmbedCache)
+		kv, err := tx.Aux(embedded.AuxEmbedCache)
 		if err != nil {
 			return err
 		}

@@ -2,56 +2,61 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
-func runReindex(ctx context.Context, e *env, args []string) int {
+func runReindex(ctx context.Context, e *env, args []string) error {
 	fs, lf, ef := embedFlagSet("reindex", "--embedder NAME [--embed-model M] [--embed-url URL] [--dimensions N] | --discard | --store weaviate://…/Old --into weaviate://…/New --embedder NAME", e)
 	discard := fs.Bool("discard", false, "throw away an interrupted reindex instead of resuming it")
 	into := fs.String("into", "", "with --store weaviate://…: the new collection to build with the new embedder (weaviate://host:port/NewCollection)")
 	lf.registerCollection(fs, e)
-	if _, st, ok := parseFlags(fs, args, e); !ok {
-		return st
+	if _, err := parseFlags(fs, args, e); err != nil {
+		return err
 	}
 	if !*discard && !ef.set() {
-		return errorf(e, "reindex needs the new embedder: --embedder hash|openai [--embed-model M] [--dimensions N]")
+		return errors.New("reindex needs the new embedder: --embedder hash|openai [--embed-model M] [--dimensions N]")
 	}
 	// The old embedder is not needed (it may be gone: an old hash model, a
 	// server that no longer runs), so the query path is not loaded.
-	h, st := openOrForward(ctx, e, lf, "reindex", args, true, needStore)
-	if h == nil {
-		return st
-	}
-	defer h.close()
-	if h.wv != nil {
-		return reindexWeaviate(ctx, e, h, *into, lf, ef, *discard)
-	}
-	if *into != "" {
-		return errorf(e, "--into is for a Weaviate library (--store); a library file is reindexed in place")
-	}
-	if *discard {
-		return discardReindex(e, h.db)
-	}
+	return withLibrary(ctx, e, lf, append([]string{"reindex"}, args...), true, needStore, func(h *handle) error {
+		if h.wv != nil {
+			return reindexWeaviate(ctx, e, h, *into, lf, ef, *discard)
+		}
+		if *into != "" {
+			return errors.New("--into is for a Weaviate library (--store); a library file is reindexed in place")
+		}
+		if *discard {
+			return discardReindex(e, h.db)
+		}
+		return reindexFile(ctx, e, h, ef)
+	})
+}
+
+// reindexFile re-embeds the library file of h with the embedder ef asks
+// for, resuming an interrupted reindex.
+func reindexFile(ctx context.Context, e *env, h *handle, ef *embedFlags) error {
 	meta, err := h.db.Meta()
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	if meta.Embedder == nil {
-		return errorf(e, "the library is empty: choose the embedder with `mcpvec ingest --embedder ...` instead")
+		return errors.New("the library is empty: choose the embedder with `mcpvec ingest --embedder ...` instead")
 	}
-	target := ef.identity(e)
-	if target.Provider == "hash" && target.Model != "" {
-		return errorf(e, "--embed-model is for --embedder openai (the offline embedder has one model)")
+	target, err := ef.reindexTarget(e)
+	if err != nil {
+		return err
 	}
 	emb, err := reindexEmbedder(ctx, e, h.db, target)
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	defer hostReads(ctx, e, withQueryPath(ctx, e, h), "reindex")()
 	return reindexWith(ctx, e, h, emb)
@@ -59,28 +64,28 @@ func runReindex(ctx context.Context, e *env, args []string) int {
 
 // reindexWith runs the reindex to emb and, inside a server, swaps the
 // served library for the reindexed one.
-func reindexWith(ctx context.Context, e *env, h *handle, emb embed.Embedder) int {
+func reindexWith(ctx context.Context, e *env, h *handle, emb embed.Embedder) error {
 	id := emb.Identity()
 	start := time.Now()
 	opts, endLine := reindexOptions(e, id)
-	n, err := library.Reindex(ctx, h.db, emb, id, opts)
+	n, err := embedded.Reindex(ctx, h.db, emb, id, opts)
 	endLine()
 	if err != nil {
-		return errorf(e, "reindex stopped (rerun the same command to resume, or --discard): %v", err)
+		return failf("reindex stopped (rerun the same command to resume, or --discard): %w", err)
 	}
 	if st := e.forwarded; st != nil {
 		// Searches in flight finish on the old library, which stays
 		// consistent in memory.
-		lib, err := library.Open(ctx, h.db, emb, libOptions(emb))
+		lib, err := embedded.Open(ctx, h.db, emb, libOptions(emb))
 		if err != nil {
-			return errorf(e, "reindexed, but reloading the server's indexes failed (restart it): %v", err)
+			return failf("reindexed, but reloading the server's indexes failed (restart it): %w", err)
 		}
 		st.setEmbedder(emb)
 		st.live.Swap(lib)
 	}
 	h.emb = emb
 	fmt.Fprintf(e.stdout, "reindexed %d passages with %s in %s%s\n", n, id, time.Since(start).Round(time.Millisecond), tokenNote(h))
-	return 0
+	return nil
 }
 
 // withQueryPath loads the library's current query path into h for the
@@ -97,7 +102,7 @@ func withQueryPath(ctx context.Context, e *env, h *handle) *handle {
 	if err := h.loadEmbedder(ctx, e); err == nil && h.emb != nil {
 		qe, emb = h.emb, h.emb
 	}
-	if lib, err := library.Open(ctx, h.db, qe, libOptions(emb)); err == nil {
+	if lib, err := embedded.Open(ctx, h.db, qe, libOptions(emb)); err == nil {
 		h.lib = lib
 	}
 	return h
@@ -105,7 +110,7 @@ func withQueryPath(ctx context.Context, e *env, h *handle) *handle {
 
 // reindexOptions reports the reindex's progress on stderr; endLine ends
 // the progress line, if one was drawn.
-func reindexOptions(e *env, id store.EmbedderInfo) (opts library.ReindexOptions, endLine func()) {
+func reindexOptions(e *env, id embed.Identity) (opts embedded.ReindexOptions, endLine func()) {
 	size, par := embedBatching(e, id)
 	var (
 		mu    sync.Mutex
@@ -113,7 +118,7 @@ func reindexOptions(e *env, id store.EmbedderInfo) (opts library.ReindexOptions,
 		start time.Time
 		first int
 	)
-	return library.ReindexOptions{
+	return embedded.ReindexOptions{
 			Batch: size, Parallel: par,
 			Resumed: func(staged, total int) {
 				mu.Lock()
@@ -146,8 +151,8 @@ func reindexOptions(e *env, id store.EmbedderInfo) (opts library.ReindexOptions,
 
 // reindexEmbedder builds the target embedder, resuming an interrupted
 // reindex when the flags agree with it.
-func reindexEmbedder(ctx context.Context, e *env, db *store.DB, target store.EmbedderInfo) (embed.Embedder, error) {
-	p, err := library.PendingReindex(db)
+func reindexEmbedder(ctx context.Context, e *env, db *store.DB, target embed.Identity) (embed.Embedder, error) {
+	p, err := embedded.PendingReindex(db)
 	if err != nil {
 		return nil, err
 	}
@@ -173,27 +178,38 @@ func reindexEmbedder(ctx context.Context, e *env, db *store.DB, target store.Emb
 
 // wants reports whether flags asking for want are satisfied by have: the
 // provider must match, model and dimensions only when given.
-func wants(want, have store.EmbedderInfo) bool {
+func wants(want, have embed.Identity) bool {
 	return want.Provider == have.Provider &&
 		(want.Model == "" || want.Model == have.Model) &&
 		(want.Dimensions == 0 || want.Dimensions == have.Dimensions)
 }
 
-func discardReindex(e *env, db *store.DB) int {
-	had, err := library.DiscardReindex(db)
+func discardReindex(e *env, db *store.DB) error {
+	had, err := embedded.DiscardReindex(db)
 	switch {
 	case err != nil:
-		return errorf(e, "%v", err)
+		return err
 	case !had:
 		fmt.Fprintln(e.stdout, "no interrupted reindex to discard")
 	default:
 		fmt.Fprintln(e.stdout, "discarded the interrupted reindex")
 	}
-	return 0
+	return nil
+}
+
+// reindexTarget returns the embedder identity the flags ask a reindex
+// for; a model named for a provider that has one is refused.
+func (f *embedFlags) reindexTarget(e *env) (embed.Identity, error) {
+	target := f.identity(e)
+	if target.Model != "" && embed.TraitsOf(target).OneModel {
+		return target, errors.New("--embed-model is for --embedder openai (the offline embedder has one model)")
+	}
+	return target, nil
 }
 
 // embedBatching returns the batch size and parallelism of embedding for
-// an embedder ($MCPVEC_EMBED_CONCURRENCY batches in flight, default 4).
-func embedBatching(e *env, id store.EmbedderInfo) (size, par int) {
-	return library.Batching(id, envInt(e, "MCPVEC_EMBED_CONCURRENCY", 4))
+// an embedder, as its traits prefer ($MCPVEC_EMBED_CONCURRENCY batches in
+// flight, default 4).
+func embedBatching(e *env, id embed.Identity) (size, par int) {
+	return embed.TraitsOf(id).Batching(envInt(e, "MCPVEC_EMBED_CONCURRENCY", 4))
 }

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
-	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/storetest"
 )
@@ -207,10 +207,10 @@ func TestEmbedNoteAddsThroughputToTheProgressLine(t *testing.T) {
 	db := storetest.MustOpen(t, nil)
 	h := embed.NewHash(embed.DefaultHashConfig())
 	id := h.Identity()
-	if err := db.SetEmbedder(id); err != nil {
+	if err := db.SetEmbedder(store.EmbedderInfo(id)); err != nil {
 		t.Fatal(err)
 	}
-	lib, err := library.Open(context.Background(), db, h, libOptions(h))
+	lib, err := embedded.Open(context.Background(), db, h, libOptions(h))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,30 +334,54 @@ func TestEmbedBatchingFollowsTheRequestSize(t *testing.T) {
 		return ""
 	}}
 	for _, c := range []struct {
-		id        store.EmbedderInfo
+		id        embed.Identity
 		size, par int
 	}{
-		{store.EmbedderInfo{Provider: "openai", BaseURL: "https://api.openai.com/v1"}, 256, 3},
-		{store.EmbedderInfo{Provider: "openai"}, 256, 3},
-		{store.EmbedderInfo{Provider: "openai", BaseURL: "http://localhost:11434/v1"}, 64, 3},
-		{store.EmbedderInfo{Provider: "hash"}, 1024, 1},
+		{embed.Identity{Provider: "openai", BaseURL: "https://api.openai.com/v1"}, 256, 3},
+		{embed.Identity{Provider: "openai"}, 256, 3},
+		{embed.Identity{Provider: "openai", BaseURL: "http://localhost:11434/v1"}, 64, 3},
+		{embed.Identity{Provider: "hash"}, 1024, 1},
 	} {
 		if size, par := embedBatching(e, c.id); size != c.size || par != c.par {
 			t.Errorf("embedBatching(%+v) = %d, %d; want %d, %d", c.id, size, par, c.size, c.par)
 		}
 	}
 	for _, c := range []struct {
-		want, have store.EmbedderInfo
+		want, have embed.Identity
 		ok         bool
 	}{
-		{store.EmbedderInfo{Provider: "openai"}, store.EmbedderInfo{Provider: "openai", Model: "m", Dimensions: 8}, true},
-		{store.EmbedderInfo{Provider: "openai", Model: "m"}, store.EmbedderInfo{Provider: "openai", Model: "m", Dimensions: 8}, true},
-		{store.EmbedderInfo{Provider: "openai", Model: "x"}, store.EmbedderInfo{Provider: "openai", Model: "m", Dimensions: 8}, false},
-		{store.EmbedderInfo{Provider: "openai", Dimensions: 4}, store.EmbedderInfo{Provider: "openai", Model: "m", Dimensions: 8}, false},
-		{store.EmbedderInfo{Provider: "hash"}, store.EmbedderInfo{Provider: "openai", Model: "m", Dimensions: 8}, false},
+		{embed.Identity{Provider: "openai"}, embed.Identity{Provider: "openai", Model: "m", Dimensions: 8}, true},
+		{embed.Identity{Provider: "openai", Model: "m"}, embed.Identity{Provider: "openai", Model: "m", Dimensions: 8}, true},
+		{embed.Identity{Provider: "openai", Model: "x"}, embed.Identity{Provider: "openai", Model: "m", Dimensions: 8}, false},
+		{embed.Identity{Provider: "openai", Dimensions: 4}, embed.Identity{Provider: "openai", Model: "m", Dimensions: 8}, false},
+		{embed.Identity{Provider: "hash"}, embed.Identity{Provider: "openai", Model: "m", Dimensions: 8}, false},
 	} {
 		if got := wants(c.want, c.have); got != c.ok {
 			t.Errorf("wants(%+v, %+v) = %v", c.want, c.have, got)
+		}
+	}
+}
+
+// TestReindexTargetRefusesAModelOfOneModelProviders: --embed-model is
+// refused for a provider with one model (embed.Traits.OneModel, the offline
+// embedder), by trait, and passed on for the others.
+func TestReindexTargetRefusesAModelOfOneModelProviders(t *testing.T) {
+	e := &env{getenv: func(string) string { return "" }}
+	for _, c := range []struct {
+		flags embedFlags
+		ok    bool
+	}{
+		{embedFlags{provider: "hash", model: "m"}, false},
+		{embedFlags{model: "m"}, false}, // no provider: the offline one
+		{embedFlags{provider: "hash", dims: 256}, true},
+		{embedFlags{provider: "openai", model: "m"}, true},
+	} {
+		id, err := c.flags.reindexTarget(e)
+		if (err == nil) != c.ok {
+			t.Errorf("reindexTarget(%+v) = %+v, %v; want ok %v", c.flags, id, err, c.ok)
+		}
+		if err != nil && err.Error() != "--embed-model is for --embedder openai (the offline embedder has one model)" {
+			t.Errorf("reindexTarget(%+v): %v", c.flags, err)
 		}
 	}
 }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/weaviate"
 )
 
@@ -13,37 +15,37 @@ import (
 // new vectors are built beside the old ones, which keep serving. Run again
 // after an interruption, it embeds only the documents not yet copied.
 // Switching is pointing --store (or $MCPVEC_STORE) at the new collection.
-func reindexWeaviate(ctx context.Context, e *env, h *handle, into string, lf *libFlags, ef *embedFlags, discard bool) int {
+func reindexWeaviate(ctx context.Context, e *env, h *handle, into string, lf *libFlags, ef *embedFlags, discard bool) error {
 	if discard {
-		return errorf(e, "a Weaviate reindex keeps nothing staged in the old collection: to throw an interrupted one away, delete the new collection's classes (…Passage, …Document, …Meta)")
+		return errors.New("a Weaviate reindex keeps nothing staged in the old collection: to throw an interrupted one away, delete the new collection's classes (…Passage, …Document, …Meta)")
 	}
 	if into == "" || !ef.set() {
-		return errorf(e, "reindex of a Weaviate library builds a new collection: --into weaviate://host:port/NewCollection --embedder hash|openai [--embed-model M] [--dimensions N]")
+		return errors.New("reindex of a Weaviate library builds a new collection: --into weaviate://host:port/NewCollection --embedder hash|openai [--embed-model M] [--dimensions N]")
 	}
-	target := ef.identity(e)
-	if target.Provider == "hash" && target.Model != "" {
-		return errorf(e, "--embed-model is for --embedder openai (the offline embedder has one model)")
+	target, err := ef.reindexTarget(e)
+	if err != nil {
+		return err
 	}
 	emb, err := newEmbedder(ctx, e, target)
 	if err != nil {
-		return errorf(e, "embedder: %v", err)
+		return failf("embedder: %w", err)
 	}
 	dst, err := openWeaviateStore(ctx, e, into, lf.coll)
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	defer dst.Close()
 	start := time.Now()
-	r := weaviate.Reembed{Identity: emb.Identity(), Embed: emb.Embed}
+	r := weaviate.Reembed{Identity: store.EmbedderInfo(emb.Identity()), Embed: emb.Embed}
 	p, err := h.wv.Store().CopyInto(ctx, dst, r, weaviate.CopyOptions{Settings: carriedSettings,
 		Progress: func(p weaviate.CopyProgress) {
 			fmt.Fprintf(e.stderr, "\rreindex: %d/%d documents (%d already there)", p.Copied+p.Skipped, p.Total, p.Skipped)
 		}})
 	fmt.Fprintln(e.stderr)
 	if err != nil {
-		return errorf(e, "reindex stopped (rerun the same command to resume): %v", err)
+		return failf("reindex stopped (rerun the same command to resume): %w", err)
 	}
 	fmt.Fprintf(e.stdout, "reindexed %d documents (%d were already there) into %s with %s in %s; serve it with --store %s\n",
 		p.Copied, p.Skipped, into, r.Identity, time.Since(start).Round(time.Millisecond), into)
-	return 0
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -16,18 +17,18 @@ import (
 // whose store is inconsistent, is never written: every document that can be
 // read whole is copied into a new library next to it, and with replace the
 // new file takes the old one's name while the damaged file is moved aside.
-func repairLibrary(ctx context.Context, e *env, path string, replace bool) int {
+func repairLibrary(ctx context.Context, e *env, path string, replace bool) error {
 	db, err := store.Open(path, &store.Options{ReadOnly: true, Timeout: time.Second})
 	switch {
 	case errors.Is(err, store.ErrEmpty):
-		return errorf(e, "%v: there is nothing to recover; remove it, or run `mcpvec ingest` to start a new library there", err)
+		return failf("%w: there is nothing to recover; remove it, or run `mcpvec ingest` to start a new library there", err)
 	case errors.Is(err, store.ErrLocked):
-		return errorf(e, "%v: stop it before `mcpvec check --repair`", err)
+		return failf("%w: stop it before `mcpvec check --repair`", err)
 	case errors.Is(err, store.ErrCorrupt):
 		fmt.Fprintf(e.stdout, "%s is damaged (%s)\n", termSafe(path, false), termSafe(oneLine(err), false))
 		return salvageTo(ctx, e, path, replace)
 	case err != nil:
-		return errorf(e, "%v", err)
+		return err
 	}
 	problems := splitErr(db.Check())
 	db.Close()
@@ -40,27 +41,21 @@ func repairLibrary(ctx context.Context, e *env, path string, replace bool) int {
 
 // rebuildIndexes drops the persisted vector and lexical indexes and builds
 // them again from the stored passages and vectors.
-func rebuildIndexes(ctx context.Context, e *env, path string) int {
+func rebuildIndexes(ctx context.Context, e *env, path string) error {
 	db, err := store.Open(path, &store.Options{Timeout: time.Second})
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	defer db.Close()
-	err = db.Update(func(tx *store.Tx) error {
-		if err := tx.DropAux(library.AuxVectors); err != nil {
-			return err
-		}
-		return tx.DropAux(library.AuxLexical)
-	})
-	if err != nil {
-		return errorf(e, "drop indexes: %v", err)
+	if err := embedded.DropIndexes(db); err != nil {
+		return failf("drop indexes: %w", err)
 	}
-	lib, err := library.Open(ctx, db, nil, library.Options{})
+	lib, err := embedded.Open(ctx, db, nil, library.Options{})
 	if err != nil {
-		return errorf(e, "rebuild indexes: %v", err)
+		return failf("rebuild indexes: %w", err)
 	}
 	if err := lib.Save(); err != nil {
-		return errorf(e, "save indexes: %v", err)
+		return failf("save indexes: %w", err)
 	}
 	fmt.Fprintln(e.stdout, "rebuilt the vector and lexical indexes")
 	return reportProblems(e, path, checkLive(ctx, db, lib))
@@ -68,51 +63,51 @@ func rebuildIndexes(ctx context.Context, e *env, path string) int {
 
 // salvageTo copies what is readable of path into a new library next to it,
 // reports what was lost and, with replace, switches the files.
-func salvageTo(ctx context.Context, e *env, path string, replace bool) int {
+func salvageTo(ctx context.Context, e *env, path string, replace bool) error {
 	now := time.Now()
 	dst := repairedName(path, "repaired", now)
 	ddb, err := store.Open(dst, nil)
 	if err != nil {
-		return errorf(e, "create %s: %v", dst, err)
+		return failf("create %s: %w", dst, err)
 	}
 	rep, err := store.Salvage(path, ddb)
 	if err != nil {
 		ddb.Close()
 		os.Remove(dst)
-		return errorf(e, "salvage: %v", err)
+		return failf("salvage: %w", err)
 	}
-	status := finishSalvage(ctx, e, ddb, rep)
+	err = finishSalvage(ctx, e, ddb, rep)
 	if err := ddb.Close(); err != nil {
-		return errorf(e, "close %s: %v", dst, err)
+		return failf("close %s: %w", dst, err)
 	}
-	if status != 0 {
-		return status
+	if err != nil {
+		return err
 	}
 	if !replace {
 		fmt.Fprintf(e.stdout, "the damaged file is untouched. To switch, rerun with --replace, or:\n  mv %q %q\n", dst, path)
 		fmt.Fprintf(e.stdout, "or use the new library as it is with --db %q\n", dst)
-		return 0
+		return nil
 	}
 	aside := repairedName(path, "damaged", now)
 	if err := os.Rename(path, aside); err != nil {
-		return errorf(e, "move the damaged file aside: %v", err)
+		return failf("move the damaged file aside: %w", err)
 	}
 	if err := os.Rename(dst, path); err != nil {
-		return errorf(e, "put the repaired library in place: %v (the damaged file is at %s)", err, aside)
+		return failf("put the repaired library in place: %w (the damaged file is at %s)", err, aside)
 	}
 	fmt.Fprintf(e.stdout, "%s is now the repaired library; the damaged file is at %s\n", termSafe(path, false), termSafe(aside, false))
-	return 0
+	return nil
 }
 
 // finishSalvage builds the indexes of the new library, checks it and prints
 // what was copied and what was lost.
-func finishSalvage(ctx context.Context, e *env, ddb *store.DB, rep store.SalvageReport) int {
-	lib, err := library.Open(ctx, ddb, nil, library.Options{})
+func finishSalvage(ctx context.Context, e *env, ddb *store.DB, rep store.SalvageReport) error {
+	lib, err := embedded.Open(ctx, ddb, nil, library.Options{})
 	if err == nil {
 		err = lib.Save()
 	}
 	if err != nil {
-		return errorf(e, "build indexes of %s: %v", ddb.Path(), err)
+		return failf("build indexes of %s: %w", ddb.Path(), err)
 	}
 	fmt.Fprintf(e.stdout, "copied %d documents and %d settings into %s\n", rep.Copied, rep.Settings, termSafe(ddb.Path(), false))
 	if len(rep.Lost) > 0 {
@@ -127,5 +122,5 @@ func finishSalvage(ctx context.Context, e *env, ddb *store.DB, rep store.Salvage
 	if p := checkLive(ctx, ddb, lib); len(p) > 0 {
 		return reportProblems(e, ddb.Path(), p)
 	}
-	return 0
+	return nil
 }

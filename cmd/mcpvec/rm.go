@@ -9,43 +9,46 @@ import (
 	"github.com/mcpvec/mcpvec/library"
 )
 
-func runRm(ctx context.Context, e *env, args []string) int {
+func runRm(ctx context.Context, e *env, args []string) error {
 	fs, lf := libFlagSet("rm", "[flags] ID|PATH...", e)
-	pos, st, ok := parseArgs(fs, args, e, some)
-	if !ok {
-		return st
+	pos, err := parseArgs(fs, args, e, some)
+	if err != nil {
+		return err
 	}
-	h, st := openOrForward(ctx, e, lf, "rm", args, true, needSearch)
-	if h == nil {
-		return st
-	}
-	defer h.close()
-	defer hostReads(ctx, e, h, "rm")()
-	status := 0
-	for _, a := range pos {
-		id := a
-		if d, err := h.docs.DocumentByPath(absPath(e, a)); err == nil {
-			id = d.ID
+	return withLibrary(ctx, e, lf, append([]string{"rm"}, args...), true, needSearch, func(h *handle) error {
+		defer hostReads(ctx, e, h, "rm")()
+		var failed error
+		for _, a := range pos {
+			// Each document is its own transaction: one that cannot be
+			// removed is reported and the rest are tried (on a full disk
+			// a removal can free pages).
+			if err := removeDoc(e, h, a); err != nil {
+				printError(e.stderr, err)
+				failed = errReported
+			}
 		}
-		removed, err := h.lib.Remove(id)
-		if errors.Is(err, library.ErrNotFound) {
-			fmt.Fprintf(e.stderr, "mcpvec: %s: no such document id or ingested path\n", termSafe(a, false))
-			status = 1
-			continue
+		if err := h.lib.Save(); err != nil {
+			return failf("save indexes (the removals are committed; the indexes are rebuilt from the store on the next open): %w", diskFull(err))
 		}
-		if err != nil {
-			// Each document is its own transaction: report this one and
-			// try the rest (on a full disk a removal can free pages).
-			errorf(e, "rm %s: %v", a, diskFull(err))
-			status = 1
-			continue
-		}
-		fmt.Fprintf(e.stdout, "removed %s (%d passages)\n", id, removed)
+		return failed
+	})
+}
+
+// removeDoc removes the document with id or ingested path a and says so.
+func removeDoc(e *env, h *handle, a string) error {
+	id := a
+	if d, err := h.docs.DocumentByPath(absPath(e, a)); err == nil {
+		id = d.ID
 	}
-	if err := h.lib.Save(); err != nil {
-		return errorf(e, "save indexes (the removals are committed; the indexes are rebuilt from the store on the next open): %v", diskFull(err))
+	removed, err := h.lib.Remove(id)
+	if errors.Is(err, library.ErrNotFound) {
+		return fmt.Errorf("%s: no such document id or ingested path", termSafe(a, false))
 	}
-	return status
+	if err != nil {
+		return failf("rm %s: %w", a, diskFull(err))
+	}
+	fmt.Fprintf(e.stdout, "removed %s (%d passages)\n", id, removed)
+	return nil
 }
 
 // diskFull adds what to do to an error caused by a full disk.

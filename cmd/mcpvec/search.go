@@ -10,60 +10,55 @@ import (
 	"github.com/mcpvec/mcpvec/library"
 )
 
-func runSearch(ctx context.Context, e *env, args []string) int {
+func runSearch(ctx context.Context, e *env, args []string) error {
 	fs, lf := libFlagSet("search", "[flags] QUERY", e)
 	k := fs.Int("k", 10, "number of results")
 	asJSON := fs.Bool("json", false, "print the MCP search tool's JSON object")
 	mode := fs.String("mode", "", "retrieval: hybrid, lexical or vector (default: lexical for the offline embedder, else hybrid)")
-	pos, st, ok := parseFlags(fs, args, e)
-	if !ok {
-		return st
+	pos, err := parseFlags(fs, args, e)
+	if err != nil {
+		return err
 	}
 	query := strings.Join(pos, " ")
 	m, err := library.ParseMode(*mode)
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
-	h, st := openOrForward(ctx, e, lf, "search", args, false, needSearch)
-	if h == nil {
-		return st
-	}
-	defer h.close()
-	resp, err := h.lib.Search(ctx, query, library.SearchOptions{K: *k, Mode: m})
-	if err != nil {
-		return errorf(e, "%v", err)
-	}
-	for i, r := range resp.Results {
-		if r.URL == "" { // the user is on the machine that holds the file
-			resp.Results[i].URL = library.FileURL(r.Source, r.Page)
+	return withLibrary(ctx, e, lf, append([]string{"search"}, args...), false, needSearch, func(h *handle) error {
+		resp, err := h.lib.Search(ctx, query, library.SearchOptions{K: *k, Mode: m})
+		if err != nil {
+			return err
 		}
-	}
-	if *asJSON {
-		return printJSON(e, resp)
-	}
-	if len(resp.Results) == 0 {
+		for i, r := range resp.Results {
+			if r.URL == "" { // the user is on the machine that holds the file
+				resp.Results[i].URL = library.FileURL(r.Source, r.Page)
+			}
+		}
+		if *asJSON {
+			return writeJSON(e.stdout, resp)
+		}
+		printResults(e, resp.Results)
+		return nil
+	})
+}
+
+// printResults prints search results, or "no results" on stderr.
+func printResults(e *env, results []library.SearchResult) {
+	if len(results) == 0 {
 		fmt.Fprintln(e.stderr, "no results")
-		return 0
+		return
 	}
-	for i, r := range resp.Results {
+	for i, r := range results {
 		fmt.Fprintf(e.stdout, "%d. %s  [%s]\n", i+1, termSafe(r.Title, false), r.ID)
 		if r.URL != "" {
 			fmt.Fprintf(e.stdout, "   %s\n", termSafe(r.URL, false))
 		}
 		fmt.Fprintf(e.stdout, "   %s\n\n", termSafe(indent(r.Text), true))
 	}
-	return 0
 }
 
 func indent(s string) string {
 	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "\n", "\n   ")
-}
-
-func printJSON(e *env, v any) int {
-	if err := writeJSON(e.stdout, v); err != nil {
-		return errorf(e, "%v", err)
-	}
-	return 0
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -60,7 +60,7 @@ func (st *serveState) setEmbedder(emb embed.Embedder) {
 	st.emb = emb
 }
 
-func runServe(ctx context.Context, e *env, args []string) int {
+func runServe(ctx context.Context, e *env, args []string) error {
 	fs, lf, ef := embedFlagSet("serve", "[flags] [--watch [FOLDER...]]", e)
 	lf.registerCollection(fs, e)
 	var o server.Options
@@ -68,31 +68,31 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
 	noWeb := fs.Bool("no-web", false, "do not serve the web page at /")
 	wf := registerWatch(fs)
-	if st, ok := wf.parse(fs, args, e); !ok {
-		return st
+	if err := wf.parse(fs, args, e); err != nil {
+		return err
 	}
 	if e.forwarded != nil {
-		return errorf(e, "a server is already running on this library")
+		return errors.New("a server is already running on this library")
 	}
-	h, code := openServed(ctx, e, lf, ef, readOnly, *stdio, fs)
+	h, err := openServed(ctx, e, lf, ef, readOnly, *stdio, fs)
 	if h == nil {
-		return code
+		return err
 	}
 	defer h.close()
 	if err := completeOptions(e, h, &o, origins, *secret, *readOnly, *useOAuth); err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	// A damaged file shows here, in one line, before NewLive starts the
 	// deferred graph load in the background.
 	if _, err := h.lib.Summary(ctx); err != nil {
-		return errorf(e, "library summary: %v", err)
+		return failf("library summary: %w", err)
 	}
 	live := library.NewLive(h.lib)
 	var ln net.Listener
 	if !*stdio {
 		var err error
 		if ln, err = listenFirst(&o); err != nil {
-			return errorf(e, "%v", err)
+			return err
 		}
 		defer ln.Close()
 	}
@@ -102,7 +102,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	srv, err := newServer(e, state, &o, !*stdio && !*noWeb)
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	state.stream = srv.ServeStream
 	defer startLocal(ctx, e, state, wf)()
@@ -114,9 +114,9 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		err = srv.Serve(ctx, ln)
 	}
 	if err != nil && !(*stdio && errors.Is(err, context.Canceled)) {
-		return errorf(e, "%v", err)
+		return err
 	}
-	return 0
+	return nil
 }
 
 // completeOptions fills what serve's flags and the library decide in o:
@@ -195,8 +195,8 @@ func serveFlags(fs *flag.FlagSet, e *env, o *server.Options, origins *stringList
 // mount, a file without write permission). It sets *readOnly to what was
 // opened. When a running server holds the library, --stdio hands the
 // session to it (proxyStdio) and other modes are refused. A nil handle
-// comes with the exit status.
-func openServed(ctx context.Context, e *env, lf *libFlags, ef *embedFlags, readOnly *bool, stdio bool, fs *flag.FlagSet) (*handle, int) {
+// comes with the error to return (nil when the session was proxied).
+func openServed(ctx context.Context, e *env, lf *libFlags, ef *embedFlags, readOnly *bool, stdio bool, fs *flag.FlagSet) (*handle, error) {
 	h, err := openLibrary(ctx, e, lf, !*readOnly, needSearch)
 	if !*readOnly && cannotWrite(err) {
 		slog.Warn("the library cannot be opened for writing; serving it read-only (writes are refused)", "err", err)
@@ -214,23 +214,23 @@ func openServed(ctx context.Context, e *env, lf *libFlags, ef *embedFlags, readO
 			return nil, proxyStdio(ctx, e, fw.client, fs)
 		}
 		if holder, pid := fw.client.Holder(); isWriter(holder) {
-			return nil, errorf(e, "%v", &busyError{holder: holder, pid: pid})
+			return nil, &busyError{holder: holder, pid: pid}
 		}
 		path, _ := lf.path(e)
 		holder, pid := fw.client.Holder()
-		return nil, errorf(e, "library %s is already served by `mcpvec %s` (PID %d): stop it first (for `serve --stdio`, quit the app that started it; its sessions go through this server once it runs)", path, holder, pid)
+		return nil, fmt.Errorf("library %s is already served by `mcpvec %s` (PID %d): stop it first (for `serve --stdio`, quit the app that started it; its sessions go through this server once it runs)", path, holder, pid)
 	}
 	if err != nil {
-		return nil, errorf(e, "%v", err)
+		return nil, err
 	}
 	if *readOnly && h.emb == nil {
-		return h, 0 // nothing ingested yet: there is no embedder to record
+		return h, nil // nothing ingested yet: there is no embedder to record
 	}
 	if err := ensureEmbedder(ctx, e, h, ef); err != nil {
 		h.close()
-		return nil, errorf(e, "%v", err)
+		return nil, err
 	}
-	return h, 0
+	return h, nil
 }
 
 // cannotWrite reports whether err says the library may not be written.

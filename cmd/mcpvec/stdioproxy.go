@@ -19,7 +19,7 @@ import (
 // not `mcpvec serve` runs. Nothing but MCP is written to stdout; the notes
 // go to the log (stderr). Serving flags given here do not apply: the
 // running server's do.
-func proxyStdio(ctx context.Context, e *env, c *admin.Client, fs *flag.FlagSet) int {
+func proxyStdio(ctx context.Context, e *env, c *admin.Client, fs *flag.FlagSet) error {
 	var ignored []string
 	fs.Visit(func(f *flag.Flag) {
 		if !slices.Contains([]string{"db", "stdio"}, f.Name) {
@@ -34,12 +34,12 @@ func proxyStdio(ctx context.Context, e *env, c *admin.Client, fs *flag.FlagSet) 
 	}
 	err := c.MCP(ctx, e.stdin, e.stdout)
 	if errors.Is(err, admin.ErrNoMCP) {
-		return errorf(e, "%v: the process holding the library serves no MCP sessions; run `mcpvec serve --stdio` once it has finished", err)
+		return failf("%w: the process holding the library serves no MCP sessions; run `mcpvec serve --stdio` once it has finished", err)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
-		return errorf(e, "%v", err)
+		return err
 	}
-	return 0
+	return nil
 }
 
 // executable is this binary's absolute, symlink-resolved path, which the

@@ -10,9 +10,9 @@ import (
 
 	"github.com/mcpvec/mcpvec/ingest"
 	"github.com/mcpvec/mcpvec/ingest/discover"
+	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	isync "github.com/mcpvec/mcpvec/ingest/sync"
-	"github.com/mcpvec/mcpvec/library"
 )
 
 // syncConfig is how a sync reads and reports files, whatever its roots.
@@ -27,7 +27,7 @@ type syncConfig struct {
 	progress io.Writer
 }
 
-func runSync(ctx context.Context, e *env, args []string) int {
+func runSync(ctx context.Context, e *env, args []string) error {
 	fs, lf, ef, ff := fileFlagSet("sync", "[flags] [FOLDER...]", e)
 	prefix := fs.String("url-prefix", "", "map each file's path relative to the folder onto this web address")
 	var excludes stringList
@@ -37,41 +37,38 @@ func runSync(ctx context.Context, e *env, args []string) int {
 	cfg := syncConfig{report: termWriter{e.stderr}}
 	fs.BoolVar(&cfg.verbose, "v", false, "print a line per change")
 	fs.BoolVar(&cfg.retry, "retry", false, "read again the files earlier syncs could not read (each is reported once, then left alone until it changes)")
-	pos, st, ok := parseFlags(fs, args, e)
-	if !ok {
-		return st
+	pos, err := parseFlags(fs, args, e)
+	if err != nil {
+		return err
 	}
 	cfg.maxBytes, cfg.workers, cfg.extract = ff.maxBytes(), ff.workers, ff.extract()
 	var roots []isync.Root
 	for _, p := range pos {
 		roots = append(roots, isync.Root{Path: absPath(e, p), URLPrefix: *prefix, Chunk: ff.chunk(), Exclude: excludes, FollowLinks: *follow})
 	}
-	h, st := openOrForward(ctx, e, lf, "sync", args, !*dry, needSearch)
-	if h == nil {
-		return st
-	}
-	defer h.close()
-	if h.db == nil {
-		return errorf(e, "%v", errSyncNeedsFile)
-	}
-	if !*dry {
-		if err := ensureEmbedder(ctx, e, h, ef); err != nil {
-			return errorf(e, "%v", err)
+	return withLibrary(ctx, e, lf, append([]string{"sync"}, args...), !*dry, needSearch, func(h *handle) error {
+		if h.db == nil {
+			return errSyncNeedsFile
 		}
-		defer hostReads(ctx, e, h, "sync")()
-	}
-	if len(roots) == 0 {
-		var err error
-		if roots, err = rememberedRoots(h); err != nil {
-			return errorf(e, "%v", err)
+		if !*dry {
+			if err := ensureEmbedder(ctx, e, h, ef); err != nil {
+				return err
+			}
+			defer hostReads(ctx, e, h, "sync")()
 		}
-	}
-	if st := e.forwarded; st != nil {
-		st.syncMu.Lock()
-		defer st.syncMu.Unlock()
-	}
-	cfg.progress = progressTo(e)
-	return syncCommand(ctx, e, h, roots, cfg, *dry, len(pos) > 0)
+		if len(roots) == 0 {
+			var err error
+			if roots, err = rememberedRoots(h); err != nil {
+				return err
+			}
+		}
+		if st := e.forwarded; st != nil {
+			st.syncMu.Lock()
+			defer st.syncMu.Unlock()
+		}
+		cfg.progress = progressTo(e)
+		return syncCommand(ctx, e, h, roots, cfg, *dry, len(pos) > 0)
+	})
 }
 
 // rememberedRoots returns the folders earlier syncs remembered, or an error
@@ -85,37 +82,38 @@ func rememberedRoots(h *handle) ([]isync.Root, error) {
 }
 
 // syncCommand plans or runs the sync of roots, remembers them and prints
-// the summary.
-func syncCommand(ctx context.Context, e *env, h *handle, roots []isync.Root, cfg syncConfig, dry, remember bool) int {
+// the summary; when files failed (the summary names them) the error is
+// errReported.
+func syncCommand(ctx context.Context, e *env, h *handle, roots []isync.Root, cfg syncConfig, dry, remember bool) error {
 	if dry {
 		p, err := newSyncer(h, cfg, nil).Plan(ctx, roots)
 		if err != nil {
-			return errorf(e, "%v", err)
+			return err
 		}
 		p.Print(e.stdout)
-		return 0
+		return nil
 	}
 	if remember {
 		if err := isync.Remember(h.db, roots); err != nil {
-			return errorf(e, "remember folders: %v", err)
+			return failf("remember folders: %w", err)
 		}
 	}
 	sum, err := syncRoots(ctx, h, roots, cfg)
 	fmt.Fprintln(e.stdout, sum.String())
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	if len(sum.Failed) > 0 {
-		return 1
+		return errReported
 	}
-	return 0
+	return nil
 }
 
 // syncRoots runs one sync of roots in a write session on the handle's
 // library; the serve watcher calls it too.
 func syncRoots(ctx context.Context, h *handle, roots []isync.Root, cfg syncConfig) (isync.Summary, error) {
 	id := h.emb.Identity()
-	batch, par := library.Batching(id, 4)
+	batch, par := embed.TraitsOf(id).Batching(4)
 	w := h.lib.BeginWrites(ctx, h.emb, id, batch, par, 30*time.Second)
 	var ex *extract.Extractor
 	defer func() {
@@ -163,19 +161,19 @@ func supportedFile(name string) bool {
 // library file, which a Weaviate library does not have.
 var errSyncNeedsFile = errors.New("sync and ls --roots need a library file; a Weaviate library is kept current with ingest and rm")
 
-func printRoots(e *env, h *handle, asJSON bool) int {
+func printRoots(e *env, h *handle, asJSON bool) error {
 	if h.db == nil {
-		return errorf(e, "%v", errSyncNeedsFile)
+		return errSyncNeedsFile
 	}
 	roots, err := isync.LoadRoots(h.db)
 	if err != nil {
-		return errorf(e, "%v", err)
+		return err
 	}
 	if asJSON {
 		if roots == nil {
 			roots = []isync.Root{}
 		}
-		return printJSON(e, map[string]any{"roots": roots})
+		return writeJSON(e.stdout, map[string]any{"roots": roots})
 	}
 	tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "FOLDER\tURL PREFIX\tCHUNK\tEXCLUDE\tLINKS OUT")
@@ -187,5 +185,5 @@ func printRoots(e *env, h *handle, asJSON bool) int {
 		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%v\t%s\n", termSafe(r.Path, false), termSafe(r.URLPrefix, false), r.Chunk.Size, r.Chunk.Overlap, r.Exclude, links)
 	}
 	tw.Flush()
-	return 0
+	return nil
 }

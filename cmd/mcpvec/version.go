@@ -8,14 +8,14 @@ import (
 )
 
 // runVersion is `mcpvec version` and `mcpvec --version`.
-func runVersion(ctx context.Context, e *env, args []string) int {
+func runVersion(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("version", "", e)
-	if _, st, ok := parseFlags(fs, args, e); !ok {
-		return st
+	if _, err := parseFlags(fs, args, e); err != nil {
+		return err
 	}
 	bi, _ := debug.ReadBuildInfo()
 	fmt.Fprintln(e.stdout, versionLine(Version, bi))
-	return 0
+	return nil
 }
 
 // versionLine is "mcpvec VERSION (commit C, DATE)": VERSION is the

@@ -27,10 +27,10 @@ type watchFlags struct {
 }
 
 // parse parses serve's flags; FOLDER arguments are accepted only with
-// --watch (else usage and status 2).
-func (f *watchFlags) parse(fs *flag.FlagSet, args []string, e *env) (status int, ok bool) {
-	f.paths, status, ok = parseArgs(fs, args, e, func(n int) bool { return n == 0 || f.on })
-	return status, ok
+// --watch (else usage and errUsage).
+func (f *watchFlags) parse(fs *flag.FlagSet, args []string, e *env) (err error) {
+	f.paths, err = parseArgs(fs, args, e, func(n int) bool { return n == 0 || f.on })
+	return err
 }
 
 // registerWatch adds serve's --watch flags to fs.

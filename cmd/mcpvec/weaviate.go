@@ -93,7 +93,7 @@ func openWeaviate(ctx context.Context, e *env, url string, cf *collectionFlags, 
 	}
 	h := &handle{close: func() { st.Close() }}
 	h.wv = wvlib.New(st, url, wvlib.Options{})
-	h.docs = h.wv
+	h.docs = wvDocs{h.wv}
 	if !needLib {
 		return h, nil
 	}
@@ -103,6 +103,14 @@ func openWeaviate(ctx context.Context, e *env, url string, cf *collectionFlags, 
 	}
 	h.lib = h.newWeaviateLib()
 	return h, nil
+}
+
+// wvDocs is the Weaviate backend in the shape of docStore, whose
+// Documents, as store.DB's, takes no context (the seam's does).
+type wvDocs struct{ *wvlib.Backend }
+
+func (d wvDocs) Documents() ([]*store.Document, error) {
+	return d.Backend.Documents(context.Background())
 }
 
 // openWeaviateStore opens the collection at url with the CLI's analyzer.

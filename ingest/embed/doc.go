@@ -1,19 +1,34 @@
 // Package embed turns passages and queries into vectors.
 //
 // An Embedder is one small interface. This package holds it, the shared
-// errors and the built-in offline embedder (hash.go); the OpenAI-compatible
-// provider lives in embed/openai, and its fake server for tests in
-// embed/openai/openaitest; embed/embedtest holds a deterministic
-// bag-of-words embedder for tests of the packages that consume vectors.
-// cmd/mcpvec builds one value and passes it to both
-// the ingest pipeline and the query path.
+// errors, the identity (identity.go), the traits (traits.go), the registry
+// (registry.go) and the built-in offline embedder (hash.go,
+// hash_provider.go); the OpenAI-compatible provider lives in embed/openai,
+// and its fake server for tests in embed/openai/openaitest;
+// embed/embedtest holds a deterministic bag-of-words embedder for tests of
+// the packages that consume vectors.
 //
-// The identity of an embedder is store.EmbedderInfo: the library records it
-// and refuses vectors from a different one, so store (a leaf) owns the type
-// and embedders return it.
+// Open builds an embedder from its Identity (what a library records:
+// provider, model, dimensions, base URL) and the user's Options (API key,
+// concurrency): cmd/mcpvec, the eval harness and the test kits all build
+// them so, and cmd/mcpvec passes one value to both the ingest pipeline and
+// the query path. Providers register themselves (Register) when their
+// package is linked in, as database/sql drivers do: this package cannot
+// import them, since they import it. The offline embedder is always
+// registered.
+//
+// Traits say what an embedder is: local or remote, its preferred batch
+// size and parallelism, lexical-grade or semantic. Callers decide by them
+// (TraitsOf), never by a provider's name.
+//
+// The store records the identity as store.EmbedderInfo, a plain record of
+// the same fields (store is a leaf); the two convert directly.
 //
 // Caveats:
 //   - Every Embedder is safe for concurrent use.
+//   - Open and TraitsOf know only linked-in providers: in a binary that does
+//     not import embed/openai, Open refuses "openai" (ErrUnknownProvider)
+//     and TraitsOf gives it an unknown network embedder's traits.
 //   - Hash's vectors depend on every feature setting: a change to hashing or
 //     features must change its model name (see NewHash), so that libraries
 //     built with the old vectors are refused rather than mixed.

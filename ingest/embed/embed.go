@@ -3,8 +3,6 @@ package embed
 import (
 	"context"
 	"errors"
-
-	"github.com/mcpvec/mcpvec/store"
 )
 
 // Embedder turns texts into vectors of Identity().Dimensions float32s.
@@ -17,7 +15,14 @@ type Embedder interface {
 	EmbedQuery(ctx context.Context, query string) ([]float32, error)
 	// Identity names the model as the library records it (provider, model,
 	// dimensions, base URL); it never contains secrets.
-	Identity() store.EmbedderInfo
+	Identity() Identity
+}
+
+// QueryWeighter is an Embedder whose query vectors can weigh each query
+// word, e.g. by the idf of the library's lexical index (the offline
+// embedder, Hash.SetQueryWeight). The func must be safe for concurrent use.
+type QueryWeighter interface {
+	SetQueryWeight(weight func(word string) float64)
 }
 
 // Errors shared by the embedders, returned wrapped.

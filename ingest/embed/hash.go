@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpvec/mcpvec/analysis"
-	"github.com/mcpvec/mcpvec/store"
 )
 
 // HashConfig configures the built-in offline embedder. Zero fields take the
@@ -110,10 +109,10 @@ func (h *Hash) SetQueryWeight(fn func(word string) float64) {
 
 func fmtWeight(w float64) string { return strconv.FormatFloat(w, 'g', 3, 64) }
 
-// Identity reports provider "hash", a model name that encodes every setting
-// that changes passage vectors, and the dimensions.
-func (h *Hash) Identity() store.EmbedderInfo {
-	return store.EmbedderInfo{Provider: "hash", Model: h.model, Dimensions: h.cfg.Dimensions}
+// Identity reports provider HashProvider, a model name that encodes every
+// setting that changes passage vectors, and the dimensions.
+func (h *Hash) Identity() Identity {
+	return Identity{Provider: HashProvider, Model: h.model, Dimensions: h.cfg.Dimensions}
 }
 
 // Embed returns one unit vector per text. A text without any word gives the

@@ -99,7 +99,7 @@ func TestExpansionBudgetKeepsRealFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := strings.Count(doc.Pages[0], " | "), 3*(maxRepeatedCells-1); got != want { // 3 rows of 64 cells
+	if got, want := strings.Count(doc.Pages[0], " | "), 3*(odsRepeatLimit-1); got != want { // 3 rows of 64 cells
 		t.Errorf("ods with a row repeated 3 times: %d cell separators, want %d:\n%.300s", got, want, doc.Pages[0])
 	}
 	text := []byte(strings.Repeat(extracttest.Words(1<<20, 4)+"\n", 8))
@@ -108,27 +108,6 @@ func TestExpansionBudgetKeepsRealFiles(t *testing.T) {
 	}
 }
 
-// TestBudget pins the budget's arithmetic: the factor, the floor, the cap,
-// a repeat charged at once without overflow, and that a spent budget stays
-// spent.
-func TestBudget(t *testing.T) {
-	for _, c := range []struct {
-		size int
-		want int64
-	}{{1, MinExpansion}, {1 << 20, ExpansionFactor << 20}, {64 << 20, MaxExpansion}, {512 << 20, 1 << 30}} {
-		if got := newBudget(c.size).limit; got != c.want {
-			t.Errorf("newBudget(%d).limit = %d, want %d", c.size, got, c.want)
-		}
-	}
-	b := newBudget(0)
-	if b.takeN(1<<40, 1<<40) || b.err() == nil || !errors.Is(b.err(), ErrExpansion) {
-		t.Fatalf("takeN(2^40, 2^40) fitted, err %v", b.err())
-	}
-	if b.take(1) {
-		t.Error("a spent budget took one more byte")
-	}
-	var unlimited *budget
-	if !unlimited.takeN(1<<40, 1<<40) || unlimited.err() != nil {
-		t.Error("a nil budget is not unlimited")
-	}
-}
+// odsRepeatLimit is how often office repeats an ODF cell or row with text
+// (its maxRepeatedCells).
+const odsRepeatLimit = 64

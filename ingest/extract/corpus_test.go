@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +13,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpvec/mcpvec/ingest/extract/extracttest"
+	"github.com/mcpvec/mcpvec/ingest/extract/internal/core"
 )
 
 // corpusDir is the shared real-world PDF corpus (see
@@ -82,29 +84,43 @@ func TestCorpusRobustness(t *testing.T) {
 		t.Logf("-short: extracting %d of the %d corpus files", len(sub), len(files))
 		files = sub
 	}
-	const docTimeout = 60 * time.Second
+	stdout := extracttest.CaptureStdout(t)
+	start := time.Now()
+	results := extractCorpus(t, files)
+	elapsed := time.Since(start)
+	if out := stdout(); out != "" {
+		t.Errorf("extraction wrote %d bytes to os.Stdout: %.200q", len(out), out)
+	}
+	pages := checkCorpus(t, files, results)
+	t.Logf("%s (%.0f pages/s)", elapsed.Round(time.Millisecond), float64(pages)/elapsed.Seconds())
+}
+
+// corpusDocTimeout is the document timeout of the corpus extractors.
+const corpusDocTimeout = 60 * time.Second
+
+// corpusResult is what extracting one corpus file gave.
+type corpusResult struct {
+	doc  *Document
+	err  error
+	took time.Duration
+}
+
+// extractCorpus extracts files two at a time, with one extractor per
+// password.
+func extractCorpus(t *testing.T, files []corpusFile) []corpusResult {
 	exts := map[string]*Extractor{}
 	for _, f := range files {
 		if exts[f.password] != nil {
 			continue
 		}
 		opts := testOptions()
-		opts.Password, opts.DocTimeout, opts.PageTimeout = f.password, docTimeout, 20*time.Second
+		opts.Password, opts.DocTimeout, opts.PageTimeout = f.password, corpusDocTimeout, 20*time.Second
 		if *corpusOCR != "" {
 			opts.OCR = OCRMode(*corpusOCR)
 		}
-		e := newExtractor(t, opts)
-		exts[f.password] = e
+		exts[f.password] = newExtractor(t, opts)
 	}
-
-	type result struct {
-		doc  *Document
-		err  error
-		took time.Duration
-	}
-	results := make([]result, len(files))
-	stdout := captureStdout(t)
-	start := time.Now()
+	results := make([]corpusResult, len(files))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(2, runtime.GOMAXPROCS(0)) {
@@ -117,7 +133,7 @@ func TestCorpusRobustness(t *testing.T) {
 				}
 				t0 := time.Now()
 				doc, err := exts[files[i].password].Extract(context.Background(), filepath.Base(files[i].path), data)
-				results[i] = result{doc, err, time.Since(t0)}
+				results[i] = corpusResult{doc, err, time.Since(t0)}
 			}
 		})
 	}
@@ -126,17 +142,17 @@ func TestCorpusRobustness(t *testing.T) {
 	}
 	close(next)
 	wg.Wait()
-	elapsed := time.Since(start)
-	if out := stdout(); out != "" {
-		t.Errorf("extraction wrote %d bytes to os.Stdout: %.200q", len(out), out)
-	}
+	return results
+}
 
+// checkCorpus checks and logs each result, returning the pages extracted.
+func checkCorpus(t *testing.T, files []corpusFile, results []corpusResult) (pages int) {
 	counts := map[string]int{}
-	pages, ok := 0, 0
+	ok := 0
 	for i, r := range results {
 		name := filepath.Base(files[i].path)
-		if r.took > docTimeout+10*time.Second {
-			t.Errorf("%s: took %s, over the %s document timeout", name, r.took, docTimeout)
+		if r.took > corpusDocTimeout+10*time.Second {
+			t.Errorf("%s: took %s, over the %s document timeout", name, r.took, corpusDocTimeout)
 		}
 		if r.err != nil {
 			kind := "unexplained"
@@ -155,42 +171,25 @@ func TestCorpusRobustness(t *testing.T) {
 		}
 		ok++
 		pages += len(r.doc.Pages)
-		if textQuality(joinPages(r.doc.Pages)) != nil {
+		if core.TextQuality(joinPages(r.doc.Pages)) != nil {
 			t.Errorf("%s: success without usable text", name)
 		}
 		t.Logf("%-45s %6.2fs  ok: %d pages, %d chars, title %q", name, r.took.Seconds(), len(r.doc.Pages), len(joinPages(r.doc.Pages)), r.doc.Title)
 	}
-	t.Logf("corpus: %d files, %d extracted (%d pages), failures by kind %v, %s (%.0f pages/s)",
-		len(files), ok, pages, counts, elapsed.Round(time.Millisecond), float64(pages)/elapsed.Seconds())
+	t.Logf("corpus: %d files, %d extracted (%d pages), failures by kind %v", len(files), ok, pages, counts)
+	return pages
 }
 
-// captureStdout points os.Stdout at a pipe until the returned function is
-// called, which restores it and returns what was written.
-func captureStdout(tb testing.TB) func() string {
-	tb.Helper()
-	r, w, err := os.Pipe()
-	if err != nil {
-		tb.Fatal(err)
+// joinPages joins pages, each ended by a line break.
+func joinPages(pages []string) string {
+	n := 0
+	for _, p := range pages {
+		n += len(p) + 1
 	}
-	orig := os.Stdout
-	os.Stdout = w
-	got := make(chan string, 1)
-	go func() {
-		b, _ := io.ReadAll(r)
-		got <- string(b)
-	}()
-	done := false
-	restore := func() string {
-		if done {
-			return ""
-		}
-		done = true
-		os.Stdout = orig
-		w.Close()
-		s := <-got
-		r.Close()
-		return s
+	b := make([]byte, 0, n)
+	for _, p := range pages {
+		b = append(b, p...)
+		b = append(b, '\n')
 	}
-	tb.Cleanup(func() { restore() })
-	return restore
+	return string(b)
 }

@@ -10,6 +10,11 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/mcpvec/mcpvec/ingest/extract/internal/core"
+	"github.com/mcpvec/mcpvec/ingest/extract/markup"
+	"github.com/mcpvec/mcpvec/ingest/extract/office"
+	"github.com/mcpvec/mcpvec/ingest/extract/pdf"
 )
 
 // Default limits used when the corresponding Options field is zero.
@@ -20,44 +25,6 @@ const (
 	DefaultMemoryLimit  = 1 << 30
 	defaultMaxInstances = 4
 )
-
-// Document is the text of one file.
-type Document struct {
-	// Title is the document's metadata title (PDF Info, docProps/core.xml,
-	// meta.xml, EPUB dc:title, RTF \info), else the first heading (Markdown
-	// #, HTML <title> or <h1>, the first Word or ODT heading, the first
-	// slide title), else "" and the caller uses the file name.
-	Title string
-	// MediaType is one of the Type constants (TypePDF, TypeDOCX, ...).
-	MediaType string
-	// Pages holds the cleaned text of each page, the unit a citation
-	// points to (a slide, a sheet, an EPUB chapter; see the package doc);
-	// formats without pages have exactly one. A page without text is "".
-	Pages []string
-	// Headings are the document's headings in order (PDF bookmarks,
-	// Markdown and HTML headings, Office heading styles, slide titles),
-	// each placed in Pages; nil when the format or file has none.
-	Headings []Heading
-}
-
-// addUnit appends the text of a unit (a slide, sheet or chapter) as the next
-// page and places heads, the unit's headings, on it.
-func (d *Document) addUnit(text string, heads ...Heading) {
-	for _, h := range heads {
-		h.Page = len(d.Pages)
-		d.Headings = append(d.Headings, h)
-	}
-	d.Pages = append(d.Pages, text)
-}
-
-// paged returns d, given its one empty page if no unit was added: a
-// document always has a page.
-func (d *Document) paged() *Document {
-	if len(d.Pages) == 0 {
-		d.Pages = []string{""}
-	}
-	return d
-}
 
 // Options configures an Extractor. The zero value is usable.
 type Options struct {
@@ -129,8 +96,15 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// ErrClosed is returned by Extract after Close.
-var ErrClosed = errors.New("extractor closed")
+// pdfConfig is what the PDF and OCR readers need of o (defaults filled in).
+func (o Options) pdfConfig() pdf.Config {
+	return pdf.Config{
+		PageTimeout: o.PageTimeout, DocTimeout: o.DocTimeout, CacheDir: o.CacheDir,
+		WorkerCommand: o.WorkerCommand, Password: o.Password, MemoryLimit: o.MemoryLimit,
+		MaxInstances: o.MaxInstances, OCR: o.OCR, OCRLang: o.OCRLang, OCRDPI: o.OCRDPI,
+		OCRCommand: o.OCRCommand, OCRWorkers: o.OCRWorkers,
+	}
+}
 
 // Extractor turns file bytes into a Document. It is safe for concurrent
 // use: PDFs are extracted in a pool of at most Options.MaxInstances pdfium
@@ -139,10 +113,10 @@ var ErrClosed = errors.New("extractor closed")
 // reused. Other formats need no shared state.
 type Extractor struct {
 	opts Options
-	ocr  *ocrEngine // nil when OCR is off or tesseract is missing
+	ocr  *pdf.OCR // nil when OCR is off or tesseract is missing
 
-	mu     sync.Mutex // guards pdf and closed
-	pdf    *pdfiumEngine
+	mu     sync.Mutex // guards eng and closed
+	eng    *pdf.Engine
 	closed bool
 }
 
@@ -163,7 +137,7 @@ func New(ctx context.Context, opts Options) (*Extractor, error) {
 		return nil, fmt.Errorf("new extractor: ocr mode %q is not auto, always or never", opts.OCR)
 	}
 	opts = opts.withDefaults()
-	ocr, err := newOCR(opts)
+	ocr, err := pdf.NewOCR(opts.pdfConfig())
 	if err != nil {
 		return nil, fmt.Errorf("new extractor: %w", err)
 	}
@@ -192,7 +166,7 @@ func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc 
 			doc, err = nil, fmt.Errorf("%w: internal error: %v", ErrMalformed, r)
 		}
 	}()
-	doc, err = e.extract(ctx, mt, data, newBudget(len(data)))
+	doc, err = e.extract(ctx, mt, data, core.NewBudget(len(data)))
 	if err != nil {
 		return nil, err
 	}
@@ -200,10 +174,10 @@ func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc 
 	if mt == TypeHTML || mt == TypeText || mt == TypeMarkdown { // the others clean their pages
 		doc.Pages[0] = CleanText(doc.Pages[0])
 	}
-	if err := textQuality(doc.Pages...); err != nil {
-		return nil, e.explainNoText(mt, err)
+	if err := core.TextQuality(doc.Pages...); err != nil {
+		return nil, pdf.ExplainNoText(e.ocr, e.opts.pdfConfig(), mt, err)
 	}
-	doc.Headings = placeHeadings(doc.Pages, doc.Headings)
+	doc.Headings = core.PlaceHeadings(doc.Pages, doc.Headings)
 	if doc.Title == "" && headingTitled[mt] && len(doc.Headings) > 0 {
 		doc.Title = doc.Headings[0].Title
 	}
@@ -216,28 +190,30 @@ func (e *Extractor) Extract(ctx context.Context, name string, data []byte) (doc 
 var headingTitled = map[string]bool{TypeDOCX: true, TypeODT: true, TypePPTX: true, TypeODP: true}
 
 // extract reads data of media type mt, charging its text to b.
-func (e *Extractor) extract(ctx context.Context, mt string, data []byte, b *budget) (*Document, error) {
+func (e *Extractor) extract(ctx context.Context, mt string, data []byte, b *core.Budget) (*Document, error) {
 	switch mt {
 	case TypePDF:
 		return e.extractPDF(ctx, data, b)
-	case TypeDOCX, TypePPTX, TypeXLSX, TypeODT, TypeODP, TypeODS, TypeEPUB, TypeRTF:
-		return extractStructured(mt, data, b)
+	case TypeDOCX, TypePPTX, TypeXLSX, TypeODT, TypeODP, TypeODS, TypeEPUB:
+		return office.Extract(mt, data, b)
+	case TypeRTF:
+		return markup.RTF(data, b)
 	case TypePNG, TypeJPEG, TypeTIFF:
-		return e.extractImage(ctx, mt, data)
+		return pdf.Image(ctx, e.ocr, mt, data)
 	case TypeHTML:
-		h, err := extractHTML(data, b)
-		return &Document{Title: h.title, Pages: []string{h.text}, Headings: h.headings}, err
+		h, err := markup.HTML(data, b)
+		return &Document{Title: h.Title, Pages: []string{h.Text}, Headings: h.Headings}, err
 	}
-	text, ok := decodeText(data)
+	text, ok := markup.DecodeText(data)
 	if !ok {
 		return nil, fmt.Errorf("%w: binary data in text file", ErrUnsupported)
 	}
-	if !b.take(len(text)) {
-		return nil, b.err()
+	if !b.Take(len(text)) {
+		return nil, b.Err()
 	}
 	doc := &Document{Pages: []string{text}}
 	if mt == TypeMarkdown {
-		doc.Title, doc.Pages[0], doc.Headings = extractMarkdown(text)
+		doc.Title, doc.Pages[0], doc.Headings = markup.Markdown(text)
 	}
 	return doc, nil
 }
@@ -248,40 +224,40 @@ func (e *Extractor) Close() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.closed = true
-	if e.pdf == nil {
+	if e.eng == nil {
 		return nil
 	}
-	err := e.pdf.close()
-	e.pdf = nil
+	err := e.eng.Close()
+	e.eng = nil
 	return err
 }
 
 // engine returns the pdfium engine, starting it on first use.
-func (e *Extractor) engine() (*pdfiumEngine, error) {
+func (e *Extractor) engine() (*pdf.Engine, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
 		return nil, ErrClosed
 	}
-	if e.pdf == nil {
-		eng, err := newPdfiumEngine(e.opts)
+	if e.eng == nil {
+		eng, err := pdf.NewEngine(e.opts.pdfConfig())
 		if err != nil {
 			return nil, err
 		}
-		e.pdf = eng
+		e.eng = eng
 	}
-	return e.pdf, nil
+	return e.eng, nil
 }
 
-func joinPages(pages []string) string {
-	n := 0
-	for _, p := range pages {
-		n += len(p) + 1
+// extractPDF reads a PDF with pdfium, the fallback worker and OCR.
+func (e *Extractor) extractPDF(ctx context.Context, data []byte, b *core.Budget) (*Document, error) {
+	eng, err := e.engine()
+	if err != nil {
+		return nil, err
 	}
-	b := make([]byte, 0, n)
-	for _, p := range pages {
-		b = append(b, p...)
-		b = append(b, '\n')
-	}
-	return string(b)
+	return pdf.Extract(ctx, eng, e.ocr, e.opts.pdfConfig(), data, b)
 }
+
+// OCRAvailable reports whether this Extractor reads scanned pages and
+// images (OCR is not off and tesseract was found).
+func (e *Extractor) OCRAvailable() bool { return e.ocr != nil }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpvec/mcpvec/ingest/extract/internal/core"
 )
 
 // at is a heading as the tests state it: level, 1-based page, title, and
@@ -84,15 +85,15 @@ func TestPlaceHeadings(t *testing.T) {
 		{Level: 2, Title: "", Page: 0},
 		{Level: 2, Title: "Missing", Page: 0},
 		{Level: 1, Title: "Out of range", Page: 2},
-		{Level: maxHeadingLevel + 1, Title: "Too deep", Page: 0},
+		{Level: core.MaxHeadingLevel + 1, Title: "Too deep", Page: 0},
 		{Level: 1, Title: strings.Repeat("x", 300), Page: 1},
 	}
-	got := placeHeadings(pages, hs)
+	got := core.PlaceHeadings(pages, hs)
 	want := []Heading{
 		{Level: 1, Title: "Intro", Page: 0, Offset: 0},
 		{Level: 2, Title: "Missing", Page: 0, Offset: 0},
 		{Level: 1, Title: "Intro again", Page: 1, Offset: 7},
-		{Level: 1, Title: strings.Repeat("x", maxHeadingRunes), Page: 1, Offset: 7}, // not found: at the previous one
+		{Level: 1, Title: strings.Repeat("x", core.MaxHeadingRunes), Page: 1, Offset: 7}, // not found: at the previous one
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("placeHeadings (-want +got):\n%s", diff)

@@ -7,27 +7,12 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 )
 
 // TestMain turns the test binary into the fallback worker when the
 // Extractor re-runs it (it sets WorkerEnv), as cmd/mcpvec does with its
 // hidden "__extract-worker" subcommand.
 func TestMain(m *testing.M) {
-	if os.Getenv(hogEnv) == "1" { // a misbehaving worker for TestWorkerMemoryLimit
-		hog := make([]byte, 512<<20)
-		for i := range hog {
-			hog[i] = byte(i)
-		}
-		time.Sleep(20 * time.Second)
-		os.Exit(int(hog[1]))
-	}
-	if os.Getenv(orphanParentEnv) == "1" { // a parent for TestWorkerDiesWithParent
-		runOrphanParent()
-	}
-	if os.Getenv(ocrOrphanParentEnv) != "" { // a parent for TestOCRDiesWithParent
-		runOCROrphanParent(os.Getenv(ocrOrphanParentEnv))
-	}
 	if os.Getenv(WorkerEnv) == "1" {
 		if err := RunWorker(os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -37,8 +22,6 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
-
-const hogEnv = "MCPVEC_EXTRACT_TEST_HOG"
 
 var (
 	sharedOnce sync.Once

@@ -6,25 +6,28 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mcpvec/mcpvec/ingest/extract/internal/core"
+	"github.com/mcpvec/mcpvec/ingest/extract/markup"
 )
 
 // Media types reported in Document.MediaType and by MediaType.
 const (
-	TypePDF      = "application/pdf"
-	TypeText     = "text/plain"
-	TypeMarkdown = "text/markdown"
-	TypeHTML     = "text/html"
-	TypeDOCX     = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
-	TypePPTX     = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
-	TypeXLSX     = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-	TypeODT      = "application/vnd.oasis.opendocument.text"
-	TypeODP      = "application/vnd.oasis.opendocument.presentation"
-	TypeODS      = "application/vnd.oasis.opendocument.spreadsheet"
-	TypeEPUB     = "application/epub+zip"
-	TypeRTF      = "application/rtf"
-	TypePNG      = "image/png"
-	TypeJPEG     = "image/jpeg"
-	TypeTIFF     = "image/tiff"
+	TypePDF      = core.TypePDF
+	TypeText     = core.TypeText
+	TypeMarkdown = core.TypeMarkdown
+	TypeHTML     = core.TypeHTML
+	TypeDOCX     = core.TypeDOCX
+	TypePPTX     = core.TypePPTX
+	TypeXLSX     = core.TypeXLSX
+	TypeODT      = core.TypeODT
+	TypeODP      = core.TypeODP
+	TypeODS      = core.TypeODS
+	TypeEPUB     = core.TypeEPUB
+	TypeRTF      = core.TypeRTF
+	TypePNG      = core.TypePNG
+	TypeJPEG     = core.TypeJPEG
+	TypeTIFF     = core.TypeTIFF
 )
 
 // binaryTypes are the media types whose content is not sniffed as text.
@@ -98,7 +101,7 @@ func MediaType(name string, data []byte) (string, bool) {
 		if binaryTypes[t] {
 			return t, true // a broken file is reported as malformed, not skipped
 		}
-		if _, text := decodeText(head); !text {
+		if _, text := markup.DecodeText(head); !text {
 			return "", false
 		}
 		return t, true

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpvec/mcpvec/ingest/extract/extracttest"
+	"github.com/mcpvec/mcpvec/ingest/extract/internal/core"
 	"github.com/mcpvec/mcpvec/internal/golden"
 )
 
@@ -48,7 +49,7 @@ func render(doc *Document) string {
 	for _, h := range doc.Headings {
 		at := doc.Pages[h.Page][h.Offset:]
 		at, _, _ = strings.Cut(at, "\n")
-		fmt.Fprintf(&b, "h%d p%d at %q: %s\n", h.Level, h.Page+1, cutRunes(at, 24), h.Title)
+		fmt.Fprintf(&b, "h%d p%d at %q: %s\n", h.Level, h.Page+1, core.CutRunes(at, 24), h.Title)
 	}
 	return b.String()
 }

@@ -10,9 +10,15 @@ import (
 	"image/draw"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/requests"
+	"github.com/klippa-app/go-pdfium/webassembly"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 )
 
 // scanText is the text of the scanned fixtures, one slice per page.
@@ -35,14 +41,35 @@ var scanText = [][]string{{
 	"prefer running water from a fountain over a still bowl.",
 }}
 
+var (
+	renderOnce sync.Once
+	renderP    pdfium.Pool
+	renderErr  error
+)
+
+// renderPool returns a pdfium pool of one instance for rendering test
+// pages, the compiled module cached as the shared extractor's is.
+func renderPool(tb testing.TB) pdfium.Pool {
+	tb.Helper()
+	renderOnce.Do(func() {
+		cache, err := wazero.NewCompilationCacheWithDir(testCacheDir())
+		if err != nil {
+			cache = wazero.NewCompilationCache()
+		}
+		rc := wazero.NewRuntimeConfig().WithCompilationCache(cache).
+			WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling)
+		renderP, renderErr = webassembly.Init(webassembly.Config{MaxTotal: 1, MaxIdle: 1, RuntimeConfig: rc})
+	})
+	if renderErr != nil {
+		tb.Fatal(renderErr)
+	}
+	return renderP
+}
+
 // renderPDF renders every page of a PDF to grey images with pdfium.
 func renderPDF(tb testing.TB, data []byte, dpi int) []*image.Gray {
 	tb.Helper()
-	eng, err := mustExtractor(tb).engine()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	inst, err := eng.pool.GetInstanceWithContext(context.Background())
+	inst, err := renderPool(tb).GetInstanceWithContext(context.Background())
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/ingest/extract/internal/core"
+	"github.com/mcpvec/mcpvec/ingest/extract/markup"
 )
 
 func TestCleanText(t *testing.T) {
@@ -58,7 +61,7 @@ func TestTextQuality(t *testing.T) {
 		{"private use", strings.Repeat("\ue000\ue001", 10) + "abc", ErrGarbage},
 		{"some replacement", "a few \ufffd in a long enough sentence", nil},
 	} {
-		if got := textQuality(tc.in); !errors.Is(got, tc.want) {
+		if got := core.TextQuality(tc.in); !errors.Is(got, tc.want) {
 			t.Errorf("%s: textQuality = %v, want %v", tc.name, got, tc.want)
 		}
 	}
@@ -78,7 +81,7 @@ func TestDecodeText(t *testing.T) {
 		{"utf16be bom", []byte{0xfe, 0xff, 0, 'h', 0, 'i'}, "hi", true},
 		{"binary", []byte{'a', 0, 'b', 1}, "", false},
 	} {
-		got, ok := decodeText(tc.in)
+		got, ok := markup.DecodeText(tc.in)
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("%s: decodeText = %q, %v; want %q, %v", tc.name, got, ok, tc.want, tc.ok)
 		}
@@ -119,14 +122,14 @@ func TestMediaType(t *testing.T) {
 }
 
 // TestStringCleaners checks the functions that clean one string: titles
-// from document metadata, and SASLprep of PDF passwords.
+// from document metadata (SASLprep of PDF passwords is tested in pdf).
 func TestStringCleaners(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		f     func(string) string
 		cases map[string]string
 	}{
-		{"cleanTitle", cleanTitle, map[string]string{
+		{"cleanTitle", core.CleanTitle, map[string]string{
 			"Free Culture":                    "Free Culture",
 			"  Cats\n and\thomes ":            "Cats and homes",
 			"Microsoft Word - Report on cats": "Report on cats",
@@ -139,12 +142,6 @@ func TestStringCleaners(t *testing.T) {
 			"- Benutzerhandbuch":              "Benutzerhandbuch",
 			"PDF.js - Wikipedia":              "PDF.js - Wikipedia",
 			"Pretest วิชาสามัญ (2564)": "Pretest วิชาสามัญ (2564)",
-		}},
-		{"saslPrep", saslPrep, map[string]string{
-			"S\u00aaSL\u00adprep": "SaSLprep", // the example of RFC 4013 and pdf.js's saslprep-r6.pdf
-			"a\u00a0b":            "a b",
-			"\u2168":              "IX",
-			"plain":               "plain",
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

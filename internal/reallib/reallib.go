@@ -13,12 +13,13 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/internal/evalset"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
 // Open opens the library MCPVEC_BENCH_LIBRARY read-only as `serve` opens
-// one of the offline embedder (OptionsFor("hash"), query words weighed by
-// the library's IDF; logger may be nil) and reads the queries of the
+// one of the offline embedder (embed.Open, library.EmbedderOptions: query
+// words weighed by the library's IDF; logger may be nil) and reads the queries of the
 // JSON-lines file MCPVEC_BENCH_QUERIES ({"text": …} objects). It skips tb
 // without both and fails it when the library is not of the offline
 // embedder. The store closes with tb.
@@ -38,15 +39,17 @@ func Open(tb testing.TB, logger *slog.Logger) (*library.Library, *store.DB, []st
 	}
 	tb.Cleanup(func() { db.Close() })
 	meta, err := db.Meta()
-	if err != nil || meta.Embedder == nil || meta.Embedder.Provider != "hash" {
+	if err != nil || meta.Embedder == nil {
 		tb.Fatalf("need a library of the offline embedder: %+v %v", meta.Embedder, err)
 	}
-	cfg := embed.DefaultHashConfig()
-	cfg.Dimensions = meta.Embedder.Dimensions
-	emb := embed.NewHash(cfg)
-	opts := library.OptionsFor("hash")
-	opts.UseIDF, opts.Logger = emb.SetQueryWeight, logger
-	lib, err := library.Open(context.Background(), db, emb, opts)
+	// Only the offline embedder is linked in: another library's is unknown.
+	emb, err := embed.Open(context.Background(), embed.Identity(*meta.Embedder), embed.Options{})
+	if err != nil || !embed.TraitsOf(emb.Identity()).Local {
+		tb.Fatalf("need a library of the offline embedder: %+v %v", meta.Embedder, err)
+	}
+	opts := library.EmbedderOptions(emb)
+	opts.Logger = logger
+	lib, err := embedded.Open(context.Background(), db, emb, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -20,7 +20,8 @@ type Options struct {
 	// Weaviate fuses its BM25 and vector lists.
 	Fusion       string
 	VectorWeight float64
-	// Timeout bounds each call that the seam gives no context (default 60 s).
+	// Timeout bounds each call to Weaviate (default 60 s), within the
+	// caller's context when the call has one.
 	Timeout time.Duration
 	// CountsTTL is how long Counts answers from its last reading (default 2 s).
 	CountsTTL time.Duration
@@ -69,13 +70,19 @@ func New(st *wvstore.Backend, url string, opts Options) *Backend {
 // Store returns the wrapped store/weaviate Backend (settings, meta).
 func (b *Backend) Store() *wvstore.Backend { return b.st }
 
+// ctx is a context for one call without one (the store.DB shape, store.go).
 func (b *Backend) ctx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), b.opts.Timeout)
+	return b.bound(context.Background())
+}
+
+// bound bounds ctx by Options.Timeout.
+func (b *Backend) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, b.opts.Timeout)
 }
 
 // Put stores the document and its passages (see wvstore.Backend.PutDocument).
-func (b *Backend) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
-	ctx, cancel := b.ctx()
+func (b *Backend) Put(ctx context.Context, doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
+	ctx, cancel := b.bound(ctx)
 	defer cancel()
 	defer b.forgetCounts()
 	defer b.recent.clear()
@@ -83,14 +90,14 @@ func (b *Backend) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float3
 }
 
 // Apply does nothing: Weaviate indexes what Put writes.
-func (b *Backend) Apply(store.PutResult) error { return nil }
+func (b *Backend) Apply(context.Context, store.PutResult) error { return nil }
 
 // Save does nothing: Weaviate persists its own indexes.
-func (b *Backend) Save() error { return nil }
+func (b *Backend) Save(context.Context) error { return nil }
 
 // Delete removes a document and its passages.
-func (b *Backend) Delete(id string) ([]uint64, error) {
-	ctx, cancel := b.ctx()
+func (b *Backend) Delete(ctx context.Context, id string) ([]uint64, error) {
+	ctx, cancel := b.bound(ctx)
 	defer cancel()
 	defer b.forgetCounts()
 	defer b.recent.clear()
@@ -98,8 +105,8 @@ func (b *Backend) Delete(id string) ([]uint64, error) {
 }
 
 // Document returns a document, with its text when text is true.
-func (b *Backend) Document(id string, text bool) (*store.Document, error) {
-	ctx, cancel := b.ctx()
+func (b *Backend) Document(ctx context.Context, id string, text bool) (*store.Document, error) {
+	ctx, cancel := b.bound(ctx)
 	defer cancel()
 	if text {
 		return b.st.Document(ctx, id)
@@ -111,8 +118,8 @@ func (b *Backend) Document(id string, text bool) (*store.Document, error) {
 }
 
 // Documents lists every document without text.
-func (b *Backend) Documents() ([]*store.Document, error) {
-	ctx, cancel := b.ctx()
+func (b *Backend) Documents(ctx context.Context) ([]*store.Document, error) {
+	ctx, cancel := b.bound(ctx)
 	defer cancel()
 	return b.st.Documents(ctx)
 }
@@ -122,7 +129,7 @@ func (b *Backend) Documents() ([]*store.Document, error) {
 // the recent cache lacks it reads in one query together with the records
 // of the documents a search ranked them under, for the library's Document
 // calls that follow.
-func (b *Backend) Chunks(seqs []uint64) ([]*store.Chunk, error) {
+func (b *Backend) Chunks(ctx context.Context, seqs []uint64) ([]*store.Chunk, error) {
 	out := make([]*store.Chunk, len(seqs))
 	var missing []uint64
 	for i, s := range seqs {
@@ -130,7 +137,7 @@ func (b *Backend) Chunks(seqs []uint64) ([]*store.Chunk, error) {
 			missing = append(missing, s)
 		}
 	}
-	ctx, cancel := b.ctx()
+	ctx, cancel := b.bound(ctx)
 	defer cancel()
 	if docIDs := b.recent.missingDocsOf(seqs); len(missing) > 0 || len(docIDs) > 0 {
 		got, docs, err := b.st.ChunksAndDocuments(ctx, missing, docIDs)
@@ -158,8 +165,8 @@ func (b *Backend) Chunks(seqs []uint64) ([]*store.Chunk, error) {
 // Original returns a reader of a document's original bytes (read whole
 // from Weaviate; the reader holds nothing open), their size, and the
 // document's ingestion time; store.ErrNotFound when none is kept.
-func (b *Backend) Original(id string) (io.ReadSeeker, int64, time.Time, error) {
-	ctx, cancel := b.ctx()
+func (b *Backend) Original(ctx context.Context, id string) (io.ReadSeeker, int64, time.Time, error) {
+	ctx, cancel := b.bound(ctx)
 	defer cancel()
 	d, err := b.st.DocumentInfo(ctx, id)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	wvlib "github.com/mcpvec/mcpvec/library/weaviate"
 	"github.com/mcpvec/mcpvec/store"
 	wvstore "github.com/mcpvec/mcpvec/store/weaviate"
@@ -81,7 +82,7 @@ func embeddedLibrary(t *testing.T, opts library.Options) *library.Library {
 	if err := db.SetEmbedder(identity); err != nil {
 		t.Fatal(err)
 	}
-	lib, err := library.Open(context.Background(), db, hasher, opts)
+	lib, err := embedded.Open(context.Background(), db, hasher, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,9 +107,9 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 	if err := st.SetEmbedder(ctx, identity); err != nil {
 		t.Fatal(err)
 	}
-	opts := library.OptionsFor("hash")
+	opts := library.OptionsFor(embed.TraitsOf(embed.Identity(identity)))
 	be := wvlib.New(st, c.URL(0, "Parity"), wvlib.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
-	putCorpus(t, be.Put)
+	putCorpus(t, be.PutDocument)
 	remote := library.New(be, hasher, opts)
 	local := embeddedLibrary(t, opts)
 

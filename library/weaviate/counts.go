@@ -9,14 +9,14 @@ import (
 
 // Counts reports the passage count (every passage has its vector, so the
 // lexical and vector counts are equal) and the embedder's dimensions.
-func (b *Backend) Counts() library.IndexStats {
+func (b *Backend) Counts(ctx context.Context) library.IndexStats {
 	b.mu.Lock()
 	if time.Since(b.countsAt) < b.opts.CountsTTL {
 		defer b.mu.Unlock()
 		return b.counts
 	}
 	b.mu.Unlock()
-	ctx, cancel := b.ctx()
+	ctx, cancel := b.bound(ctx)
 	defer cancel()
 	var st library.IndexStats
 	s, err := b.st.Stats(ctx)
@@ -59,7 +59,7 @@ func (b *Backend) Check(ctx context.Context) (library.Health, error) {
 	}
 	h.Problems = b.st.Check(ctx)
 	b.forgetCounts()
-	h.Index = b.Counts()
+	h.Index = b.Counts(ctx)
 	h.Consistent = h.Problems == nil && h.Index.LexicalPassages == h.Stats.Chunks
 	return h, nil
 }

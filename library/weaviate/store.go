@@ -1,6 +1,8 @@
 package weaviate
 
 import (
+	"context"
+
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -12,7 +14,9 @@ import (
 func (b *Backend) Path() string { return b.url }
 
 // DocumentInfo returns a document without its text, or store.ErrNotFound.
-func (b *Backend) DocumentInfo(id string) (*store.Document, error) { return b.Document(id, false) }
+func (b *Backend) DocumentInfo(id string) (*store.Document, error) {
+	return b.Document(context.Background(), id, false)
+}
 
 // DocumentByPath returns the document ingested from path, or
 // store.ErrNotFound.
@@ -24,7 +28,7 @@ func (b *Backend) DocumentByPath(path string) (*store.Document, error) {
 
 // PutDocument is Put.
 func (b *Backend) PutDocument(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
-	return b.Put(doc, chunks, vecs, original)
+	return b.Put(context.Background(), doc, chunks, vecs, original)
 }
 
 // Meta reads the collection's meta record.

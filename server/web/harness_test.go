@@ -18,6 +18,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/server/web"
 	"github.com/mcpvec/mcpvec/store"
@@ -66,11 +67,11 @@ func mustServe(tb testing.TB, fo fixtureOptions) *fixture {
 		tb.Fatalf("open store: %v", err)
 	}
 	emb := embed.NewHash(embed.DefaultHashConfig())
-	if err := db.SetEmbedder(emb.Identity()); err != nil {
+	if err := db.SetEmbedder(store.EmbedderInfo(emb.Identity())); err != nil {
 		tb.Fatal(err)
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	lib, err := library.Open(context.Background(), db, emb, library.Options{Logger: quiet})
+	lib, err := embedded.Open(context.Background(), db, emb, library.Options{Logger: quiet})
 	if err != nil {
 		tb.Fatalf("open library: %v", err)
 	}

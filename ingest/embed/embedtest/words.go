@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/ingest/embed"
 )
 
 // Words is a bag-of-words embedder: each token adds 1 to the dimension its
@@ -68,6 +68,6 @@ func (w Words) EmbedQuery(_ context.Context, query string) ([]float32, error) {
 }
 
 // Identity reports provider "test", model "words" and Dims.
-func (w Words) Identity() store.EmbedderInfo {
-	return store.EmbedderInfo{Provider: "test", Model: "words", Dimensions: w.Dims}
+func (w Words) Identity() embed.Identity {
+	return embed.Identity{Provider: "test", Model: "words", Dimensions: w.Dims}
 }

@@ -74,7 +74,7 @@ func defaults(c Config) (Config, string, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return c, "", fmt.Errorf("%w: base url must be http(s)://host[/path], got %q", ErrConfig, redact(c.BaseURL))
 	}
-	isOpenAI := strings.EqualFold(u.Hostname(), "api.openai.com")
+	isOpenAI := officialHost(c.BaseURL)
 	if isOpenAI {
 		setDefault(&c.MaxBatchInputs, 2048)
 		setDefault(&c.Timeout, 60*time.Second)

@@ -4,6 +4,9 @@
 // New takes a Config (key, base URL, model, limits); it reads no
 // environment variables — cmd/mcpvec maps those to options. An Embedder
 // implements embed.Embedder and reports its Usage for cost reports.
+// Linked in, the package registers provider "openai" with embed.Open,
+// which builds an Embedder from a recorded identity (provider.go, with
+// the traits: batches of 256 inputs for api.openai.com, 64 elsewhere).
 //
 // Where things are:
 //   - embedder.go: the type, Embed/EmbedQuery, and the per-call worker pool

@@ -13,7 +13,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
-	"github.com/mcpvec/mcpvec/store"
 )
 
 // Errors returned (wrapped) by the OpenAI embedder, besides
@@ -136,11 +135,11 @@ func newEmbedder(cfg Config) (*Embedder, error) {
 	return o, nil
 }
 
-// Identity returns provider "openai", the model, the dimensions (0 until
-// the probe or first answer when SkipProbe was set) and the base URL
-// without userinfo or query. Safe for concurrent use.
-func (o *Embedder) Identity() store.EmbedderInfo {
-	return store.EmbedderInfo{Provider: "openai", Model: o.cfg.Model, Dimensions: int(o.dims.Load()), BaseURL: o.baseURL}
+// Identity returns provider Provider ("openai"), the model, the dimensions
+// (0 until the probe or first answer when SkipProbe was set) and the base
+// URL without userinfo or query. Safe for concurrent use.
+func (o *Embedder) Identity() embed.Identity {
+	return embed.Identity{Provider: Provider, Model: o.cfg.Model, Dimensions: int(o.dims.Load()), BaseURL: o.baseURL}
 }
 
 // Usage returns a snapshot of the counters. Safe for concurrent use.

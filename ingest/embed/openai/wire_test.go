@@ -11,7 +11,6 @@ import (
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/ingest/embed/openai/openaitest"
-	"github.com/mcpvec/mcpvec/store"
 )
 
 func TestOpenAIWireOpenAI(t *testing.T) {
@@ -27,7 +26,7 @@ func TestOpenAIWireOpenAI(t *testing.T) {
 			t.Errorf("request = %+v; want bearer key, model, no encoding_format, no dimensions", r)
 		}
 	}
-	if id := o.Identity(); id != (store.EmbedderInfo{Provider: "openai", Model: "text-embedding-3-small", Dimensions: 64, BaseURL: f.BaseURL()}) {
+	if id := o.Identity(); id != (embed.Identity{Provider: "openai", Model: "text-embedding-3-small", Dimensions: 64, BaseURL: f.BaseURL()}) {
 		t.Errorf("Identity = %+v", id)
 	}
 	u := o.Usage()

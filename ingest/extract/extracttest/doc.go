@@ -8,7 +8,7 @@
 // golden files under ingest/extract/testdata/formats; DOCX, PPTX, XLSX,
 // ODT, ODP, ODS, EPUB and RTF write a document of given units (pages,
 // slides, sheets, chapters) of plain text, so a test can put a phrase in
-// exactly one unit.
+// exactly one unit. CaptureStdout checks that a reader prints nothing.
 //
 // # Caveats
 //

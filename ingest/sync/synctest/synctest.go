@@ -89,13 +89,17 @@ func MustFixture(t testing.TB) *Fixture {
 }
 
 // Pipeline returns what the real ingest pipeline runs on: a fresh library
-// (its invariants checked on cleanup) set up for the offline hash embedder,
-// that embedder, and an extractor closed on cleanup.
-func Pipeline(t testing.TB) (*store.DB, *embed.Hash, *extract.Extractor) {
+// (its invariants checked on cleanup) set up for the offline embedder, that
+// embedder (built as mcpvec builds it, embed.Open), and an extractor closed
+// on cleanup.
+func Pipeline(t testing.TB) (*store.DB, embed.Embedder, *extract.Extractor) {
 	t.Helper()
 	db := storetest.MustOpen(t, nil)
-	h := embed.NewHash(embed.DefaultHashConfig())
-	if err := db.SetEmbedder(h.Identity()); err != nil {
+	h, err := embed.Open(context.Background(), embed.Identity{Provider: embed.HashProvider}, embed.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetEmbedder(store.EmbedderInfo(h.Identity())); err != nil {
 		t.Fatal(err)
 	}
 	ex, err := extract.New(context.Background(), extract.Options{})

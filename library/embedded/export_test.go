@@ -1,0 +1,63 @@
+package embedded
+
+import (
+	"context"
+
+	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/index/vector"
+	"github.com/mcpvec/mcpvec/library"
+)
+
+// backendOf is l's embedded backend, for the package's external tests.
+func backendOf(l *library.Library) *Backend { return l.Backend().(*Backend) }
+
+// VectorIndex returns l's vector index (nil before the library has
+// vectors, or when its deferred load failed), waiting for a deferred load.
+func VectorIndex(l *library.Library) *vector.Index {
+	x, _ := backendOf(l).waitVectors(context.Background())
+	return x
+}
+
+// LexIndex returns l's BM25 index.
+func LexIndex(l *library.Library) *lexical.Index { return backendOf(l).lex }
+
+// SetDeferredRead makes fn run inside every deferred vector load, after its
+// read transaction and before it replays the writes queued meanwhile; the
+// returned func undoes it.
+func SetDeferredRead(fn func()) (restore func()) {
+	deferredRead = fn
+	return func() { deferredRead = nil }
+}
+
+// VectorsDeferred reports whether New deferred l's vector index and it is
+// not loaded yet, and whether its load has begun.
+func VectorsDeferred(l *library.Library) (pending, begun bool) {
+	d := backendOf(l).pending()
+	return d != nil, d != nil && d.begun.Load()
+}
+
+// FailIndexSaves makes every index Save's transaction fail with err after
+// the indexes wrote into it, as a full disk fails a commit; the returned
+// func undoes it.
+func FailIndexSaves(err error) (restore func()) {
+	failIndexSave = func() error { return err }
+	return func() { failIndexSave = nil }
+}
+
+// HoldTurns takes every search turn of l's backend; the returned func
+// gives them back.
+func HoldTurns(l *library.Library) (release func()) { return holdTurns(backendOf(l).turn) }
+
+// HoldAgainTurns is HoldTurns for the gate of second rankings.
+func HoldAgainTurns(l *library.Library) (release func()) { return holdTurns(backendOf(l).again) }
+
+func holdTurns(t turns) (release func()) {
+	for range cap(t) {
+		t <- struct{}{}
+	}
+	return func() {
+		for range cap(t) {
+			<-t
+		}
+	}
+}

@@ -1,0 +1,257 @@
+package embedded
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/library"
+
+	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/index/vector"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// Put stores the document in one transaction and indexes its passages.
+func (l *Backend) Put(ctx context.Context, doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
+	res, err := l.db.PutDocument(doc, chunks, vecs, original)
+	if err != nil {
+		return res, err
+	}
+	return res, l.Apply(ctx, res)
+}
+
+// Delete removes the document from the store and the indexes.
+func (l *Backend) Delete(ctx context.Context, id string) ([]uint64, error) {
+	res, err := l.db.RemoveDocument(id)
+	if err != nil {
+		return nil, err
+	}
+	return res.Removed, l.Apply(ctx, res)
+}
+
+// Document returns a document with its text (read from the store), or its
+// record without text (through the cache; shared, not to be modified).
+func (l *Backend) Document(_ context.Context, id string, text bool) (*store.Document, error) {
+	if text {
+		return l.db.Document(id)
+	}
+	return l.docs.get(id, l.db.DocumentInfo)
+}
+
+// Documents, Chunks and Original read the store as OpenDocuments' backend
+// does.
+func (l *Backend) Documents(ctx context.Context) ([]*store.Document, error) {
+	return docsOnly{l.db}.Documents(ctx)
+}
+func (l *Backend) Chunks(ctx context.Context, seqs []uint64) ([]*store.Chunk, error) {
+	return docsOnly{l.db}.Chunks(ctx, seqs)
+}
+func (l *Backend) Original(ctx context.Context, id string) (io.ReadSeeker, int64, time.Time, error) {
+	return docsOnly{l.db}.Original(ctx, id)
+}
+
+// ReleaseMapped releases the store's mapped pages (MappedReleaser).
+func (l *Backend) ReleaseMapped() error { return l.db.ReleaseMapped() }
+
+// LexicalPrefix reports that BM25's list is a total order (PrefixRanker).
+func (l *Backend) LexicalPrefix() bool { return true }
+
+// Fold folds BM25's records into a new segment when there are more than a
+// few (lexical.Index.Fold), then saves (Folder).
+func (l *Backend) Fold(ctx context.Context) error {
+	l.lex.Fold()
+	return l.Save(ctx)
+}
+
+// EmbedCache wraps emb in a cache kept in the store's aux bucket
+// AuxEmbedCache (EmbedCacher).
+func (l *Backend) EmbedCache(emb library.Embedder, id embed.Identity, opts library.EmbedCacheOptions) library.CachingEmbedder {
+	return NewEmbedCache(l.db, emb, id, &opts)
+}
+
+// Candidates searches BM25 and, when q has a vector, HNSW; the Library
+// fuses the two lists. Each search waits for a turn (Options.Concurrency);
+// a second ranking (q.Again), which waited for its first, takes one of a
+// gate of its own instead of queueing behind first rankings again.
+func (l *Backend) Candidates(ctx context.Context, q library.Query) (library.Candidates, error) {
+	var c library.Candidates
+	var seeds []uint64
+	run := l.turn.run
+	if q.Again {
+		run = l.again.run
+	}
+	if q.Mode == library.Lexical || q.Mode == library.Hybrid {
+		var lerr error
+		if err := run(ctx, func() { c.Lexical, seeds, lerr = l.lexical(q) }); err != nil {
+			return c, err
+		}
+		if lerr != nil {
+			return c, lerr
+		}
+	}
+	if q.Vector == nil || (q.Mode != library.Vector && q.Mode != library.Hybrid) {
+		return c, nil
+	}
+	vec, err := l.waitVectors(ctx)
+	if err != nil || vec == nil {
+		return c, err
+	}
+	var rs []vector.Result
+	if werr := run(ctx, func() { rs, err = vec.SearchSeeded(q.Vector, q.N, seeds) }); werr != nil {
+		return c, werr
+	}
+	if err != nil {
+		return c, fmt.Errorf("vector search: %w", err)
+	}
+	c.Vector = make([]library.Hit, 0, len(rs))
+	for _, r := range rs {
+		c.Vector = append(c.Vector, library.Hit{Seq: r.ID, Score: float64(r.Score)})
+	}
+	return c, nil
+}
+
+// Check applies the consistency rule to the store and the in-memory
+// indexes.
+func (l *Backend) Check(ctx context.Context) (library.Health, error) {
+	var h library.Health
+	var err error
+	if h.Stats, err = l.db.Stats(); err != nil {
+		return h, err
+	}
+	if h.Meta, err = l.db.Meta(); err != nil {
+		return h, err
+	}
+	h.Index = l.Counts(ctx)
+	h.Problems = l.db.Check()
+	n := h.Stats.Chunks
+	h.Consistent = h.Problems == nil && n == h.Stats.Vectors && h.Index.LexicalPassages == n &&
+		(h.Meta.Embedder == nil || h.Index.VectorPassages == n)
+	return h, nil
+}
+
+// Overview is Check with the store's counts read from its totals record
+// and without its record-by-record check, and without loading a vector
+// index Open deferred (LoadedCounts): at a million passages 0.8 s where
+// loading the vector index took 2.6 s and 2 GB, and Check 22 s. A library
+// without the record is counted by a walk.
+//
+// A write is stored before its passages reach the indexes (Put: PutDocument,
+// then Apply), so counts read in between differ by that write: an
+// inconsistent reading is taken again every overviewRetry for up to
+// overviewWait, and only one that lasts is reported (a library being
+// written, e.g. `mcpvec info` answered by a running ingest, is not called
+// inconsistent; a damaged one costs overviewWait more).
+func (l *Backend) Overview(ctx context.Context) (library.Health, error) {
+	deadline := time.Now().Add(overviewWait)
+	for {
+		h, err := l.overviewOnce()
+		if err != nil || h.Consistent || time.Now().After(deadline) {
+			return h, err
+		}
+		select {
+		case <-ctx.Done():
+			return h, nil
+		case <-time.After(overviewRetry):
+		}
+	}
+}
+
+// overviewWait bounds how long Overview waits for a write in flight to
+// reach the indexes; overviewRetry is how often it looks again.
+const (
+	overviewWait  = 200 * time.Millisecond
+	overviewRetry = 2 * time.Millisecond
+)
+
+// overviewOnce is one reading of Overview.
+func (l *Backend) overviewOnce() (library.Health, error) {
+	var h library.Health
+	st, ok, err := l.db.Counts()
+	if err != nil {
+		return h, err
+	}
+	if !ok {
+		if st, err = l.db.Stats(); err != nil {
+			return h, err
+		}
+	}
+	h.Stats = st
+	if h.Meta, err = l.db.Meta(); err != nil {
+		return h, err
+	}
+	h.Index = l.LoadedCounts()
+	n := st.Chunks
+	h.Consistent = n == st.Vectors && h.Index.LexicalPassages == n &&
+		(h.Meta.Embedder == nil || h.Index.VectorsDeferred || h.Index.VectorPassages == n)
+	return h, nil
+}
+
+// LoadedCounts is Counts without starting or waiting for a vector load
+// Open deferred (LoadedCounter): while it has not ended VectorsDeferred is
+// set and VectorPassages 0. After a failed load it is Counts: no vectors
+// indexed.
+func (l *Backend) LoadedCounts() library.IndexStats {
+	d := l.pending()
+	if d == nil || isClosed(d.done) {
+		return l.Counts(context.Background()) // loaded: does not wait
+	}
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return library.IndexStats{LexicalPassages: l.lex.Len(), Dimensions: l.dim, VectorsDeferred: true}
+}
+
+// lexical returns BM25's q.N best and, for a hybrid search with a vector,
+// the first Options.VectorSeeds of its list as the graph's seeds. A vector
+// search is not seeded: BM25 would cost it more than raising ef buys
+// (BenchmarkRecallRealLibrary). BM25 may read its segment in place, in the
+// file's mapped pages: a fault there is an error matching store.ErrCorrupt.
+func (l *Backend) lexical(q library.Query) ([]library.Hit, []uint64, error) {
+	n, seeded := q.N, q.Mode == library.Hybrid && q.Vector != nil && l.opts.VectorSeeds > 0
+	if seeded {
+		// BM25's order is total: its n best begin with its q.N best.
+		n = max(n, l.opts.VectorSeeds)
+	}
+	var rs []lexical.Result
+	err := l.db.GuardFaults(func() {
+		if q.Tokens != nil {
+			rs = l.lex.SearchTokens(q.Tokens, n)
+		} else {
+			rs = l.lex.Search(q.Text, n)
+		}
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("lexical search: %w", err)
+	}
+	var seeds []uint64
+	if seeded {
+		seeds = make([]uint64, 0, min(len(rs), l.opts.VectorSeeds))
+		for _, r := range rs[:cap(seeds)] {
+			seeds = append(seeds, r.ID)
+		}
+	}
+	rs = rs[:min(len(rs), q.N)]
+	hits := make([]library.Hit, 0, len(rs))
+	for _, r := range rs {
+		hits = append(hits, library.Hit{Seq: r.ID, Score: float64(r.Score)})
+	}
+	return hits, seeds, nil
+}
+
+// ViewChunks lends the passages seqs (store.DB.ViewChunks); embedded is a
+// ChunkLender.
+func (l *Backend) ViewChunks(_ context.Context, seqs []uint64, fn func(i int, c *store.Chunk) bool) error {
+	return l.db.ViewChunks(seqs, fn)
+}
+
+// Move changes the document's path in one transaction and drops a
+// displaced document's passages from the indexes.
+func (l *Backend) Move(ctx context.Context, id, path, sourceURL string, modTime time.Time) (store.PutResult, error) {
+	res, err := l.db.MoveDocument(id, path, sourceURL, modTime)
+	if err != nil {
+		return res, err
+	}
+	return res, l.Apply(ctx, res)
+}

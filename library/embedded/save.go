@@ -1,0 +1,91 @@
+package embedded
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcpvec/mcpvec/index/vector"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// Save persists what changed in the indexes since the last Save or Open, in
+// one transaction, with the store generation they reflect (read before
+// they are written: a write applied meanwhile is then saved too, under an
+// older generation, which costs the next open a walk, never a miss). When
+// nothing changed and that generation is the one recorded, it begins no
+// transaction at all (unchanged): no commit, no sync of the file, and the
+// BM25 index keeps reading in place (a write would evict its pin).
+func (l *Backend) Save(ctx context.Context) error {
+	vec := l.savedVectors() // waits for a deferred load under way
+	if same, err := l.unchanged(vec, l.mark.value()); err != nil || same {
+		return err
+	}
+	return l.updateIndexes(func(tx *store.Tx) error {
+		gen := l.mark.value()
+		if err := l.saveIndexes(tx, vec); err != nil {
+			return err
+		}
+		return putIndexedGen(tx, gen)
+	})
+}
+
+// unchanged reports whether a Save would write what the file holds
+// already: neither index has unsaved changes and the generation recorded
+// with them is gen. A write applied after it looked is saved by the next
+// Save, as one applied after a Save is. Errors are the store's.
+func (l *Backend) unchanged(vec *vector.Index, gen uint64) (bool, error) {
+	if l.lex.Unsaved() || (vec != nil && vec.Unsaved()) {
+		return false, nil
+	}
+	var saved uint64
+	var ok bool
+	err := l.db.View(func(tx *store.Tx) (err error) { saved, ok, err = savedGen(tx); return err })
+	if err != nil {
+		return false, fmt.Errorf("read index generation: %w", err)
+	}
+	return ok && saved == gen, nil
+}
+
+// failIndexSave, set by tests, fails an index Save's transaction after the
+// indexes wrote into it (a full disk at commit).
+var failIndexSave func() error
+
+// updateIndexes runs fn, which saves indexes, in a write transaction; when
+// the transaction fails the saved generation is lost for good (genMark).
+func (l *Backend) updateIndexes(fn func(tx *store.Tx) error) error {
+	err := l.db.Update(func(tx *store.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		if failIndexSave != nil {
+			return failIndexSave()
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, store.ErrReadOnly) {
+		l.mark.lose()
+	}
+	return err
+}
+
+// saveIndexes saves the lexical index and vec (nil: none to save).
+func (l *Backend) saveIndexes(tx *store.Tx, vec *vector.Index) error {
+	kv, err := tx.Aux(AuxLexical)
+	if err != nil {
+		return err
+	}
+	if err := l.lex.Save(kv); err != nil {
+		return fmt.Errorf("save lexical index: %w", err)
+	}
+	if vec == nil {
+		return nil
+	}
+	if kv, err = tx.Aux(AuxVectors); err != nil {
+		return err
+	}
+	if err := vec.Save(kv); err != nil {
+		return fmt.Errorf("save vector index: %w", err)
+	}
+	return nil
+}

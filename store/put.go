@@ -1,0 +1,187 @@
+package store
+
+import (
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// PutResult says what PutDocument changed, for derived indexes.
+type PutResult struct {
+	Added    []uint64 // sequence numbers of the new passages
+	Removed  []uint64 // sequence numbers of passages it replaced
+	Replaced []string // ids of documents it replaced (same path or same id)
+	// Generation is the library's write generation after this write
+	// (Totals.Generation), 0 when the write changed no passage.
+	Generation uint64
+}
+
+// PutDocument writes a document, its passages and their vectors in one
+// transaction. A document with the same id, or another document at the same
+// SourcePath, is replaced in that same transaction. doc.Chunks is filled in.
+// The library's embedder must be set (SetEmbedder) and every vector must have
+// its dimensions (ErrDimensions). original may be nil.
+func (db *DB) PutDocument(doc *Document, chunks []Chunk, vectors [][]float32, original []byte) (PutResult, error) {
+	var res PutResult
+	if len(chunks) != len(vectors) {
+		return res, fmt.Errorf("put document %s: %d chunks but %d vectors", doc.ID, len(chunks), len(vectors))
+	}
+	if doc.ID == "" {
+		return res, fmt.Errorf("put document: empty id")
+	}
+	err := db.update(func(tx *bolt.Tx) error {
+		res = PutResult{}
+		if err := checkVectors(tx, doc.ID, vectors); err != nil {
+			return err
+		}
+		if err := replaceOld(tx, doc, &res); err != nil {
+			return err
+		}
+		if err := putChunks(tx, doc, chunks, vectors, &res); err != nil {
+			return err
+		}
+		if err := putRecord(tx, doc, original); err != nil {
+			return err
+		}
+		if err := addTotals(tx, 1, len(chunks), doc.Pages); err != nil {
+			return err
+		}
+		return bumpGeneration(tx, &res)
+	})
+	if err != nil {
+		return PutResult{}, fmt.Errorf("put document %s: %w", doc.ID, err)
+	}
+	return res, nil
+}
+
+// checkVectors refuses vectors of other dimensions than the library's.
+func checkVectors(tx *bolt.Tx, id string, vectors [][]float32) error {
+	emb, err := getEmbedder(tx.Bucket(bucketMeta))
+	if err != nil {
+		return err
+	}
+	if emb == nil {
+		return fmt.Errorf("put document %s: the library has no embedder recorded", id)
+	}
+	for i, v := range vectors {
+		if len(v) != emb.Dimensions {
+			return fmt.Errorf("put document %s chunk %d: %w (%d, want %d)", id, i, ErrDimensions, len(v), emb.Dimensions)
+		}
+	}
+	return nil
+}
+
+// replaceOld deletes the document doc replaces: another one at its path,
+// and an earlier version with its id.
+func replaceOld(tx *bolt.Tx, doc *Document, res *PutResult) error {
+	if old := tx.Bucket(bucketPaths).Get([]byte(doc.SourcePath)); old != nil && doc.SourcePath != "" && string(old) != doc.ID {
+		if err := deleteDoc(tx, string(old), res); err != nil {
+			return err
+		}
+	}
+	if tx.Bucket(bucketDocs).Get([]byte(doc.ID)) != nil {
+		return deleteDoc(tx, doc.ID, res)
+	}
+	return nil
+}
+
+// putChunks writes the passages and vectors under new sequence numbers,
+// recording them in doc.Chunks, chunks and res.
+func putChunks(tx *bolt.Tx, doc *Document, chunks []Chunk, vectors [][]float32, res *PutResult) error {
+	cb := tx.Bucket(bucketChunks)
+	doc.Chunks = make([]uint64, len(chunks))
+	for i := range chunks {
+		seq, err := cb.NextSequence()
+		if err != nil {
+			return err
+		}
+		chunks[i].Seq, chunks[i].DocID, chunks[i].Index = seq, doc.ID, i
+		if err := cb.Put(seqKey(seq), encodeChunk(&chunks[i])); err != nil {
+			return err
+		}
+		if err := putVector(tx, seq, vectors[i]); err != nil {
+			return err
+		}
+		doc.Chunks[i] = seq
+		res.Added = append(res.Added, seq)
+	}
+	return nil
+}
+
+// putRecord writes the document record, its text, its original (when not
+// nil) and its path entry.
+func putRecord(tx *bolt.Tx, doc *Document, original []byte) error {
+	if err := putJSON(tx.Bucket(bucketDocs), []byte(doc.ID), doc); err != nil {
+		return err
+	}
+	if err := tx.Bucket(bucketTexts).Put([]byte(doc.ID), aliasBytes(doc.Text)); err != nil {
+		return err
+	}
+	if original != nil {
+		if err := tx.Bucket(bucketOriginals).Put([]byte(doc.ID), original); err != nil {
+			return err
+		}
+	}
+	if doc.SourcePath != "" {
+		return tx.Bucket(bucketPaths).Put([]byte(doc.SourcePath), []byte(doc.ID))
+	}
+	return nil
+}
+
+// DeleteDocument removes a document, its passages, vectors and original in
+// one transaction. It returns the removed passages' sequence numbers, or
+// ErrNotFound.
+func (db *DB) DeleteDocument(id string) ([]uint64, error) {
+	res, err := db.RemoveDocument(id)
+	return res.Removed, err
+}
+
+// RemoveDocument is DeleteDocument reporting the whole result: the removed
+// passages, the document id and the write's generation.
+func (db *DB) RemoveDocument(id string) (PutResult, error) {
+	var res PutResult
+	err := db.update(func(tx *bolt.Tx) error {
+		res = PutResult{}
+		if tx.Bucket(bucketDocs).Get([]byte(id)) == nil {
+			return fmt.Errorf("document %s: %w", id, ErrNotFound)
+		}
+		if err := deleteDoc(tx, id, &res); err != nil {
+			return err
+		}
+		return bumpGeneration(tx, &res)
+	})
+	if err != nil {
+		return PutResult{}, err
+	}
+	return res, nil
+}
+
+func deleteDoc(tx *bolt.Tx, id string, res *PutResult) error {
+	d, err := getDoc(tx, id)
+	if err != nil {
+		return err
+	}
+	cb := tx.Bucket(bucketChunks)
+	for _, seq := range d.Chunks {
+		if err := cb.Delete(seqKey(seq)); err != nil {
+			return err
+		}
+		if err := deleteVector(tx, seq); err != nil {
+			return err
+		}
+		res.Removed = append(res.Removed, seq)
+	}
+	pb := tx.Bucket(bucketPaths)
+	if cur := pb.Get([]byte(d.SourcePath)); cur != nil && string(cur) == id {
+		if err := pb.Delete([]byte(d.SourcePath)); err != nil {
+			return err
+		}
+	}
+	for _, b := range [][]byte{bucketDocs, bucketTexts, bucketOriginals} {
+		if err := tx.Bucket(b).Delete([]byte(id)); err != nil {
+			return err
+		}
+	}
+	res.Replaced = append(res.Replaced, id)
+	return addTotals(tx, -1, -len(d.Chunks), -d.Pages)
+}
