@@ -42,3 +42,16 @@ func TestStemCacheMatchesSnowball(t *testing.T) {
 		t.Errorf("the cache holds %d words, more than %d", size, stemCacheMax)
 	}
 }
+
+// TestStem: only plain words (lower-case ASCII letters, longer than two)
+// are stemmed; anything else comes back as it went in.
+func TestStem(t *testing.T) {
+	for in, want := range map[string]string{
+		"running": "run", "studies": "studi", "cats": "cat",
+		"is": "is", "Running": "Running", "café": "café", "v2": "v2", "": "",
+	} {
+		if got := Stem(in); got != want {
+			t.Errorf("Stem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
