@@ -18,8 +18,9 @@ const corpusDir = "../../shared/pdfs/corpus"
 
 // BenchmarkIngestPDFCorpus ingests every PDF of the shared corpus into a new
 // library per iteration: extraction (pdfium-wasm, fallback worker disabled),
-// chunking, offline embedding and one transaction per document, fsync on.
-// Reports pages/s and passages/s.
+// chunking, offline embedding, one transaction per document (fsync on) and
+// the library's indexing of what it stored, through its write door as
+// `mcpvec ingest` writes. Reports pages/s and passages/s.
 func BenchmarkIngestPDFCorpus(b *testing.B) {
 	if _, err := os.Stat(corpusDir); err != nil {
 		b.Skipf("shared PDF corpus not found at %s", corpusDir)
@@ -66,7 +67,8 @@ func BenchmarkEmbedHash(b *testing.B) {
 }
 
 // BenchmarkIngestText ingests generated text files (no PDF extraction) to
-// show the pipeline's own cost: chunking, embedding, the store.
+// show the pipeline's own cost: chunking, embedding, the store and the
+// library's indexes.
 func BenchmarkIngestText(b *testing.B) {
 	var chunks int
 	for b.Loop() {

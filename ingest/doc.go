@@ -13,10 +13,13 @@
 //     every file either fully ingested or absent; rerunning continues.
 //   - An Ingester is safe for concurrent use, but the store admits one
 //     writing process at a time.
-//   - Documents are stored through Options.Put (cmd passes the live
-//     library's, which indexes them and keeps the resumable embed cache);
-//     ingest itself names no bucket. Progress is a line redrawn on
-//     Options.Progress with Options.ProgressNote appended.
+//   - An Ingester has one door to storage, the Library interface it
+//     declares: look a document up by path or id, and put a document with
+//     its passages, vectors and original. cmd passes the live library's
+//     write session (library.Writes), which indexes what it is handed and
+//     keeps the resumable embed cache; ingest itself names no bucket.
+//   - Progress is reported as events (Progress) to Options.Progress; cmd
+//     draws them as a terminal line.
 //   - Document ids are the first 16 hex digits of the SHA-256 of the file's
 //     bytes: stable across restarts and re-ingests of an unchanged file.
 package ingest

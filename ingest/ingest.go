@@ -21,6 +21,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/chunk"
 	"github.com/mcpvec/mcpvec/ingest/discover"
 	"github.com/mcpvec/mcpvec/ingest/extract"
+	"github.com/mcpvec/mcpvec/internal/bytesize"
 	"github.com/mcpvec/mcpvec/store"
 	"golang.org/x/sync/errgroup"
 )
@@ -49,18 +50,10 @@ type Options struct {
 	// DropOriginals skips storing each file's bytes; by default they are
 	// kept so the server's /docs links can serve the original file.
 	DropOriginals bool
-	// Put stores a document with its passages, their vectors and its
-	// original bytes (nil: none); default store.DB.PutDocument on the
-	// Ingester's store. Its error fails that file.
-	Put func(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error)
-	// OnWrite is called after each document write with what changed, e.g.
-	// to update in-memory indexes. Its error fails that file.
-	OnWrite func(store.PutResult) error
-	// Progress receives a progress line on a terminal; nil for none.
-	Progress io.Writer
-	// ProgressNote, if set, is called on each redraw of the progress line
-	// and its text appended to the line (e.g. embedding throughput).
-	ProgressNote func() string
+	// Progress, if set, is told where the run stands (a Progress) when it
+	// starts, after each file and when it ends; cmd draws a terminal line
+	// from it. Calls come one at a time, never concurrently.
+	Progress func(Progress)
 	// Report receives one line per file that was not ingested (and, with
 	// Verbose, per ingested file); nil discards them.
 	Report  io.Writer
@@ -110,18 +103,27 @@ func counted(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
-// Store is what an Ingester looks documents up in and, unless
-// Options.Put is set, writes them to: a *store.DB, or another backend of
-// the same shape. Lookups of an unknown document return an error.
-type Store interface {
-	DocumentByPath(path string) (*store.Document, error)
-	DocumentInfo(id string) (*store.Document, error)
-	PutDocument(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error)
+// Library is an Ingester's one door to storage: where it looks documents
+// up and stores them. The library's write session (library.Writes)
+// implements it: Put indexes what it stores and keeps the resumable embed
+// cache. Its methods must be safe for concurrent use. Lookups of an
+// unknown document return an error.
+type Library interface {
+	// DocumentByPath returns the document ingested from path, without
+	// its text.
+	DocumentByPath(ctx context.Context, path string) (*store.Document, error)
+	// DocumentInfo returns document id, without its text.
+	DocumentInfo(ctx context.Context, id string) (*store.Document, error)
+	// Put stores a document with its passages, their vectors and its
+	// original bytes (nil: none), replacing an earlier version with the
+	// same id or path. Its error fails that file; one wrapping
+	// store.ErrCorrupt stops the batch.
+	Put(ctx context.Context, doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error)
 }
 
-// Ingester writes documents into one store.
+// Ingester writes documents into one library.
 type Ingester struct {
-	db   Store
+	lib  Library
 	ex   Extractor
 	emb  Embedder
 	opts Options
@@ -130,9 +132,9 @@ type Ingester struct {
 	claims map[string]string // document id -> the path being ingested under it
 }
 
-// New returns an Ingester. The library's embedder identity must already be
-// recorded in db (store.DB.SetEmbedder).
-func New(db Store, ex Extractor, emb Embedder, opts Options) *Ingester {
+// New returns an Ingester writing through lib. The library's embedder
+// identity must already be recorded (store.DB.SetEmbedder).
+func New(lib Library, ex Extractor, emb Embedder, opts Options) *Ingester {
 	if opts.Chunk == (chunk.Options{}) {
 		opts.Chunk = chunk.DefaultOptions()
 	}
@@ -148,10 +150,7 @@ func New(db Store, ex Extractor, emb Embedder, opts Options) *Ingester {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if opts.Put == nil {
-		opts.Put = db.PutDocument
-	}
-	return &Ingester{db: db, ex: ex, emb: emb, opts: opts}
+	return &Ingester{lib: lib, ex: ex, emb: emb, opts: opts}
 }
 
 type outcome int
@@ -198,7 +197,7 @@ func (in *Ingester) Run(ctx context.Context, args []string) (Summary, error) {
 // discover.WalkWith (Rel gives the source URL with Options.URLPrefix),
 // adding to what Run would count. It returns an error only when nothing
 // could be attempted; per-file failures are in Summary.Failed. It is safe
-// for concurrent use when Options.Put is.
+// for concurrent use.
 func (in *Ingester) Files(ctx context.Context, files []discover.File) (Summary, error) {
 	start := time.Now()
 	var sum Summary
@@ -214,7 +213,7 @@ func (in *Ingester) Files(ctx context.Context, files []discover.File) (Summary, 
 // library file (store.ErrCorrupt) is no one file's failure: it stops the
 // batch and comes back as the error.
 func (in *Ingester) files(ctx context.Context, files []discover.File, sum *Summary) error {
-	prog := newProgress(in.opts.Progress, in.opts.ProgressNote, len(files))
+	prog := newProgress(in.opts.Progress, len(files))
 	defer prog.stop()
 	var mu sync.Mutex
 	var damaged error
@@ -293,7 +292,7 @@ func (in *Ingester) file(ctx context.Context, f discover.File) (res fileResult) 
 		return failure(ctx.Err())
 	}
 	if f.Size > in.opts.MaxBytes {
-		return failure(fmt.Errorf("%w: %s exceeds the %s limit%s", extract.ErrTooLarge, store.FormatSize(f.Size), store.FormatSize(in.opts.MaxBytes), in.opts.SizeHint))
+		return failure(fmt.Errorf("%w: %s exceeds the %s limit%s", extract.ErrTooLarge, bytesize.Format(f.Size), bytesize.Format(in.opts.MaxBytes), in.opts.SizeHint))
 	}
 	// The file the walk listed, no more: a path swapped for a FIFO or a
 	// link to /dev/zero since then is refused, not read for ever.
@@ -308,7 +307,7 @@ func (in *Ingester) file(ctx context.Context, f discover.File) (res fileResult) 
 	id := shaHex[:16]
 	srcURL := in.sourceURL(f)
 	if !in.opts.Force {
-		if old, err := in.db.DocumentByPath(f.Path); err == nil && old.SHA256 == shaHex && old.SourceURL == srcURL {
+		if old, err := in.lib.DocumentByPath(ctx, f.Path); err == nil && old.SHA256 == shaHex && old.SourceURL == srcURL {
 			return fileResult{how: unchanged}
 		}
 	}
@@ -319,7 +318,7 @@ func (in *Ingester) file(ctx context.Context, f discover.File) (res fileResult) 
 	}
 	defer in.release(id)
 	if !in.opts.Force {
-		if other, err := in.db.DocumentInfo(id); err == nil && other.SourcePath != f.Path {
+		if other, err := in.lib.DocumentInfo(ctx, id); err == nil && other.SourcePath != f.Path {
 			return duplicateOf(other.SourcePath, id)
 		}
 	}
@@ -395,14 +394,9 @@ func (in *Ingester) process(ctx context.Context, f discover.File, data []byte, s
 	if !in.opts.DropOriginals {
 		orig = data
 	}
-	put, err := in.opts.Put(doc, sc, vecs, orig)
+	put, err := in.lib.Put(ctx, doc, sc, vecs, orig)
 	if err != nil {
 		return failure(err)
-	}
-	if in.opts.OnWrite != nil {
-		if err := in.opts.OnWrite(put); err != nil {
-			return failure(fmt.Errorf("update indexes: %w", err))
-		}
 	}
 	return fileResult{how: ingested, pages: len(xd.Pages), chunks: len(cs), removed: len(put.Removed)}
 }

@@ -13,11 +13,14 @@ import (
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	"github.com/mcpvec/mcpvec/ingest/sync/synctest"
+	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
 )
 
 type env struct {
 	db  *store.DB
+	lib *library.Library
 	ex  *extract.Extractor
 	emb embed.Embedder
 	dir string
@@ -26,7 +29,11 @@ type env struct {
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	db, emb, ex := synctest.Pipeline(t)
-	return &env{db: db, ex: ex, emb: emb, dir: t.TempDir()}
+	lib, err := embedded.Open(context.Background(), db, emb, library.OptionsFor(embed.TraitsOf(emb.Identity())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &env{db: db, lib: lib, ex: ex, emb: emb, dir: t.TempDir()}
 }
 
 func (e *env) write(t testing.TB, rel, content string) string {
@@ -39,10 +46,16 @@ func (e *env) write(t testing.TB, rel, content string) string {
 	return p
 }
 
+// run ingests args through the library's write door, as cmd does.
 func (e *env) run(t testing.TB, opts ingest.Options, args ...string) ingest.Summary {
 	t.Helper()
-	sum, err := ingest.New(e.db, e.ex, e.emb, opts).Run(context.Background(), args)
+	ctx := context.Background()
+	w := e.lib.BeginWrites(ctx, e.emb, e.emb.Identity(), 0, 0, 0)
+	sum, err := ingest.New(w, e.ex, w.Embedder(), opts).Run(ctx, args)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Finish(len(sum.Failed) == 0); err != nil {
 		t.Fatal(err)
 	}
 	return sum
@@ -105,16 +118,40 @@ func TestIngestFailuresAndDuplicates(t *testing.T) {
 	}
 }
 
-func TestIngestOnWriteSeesEveryChange(t *testing.T) {
+// TestIngestWritesThroughTheLibrary: what an ingest stores reaches the
+// library's indexes through its one door, a re-ingest replacing the
+// passages it stored before, and progress is reported at the start, after
+// each file and at the end.
+func TestIngestWritesThroughTheLibrary(t *testing.T) {
 	e := newEnv(t)
 	p := e.write(t, "x.txt", strings.Repeat("Sentence about rivers and deltas. ", 200))
-	var added, removed int
-	onWrite := func(r store.PutResult) error { added += len(r.Added); removed += len(r.Removed); return nil }
-	e.run(t, ingest.Options{OnWrite: onWrite}, p)
-	first := added
-	e.run(t, ingest.Options{OnWrite: onWrite, Force: true}, p)
-	if first < 2 || removed != first || added != 2*first {
-		t.Fatalf("added %d removed %d (first run %d)", added, removed, first)
+	e.write(t, "y.txt", "A short note on estuaries.")
+	var seen []ingest.Progress
+	progress := func(p ingest.Progress) { seen = append(seen, p) }
+	first := e.run(t, ingest.Options{Progress: progress}, filepath.Join(e.dir, "files"))
+	again := e.run(t, ingest.Options{Force: true}, p)
+	if first.Chunks < 3 || again.Removed != again.Chunks || again.Chunks != first.Chunks-1 {
+		t.Fatalf("first run %+v, forced re-ingest %+v", first, again)
+	}
+	st, err := e.db.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ix := e.lib.IndexStats(); ix.LexicalPassages != st.Chunks || ix.VectorPassages != st.Chunks || st.Chunks != first.Chunks {
+		t.Fatalf("indexes %+v, store %d passages, ingested %d", ix, st.Chunks, first.Chunks)
+	}
+	resp, err := e.lib.Search(context.Background(), "estuaries", library.SearchOptions{K: 1, Mode: library.Lexical})
+	if err != nil || len(resp.Results) != 1 || !strings.HasSuffix(resp.Results[0].Source, "y.txt") {
+		t.Fatalf("search = %+v, %v", resp, err)
+	}
+	want := []ingest.Progress{{Total: 2}, {Files: 1, Total: 2}, {Files: 2, Total: 2}, {Files: 2, Total: 2, Done: true}}
+	if len(seen) != len(want) || seen[3].Passages != first.Chunks || seen[3].Pages != first.Pages {
+		t.Fatalf("progress = %+v, want %d reports ending with %d pages, %d passages", seen, len(want), first.Pages, first.Chunks)
+	}
+	for i, w := range want {
+		if got := seen[i]; got.Files != w.Files || got.Total != w.Total || got.Done != w.Done {
+			t.Errorf("progress report %d = %+v, want %+v", i, got, w)
+		}
 	}
 }
 

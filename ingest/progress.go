@@ -1,72 +1,44 @@
 package ingest
 
-import (
-	"fmt"
-	"io"
-	"sync"
-	"time"
-)
-
-// progress redraws one status line on a terminal every few hundred
-// milliseconds; with a nil writer it does nothing.
-type progress struct {
-	w                   io.Writer
-	note                func() string
-	total               int
-	mu                  sync.Mutex
-	files, pages, parts int
-	start               time.Time
-	done                chan struct{}
-	wg                  sync.WaitGroup
+// Progress is where an ingest run (one Run or Files call) stands, as
+// Options.Progress is told it: once when the run starts (no file done),
+// after each file, and once more when it ends (Done).
+type Progress struct {
+	Files, Total    int  // files done, of the Total the run was given
+	Pages, Passages int  // of the files done
+	Done            bool // the run has ended: the last report of the run
 }
 
-func newProgress(w io.Writer, note func() string, total int) *progress {
-	p := &progress{w: w, note: note, total: total, start: time.Now(), done: make(chan struct{})}
-	if w == nil {
-		return p
+// progress counts a run's files for Options.Progress; with a nil func it
+// does nothing. Its callers serialise add and stop.
+type progress struct {
+	report func(Progress)
+	at     Progress
+}
+
+// newProgress reports the start of a run of total files.
+func newProgress(report func(Progress), total int) *progress {
+	p := &progress{report: report, at: Progress{Total: total}}
+	if report != nil {
+		report(p.at)
 	}
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		t := time.NewTicker(250 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.done:
-				return
-			case <-t.C:
-				p.draw()
-			}
-		}
-	}()
 	return p
 }
 
+// add counts a file done, with its pages and passages.
 func (p *progress) add(pages, chunks int) {
-	p.mu.Lock()
-	p.files++
-	p.pages += pages
-	p.parts += chunks
-	p.mu.Unlock()
-}
-
-func (p *progress) draw() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	secs := time.Since(p.start).Seconds()
-	line := fmt.Sprintf("\r\033[Kfiles %d/%d  pages %d  passages %d  %.1f pages/s  %.0f passages/s",
-		p.files, p.total, p.pages, p.parts, float64(p.pages)/secs, float64(p.parts)/secs)
-	if p.note != nil {
-		line += p.note()
+	p.at.Files++
+	p.at.Pages += pages
+	p.at.Passages += chunks
+	if p.report != nil {
+		p.report(p.at)
 	}
-	io.WriteString(p.w, line)
 }
 
+// stop reports the end of the run.
 func (p *progress) stop() {
-	if p.w == nil {
-		return
+	p.at.Done = true
+	if p.report != nil {
+		p.report(p.at)
 	}
-	close(p.done)
-	p.wg.Wait()
-	fmt.Fprint(p.w, "\r\033[K")
 }

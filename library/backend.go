@@ -27,7 +27,8 @@ import (
 type Backend interface {
 	// Put stores a document with its passages, their vectors and its
 	// original bytes (nil: none), replacing an earlier version with the same
-	// id or path, and indexes the passages.
+	// id or path, and indexes the passages from what it is handed (chunks
+	// and vecs, whose Seq it sets), not from a read of what it stored.
 	Put(ctx context.Context, doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error)
 	// Apply indexes a write made directly to the backend's store; a backend
 	// whose writes all go through Put may treat it as a no-op.
@@ -35,6 +36,9 @@ type Backend interface {
 	// Delete removes a document with its passages and vectors and returns
 	// the removed passages' sequence numbers.
 	Delete(ctx context.Context, id string) ([]uint64, error)
+	// DocumentByPath returns the document stored from a source path,
+	// without its text.
+	DocumentByPath(ctx context.Context, path string) (*store.Document, error)
 	// Document returns a document; with text false, without its text, and
 	// then possibly shared with other callers: it must not be modified.
 	Document(ctx context.Context, id string, text bool) (*store.Document, error)

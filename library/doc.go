@@ -1,7 +1,8 @@
 // Package library is mcpvec's live library: the one query path and every
 // write. It answers search and fetch with the exact objects that the MCP
 // tools return and `mcpvec search --json` / `fetch --json` print; it stores
-// ingested documents (Writes.Put), removes them (Remove), follows a renamed
+// ingested documents (Writes, ingest's door: Put indexes what it is
+// handed, never reading it back), removes them (Remove), follows a renamed
 // file without re-embedding it (Move) and checks consistency (Check).
 // View lays a document's text out unit by unit for the server's text view;
 // search and fetch results carry the anchor in it that a citation opens

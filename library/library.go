@@ -202,7 +202,8 @@ func (l *Library) Backend() Backend { return l.be }
 
 // Apply brings the indexes up to date after a store write made directly to
 // the store (store.DB.PutDocument): it removes the removed passages and
-// indexes the added ones. Call Save to persist.
+// indexes the added ones, read back from the store (Writes.Put indexes
+// what it is handed instead). Call Save to persist.
 func (l *Library) Apply(res store.PutResult) error { return l.be.Apply(context.Background(), res) }
 
 // Save persists what changed in the indexes since the last Save or Open.

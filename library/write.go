@@ -10,9 +10,10 @@ import (
 	"github.com/mcpvec/mcpvec/store"
 )
 
-// Writes is one ingest's write session on a Library: the embedder to embed
-// with (wrapped in an EmbedCache for network embedders), what to call after
-// each document write, and a periodic index save. Create it with
+// Writes is one ingest's write session on a Library and ingest's door to
+// it (ingest.Library): the embedder to embed with (wrapped in an
+// EmbedCache for network embedders), the lookups and the document writes
+// ingest makes, and a periodic index save. Create it with
 // BeginWrites and end it with Finish. Its methods are safe for concurrent
 // use.
 type Writes struct {
@@ -53,13 +54,28 @@ func (w *Writes) Cached() (EmbedCacheStats, bool) {
 	return w.cache.Stats(), true
 }
 
+// DocumentByPath returns the document ingested from path, without its
+// text, or an error wrapping store.ErrNotFound: ingest's lookup of a file
+// already stored. Errors are the backend's.
+func (w *Writes) DocumentByPath(ctx context.Context, path string) (*store.Document, error) {
+	return w.lib.be.DocumentByPath(ctx, path)
+}
+
+// DocumentInfo returns document id without its text, or an error wrapping
+// store.ErrNotFound: ingest's check for the same content at another path.
+// The record may be shared: it must not be modified.
+func (w *Writes) DocumentInfo(ctx context.Context, id string) (*store.Document, error) {
+	return w.lib.be.Document(ctx, id, false)
+}
+
 // Put stores a document with its passages, their vectors and its original
-// bytes (nil: none) through the backend, which indexes them, and drops the
-// passages' cache entries. A failure to drop them is only logged (it costs
-// disk, not correctness, and the next clean run clears the cache). Errors
-// are the backend's. It has the shape of ingest.Options.Put.
-func (w *Writes) Put(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
-	res, err := w.lib.be.Put(context.Background(), doc, chunks, vecs, original)
+// bytes (nil: none) through the backend, which indexes them from what it
+// is handed, and drops the passages' cache entries. A failure to drop them
+// is only logged (it costs disk, not correctness, and the next clean run
+// clears the cache). Errors are the backend's. With DocumentByPath and
+// DocumentInfo it is ingest's door to the library (ingest.Library).
+func (w *Writes) Put(ctx context.Context, doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
+	res, err := w.lib.be.Put(ctx, doc, chunks, vecs, original)
 	if err != nil || w.cache == nil {
 		return res, err
 	}

@@ -95,17 +95,3 @@ func (r *OriginalReader) Seek(offset int64, whence int) (int64, error) {
 	r.off = offset
 	return offset, nil
 }
-
-// FormatSize writes a file size the way mcpvec shows sizes to people: bytes
-// below 1 KiB, else one decimal in KiB, MiB or GiB ("1.5 MiB").
-func FormatSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}

@@ -152,35 +152,42 @@ func openTestLibrary(ctx context.Context, c config, dir string) (*testLibrary, e
 	return &testLibrary{db: db, lib: lib, emb: emb, opts: opts, dir: dir, noHeadIndex: c.noHeadIndex}, nil
 }
 
-// putWithoutHeadings stores passages without their heading paths and with
-// vectors of their text alone, so that neither index sees the headings
-// while the passages are still cut at them.
-func (t *testLibrary) putWithoutHeadings(ctx context.Context) func(*store.Document, []store.Chunk, [][]float32, []byte) (store.PutResult, error) {
-	return func(d *store.Document, chunks []store.Chunk, _ [][]float32, orig []byte) (store.PutResult, error) {
-		texts := make([]string, len(chunks))
-		for i := range chunks {
-			chunks[i].Headings = nil
-			texts[i] = chunks[i].Text
-		}
-		vecs, err := t.emb.Embed(ctx, texts)
-		if err != nil {
-			return store.PutResult{}, err
-		}
-		return t.db.PutDocument(d, chunks, vecs, orig)
-	}
+// withoutHeadings is the library's write door storing passages without
+// their heading paths and with vectors of their text alone, so that
+// neither index sees the headings while the passages are still cut at
+// them.
+type withoutHeadings struct {
+	*library.Writes
+	emb embed.Embedder
 }
 
+func (w withoutHeadings) Put(ctx context.Context, d *store.Document, chunks []store.Chunk, _ [][]float32, orig []byte) (store.PutResult, error) {
+	texts := make([]string, len(chunks))
+	for i := range chunks {
+		chunks[i].Headings = nil
+		texts[i] = chunks[i].Text
+	}
+	vecs, err := w.emb.Embed(ctx, texts)
+	if err != nil {
+		return store.PutResult{}, err
+	}
+	return w.Writes.Put(ctx, d, chunks, vecs, orig)
+}
+
+// ingest ingests paths through the library's write door. The offline
+// embedder is not cached and no index is saved: the eval only searches.
 func (t *testLibrary) ingest(ctx context.Context, paths []string, co chunk.Options) (ingest.Summary, error) {
 	ex, err := extract.New(ctx, extract.Options{})
 	if err != nil {
 		return ingest.Summary{}, err
 	}
 	defer ex.Close()
-	opts := ingest.Options{Chunk: co, OnWrite: t.lib.Apply, DropOriginals: true, Workers: 2}
+	w := t.lib.BeginWrites(ctx, t.emb, t.emb.Identity(), 0, 0, 0)
+	var door ingest.Library = w
 	if t.noHeadIndex {
-		opts.Put = t.putWithoutHeadings(ctx)
+		door = withoutHeadings{w, t.emb}
 	}
-	in := ingest.New(t.db, ex, t.emb, opts)
+	in := ingest.New(door, ex, t.emb, ingest.Options{Chunk: co, DropOriginals: true, Workers: 2})
 	sum, err := in.Run(ctx, paths)
 	if err == nil && len(sum.Failed) > 0 {
 		err = fmt.Errorf("%d files failed, first: %v", len(sum.Failed), sum.Failed[0])

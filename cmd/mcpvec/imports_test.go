@@ -23,7 +23,7 @@ func TestImportLayering(t *testing.T) {
 		"store":    {"store"},
 		"index":    {"index", "analysis"},
 		"analysis": {"analysis"},
-		"ingest":   {"ingest", "store", "index", "analysis"},
+		"ingest":   {"ingest", "store", "index", "analysis", "internal"},
 		"server":   {"server", "library", "store", "index", "internal"},
 		// The core and its backends: never server or cmd; of ingest only
 		// the embedder interface (the exact rules below).
@@ -67,6 +67,7 @@ func TestImportLayering(t *testing.T) {
 		"internal/golden":               {}, // the -update test kit, a leaf
 		"internal/reallib":              {"library", "library/embedded", "store", "ingest/embed", "internal/evalset", "internal/cputime"},
 		"internal/cputime":              {}, // CPU clocks for benchmarks and harnesses, a leaf
+		"internal/bytesize":             {}, // sizes as people read them, for ingest and the web page, a leaf
 		"server/mcptest":                {}, // the MCP test kit: tool calls, the Node clients
 		"ingest/extract/extracttest":    {}, // documents of every format, for tests
 		"server/admin":                  {}, // a leaf; server/admin/imports_test.go checks only cmd imports it
@@ -77,7 +78,7 @@ func TestImportLayering(t *testing.T) {
 		"ingest/watch":         {"ingest/sync", "ingest/discover"},
 		// The web interface reads and writes through the live library; uploads
 		// reach ingest only through the func cmd passes it.
-		"server/web": {"server", "library", "server/oauth", "store", "server/internal/client", "server/internal/loopback"},
+		"server/web": {"server", "library", "server/oauth", "store", "server/internal/client", "server/internal/loopback", "internal/bytesize"},
 		// Who a request is from, for per-client limits: a leaf the server and
 		// the web page share.
 		"server/internal/client": {"server/internal/loopback"},

@@ -102,11 +102,10 @@ func ingestFiles(ctx context.Context, e *env, h *handle, paths []string, xo extr
 	defer ex.Close()
 	batch, par := embedBatching(e, h.emb.Identity())
 	w := h.lib.BeginWrites(ctx, h.emb, h.emb.Identity(), batch, par, 30*time.Second)
-	opts.Put = w.Put
-	if opts.Progress = progressTo(e); opts.Progress != nil {
-		opts.ProgressNote = embedNote(w, h.emb, time.Now())
+	if to := progressTo(e); to != nil {
+		opts.Progress = newProgressLine(to, embedNote(w, h.emb, time.Now()))
 	}
-	sum, runErr := ingest.New(h.docs, ex, w.Embedder(), opts).Run(ctx, paths)
+	sum, runErr := ingest.New(w, ex, w.Embedder(), opts).Run(ctx, paths)
 	if err := w.Finish(runErr == nil && len(sum.Failed) == 0); err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ type syncConfig struct {
 	retry    bool // read files remembered as unreadable again
 	settle   time.Duration
 	report   io.Writer
-	progress io.Writer
+	progress func(ingest.Progress) // draws the progress line; nil: none
 }
 
 func runSync(ctx context.Context, e *env, args []string) error {
@@ -66,7 +66,7 @@ func runSync(ctx context.Context, e *env, args []string) error {
 			st.syncMu.Lock()
 			defer st.syncMu.Unlock()
 		}
-		cfg.progress = progressTo(e)
+		cfg.progress = newProgressLine(progressTo(e), nil)
 		return syncCommand(ctx, e, h, roots, cfg, *dry, len(pos) > 0)
 	})
 }
@@ -130,9 +130,9 @@ func syncRoots(ctx context.Context, h *handle, roots []isync.Root, cfg syncConfi
 				return ingest.Summary{}, err
 			}
 		}
-		return ingest.New(h.db, ex, w.Embedder(), ingest.Options{
+		return ingest.New(w, ex, w.Embedder(), ingest.Options{
 			Chunk: r.Chunk, MaxBytes: cfg.maxBytes, SizeHint: " (--max-size)", URLPrefix: r.URLPrefix,
-			Workers: cfg.workers, Put: w.Put, Report: cfg.report, Verbose: cfg.verbose, Progress: cfg.progress,
+			Workers: cfg.workers, Report: cfg.report, Verbose: cfg.verbose, Progress: cfg.progress,
 		}).Files(ctx, files)
 	}
 	sum, err := newSyncer(h, cfg, ingestFn).Run(ctx, roots)

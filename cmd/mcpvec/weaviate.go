@@ -20,7 +20,6 @@ type docStore interface {
 	Documents() ([]*store.Document, error)
 	DocumentByPath(path string) (*store.Document, error)
 	DocumentInfo(id string) (*store.Document, error)
-	PutDocument(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error)
 	Meta() (store.Meta, error)
 	SetEmbedder(e store.EmbedderInfo) error
 	SettingOrCreate(name string, create func() ([]byte, error)) ([]byte, error)
@@ -106,11 +105,16 @@ func openWeaviate(ctx context.Context, e *env, url string, cf *collectionFlags, 
 }
 
 // wvDocs is the Weaviate backend in the shape of docStore, whose
-// Documents, as store.DB's, takes no context (the seam's does).
+// Documents and DocumentByPath, as store.DB's, take no context (the
+// seam's do).
 type wvDocs struct{ *wvlib.Backend }
 
 func (d wvDocs) Documents() ([]*store.Document, error) {
 	return d.Backend.Documents(context.Background())
+}
+
+func (d wvDocs) DocumentByPath(path string) (*store.Document, error) {
+	return d.Backend.DocumentByPath(context.Background(), path)
 }
 
 // openWeaviateStore opens the collection at url with the CLI's analyzer.

@@ -287,34 +287,70 @@ func (s *storeVectors) Vectors(ids []uint64, fn func(i int, vec []float32)) erro
 }
 
 // Apply brings the in-memory indexes up to date after a store write: it
-// removes the removed passages and indexes the added ones. Call Save to
-// persist.
+// removes the removed passages and indexes the added ones, read from the
+// store. Call Save to persist.
 func (l *Backend) Apply(ctx context.Context, res store.PutResult) error {
-	if err := l.apply(res); err != nil {
+	if err := l.apply(res, nil); err != nil {
 		return err
 	}
 	l.mark.applied(res.Generation)
 	return nil
 }
 
-func (l *Backend) apply(res store.PutResult) error {
+// readBack, set by tests, runs when passages a write added are read back
+// from the store to be indexed.
+var readBack func()
+
+// handed is a write's passages and vectors as Put was handed them, in the
+// order of its PutResult.Added.
+type handed struct {
+	chunks []store.Chunk
+	vecs   [][]float32
+}
+
+// apply removes res's removed passages from the indexes and adds its added
+// ones, from h, or when h is nil from the store.
+func (l *Backend) apply(res store.PutResult, h *handed) error {
 	l.docs.clear()
 	for _, s := range res.Removed {
 		l.lex.Delete(s)
 	}
-	if len(res.Added) > 0 {
-		chunks, err := l.db.Chunks(res.Added)
-		if err != nil {
-			return fmt.Errorf("apply: %w", err)
-		}
-		for _, c := range chunks {
-			l.lex.Add(c.Seq, c.IndexText())
-		}
+	if err := l.applyLexical(res.Added, h); err != nil {
+		return err
 	}
 	if l.leaveVectors() || l.queueVectors(res) {
 		return nil
 	}
-	return l.applyVectors(l.vectors(), res)
+	var vecs [][]float32
+	if h != nil {
+		vecs = h.vecs
+	}
+	return l.applyVectors(l.vectors(), res, vecs)
+}
+
+// applyLexical adds the passages added to the BM25 index, their texts
+// taken from h or, when h is nil, read from the store.
+func (l *Backend) applyLexical(added []uint64, h *handed) error {
+	if h != nil {
+		for i, s := range added {
+			l.lex.Add(s, h.chunks[i].IndexText())
+		}
+		return nil
+	}
+	if len(added) == 0 {
+		return nil
+	}
+	if readBack != nil {
+		readBack()
+	}
+	chunks, err := l.db.Chunks(added)
+	if err != nil {
+		return fmt.Errorf("apply: %w", err)
+	}
+	for _, c := range chunks {
+		l.lex.Add(c.Seq, c.IndexText())
+	}
+	return nil
 }
 
 // leaveVectors reports whether a write may leave the vector index as it is
@@ -338,10 +374,11 @@ func (l *Backend) leaveVectors() bool {
 }
 
 // applyVectors removes res's removed passages from vec and adds its added
-// ones with their stored vectors (a passage without one, removed since, is
-// skipped). vec nil means the library has no vector index yet: the first
-// vectors create it.
-func (l *Backend) applyVectors(vec *vector.Index, res store.PutResult) error {
+// ones with vecs, their vectors in order, or when vecs is nil with their
+// stored vectors (a passage without one, removed since, is skipped). vec
+// nil means the library has no vector index yet: the first vectors create
+// it.
+func (l *Backend) applyVectors(vec *vector.Index, res store.PutResult, vecs [][]float32) error {
 	if vec != nil {
 		for _, s := range res.Removed {
 			vec.Delete(s)
@@ -350,15 +387,11 @@ func (l *Backend) applyVectors(vec *vector.Index, res store.PutResult) error {
 	if len(res.Added) == 0 {
 		return nil
 	}
-	vecs := make([][]float32, len(res.Added))
-	err := l.db.View(func(tx *store.Tx) error {
-		for i, s := range res.Added {
-			vecs[i] = tx.Vector(s)
+	if vecs == nil {
+		var err error
+		if vecs, err = l.storedVectors(res.Added); err != nil {
+			return err
 		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("apply: %w", err)
 	}
 	for i, s := range res.Added {
 		if vecs[i] == nil {
@@ -372,6 +405,25 @@ func (l *Backend) applyVectors(vec *vector.Index, res store.PutResult) error {
 		}
 	}
 	return nil
+}
+
+// storedVectors reads the vectors of the passages seqs, nil for one the
+// store does not hold.
+func (l *Backend) storedVectors(seqs []uint64) ([][]float32, error) {
+	if readBack != nil {
+		readBack()
+	}
+	vecs := make([][]float32, len(seqs))
+	err := l.db.View(func(tx *store.Tx) error {
+		for i, s := range seqs {
+			vecs[i] = tx.Vector(s)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("apply: %w", err)
+	}
+	return vecs, nil
 }
 
 // createVectors returns the vector index, made for dim dimensions if the

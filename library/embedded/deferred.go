@@ -130,7 +130,7 @@ func (l *Backend) replay(d *deferredVectors, vec *vector.Index, gen uint64) erro
 			if res.Generation <= gen {
 				continue // in the graph as loaded
 			}
-			if err := l.applyVectors(vec, res); err != nil {
+			if err := l.applyVectors(vec, res, nil); err != nil {
 				return err
 			}
 		}

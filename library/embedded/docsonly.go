@@ -34,6 +34,9 @@ func (d docsOnly) Document(_ context.Context, id string, text bool) (*store.Docu
 	}
 	return d.db.DocumentInfo(id)
 }
+func (d docsOnly) DocumentByPath(_ context.Context, path string) (*store.Document, error) {
+	return d.db.DocumentByPath(path)
+}
 func (d docsOnly) Documents(context.Context) ([]*store.Document, error) { return d.db.Documents() }
 func (d docsOnly) Chunks(_ context.Context, seqs []uint64) ([]*store.Chunk, error) {
 	return d.db.Chunks(seqs)

@@ -286,23 +286,6 @@ func (c *EmbedCache) Forget(texts []string) error {
 	return nil
 }
 
-// ForgetStored drops the cache entries of the passages a document write
-// added, e.g. from ingest.Options.OnWrite. Errors come from the store.
-func (c *EmbedCache) ForgetStored(res store.PutResult) error {
-	if len(res.Added) == 0 {
-		return nil
-	}
-	chunks, err := c.db.Chunks(res.Added)
-	if err != nil {
-		return fmt.Errorf("forget cached embeddings: %w", err)
-	}
-	texts := make([]string, len(chunks))
-	for i, ch := range chunks {
-		texts[i] = ch.IndexText()
-	}
-	return c.Forget(texts)
-}
-
 // Clear drops every cache entry, of every identity. Call it after a run in
 // which no file failed: nothing left in the cache can be needed then. An
 // empty cache costs it a read transaction only, no write. Errors come from

@@ -236,30 +236,21 @@ func TestEmbedCacheKeysIncludeIdentityAndDedupe(t *testing.T) {
 	}
 }
 
-func TestEmbedCacheForgetStoredAndClear(t *testing.T) {
+func TestEmbedCacheForgetAndClear(t *testing.T) {
 	db := openCacheDB(t, filepath.Join(t.TempDir(), "lib.db"))
 	if err := db.SetEmbedder(store.EmbedderInfo(cacheID)); err != nil {
 		t.Fatal(err)
 	}
 	c := NewEmbedCache(db, &countingEmbedder{}, cacheID, nil)
 	texts := []string{"one passage", "two passage", "three"}
-	vecs, err := c.Embed(context.Background(), append(texts, "left over"))
-	if err != nil {
+	if _, err := c.Embed(context.Background(), append(texts, "left over")); err != nil {
 		t.Fatal(err)
 	}
-	chunks := make([]store.Chunk, len(texts))
-	for i, tx := range texts {
-		chunks[i] = store.Chunk{Text: tx}
-	}
-	res, err := db.PutDocument(&store.Document{ID: "d1", SourcePath: "/x"}, chunks, vecs[:3], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.ForgetStored(res); err != nil {
+	if err := c.Forget(texts); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := c.Len(); err != nil || n != 1 {
-		t.Fatalf("after ForgetStored: %d entries (err %v), want 1", n, err)
+		t.Fatalf("after Forget: %d entries (err %v), want 1", n, err)
 	}
 	if err := c.Clear(); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/index/vector"
@@ -60,4 +61,13 @@ func holdTurns(t turns) (release func()) {
 			<-t
 		}
 	}
+}
+
+// CountReadBacks counts the times a write's added passages are read back
+// from the store to be indexed; the returned func reads the count and
+// undoes it.
+func CountReadBacks() (count func() int64) {
+	var n atomic.Int64
+	readBack = func() { n.Add(1) }
+	return func() int64 { readBack = nil; return n.Load() }
 }

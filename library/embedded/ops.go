@@ -14,13 +14,19 @@ import (
 	"github.com/mcpvec/mcpvec/store"
 )
 
-// Put stores the document in one transaction and indexes its passages.
+// Put stores the document in one transaction and indexes its passages
+// from chunks and vecs, as handed (PutDocument numbers chunks in the order
+// of res.Added): nothing just written is read back.
 func (l *Backend) Put(ctx context.Context, doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
 	res, err := l.db.PutDocument(doc, chunks, vecs, original)
 	if err != nil {
 		return res, err
 	}
-	return res, l.Apply(ctx, res)
+	if err := l.apply(res, &handed{chunks, vecs}); err != nil {
+		return res, err
+	}
+	l.mark.applied(res.Generation)
+	return res, nil
 }
 
 // Delete removes the document from the store and the indexes.
@@ -41,10 +47,13 @@ func (l *Backend) Document(_ context.Context, id string, text bool) (*store.Docu
 	return l.docs.get(id, l.db.DocumentInfo)
 }
 
-// Documents, Chunks and Original read the store as OpenDocuments' backend
-// does.
+// Documents, DocumentByPath, Chunks and Original read the store as
+// OpenDocuments' backend does.
 func (l *Backend) Documents(ctx context.Context) ([]*store.Document, error) {
 	return docsOnly{l.db}.Documents(ctx)
+}
+func (l *Backend) DocumentByPath(ctx context.Context, path string) (*store.Document, error) {
+	return docsOnly{l.db}.DocumentByPath(ctx, path)
 }
 func (l *Backend) Chunks(ctx context.Context, seqs []uint64) ([]*store.Chunk, error) {
 	return docsOnly{l.db}.Chunks(ctx, seqs)

@@ -28,7 +28,7 @@ func reindexFixture(t *testing.T, n int) (*store.DB, *library.Library) {
 	for i, p := range passages(n) {
 		doc := &store.Document{ID: string(rune('a'+i%26)) + string(rune('a'+i/26)), Title: p, SourcePath: "/" + p, Text: p, MediaType: "text/plain"}
 		ch := []store.Chunk{{Text: p, Start: 0, End: len(p)}}
-		if _, err := w.Put(doc, ch, [][]float32{fakeVec(p)}, nil); err != nil {
+		if _, err := w.Put(context.Background(), doc, ch, [][]float32{fakeVec(p)}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -109,7 +109,9 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 	}
 	opts := library.OptionsFor(embed.TraitsOf(embed.Identity(identity)))
 	be := wvlib.New(st, c.URL(0, "Parity"), wvlib.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
-	putCorpus(t, be.PutDocument)
+	putCorpus(t, func(d *store.Document, cs []store.Chunk, vs [][]float32, o []byte) (store.PutResult, error) {
+		return be.Put(ctx, d, cs, vs, o)
+	})
 	remote := library.New(be, hasher, opts)
 	local := embeddedLibrary(t, opts)
 

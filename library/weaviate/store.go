@@ -19,16 +19,11 @@ func (b *Backend) DocumentInfo(id string) (*store.Document, error) {
 }
 
 // DocumentByPath returns the document ingested from path, or
-// store.ErrNotFound.
-func (b *Backend) DocumentByPath(path string) (*store.Document, error) {
-	ctx, cancel := b.ctx()
+// store.ErrNotFound (library.Backend's lookup for ingest).
+func (b *Backend) DocumentByPath(ctx context.Context, path string) (*store.Document, error) {
+	ctx, cancel := b.bound(ctx)
 	defer cancel()
 	return b.st.DocumentByPath(ctx, path)
-}
-
-// PutDocument is Put.
-func (b *Backend) PutDocument(doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
-	return b.Put(context.Background(), doc, chunks, vecs, original)
 }
 
 // Meta reads the collection's meta record.

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpvec/mcpvec/store"
+	"github.com/mcpvec/mcpvec/internal/bytesize"
 )
 
 var funcs = template.FuncMap{
 	"list":  func(s ...string) []string { return s },
-	"size":  store.FormatSize,
+	"size":  bytesize.Format,
 	"count": formatCount,
 	"when":  func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") },
 	"day":   func(t time.Time) string { return t.UTC().Format("2006-01-02") },

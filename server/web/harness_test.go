@@ -76,7 +76,7 @@ func mustServe(tb testing.TB, fo fixtureOptions) *fixture {
 		tb.Fatalf("open library: %v", err)
 	}
 	f := &fixture{Live: library.NewLive(lib), Act: web.NewActivity(50), Dir: dir}
-	ingestPaths := ingester(tb, db, emb, f.Live)
+	ingestPaths := ingester(tb, emb, f.Live)
 	f.Ingest = ingestPaths
 	otters := filepath.Join(dir, "otters.txt")
 	os.WriteFile(otters, []byte("Sea otters hold hands while they sleep so they do not drift apart.\n"), 0o600)
@@ -90,7 +90,7 @@ func mustServe(tb testing.TB, fo fixtureOptions) *fixture {
 type ingestFunc func(ctx context.Context, paths []string) (ingest.Summary, error)
 
 // ingester runs the real ingest pipeline into the live library, as cmd does.
-func ingester(tb testing.TB, db *store.DB, emb *embed.Hash, live *library.Live) ingestFunc {
+func ingester(tb testing.TB, emb *embed.Hash, live *library.Live) ingestFunc {
 	cache := filepath.Join(os.TempDir(), "mcpvec-web-test-cache")
 	return func(ctx context.Context, paths []string) (ingest.Summary, error) {
 		ex, err := extract.New(ctx, extract.Options{CacheDir: cache, WorkerCommand: []string{os.Args[0]}, OCR: extract.OCRNever})
@@ -99,7 +99,7 @@ func ingester(tb testing.TB, db *store.DB, emb *embed.Hash, live *library.Live) 
 		}
 		defer ex.Close()
 		w := live.Current().BeginWrites(ctx, emb, emb.Identity(), 32, 1, time.Minute)
-		sum, err := ingest.New(db, ex, w.Embedder(), ingest.Options{Put: w.Put, Workers: 1}).Run(ctx, paths)
+		sum, err := ingest.New(w, ex, w.Embedder(), ingest.Options{Workers: 1}).Run(ctx, paths)
 		if ferr := w.Finish(err == nil); err == nil {
 			err = ferr
 		}

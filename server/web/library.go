@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpvec/mcpvec/internal/bytesize"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -171,7 +172,7 @@ func (h *Handler) describe(d *libraryData) {
 	d.Lexical = formatCount(st.LexicalPassages) + " passages in the lexical index"
 	d.Path = h.opts.LibraryPath
 	if fi, err := os.Stat(h.opts.LibraryPath); err == nil {
-		d.FileSize = store.FormatSize(fi.Size())
+		d.FileSize = bytesize.Format(fi.Size())
 	}
 	if d.Path != "" {
 		d.Path = filepath.Clean(d.Path)

@@ -25,9 +25,19 @@ import (
 	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
-// StoreLibrary is the sync.Library of a bare store: the live library
-// minus its in-memory indexes.
+// StoreLibrary is the sync.Library and the ingest.Library of a bare
+// store: the live library minus its in-memory indexes.
 type StoreLibrary struct{ db *store.DB }
+
+func (l StoreLibrary) DocumentByPath(_ context.Context, path string) (*store.Document, error) {
+	return l.db.DocumentByPath(path)
+}
+func (l StoreLibrary) DocumentInfo(_ context.Context, id string) (*store.Document, error) {
+	return l.db.DocumentInfo(id)
+}
+func (l StoreLibrary) Put(_ context.Context, doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
+	return l.db.PutDocument(doc, chunks, vecs, original)
+}
 
 func (l StoreLibrary) Documents() ([]*store.Document, error) { return l.db.Documents() }
 func (l StoreLibrary) Remove(id string) (int, error) {
@@ -111,7 +121,7 @@ func Pipeline(t testing.TB) (*store.DB, embed.Embedder, *extract.Extractor) {
 }
 
 func (f *Fixture) ingest(ctx context.Context, r isync.Root, files []discover.File) (ingest.Summary, error) {
-	return ingest.New(f.DB, f.Ex, f.Emb, ingest.Options{Chunk: r.Chunk, URLPrefix: r.URLPrefix}).Files(ctx, files)
+	return ingest.New(StoreLibrary{f.DB}, f.Ex, f.Emb, ingest.Options{Chunk: r.Chunk, URLPrefix: r.URLPrefix}).Files(ctx, files)
 }
 
 // root returns a Root for folder rel below the fixture.
