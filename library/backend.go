@@ -178,7 +178,7 @@ func capabilitiesOf(be Backend) capabilities {
 // Query is what a Backend ranks passages for.
 type Query struct {
 	Text string
-	// Tokens are lexical.Tokenize(Text), split once by the Library for
+	// Tokens are analysis.Tokenize(Text), split once by the Library for
 	// every use; nil: a backend that needs them splits Text itself.
 	Tokens []string
 	Vector []float32 // the embedded Text; nil when there is no embedder

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -17,7 +17,7 @@ import (
 func SearchAllCandidates(ctx context.Context, l *Library, query string, so SearchOptions) (*SearchResponse, error) {
 	k := min(cmp.Or(so.K, l.opts.K), l.opts.MaxK)
 	query = strings.TrimSpace(query)
-	tokens := lexical.Tokenize(query)
+	tokens := analysis.Tokenize(query)
 	hits, _, err := l.rank(ctx, Query{Text: query, Tokens: tokens, Mode: cmp.Or(so.Mode, l.opts.Mode), N: max(l.opts.Candidates, 3*k)})
 	if err != nil {
 		return nil, err

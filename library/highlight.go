@@ -2,10 +2,9 @@ package library
 
 import (
 	"slices"
-	"unicode"
 	"unicode/utf8"
 
-	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // Span is a piece of a text; Mark says it is a word the query matches.
@@ -15,7 +14,7 @@ type Span struct {
 }
 
 // Highlight cuts text into spans, marking each word whose index terms (as
-// lexical.Tokenize makes them, stemmed like the BM25 index's) include one
+// analysis.Tokenize makes them, stemmed like the BM25 index's) include one
 // of query's, so "cats" marks "cat" and "Cat's". Words are runs of letters,
 // digits and combining marks; scripts written without spaces are matched a
 // character at a time, as the index holds them. Adjacent unmarked text is
@@ -35,7 +34,7 @@ func Highlight(text, query string) []Span {
 			i += size
 			continue
 		}
-		if terms.holdsAny(lexical.Tokenize(text[i:end])) {
+		if terms.holdsAny(analysis.Tokenize(text[i:end])) {
 			if plain < i {
 				out = append(out, Span{Text: text[plain:i]})
 			}
@@ -52,13 +51,14 @@ func Highlight(text, query string) []Span {
 
 // wordEnd returns the end of the word at text[i:]: one character of a
 // script written without spaces, or a run of other letters, digits and
-// combining marks; i when text[i:] starts with none of these.
+// combining marks (analysis.IsWordRune); i when text[i:] starts with none
+// of these.
 func wordEnd(text string, i int) int {
 	j := i
 	for j < len(text) {
 		r, size := utf8.DecodeRuneInString(text[j:])
-		unspaced := lexical.IsUnspaced(r)
-		if !unspaced && !isWordRune(r) && !unicode.Is(unicode.Mn, r) {
+		unspaced := analysis.IsUnspaced(r)
+		if !unspaced && !analysis.IsWordRune(r) {
 			break
 		}
 		if unspaced {

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -62,7 +62,7 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	}
 	n := max(l.opts.Candidates, 3*k)
 	// Split once: BM25 ranks by the tokens, snippets look for their stems.
-	tokens := lexical.Tokenize(query)
+	tokens := analysis.Tokenize(query)
 	terms := pooledTerms(tokens)
 	defer terms.release()
 	var (
@@ -140,7 +140,7 @@ func retrievers(c Candidates) map[uint64]string {
 }
 
 // rank returns fused candidates, best first, and the backend's lists they
-// came from. q.Tokens are lexical.Tokenize(q.Text) or nil; rank embeds
+// came from. q.Tokens are analysis.Tokenize(q.Text) or nil; rank embeds
 // q.Text for the vector and hybrid modes.
 func (l *Library) rank(ctx context.Context, q Query) ([]Hit, Candidates, error) {
 	query, mode := q.Text, q.Mode

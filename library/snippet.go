@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // termSet is a query's distinct stems in a fixed order, each with its "y"
@@ -59,9 +59,9 @@ func (p *pairSet) has(w string) bool {
 }
 
 // queryTerms returns the distinct stems the lexical index makes of q.
-func queryTerms(q string) *termSet { return termsOf(lexical.Tokenize(q)) }
+func queryTerms(q string) *termSet { return termsOf(analysis.Tokenize(q)) }
 
-// termsOf returns the distinct stems among tokens (lexical.Tokenize's).
+// termsOf returns the distinct stems among tokens (analysis.Tokenize's).
 func termsOf(tokens []string) *termSet {
 	ts := &termSet{}
 	ts.add(tokens)

@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // mapMatchScore is matchScore as it was before it stopped allocating: the
@@ -239,7 +239,7 @@ func TestPooledTerms(t *testing.T) {
 	for round := range 3 {
 		for i := range queries {
 			q := queries[(i+round)%len(queries)]
-			tokens := lexical.Tokenize(q)
+			tokens := analysis.Tokenize(q)
 			got := pooledTerms(tokens)
 			want := termsOf(tokens)
 			if !slices.Equal(got.stems, want.stems) || !slices.Equal(got.ys, want.ys) ||

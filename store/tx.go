@@ -153,7 +153,7 @@ func (t *Tx) DeleteSetting(name string) error {
 }
 
 // Bucket is a key/value bucket owned by one derived index. It satisfies the
-// KV interfaces of package index and index/lexical. Keys and values returned
+// index.KV interface both indexes persist into. Keys and values returned
 // are valid only during the transaction.
 type Bucket struct {
 	b *bolt.Bucket // nil: absent in a read-only transaction

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
-	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/internal/cputime"
 	"github.com/mcpvec/mcpvec/library/weaviate"
 	"github.com/mcpvec/mcpvec/library/weaviate/weaviatetest"
@@ -166,7 +166,7 @@ func libraryDocs(ctx context.Context, lib []string, url string) (map[string]stri
 		m, err := sourceIDs(db)
 		return m, st.Chunks, err
 	}
-	b, err := weaviate.OpenCollection(ctx, url, &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: lexical.AnalyzerName})
+	b, err := weaviate.OpenCollection(ctx, url, &weaviate.Options{Analyzer: analysis.Tokenize, AnalyzerName: analysis.AnalyzerName})
 	if err != nil {
 		return nil, 0, err
 	}

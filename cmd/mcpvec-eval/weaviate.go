@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/library/weaviate"
@@ -21,7 +22,7 @@ import (
 func evalWeaviate(ctx context.Context, c config, coll, base string, tl *testLibrary, queries []query, docOf map[string]string) error {
 	name := fmt.Sprintf("Eval%s%d", strings.ToUpper(coll[:1])+coll[1:], time.Now().Unix())
 	url := strings.TrimSuffix(c.weaviate, "/") + "/" + name
-	st, err := weaviate.OpenCollection(ctx, url, &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: lexical.AnalyzerName})
+	st, err := weaviate.OpenCollection(ctx, url, &weaviate.Options{Analyzer: analysis.Tokenize, AnalyzerName: analysis.AnalyzerName})
 	if err != nil {
 		return err
 	}

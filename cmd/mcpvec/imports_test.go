@@ -11,21 +11,23 @@ import (
 	"testing"
 )
 
-// TestImportLayering keeps the dependency arrows of the README true: store
-// and index are leaves, ingest and server never import each other, the
+// TestImportLayering keeps the dependency arrows of the README true: store,
+// index and analysis are leaves (index may use analysis, the word rules),
+// ingest and server never import each other, the
 // library core imports neither (nor any backend), and only cmd wires
 // packages together, naming the backends. Test files are exempt (they may
 // build real libraries to test against).
 func TestImportLayering(t *testing.T) {
 	const mod = "github.com/mcpvec/mcpvec/"
 	allowed := map[string][]string{
-		"store":  {"store"},
-		"index":  {"index"},
-		"ingest": {"ingest", "store", "index", "internal"},
-		"server": {"server", "library", "store", "index", "internal"},
+		"store":    {"store"},
+		"index":    {"index", "analysis"},
+		"analysis": {"analysis"},
+		"ingest":   {"ingest", "store", "index", "analysis", "internal"},
+		"server":   {"server", "library", "store", "index", "internal"},
 		// The core and its backends: never server or cmd; of ingest only
 		// the embedder interface (the exact rules below).
-		"library": {"library", "store", "index", "ingest", "internal"},
+		"library": {"library", "store", "index", "analysis", "ingest", "internal"},
 		// internal/ holds leaves any package may use (swar, cputime,
 		// evalset) and test kits no production package may import (see
 		// testKits below).
@@ -35,27 +37,33 @@ func TestImportLayering(t *testing.T) {
 	exact := map[string][]string{
 		// The core answers over library.Backend: it names no backend and
 		// no bucket; the index packages give only its options' types and
-		// the query's tokens, ingest/embed the embedder interface and
-		// traits (never a provider).
-		"library": {"store", "index/lexical", "index/vector", "ingest/embed", "internal/swar"},
+		// analysis the query's tokens, ingest/embed the embedder interface
+		// and traits (never a provider).
+		"library": {"store", "index/lexical", "index/vector", "analysis", "ingest/embed", "internal/swar"},
 		// The backends implement library.Backend: the embedded one over
 		// the bbolt store and the in-process indexes, Weaviate's over its
 		// collection client in the same package.
-		"library/embedded": {"library", "store", "index/lexical", "index/vector", "ingest/embed"},
+		"library/embedded": {"library", "store", "index", "index/lexical", "index/vector", "ingest/embed"},
 		"library/weaviate": {"library", "store"},
 		"internal/swar":    {}, // eight-byte scans for snippets and JSON, a leaf
 		"internal/evalset": {}, // the shared eval collections and their scoring, a leaf
+		// The word rules (tokenizing, stemming, stop words, token
+		// estimates) are a leaf; the two retrievers share only index.KV.
+		"analysis":      {},
+		"index":         {},
+		"index/vector":  {"index", "index/internal/parallel"},
+		"index/lexical": {"index", "index/internal/parallel", "analysis"},
 		// The embedders: the interface, identity, traits, registry and the
-		// offline embedder stand alone (the store keeps its own record of
-		// the identity); the provider adds token estimates; the test kits
-		// stand alone.
-		"ingest/embed":                   {},
-		"ingest/embed/openai":            {"ingest/embed", "ingest/chunk"},
+		// offline embedder need only the word rules (the store keeps its
+		// own record of the identity); the provider adds token estimates;
+		// the test kits stand alone.
+		"ingest/embed":                   {"analysis"},
+		"ingest/embed/openai":            {"ingest/embed", "analysis"},
 		"ingest/embed/openai/openaitest": {},
 		"ingest/embed/embedtest":         {"ingest/embed"},
 		"store/storetest":                {"store"}, // the shared test kit
 		// A Library over the embedded backend in a temporary file.
-		"library/embedded/embeddedtest": {"library", "library/embedded", "store", "store/storetest", "index/lexical", "ingest/embed/embedtest"},
+		"library/embedded/embeddedtest": {"library", "library/embedded", "store", "store/storetest", "analysis", "ingest/embed/embedtest"},
 		"internal/golden":               {}, // the -update test kit, a leaf
 		"internal/reallib":              {"library", "library/embedded", "store", "ingest/embed", "internal/evalset", "internal/cputime"},
 		"internal/cputime":              {}, // CPU clocks for benchmarks and harnesses, a leaf

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/library/weaviate"
@@ -90,7 +90,7 @@ func openWeaviateStore(ctx context.Context, e *env, url string, cf *collectionFl
 	if err != nil {
 		return nil, err
 	}
-	opts.APIKey, opts.Analyzer, opts.AnalyzerName = e.getenv("MCPVEC_WEAVIATE_API_KEY"), lexical.Tokenize, lexical.AnalyzerName
+	opts.APIKey, opts.Analyzer, opts.AnalyzerName = e.getenv("MCPVEC_WEAVIATE_API_KEY"), analysis.Tokenize, analysis.AnalyzerName
 	return weaviate.OpenCollection(ctx, url, &opts)
 }
 

@@ -1,6 +1,6 @@
-// Package indextest holds what the tests of index and index/lexical share:
-// KV, an in-memory bucket with bbolt's sharp edges, into which both indexes
-// persist, Sorted, the order in which the store hands them their data,
+// Package indextest holds what the tests of index/vector and index/lexical
+// share: KV, an in-memory bucket with bbolt's sharp edges, into which both
+// indexes persist, Sorted, the order in which the store hands them their data,
 // IDs, the ids of a result list, and WantSaveWrites, the check that an
 // index's Unsaved tells whether its Save writes.
 package indextest
@@ -11,15 +11,16 @@ import (
 	"maps"
 	"slices"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/index"
 )
 
-// KV is a key/value bucket over a map that satisfies index.KV and
-// lexical.KV. Like bbolt it keeps the slices given to Put without copying
-// (reusing a buffer would corrupt it) and hands out slices the caller may not
-// keep: keys and values passed to ForEach are zeroed after each call. It
-// counts writes, and Put fails with FailPut when that is set. Tests damage a
-// stored graph or index by changing M directly. KV is not safe for concurrent
-// use.
+// KV is a key/value bucket over a map that satisfies index.KV. Like bbolt
+// it keeps the slices given to Put without copying (reusing a buffer would
+// corrupt it) and hands out slices the caller may not keep: keys and values
+// passed to ForEach are zeroed after each call. It counts writes, and Put
+// fails with FailPut when that is set. Tests damage a stored graph or index
+// by changing M directly. KV is not safe for concurrent use.
 type KV struct {
 	M       map[string][]byte
 	Puts    int
@@ -93,17 +94,17 @@ func Sorted[V any](m map[uint64]V) iter.Seq2[uint64, V] {
 	}
 }
 
-// Saver is an index persisted into a bucket of type K (index.KV or
-// lexical.KV) that tells whether it has changes to save.
-type Saver[K any] interface {
+// Saver is an index persisted into an index.KV that tells whether it has
+// changes to save.
+type Saver interface {
 	Unsaved() bool
-	Save(kv K) error
+	Save(kv index.KV) error
 }
 
 // WantSaveWrites checks that ix.Unsaved() is want and that ix.Save into
 // into (kv, or a view of it) changes kv's records exactly when it is; after
 // the Save nothing may be unsaved.
-func WantSaveWrites[K any](tb testing.TB, what string, ix Saver[K], into K, kv *KV, want bool) {
+func WantSaveWrites(tb testing.TB, what string, ix Saver, into index.KV, kv *KV, want bool) {
 	tb.Helper()
 	if got := ix.Unsaved(); got != want {
 		tb.Errorf("%s: Unsaved() = %v, want %v", what, got, want)

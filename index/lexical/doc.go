@@ -1,18 +1,14 @@
 // Package lexical is mcpvec's keyword index: Okapi BM25 over passages keyed
-// by uint64 ids, with a tokenizer that keeps identifiers, flags, versions
-// and error codes searchable. It is a leaf: it imports no mcpvec package.
+// by uint64 ids, with a tokenizer (package analysis) that keeps identifiers,
+// flags, versions and error codes searchable. It imports no other mcpvec
+// package but index, for the KV it persists into, and analysis.
 //
 // # Tokens
 //
-// Tokenize folds case, splits on Unicode letters and digits, drops the
-// Snowball English stopwords and stems with the Snowball English stemmer
-// (github.com/kljensen/snowball). A compound span such as
-// BZ2_bzDecompressInit, --leak-check=full, v1.2.3, IL-6 or errno=ENOENT
-// yields its parts (split at punctuation and camelCase, stemmed) plus the
-// whole span and each sub-span between '_', '.', '=', ':', '/', '@', '+',
-// '#' (hyphens removed, so IL-6 meets IL6 and cross-linking meets
-// crosslinking). Numbers keep their decimal point (0.05) and lose thousands
-// separators (1,000 → 1000).
+// Passages and queries are split into terms by analysis.Tokenize (package
+// analysis holds the rules: case folding, Snowball English stopwords and
+// stemming, compound spans such as BZ2_bzDecompressInit yielding their
+// parts and the whole); its TokenizerVersion is stored with the terms.
 //
 // # Scoring
 //
@@ -45,7 +41,7 @@
 // (needed to delete it, to compact and to save). See
 // docs/benchmarks/lexical.md#memory-100k for heap profiles.
 //
-// A list of 1024 postings or more is scored from a flat copy (flat.go),
+// A list of 1024 postings or more is scored from a flat copy (search_flat.go),
 // made the first time a search reads it; postings added later are read
 // compressed after it until they reach a quarter of it, and a deletion of
 // one of its passages drops it: 6 bytes a live posting, about 2.5 times its
@@ -64,17 +60,17 @@
 //	8-byte big-endian passage id       → record: version, CRC-32C of the text,
 //	                                      token count, (term id delta, tf)...
 //	                                      or a 1-byte tombstone
-//	"\x00lexical-meta"                 → TokenizerVersion
+//	"\x00lexical-meta"                 → analysis.TokenizerVersion
 //	"\x00lexical-dict" + 4-byte first  → dictionary chunk: terms first..first+n-1
 //
 // The segment holds every live passage (id, length, checksum, packed terms)
 // and every posting list exactly as it lies in memory (blocks of 128 with
-// their headers, see segment.go), so Load copies two streams into one
+// their headers, see persist_segment.go), so Load copies two streams into one
 // allocation each and decodes only fixed-width rows: no inversion. From a
 // KV wrapped by InPlace (a read transaction held open over bbolt's memory
 // map of the file) it copies nothing: passages' terms and lists' data stay
 // in the KV's values until Detach copies them (the KV's owner calls it
-// before the values go) or Unload drops them (see inplace.go). A KV that
+// before the values go) or Unload drops them (see persist_inplace.go). A KV that
 // implements ReadAheader is first asked to read the segment's chunks ahead
 // (bbolt maps its file without read-ahead: a cold 1M segment took 14-16 s
 // a page fault at a time, 3.3-3.4 s with the hint). Records and
@@ -119,10 +115,27 @@
 // of passages loaded from records are appended to the segment's lists in
 // one pass at the end, list by list on all CPUs.
 //
+// # Files
+//
+// The index in memory: index.go (passages, dictionary, Add and Delete),
+// postings.go (the compressed posting lists), invert.go (rebuilding every
+// list at once, for Load and compaction).
+//
+// Query strategies, files search_*: search.go (Search, BM25, the scratch
+// space), search_taat.go (exhaustive, term at a time), search_prune.go
+// (MaxScore pruning below k 50) with search_theta.go (its score threshold)
+// and search_rescore.go (exact scores from packed terms), search_sat.go
+// (saturation tables), search_flat.go (flat copies of long lists),
+// search_tokens.go (SearchTokens).
+//
+// Persistence, files persist_*: persist.go (Save and Load), persist_record.go
+// (per-passage records and dictionary chunks), persist_segment.go (the
+// segment), persist_inplace.go (reading it in place).
+//
 // # Caveats
 //
 //   - Index is safe for concurrent use: Search, Len and DocFreq share a read
-//     lock; Add, Delete, Save take the write lock. Tokenize is pure.
+//     lock; Add, Delete, Save take the write lock.
 //   - Save does not own the transaction. If the caller's transaction is
 //     rolled back after Save returned nil, the index believes the data is
 //     stored; the next Load notices (missing records or segment rows, a gap
@@ -140,7 +153,8 @@
 //   - Scripts written without spaces (Han, Kana, Thai...) are indexed one
 //     character per term: matching works, ranking is crude. Stemming and
 //     stopwords are English only.
-//   - Changing TokenizerVersion makes the next Load re-tokenise everything.
+//   - Changing analysis.TokenizerVersion makes the next Load re-tokenise
+//     everything.
 //   - An index loaded through InPlace must be detached (Detach) or
 //     unloaded (Unload) before the KV's values go; until then the memory
 //     it reads is the KV's (for bbolt, the file's pages: they count in the
@@ -150,7 +164,7 @@
 //     and the segment's passages' terms another; a list that grows past its
 //     share moves to its own, and the share it left stays allocated until
 //     the next compaction.
-//   - Deleting (or replacing) a passage drops the flat copies (flat.go) of
+//   - Deleting (or replacing) a passage drops the flat copies (search_flat.go) of
 //     its terms' lists, and a list whose added postings reach a quarter of
 //     its copy drops it; the next search to read such a list rebuilds the
 //     copy, at about one and a half times the cost of reading it

@@ -2,7 +2,10 @@ package lexical
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -83,5 +86,33 @@ func TestEvalBM25(t *testing.T) {
 				strconv.FormatFloat(cfg.K1, 'f', -1, 64), strconv.FormatFloat(cfg.B, 'f', -1, 64),
 				m["ndcg@10"], m["recall@10"], m["recall@100"], m["mrr@10"])
 		}
+	}
+}
+
+// TestEvalBM25Digest logs a SHA-256 of every result (id and float32 score
+// bits) of the collections' queries at k 10 and 100: run it on two commits
+// to show a refactor left BM25 scores bit-identical
+// (docs/benchmarks/analysis.md). Opt-in like TestEvalBM25.
+func TestEvalBM25Digest(t *testing.T) {
+	dir := evalDir(t)
+	for _, coll := range []string{"scifact", "cranfield"} {
+		docs, qs, err := evalset.Load(filepath.Join(dir, coll))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix := New(DefaultConfig())
+		for i, d := range docs {
+			ix.Add(uint64(i), d.Title+"\n"+d.Text)
+		}
+		h, results := sha256.New(), 0
+		for _, q := range qs {
+			for _, k := range []int{10, 100} {
+				for _, r := range ix.Search(q.Text, k) {
+					h.Write(binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint64(nil, r.ID), math.Float32bits(r.Score)))
+					results++
+				}
+			}
+		}
+		t.Logf("%-9s %d passages, %d queries, %d results, digest %x", coll, len(docs), len(qs), results, h.Sum(nil))
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // Result is one scored passage.
@@ -75,22 +77,22 @@ type Index struct {
 	deadPost   int
 	dirty      map[uint64]struct{}      // added since the last Save/Load
 	removed    map[uint64]struct{}      // deleted since the last Save/Load
-	metaOK     bool                     // the KV holds our TokenizerVersion
+	metaOK     bool                     // the KV holds our analysis.TokenizerVersion
 	savedTerms int                      // dictionary terms already in the KV
 	chain      []uint32                 // first ids of the dictionary chunks Load used
 	staleKeys  [][]byte                 // dictionary chunks Save must delete
 	scratch    sync.Pool                // *scratch
 	searching  atomic.Int32             // searches running
-	sat        atomic.Pointer[satTable] // the last statistics' saturations (sat.go)
+	sat        atomic.Pointer[satTable] // the last statistics' saturations (search_sat.go)
 	deferPost  bool                     // Load: insertLocked leaves postings to invert
-	hasSeg     bool                     // the KV holds a segment (segment.go)
+	hasSeg     bool                     // the KV holds a segment (persist_segment.go)
 	segDocs    int                      // passages in that segment when written or read
 	deltaKeys  int                      // records and tombstones in the KV beside it
 	rewrite    bool                     // the next Save writes a new segment
 	loading    bool                     // Load: no compaction, segment slots stay put, postings added at the end
 	nbase      int                      // Load: slots read from the segment
 	seen       []bool                   // Load: segment slots whose passage exists
-	inPlace    [][]byte                 // the KV's values read in place (inplace.go)
+	inPlace    [][]byte                 // the KV's values read in place (persist_inplace.go)
 	gen        uint64                   // changes made (lock), for Detach
 }
 
@@ -117,7 +119,7 @@ func New(cfg Config) *Index {
 // Add indexes text under id, replacing any passage already stored under id.
 // It is safe for concurrent use; tokenisation happens outside the lock.
 func (ix *Index) Add(id uint64, text string) {
-	terms, length := ix.countTerms(Tokenize(text))
+	terms, length := ix.countTerms(analysis.Tokenize(text))
 	sum := checksum(text)
 	ix.lock()
 	defer ix.mu.Unlock()
@@ -290,7 +292,7 @@ func (ix *Index) DocFreq(term string) (df, n int) {
 // as a query-time word weight for other scorers (embed.HashConfig.QueryWeight).
 // It is safe for concurrent use.
 func (ix *Index) IDF(word string) float64 {
-	toks := Tokenize(word)
+	toks := analysis.Tokenize(word)
 	if len(toks) == 0 {
 		return 0
 	}

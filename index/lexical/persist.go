@@ -7,18 +7,10 @@ import (
 	"iter"
 	"maps"
 	"slices"
-)
 
-// KV is the key/value bucket the index persists into, e.g. a bbolt bucket
-// inside a transaction. Keys and values handed to callbacks or returned by
-// Get are valid only during the call; the index copies what it keeps and
-// passes Put freshly allocated slices it never touches again.
-type KV interface {
-	Get(key []byte) []byte
-	Put(key, value []byte) error
-	Delete(key []byte) error
-	ForEach(fn func(key, value []byte) error) error
-}
+	"github.com/mcpvec/mcpvec/analysis"
+	"github.com/mcpvec/mcpvec/index"
+)
 
 // LoadStats tells what Load did.
 type LoadStats struct {
@@ -39,7 +31,7 @@ type LoadStats struct {
 // 8-byte big-endian id; the tokenizer version under metaKey; the term
 // dictionary as append-only chunks under dictPrefix + 4-byte big-endian
 // first term id; the segment under segMetaKey and segChunkPrefix
-// (segment.go). The prefixes are 13 bytes and longer keys, so they never
+// (persist_segment.go). The prefixes are 13 bytes and longer keys, so they never
 // collide with passage keys.
 var (
 	metaKey    = []byte("\x00lexical-meta")
@@ -72,7 +64,7 @@ var (
 // referring to a missing dictionary chunk are treated as stale). Save takes
 // the write lock; it is safe for concurrent use. It returns errors from kv,
 // wrapped.
-func (ix *Index) Save(kv KV) error {
+func (ix *Index) Save(kv index.KV) error {
 	ix.lock()
 	defer ix.mu.Unlock()
 	if ix.segmentDueLocked() {
@@ -130,9 +122,9 @@ func (ix *Index) segmentDueLocked() bool {
 
 // saveDictLocked writes the tokenizer version when the KV lacks it, deletes
 // dictionary chunks Load did not use and writes the new terms as a chunk.
-func (ix *Index) saveDictLocked(kv KV) error {
+func (ix *Index) saveDictLocked(kv index.KV) error {
 	if !ix.metaOK {
-		if err := kv.Put(slices.Clone(metaKey), []byte(TokenizerVersion)); err != nil {
+		if err := kv.Put(slices.Clone(metaKey), []byte(analysis.TokenizerVersion)); err != nil {
 			return fmt.Errorf("save lexical meta: %w", err)
 		}
 	}
@@ -160,7 +152,7 @@ func (ix *Index) savedLocked() {
 // then, instead of splitting them at random (80 s against a few for 100k
 // fresh records). A passage removed while a segment is stored leaves a
 // tombstone, since the segment still holds it.
-func (ix *Index) saveDocsLocked(kv KV) error {
+func (ix *Index) saveDocsLocked(kv index.KV) error {
 	for _, id := range slices.Sorted(maps.Keys(ix.removed)) {
 		var err error
 		if ix.hasSeg {
@@ -187,7 +179,7 @@ func (ix *Index) saveDocsLocked(kv KV) error {
 // saveSegmentLocked replaces the segment and every record and tombstone
 // with a new segment of all live passages. A segment's slots are all live,
 // so deleted slots are compacted away first.
-func (ix *Index) saveSegmentLocked(kv KV) error {
+func (ix *Index) saveSegmentLocked(kv index.KV) error {
 	if len(ix.docs) != ix.alive {
 		ix.compactLocked()
 	}
@@ -212,7 +204,7 @@ func (ix *Index) saveSegmentLocked(kv KV) error {
 // clearPassages deletes every record, tombstone and segment key, found by
 // walking the KV rather than trusted from memory: a rolled-back Save may
 // have left keys the index does not know of.
-func clearPassages(kv KV) error {
+func clearPassages(kv index.KV) error {
 	var keys [][]byte
 	err := kv.ForEach(func(k, _ []byte) error {
 		if len(k) == 8 || bytes.HasPrefix(k, segChunkPrefix) || bytes.Equal(k, segMetaKey) {
@@ -239,7 +231,7 @@ func clearPassages(kv KV) error {
 // tokenised; the next Save writes the repairs. kv is only read. Load returns
 // errors from kv.ForEach, wrapped; damaged records and segments are
 // repaired (LoadStats says so), not reported as errors.
-func Load(kv KV, cfg Config, texts iter.Seq2[uint64, string]) (*Index, LoadStats, error) {
+func Load(kv index.KV, cfg Config, texts iter.Seq2[uint64, string]) (*Index, LoadStats, error) {
 	ix, recs, st, err := readPersisted(kv, cfg)
 	if err != nil {
 		return nil, st, err
@@ -261,7 +253,7 @@ func Load(kv KV, cfg Config, texts iter.Seq2[uint64, string]) (*Index, LoadStats
 // TokenizerVersion, or its segment damaged): that one is tokenised. A
 // passage stored but absent from ids is dropped. It returns errors from
 // kv.ForEach and from text, wrapped.
-func LoadIDs(kv KV, cfg Config, ids iter.Seq[uint64], text func(id uint64) (string, error)) (*Index, LoadStats, error) {
+func LoadIDs(kv index.KV, cfg Config, ids iter.Seq[uint64], text func(id uint64) (string, error)) (*Index, LoadStats, error) {
 	return loadIDs(kv, cfg, ids, text, false)
 }
 
@@ -271,11 +263,11 @@ func LoadIDs(kv KV, cfg Config, ids iter.Seq[uint64], text func(id uint64) (stri
 // compared it). The passages are then the ones the KV holds, so ids is
 // ranged over only when the KV cannot list them itself (its segment is
 // damaged or from another TokenizerVersion). Errors are LoadIDs's.
-func LoadSynced(kv KV, cfg Config, ids iter.Seq[uint64], text func(id uint64) (string, error)) (*Index, LoadStats, error) {
+func LoadSynced(kv index.KV, cfg Config, ids iter.Seq[uint64], text func(id uint64) (string, error)) (*Index, LoadStats, error) {
 	return loadIDs(kv, cfg, ids, text, true)
 }
 
-func loadIDs(kv KV, cfg Config, ids iter.Seq[uint64], text func(id uint64) (string, error), synced bool) (*Index, LoadStats, error) {
+func loadIDs(kv index.KV, cfg Config, ids iter.Seq[uint64], text func(id uint64) (string, error), synced bool) (*Index, LoadStats, error) {
 	ix, recs, st, err := readPersisted(kv, cfg)
 	if err != nil {
 		return nil, st, err
@@ -320,11 +312,11 @@ func (ix *Index) storedIDs(recs map[uint64]record) []uint64 {
 // readPersisted reads the dictionary, the segment and every record and
 // tombstone beside it. The index it returns is loading: no compaction, so
 // the segment's passages keep their slots until finishLoad.
-func readPersisted(kv KV, cfg Config) (*Index, map[uint64]record, LoadStats, error) {
+func readPersisted(kv index.KV, cfg Config) (*Index, map[uint64]record, LoadStats, error) {
 	ix := New(cfg)
 	ix.loading = true
 	var st LoadStats
-	if string(kv.Get(metaKey)) == TokenizerVersion {
+	if string(kv.Get(metaKey)) == analysis.TokenizerVersion {
 		ix.metaOK = true
 		st.Corrupt += ix.loadDictionary(kv)
 		ix.hasSeg, st.Reason = ix.loadSegmentLocked(kv)
@@ -349,7 +341,7 @@ func readPersisted(kv KV, cfg Config) (*Index, map[uint64]record, LoadStats, err
 
 // readRecords reads every passage record and tombstone, noting stale
 // dictionary chunks.
-func (ix *Index) readRecords(kv KV, st *LoadStats) (map[uint64]record, error) {
+func (ix *Index) readRecords(kv index.KV, st *LoadStats) (map[uint64]record, error) {
 	recs := make(map[uint64]record)
 	var sl slab
 	err := kv.ForEach(func(k, v []byte) error {

@@ -27,7 +27,7 @@ type postings struct {
 	data   []byte
 	blocks []block
 	n      int                  // postings, including those of deleted slots
-	flat   atomic.Pointer[flat] // the scoring copy of a long list, nil until read (flat.go)
+	flat   atomic.Pointer[flat] // the scoring copy of a long list, nil until read (search_flat.go)
 }
 
 // add appends (doc, tf); doc must exceed every slot already in the list.
@@ -53,7 +53,7 @@ func (p *postings) add(doc, tf, length uint32) {
 	}
 }
 
-// dropFlat forgets p's flat copy (flat.go), as a change of the list or of
+// dropFlat forgets p's flat copy (search_flat.go), as a change of the list or of
 // a passage in it must. The caller holds the index's write lock.
 func (p *postings) dropFlat() {
 	if p.flat.Load() != nil { // a load is cheaper than a store on the common path

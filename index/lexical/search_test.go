@@ -7,13 +7,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // searchExhaustive is the reference scorer: term at a time over every
 // posting, summing each passage's contributions in the order Search's
 // cursors give (the largest score bound first, ties by term id).
 func (ix *Index) searchExhaustive(query string, k int) []Result {
-	qtf, _ := ix.countTerms(Tokenize(query))
+	qtf, _ := ix.countTerms(analysis.Tokenize(query))
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if k <= 0 || ix.alive == 0 || len(qtf) == 0 {

@@ -2,18 +2,19 @@
 // "Efficient and robust approximate nearest neighbor search using
 // Hierarchical Navigable Small World graphs") written for this project, plus
 // the exact brute-force scan it is measured against. It speaks uint64 ids and
-// []float32 vectors and imports no other mcpvec package.
+// []float32 vectors and imports no other mcpvec package but index, for the
+// KV it persists into.
 //
 // # Use
 //
-//	x := index.New(1536, index.DefaultConfig())
+//	x := vector.New(1536, vector.DefaultConfig())
 //	err := x.Add(id, vec)            // insert, or replace the vector of id
 //	hits, err := x.Search(q, 10)     // best first; exact scan while Len() < ExactBelow
 //	hits, err = x.SearchSeeded(q, 10, ids) // layer 0's walk also starts from ids
 //	x.Delete(id)
 //	err = x.Save(kv)                 // inside the store's write transaction
-//	x, stats, err := index.Load(kv, 1536, cfg, vectors) // at start-up
-//	x, stats, err = index.LoadSums(kv, 1536, cfg, sums, read) // with a cfg.Source
+//	x, stats, err := vector.Load(kv, 1536, cfg, vectors) // at start-up
+//	x, stats, err = vector.LoadSums(kv, 1536, cfg, sums, read) // with a cfg.Source
 //
 // # Algorithm
 //

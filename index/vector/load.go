@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/index/internal/parallel"
 )
 
@@ -19,7 +20,7 @@ type loadedNode struct {
 // checksum become live; the others get tombstone placeholder slots so that
 // repair can unlink them. It returns an error wrapping ErrCorrupt when a
 // record or link fails validation. Single-goroutine (Load only).
-func (x *Index) readGraph(kv KV, h header, st *LoadStats) error {
+func (x *Index) readGraph(kv index.KV, h header, st *LoadStats) error {
 	recSlot := make(map[uint64]uint32, x.n)
 	var nodes []loadedNode
 	err := kv.ForEach(func(k, v []byte) error {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"iter"
 	"unsafe"
+
+	"github.com/mcpvec/mcpvec/index"
 )
 
 // ReadFunc reads vectors by id as a Source does: fn(i, vec) for each ids[i]
@@ -26,7 +28,7 @@ type ReadFunc func(ids []uint64, fn func(i int, vec []float32)) error
 // an error when cfg.Source is nil, ErrInvalidDimension,
 // ErrDimensionMismatch or ErrInvalidVector for a bad vector read, and
 // errors from kv or read, wrapped.
-func LoadSums(kv KV, dim int, cfg Config, sums iter.Seq2[uint64, uint32], read ReadFunc) (*Index, LoadStats, error) {
+func LoadSums(kv index.KV, dim int, cfg Config, sums iter.Seq2[uint64, uint32], read ReadFunc) (*Index, LoadStats, error) {
 	var st LoadStats
 	if cfg.Source == nil {
 		return nil, st, errors.New("index: LoadSums needs a Config.Source")
@@ -65,7 +67,7 @@ func LoadSums(kv KV, dim int, cfg Config, sums iter.Seq2[uint64, uint32], read R
 
 // readHeader reads and checks the stored header against the index's
 // parameters; errMissing when there is none.
-func (x *Index) readHeader(kv KV) (header, error) {
+func (x *Index) readHeader(kv index.KV) (header, error) {
 	raw := kv.Get(headerKey)
 	if raw == nil {
 		return header{}, errMissing
@@ -169,7 +171,7 @@ func (ld *loader) slot(id uint64) (uint32, bool) {
 // vector's checksum fill its slot; a damaged codes record only means that
 // vector is read in full. It returns an error wrapping ErrCorrupt for a
 // damaged node record.
-func (ld *loader) readRecords(kv KV, withCodes bool, count int) error {
+func (ld *loader) readRecords(kv index.KV, withCodes bool, count int) error {
 	x := ld.x
 	if !x.cfg.Scan { // a Scan index skips the node records
 		// Room for full layer-0 lists and the upper layers' share (a node

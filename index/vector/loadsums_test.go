@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/index/indextest"
 )
 
@@ -21,14 +22,14 @@ func sumsOf(m *mapSource) iter.Seq2[uint64, uint32] {
 	}
 }
 
-func mustLoadSums(t *testing.T, kv KV, dim int, src *mapSource) (*Index, LoadStats) {
+func mustLoadSums(t *testing.T, kv index.KV, dim int, src *mapSource) (*Index, LoadStats) {
 	t.Helper()
 	return loadSumsCfg(t, kv, dim, persistCfg, src)
 }
 
 // mustSaveLoadsClean saves x into kv and checks that the next LoadSums
 // over src finds a node for each of its vectors and reads none.
-func mustSaveLoadsClean(t *testing.T, x *Index, kv KV, src *mapSource) {
+func mustSaveLoadsClean(t *testing.T, x *Index, kv index.KV, src *mapSource) {
 	t.Helper()
 	if err := x.Save(kv); err != nil {
 		t.Fatal(err)

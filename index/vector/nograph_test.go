@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/index/indextest"
 )
 
@@ -21,7 +22,7 @@ func countKeys(kv *indextest.KV, kind byte) int {
 }
 
 // loadSumsCfg is LoadSums over src with cfg and src as the Source.
-func loadSumsCfg(t *testing.T, kv KV, dim int, cfg Config, src *mapSource) (*Index, LoadStats) {
+func loadSumsCfg(t *testing.T, kv index.KV, dim int, cfg Config, src *mapSource) (*Index, LoadStats) {
 	t.Helper()
 	cfg.Source = src
 	x, st, err := LoadSums(kv, dim, cfg, sumsOf(src), src.Vectors)
@@ -105,9 +106,9 @@ func TestScanIndexKeepsNoGraph(t *testing.T) {
 	if after := searchEvery(t, d, y.Search); !reflect.DeepEqual(after, before) {
 		t.Fatal("search after load differs")
 	}
-	indextest.WantSaveWrites(t, "loaded unchanged", y, KV(kv), kv, false)
+	indextest.WantSaveWrites(t, "loaded unchanged", y, kv, kv, false)
 	y.Delete(3)
-	indextest.WantSaveWrites(t, "after a delete", y, KV(kv), kv, true)
+	indextest.WantSaveWrites(t, "after a delete", y, kv, kv, true)
 	if kv.Get(codeKey(3)) != nil {
 		t.Fatal("deleted vector's codes still stored")
 	}
@@ -132,7 +133,7 @@ func TestScanDropsStoredGraph(t *testing.T) {
 	if got, want := searchEvery(t, d, y.Search), searchEvery(t, d, fresh.Search); !reflect.DeepEqual(got, want) {
 		t.Fatal("Scan open of a graph answers unlike a fresh Scan index")
 	}
-	indextest.WantSaveWrites(t, "first save", y, KV(kv), kv, true)
+	indextest.WantSaveWrites(t, "first save", y, kv, kv, true)
 	if c, n := countKeys(kv, 'c'), countKeys(kv, 'n'); c != 2000 || n != 0 {
 		t.Fatalf("after save %d codes and %d nodes, want 2000 and 0", c, n)
 	}
@@ -140,7 +141,7 @@ func TestScanDropsStoredGraph(t *testing.T) {
 	if want := (LoadStats{Vectors: 2000}); st != want {
 		t.Fatalf("reload: %+v, want %+v", st, want)
 	}
-	indextest.WantSaveWrites(t, "reloaded", z, KV(kv), kv, false)
+	indextest.WantSaveWrites(t, "reloaded", z, kv, kv, false)
 }
 
 // TestGraphFromScanSave: an index a Scan index saved, opened without Scan,
@@ -160,7 +161,7 @@ func TestGraphFromScanSave(t *testing.T) {
 	if r := recall(truth(t, y, d.queries, 10), searchAll(t, y, d.queries, 10, 64)); r < 0.95 {
 		t.Fatalf("recall@10 of the graph built on load %.3f, want >= 0.95", r)
 	}
-	indextest.WantSaveWrites(t, "first save", y, KV(kv), kv, true)
+	indextest.WantSaveWrites(t, "first save", y, kv, kv, true)
 	if n := countKeys(kv, 'n'); n != 1200 {
 		t.Fatalf("saved %d nodes, want 1200", n)
 	}
@@ -186,13 +187,13 @@ func TestLoadScan(t *testing.T) {
 	if !reflect.DeepEqual(searchEvery(t, d, y.Search), searchEvery(t, d, x.Search)) {
 		t.Fatal("search after Load differs")
 	}
-	indextest.WantSaveWrites(t, "loaded unchanged", y, KV(kv), kv, false)
+	indextest.WantSaveWrites(t, "loaded unchanged", y, kv, kv, false)
 	delete(src, 7)
 	z, st := mustLoad(t, kv, d.dim, scanCfg, src)
 	if want := (LoadStats{Vectors: 1499, Removed: 1}); st != want {
 		t.Fatalf("load without 7: %+v, want %+v", st, want)
 	}
-	indextest.WantSaveWrites(t, "vector removed", z, KV(kv), kv, true)
+	indextest.WantSaveWrites(t, "vector removed", z, kv, kv, true)
 	if kv.Get(codeKey(7)) != nil || countKeys(kv, 'c') != 1499 {
 		t.Fatal("removed vector's codes still stored")
 	}

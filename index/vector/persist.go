@@ -10,21 +10,9 @@ import (
 	"iter"
 	"math"
 	"slices"
-)
 
-// KV is the key/value bucket the index persists into. The store implements it
-// on a bbolt bucket inside a write transaction (Get/ForEach also work in a
-// read transaction for Load). Keys and values returned by it are valid only
-// during the call; the index copies what it keeps. Keys and values the index
-// passes to Put are never modified afterwards, as bbolt requires (it keeps
-// them until the transaction commits). The bucket
-// should hold nothing but the index's keys.
-type KV interface {
-	Get(key []byte) []byte
-	Put(key, value []byte) error
-	Delete(key []byte) error
-	ForEach(fn func(key, value []byte) error) error
-}
+	"github.com/mcpvec/mcpvec/index"
+)
 
 // Persistence format, version 2 (all integers little endian):
 //
@@ -96,7 +84,7 @@ type LoadStats struct {
 // It holds the write lock for its duration. On error the index keeps its
 // changes marked dirty, so the caller should roll back its transaction and
 // may Save again. It returns errors from kv wrapped with context.
-func (x *Index) Save(kv KV) error {
+func (x *Index) Save(kv index.KV) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.repair()
@@ -178,7 +166,7 @@ func (x *Index) Unsaved() bool {
 
 // deleteStale deletes the records of removed ids, and every record when the
 // index must rewrite the bucket (every node record when it drops them).
-func (x *Index) deleteStale(kv KV) error {
+func (x *Index) deleteStale(kv index.KV) error {
 	switch {
 	case x.rewrite:
 		if err := deleteRecords(kv, isRecKey); err != nil {
@@ -201,7 +189,7 @@ func (x *Index) deleteStale(kv KV) error {
 }
 
 // deleteRecords deletes every key of kv that stale accepts.
-func deleteRecords(kv KV, stale func(k []byte) bool) error {
+func deleteRecords(kv index.KV, stale func(k []byte) bool) error {
 	var keys [][]byte
 	err := kv.ForEach(func(k, _ []byte) error {
 		if stale(k) {
@@ -382,7 +370,7 @@ func checkNode(b []byte, m, m0 int) (level int, crc uint32, links []byte, err er
 // ErrInvalidDimension, ErrDimensionMismatch or ErrInvalidVector (wrapped with
 // the offending id) for bad vectors, and errors from kv.ForEach. The vectors
 // sequence cannot report an error: callers check their own iteration error.
-func Load(kv KV, dim int, cfg Config, vectors iter.Seq2[uint64, []float32]) (*Index, LoadStats, error) {
+func Load(kv index.KV, dim int, cfg Config, vectors iter.Seq2[uint64, []float32]) (*Index, LoadStats, error) {
 	x := New(dim, cfg)
 	var st LoadStats
 	if dim < 1 {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/index/indextest"
 )
 
@@ -28,7 +29,7 @@ func sourceOf(d *dataset) source {
 	return s
 }
 
-func mustLoad(t *testing.T, kv KV, dim int, cfg Config, src source) (*Index, LoadStats) {
+func mustLoad(t *testing.T, kv index.KV, dim int, cfg Config, src source) (*Index, LoadStats) {
 	t.Helper()
 	x, st, err := Load(kv, dim, cfg, src.seq())
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/mcpvec/mcpvec/index"
 )
 
 // finishScan is finishLoad for a Config.Scan index, which keeps no graph:
@@ -49,7 +51,7 @@ func (x *Index) publishAll() {
 // it only reads which codes records are saved and current (those vectors
 // are not fresh) and which belong to ids with no vector (deleted on the
 // next Save). It returns errors from kv.ForEach, wrapped.
-func (x *Index) loadScan(kv KV, herr error, h header, st *LoadStats) (*Index, LoadStats, error) {
+func (x *Index) loadScan(kv index.KV, herr error, h header, st *LoadStats) (*Index, LoadStats, error) {
 	if herr == nil {
 		err := kv.ForEach(func(k, v []byte) error {
 			if len(k) == 9 && k[0] == 'c' {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // level ranks the gap before an atom as a place to cut: higher is better.
@@ -29,9 +31,9 @@ var abbreviations = map[string]bool{
 }
 
 // gapLevel ranks the gap between atoms[i-1] and atoms[i] (i >= 1).
-func gapLevel(text string, atoms []atom, i int) level {
+func gapLevel(text string, atoms []analysis.Atom, i int) level {
 	prev, cur := atoms[i-1], atoms[i]
-	space := text[prev.end:cur.start]
+	space := text[prev.End:cur.Start]
 	if space == "" {
 		return joinedLevel(text, prev, cur)
 	}
@@ -39,12 +41,12 @@ func gapLevel(text string, atoms []atom, i int) level {
 	if lv < levelLine || !strings.ContainsAny(space, lineBreaks) {
 		return lv
 	}
-	return questionLevel(text, prev.end, cur.start, lv)
+	return questionLevel(text, prev.End, cur.Start, lv)
 }
 
 // spaceLevel ranks a gap of white space by what it holds and what it
 // follows.
-func spaceLevel(text string, atoms []atom, i int, space string) level {
+func spaceLevel(text string, atoms []analysis.Atom, i int, space string) level {
 	if strings.Count(space, "\n") >= 2 || strings.ContainsAny(space, "\f\u2029") ||
 		strings.Contains(space, "\r\r") {
 		return levelParagraph
@@ -142,14 +144,14 @@ func boldLine(line string) bool {
 }
 
 // joinedLevel ranks the zero-width gap between two adjacent atoms.
-func joinedLevel(text string, prev, cur atom) level {
-	p := text[prev.start:prev.end]
+func joinedLevel(text string, prev, cur analysis.Atom) level {
+	p := text[prev.Start:prev.End]
 	switch {
 	case p == "。" || p == "！" || p == "？" || p == "｡":
 		return levelSentence
-	case prev.class == classCJK && cur.class == classCJK:
+	case prev.Class == analysis.ClassCJK && cur.Class == analysis.ClassCJK:
 		return levelWord
-	case prev.class == classPunct && !isASCII(p) && cur.class == classCJK:
+	case prev.Class == analysis.ClassPunct && !isASCII(p) && cur.Class == analysis.ClassCJK:
 		return levelWord // after a full-width comma, colon or closing bracket
 	}
 	return levelNone
@@ -157,28 +159,28 @@ func joinedLevel(text string, prev, cur atom) level {
 
 // endsSentence reports whether atoms[i-1] (plus closing quotes or brackets)
 // ends a sentence and atoms[i] can start one.
-func endsSentence(text string, atoms []atom, i int) bool {
-	if first, _ := utf8.DecodeRuneInString(text[atoms[i].start:]); unicode.IsLower(first) {
+func endsSentence(text string, atoms []analysis.Atom, i int) bool {
+	if first, _ := utf8.DecodeRuneInString(text[atoms[i].Start:]); unicode.IsLower(first) {
 		return false
 	}
 	j := i - 1
-	for j > 0 && isCloser(text[atoms[j].start:atoms[j].end]) && atoms[j-1].end == atoms[j].start {
+	for j > 0 && isCloser(text[atoms[j].Start:atoms[j].End]) && atoms[j-1].End == atoms[j].Start {
 		j--
 	}
-	switch text[atoms[j].start:atoms[j].end] {
+	switch text[atoms[j].Start:atoms[j].End] {
 	case "!", "?", "…", "。", "！", "？":
 		return true
 	case ".":
 	default:
 		return false
 	}
-	if j == 0 || atoms[j-1].end != atoms[j].start {
+	if j == 0 || atoms[j-1].End != atoms[j].Start {
 		return true // a lone period, e.g. " ." in Cranfield
 	}
 	w := atoms[j-1]
-	word := text[w.start:w.end]
-	if w.class != classWord {
-		return w.class == classDigit || w.class == classPunct
+	word := text[w.Start:w.End]
+	if w.Class != analysis.ClassWord {
+		return w.Class == analysis.ClassDigit || w.Class == analysis.ClassPunct
 	}
 	return utf8.RuneCountInString(word) > 1 && !abbreviations[strings.ToLower(word)]
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"unicode/utf8"
+
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // Default sizes, in estimated tokens, chosen by `make eval`: 512-token
@@ -136,7 +138,7 @@ func split(text string, pageStarts []int, heads []Heading, opts Options, whole b
 	s.whole = whole
 	path := &headingPath{text: text, heads: heads}
 	s.run(func(first, last, prevLast int) {
-		start, end := s.atoms[first].start, s.atoms[last].end
+		start, end := s.atoms[first].Start, s.atoms[last].End
 		chunks = append(chunks, Chunk{
 			Index:     len(chunks),
 			Text:      text[start:end],
@@ -144,7 +146,7 @@ func split(text string, pageStarts []int, heads []Heading, opts Options, whole b
 			End:       end,
 			PageStart: pageOf(pageStarts, start),
 			PageEnd:   pageOf(pageStarts, end-1),
-			Headings:  path.over(s.atoms[max(first, prevLast+1)].start, end),
+			Headings:  path.over(s.atoms[max(first, prevLast+1)].Start, end),
 		})
 	})
 	return chunks
@@ -189,11 +191,11 @@ type splitter struct {
 	heads  []Heading // markSection's headings, in order
 	marked int       // heads[:marked] have been placed
 	seen   int       // atoms added so far
-	atoms  []atom
+	atoms  []analysis.Atom
 	gaps   []int   // whitespace cost before atoms[i]
 	levels []level // how good a cut the gap before atoms[i] is
-	pre    []int   // pre[i] = sum over k < i of gaps[k] + atoms[k].cost (+ what was dropped)
-	cost   []int   // cost[i] = sum over k < i of atoms[k].cost (+ what was dropped)
+	pre    []int   // pre[i] = sum over k < i of gaps[k] + atoms[k].Cost (+ what was dropped)
+	cost   []int   // cost[i] = sum over k < i of atoms[k].Cost (+ what was dropped)
 	limit  int     // opts.Size in centitokens
 	over   int     // opts.Overlap in centitokens
 
@@ -206,7 +208,7 @@ type splitter struct {
 const windowKeep = 64
 
 func newSplitter(text string, heads []Heading, opts Options) *splitter {
-	return &splitter{text: text, heads: heads, limit: opts.Size * unit, over: opts.Overlap * unit,
+	return &splitter{text: text, heads: heads, limit: opts.Size * analysis.CostPerToken, over: opts.Overlap * analysis.CostPerToken,
 		pre: []int{0}, cost: []int{0}, prevLast: -1}
 }
 
@@ -214,8 +216,8 @@ func newSplitter(text string, heads []Heading, opts Options) *splitter {
 // passage's first and last atom and the previous passage's last, in order.
 // The window is valid during the call.
 func (s *splitter) run(yield func(first, last, prevLast int)) {
-	atomize(s.text, func(a atom, gap int) {
-		if a.cost <= s.limit {
+	analysis.Atomize(s.text, func(a analysis.Atom, gap int) {
+		if a.Cost <= s.limit {
 			s.add(a, gap)
 		} else {
 			for _, p := range splitAtom(s.text, a, s.limit) {
@@ -230,10 +232,10 @@ func (s *splitter) run(yield func(first, last, prevLast int)) {
 
 // add appends an atom, ranking the gap before it (a heading starting at
 // or before it, and after the previous atom, makes it a section cut).
-func (s *splitter) add(a atom, gap int) {
+func (s *splitter) add(a analysis.Atom, gap int) {
 	i := len(s.atoms)
 	s.atoms, s.gaps = append(s.atoms, a), append(s.gaps, gap)
-	s.pre, s.cost = append(s.pre, s.pre[i]+gap+a.cost), append(s.cost, s.cost[i]+a.cost)
+	s.pre, s.cost = append(s.pre, s.pre[i]+gap+a.Cost), append(s.cost, s.cost[i]+a.Cost)
 	lv := level(0)
 	if s.seen > 0 {
 		lv = gapLevel(s.text, s.atoms, i)
@@ -274,20 +276,20 @@ func (s *splitter) flush(end bool, yield func(first, last, prevLast int)) {
 
 // splitAtom cuts a run costing more than limit into pieces that each cost at
 // most limit, at rune boundaries.
-func splitAtom(text string, a atom, limit int) []atom {
-	var pieces []atom
-	start, sum, pos := a.start, 0, 0
-	for i := a.start; i < a.end; pos++ {
-		r, size := utf8.DecodeRuneInString(text[i:a.end])
-		c := runeCost(r, size, a.class, pos)
-		if i > start && atomCost(sum+c, a.class) > limit {
-			pieces = append(pieces, atom{start: start, end: i, cost: atomCost(sum, a.class), class: a.class})
+func splitAtom(text string, a analysis.Atom, limit int) []analysis.Atom {
+	var pieces []analysis.Atom
+	start, sum, pos := a.Start, 0, 0
+	for i := a.Start; i < a.End; pos++ {
+		r, size := utf8.DecodeRuneInString(text[i:a.End])
+		c := analysis.RuneCost(r, size, a.Class, pos)
+		if i > start && analysis.AtomCost(sum+c, a.Class) > limit {
+			pieces = append(pieces, analysis.Atom{Start: start, End: i, Cost: analysis.AtomCost(sum, a.Class), Class: a.Class})
 			start, sum = i, 0
 		}
 		sum += c
 		i += size
 	}
-	return append(pieces, atom{start: start, end: a.end, cost: atomCost(sum, a.class), class: a.class})
+	return append(pieces, analysis.Atom{Start: start, End: a.End, Cost: analysis.AtomCost(sum, a.Class), Class: a.Class})
 }
 
 // tokens is the cost of atoms[a..b] inclusive with the whitespace between

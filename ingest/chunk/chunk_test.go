@@ -9,7 +9,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcpvec/mcpvec/internal/cputime"
+
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // checkChunks asserts every invariant Split promises.
@@ -41,7 +44,7 @@ func checkChunks(t testing.TB, text string, pages []int, opts Options, chunks []
 		if r, _ := utf8.DecodeLastRuneInString(c.Text); unicode.IsSpace(r) {
 			t.Fatalf("chunk %d ends with space: %q", i, c.Text)
 		}
-		if n := EstimateTokens(c.Text); n > opts.Size {
+		if n := analysis.EstimateTokens(c.Text); n > opts.Size {
 			t.Fatalf("chunk %d: %d tokens > size %d: %q", i, n, opts.Size, c.Text)
 		}
 		if i > 0 {
@@ -50,7 +53,7 @@ func checkChunks(t testing.TB, text string, pages []int, opts Options, chunks []
 				t.Fatalf("chunk %d [%d,%d) does not advance past chunk %d [%d,%d)", i, c.Start, c.End, i-1, prev.Start, prev.End)
 			}
 			if c.Start < prev.End {
-				if n := EstimateTokens(text[c.Start:prev.End]); n > opts.Overlap {
+				if n := analysis.EstimateTokens(text[c.Start:prev.End]); n > opts.Overlap {
 					t.Fatalf("chunk %d overlaps the previous by %d tokens > %d", i, n, opts.Overlap)
 				}
 			}
@@ -215,11 +218,11 @@ func TestSplitProse(t *testing.T) {
 	text = strings.ReplaceAll(text, "x", "") // drop the over-long words
 	for _, opts := range []Options{{Size: 64, Overlap: 8}, DefaultOptions(), {Size: 512, Overlap: 0}} {
 		chunks := mustSplit(t, text, nil, opts)
-		if n := EstimateTokens(chunks[len(chunks)-1].Text); 4*n < opts.Size {
+		if n := analysis.EstimateTokens(chunks[len(chunks)-1].Text); 4*n < opts.Size {
 			t.Errorf("%+v: last chunk has %d tokens, less than a quarter of %d", opts, n, opts.Size)
 		}
 		for _, c := range chunks[:len(chunks)-1] {
-			if n := EstimateTokens(c.Text); 2*n < opts.Size {
+			if n := analysis.EstimateTokens(c.Text); 2*n < opts.Size {
 				t.Errorf("%+v: chunk %d has %d tokens, less than half of %d", opts, c.Index, n, opts.Size)
 			}
 			if last, _ := utf8.DecodeLastRuneInString(c.Text); !strings.ContainsRune(".!?…", last) && opts.Size >= 256 {
@@ -352,6 +355,7 @@ func BenchmarkSplit(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(text)))
 			chunks := 0
+			c0 := cputime.Process()
 			for b.Loop() {
 				c, err := Split(text, nil, DefaultOptions())
 				if err != nil {
@@ -360,6 +364,7 @@ func BenchmarkSplit(b *testing.B) {
 				chunks += len(c)
 			}
 			b.ReportMetric(float64(chunks)/b.Elapsed().Seconds(), "chunks/s")
+			b.ReportMetric(float64(cputime.Process()-c0)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
@@ -369,7 +374,9 @@ func BenchmarkEstimateTokens(b *testing.B) {
 	text = strings.ReplaceAll(text, "x", "")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(text)))
+	c0 := cputime.Process()
 	for b.Loop() {
-		EstimateTokens(text)
+		analysis.EstimateTokens(text)
 	}
+	b.ReportMetric(float64(cputime.Process()-c0)/float64(b.N), "cpu-ns/op")
 }

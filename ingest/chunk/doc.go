@@ -1,11 +1,10 @@
 // Package chunk splits extracted document text into overlapping passages
-// sized in estimated tokens, estimates token counts for embedders, and cuts
-// text to a token budget (TruncateTokens).
+// sized in estimated tokens (analysis.EstimateTokens).
 //
 // Split cuts text into atoms (runs of letters, runs of digits, single
-// punctuation marks, single CJK characters), prices each atom with the
-// EstimateTokens rule and grows each passage up to Options.Size tokens. It
-// then cuts at the best boundary that leaves the passage at least half full,
+// punctuation marks, single CJK characters: analysis.Atomize), prices each
+// atom with the analysis.EstimateTokens rule and grows each passage up to
+// Options.Size tokens. It then cuts at the best boundary that leaves the passage at least half full,
 // ranked paragraph break > sentence end > line break > space or CJK
 // character > inside a word (only when one word alone exceeds Size). Above
 // them all ranks the break before a question line (FAQ style: a line ending
@@ -21,30 +20,17 @@
 // section, and each Chunk carries its heading path: the one in force over
 // most of the passage's new text.
 //
-// # Token estimates
+// # Sizes
 //
-// EstimateTokens approximates cl100k_base (OpenAI's text-embedding-3-* and
-// GPT-4 tokenizer) without its 100k-entry vocabulary; the rule is on
-// EstimateTokens. Measured against gpt-tokenizer's cl100k_base on every
-// document of ../shared/eval (counts in testdata/cl100k_eval_counts.tsv,
-// checked by TestEstimateTokensEvalCorpora):
+// Sizes are in tokens as analysis.EstimateTokens counts them (an
+// approximation of cl100k_base; package analysis has its measured error).
 //
-//	corpus     docs  total est/real  min   p1    median  p99   max
-//	SciFact    5183  1.188           0.934 1.035 1.188   1.392 1.517
-//	Cranfield  1398  1.246           1.071 1.124 1.247   1.412 1.508
-//
-// and on hand-written samples (testdata/cl100k_samples.jsonl): Chinese 1.15,
-// Japanese 1.27, Korean 1.24, Russian 0.98, Greek 0.97, French 1.02,
-// German 0.86, Go code 1.49, shell flags 1.08, tables 1.02. So it
-// overestimates English prose by about 20% and underestimates by at most
-// about 15% (German compounds); budget that margin when packing inputs for
-// a model's limit (e.g. send at most 8191/1.2 estimated tokens).
-//
-// Passages from Split, measured the same way (1,500 documents of each corpus
-// concatenated, Overlap = Size/8): with Size 256 the real cl100k count is
-// median 191 and at most 262 (SciFact), median 196 and at most 233
-// (Cranfield); with Size 128 at most 138; with Size 512 at most 488. So
-// real passages run about 0.8-0.85 x Size, and exceed Size by at most ~8%.
+// Passages from Split, measured against gpt-tokenizer's cl100k_base
+// (1,500 documents of each corpus of ../shared/eval concatenated, Overlap =
+// Size/8): with Size 256 the real cl100k count is median 191 and at most
+// 262 (SciFact), median 196 and at most 233 (Cranfield); with Size 128 at
+// most 138; with Size 512 at most 488. So real passages run about
+// 0.8-0.85 x Size, and exceed Size by at most ~8%.
 //
 // # Caveats
 //
@@ -66,7 +52,7 @@
 //   - A question line is recognised by its text alone: a heading that ends
 //     in "?" counts as one, and a wrapped PDF line ending in "?" after a
 //     sentence end may too.
-//   - Split and EstimateTokens are pure functions and safe for concurrent use;
+//   - Split is a pure function and safe for concurrent use;
 //     Split holds 10-25 bytes of working memory per byte of text (a
 //     49-byte record per word or mark) while it runs, plus the chunks, whose
 //     Text fields share the input string's memory.

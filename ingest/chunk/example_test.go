@@ -24,9 +24,3 @@ func ExampleSplit() {
 	// 2 [39,81) p.1-2 "dislike moving.\n\nDogs follow their owners."
 	// 3 [68,115) p.2-2 "their owners. They adapt to new places quickly."
 }
-
-func ExampleEstimateTokens() {
-	// cl100k_base counts 7 tokens here; the estimate errs on the high side.
-	fmt.Println(chunk.EstimateTokens("Are cats attached to their homes?"))
-	// Output: 8
-}

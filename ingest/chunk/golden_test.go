@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/internal/golden"
 )
 
@@ -31,7 +32,7 @@ func TestChunkGolden(t *testing.T) {
 			var b strings.Builder
 			for _, c := range chunks {
 				fmt.Fprintf(&b, "=== passage %d: pages %d-%d, bytes %d-%d, ~%d tokens\n%s\n",
-					c.Index, c.PageStart, c.PageEnd, c.Start, c.End, EstimateTokens(c.Text), c.Text)
+					c.Index, c.PageStart, c.PageEnd, c.Start, c.End, analysis.EstimateTokens(c.Text), c.Text)
 			}
 			golden.Compare(t, filepath.Join("..", "..", "testdata", "chunk", name, "passages.txt"), []byte(b.String()))
 		})

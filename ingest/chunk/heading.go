@@ -3,6 +3,8 @@ package chunk
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 func validateHeadings(heads []Heading, n int) error {
@@ -19,8 +21,8 @@ func validateHeadings(heads []Heading, n int) error {
 // markSection makes the gap before a, the atom just added, the best place
 // to cut when a is the first atom of a heading (the first at or after its
 // offset), unless a is the text's first atom.
-func (s *splitter) markSection(a atom) {
-	for s.marked < len(s.heads) && s.heads[s.marked].Offset <= a.start {
+func (s *splitter) markSection(a analysis.Atom) {
+	for s.marked < len(s.heads) && s.heads[s.marked].Offset <= a.Start {
 		if s.seen > 0 {
 			s.levels[len(s.levels)-1] = levelSection
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // faq returns a FAQ of n questions, each a line ending in "?" followed by
@@ -52,7 +54,7 @@ func TestSplitKeepsQuestionWithAnswer(t *testing.T) {
 	}
 	dangling := 0 // passages whose last line is a question
 	for i, c := range chunks {
-		if got := EstimateTokens(c.Text); got > opts.Size {
+		if got := analysis.EstimateTokens(c.Text); got > opts.Size {
 			t.Errorf("passage %d: %d tokens, limit %d", i, got, opts.Size)
 		}
 		if strings.HasSuffix(c.Text, "?") {

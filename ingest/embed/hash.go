@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"sync/atomic"
-	"unicode"
 	"unicode/utf8"
 
-	"github.com/kljensen/snowball/english"
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // HashConfig configures the built-in offline embedder. Zero fields take the
@@ -157,7 +155,7 @@ func hashRecover(err *error) {
 // vector builds the hashed feature vector of text.
 func (h *Hash) vector(text string, weight func(string) float64) []float32 {
 	v := make([]float32, h.cfg.Dimensions)
-	words := hashWords(text)
+	words := analysis.Words(text)
 	// Unique words in first-occurrence order: float32 sums depend on order,
 	// and vectors must be bit-identical run to run.
 	counts := make(map[string]int, len(words))
@@ -191,7 +189,7 @@ func (h *Hash) vector(text string, weight func(string) float64) []float32 {
 // share NgramWeight so long words do not outweigh short ones.
 func (h *Hash) addWord(v []float32, w string, scale float64, buf *[]byte, offs *[]int) {
 	if h.cfg.WordWeight > 0 {
-		addFeature(v, 'w', stem(w), scale*h.cfg.WordWeight)
+		addFeature(v, 'w', analysis.Stem(w), scale*h.cfg.WordWeight)
 	}
 	if h.cfg.NgramWeight <= 0 {
 		return
@@ -266,32 +264,4 @@ func normalize(v []float32) {
 	for i := range v {
 		v[i] *= s
 	}
-}
-
-// hashWords splits text into lower-case runs of letters and digits, without
-// English stopwords. Identifiers fall apart at punctuation (BZ2_bzDecompress
-// → bz2, bzdecompress); their n-grams still overlap with other spellings.
-func hashWords(text string) []string {
-	fields := strings.FieldsFunc(text, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r)
-	})
-	out := fields[:0]
-	for _, f := range fields {
-		f = strings.ToLower(f)
-		if len(f) > 64 || english.IsStopWord(f) {
-			continue
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
-// stem applies the Snowball English stemmer to plain ASCII words.
-func stem(w string) string {
-	for i := 0; i < len(w); i++ {
-		if w[i] < 'a' || w[i] > 'z' {
-			return w
-		}
-	}
-	return english.Stem(w, true)
 }

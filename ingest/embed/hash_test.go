@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/internal/cputime"
 )
 
 var _ Embedder = (*Hash)(nil)
@@ -180,11 +182,13 @@ func BenchmarkHashEmbed(b *testing.B) {
 		h := NewHash(HashConfig{Dimensions: dims})
 		b.Run("d"+strconv.Itoa(dims), func(b *testing.B) {
 			b.ReportAllocs()
+			c0 := cputime.Process()
 			for range b.N {
 				if _, err := h.Embed(context.Background(), []string{text}); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(cputime.Process()-c0)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

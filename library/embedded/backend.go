@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
 
@@ -172,7 +173,7 @@ func openEmbedded(ctx context.Context, db *store.DB, opts library.Options) (*Bac
 // synced (the index was saved after the store's last write), the passages
 // are the ones the index holds and their keys are not walked. It reports
 // whether the index was repaired or asks to be rewritten.
-func (l *Backend) loadLexical(tx *store.Tx, kv lexical.KV, synced bool) (repaired bool, err error) {
+func (l *Backend) loadLexical(tx *store.Tx, kv index.KV, synced bool) (repaired bool, err error) {
 	opts := l.opts
 	text := func(seq uint64) (string, error) {
 		t, err := tx.ChunkText(seq)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/library/embedded"
@@ -98,7 +98,7 @@ func embeddedLibrary(t *testing.T, opts library.Options) *library.Library {
 func TestSameAnswersAsEmbedded(t *testing.T) {
 	ctx := context.Background()
 	c := weaviatetest.Start(t, weaviatetest.Options{})
-	st, err := weaviate.OpenCollection(ctx, c.URL(0, "Parity"), &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: "lexical"})
+	st, err := weaviate.OpenCollection(ctx, c.URL(0, "Parity"), &weaviate.Options{Analyzer: analysis.Tokenize, AnalyzerName: "lexical"})
 	if err != nil {
 		t.Fatal(err)
 	}

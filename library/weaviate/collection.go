@@ -51,7 +51,7 @@ type Options struct {
 	// while one node of three may be down.
 	Consistency string
 	// Analyzer, when set, turns passage text and queries into the terms
-	// BM25 ranks (index/lexical.Tokenize gives the embedded library's
+	// BM25 ranks (analysis.Tokenize gives the embedded library's
 	// stemming and stopwords), stored in the passages' "terms" property;
 	// without it Weaviate's own word tokenizer ranks the raw text.
 	// AnalyzerName identifies it: Open records the name in a new collection

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/library/weaviate"
 	"github.com/mcpvec/mcpvec/library/weaviate/weaviatetest"
 	"github.com/mcpvec/mcpvec/store"
@@ -118,7 +118,7 @@ func TestSingleNode(t *testing.T) {
 
 func testAnalyzer(t *testing.T, c *weaviatetest.Cluster) {
 	ctx := context.Background()
-	stemmed := &weaviate.Options{Analyzer: lexical.Tokenize, AnalyzerName: "lexical-v1"}
+	stemmed := &weaviate.Options{Analyzer: analysis.Tokenize, AnalyzerName: "lexical-v1"}
 	b := mustOpen(t, c, 0, "Stemmed", stemmed)
 	put(t, b, testDoc("b", "/lib/b.pdf", 3, "A purring kitten naps on the sofa.", "Old cats sleep in the sun."), nil)
 	for _, q := range []string{"kittens purred", "sleeping cat"} {
@@ -143,7 +143,7 @@ func testAnalyzer(t *testing.T, c *weaviatetest.Cluster) {
 	if err != nil || len(hits) != 1 || hits[0].Chunk.ID() != "h:0" || !slices.Equal(hits[0].Chunk.Headings, f.chunks[0].Headings) {
 		t.Errorf("Lexical on heading words = %v, %v; want h:0 with its headings", ids(hits), err)
 	}
-	for _, o := range []*weaviate.Options{{APIKey: c.APIKey()}, {APIKey: c.APIKey(), Analyzer: lexical.Tokenize, AnalyzerName: "lexical-v2"}} {
+	for _, o := range []*weaviate.Options{{APIKey: c.APIKey()}, {APIKey: c.APIKey(), Analyzer: analysis.Tokenize, AnalyzerName: "lexical-v2"}} {
 		if _, err := weaviate.OpenCollection(ctx, c.URL(0, "Stemmed"), o); !errors.Is(err, weaviate.ErrSchema) {
 			t.Errorf("open with analyzer %+v: %v, want ErrSchema", o, err)
 		}

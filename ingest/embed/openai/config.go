@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpvec/mcpvec/ingest/chunk"
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // DefaultBaseURL is used when Config.BaseURL is empty.
@@ -44,7 +44,7 @@ type Config struct {
 	RetryBaseDelay time.Duration // first backoff; default 500ms
 	RetryMaxDelay  time.Duration // backoff cap; default 30s
 
-	// CountTokens estimates tokens; nil = chunk.EstimateTokens, the
+	// CountTokens estimates tokens; nil = analysis.EstimateTokens, the
 	// estimate the chunker sizes passages with (it errs high).
 	CountTokens func(string) int
 	HTTPClient  *http.Client // nil = a client with a pooled transport
@@ -122,7 +122,7 @@ func commonDefaults(c Config) Config {
 	setDefault(&c.RetryMaxDelay, 30*time.Second)
 	c.MaxRetries = max(c.MaxRetries, 0)
 	if c.CountTokens == nil {
-		c.CountTokens = chunk.EstimateTokens
+		c.CountTokens = analysis.EstimateTokens
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

@@ -23,7 +23,7 @@
 //     in flight twice: per call (errgroup) and across all callers together
 //     (a semaphore around each HTTP attempt).
 //   - Token limits are enforced on Config.CountTokens (default
-//     chunk.EstimateTokens), not on the server's tokenizer.
+//     analysis.EstimateTokens), not on the server's tokenizer.
 //   - Embed is all or nothing (see Embedder).
 //   - Errors wrap ErrMissingAPIKey, ErrConfig, ErrBadResponse,
 //     ErrRetriesExhausted, embed.ErrBadVector, embed.ErrPanic, a

@@ -62,7 +62,7 @@ func (u Usage) Tokens() int64 {
 //     for). Callers that must not pay twice call Embed per file or per few
 //     thousand chunks and persist each result.
 //   - Token limits are enforced on the CountTokens estimate, not on the
-//     server's tokenizer. The default, chunk.EstimateTokens, errs high on
+//     server's tokenizer. The default, analysis.EstimateTokens, errs high on
 //     most text (about 1.2x on English) but can undercount by about 15%
 //     (German compounds), so a text near MaxInputTokens may still exceed
 //     the model's real limit; passages (512 estimated tokens by default)

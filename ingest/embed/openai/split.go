@@ -3,7 +3,7 @@ package openai
 import (
 	"math"
 
-	"github.com/mcpvec/mcpvec/ingest/chunk"
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // piece is one request input: a whole text or a slice of a text that
@@ -15,13 +15,13 @@ type piece struct {
 }
 
 // split cuts text into pieces of at most limit tokens as counted by
-// count, preferring to cut at whitespace (chunk.TruncateTokens). It always
+// count, preferring to cut at whitespace (analysis.TruncateTokens). It always
 // makes progress, so a count that claims one rune is over the limit still
 // terminates (that rune is sent alone).
 func split(text string, limit int, count func(string) int) []string {
 	var out []string
 	for text != "" {
-		head := chunk.TruncateTokens(text, limit, count)
+		head := analysis.TruncateTokens(text, limit, count)
 		out = append(out, head)
 		text = text[len(head):]
 	}

@@ -5,11 +5,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/mcpvec/mcpvec/ingest/chunk"
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 func TestOpenAISplit(t *testing.T) {
-	count := chunk.EstimateTokens
+	count := analysis.EstimateTokens
 	for _, text := range []string{
 		strings.Repeat("word ", 1000),
 		strings.Repeat("日本語のテキスト", 300),

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/ingest/embed/embedtest"
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/library/embedded"
@@ -19,7 +19,7 @@ import (
 
 // Words is the shared deterministic test embedder over stemmed lexical
 // tokens, in 64 dimensions; Open records its identity.
-var Words = embedtest.Words{Dims: 64, Tokenize: lexical.Tokenize}
+var Words = embedtest.Words{Dims: 64, Tokenize: analysis.Tokenize}
 
 // Fixture is a library file and the Library open over it. Tests may
 // replace Lib (a reopened library) and embed it in fixtures of their own.

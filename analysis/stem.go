@@ -1,4 +1,4 @@
-package lexical
+package analysis
 
 import (
 	"strings"
@@ -20,6 +20,18 @@ const stemCacheMax = 1 << 14
 var stems struct {
 	m sync.Map // word → stem
 	n atomic.Int64
+}
+
+// Stem returns the Snowball English stem of w when w is a plain word,
+// lower-case ASCII letters only and longer than two, and w itself
+// otherwise: what Tokenize does to such a word after folding case and
+// dropping stop words. Stems come from a bounded cache shared with
+// Tokenize. Stem is safe for concurrent use.
+func Stem(w string) string {
+	if isASCIILetters(w) && len(w) > 2 {
+		return stem(w)
+	}
+	return w
 }
 
 // stem is english.Stem(w, true), through the cache. It is safe for

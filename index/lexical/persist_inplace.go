@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"runtime/debug"
 
+	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/index/internal/parallel"
 )
 
@@ -21,7 +22,7 @@ import (
 // append copies.
 
 // inPlaceKV marks a KV whose values Load may keep (InPlace).
-type inPlaceKV struct{ KV }
+type inPlaceKV struct{ index.KV }
 
 // ReadAheader is a KV whose values lie in a memory-mapped file (a bbolt
 // bucket) and that can ask the kernel to start reading a value's pages in
@@ -44,7 +45,7 @@ func (k inPlaceKV) ReadAhead(v []byte) {
 // Unload returns; Load keeps the segment's records and posting lists in
 // them (InPlaceBytes lists those it keeps). Saving into the wrapped KV is
 // the same as into kv.
-func InPlace(kv KV) KV { return inPlaceKV{kv} }
+func InPlace(kv index.KV) index.KV { return inPlaceKV{kv} }
 
 // stream is a segment stream read as the chunks it was stored in, with a
 // reader's position.
@@ -65,7 +66,7 @@ type segStream struct {
 // CRC-32C, the streams on all CPUs. The tables, and every stream when
 // inPlace, are kv's values; the others are copied into one allocation
 // each, their only chunk.
-func readStreams(kv KV, specs []segStream, inPlace bool) ([]*stream, error) {
+func readStreams(kv index.KV, specs []segStream, inPlace bool) ([]*stream, error) {
 	streams := make([]*stream, len(specs))
 	for i, sp := range specs {
 		chunks, err := gatherChunks(kv, sp.id, sp.n)
@@ -91,7 +92,7 @@ func readStreams(kv KV, specs []segStream, inPlace bool) ([]*stream, error) {
 }
 
 // gatherChunks returns the chunks of stream id, n bytes in all.
-func gatherChunks(kv KV, id byte, n uint64) ([][]byte, error) {
+func gatherChunks(kv index.KV, id byte, n uint64) ([][]byte, error) {
 	var chunks [][]byte
 	var got uint64
 	for i := uint32(0); got < n; i++ {

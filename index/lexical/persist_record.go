@@ -3,6 +3,8 @@ package lexical
 import (
 	"encoding/binary"
 	"slices"
+
+	"github.com/mcpvec/mcpvec/index"
 )
 
 func docKey(id uint64) []byte {
@@ -52,7 +54,7 @@ type record struct {
 // loadDictionary reads the chain of dictionary chunks, stopping at the first
 // gap or damaged chunk, and returns how many damaged chunks it met. Term ids
 // equal their position in the chain.
-func (ix *Index) loadDictionary(kv KV) (corrupt int) {
+func (ix *Index) loadDictionary(kv index.KV) (corrupt int) {
 	// Count the terms first (a chunk starts with its count): the map is
 	// then made once at its size instead of regrown many times over.
 	total := 0

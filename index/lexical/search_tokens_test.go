@@ -3,6 +3,8 @@ package lexical
 import (
 	"slices"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // TestSearchTokensMatchesSearch: searching a query's tokens gives what
@@ -11,7 +13,7 @@ func TestSearchTokensMatchesSearch(t *testing.T) {
 	ix := newTiny(t)
 	for _, q := range []string{"are cats attached to their homes", "feline territory", "BZ2_bzDecompressInit", "the", ""} {
 		for _, k := range []int{-1, 0, 1, 3, 10, 60} {
-			tokens := Tokenize(q)
+			tokens := analysis.Tokenize(q)
 			before := slices.Clone(tokens)
 			got, want := ix.SearchTokens(tokens, k), ix.Search(q, k)
 			if !slices.Equal(got, want) {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/index/indextest"
 )
 
@@ -286,7 +287,7 @@ func TestSegmentRolledBack(t *testing.T) {
 // ids and the passages using lost terms are tokenised again.
 func TestLoadDamagedDictionary(t *testing.T) {
 	for name, chunk := range map[string][]byte{
-		"duplicate": encodeTerms([]string{"zzznew", Tokenize("cats")[0]}),
+		"duplicate": encodeTerms([]string{"zzznew", analysis.Tokenize("cats")[0]}),
 		"truncated": encodeTerms([]string{"zzznew", "yyyother"})[:9],
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // flatCorpus adds n random passages to ix: a skewed vocabulary, some words
@@ -85,7 +87,7 @@ func TestFlatDropped(t *testing.T) {
 	ix.Add(1, "alpha beta")
 	ix.Add(2, "alpha gamma")
 	ix.Add(3, "delta")
-	list := func(w string) *postings { return &ix.post[ix.termIDs[Tokenize(w)[0]]] }
+	list := func(w string) *postings { return &ix.post[ix.termIDs[analysis.Tokenize(w)[0]]] }
 	has := func(w string) bool { return list(w).flat.Load() != nil }
 	if len(ix.Search("alpha beta gamma delta", 10)) != 3 || !has("alpha") || !has("delta") {
 		t.Fatal("search left no flat copies")
@@ -198,7 +200,7 @@ func TestFlatBeingMade(t *testing.T) {
 		ix.Add(uint64(i), fmt.Sprintf("alpha beta%d gamma%d", i%7, i%3))
 	}
 	want := ix.searchExhaustive("alpha beta3 gamma1", 10)
-	p := &ix.post[ix.termIDs[Tokenize("alpha")[0]]]
+	p := &ix.post[ix.termIDs[analysis.Tokenize("alpha")[0]]]
 	p.flat.Store(building)
 	if got := ix.Search("alpha beta3 gamma1", 10); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("while the copy is made: %v, want %v", got, want)
@@ -224,7 +226,7 @@ func TestFlatKeepsTail(t *testing.T) {
 	for i := range 40 {
 		ix.Add(uint64(i), fmt.Sprintf("alpha beta%d", i%5))
 	}
-	p := &ix.post[ix.termIDs[Tokenize("alpha")[0]]]
+	p := &ix.post[ix.termIDs[analysis.Tokenize("alpha")[0]]]
 	ix.Search("alpha", 10)
 	f := p.flat.Load()
 	if f == nil || f.n != 40 {

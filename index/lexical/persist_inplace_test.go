@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/index/indextest"
 )
 
@@ -224,7 +225,7 @@ func TestLoadReadsSegmentAhead(t *testing.T) {
 	}
 	for _, inPlace := range []bool{true, false} {
 		a := &aheadKV{mappedKV: mappedKV{kv}}
-		var load KV = a
+		var load index.KV = a
 		if inPlace {
 			load = InPlace(a)
 		}

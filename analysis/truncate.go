@@ -1,4 +1,4 @@
-package chunk
+package analysis
 
 import "unicode/utf8"
 

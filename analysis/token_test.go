@@ -1,4 +1,4 @@
-package chunk
+package analysis
 
 import (
 	"bufio"
@@ -65,16 +65,8 @@ type sample struct {
 // TestEstimateTokensSamples compares the estimate with real cl100k counts of
 // hand-written texts in several scripts, code, tables and symbols.
 func TestEstimateTokensSamples(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "cl100k_samples.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var est, real int
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var s sample
-		if err := json.Unmarshal([]byte(line), &s); err != nil {
-			t.Fatal(err)
-		}
+	for _, s := range readSamples(t) {
 		got := EstimateTokens(s.Text)
 		est, real = est+got, real+s.Count
 		if ratio := float64(got) / float64(s.Count); ratio < 0.85 || ratio > 1.6 {
@@ -92,7 +84,7 @@ func TestEstimateTokensSamples(t *testing.T) {
 func TestEstimateTokensEvalCorpora(t *testing.T) {
 	counts := readCounts(t)
 	for _, corpus := range []string{"scifact", "cranfield"} {
-		path := filepath.Join("..", "..", "..", "shared", "eval", corpus, "corpus.jsonl")
+		path := filepath.Join("..", "..", "shared", "eval", corpus, "corpus.jsonl")
 		f, err := os.Open(path)
 		if err != nil {
 			t.Skipf("shared eval corpus not available: %v", err)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"slices"
+
+	"github.com/mcpvec/mcpvec/index"
 )
 
 // The segment is the persisted base of the index (see doc.go, Persistence):
@@ -25,7 +27,7 @@ import (
 // counts, the lengths and the CRC-32C of the streams. The tables are decoded
 // where they lie. Records and postings are read into an allocation each, so
 // that rebuilding the posting lists (finishLoad) can release theirs, or, for
-// a KV wrapped by InPlace, left in its chunks (inplace.go): a passage's
+// a KV wrapped by InPlace, left in its chunks (persist_inplace.go): a passage's
 // terms or a list's data that straddles two chunks is copied.
 var (
 	segMetaKey     = []byte("\x00lexical-segm")
@@ -115,7 +117,7 @@ func segChunkKey(stream byte, i uint32) []byte {
 // chunkWriter cuts a stream into chunks, each freshly allocated and handed
 // to Put once full, and checksums it on the way.
 type chunkWriter struct {
-	kv     KV
+	kv     index.KV
 	stream byte
 	next   uint32
 	buf    []byte
@@ -153,7 +155,7 @@ func (w *chunkWriter) flush() {
 // writeSegmentLocked writes every passage and posting list as the two
 // segment streams and returns their manifest. Every slot must be live (see
 // saveSegmentLocked), so a posting list's length is its term's df.
-func (ix *Index) writeSegmentLocked(kv KV) (manifest, error) {
+func (ix *Index) writeSegmentLocked(kv index.KV) (manifest, error) {
 	m := manifest{docs: uint32(len(ix.docs)), terms: uint32(len(ix.post))}
 	tw, fw, pw := &chunkWriter{kv: kv, stream: streamTables}, &chunkWriter{kv: kv, stream: streamFwd}, &chunkWriter{kv: kv, stream: streamPost}
 	le := binary.LittleEndian
@@ -197,7 +199,7 @@ func (ix *Index) writeSegmentLocked(kv KV) (manifest, error) {
 // index whose dictionary is loaded: in place when kv is wrapped by InPlace.
 // It reports whether there was one; on error the index is left empty (the
 // caller tokenises what the segment held).
-func (ix *Index) loadSegmentLocked(kv KV) (found bool, err error) {
+func (ix *Index) loadSegmentLocked(kv index.KV) (found bool, err error) {
 	v := kv.Get(segMetaKey)
 	if v == nil {
 		return false, nil

@@ -1,4 +1,4 @@
-package lexical
+package analysis
 
 import (
 	"strings"
@@ -8,9 +8,17 @@ import (
 	"github.com/kljensen/snowball/english"
 )
 
-// TokenizerVersion names the tokenisation rules. It is stored with persisted
-// term records; when it changes, Load re-tokenises every passage.
+// TokenizerVersion names the rules of Tokenize. index/lexical stores it
+// with persisted term records; when it changes, its Load re-tokenises every
+// passage.
 const TokenizerVersion = "lexical-tok-v1"
+
+// AnalyzerName names Tokenize's terms where a store outside index/lexical
+// keeps them: a Weaviate collection records it when created and refuses to
+// be opened with terms of another name, rather than being searched wrongly.
+// It is what every mcpvec command opens collections with; a change to the
+// rules of Tokenize needs a new name as it needs a new TokenizerVersion.
+const AnalyzerName = "mcpvec-lexical-1"
 
 // maxTokenBytes caps one token; longer runs (base64, hashes) are cut so a
 // single blob cannot bloat the dictionary.
@@ -43,6 +51,10 @@ func Tokenize(text string) []string {
 	}
 	return out
 }
+
+// IsWordRune reports whether r can be part of a word Tokenize reads: a
+// letter, a digit or a non-spacing mark.
+func IsWordRune(r rune) bool { return isWordRune(r) }
 
 // isWordRune reports whether r can be part of a word.
 func isWordRune(r rune) bool {

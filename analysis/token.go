@@ -1,23 +1,25 @@
-package chunk
+package analysis
 
 import (
 	"unicode"
 	"unicode/utf8"
 )
 
+// CostPerToken is the number of centitokens in a token: Atom costs, RuneCost
+// and AtomCost are in centitokens.
+const CostPerToken = 100
+
 // Costs are kept in centitokens (1/100 of a token) so that fractional
 // per-character costs add up exactly: the estimate of a string is the sum of
-// its atoms' costs, rounded up once at the end. The chunker prices pieces of
-// an over-long word with the costs the runes have inside the whole word; as
-// no rune gets cheaper by moving later in a run, the estimate of any chunk's
-// text is at most the sum the chunker computed, so chunks never exceed
-// Options.Size.
+// its atoms' costs, rounded up once at the end. The chunker (ingest/chunk)
+// prices pieces of an over-long word with the costs the runes have inside the
+// whole word; as no rune gets cheaper by moving later in a run, the estimate
+// of any chunk's text is at most the sum the chunker computed, so chunks
+// never exceed its Options.Size.
 //
 // The numbers were fitted against the cl100k_base tokenizer on SciFact and
 // Cranfield (see doc.go); change them together with the measurement.
 const (
-	unit = 100 // centitokens per token
-
 	wordMin      = 100 // a letter run costs at least one token ...
 	wordPerLower = 22  // ... or this much per ASCII lowercase letter if more
 	wordPerUpper = 40  // ... and per ASCII capital (acronyms split into short pieces)
@@ -35,59 +37,60 @@ const (
 	spaceMin     = 100 // ... but at least one
 )
 
-// class is the kind of an atom; runs of the same class form one atom, except
-// for kinds that are one atom per character.
-type class uint8
+// Class is the kind of an Atom; runs of the same Class form one Atom, except
+// for kinds that are one Atom per character.
+type Class uint8
 
 const (
-	classSpace   class = iota
-	classWord          // letters, marks and connectors: a run
-	classDigit         // a run of decimal digits
-	classPunct         // one punctuation or symbol character
-	classCJK           // one ideograph, kana or Hangul character
-	classInvalid       // one byte of invalid UTF-8
+	ClassSpace   Class = iota // whitespace: between atoms, never one
+	ClassWord                 // letters, marks and connectors: a run
+	ClassDigit                // a run of decimal digits
+	ClassPunct                // one punctuation or symbol character
+	ClassCJK                  // one ideograph, kana or Hangul character
+	ClassInvalid              // one byte of invalid UTF-8
 )
 
-// atom is a maximal run of non-space text that the estimator prices as a unit.
-type atom struct {
-	start, end int // byte offsets
-	cost       int // centitokens, excluding the whitespace before it
-	class      class
+// Atom is a maximal run of non-space text that EstimateTokens prices as a
+// unit.
+type Atom struct {
+	Start, End int // byte offsets
+	Cost       int // centitokens, excluding the whitespace before it
+	Class      Class
 }
 
-// classify returns the class of r.
-func classify(r rune, size int) class {
+// classify returns the Class of r.
+func classify(r rune, size int) Class {
 	if r < utf8.RuneSelf {
 		return asciiClass[r]
 	}
 	switch {
 	case r == utf8.RuneError && size <= 1:
-		return classInvalid
+		return ClassInvalid
 	case unicode.IsSpace(r):
-		return classSpace
+		return ClassSpace
 	case isCJK(r):
-		return classCJK
+		return ClassCJK
 	case r >= '0' && r <= '9':
-		return classDigit
+		return ClassDigit
 	case unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r):
-		return classWord
+		return ClassWord
 	default:
-		return classPunct
+		return ClassPunct
 	}
 }
 
 // asciiClass is classify for ASCII, precomputed.
-var asciiClass = func() (t [utf8.RuneSelf]class) {
+var asciiClass = func() (t [utf8.RuneSelf]Class) {
 	for r := range t {
 		switch {
 		case unicode.IsSpace(rune(r)):
-			t[r] = classSpace
+			t[r] = ClassSpace
 		case r >= '0' && r <= '9':
-			t[r] = classDigit
+			t[r] = ClassDigit
 		case unicode.IsLetter(rune(r)):
-			t[r] = classWord
+			t[r] = ClassWord
 		default:
-			t[r] = classPunct
+			t[r] = ClassPunct
 		}
 	}
 	return t
@@ -104,13 +107,14 @@ func isCJK(r rune) bool {
 		unicode.Is(unicode.Khmer, r) || unicode.Is(unicode.Myanmar, r)
 }
 
-// runeCost is the cost of one rune of class c at 0-based position pos in its
+// RuneCost is the cost of one rune of Class c at 0-based position pos in its
 // run; for runs the atom cost is the sum of rune costs, raised to the run
-// minimum (see atomCost). Costs never decrease with pos, so any substring of
-// a run costs at most what the same runes cost inside the whole run.
-func runeCost(r rune, size int, c class, pos int) int {
+// minimum (see AtomCost). Costs never decrease with pos, so any substring of
+// a run costs at most what the same runes cost inside the whole run. size is
+// the rune's length in bytes. It is a pure function.
+func RuneCost(r rune, size int, c Class, pos int) int {
 	switch c {
-	case classWord:
+	case ClassWord:
 		extra := 0
 		if pos >= wordLongFrom {
 			extra = wordLongPer
@@ -124,27 +128,28 @@ func runeCost(r rune, size int, c class, pos int) int {
 			return extra + wordPerLatin
 		}
 		return extra + wordPerByte*size
-	case classDigit:
+	case ClassDigit:
 		return 1
-	case classPunct:
+	case ClassPunct:
 		if r < utf8.RuneSelf {
 			return punctASCII
 		}
 		return punctPerByte * size
-	case classCJK:
+	case ClassCJK:
 		return cjkPer
-	case classInvalid:
+	case ClassInvalid:
 		return invalidByte
 	}
 	return 0
 }
 
-// atomCost turns the summed rune costs of a run into the run's cost.
-func atomCost(sum int, c class) int {
+// AtomCost turns the summed RuneCosts of a run of Class c into the run's
+// cost. It is a pure function.
+func AtomCost(sum int, c Class) int {
 	switch {
-	case c == classWord && sum < wordMin:
+	case c == ClassWord && sum < wordMin:
 		return wordMin
-	case c == classDigit: // sum is the number of digits
+	case c == ClassDigit: // sum is the number of digits
 		return digitGroup * ((sum + 2) / 3)
 	}
 	return sum
@@ -158,12 +163,14 @@ func spaceCost(s string) int {
 	return max(spaceMin, spacePer*utf8.RuneCountInString(s))
 }
 
-// isRun reports whether consecutive runes of class c join into one atom.
-func isRun(c class) bool { return c == classWord || c == classDigit }
+// isRun reports whether consecutive runes of Class c join into one atom.
+func isRun(c Class) bool { return c == ClassWord || c == ClassDigit }
 
-// atomize calls yield for each atom of s with the cost of the whitespace
-// before it, and returns the cost of the trailing whitespace.
-func atomize(s string, yield func(a atom, gap int)) (trailing int) {
+// Atomize calls yield for each Atom of s, in order, with the cost of the
+// whitespace before it, and returns the cost of the trailing whitespace; the
+// costs add up to EstimateTokens(s) in centitokens. It is safe for
+// concurrent use if yield is.
+func Atomize(s string, yield func(a Atom, gap int)) (trailing int) {
 	i, spaceStart := 0, 0
 	for i < len(s) {
 		r, size := rune(s[i]), 1
@@ -171,15 +178,15 @@ func atomize(s string, yield func(a atom, gap int)) (trailing int) {
 			r, size = utf8.DecodeRuneInString(s[i:])
 		}
 		c := classify(r, size)
-		if c == classSpace {
+		if c == ClassSpace {
 			i += size
 			continue
 		}
 		gap := spaceCost(s[spaceStart:i])
-		if c == classDigit && gap == spaceNone && spaceStart < i {
+		if c == ClassDigit && gap == spaceNone && spaceStart < i {
 			gap = spaceMin // cl100k keeps the space before a number as its own token
 		}
-		start, sum, pos := i, runeCost(r, size, c, 0), 1
+		start, sum, pos := i, RuneCost(r, size, c, 0), 1
 		i += size
 		for isRun(c) && i < len(s) {
 			r, size = rune(s[i]), 1
@@ -189,10 +196,10 @@ func atomize(s string, yield func(a atom, gap int)) (trailing int) {
 			if classify(r, size) != c {
 				break
 			}
-			sum += runeCost(r, size, c, pos)
+			sum += RuneCost(r, size, c, pos)
 			i, pos = i+size, pos+1
 		}
-		yield(atom{start: start, end: i, cost: atomCost(sum, c), class: c}, gap)
+		yield(Atom{Start: start, End: i, Cost: AtomCost(sum, c), Class: c}, gap)
 		spaceStart = i
 	}
 	return spaceCost(s[spaceStart:])
@@ -220,6 +227,6 @@ func atomize(s string, yield func(a atom, gap int)) (trailing int) {
 // EstimateTokens is safe for concurrent use.
 func EstimateTokens(s string) int {
 	total := 0
-	total += atomize(s, func(a atom, gap int) { total += a.cost + gap })
-	return (total + unit - 1) / unit
+	total += Atomize(s, func(a Atom, gap int) { total += a.Cost + gap })
+	return (total + CostPerToken - 1) / CostPerToken
 }

@@ -93,7 +93,7 @@ func (ix *Index) scoreRange(sc *scratch, bm bm25, k int, lo, hi uint32, h result
 // to acc and appends the slots it touches first to touched, which it
 // returns. The contributions are bm.term's, the saturation read from
 // sc.sat when the table holds it. A long list is read from its flat copy
-// (flat.go) and the postings added since the copy was made decoded here,
+// (search_flat.go) and the postings added since the copy was made decoded here,
 // as are the others.
 func (ix *Index) addList(c *cursor, sc *scratch, acc []float32, touched []uint32, bm bm25, lo, hi uint32) []uint32 {
 	if f := ix.flat(c.p); f != nil {

@@ -1,4 +1,4 @@
-package lexical
+package analysis
 
 import (
 	"fmt"
@@ -40,5 +40,18 @@ func TestStemCacheMatchesSnowball(t *testing.T) {
 	stems.m.Range(func(any, any) bool { size++; return true })
 	if size > stemCacheMax {
 		t.Errorf("the cache holds %d words, more than %d", size, stemCacheMax)
+	}
+}
+
+// TestStem: only plain words (lower-case ASCII letters, longer than two)
+// are stemmed; anything else comes back as it went in.
+func TestStem(t *testing.T) {
+	for in, want := range map[string]string{
+		"running": "run", "studies": "studi", "cats": "cat",
+		"is": "is", "Running": "Running", "café": "café", "v2": "v2", "": "",
+	} {
+		if got := Stem(in); got != want {
+			t.Errorf("Stem(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
