@@ -54,10 +54,11 @@ func TestImportLayering(t *testing.T) {
 		"index/vector":  {"index", "index/internal/parallel"},
 		"index/lexical": {"index", "index/internal/parallel", "analysis"},
 		// The embedders: the interface, identity, traits, registry and the
-		// offline embedder need only the word rules (the store keeps its
-		// own record of the identity); the provider adds token estimates;
-		// the test kits stand alone.
-		"ingest/embed":                   {"analysis"},
+		// offline embedder need the word rules and the store's record of
+		// the identity (whose rule for "the same vectors" the identity
+		// uses); the provider adds token estimates; the test kits stand
+		// alone.
+		"ingest/embed":                   {"analysis", "store"},
 		"ingest/embed/openai":            {"ingest/embed", "analysis"},
 		"ingest/embed/openai/openaitest": {},
 		"ingest/embed/embedtest":         {"ingest/embed"},

@@ -1,6 +1,6 @@
 package embed
 
-import "fmt"
+import "github.com/mcpvec/mcpvec/store"
 
 // Identity names the vectors an embedder makes: what a library records and
 // what Open builds an embedder from. It never contains secrets.
@@ -18,11 +18,10 @@ type Identity struct {
 
 // Same reports whether two identities produce compatible vectors: the same
 // provider, model and dimensions (the base URL may move).
+// The rule is the store's, which refuses vectors of another embedder.
 func (i Identity) Same(o Identity) bool {
-	return i.Provider == o.Provider && i.Model == o.Model && i.Dimensions == o.Dimensions
+	return store.EmbedderInfo(i).Same(store.EmbedderInfo(o))
 }
 
 // String is "provider/model (N dimensions)".
-func (i Identity) String() string {
-	return fmt.Sprintf("%s/%s (%d dimensions)", i.Provider, i.Model, i.Dimensions)
-}
+func (i Identity) String() string { return store.EmbedderInfo(i).String() }
