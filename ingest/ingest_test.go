@@ -55,7 +55,7 @@ func (e *env) run(t testing.TB, opts ingest.Options, args ...string) ingest.Summ
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Finish(len(sum.Failed) == 0); err != nil {
+	if err := w.Finish(ctx, len(sum.Failed) == 0); err != nil {
 		t.Fatal(err)
 	}
 	return sum
@@ -137,7 +137,7 @@ func TestIngestWritesThroughTheLibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ix := e.lib.IndexStats(); ix.LexicalPassages != st.Chunks || ix.VectorPassages != st.Chunks || st.Chunks != first.Chunks {
+	if ix := e.lib.IndexStats(context.Background()); ix.LexicalPassages != st.Chunks || ix.VectorPassages != st.Chunks || st.Chunks != first.Chunks {
 		t.Fatalf("indexes %+v, store %d passages, ingested %d", ix, st.Chunks, first.Chunks)
 	}
 	resp, err := e.lib.Search(context.Background(), "estuaries", library.SearchOptions{K: 1, Mode: library.Lexical})

@@ -98,11 +98,11 @@ func buildBenchLib(b *testing.B, path string, n int, emb *embed.Hash) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := lib.Apply(res); err != nil {
+		if err := lib.Apply(context.Background(), res); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if err := lib.Save(); err != nil {
+	if err := lib.Save(context.Background()); err != nil {
 		b.Fatal(err)
 	}
 }

@@ -40,7 +40,7 @@ func TestOpenDocumentsFetchesWithoutIndexes(t *testing.T) {
 	if _, err := docs.Search(ctx, "cats", library.SearchOptions{}); !errors.Is(err, library.ErrNoIndexes) {
 		t.Fatalf("search: %v, want ErrNoIndexes", err)
 	}
-	if _, err := docs.Remove("mem"); !errors.Is(err, library.ErrNoIndexes) {
+	if _, err := docs.Remove(ctx, "mem"); !errors.Is(err, library.ErrNoIndexes) {
 		t.Fatalf("remove: %v, want ErrNoIndexes", err)
 	}
 	if _, err := f.DB.Document("mem"); err != nil {

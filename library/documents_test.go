@@ -77,7 +77,7 @@ func TestDocumentsAndDocument(t *testing.T) {
 	f := newFixture(t, library.Options{})
 	f.Add(t, "cats", "cats.pdf", "application/pdf", "", "Page one text.", "Page two text.")
 	ctx := context.Background()
-	docs, err := f.Lib.Documents()
+	docs, err := f.Lib.Documents(ctx)
 	if err != nil || len(docs) != 1 || docs[0].ID != "cats" {
 		t.Fatalf("Documents = %+v, %v", docs, err)
 	}

@@ -204,10 +204,10 @@ func (l *Library) Backend() Backend { return l.be }
 // the store (store.DB.PutDocument): it removes the removed passages and
 // indexes the added ones, read back from the store (Writes.Put indexes
 // what it is handed instead). Call Save to persist.
-func (l *Library) Apply(res store.PutResult) error { return l.be.Apply(context.Background(), res) }
+func (l *Library) Apply(ctx context.Context, res store.PutResult) error { return l.be.Apply(ctx, res) }
 
 // Save persists what changed in the indexes since the last Save or Open.
-func (l *Library) Save() error { return l.be.Save(context.Background()) }
+func (l *Library) Save(ctx context.Context) error { return l.be.Save(ctx) }
 
 // Fold is Save, first letting a backend that can (Folder) compact its
 // indexes: the embedded backend asks its BM25 index to write a new segment
@@ -215,11 +215,11 @@ func (l *Library) Save() error { return l.be.Save(context.Background()) }
 // there are more than a few (lexical.Index.Fold). A command ending a long
 // write calls it, so that every later open reads one segment instead of
 // copying most posting lists to add the records. Errors are Save's.
-func (l *Library) Fold() error {
+func (l *Library) Fold(ctx context.Context) error {
 	if l.caps.fold != nil {
-		return l.caps.fold.Fold(context.Background())
+		return l.caps.fold.Fold(ctx)
 	}
-	return l.Save()
+	return l.Save(ctx)
 }
 
 // ReleaseMapped releases the pages of the library file that reads have
@@ -246,17 +246,18 @@ type IndexStats struct {
 }
 
 // IndexStats reports the sizes of the indexes; it waits for an index whose
-// load the backend deferred (the embedded backend's vector index).
-func (l *Library) IndexStats() IndexStats { return l.be.Counts(context.Background()) }
+// load the backend deferred (the embedded backend's vector index) until ctx
+// ends. Sizes it could not learn (ctx ended, a remote backend failed) are 0.
+func (l *Library) IndexStats(ctx context.Context) IndexStats { return l.be.Counts(ctx) }
 
 // LoadedIndexStats is IndexStats without loading a deferred vector index
 // (LoadedCounter): while the backend's deferred load has not ended,
 // VectorsDeferred is true and VectorPassages 0. A page that only shows the
 // sizes should not load half a gigabyte (at a million passages) that no
-// search asked for.
-func (l *Library) LoadedIndexStats() IndexStats {
+// search asked for. Without LoadedCounter it is IndexStats(ctx).
+func (l *Library) LoadedIndexStats(ctx context.Context) IndexStats {
 	if l.caps.loaded != nil {
 		return l.caps.loaded.LoadedCounts()
 	}
-	return l.IndexStats()
+	return l.IndexStats(ctx)
 }

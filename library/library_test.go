@@ -139,7 +139,7 @@ func (f *fixture) putOverlapping(t *testing.T, id string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Lib.Apply(res); err != nil {
+	if err := f.Lib.Apply(context.Background(), res); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -171,7 +171,7 @@ func TestResultCitesThePageOfTheMatchingSentence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.Lib.Apply(res)
+	f.Lib.Apply(context.Background(), res)
 	resp, err := f.Lib.Search(context.Background(), "lighthouse ledger ships", library.SearchOptions{Mode: library.Lexical})
 	if err != nil || len(resp.Results) != 1 {
 		t.Fatal(resp, err)

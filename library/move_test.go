@@ -16,7 +16,7 @@ func TestMoveFollowsTheFileAndDropsADisplacedDocument(t *testing.T) {
 	f.Add(t, "cats", "cats.pdf", "application/pdf", "", "Cats are strongly attached to their homes.")
 	f.Add(t, "dogs", "dogs.pdf", "application/pdf", "", "Dogs are loyal companions.")
 	mt := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
-	if err := f.Lib.Move("cats", "/docs/dogs", "https://example.org/new-cats.pdf", mt); err != nil {
+	if err := f.Lib.Move(context.Background(), "cats", "/docs/dogs", "https://example.org/new-cats.pdf", mt); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
@@ -33,7 +33,7 @@ func TestMoveFollowsTheFileAndDropsADisplacedDocument(t *testing.T) {
 			t.Fatalf("the displaced document is still indexed: %+v", r)
 		}
 	}
-	if err := f.Lib.Move("nope", "/x", "", mt); !errors.Is(err, library.ErrNotFound) {
+	if err := f.Lib.Move(ctx, "nope", "/x", "", mt); !errors.Is(err, library.ErrNotFound) {
 		t.Fatalf("unknown id: %v", err)
 	}
 	h, err := f.Lib.Check(ctx)
@@ -76,7 +76,7 @@ func TestSearchSeesEveryWrite(t *testing.T) {
 	}
 	for i := range 50 {
 		url := fmt.Sprintf("https://example.org/cats-%d.pdf", i)
-		if err := f.Lib.Move("cats", fmt.Sprintf("/docs/cats-%d.pdf", i), url, mt); err != nil {
+		if err := f.Lib.Move(ctx, "cats", fmt.Sprintf("/docs/cats-%d.pdf", i), url, mt); err != nil {
 			t.Fatal(err)
 		}
 		if got := search(); got != url+"#page=1" {

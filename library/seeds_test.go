@@ -55,7 +55,7 @@ func testVectorSeedsDuringWrites(t *testing.T, seeds int) {
 	}
 	for i := range 20 {
 		id := fmt.Sprintf("d%d", i)
-		if _, err := f.Lib.Remove(id); err != nil {
+		if _, err := f.Lib.Remove(ctx, id); err != nil {
 			t.Fatal(err)
 		}
 		for _, mode := range []library.Mode{library.Vector, library.Hybrid} {

@@ -24,7 +24,7 @@ func TestWritesCacheOnlyRemoteEmbedders(t *testing.T) {
 		if _, ok := w.Cached(); ok != c.cached {
 			t.Errorf("%s: cached %v, want %v", c.id, ok, c.cached)
 		}
-		if err := w.Finish(true); err != nil {
+		if err := w.Finish(context.Background(), true); err != nil {
 			t.Fatal(err)
 		}
 	}

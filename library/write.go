@@ -92,16 +92,17 @@ func (w *Writes) Put(ctx context.Context, doc *store.Document, chunks []store.Ch
 // Finish stops the periodic save, clears the embed cache when clean (every
 // file is stored or unchanged: no cached vector is needed) and saves the
 // indexes, folding BM25's records into a new segment when there are more
-// than a few (Library.Fold). Errors are Save's; a failure to clear the
-// cache is only logged.
-func (w *Writes) Finish(clean bool) error {
+// than a few (Library.Fold). A caller ending a run that ctx cancelled,
+// whose writes should still be saved, passes context.WithoutCancel(ctx).
+// Errors are Save's; a failure to clear the cache is only logged.
+func (w *Writes) Finish(ctx context.Context, clean bool) error {
 	w.stop()
 	if w.cache != nil && clean {
 		if err := w.cache.Clear(); err != nil {
 			w.lib.opts.Logger.Warn("could not clear the embedding cache", "err", err)
 		}
 	}
-	if err := w.lib.Fold(); err != nil {
+	if err := w.lib.Fold(ctx); err != nil {
 		return fmt.Errorf("save indexes: %w", err)
 	}
 	return nil
@@ -123,7 +124,7 @@ func (l *Library) saveEvery(ctx context.Context, d time.Duration) func() {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if err := l.Save(); err != nil {
+				if err := l.Save(ctx); err != nil {
 					l.opts.Logger.Debug("periodic index save", "err", err)
 				}
 			}
@@ -135,9 +136,9 @@ func (l *Library) saveEvery(ctx context.Context, d time.Duration) func() {
 // Remove deletes the document id and its passages from the store and the
 // in-memory indexes, returning the number of passages removed; call Save to
 // persist the indexes. It returns ErrNotFound for an unknown id, otherwise
-// the store's errors.
-func (l *Library) Remove(id string) (int, error) {
-	removed, err := l.be.Delete(context.Background(), id)
+// the backend's errors (ctx's when it ends first, for a remote backend).
+func (l *Library) Remove(ctx context.Context, id string) (int, error) {
+	removed, err := l.be.Delete(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return 0, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}

@@ -51,7 +51,7 @@ func benchLibrary(b *testing.B, n int) *library.Library {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if st := lib.IndexStats(); st.VectorPassages != n || st.LexicalPassages != n {
+	if st := lib.IndexStats(context.Background()); st.VectorPassages != n || st.LexicalPassages != n {
 		b.Fatalf("index stats %+v, want %d passages", st, n)
 	}
 	b.Logf("opened library of %d passages in %v", n, time.Since(start))

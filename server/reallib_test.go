@@ -49,7 +49,7 @@ func MustRealLibrary(tb testing.TB, emb hashEmbedder, docs []testDoc) *library.L
 		tb.Fatalf("open library: %v", err)
 	}
 	tb.Cleanup(func() {
-		st := lib.IndexStats()
+		st := lib.IndexStats(context.Background())
 		if st.LexicalPassages != total || st.VectorPassages != total {
 			tb.Errorf("index stats %+v, want %d passages in both indexes", st, total)
 		}

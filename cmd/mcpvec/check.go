@@ -81,7 +81,7 @@ func checkDB(ctx context.Context, db *store.DB) []string {
 	if err != nil {
 		return []string{"load indexes: " + oneLine(err)}
 	}
-	lib.IndexStats() // loads a vector index Open deferred, which Overview leaves
+	lib.IndexStats(ctx) // loads a vector index Open deferred, which Overview leaves
 	h, err := lib.Overview(ctx)
 	return healthProblems(h, err)
 }

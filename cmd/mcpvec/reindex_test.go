@@ -219,7 +219,7 @@ func TestEmbedNoteAddsThroughputToTheProgressLine(t *testing.T) {
 	}
 	id.Provider = "cached-hash" // any other provider is cached
 	w := lib.BeginWrites(context.Background(), h, id, 0, 0, 0)
-	defer w.Finish(false)
+	defer w.Finish(context.Background(), false)
 	for _, texts := range [][]string{{"one", "two", "three"}, {"two"}} {
 		if _, err := w.Embedder().Embed(context.Background(), texts); err != nil {
 			t.Fatal(err)

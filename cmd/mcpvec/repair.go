@@ -54,7 +54,7 @@ func rebuildIndexes(ctx context.Context, e *env, path string) error {
 	if err != nil {
 		return failf("rebuild indexes: %w", err)
 	}
-	if err := lib.Save(); err != nil {
+	if err := lib.Save(ctx); err != nil {
 		return failf("save indexes: %w", err)
 	}
 	fmt.Fprintln(e.stdout, "rebuilt the vector and lexical indexes")
@@ -104,7 +104,7 @@ func salvageTo(ctx context.Context, e *env, path string, replace bool) error {
 func finishSalvage(ctx context.Context, e *env, ddb *store.DB, rep store.SalvageReport) error {
 	lib, err := embedded.Open(ctx, ddb, nil, library.Options{})
 	if err == nil {
-		err = lib.Save()
+		err = lib.Save(ctx)
 	}
 	if err != nil {
 		return failf("build indexes of %s: %w", ddb.Path(), err)

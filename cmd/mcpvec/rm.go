@@ -22,12 +22,12 @@ func runRm(ctx context.Context, e *env, args []string) error {
 			// Each document is its own transaction: one that cannot be
 			// removed is reported and the rest are tried (on a full disk
 			// a removal can free pages).
-			if err := removeDoc(e, h, a); err != nil {
+			if err := removeDoc(ctx, e, h, a); err != nil {
 				printError(e.stderr, err)
 				failed = errReported
 			}
 		}
-		if err := h.lib.Save(); err != nil {
+		if err := h.lib.Save(ctx); err != nil {
 			return failf("save indexes (the removals are committed; the indexes are rebuilt from the store on the next open): %w", diskFull(err))
 		}
 		return failed
@@ -35,12 +35,12 @@ func runRm(ctx context.Context, e *env, args []string) error {
 }
 
 // removeDoc removes the document with id or ingested path a and says so.
-func removeDoc(e *env, h *handle, a string) error {
+func removeDoc(ctx context.Context, e *env, h *handle, a string) error {
 	id := a
 	if d, err := h.docs.DocumentByPath(absPath(e, a)); err == nil {
 		id = d.ID
 	}
-	removed, err := h.lib.Remove(id)
+	removed, err := h.lib.Remove(ctx, id)
 	if errors.Is(err, library.ErrNotFound) {
 		return fmt.Errorf("%s: no such document id or ingested path", termSafe(a, false))
 	}

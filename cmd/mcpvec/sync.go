@@ -136,7 +136,8 @@ func syncRoots(ctx context.Context, h *handle, roots []isync.Root, cfg syncConfi
 		}).Files(ctx, files)
 	}
 	sum, err := newSyncer(h, cfg, ingestFn).Run(ctx, roots)
-	if ferr := w.Finish(err == nil && len(sum.Failed) == 0); ferr != nil && err == nil {
+	// The save keeps what was stored when ctx ended the sync.
+	if ferr := w.Finish(context.WithoutCancel(ctx), err == nil && len(sum.Failed) == 0); ferr != nil && err == nil {
 		err = ferr
 	}
 	return sum, err

@@ -90,7 +90,7 @@ type fresh struct {
 // and new files are read (to hash them). It returns an error when the
 // library cannot be listed or ctx is cancelled.
 func (s *Syncer) Plan(ctx context.Context, roots []Root) (*Plan, error) {
-	docs, err := s.opts.Library.Documents()
+	docs, err := s.opts.Library.Documents(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list documents: %w", err)
 	}

@@ -13,15 +13,16 @@ import (
 )
 
 // Library is what a sync needs from the live library (library's
-// Library implements it). Its methods must be safe for concurrent use.
+// Library implements it). Its methods must be safe for concurrent use;
+// each may cross a network (a remote backend) and gives up when ctx ends.
 type Library interface {
 	// Documents lists every document without text.
-	Documents() ([]*store.Document, error)
+	Documents(ctx context.Context) ([]*store.Document, error)
 	// Remove deletes a document with its passages.
-	Remove(id string) (int, error)
+	Remove(ctx context.Context, id string) (int, error)
 	// Move re-points a document at a new path, URL and modification time
 	// without touching its passages.
-	Move(id, path, sourceURL string, modTime time.Time) error
+	Move(ctx context.Context, id, path, sourceURL string, modTime time.Time) error
 }
 
 // IngestFunc extracts, embeds and stores files of root: the new and the
@@ -159,7 +160,7 @@ func (s *Syncer) moves(ctx context.Context, ms []Move, sum *Summary, count *int,
 		if ctx.Err() != nil {
 			return
 		}
-		if err := s.opts.Library.Move(m.Doc.ID, m.File.Path, m.URL, m.File.ModTime); err != nil {
+		if err := s.opts.Library.Move(ctx, m.Doc.ID, m.File.Path, m.URL, m.File.ModTime); err != nil {
 			s.failed(sum, m.File.Path, fmt.Errorf("move from %s: %w", m.Doc.SourcePath, err))
 			continue
 		}
@@ -175,7 +176,7 @@ func (s *Syncer) removes(ctx context.Context, docs []*store.Document, sum *Summa
 		if ctx.Err() != nil {
 			return
 		}
-		if _, err := s.opts.Library.Remove(d.ID); err != nil {
+		if _, err := s.opts.Library.Remove(ctx, d.ID); err != nil {
 			s.failed(sum, d.SourcePath, fmt.Errorf("remove %s: %w", d.ID, err))
 			continue
 		}

@@ -45,7 +45,7 @@ func deferredFixtureWith(t *testing.T, ix vector.Config) *fixture {
 	f.Add(t, "b", "b.txt", "text/plain", "", "Plate tectonics moves continents slowly.")
 	f.Add(t, "c", "c.txt", "text/plain", "", "Photosynthesis turns sunlight into sugar.")
 	f.Add(t, "d", "d.txt", "text/plain", "", "Glaciers carve valleys over millennia.")
-	if err := f.Lib.Save(); err != nil {
+	if err := f.Lib.Save(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	f.Lib, _ = openLogged(t, f.DB, library.Options{Mode: library.Lexical, Index: ix})
@@ -68,7 +68,7 @@ func TestDeferredVectorsLexicalSearch(t *testing.T) {
 	if pending, _ := embedded.VectorsDeferred(f.Lib); pending {
 		t.Fatal("vector index still pending after a vector search")
 	}
-	if st := f.Lib.IndexStats(); st.VectorPassages != 4 || st.LexicalPassages != 4 {
+	if st := f.Lib.IndexStats(context.Background()); st.VectorPassages != 4 || st.LexicalPassages != 4 {
 		t.Fatalf("index stats %+v, want 4 passages in each", st)
 	}
 }
@@ -92,12 +92,12 @@ func TestDeferredVectorsRacingWrites(t *testing.T) {
 		t.Fatal("a write did not start the deferred vector load")
 	}
 	f.Add(t, "f", "f.txt", "text/plain", "", "Honeybees dance to share nectar locations.")
-	if _, err := f.Lib.Remove("b"); err != nil {
+	if _, err := f.Lib.Remove(context.Background(), "b"); err != nil {
 		t.Fatal(err)
 	}
 	f.Add(t, "c", "c.txt", "text/plain", "", "Tidal forces stretch distant moons.")
 	saved := make(chan error, 1)
-	go func() { saved <- f.Lib.Save() }()
+	go func() { saved <- f.Lib.Save(context.Background()) }()
 	select {
 	case err := <-saved:
 		t.Fatalf("Save returned (%v) before the vector load it must persist ended", err)
@@ -130,11 +130,11 @@ func TestScanWritesLeaveDeferredVectors(t *testing.T) {
 	for _, reopen := range []bool{false, true} {
 		f := deferredFixtureWith(t, ix)
 		f.Add(t, "e", "e.txt", "text/plain", "", "Volcanoes erupt molten basalt.")
-		if _, err := f.Lib.Remove("b"); err != nil {
+		if _, err := f.Lib.Remove(context.Background(), "b"); err != nil {
 			t.Fatal(err)
 		}
 		f.Add(t, "c", "c.txt", "text/plain", "", "Tidal forces stretch distant moons.")
-		if err := f.Lib.Save(); err != nil {
+		if err := f.Lib.Save(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		if pending, begun := embedded.VectorsDeferred(f.Lib); !pending || begun { // a write starts a load before Apply returns
@@ -204,7 +204,7 @@ func TestLiveLeavesDeferredVectors(t *testing.T) {
 	if _, err := live.Current().Search(ctx, "photosynthesis", library.SearchOptions{Mode: library.Lexical}); err != nil {
 		t.Fatal(err)
 	}
-	st := live.Current().LoadedIndexStats()
+	st := live.Current().LoadedIndexStats(ctx)
 	time.Sleep(50 * time.Millisecond) // room for a load started in the background to show
 	if pending, begun := embedded.VectorsDeferred(f.Lib); !pending || begun {
 		t.Fatalf("after start, a lexical search and LoadedIndexStats: pending %v, begun %v; want the load not begun", pending, begun)
@@ -222,7 +222,7 @@ func TestLiveLeavesDeferredVectors(t *testing.T) {
 	if n := embedded.VectorIndex(f.Lib).Len(); n != 4 {
 		t.Fatalf("vector index holds %d passages, want 4", n)
 	}
-	if st, want := live.Current().LoadedIndexStats(), (library.IndexStats{VectorPassages: 4, LexicalPassages: 4, Dimensions: 64}); st != want {
+	if st, want := live.Current().LoadedIndexStats(ctx), (library.IndexStats{VectorPassages: 4, LexicalPassages: 4, Dimensions: 64}); st != want {
 		t.Fatalf("LoadedIndexStats once loaded: %+v, want %+v", st, want)
 	}
 	found := false
@@ -263,7 +263,7 @@ func TestOverviewAgreesWithCheck(t *testing.T) {
 	}
 	// A write starts the deferred load in the background (it is queued and
 	// replayed on the loaded graph), so the overview above comes first.
-	if _, err := f.Lib.Remove("b"); err != nil {
+	if _, err := f.Lib.Remove(ctx, "b"); err != nil {
 		t.Fatal(err)
 	}
 	c, err := f.Lib.Check(ctx) // loads the vector index

@@ -1,6 +1,7 @@
 package embedded_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/mcpvec/mcpvec/library/embedded"
@@ -12,7 +13,7 @@ import (
 // both indexes again from the stored passages.
 func TestDropIndexesLeavesTheStoreToRebuildFrom(t *testing.T) {
 	f := savedThenAdded(t)
-	if err := f.Lib.Save(); err != nil {
+	if err := f.Lib.Save(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.DB.Update(func(tx *store.Tx) error {

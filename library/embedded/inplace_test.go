@@ -35,7 +35,7 @@ func TestSegmentReadInPlaceAcrossWrites(t *testing.T) {
 	}
 	f := &fixture{&embeddedtest.Fixture{DB: db, Lib: first}} // closed below, not on cleanup
 	f.Add(t, "big", "big.txt", "text/plain", "", harbourPages(1200)...)
-	if err := f.Lib.Save(); err != nil { // a segment
+	if err := f.Lib.Save(context.Background()); err != nil { // a segment
 		t.Fatal(err)
 	}
 	lib, _ := f.reopen(t)
@@ -51,7 +51,7 @@ func TestSegmentReadInPlaceAcrossWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	for round := range 2 {
-		if _, err := f.Lib.Remove("big"); err != nil {
+		if _, err := f.Lib.Remove(context.Background(), "big"); err != nil {
 			t.Fatal(err)
 		}
 		pages := harbourPages(1200)
@@ -59,7 +59,7 @@ func TestSegmentReadInPlaceAcrossWrites(t *testing.T) {
 			pages[i] = fmt.Sprintf("Round %d passage %d about quay q%dz.", round, i, i)
 		}
 		f.Add(t, "big", "big.txt", "text/plain", "", pages...)
-		if err := f.Lib.Fold(); err != nil { // a new segment in place of the old
+		if err := f.Lib.Fold(context.Background()); err != nil { // a new segment in place of the old
 			t.Fatal(err)
 		}
 		if n := len(lex.InPlaceBytes()); n != 0 {

@@ -108,7 +108,7 @@ func savedLibrary(t *testing.T, path string) *fixture {
 	}
 	f := &fixture{&embeddedtest.Fixture{DB: db, Lib: lib}}
 	f.Add(t, "big", "big.txt", "text/plain", "", harbourPages(1200)...)
-	if err := f.Lib.Fold(); err != nil {
+	if err := f.Lib.Fold(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	return f
@@ -118,12 +118,12 @@ func savedLibrary(t *testing.T, path string) *fixture {
 // a write session's end (Fold, and the embed cache cleared).
 func idleWrites(t *testing.T, lib *library.Library) {
 	t.Helper()
-	if err := lib.Save(); err != nil {
+	if err := lib.Save(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	id := embed.Identity{Provider: "test", Model: "words", Dimensions: 64}
 	w := lib.BeginWrites(context.Background(), cacheless{}, id, 64, 1, 0)
-	if err := w.Finish(true); err != nil {
+	if err := w.Finish(context.Background(), true); err != nil {
 		t.Fatal(err)
 	}
 }

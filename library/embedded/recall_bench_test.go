@@ -430,7 +430,7 @@ func BenchmarkRecallRebuiltGraph(b *testing.B) {
 // embedder of its dimensions, query words weighed by its idf.
 func queryEmbedder(lib *library.Library) *embed.Hash {
 	cfg := embed.DefaultHashConfig()
-	cfg.Dimensions = lib.IndexStats().Dimensions
+	cfg.Dimensions = lib.IndexStats(context.Background()).Dimensions
 	emb := embed.NewHash(cfg)
 	emb.SetQueryWeight(embedded.LexIndex(lib).IDF)
 	return emb

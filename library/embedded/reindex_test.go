@@ -32,7 +32,7 @@ func reindexFixture(t *testing.T, n int) (*store.DB, *library.Library) {
 			t.Fatal(err)
 		}
 	}
-	if err := w.Finish(true); err != nil {
+	if err := w.Finish(context.Background(), true); err != nil {
 		t.Fatal(err)
 	}
 	return db, lib
@@ -81,10 +81,10 @@ func TestReindexResumesThroughTheEmbedCache(t *testing.T) {
 func TestRemoveAndLive(t *testing.T) {
 	_, lib := reindexFixture(t, 3)
 	live := library.NewLive(lib)
-	if n, err := live.Current().Remove("aa"); err != nil || n != 1 {
+	if n, err := live.Current().Remove(context.Background(), "aa"); err != nil || n != 1 {
 		t.Fatalf("Remove = %d, %v", n, err)
 	}
-	if _, err := lib.Remove("aa"); err == nil {
+	if _, err := lib.Remove(context.Background(), "aa"); err == nil {
 		t.Fatal("removing twice succeeded")
 	}
 	s, err := live.Summary(context.Background())

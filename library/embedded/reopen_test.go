@@ -14,7 +14,7 @@ import (
 func savedThenAdded(t *testing.T) *fixture {
 	f := newFixture(t, library.Options{})
 	f.Add(t, "a", "a.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
-	if err := f.Lib.Save(); err != nil {
+	if err := f.Lib.Save(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	f.Add(t, "b", "b.txt", "text/plain", "", "Plate tectonics moves continents slowly.")
@@ -27,7 +27,7 @@ func reopenExpecting(t *testing.T, f *fixture, passages int) *library.Library {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := lib.IndexStats(); st.LexicalPassages != passages || st.VectorPassages != passages {
+	if st := lib.IndexStats(context.Background()); st.LexicalPassages != passages || st.VectorPassages != passages {
 		t.Fatalf("after reopen: %+v, want %d passages in each index", st, passages)
 	}
 	return lib
@@ -61,11 +61,11 @@ func TestFailedSaveIsNotTakenAsInStep(t *testing.T) {
 	f := savedThenAdded(t)
 	full := errors.New("no space left on device")
 	restore := embedded.FailIndexSaves(full)
-	if err := f.Lib.Save(); !errors.Is(err, full) {
+	if err := f.Lib.Save(context.Background()); !errors.Is(err, full) {
 		t.Fatalf("Save with a failing commit: %v, want %v", err, full)
 	}
 	restore()
-	if err := f.Lib.Save(); err != nil {
+	if err := f.Lib.Save(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	lib := reopenExpecting(t, f, 2)

@@ -69,10 +69,10 @@ func TestSavedIndexesLoadSynced(t *testing.T) {
 	f := newFixture(t, library.Options{})
 	f.Add(t, "a", "a.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
 	f.Add(t, "b", "b.txt", "text/plain", "", "Plate tectonics moves continents slowly.")
-	if _, err := f.Lib.Remove("a"); err != nil {
+	if _, err := f.Lib.Remove(context.Background(), "a"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Lib.Save(); err != nil {
+	if err := f.Lib.Save(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	lib, synced := f.reopen(t)
@@ -101,13 +101,13 @@ func TestSaveBetweenStoreWriteAndApply(t *testing.T) {
 	f.Add(t, "a", "a.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
 	f.putDirect(t, "b", "Plate tectonics moves continents slowly.")
 	later := f.putDirect(t, "c", "Volcanic basalt cools into columns.")
-	if err := f.Lib.Apply(later); err != nil { // c indexed, b not yet
+	if err := f.Lib.Apply(context.Background(), later); err != nil { // c indexed, b not yet
 		t.Fatal(err)
 	}
 	if _, err := f.DB.DeleteDocument("a"); err != nil { // not applied at all
 		t.Fatal(err)
 	}
-	if err := f.Lib.Save(); err != nil {
+	if err := f.Lib.Save(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	lib, synced := f.reopen(t)
@@ -138,21 +138,21 @@ func TestSyncedLoadWithSegmentAndRecords(t *testing.T) {
 	pages := harbourPages(1200)
 	f.Add(t, "big", "big.txt", "text/plain", "", pages...)
 	f.Add(t, "gone", "gone.txt", "text/plain", "", "Quantum chromodynamics describes quarks and gluons.")
-	if err := f.Lib.Save(); err != nil { // a segment
+	if err := f.Lib.Save(context.Background()); err != nil { // a segment
 		t.Fatal(err)
 	}
 	f.Add(t, "b", "b.txt", "text/plain", "", "Plate tectonics moves continents slowly.")
-	if _, err := f.Lib.Remove("gone"); err != nil {
+	if _, err := f.Lib.Remove(context.Background(), "gone"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Lib.Save(); err != nil { // a record and a tombstone beside it
+	if err := f.Lib.Save(context.Background()); err != nil { // a record and a tombstone beside it
 		t.Fatal(err)
 	}
 	lib, synced := f.reopen(t)
 	if !synced {
 		t.Fatal("not synced")
 	}
-	if st := lib.IndexStats(); st.LexicalPassages != len(pages)+1 || st.VectorPassages != len(pages)+1 {
+	if st := lib.IndexStats(context.Background()); st.LexicalPassages != len(pages)+1 || st.VectorPassages != len(pages)+1 {
 		t.Errorf("index sizes %+v, want %d passages", st, len(pages)+1)
 	}
 	wantFound(t, lib, "tectonics continents", "b:0", library.Lexical) // 64 hashed dimensions blur the vectors here
@@ -170,7 +170,7 @@ func TestSummaryFromTotals(t *testing.T) {
 	for i := range 25 {
 		f.Add(t, fmt.Sprintf("d%02d", i), fmt.Sprintf("Title %d", i), "text/plain", "", "one page", "two pages")
 	}
-	if _, err := f.Lib.Remove("d03"); err != nil {
+	if _, err := f.Lib.Remove(context.Background(), "d03"); err != nil {
 		t.Fatal(err)
 	}
 	got, err := f.Lib.Summary(context.Background())

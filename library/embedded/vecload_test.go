@@ -63,7 +63,7 @@ func TestVectorIndexReopen(t *testing.T) {
 		}
 		f.Add(t, fmt.Sprintf("d%02d", d), "doc", "text/plain", "", pages...)
 	}
-	if err := f.Lib.Save(); err != nil {
+	if err := f.Lib.Save(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	want := vectorIDs(t, f.Lib)
@@ -156,7 +156,7 @@ func TestReopenRebuildsDamagedLexicalSegment(t *testing.T) {
 	f := newFixture(t, library.Options{})
 	pages := harbourPages(1500)
 	f.Add(t, "big", "big.txt", "text/plain", "", pages...)
-	if err := f.Lib.Save(); err != nil {
+	if err := f.Lib.Save(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	cut := 0
@@ -188,7 +188,7 @@ func TestReopenRebuildsDamagedLexicalSegment(t *testing.T) {
 		if got := strings.Contains(log, "lexical index rebuilt from the store"); got != wantWarn {
 			t.Errorf("open %d: rebuild logged %v, want %v; log:\n%s", round, got, wantWarn, log)
 		}
-		if st := lib.IndexStats(); st.LexicalPassages != len(pages) {
+		if st := lib.IndexStats(context.Background()); st.LexicalPassages != len(pages) {
 			t.Errorf("open %d: %d passages in the lexical index, want %d", round, st.LexicalPassages, len(pages))
 		}
 		resp, err := lib.Search(context.Background(), "h1234x", library.SearchOptions{Mode: library.Lexical})

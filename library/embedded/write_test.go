@@ -47,10 +47,10 @@ func TestWritesPutIndexesWhatItIsHanded(t *testing.T) {
 			t.Fatalf("%s search = %+v, %v", mode, resp, err)
 		}
 	}
-	if st := f.Lib.IndexStats(); st.LexicalPassages != 1 || st.VectorPassages != 1 {
+	if st := f.Lib.IndexStats(ctx); st.LexicalPassages != 1 || st.VectorPassages != 1 {
 		t.Fatalf("index stats %+v, want one passage in each", st)
 	}
-	if err := w.Finish(true); err != nil {
+	if err := w.Finish(ctx, true); err != nil {
 		t.Fatal(err)
 	}
 	readBacks = embedded.CountReadBacks()
@@ -127,7 +127,7 @@ func putOnce(lib *library.Library, db *store.DB, w *library.Writes, way string, 
 	if err != nil {
 		return err
 	}
-	return lib.Apply(res)
+	return lib.Apply(context.Background(), res)
 }
 
 // putBenchText is words words drawn from a small vocabulary, skewed to its

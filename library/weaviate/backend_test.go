@@ -90,7 +90,7 @@ func embeddedLibrary(t *testing.T, opts library.Options) *library.Library {
 		if err != nil {
 			return res, err
 		}
-		return res, lib.Apply(res)
+		return res, lib.Apply(context.Background(), res)
 	})
 	return lib
 }
@@ -142,6 +142,7 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 		}
 	}
 	checkCallerContext(t, be)
+	checkLibraryContext(t, remote)
 	checkOriginalSummaryRemove(t, local, remote)
 }
 
@@ -162,6 +163,22 @@ func checkCallerContext(t *testing.T, be *weaviate.Backend) {
 		if err := call(); !errors.Is(err, context.Canceled) {
 			t.Errorf("%s with a cancelled context: %v; want context.Canceled", name, err)
 		}
+	}
+}
+
+// checkLibraryContext: the Library's own writes and listings hand the
+// caller's context to the backend, so a cancelled request stops them
+// before they cross the network (cats stays: checkOriginalSummaryRemove
+// removes it after).
+func checkLibraryContext(t *testing.T, lib *library.Library) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := lib.Remove(ctx, "cats"); !errors.Is(err, context.Canceled) {
+		t.Errorf("Library.Remove with a cancelled context: %v; want context.Canceled", err)
+	}
+	if _, err := lib.Documents(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("Library.Documents with a cancelled context: %v; want context.Canceled", err)
 	}
 }
 
@@ -202,7 +219,7 @@ func checkOriginalSummaryRemove(t *testing.T, local, remote *library.Library) {
 	if diff := cmp.Diff(want, got); err != nil || diff != "" {
 		t.Errorf("Summary (-embedded +weaviate): %v\n%s", err, diff)
 	}
-	if n, err := remote.Remove("cats"); err != nil || n != 3 {
+	if n, err := remote.Remove(ctx, "cats"); err != nil || n != 3 {
 		t.Errorf("Remove = %d, %v; want 3", n, err)
 	}
 	if _, err := remote.Fetch(ctx, "cats:0", library.FetchOptions{}); !errors.Is(err, library.ErrNotFound) {

@@ -238,7 +238,7 @@ func TestUploadKeepsSameNamedFiles(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(body, "notes (3).txt") {
 		t.Fatalf("a third notes.txt: %d\n%s", resp.StatusCode, body)
 	}
-	docs, err := f.Live.Current().Documents()
+	docs, err := f.Live.Current().Documents(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -100,7 +100,7 @@ func ingester(tb testing.TB, emb *embed.Hash, live *library.Live) ingestFunc {
 		defer ex.Close()
 		w := live.Current().BeginWrites(ctx, emb, emb.Identity(), 32, 1, time.Minute)
 		sum, err := ingest.New(w, ex, w.Embedder(), ingest.Options{Workers: 1}).Run(ctx, paths)
-		if ferr := w.Finish(err == nil); err == nil {
+		if ferr := w.Finish(ctx, err == nil); err == nil {
 			err = ferr
 		}
 		return sum, err
@@ -161,7 +161,7 @@ func (f *fixture) start(tb testing.TB, db *store.DB, fo fixtureOptions, emb *emb
 		if err := <-done; err != nil {
 			tb.Errorf("serve: %v", err)
 		}
-		st := f.Live.Current().IndexStats()
+		st := f.Live.Current().IndexStats(ctx)
 		if st.LexicalPassages != st.VectorPassages {
 			tb.Errorf("index stats %+v: lexical and vector indexes differ", st)
 		}

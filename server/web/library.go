@@ -2,6 +2,7 @@ package web
 
 import (
 	"cmp"
+	"context"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -49,7 +50,7 @@ var sorts = map[string]func(a, b docRow) int{
 }
 
 func (h *Handler) libraryPage(w http.ResponseWriter, r *http.Request) {
-	docs, err := h.opts.Library.Current().Documents()
+	docs, err := h.opts.Library.Current().Documents(r.Context())
 	if err != nil {
 		h.log.Error("web: list documents", "err", err)
 		h.message(w, r, http.StatusInternalServerError, "Library error", "The library could not be read; see the server log.")
@@ -75,7 +76,7 @@ func (h *Handler) libraryPage(w http.ResponseWriter, r *http.Request) {
 	for i := range d.Docs {
 		h.cite(r, &d.Docs[i])
 	}
-	h.describe(&d)
+	h.describe(r.Context(), &d)
 	h.render(w, r, http.StatusOK, "library", "Library", d)
 }
 
@@ -162,8 +163,8 @@ func (h *Handler) cite(r *http.Request, d *docRow) {
 }
 
 // describe fills what `mcpvec info` knows: embedder, index sizes, file.
-func (h *Handler) describe(d *libraryData) {
-	st := h.opts.Library.Current().LoadedIndexStats()
+func (h *Handler) describe(ctx context.Context, d *libraryData) {
+	st := h.opts.Library.Current().LoadedIndexStats(ctx)
 	d.Embedder, d.Version = h.opts.Embedder, h.opts.Version
 	d.Vectors = formatCount(st.VectorPassages) + " passages in the vector index"
 	if st.VectorsDeferred {

@@ -99,7 +99,7 @@ func TestCSRFRefused(t *testing.T) {
 }
 
 func (f *fixture) docID(t *testing.T, title string) string {
-	docs, err := f.Live.Current().Documents()
+	docs, err := f.Live.Current().Documents(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,9 +58,9 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.PostFormValue("id")
 	lib := h.opts.Library.Current()
-	n, err := lib.Remove(id)
+	n, err := lib.Remove(r.Context(), id)
 	if err == nil {
-		err = lib.Save()
+		err = lib.Save(r.Context())
 	}
 	switch {
 	case err == nil:

@@ -39,12 +39,14 @@ func (l StoreLibrary) Put(_ context.Context, doc *store.Document, chunks []store
 	return l.db.PutDocument(doc, chunks, vecs, original)
 }
 
-func (l StoreLibrary) Documents() ([]*store.Document, error) { return l.db.Documents() }
-func (l StoreLibrary) Remove(id string) (int, error) {
+func (l StoreLibrary) Documents(context.Context) ([]*store.Document, error) {
+	return l.db.Documents()
+}
+func (l StoreLibrary) Remove(_ context.Context, id string) (int, error) {
 	r, err := l.db.DeleteDocument(id)
 	return len(r), err
 }
-func (l StoreLibrary) Move(id, path, url string, mt time.Time) error {
+func (l StoreLibrary) Move(_ context.Context, id, path, url string, mt time.Time) error {
 	_, err := l.db.MoveDocument(id, path, url, mt)
 	return err
 }

@@ -79,7 +79,7 @@ func (f *Fixture) Put(tb testing.TB, id, title, mediaType, url string, heads [][
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := f.Lib.Apply(res); err != nil {
+	if err := f.Lib.Apply(tb.Context(), res); err != nil {
 		tb.Fatal(err)
 	}
 }
