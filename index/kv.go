@@ -1,9 +1,12 @@
 // Package index declares what mcpvec's two retrievers share: KV, the
 // key/value bucket index/vector (HNSW) and index/lexical (BM25) persist
-// into. It is a leaf and holds no code: each retriever keeps its own load
+// into, and DeleteMatching, the one way both clear keys from it. It is a
+// leaf: each retriever keeps its own load
 // report (vector.LoadStats counts graph nodes, lexical.LoadStats term
 // records), as they describe different repairs.
 package index
+
+import "bytes"
 
 // KV is the key/value bucket an index persists into. The store implements
 // it on a bbolt bucket inside a write transaction (Get and ForEach also
@@ -20,4 +23,26 @@ type KV interface {
 	Put(key, value []byte) error
 	Delete(key []byte) error
 	ForEach(fn func(key, value []byte) error) error
+}
+
+// DeleteMatching deletes every key of kv that match accepts. The keys are
+// listed first and deleted after the walk, since a bucket may not change
+// under ForEach. Errors are kv's, as they are.
+func DeleteMatching(kv KV, match func(key []byte) bool) error {
+	var keys [][]byte
+	err := kv.ForEach(func(k, _ []byte) error {
+		if match(k) {
+			keys = append(keys, bytes.Clone(k))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := kv.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
 }

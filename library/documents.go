@@ -11,10 +11,7 @@ import (
 // Document returns one document with its text and its passages in order.
 // It returns ErrNotFound for an unknown id, else the backend's errors.
 func (l *Library) Document(ctx context.Context, id string) (*store.Document, []*store.Chunk, error) {
-	d, err := l.be.Document(ctx, id, true)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil, fmt.Errorf("%w: %q", ErrNotFound, id)
-	}
+	d, err := l.document(ctx, id, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -23,4 +20,14 @@ func (l *Library) Document(ctx context.Context, id string) (*store.Document, []*
 		return nil, nil, fmt.Errorf("passages of %s: %w", id, err)
 	}
 	return d, chunks, nil
+}
+
+// document is the backend's Document with an unknown id reported as
+// ErrNotFound naming it.
+func (l *Library) document(ctx context.Context, id string, text bool) (*store.Document, error) {
+	d, err := l.be.Document(ctx, id, text)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	return d, err
 }

@@ -53,10 +53,7 @@ func (l *Library) Fetch(ctx context.Context, id string, fo FetchOptions) (*Fetch
 }
 
 func (l *Library) fetchDocument(ctx context.Context, id string) (*FetchResponse, error) {
-	d, err := l.be.Document(ctx, id, true)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
-	}
+	d, err := l.document(ctx, id, true)
 	if err != nil {
 		return nil, err
 	}
@@ -247,10 +244,7 @@ type Original struct {
 // Original opens a document's original file, or returns ErrNotFound. When
 // no original was kept, the extracted text stands in for it.
 func (l *Library) Original(ctx context.Context, docID string) (*Original, error) {
-	d, err := l.be.Document(ctx, docID, false)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("%w: %q", ErrNotFound, docID)
-	}
+	d, err := l.document(ctx, docID, false)
 	if err != nil {
 		return nil, err
 	}

@@ -205,20 +205,11 @@ func (ix *Index) saveSegmentLocked(kv index.KV) error {
 // walking the KV rather than trusted from memory: a rolled-back Save may
 // have left keys the index does not know of.
 func clearPassages(kv index.KV) error {
-	var keys [][]byte
-	err := kv.ForEach(func(k, _ []byte) error {
-		if len(k) == 8 || bytes.HasPrefix(k, segChunkPrefix) || bytes.Equal(k, segMetaKey) {
-			keys = append(keys, slices.Clone(k))
-		}
-		return nil
+	err := index.DeleteMatching(kv, func(k []byte) bool {
+		return len(k) == 8 || bytes.HasPrefix(k, segChunkPrefix) || bytes.Equal(k, segMetaKey)
 	})
 	if err != nil {
-		return fmt.Errorf("list lexical records: %w", err)
-	}
-	for _, k := range keys {
-		if err := kv.Delete(k); err != nil {
-			return fmt.Errorf("delete lexical record: %w", err)
-		}
+		return fmt.Errorf("clear lexical records: %w", err)
 	}
 	return nil
 }

@@ -190,20 +190,8 @@ func (x *Index) deleteStale(kv index.KV) error {
 
 // deleteRecords deletes every key of kv that stale accepts.
 func deleteRecords(kv index.KV, stale func(k []byte) bool) error {
-	var keys [][]byte
-	err := kv.ForEach(func(k, _ []byte) error {
-		if stale(k) {
-			keys = append(keys, bytes.Clone(k))
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("list stored nodes: %w", err)
-	}
-	for _, k := range keys {
-		if err := kv.Delete(k); err != nil {
-			return fmt.Errorf("delete stored node: %w", err)
-		}
+	if err := index.DeleteMatching(kv, stale); err != nil {
+		return fmt.Errorf("delete stored nodes: %w", err)
 	}
 	return nil
 }
