@@ -37,16 +37,38 @@ type libBackend interface {
 	Close() error
 }
 
-// docStore is what the commands read and write besides the query path: the
-// embedded *store.DB, or wvDocs.
+// docStore is what the commands read and write besides the query path:
+// the library file (fileDocs) or a collection (wvDocs). Every method but
+// Path may cross the network, so it takes ctx first.
 type docStore interface {
 	Path() string
-	Documents() ([]*store.Document, error)
-	DocumentByPath(path string) (*store.Document, error)
-	DocumentInfo(id string) (*store.Document, error)
-	Meta() (store.Meta, error)
-	SetEmbedder(e store.EmbedderInfo) error
-	SettingOrCreate(name string, create func() ([]byte, error)) ([]byte, error)
+	Documents(ctx context.Context) ([]*store.Document, error)
+	DocumentByPath(ctx context.Context, path string) (*store.Document, error)
+	DocumentInfo(ctx context.Context, id string) (*store.Document, error)
+	Meta(ctx context.Context) (store.Meta, error)
+	SetEmbedder(ctx context.Context, e store.EmbedderInfo) error
+	SettingOrCreate(ctx context.Context, name string, create func() ([]byte, error)) ([]byte, error)
+}
+
+// fileDocs is the library file as a docStore. bbolt answers from the local
+// file and takes no context, so ctx is not consulted; the file's other
+// methods (sync roots, settings) stay reachable through the embedded
+// *store.DB.
+type fileDocs struct{ *store.DB }
+
+func (d fileDocs) Documents(context.Context) ([]*store.Document, error) { return d.DB.Documents() }
+func (d fileDocs) DocumentByPath(_ context.Context, path string) (*store.Document, error) {
+	return d.DB.DocumentByPath(path)
+}
+func (d fileDocs) DocumentInfo(_ context.Context, id string) (*store.Document, error) {
+	return d.DB.DocumentInfo(id)
+}
+func (d fileDocs) Meta(context.Context) (store.Meta, error) { return d.DB.Meta() }
+func (d fileDocs) SetEmbedder(_ context.Context, e store.EmbedderInfo) error {
+	return d.DB.SetEmbedder(e)
+}
+func (d fileDocs) SettingOrCreate(_ context.Context, name string, create func() ([]byte, error)) ([]byte, error) {
+	return d.DB.SettingOrCreate(name, create)
 }
 
 // reindexFlags are `mcpvec reindex`'s flags.
@@ -115,7 +137,7 @@ func queryEmbedder(emb embed.Embedder) library.QueryEmbedder {
 // loaded in process.
 type fileBackend struct{ db *store.DB }
 
-func (b fileBackend) docs() docStore  { return b.db }
+func (b fileBackend) docs() docStore  { return fileDocs{b.db} }
 func (b fileBackend) file() *store.DB { return b.db }
 func (b fileBackend) Close() error    { return b.db.Close() }
 

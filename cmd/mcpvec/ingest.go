@@ -139,7 +139,7 @@ func ensureEmbedder(ctx context.Context, e *env, h *handle, ef *embedFlags) erro
 	if err != nil {
 		return fmt.Errorf("embedder: %w", err)
 	}
-	if err := h.docs.SetEmbedder(store.EmbedderInfo(emb.Identity())); err != nil {
+	if err := h.docs.SetEmbedder(ctx, store.EmbedderInfo(emb.Identity())); err != nil {
 		return err
 	}
 	h.emb = emb

@@ -260,7 +260,7 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write bool, need nee
 		if write && st.readOnly {
 			return nil, fmt.Errorf("%s: %w: the running `mcpvec serve` holds it read-only, so writes are refused", st.db.Path(), store.ErrReadOnly)
 		}
-		return &handle{be: fileBackend{st.db}, db: st.db, docs: st.db, lib: st.live.Current(), emb: st.embedder(), close: func() {}}, nil
+		return &handle{be: fileBackend{st.db}, db: st.db, docs: fileDocs{st.db}, lib: st.live.Current(), emb: st.embedder(), close: func() {}}, nil
 	}
 	be, err := openBackend(ctx, e, lf, write)
 	if err != nil {
@@ -288,7 +288,7 @@ func openLibrary(ctx context.Context, e *env, lf *libFlags, write bool, need nee
 
 // loadEmbedder builds the embedder the library records, if any.
 func (h *handle) loadEmbedder(ctx context.Context, e *env) error {
-	meta, err := h.docs.Meta()
+	meta, err := h.docs.Meta(ctx)
 	if err != nil {
 		return err
 	}

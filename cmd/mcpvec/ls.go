@@ -9,6 +9,7 @@ import (
 	"time"
 
 	isync "github.com/mcpvec/mcpvec/ingest/sync"
+	"github.com/mcpvec/mcpvec/store"
 )
 
 // docJSON is one document in `ls --json`.
@@ -44,13 +45,13 @@ func runLs(ctx context.Context, e *env, args []string) error {
 // listDocs prints the library's documents, or those under paths with
 // notes on the paths.
 func listDocs(ctx context.Context, e *env, h *handle, paths []string, asJSON bool) error {
-	docs, err := h.docs.Documents()
+	docs, err := h.docs.Documents(ctx)
 	if err != nil {
 		return err
 	}
 	var pr *pathReport
 	if len(paths) > 0 {
-		if pr, err = lsPaths(ctx, e, docs, h.docs.DocumentInfo, paths); err != nil {
+		if pr, err = lsPaths(ctx, e, docs, func(id string) (*store.Document, error) { return h.docs.DocumentInfo(ctx, id) }, paths); err != nil {
 			return err
 		}
 		docs = pr.docs

@@ -3,8 +3,9 @@ package main
 import (
 	"runtime"
 
-	"github.com/mcpvec/mcpvec/ingest/embed"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/ingest/embed"
 )
 
 func TestSpareProc(t *testing.T) {

@@ -37,7 +37,7 @@ func runRm(ctx context.Context, e *env, args []string) error {
 // removeDoc removes the document with id or ingested path a and says so.
 func removeDoc(ctx context.Context, e *env, h *handle, a string) error {
 	id := a
-	if d, err := h.docs.DocumentByPath(absPath(e, a)); err == nil {
+	if d, err := h.docs.DocumentByPath(ctx, absPath(e, a)); err == nil {
 		id = d.ID
 	}
 	removed, err := h.lib.Remove(ctx, id)

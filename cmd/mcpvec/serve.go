@@ -79,7 +79,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer h.close()
-	if err := completeOptions(e, h, &o, origins, *secret, *readOnly, *useOAuth); err != nil {
+	if err := completeOptions(ctx, e, h, &o, origins, *secret, *readOnly, *useOAuth); err != nil {
 		return err
 	}
 	// A damaged file shows here, in one line, before NewLive starts the
@@ -122,8 +122,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 // completeOptions fills what serve's flags and the library decide in o:
 // the link key and secret path, OAuth, extra allowed origins, version and
 // logger.
-func completeOptions(e *env, h *handle, o *server.Options, origins []string, secret, readOnly, useOAuth bool) error {
-	if err := serveKeys(h, o, secret, readOnly); err != nil {
+func completeOptions(ctx context.Context, e *env, h *handle, o *server.Options, origins []string, secret, readOnly, useOAuth bool) error {
+	if err := serveKeys(ctx, h, o, secret, readOnly); err != nil {
 		return err
 	}
 	if err := setupOAuth(e, h, o, useOAuth, readOnly); err != nil {
@@ -243,7 +243,7 @@ func cannotWrite(err error) bool {
 // gets one for this run only (links change on restart); without a secret
 // path, --secret-path is refused: a path that changes on every restart
 // would break the connector it is given to.
-func serveKeys(h *handle, o *server.Options, secret, readOnly bool) error {
+func serveKeys(ctx context.Context, h *handle, o *server.Options, secret, readOnly bool) error {
 	var err error
 	newKey := func() ([]byte, error) { return randomBytes(32) }
 	newPath := func() ([]byte, error) {
@@ -251,9 +251,9 @@ func serveKeys(h *handle, o *server.Options, secret, readOnly bool) error {
 		return []byte("k-" + base64.RawURLEncoding.EncodeToString(b)), err
 	}
 	if !readOnly {
-		if o.LinkKey, err = h.docs.SettingOrCreate("link-key", newKey); err == nil && secret {
+		if o.LinkKey, err = h.docs.SettingOrCreate(ctx, "link-key", newKey); err == nil && secret {
 			var p []byte
-			p, err = h.docs.SettingOrCreate("secret-path", newPath)
+			p, err = h.docs.SettingOrCreate(ctx, "secret-path", newPath)
 			o.SecretPath = string(p)
 		}
 		return err

@@ -116,51 +116,50 @@ func (b weaviateBackend) queryPath(_ context.Context, emb embed.Embedder) (*libr
 // process.
 func (b weaviateBackend) documentsOnly() *library.Library { return nil }
 
-// wvDocs is the Weaviate backend in the shape of docStore, whose methods,
-// as store.DB's, take no context (the backend's do): each call gets one
-// bounded by wvCallTimeout.
+// wvDocs is the Weaviate backend in the shape of docStore: each call is
+// bounded by wvCallTimeout within the command's ctx.
 type wvDocs struct{ *weaviate.Backend }
 
 // wvCallTimeout bounds one docStore call on a collection, as
 // weaviate.Options.Timeout's default bounds a backend call.
 const wvCallTimeout = 60 * time.Second
 
-func (wvDocs) call() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), wvCallTimeout)
+func (wvDocs) call(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, wvCallTimeout)
 }
 
-func (d wvDocs) Documents() ([]*store.Document, error) {
-	ctx, cancel := d.call()
+func (d wvDocs) Documents(ctx context.Context) ([]*store.Document, error) {
+	ctx, cancel := d.call(ctx)
 	defer cancel()
 	return d.Backend.Documents(ctx)
 }
 
-func (d wvDocs) DocumentByPath(path string) (*store.Document, error) {
-	ctx, cancel := d.call()
+func (d wvDocs) DocumentByPath(ctx context.Context, path string) (*store.Document, error) {
+	ctx, cancel := d.call(ctx)
 	defer cancel()
 	return d.Backend.DocumentByPath(ctx, path)
 }
 
-func (d wvDocs) DocumentInfo(id string) (*store.Document, error) {
-	ctx, cancel := d.call()
+func (d wvDocs) DocumentInfo(ctx context.Context, id string) (*store.Document, error) {
+	ctx, cancel := d.call(ctx)
 	defer cancel()
 	return d.Backend.Document(ctx, id, false)
 }
 
-func (d wvDocs) Meta() (store.Meta, error) {
-	ctx, cancel := d.call()
+func (d wvDocs) Meta(ctx context.Context) (store.Meta, error) {
+	ctx, cancel := d.call(ctx)
 	defer cancel()
 	return d.Collection().Meta(ctx)
 }
 
-func (d wvDocs) SetEmbedder(e store.EmbedderInfo) error {
-	ctx, cancel := d.call()
+func (d wvDocs) SetEmbedder(ctx context.Context, e store.EmbedderInfo) error {
+	ctx, cancel := d.call(ctx)
 	defer cancel()
 	return d.Collection().SetEmbedder(ctx, e)
 }
 
-func (d wvDocs) SettingOrCreate(name string, create func() ([]byte, error)) ([]byte, error) {
-	ctx, cancel := d.call()
+func (d wvDocs) SettingOrCreate(ctx context.Context, name string, create func() ([]byte, error)) ([]byte, error) {
+	ctx, cancel := d.call(ctx)
 	defer cancel()
 	return d.Collection().SettingOrCreate(ctx, name, create)
 }
