@@ -42,6 +42,11 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 		}
 		return reportProblems(e, st.db.Path(), checkLive(ctx, st.db, st.live.Current()))
 	}
+	if url, err := o.lf.storeURL(e); err != nil {
+		return err
+	} else if url != "" {
+		return checkCollection(ctx, e, url, o.repair)
+	}
 	path, err := o.lf.path(e)
 	if err != nil {
 		return err
@@ -84,6 +89,27 @@ func checkDB(ctx context.Context, db *store.DB) []string {
 	lib.IndexStats(ctx) // loads a vector index Open deferred, which Overview leaves
 	h, err := lib.Overview(ctx)
 	return healthProblems(h, err)
+}
+
+// checkCollection checks the Weaviate collection at url through the
+// library's consistency rule: its counts of documents, passages and
+// vectors agree, and each passage is indexed. --repair is refused: there
+// is nothing derived to rebuild in process.
+func checkCollection(ctx context.Context, e *env, url string, repair bool) error {
+	if repair {
+		return errors.New("check --repair rebuilds a library file; a Weaviate collection keeps its own indexes")
+	}
+	be, err := openWeaviate(ctx, e, url, nil)
+	if err != nil {
+		return err
+	}
+	defer be.Close()
+	lib, err := be.queryPath(ctx, nil)
+	if err != nil {
+		return err
+	}
+	h, err := lib.Check(ctx)
+	return reportProblems(e, url, healthProblems(h, err))
 }
 
 // checkLive applies the library's consistency rule.

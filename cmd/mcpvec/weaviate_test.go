@@ -41,6 +41,13 @@ func TestEndToEndWeaviate(t *testing.T) {
 	env := []string{"MCPVEC_STORE=" + c.URL(0, "EndToEnd"), "MCPVEC_WEAVIATE_API_KEY=e2e-key"}
 	unused := filepath.Join(dir, "unused.db")
 	testEndToEnd(t, dir, unused, env)
+	// check reads the collection the flags select, not the unused file.
+	if out := mustRunEnv(t, unused, env, "check"); !strings.Contains(out, c.URL(0, "EndToEnd")+": ok") {
+		t.Errorf("check of the collection: %s", out)
+	}
+	if r := mcpvecEnv(t, unused, env, "check", "--repair"); r.code != 1 || !strings.Contains(r.stderr, "rebuilds a library file") {
+		t.Errorf("check --repair of a collection: %+v", r)
+	}
 
 	file := filepath.Join(dir, "copy.db")
 	key := env[1:]
