@@ -23,6 +23,9 @@ type libFlags struct {
 	db, store string
 	coll      *collectionFlags // set by commands that may create a Weaviate collection
 	mapRoom   int64            // store.Options.MapRoom of a writable open (maproom.go)
+	// fileOnly ignores $MCPVEC_STORE: the command's library is the file
+	// (migrate, whose collection is --to or --from).
+	fileOnly bool
 }
 
 func (f *libFlags) register(fs *flag.FlagSet) {

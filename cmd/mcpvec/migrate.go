@@ -17,7 +17,7 @@ var carriedSettings = []string{"link-key", "secret-path"}
 // interrupted copy resumes where it stopped when run again.
 func runMigrate(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("migrate", "[--db FILE] --to weaviate://host:port/Collection | --from weaviate://…", e)
-	var lf libFlags
+	lf := libFlags{fileOnly: true}
 	fs.StringVar(&lf.db, "db", "", "library file (default $MCPVEC_DB or ~/.local/share/mcpvec/library.db)")
 	to := fs.String("to", "", "copy the library file into this Weaviate collection")
 	from := fs.String("from", "", "copy this Weaviate collection into the library file")

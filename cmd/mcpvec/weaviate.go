@@ -18,6 +18,9 @@ import (
 // "" for the embedded library file.
 func (f *libFlags) storeURL(e *env) (string, error) {
 	u := f.store
+	if f.fileOnly {
+		return "", nil
+	}
 	if u == "" {
 		u = e.getenv("MCPVEC_STORE")
 	}

@@ -60,6 +60,11 @@ func TestEndToEndWeaviate(t *testing.T) {
 	if out := mustRunEnv(t, file, key, "migrate", "--to", c.URL(0, "Copy")); !strings.Contains(out, "copied 0 documents, 1 were already there") {
 		t.Fatalf("migrate --to again: %s", out)
 	}
+	// $MCPVEC_STORE names the collection other commands use; migrate's
+	// file side is still the file.
+	if out := mustRunEnv(t, file, env, "migrate", "--to", c.URL(0, "Copy")); !strings.Contains(out, "1 were already there, from "+file) {
+		t.Fatalf("migrate --to with $MCPVEC_STORE set: %s", out)
+	}
 	for _, e := range [][]string{key, append([]string{"MCPVEC_STORE=" + c.URL(0, "Copy")}, key...)} {
 		var sr searchJSON
 		out := mustRunEnv(t, file, e, "search", "--json", "are cats attached to their homes")
