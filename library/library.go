@@ -93,6 +93,9 @@ type Options struct {
 	Index       vector.Config
 	Lexical     lexical.Config
 	Logger      *slog.Logger
+	// Rerank is the second stage after fusion; off unless Rerank.Reranker
+	// is set.
+	Rerank RerankOptions
 }
 
 // WithDefaults returns o with its zero values replaced by the defaults.
@@ -187,13 +190,15 @@ type Library struct {
 	caps capabilities // be's optional interfaces, looked up by New
 	emb  QueryEmbedder
 	opts Options
+	rr   *reranker // nil: no rerank stage
 }
 
 // New returns a Library answering from be, whose optional capabilities
 // (Overviewer, Mover, ...) it looks up once here. emb may be nil, which
 // restricts searches to lexical mode.
 func New(be Backend, emb QueryEmbedder, opts Options) *Library {
-	return &Library{be: be, caps: capabilitiesOf(be), emb: emb, opts: opts.WithDefaults()}
+	opts = opts.WithDefaults()
+	return &Library{be: be, caps: capabilitiesOf(be), emb: emb, opts: opts, rr: newReranker(opts.Rerank)}
 }
 
 // Backend returns the Backend l answers from, for a caller that needs what

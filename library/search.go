@@ -75,6 +75,11 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 			return nil, err
 		}
 		c = cs
+		if l.rr != nil {
+			if hits, err = l.rerankHits(ctx, query, hits); err != nil {
+				return nil, err
+			}
+		}
 		if resp, err = l.results(ctx, terms, hits, k); err != nil {
 			return nil, err
 		}
@@ -92,7 +97,8 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	return resp, nil
 }
 
-// fewCandidates is how many candidates to rank first out of n. Fusion
+// fewCandidates is how many candidates to rank first out of n: all of
+// them when a rerank stage reorders them. Fusion
 // needs every list's n best, but a lexical search of the embedded backend
 // takes its results straight from BM25's list, whose order is total (ties
 // go to the smaller id): its m best are the first m of its n best, and
@@ -103,7 +109,7 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 // (docs/benchmarks/lexical.md#shorter-first-list), and of SciFact's 300 claims at k 10
 // two ran out of k+2 there and none at 100k.
 func (l *Library) fewCandidates(mode Mode, k, n int) int {
-	if l.caps.prefix && mode == Lexical {
+	if l.caps.prefix && mode == Lexical && l.rr == nil {
 		return min(n, k+shortExtra)
 	}
 	return n

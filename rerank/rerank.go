@@ -1,0 +1,134 @@
+// Package rerank speaks the HTTP wire formats of the rerank services people
+// run: Cohere, Jina / llama.cpp server / vLLM, Hugging Face TEI and Voyage.
+// A Client scores documents against a query; the library (library.Reranker)
+// decides what to do with the scores. It is a leaf: it imports only the
+// standard library, so that the core can be handed a Client without knowing
+// any provider, as it is handed an embedder.
+package rerank
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// The wire formats. Each comment says where its shape was checked.
+const (
+	// Cohere POST /v2/rerank (and /v1/rerank): {model, query, documents,
+	// top_n} → {results:[{index, relevance_score}]} (Cohere's Rerank API
+	// reference, as its v2 shape is restated by the Airflow Cohere provider
+	// and OpenVINO Model Server's "Cohere API rerank endpoint" pages).
+	Cohere = "cohere"
+	// Jina POST /v1/rerank, which llama.cpp server and vLLM serve too: the
+	// Cohere shape (Jina's reranker API; llama.cpp's server README).
+	Jina = "jina"
+	// TEI is Hugging Face text-embeddings-inference POST /rerank: {query,
+	// texts} → [{index, score}] (TEI's OpenAPI document).
+	TEI = "tei"
+	// Voyage POST /v1/rerank: {query, documents, model, top_k} →
+	// {data:[{index, relevance_score}]} (docs.voyageai.com reranker page
+	// and its API reference).
+	Voyage = "voyage"
+)
+
+// ErrMalformed is wrapped by every error about an answer that is not a
+// score for each document sent exactly once.
+var ErrMalformed = errors.New("malformed rerank answer")
+
+// Client scores documents against a query over HTTP. Its fields are set
+// before first use and not changed; it is then safe for concurrent use.
+type Client struct {
+	URL    string // the endpoint, e.g. http://127.0.0.1:8080/v1/rerank
+	Model  string // sent by the formats that name a model
+	Format string // Cohere, Jina, TEI or Voyage; "" means FormatOf(URL)
+	APIKey string // sent as a Bearer token when not ""
+	HTTP   *http.Client
+}
+
+// FormatOf guesses the wire format from an endpoint URL: a host of
+// voyageai.com is Voyage, a path ending /v2/rerank Cohere, /v1/rerank
+// Jina (which Cohere's v1 also speaks), and /rerank TEI. It returns an
+// error for a URL it cannot place.
+func FormatOf(endpoint string) (string, error) {
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("rerank url %q: not an http(s) address", endpoint)
+	}
+	p := strings.TrimSuffix(u.Path, "/")
+	switch {
+	case strings.HasSuffix(u.Hostname(), "voyageai.com"):
+		return Voyage, nil
+	case strings.HasSuffix(p, "/v2/rerank"):
+		return Cohere, nil
+	case strings.HasSuffix(p, "/v1/rerank"):
+		return Jina, nil
+	case strings.HasSuffix(p, "/rerank"):
+		return TEI, nil
+	}
+	return "", fmt.Errorf("rerank url %q: path does not end in /rerank; name the format", endpoint)
+}
+
+// Name identifies the reranker for caches and logs: format, model and URL.
+func (c *Client) Name() string { return c.format() + ":" + c.Model + "@" + c.URL }
+
+func (c *Client) format() string {
+	if c.Format != "" {
+		return c.Format
+	}
+	f, _ := FormatOf(c.URL)
+	return f
+}
+
+// Rerank returns one score per document, in the documents' order (higher
+// is more relevant). Errors: the transport's, an HTTP status other than
+// 200 (with the start of the body), or one wrapping ErrMalformed.
+func (c *Client) Rerank(ctx context.Context, query string, docs []string) ([]float64, error) {
+	if len(docs) == 0 {
+		return nil, nil
+	}
+	f := c.format()
+	body, err := requestBody(f, c.Model, query, docs)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := c.post(ctx, body)
+	if err != nil {
+		return nil, err
+	}
+	return parseScores(f, raw, len(docs))
+}
+
+// post sends body and returns the answer's body, at most 8 MiB of it.
+func (c *Client) post(ctx context.Context, body []byte) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("rerank request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	if c.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.APIKey)
+	}
+	hc := c.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("rerank: %w", err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	if err != nil {
+		return nil, fmt.Errorf("rerank: read answer: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("rerank: %s: %.200s", resp.Status, raw)
+	}
+	return raw, nil
+}
