@@ -243,3 +243,22 @@ func (c *scoreCache) put(k scoreKey, s float64) {
 		c.order.Remove(last)
 	}
 }
+
+// WithRerank returns a Library answering from l's backend with o as its
+// rerank stage (off when o.Reranker is nil) and a score cache of its own;
+// l is unchanged. Call it once per served library, not per search, so
+// that the cache and the concurrency bound are shared.
+func (l *Library) WithRerank(o RerankOptions) *Library {
+	c := *l
+	c.opts.Rerank, c.rr = o, newReranker(o)
+	return &c
+}
+
+// RerankOn reports the rerank stage's reranker name and top N, or "" when
+// it is off.
+func (l *Library) RerankOn() (name string, topN int) {
+	if l.rr == nil {
+		return "", 0
+	}
+	return l.rr.opts.Reranker.Name(), l.rr.opts.TopN
+}

@@ -23,8 +23,11 @@ func TestImportLayering(t *testing.T) {
 		"store":    {"store"},
 		"index":    {"index", "analysis"},
 		"analysis": {"analysis"},
-		"ingest":   {"ingest", "store", "index", "analysis", "internal"},
-		"server":   {"server", "library", "store", "index", "internal"},
+		// The rerank services' wire formats: a leaf only cmd imports (the
+		// core takes a library.Reranker, never a provider).
+		"rerank": {"rerank"},
+		"ingest": {"ingest", "store", "index", "analysis", "internal"},
+		"server": {"server", "library", "store", "index", "internal"},
 		// The core and its backends: never server or cmd; of ingest only
 		// the embedder interface (the exact rules below).
 		"library": {"library", "store", "index", "analysis", "ingest", "internal"},
@@ -50,6 +53,7 @@ func TestImportLayering(t *testing.T) {
 		// The word rules (tokenizing, stemming, stop words, token
 		// estimates) are a leaf; the two retrievers share only index.KV.
 		"analysis":      {},
+		"rerank":        {},
 		"index":         {},
 		"index/vector":  {"index", "index/internal/parallel"},
 		"index/lexical": {"index", "index/internal/parallel", "analysis"},

@@ -78,7 +78,7 @@ func reindexWith(ctx context.Context, e *env, h *handle, emb embed.Embedder) err
 			return failf("reindexed, but reloading the server's indexes failed (restart it): %w", err)
 		}
 		st.setEmbedder(emb)
-		st.live.Swap(lib)
+		st.live.Swap(reranked(lib, st.rerank))
 	}
 	h.emb = emb
 	fmt.Fprintf(e.stdout, "reindexed %d passages with %s in %s%s\n", n, id, time.Since(start).Round(time.Millisecond), tokenNote(h))

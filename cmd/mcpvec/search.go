@@ -15,7 +15,12 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	k := fs.Int("k", 10, "number of results")
 	asJSON := fs.Bool("json", false, "print the MCP search tool's JSON object")
 	mode := fs.String("mode", "", "retrieval: hybrid, lexical or vector (default: lexical for the offline embedder, else hybrid)")
+	rf := registerRerank(fs, e)
 	pos, err := parseFlags(fs, args, e)
+	if err != nil {
+		return err
+	}
+	ro, err := rf.options(e)
 	if err != nil {
 		return err
 	}
@@ -25,7 +30,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return withLibrary(ctx, e, lf, append([]string{"search"}, args...), false, needSearch, func(h *handle) error {
-		resp, err := h.lib.Search(ctx, query, library.SearchOptions{K: *k, Mode: m})
+		resp, err := reranked(h.lib, ro).Search(ctx, query, library.SearchOptions{K: *k, Mode: m})
 		if err != nil {
 			return err
 		}

@@ -41,6 +41,8 @@ type serveState struct {
 	// holder is how the admin channel names this server to other
 	// processes: "serve" or "serve --stdio".
 	holder string
+	// rerank is the served library's rerank stage, kept across a reindex.
+	rerank library.RerankOptions
 	// embMu guards emb once serving: a forwarded reindex swaps it while
 	// forwarded reads and the watcher use it.
 	embMu sync.Mutex
@@ -67,8 +69,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
 	noWeb := fs.Bool("no-web", false, "do not serve the web page at /")
-	wf := registerWatch(fs)
-	if err := wf.parse(fs, args, e); err != nil {
+	wf, rf := registerWatch(fs), registerRerank(fs, e)
+	ro, err := parseServe(fs, args, e, wf, rf)
+	if err != nil {
 		return err
 	}
 	if e.forwarded != nil {
@@ -87,7 +90,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if _, err := h.lib.Summary(ctx); err != nil {
 		return failf("library summary: %w", err)
 	}
-	live := library.NewLive(h.lib)
+	live := library.NewLive(reranked(h.lib, ro))
 	var ln net.Listener
 	if !*stdio {
 		var err error
@@ -96,7 +99,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		}
 		defer ln.Close()
 	}
-	state := &serveState{db: h.db, path: h.docs.Path(), live: live, emb: h.emb, readOnly: *readOnly, holder: "serve"}
+	state := &serveState{db: h.db, path: h.docs.Path(), live: live, emb: h.emb, readOnly: *readOnly, holder: "serve", rerank: ro}
 	if *stdio {
 		state.holder = "serve --stdio" // a desktop app's, usually: named when it keeps another serve out
 	}
@@ -106,6 +109,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	state.stream = srv.ServeStream
 	defer startLocal(ctx, e, state, wf)()
+	announceRerank(e, live.Current())
 	if *stdio {
 		slog.Info("serving MCP over stdio", "library", h.docs.Path())
 		err = srv.ServeStdio(ctx, e.stdin, e.stdout)
