@@ -93,3 +93,18 @@ func TestSearchRerankEndToEnd(t *testing.T) {
 		t.Errorf("reranker down: top %q (want %q), stderr %q", got, first, stderr)
 	}
 }
+
+// TestServeRerankOverMCP: `serve --rerank URL` says so at start and an MCP
+// search comes back reranked.
+func TestServeRerankOverMCP(t *testing.T) {
+	dir, db := tempLib(t)
+	mustRun(t, db, "ingest",
+		writeFile(t, filepath.Join(dir, "a.md"), "Lighthouse lighthouse lighthouse keepers trimmed wicks.\n"),
+		writeFile(t, filepath.Join(dir, "c.md"), "A lighthouse garden grew kiwi vines and more kiwi.\n"))
+	tei := newFakeTEI(t)
+	s := startServe(t, db, []string{"MCPVEC_RERANK_API_KEY=s3cret"}, "--rerank", tei.srv.URL+"/rerank", "--rerank-model", "bge-reranker-v2-m3")
+	waitOutput(t, s.Stderr, "rerank: on, the best 50 results by tei:bge-reranker-v2-m3@"+tei.srv.URL+"/rerank")
+	if got := mcpSearch(t, s.c, "lighthouse"); len(got) != 2 || !strings.Contains(got[0], "kiwi") {
+		t.Fatalf("MCP search = %q, want the kiwi passage first", got)
+	}
+}
