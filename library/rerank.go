@@ -165,32 +165,44 @@ func (r *reranker) call(ctx context.Context, query string, texts []string) ([]fl
 
 // rerankTexts returns what the reranker reads of hits[i] for each i in
 // which: the document's title, the heading path and the passage's text,
-// cut to MaxTokens. A passage that cannot be read is sent as "".
+// cut to MaxTokens. A passage that cannot be read is sent as "". Titles
+// are read after the passages, outside the backend's read of them (a
+// second read inside a lent one can deadlock against a writer).
 func (l *Library) rerankTexts(ctx context.Context, hits []Hit, which []int) ([]string, error) {
 	seqs := make([]uint64, len(which))
 	for j, i := range which {
 		seqs[j] = hits[i].Seq
 	}
-	texts := make([]string, len(which))
-	titles := map[string]string{}
+	bodies, docIDs := make([]string, len(which)), make([]string, len(which))
 	err := l.eachChunk(ctx, seqs, len(seqs), func(j int, c *store.Chunk) bool {
-		if c == nil {
-			return true
-		}
-		title, ok := titles[c.DocID]
-		if !ok {
-			if d, err := l.be.Document(ctx, c.DocID, false); err == nil {
-				title = d.Title
+		if c != nil {
+			// Cut and clone: a lent passage's text must not be kept.
+			body := analysis.TruncateTokens(c.Text, l.rr.opts.MaxTokens, nil)
+			if len(c.Headings) > 0 {
+				body = strings.Join(c.Headings, store.HeadingSeparator) + "\n" + body
 			}
-			titles[c.DocID] = title
+			bodies[j], docIDs[j] = strings.Clone(body), strings.Clone(c.DocID)
 		}
-		parts := []string{title, strings.Join(c.Headings, store.HeadingSeparator), c.Text}
-		parts = slices.DeleteFunc(parts, func(s string) bool { return s == "" })
-		// Clone: a lent passage's text must not be kept after fn returns.
-		texts[j] = strings.Clone(analysis.TruncateTokens(strings.Join(parts, "\n"), l.rr.opts.MaxTokens, nil))
 		return true
 	})
-	return texts, err
+	if err != nil {
+		return nil, err
+	}
+	titles := map[string]string{}
+	for j, id := range docIDs {
+		title, ok := titles[id]
+		if !ok && id != "" {
+			if d, err := l.be.Document(ctx, id, false); err == nil {
+				title = d.Title
+			}
+			titles[id] = title
+		}
+		if title != "" {
+			bodies[j] = title + "\n" + bodies[j]
+		}
+		bodies[j] = analysis.TruncateTokens(bodies[j], l.rr.opts.MaxTokens, nil)
+	}
+	return bodies, nil
 }
 
 // scoreKey names a cached score: the reranker, the query, the passage.
