@@ -36,7 +36,7 @@ type LongQueryOptions struct {
 	// frequency in the query, as any BM25 query term does.
 	Unweighted bool
 	// EmbedTokens cuts the query text embedded for a vector or hybrid
-	// search, and sent to a reranker, to about this many tokens
+	// search, and sent to a reranker, to at most this many tokens
 	// (analysis.EstimateTokens; default 512, within the input of the
 	// usual embedding models). Shorter queries are sent whole.
 	EmbedTokens int
@@ -101,11 +101,14 @@ func (l *Library) exampleQuery(ctx context.Context, tokens []string) (kept []str
 	return kept, true
 }
 
-// embedText is query cut to what embedders and rerankers are sent
-// (LongQueryOptions.EmbedTokens).
+// embedText is query cut to what embedders and rerankers are sent: at
+// most LongQueryOptions.EmbedTokens tokens of its head, read from no more
+// than 4 bytes a token (English runs about 4.5), so that the cut costs
+// little whatever the query's length; a text of denser tokens is cut to
+// the budget, one of sparser ones a little short of it.
 func (l *Library) embedText(query string) string {
 	limit := l.opts.LongQuery.EmbedTokens
-	return analysis.TruncateTokens(headBytes(query, 16*limit), limit, nil)
+	return analysis.TruncateTokens(headBytes(query, 4*limit), limit, nil)
 }
 
 // repeats is how many times a kept term of frequency tf is ranked.
@@ -155,10 +158,7 @@ type scoredTerm struct {
 	score float64
 }
 
-// headBytes returns s cut to at most n bytes on a rune boundary. Every 16
-// bytes of text cost at least one token of EstimateTokens's, so a cut to
-// 16×limit bytes first spares TruncateTokens a count of a whole long query
-// without changing what it returns.
+// headBytes returns s cut to at most n bytes on a rune boundary.
 func headBytes(s string, n int) string {
 	if len(s) <= n {
 		return s

@@ -65,8 +65,8 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	// Split once: BM25 ranks by the tokens, snippets look for their stems;
 	// a long query keeps its informative terms and embeds its head.
 	tokens, long := l.exampleQuery(ctx, analysis.Tokenize(sample(query)))
-	text := query
-	if mode != Lexical || l.rr != nil {
+	text := query // what embedders, rerankers and a backend that splits it see
+	if long || mode != Lexical || l.rr != nil {
 		text = l.embedText(query)
 	}
 	terms := pooledTerms(tokens)
