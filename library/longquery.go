@@ -71,6 +71,18 @@ const maxDocShare = 0.5
 // drops: in a handful of passages every topic word is common.
 const minShareLen = 100
 
+// splitQuery returns the tokens query is ranked by (exampleQuery), the
+// text embedders, rerankers and a backend that splits the query itself
+// are sent (embedText, when a search in mode sends one; else query), and
+// whether the query is long.
+func (l *Library) splitQuery(ctx context.Context, query string, mode Mode) (tokens []string, text string, long bool) {
+	tokens, long = l.exampleQuery(ctx, analysis.Tokenize(sample(query)))
+	if long || mode != Lexical || l.rr != nil {
+		return tokens, l.embedText(query), long
+	}
+	return tokens, query, false
+}
+
 // exampleQuery returns the tokens a query split into tokens is ranked
 // by. A query of at most Terms distinct terms keeps its tokens; a longer
 // one keeps its most informative terms (LongQueryOptions), each repeated as

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -64,11 +63,7 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	n := max(l.opts.Candidates, 3*k)
 	// Split once: BM25 ranks by the tokens, snippets look for their stems;
 	// a long query keeps its informative terms and embeds its head.
-	tokens, long := l.exampleQuery(ctx, analysis.Tokenize(sample(query)))
-	text := query // what embedders, rerankers and a backend that splits it see
-	if long || mode != Lexical || l.rr != nil {
-		text = l.embedText(query)
-	}
+	tokens, text, long := l.splitQuery(ctx, query, mode)
 	terms := pooledTerms(tokens)
 	defer terms.release()
 	var (
