@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -56,6 +57,23 @@ var mltVariants = []mltVariant{
 	{"every term (no cut)", func(o *library.Options) { o.LongQuery.Terms = -1 }},
 }
 
+// mltVariantsOf returns mltVariants, or for a list of term counts one
+// variant keeping each number of terms.
+func mltVariantsOf(terms string) ([]mltVariant, error) {
+	if terms == "" {
+		return mltVariants, nil
+	}
+	var vs []mltVariant
+	for _, f := range strings.Split(terms, ",") {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, fmt.Errorf("-more-like-this-terms: %w", err)
+		}
+		vs = append(vs, mltVariant{fmt.Sprintf("%d terms, weighted by tf", n), func(o *library.Options) { o.LongQuery.Terms = n }})
+	}
+	return vs, nil
+}
+
 func moreLikeThis(ctx context.Context, c config) error {
 	for _, task := range []struct{ coll, name string }{{"scifact", "known item"}, {"cranfield", "related"}} {
 		if err := mltCollection(ctx, c, task.coll, task.name); err != nil {
@@ -91,7 +109,11 @@ func mltCollection(ctx context.Context, c config, coll, task string) error {
 	fmt.Printf("\n## Find more like this, %s: %d %s documents of over %d characters as queries (%d passages)\n\n", task, len(qs), coll, mltMinChars, sum.Chunks)
 	fmt.Println("| mode | long queries | query | hit@1 | hit@10 | MRR@10 | refused | ms/query |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
-	for _, v := range mltVariants {
+	variants, err := mltVariantsOf(c.mltTerms)
+	if err != nil {
+		return err
+	}
+	for _, v := range variants {
 		opts := tl.opts
 		v.edit(&opts)
 		lib, err := embedded.Open(ctx, tl.db, tl.emb, opts)
