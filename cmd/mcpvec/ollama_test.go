@@ -89,3 +89,24 @@ func TestOllamaErrorsSayWhatToDo(t *testing.T) {
 		t.Fatalf("failed ingests changed the library: %+v", info)
 	}
 }
+
+// TestOllamaReindexFromOffline: a library built offline switches to
+// Ollama with `reindex --embedder ollama`, which finds it at $OLLAMA_HOST
+// in the form a server binds to (0.0.0.0:PORT means this machine).
+func TestOllamaReindexFromOffline(t *testing.T) {
+	t.Parallel()
+	fake := ollamatest.NewServer(t, ollamatest.Options{Dimensions: 128})
+	_, port, _ := net.SplitHostPort(fake.Host())
+	dir, db := tempLib(t)
+	f := writeFile(t, filepath.Join(dir, "tides.txt"), "Tides rise twice a day along the northern coast.")
+	mustRun(t, db, "ingest", f)
+	mustRunEnv(t, db, []string{"OLLAMA_HOST=0.0.0.0:" + port}, "reindex", "--embedder", "ollama")
+	info := libInfo(t, db, nil)
+	want := store.EmbedderInfo{Provider: "ollama", Model: "nomic-embed-text", Dimensions: 128, BaseURL: "http://127.0.0.1:" + port}
+	if info.Embedder == nil || *info.Embedder != want || info.Documents != 1 {
+		t.Fatalf("after reindex: %+v, embedder %+v; want %+v", info, info.Embedder, want)
+	}
+	if sr := searchTop(t, db, nil, "vector", "northern coast tides"); !strings.Contains(sr.Results[0].Text, "Tides") {
+		t.Fatalf("vector search after reindex: %+v", sr.Results[0])
+	}
+}
