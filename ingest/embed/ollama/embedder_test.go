@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -105,6 +107,17 @@ func TestServerDownSaysHowToStartIt(t *testing.T) {
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("took %s to report a stopped server", d)
+	}
+	// Stopped while embedding: refused connections are retried, then fail.
+	cfg := quiet(addr, "nomic-embed-text")
+	cfg.SkipProbe = true
+	e, err := New(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Embed(context.Background(), []string{"a passage"})
+	if !errors.Is(err, ErrRetriesExhausted) || !errors.Is(err, ErrNotRunning) || e.Usage().Retries != 4 {
+		t.Fatalf("embed against a stopped server: %v after %d retries", err, e.Usage().Retries)
 	}
 }
 
@@ -287,5 +300,43 @@ func TestRegisteredWithTheEmbedRegistry(t *testing.T) {
 	}
 	if got, want := embed.TraitsOf(id), (embed.Traits{Batch: 64, Parallel: 2}); got != want {
 		t.Fatalf("traits %+v, want %+v", got, want)
+	}
+}
+
+// TestConcurrencyBoundsRequestsAcrossCallers: two callers embedding five
+// batches each never have more than Concurrency (default 2) requests at
+// Ollama at once.
+func TestConcurrencyBoundsRequestsAcrossCallers(t *testing.T) {
+	fake := ollamatest.NewServer(t, ollamatest.Options{Dimensions: 16})
+	cfg := quiet(fake.URL, "nomic-embed-text")
+	cfg.SkipProbe = true
+	e, err := New(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inflight, most atomic.Int64
+	fake.SetHook(func(n int, req ollamatest.Request, w http.ResponseWriter, r *http.Request) bool {
+		now := inflight.Add(1)
+		for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
+		}
+		time.Sleep(20 * time.Millisecond)
+		inflight.Add(-1)
+		return false
+	})
+	texts := make([]string, 5*64)
+	for i := range texts {
+		texts[i] = fmt.Sprint("passage ", i)
+	}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			if _, err := e.Embed(context.Background(), texts); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if got := most.Load(); got != 2 {
+		t.Fatalf("at most %d requests in flight, want 2", got)
 	}
 }
