@@ -57,6 +57,10 @@ type Config struct {
 	RetryBaseDelay time.Duration // first backoff; default 250ms
 	RetryMaxDelay  time.Duration // backoff cap; default 10s
 
+	// QueryCacheSize is the number of query vectors kept; 0 = 512,
+	// negative = no cache.
+	QueryCacheSize int
+
 	HTTPClient *http.Client // nil = a client with a pooled transport
 	Logger     *slog.Logger // nil = slog.Default()
 	// SkipProbe makes New skip the model check and the probe; dimensions
@@ -81,6 +85,7 @@ func defaults(c Config) (Config, error) {
 	setDefault(&c.MaxBatchInputs, 64)
 	setDefault(&c.Concurrency, 2)
 	setDefault(&c.MaxRetries, 4)
+	setDefault(&c.QueryCacheSize, 512)
 	c.MaxRetries = max(c.MaxRetries, 0)
 	setDefault(&c.Timeout, 120*time.Second)
 	setDefault(&c.QueryTimeout, 30*time.Second)

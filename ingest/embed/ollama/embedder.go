@@ -25,22 +25,24 @@ const probeInput = "mcpvec probe"
 // callers together. Embed is all or nothing: when one batch fails after
 // its retries, no vector of the call is returned.
 type Embedder struct {
-	cfg  Config
-	sem  chan struct{}
-	log  *slog.Logger
-	dims atomic.Int64
+	cfg   Config
+	sem   chan struct{}
+	log   *slog.Logger
+	cache *embed.QueryCache
+	dims  atomic.Int64
 
-	requests, retries, inputs, tokens atomic.Int64
+	requests, retries, inputs, tokens, cacheHits atomic.Int64
 }
 
 var _ embed.Embedder = (*Embedder)(nil)
 
 // Usage counts what an Embedder has sent.
 type Usage struct {
-	Requests int64 // HTTP requests, model checks and retries included
-	Retries  int64 // requests that were retries
-	Inputs   int64 // texts sent, re-sent ones included
-	Tokens   int64 // tokens Ollama reports evaluating (prompt_eval_count)
+	Requests  int64 // HTTP requests, model checks and retries included
+	Retries   int64 // requests that were retries
+	Inputs    int64 // texts sent, re-sent ones included
+	Tokens    int64 // tokens Ollama reports evaluating (prompt_eval_count)
+	CacheHits int64 // EmbedQuery answers served from the cache
 }
 
 // New checks cfg and, unless cfg.SkipProbe, asks the server for its models
@@ -54,7 +56,7 @@ func New(ctx context.Context, cfg Config) (*Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &Embedder{cfg: cfg, sem: make(chan struct{}, cfg.Concurrency), log: cfg.Logger}
+	o := &Embedder{cfg: cfg, sem: make(chan struct{}, cfg.Concurrency), log: cfg.Logger, cache: embed.NewQueryCache(cfg.QueryCacheSize)}
 	o.dims.Store(int64(cfg.Dimensions))
 	if cfg.SkipProbe {
 		return o, nil
@@ -107,7 +109,8 @@ func (o *Embedder) Identity() embed.Identity {
 
 // Usage returns a snapshot of the counters. Safe for concurrent use.
 func (o *Embedder) Usage() Usage {
-	return Usage{Requests: o.requests.Load(), Retries: o.retries.Load(), Inputs: o.inputs.Load(), Tokens: o.tokens.Load()}
+	return Usage{Requests: o.requests.Load(), Retries: o.retries.Load(), Inputs: o.inputs.Load(), Tokens: o.tokens.Load(),
+		CacheHits: o.cacheHits.Load()}
 }
 
 // Embed returns one vector per text, in order: batches of MaxBatchInputs,
@@ -123,12 +126,18 @@ func (o *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 }
 
 // EmbedQuery embeds one search query with QueryTimeout per attempt and one
-// retry. Errors as for Embed. Safe for concurrent use.
+// retry, and caches the answer (QueryCacheSize entries); the returned
+// slice is the caller's. Errors as for Embed. Safe for concurrent use.
 func (o *Embedder) EmbedQuery(ctx context.Context, query string) ([]float32, error) {
+	if v, ok := o.cache.Get(query); ok {
+		o.cacheHits.Add(1)
+		return v, nil
+	}
 	vecs, err := o.embedAll(ctx, []string{query}, min(o.cfg.MaxRetries, 1), o.cfg.QueryTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("embed query: %w", err)
 	}
+	o.cache.Put(query, vecs[0])
 	return vecs[0], nil
 }
 

@@ -340,3 +340,26 @@ func TestConcurrencyBoundsRequestsAcrossCallers(t *testing.T) {
 		t.Fatalf("at most %d requests in flight, want 2", got)
 	}
 }
+
+// TestQueryVectorsAreCached: a repeated query is answered without a
+// request, and the caller's copy is its own.
+func TestQueryVectorsAreCached(t *testing.T) {
+	fake := ollamatest.NewServer(t, ollamatest.Options{Dimensions: 16})
+	e, err := New(context.Background(), quiet(fake.URL, "nomic-embed-text"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(fake.Embeds())
+	v1, err := e.EmbedQuery(context.Background(), "lighthouse keepers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1[0] = 42
+	v2, err := e.EmbedQuery(context.Background(), "lighthouse keepers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(fake.Embeds()) - before; n != 1 || e.Usage().CacheHits != 1 || v2[0] == 42 {
+		t.Fatalf("%d requests, usage %+v, second answer %v", n, e.Usage(), v2[:2])
+	}
+}
