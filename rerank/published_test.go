@@ -235,3 +235,12 @@ func TestTEIBatches(t *testing.T) {
 		t.Errorf("request sizes %v, want 32, 32 and 6", sizes)
 	}
 }
+
+// TestNameHidesSecrets: the name logged, shown and recorded has no user,
+// password or query of the URL.
+func TestNameHidesSecrets(t *testing.T) {
+	c := &Client{URL: "https://bob:pa55@rerank.example.org/v1/rerank?key=s3cret#x", Model: "m"}
+	if got, want := c.Name(), "jina:m@https://rerank.example.org/v1/rerank"; got != want {
+		t.Errorf("Name() = %q, want %q", got, want)
+	}
+}

@@ -89,8 +89,20 @@ func FormatOf(endpoint string) (string, error) {
 	return "", fmt.Errorf("rerank url %q: path does not end in /rerank; name the format (--rerank-format cohere, jina, tei or voyage)", endpoint)
 }
 
-// Name identifies the reranker for caches and logs: format, model and URL.
-func (c *Client) Name() string { return c.format() + ":" + c.Model + "@" + c.URL }
+// Name identifies the reranker for caches, logs and pages: format, model
+// and URL without what may hold a secret (Redact).
+func (c *Client) Name() string { return c.format() + ":" + c.Model + "@" + Redact(c.URL) }
+
+// Redact returns endpoint without the parts that may carry a secret: user
+// and password, query and fragment.
+func Redact(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return "(not a url)"
+	}
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String()
+}
 
 func (c *Client) format() string {
 	if c.Format != "" {
