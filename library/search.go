@@ -67,8 +67,9 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	terms := pooledTerms(tokens)
 	defer terms.release()
 	var (
-		resp *SearchResponse
-		c    Candidates
+		resp   *SearchResponse
+		c      Candidates
+		scored map[uint64]rerankedHit
 	)
 	for few, again := l.fewCandidates(mode, k, n), false; ; few, again = moreCandidates(k, few, n), true {
 		hits, cs, err := l.rank(ctx, Query{Text: text, Tokens: tokens, Mode: mode, N: few, Again: again})
@@ -77,7 +78,7 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 		}
 		c = cs
 		if l.rr != nil {
-			if hits, err = l.rerankHits(ctx, text, hits); err != nil {
+			if hits, scored, err = l.rerankHits(ctx, text, hits); err != nil {
 				return nil, err
 			}
 		}
@@ -92,6 +93,7 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	if long {
 		resp.Terms = slices.Clone(terms.stems)
 	}
+	markReranked(resp.Results, scored)
 	if so.Debug {
 		found := retrievers(c)
 		for i := range resp.Results {
