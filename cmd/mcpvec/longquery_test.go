@@ -9,21 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/mcpvec/mcpvec/internal/topictext"
 )
-
-// greek spells ASCII text in Greek letters: two bytes a letter, six
-// percent-encoded in a URL.
-func greek(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r = unicode.ToLower(r); r >= 'a' && r <= 'z' {
-			return 'α' + r - 'a'
-		}
-		return r
-	}, s)
-}
 
 // TestLongQuery20000Characters: a pasted 20,000-character text (on the
 // topic of one document, copying none) was refused as over 1,000
@@ -37,7 +25,7 @@ func TestLongQuery20000Characters(t *testing.T) {
 	for topic := range 6 {
 		os.WriteFile(filepath.Join(docs, fmt.Sprintf("topic%d.txt", topic)), []byte(topictext.Text(topic, 1, 12000)), 0o644)
 	}
-	os.WriteFile(filepath.Join(docs, "greek5.txt"), []byte(greek(topictext.Text(5, 1, 12000))), 0o644)
+	os.WriteFile(filepath.Join(docs, "greek5.txt"), []byte(topictext.Greek(topictext.Text(5, 1, 12000))), 0o644)
 	mustRun(t, db, "ingest", docs)
 	query := topictext.Text(4, 99, 20000)
 	for _, mode := range []string{"lexical", "hybrid", "vector"} {
@@ -63,7 +51,7 @@ func TestLongQuery20000Characters(t *testing.T) {
 		t.Errorf("MCP search of 32,001 characters: %q (error %v)", text, isErr)
 	}
 	web := &webClient{t: t, base: strings.TrimSuffix(s.url, "/mcp")}
-	q := greek(topictext.Text(5, 99, 20000))
+	q := topictext.Greek(topictext.Text(5, 99, 20000))
 	code, _, page := web.get("/ui/search?" + url.Values{"q": {q}, "mode": {"lexical"}}.Encode())
 	if _, first, ok := strings.Cut(page, `class="title"`); code != http.StatusOK || !ok || !strings.HasPrefix(first[strings.Index(first, ">")+1:], "greek5.txt") {
 		t.Errorf("web search of 20,000 Greek characters: %d, want 200 with greek5.txt first:\n%.2000s", code, page)

@@ -61,3 +61,18 @@ func Text(topic int, seed uint64, chars int) string {
 	}
 	return b.String()[:chars]
 }
+
+// Greek spells the ASCII letters of s in Greek ones (two bytes each in
+// UTF-8, six percent-encoded in a URL), lower case: a text in a script
+// other than Latin for the same tests.
+func Greek(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return 'α' + r - 'a'
+		case r >= 'A' && r <= 'Z':
+			return 'α' + r - 'A'
+		}
+		return r
+	}, s)
+}
