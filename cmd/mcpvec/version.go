@@ -14,16 +14,20 @@ func runVersion(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	bi, _ := debug.ReadBuildInfo()
-	fmt.Fprintln(e.stdout, versionLine(Version, bi))
+	fmt.Fprintln(e.stdout, versionLine(Version, BuildDate, bi))
 	return nil
 }
 
-// versionLine is "mcpvec VERSION (commit C, DATE)": VERSION is the
-// Makefile's stamp (-X main.Version), else the module version `go install`
-// recorded; the commit (with ", modified" for a dirty tree) and its date
-// come from the VCS settings the go command records in the binary. bi may
-// be nil; what is unknown is left out.
-func versionLine(stamped string, bi *debug.BuildInfo) string {
+// BuildDate is stamped by `make build` and `make release`
+// (-ldflags "-X main.BuildDate=2026-12-05T06:00:00Z"); "" when unstamped.
+var BuildDate = ""
+
+// versionLine is "mcpvec VERSION (commit C, DATE, built B, GO)": VERSION is
+// the Makefile's stamp (-X main.Version), else the module version `go
+// install` recorded; the commit (with ", modified" for a dirty tree) and its
+// date come from the VCS settings the go command records in the binary;
+// built is the stamped build date. bi may be nil; what is unknown is left out.
+func versionLine(stamped, built string, bi *debug.BuildInfo) string {
 	v := stamped
 	var details []string
 	if bi != nil {
@@ -44,9 +48,12 @@ func versionLine(stamped string, bi *debug.BuildInfo) string {
 		if t := set["vcs.time"]; t != "" {
 			details = append(details, t)
 		}
-		if bi.GoVersion != "" {
-			details = append(details, bi.GoVersion)
-		}
+	}
+	if built != "" {
+		details = append(details, "built "+built)
+	}
+	if bi != nil && bi.GoVersion != "" {
+		details = append(details, bi.GoVersion)
 	}
 	if v == "" {
 		v = "dev"
