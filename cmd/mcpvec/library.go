@@ -26,10 +26,13 @@ type libFlags struct {
 	// fileOnly ignores $MCPVEC_STORE: the command's library is the file
 	// (migrate, whose collection is --to or --from).
 	fileOnly bool
+	// libs are the --library flags (libnames.go).
+	libs libraryRefs
 }
 
 func (f *libFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.db, "db", "", "library file (default $MCPVEC_DB or ~/.local/share/mcpvec/library.db)")
+	fs.Var(&f.libs, "library", "the library a running `mcpvec serve --library NAME=PATH` serves as `NAME`, or NAME=PATH (serve: repeat it to serve several libraries)")
 	fs.StringVar(&f.store, "store", "", "library in a Weaviate collection instead of a file: weaviate://host:port/Collection or weaviates://… ($MCPVEC_STORE; API key $MCPVEC_WEAVIATE_API_KEY)")
 }
 
@@ -41,6 +44,9 @@ func (f *libFlags) registerCollection(fs *flag.FlagSet, e *env) {
 }
 
 func (f *libFlags) path(e *env) (string, error) {
+	if len(f.libs) > 0 {
+		return f.libraryPath(e)
+	}
 	p := f.db
 	if p == "" {
 		p = e.getenv("MCPVEC_DB")

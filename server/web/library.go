@@ -98,7 +98,7 @@ func (d *libraryData) paginate(r *http.Request) {
 	d.Docs, d.From, d.To = d.Docs[lo:hi], lo+1, hi
 	link := func(page int) string {
 		q.Set("page", strconv.Itoa(page))
-		return "/?" + q.Encode()
+		return "?" + q.Encode() // relative: under Options.Base too
 	}
 	if d.Page > 1 {
 		d.PrevURL = link(d.Page - 1)
