@@ -72,14 +72,13 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	var o server.Options
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
-	noWeb := fs.Bool("no-web", false, "do not serve the web page at /")
-	wf, rf := registerWatch(fs), registerRerank(fs, e)
+	noWeb, wf, rf := fs.Bool("no-web", false, "do not serve the web page at /"), registerWatch(fs), registerRerank(fs, e)
 	ro, err := parseServe(fs, args, e, wf, rf)
+	if err == nil && e.forwarded != nil {
+		err = errors.New("a server is already running on this library")
+	}
 	if err != nil {
 		return err
-	}
-	if e.forwarded != nil {
-		return errors.New("a server is already running on this library")
 	}
 	if len(lf.libs) > 1 {
 		return serveLibraries(ctx, e, &serveConfig{fs: fs, lf: lf, ef: ef, o: o, origins: origins, stdio: *stdio, secret: *secret,

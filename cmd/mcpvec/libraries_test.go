@@ -1,0 +1,119 @@
+package main
+
+import (
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
+	"github.com/mcpvec/mcpvec/server/mcptest"
+)
+
+// twoLibraries makes the libraries papers.db and notes.db, each with one
+// document that mentions the harbour, and returns their paths.
+func twoLibraries(t *testing.T) (papers, notes string) {
+	t.Helper()
+	dir := t.TempDir()
+	papers, notes = filepath.Join(dir, "papers.db"), filepath.Join(dir, "notes.db")
+	mustRun(t, papers, "ingest", writeFile(t, filepath.Join(dir, "tides.txt"), "tide tables for the harbour entrance, measured at the pier"))
+	mustRun(t, notes, "ingest", writeFile(t, filepath.Join(dir, "errands.txt"), "errands: buy rope at the harbour chandlery on saturday"))
+	return papers, notes
+}
+
+// status is the status of method u with an optional bearer token and body,
+// and its WWW-Authenticate header.
+func status(t *testing.T, method, u, token, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, u, strings.NewReader(body))
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header.Get("WWW-Authenticate")
+}
+
+// TestServeSeveralLibraries serves two libraries from one process: a real
+// MCP client of each finds only that library's document, cited with a link
+// under that library's path which opens there and nowhere else; /mcp names
+// no library; `mcpvec search --library NAME` reaches the running server's
+// library of that name.
+func TestServeSeveralLibraries(t *testing.T) {
+	papers, notes := twoLibraries(t)
+	s := serveProc(t, papers, nil, "--library", "papers="+papers, "--library", "notes="+notes)
+	base := strings.TrimSuffix(s.url, "/papers/mcp")
+	if base == s.url {
+		t.Fatalf("first endpoint %s is not the papers library's", s.url)
+	}
+	for name, want := range map[string]string{"papers": "tides.txt", "notes": "errands.txt"} {
+		c := connect(t, base+"/"+name+"/mcp", "")
+		res := mcpSearchJSON(t, c, "harbour").Results
+		if len(res) != 1 || res[0].Title != want {
+			t.Fatalf("%s: search harbour = %+v, want only %s", name, res, want)
+		}
+		if !strings.HasPrefix(res[0].URL, base+"/"+name+"/docs/") {
+			t.Errorf("%s: result url %s is not under /%s/docs/", name, res[0].URL, name)
+		}
+		getBody(t, res[0].URL)
+		other := map[string]string{"papers": "/notes/", "notes": "/papers/"}[name]
+		if code, _ := status(t, "GET", strings.Replace(res[0].URL, "/"+name+"/", other, 1), "", ""); code != http.StatusNotFound {
+			t.Errorf("%s's link under %s = %d, want 404", name, other, code)
+		}
+		if !strings.Contains(s.Stdout.String(), "library "+name+" (") || !strings.Contains(s.Stdout.String(), "Web page: "+base+"/"+name+"/\n") {
+			t.Errorf("no start-up lines for %s:\n%s", name, s.Stdout)
+		}
+	}
+	if code, _ := status(t, "POST", base+"/mcp", "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`); code != http.StatusNotFound {
+		t.Errorf("POST /mcp with several libraries = %d, want 404", code)
+	}
+	out := mustRun(t, papers, "search", "--library", "notes", "harbour")
+	if !strings.Contains(out, "errands.txt") || strings.Contains(out, "tides.txt") {
+		t.Errorf("search --library notes:\n%s", out)
+	}
+	if r := mcpvec(t, papers, "search", "--library", "nosuch", "harbour"); r.code == 0 || !strings.Contains(r.stderr, "no running `mcpvec serve --library") {
+		t.Errorf("search --library nosuch: %+v", r)
+	}
+}
+
+// TestServeSeveralLibrariesOAuth: with --oauth, each library is its own
+// protected resource: a token issued for /papers/mcp opens papers and is
+// refused at /notes/mcp with a challenge naming the notes resource's
+// metadata, which says so.
+func TestServeSeveralLibrariesOAuth(t *testing.T) {
+	papers, notes := twoLibraries(t)
+	mustRunEnv(t, papers, []string{"MCPVEC_OWNER_PASSPHRASE=" + authTestPass}, "auth", "passphrase")
+	addr, err := childproc.FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + addr
+	serveProc(t, papers, nil, "--addr", addr, "--public-url", base, "--oauth", "--library", "papers="+papers, "--library", "notes="+notes)
+	token := mcptest.OAuthLogin(t, base, authTestPass, url.Values{"resource": {base + "/papers/mcp"}})
+	const ping = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	if code, _ := status(t, "POST", base+"/papers/mcp", token, ping); code != http.StatusOK {
+		t.Fatalf("papers token at /papers/mcp = %d, want 200", code)
+	}
+	code, www := status(t, "POST", base+"/notes/mcp", token, ping)
+	if want := `resource_metadata="` + base + `/.well-known/oauth-protected-resource/notes/mcp"`; code != http.StatusUnauthorized || !strings.Contains(www, want) {
+		t.Fatalf("papers token at /notes/mcp = %d %q, want 401 with %s", code, www, want)
+	}
+	if meta := getBody(t, base+"/.well-known/oauth-protected-resource/notes/mcp"); !strings.Contains(meta, `"resource":"`+base+`/notes/mcp"`) {
+		t.Errorf("notes resource metadata: %s", meta)
+	}
+	notesToken := mcptest.OAuthLogin(t, base, authTestPass, url.Values{"resource": {base + "/notes/mcp"}})
+	if code, _ := status(t, "POST", base+"/notes/mcp", notesToken, ping); code != http.StatusOK {
+		t.Errorf("notes token at /notes/mcp = %d, want 200", code)
+	}
+	if code, _ := status(t, "POST", base+"/papers/mcp", notesToken, ping); code != http.StatusUnauthorized {
+		t.Errorf("notes token at /papers/mcp = %d, want 401", code)
+	}
+}
