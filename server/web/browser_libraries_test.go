@@ -44,7 +44,9 @@ func serveGroup(t *testing.T, libs []groupLibrary) string {
 		live := groupLive(t, l, quiet)
 		var srv *server.Server
 		h, err := web.New(web.Options{Library: live, Logger: quiet, Token: testToken, Base: "/" + l.name, Libraries: links, Share: first,
-			Link: func(r *http.Request, id string, page int, anchor string) string { return srv.DocURL(r, id, page, anchor) }})
+			Link: func(r *http.Request, id string, page int, anchor string) string {
+				return srv.DocURL(r, id, page, anchor)
+			}})
 		if err != nil {
 			t.Fatal(err)
 		}
