@@ -188,7 +188,7 @@ func concat(lists [][]string) []string {
 func librariesServers(ctx context.Context, e *env, c *serveConfig, libs []*servedLib) (*server.Group, error) {
 	wg := &webGroup{}
 	for _, l := range libs {
-		wg.links = append(wg.links, web.LibraryLink{Name: l.ref.name, Base: "/" + l.ref.name})
+		wg.links = append(wg.links, web.LibraryLink{Name: l.ref.name, Base: l.o.Mount, Path: l.h.docs.Path(), MCPPath: l.prefix() + "/mcp"})
 	}
 	var srvs []*server.Server
 	for _, l := range libs {

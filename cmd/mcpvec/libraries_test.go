@@ -72,6 +72,13 @@ func TestServeSeveralLibraries(t *testing.T) {
 			t.Errorf("no start-up lines for %s:\n%s", name, s.Stdout)
 		}
 	}
+	page := getBody(t, base+"/notes/ui/connect")
+	for _, want := range []string{"<code>" + base + "/papers/mcp</code>", "<strong>notes</strong> (this one): <code>" + base + "/notes/mcp</code>",
+		"mcpvec-notes", "--library papers=" + papers + " --library notes=" + notes} {
+		if !strings.Contains(page, want) {
+			t.Errorf("notes' connect page lacks %q", want)
+		}
+	}
 	if code, _ := status(t, "POST", base+"/mcp", "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`); code != http.StatusNotFound {
 		t.Errorf("POST /mcp with several libraries = %d, want 404", code)
 	}
@@ -115,5 +122,23 @@ func TestServeSeveralLibrariesOAuth(t *testing.T) {
 	}
 	if code, _ := status(t, "POST", base+"/papers/mcp", notesToken, ping); code != http.StatusUnauthorized {
 		t.Errorf("notes token at /papers/mcp = %d, want 401", code)
+	}
+}
+
+// TestServeOneLibraryKeepsPlainPaths: one --library is served as --db is,
+// at /mcp, and `--library NAME` of another command reaches it.
+func TestServeOneLibraryKeepsPlainPaths(t *testing.T) {
+	papers, _ := twoLibraries(t)
+	s := startServe(t, papers, nil, "--library", "papers="+papers)
+	u, _ := url.Parse(s.url)
+	if u.Path != "/mcp" {
+		t.Fatalf("endpoint %s, want the plain /mcp", s.url)
+	}
+	if res := mcpSearchJSON(t, s.c, "harbour").Results; len(res) != 1 || !strings.HasPrefix(res[0].URL, "http://"+u.Host+"/docs/") {
+		t.Fatalf("search = %+v, want tides.txt linked under /docs/", res)
+	}
+	r := mcpvec(t, papers, "search", "--library", "papers", "harbour")
+	if r.code != 0 || !strings.Contains(r.stdout, "tides.txt") || !strings.Contains(r.stderr, "running `mcpvec serve`") {
+		t.Errorf("search --library papers: %+v", r)
 	}
 }

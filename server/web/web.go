@@ -101,8 +101,9 @@ type Options struct {
 	Share *Handler
 }
 
-// LibraryLink is one library of a server: its name and its pages' Base.
-type LibraryLink struct{ Name, Base string }
+// LibraryLink is one library of a server: its name, its pages' Base, its
+// file (for the Connect page's commands) and its MCPPath.
+type LibraryLink struct{ Name, Base, Path, MCPPath string }
 
 // ErrBadOption is returned by New for missing required Options.
 var ErrBadOption = errors.New("web: invalid option")
