@@ -43,22 +43,29 @@ func oauthServe(t *testing.T, lib Library, opts Options, issuer string) (*Server
 	if issuer == "" {
 		issuer = base
 	}
-	db := storetest.MustOpen(t, nil)
-	hash, err := oauth.HashPassphrase(oauthTestPass)
-	if err == nil {
-		err = oauth.SetPassphrase(storeAuth{db}, hash)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
 	a, err := oauth.New(oauth.Config{Issuer: issuer, Resources: []string{issuer + "/mcp", issuer + "/sse"},
-		Store: storeAuth{db}, Logger: quietLogger(t)})
+		Store: ownerStore(t), Logger: quietLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts.Auth = a
 	s := MustNew(t, lib, opts)
 	return s, MustServeOn(t, s, ln)
+}
+
+// ownerStore is a fresh library file's sign-in records with the owner
+// passphrase oauthTestPass set.
+func ownerStore(t *testing.T) storeAuth {
+	t.Helper()
+	st := storeAuth{storetest.MustOpen(t, nil)}
+	hash, err := oauth.HashPassphrase(oauthTestPass)
+	if err == nil {
+		err = oauth.SetPassphrase(st, hash)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
 
 // oauthLogin signs in at base as a new client, approving with the

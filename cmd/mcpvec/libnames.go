@@ -30,7 +30,7 @@ func (l *libraryRefs) String() string {
 func (l *libraryRefs) Set(v string) error {
 	name, path, _ := strings.Cut(v, "=")
 	if err := server.CheckLibraryName(name); err != nil {
-		return errors.Unwrap(err)
+		return errors.New(strings.TrimPrefix(err.Error(), server.ErrBadOption.Error()+": "))
 	}
 	for _, r := range *l {
 		if r.name == name {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/server"
+	"github.com/mcpvec/mcpvec/server/admin"
 	"github.com/mcpvec/mcpvec/server/oauth"
 	"github.com/mcpvec/mcpvec/server/web"
 )
@@ -100,8 +101,13 @@ func serveLibraries(ctx context.Context, e *env, c *serveConfig) error {
 // writing unless it cannot be. Those opened come back with the error.
 func openLibraries(ctx context.Context, e *env, c *serveConfig) ([]*servedLib, error) {
 	var libs []*servedLib
+	seen := make(map[string]string)
 	for _, r := range c.lf.libs {
 		lf := &libFlags{db: absPath(e, expandHome(e, r.path)), coll: c.lf.coll, mapRoom: c.lf.mapRoom, fileOnly: true}
+		if other, ok := seen[admin.LibraryPath(lf.db)]; ok {
+			return libs, fmt.Errorf("--library %s and --library %s are the same file", other, r.name)
+		}
+		seen[admin.LibraryPath(lf.db)] = r.name
 		readOnly := c.readOnly
 		h, err := openServed(ctx, e, lf, c.ef, &readOnly, false, c.fs)
 		if h == nil {

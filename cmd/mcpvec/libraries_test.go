@@ -142,3 +142,25 @@ func TestServeOneLibraryKeepsPlainPaths(t *testing.T) {
 		t.Errorf("search --library papers: %+v", r)
 	}
 }
+
+// TestServeSeveralLibrariesRefusals: what a serve of several libraries
+// cannot do is said at once.
+func TestServeSeveralLibrariesRefusals(t *testing.T) {
+	papers, notes := twoLibraries(t)
+	a, b := "--library=papers="+papers, "--library=notes="+notes
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--addr", "127.0.0.1:0", a, "--library=again=" + papers}, "are the same file"},
+		{[]string{"serve", "--stdio", a, b}, "--stdio serves one library"},
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--db", papers, a, b}, "--library names the library instead of --db"},
+		{[]string{"serve", "--addr", "127.0.0.1:0", a, "--library=notes"}, "give its file"},
+		{[]string{"serve", "--addr", "127.0.0.1:0", a, "--library=mcp=" + notes}, "library name \"mcp\""},
+		{[]string{"search", a, b, "harbour"}, "only `mcpvec serve` serves several"},
+	} {
+		if r := mcpvec(t, papers, tc.args...); r.code == 0 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("mcpvec %v: exit %d, stderr %q, want %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+}

@@ -32,7 +32,7 @@ type libFlags struct {
 
 func (f *libFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.db, "db", "", "library file (default $MCPVEC_DB or ~/.local/share/mcpvec/library.db)")
-	fs.Var(&f.libs, "library", "the library a running `mcpvec serve --library NAME=PATH` serves as `NAME`, or NAME=PATH (serve: repeat it to serve several libraries)")
+	fs.Var(&f.libs, "library", "`NAME[=PATH]`: serve: the library file PATH under /NAME/ (repeat it to serve several); other commands: the library a running serve serves as NAME, or the file PATH")
 	fs.StringVar(&f.store, "store", "", "library in a Weaviate collection instead of a file: weaviate://host:port/Collection or weaviates://… ($MCPVEC_STORE; API key $MCPVEC_WEAVIATE_API_KEY)")
 }
 
