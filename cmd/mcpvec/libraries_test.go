@@ -3,6 +3,7 @@ package main
 import (
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,6 +21,19 @@ func twoLibraries(t *testing.T) (papers, notes string) {
 	mustRun(t, papers, "ingest", writeFile(t, filepath.Join(dir, "tides.txt"), "tide tables for the harbour entrance, measured at the pier"))
 	mustRun(t, notes, "ingest", writeFile(t, filepath.Join(dir, "errands.txt"), "errands: buy rope at the harbour chandlery on saturday"))
 	return papers, notes
+}
+
+// runtimeEnv is an environment with a runtime folder of the test's own,
+// where servers record their library names and admin sockets: a user's
+// server of the same name, or another test's, is not in the way.
+func runtimeEnv(t *testing.T) []string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "mcpvec-rt-") // short: socket paths are bounded
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return []string{"XDG_RUNTIME_DIR=" + dir}
 }
 
 // status is the status of method u with an optional bearer token and body,
@@ -49,7 +63,8 @@ func status(t *testing.T, method, u, token, body string) (int, string) {
 // library of that name.
 func TestServeSeveralLibraries(t *testing.T) {
 	papers, notes := twoLibraries(t)
-	s := serveProc(t, papers, nil, "--library", "papers="+papers, "--library", "notes="+notes)
+	env := runtimeEnv(t)
+	s := serveProc(t, papers, env, "--library", "papers="+papers, "--library", "notes="+notes)
 	base := strings.TrimSuffix(s.url, "/papers/mcp")
 	if base == s.url {
 		t.Fatalf("first endpoint %s is not the papers library's", s.url)
@@ -82,11 +97,11 @@ func TestServeSeveralLibraries(t *testing.T) {
 	if code, _ := status(t, "POST", base+"/mcp", "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`); code != http.StatusNotFound {
 		t.Errorf("POST /mcp with several libraries = %d, want 404", code)
 	}
-	out := mustRun(t, papers, "search", "--library", "notes", "harbour")
+	out := mustRunEnv(t, papers, env, "search", "--library", "notes", "harbour")
 	if !strings.Contains(out, "errands.txt") || strings.Contains(out, "tides.txt") {
 		t.Errorf("search --library notes:\n%s", out)
 	}
-	if r := mcpvec(t, papers, "search", "--library", "nosuch", "harbour"); r.code == 0 || !strings.Contains(r.stderr, "no running `mcpvec serve --library") {
+	if r := mcpvecEnv(t, papers, env, "search", "--library", "nosuch", "harbour"); r.code == 0 || !strings.Contains(r.stderr, "no running `mcpvec serve --library") {
 		t.Errorf("search --library nosuch: %+v", r)
 	}
 }
@@ -103,7 +118,7 @@ func TestServeSeveralLibrariesOAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := "http://" + addr
-	serveProc(t, papers, nil, "--addr", addr, "--public-url", base, "--oauth", "--library", "papers="+papers, "--library", "notes="+notes)
+	serveProc(t, papers, runtimeEnv(t), "--addr", addr, "--public-url", base, "--oauth", "--library", "papers="+papers, "--library", "notes="+notes)
 	token := mcptest.OAuthLogin(t, base, authTestPass, url.Values{"resource": {base + "/papers/mcp"}})
 	const ping = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	if code, _ := status(t, "POST", base+"/papers/mcp", token, ping); code != http.StatusOK {
@@ -129,7 +144,8 @@ func TestServeSeveralLibrariesOAuth(t *testing.T) {
 // at /mcp, and `--library NAME` of another command reaches it.
 func TestServeOneLibraryKeepsPlainPaths(t *testing.T) {
 	papers, _ := twoLibraries(t)
-	s := startServe(t, papers, nil, "--library", "papers="+papers)
+	env := runtimeEnv(t)
+	s := startServe(t, papers, env, "--library", "papers="+papers)
 	u, _ := url.Parse(s.url)
 	if u.Path != "/mcp" {
 		t.Fatalf("endpoint %s, want the plain /mcp", s.url)
@@ -137,7 +153,7 @@ func TestServeOneLibraryKeepsPlainPaths(t *testing.T) {
 	if res := mcpSearchJSON(t, s.c, "harbour").Results; len(res) != 1 || !strings.HasPrefix(res[0].URL, "http://"+u.Host+"/docs/") {
 		t.Fatalf("search = %+v, want tides.txt linked under /docs/", res)
 	}
-	r := mcpvec(t, papers, "search", "--library", "papers", "harbour")
+	r := mcpvecEnv(t, papers, env, "search", "--library", "papers", "harbour")
 	if r.code != 0 || !strings.Contains(r.stdout, "tides.txt") || !strings.Contains(r.stderr, "running `mcpvec serve`") {
 		t.Errorf("search --library papers: %+v", r)
 	}
