@@ -209,7 +209,9 @@ func librariesServers(ctx context.Context, e *env, c *serveConfig, libs []*serve
 		l.st.stream, l.srv = srv.ServeStream, srv
 		srvs = append(srvs, srv)
 	}
-	announceRerank(e, libs[0].st.live.Current())
+	for _, l := range libs {
+		announceRerank(ctx, e, l.h.docs, l.st.live.Current(), c.ro, l.readOnly)
+	}
 	return server.NewGroup(srvs...)
 }
 
