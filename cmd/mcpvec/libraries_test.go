@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/client"
+
 	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 	"github.com/mcpvec/mcpvec/server/mcptest"
 )
@@ -93,6 +95,14 @@ func TestServeSeveralLibraries(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("notes' connect page lacks %q", want)
 		}
+	}
+	sse, err := client.NewSSEMCPClient(base + "/notes/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	initialize(t, sse, "")
+	if res := mcpSearchJSON(t, sse, "harbour").Results; len(res) != 1 || res[0].Title != "errands.txt" {
+		t.Errorf("notes over SSE: %+v", res)
 	}
 	if code, _ := status(t, "POST", base+"/mcp", "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`); code != http.StatusNotFound {
 		t.Errorf("POST /mcp with several libraries = %d, want 404", code)
