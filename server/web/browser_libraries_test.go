@@ -118,6 +118,7 @@ func TestBrowserLibrarySwitcher(t *testing.T) {
 		chromedp.WaitVisible("table.docs", chromedp.ByQuery))
 	mustContain(t, text(t, ctx, "table.docs"), "errands.txt", "notes library after the switch")
 	mustContain(t, text(t, ctx, `nav[aria-label="Libraries"] a[aria-current="page"]`), "notes", "current library")
+	shoot(t, ctx, "libraries-switched")
 	run(t, ctx, chromedp.Click(`//nav[@aria-label="Main"]/a[text()="Search"]`, chromedp.BySearch),
 		chromedp.WaitVisible("#q", chromedp.ByID), chromedp.SendKeys("#q", "harbour", chromedp.ByID),
 		chromedp.Submit("#q", chromedp.ByID), chromedp.WaitVisible("ol.hits", chromedp.ByQuery))
