@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 
@@ -187,6 +188,35 @@ func TestServeSeveralLibrariesRefusals(t *testing.T) {
 	} {
 		if r := mcpvec(t, papers, tc.args...); r.code == 0 || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("mcpvec %v: exit %d, stderr %q, want %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+}
+
+// TestServeSeveralLibrariesWatch: `--watch` without folders keeps each
+// library's remembered folders current: a file added to the notes folder
+// becomes searchable in notes, and only there.
+func TestServeSeveralLibrariesWatch(t *testing.T) {
+	dir := t.TempDir()
+	papers, notes := filepath.Join(dir, "papers.db"), filepath.Join(dir, "notes.db")
+	folders := map[string]string{papers: filepath.Join(dir, "p"), notes: filepath.Join(dir, "n")}
+	for db, folder := range folders {
+		os.Mkdir(folder, 0o755)
+		writeFile(t, filepath.Join(folder, "first.txt"), "Beekeepers smoke the hive before opening it.")
+		mustRun(t, db, "sync", folder)
+	}
+	env := runtimeEnv(t)
+	s := serveProc(t, papers, env, "--watch", "--watch-quiet", "150ms", "--watch-rescan", "1h",
+		"--library", "papers="+papers, "--library", "notes="+notes)
+	base := strings.TrimSuffix(s.url, "/papers/mcp")
+	writeFile(t, filepath.Join(folders[notes], "second.txt"), "Glassblowers shape molten sand on a pipe.")
+	nc := connect(t, base+"/notes/mcp", "")
+	if !waitSearch(t, nc, "glassblowers molten sand", "Glassblowers", 20*time.Second) {
+		t.Fatalf("the new notes file never became searchable in notes\n%s", s.Stderr)
+	}
+	pc := connect(t, base+"/papers/mcp", "")
+	for _, r := range mcpSearchJSON(t, pc, "glassblowers molten sand").Results {
+		if strings.Contains(r.Text, "Glassblowers") {
+			t.Fatalf("the notes file is in papers: %+v", r)
 		}
 	}
 }
