@@ -32,6 +32,9 @@ func (l *libraryRefs) Set(v string) error {
 	if err := server.CheckLibraryName(name); err != nil {
 		return errors.New(strings.TrimPrefix(err.Error(), server.ErrBadOption.Error()+": "))
 	}
+	if strings.Contains(path, "://") {
+		return fmt.Errorf("library %q: --library takes a library file (a Weaviate collection is served alone, with --store)", name)
+	}
 	for _, r := range *l {
 		if r.name == name {
 			return fmt.Errorf("library %q given twice", name)

@@ -185,6 +185,7 @@ func TestServeSeveralLibrariesRefusals(t *testing.T) {
 		{[]string{"serve", "--addr", "127.0.0.1:0", a, "--library=notes"}, "give its file"},
 		{[]string{"serve", "--addr", "127.0.0.1:0", a, "--library=mcp=" + notes}, "library name \"mcp\""},
 		{[]string{"search", a, b, "harbour"}, "only `mcpvec serve` serves several"},
+		{[]string{"serve", "--addr", "127.0.0.1:0", a, "--library=w=weaviate://127.0.0.1:9/C"}, "takes a library file"},
 	} {
 		if r := mcpvec(t, papers, tc.args...); r.code == 0 || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("mcpvec %v: exit %d, stderr %q, want %q", tc.args, r.code, r.stderr, tc.want)
