@@ -85,8 +85,10 @@ func serveAll(ctx context.Context, ln net.Listener, h http.Handler, servers []*S
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(lead.log.Handler(), slog.LevelWarn),
+		// Room for the web page's search URL with a 20,000-character query
+		// of any script (9 bytes a character, percent-encoded).
+		MaxHeaderBytes: 256 << 10,
+		ErrorLog:       slog.NewLogLogger(lead.log.Handler(), slog.LevelWarn),
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
 			return context.WithValue(ctx, connKey{}, c)
 		},

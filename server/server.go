@@ -40,7 +40,7 @@ const (
 	DefaultAddr          = "127.0.0.1:8080"
 	DefaultMaxResults    = 10
 	DefaultMaxFetchChars = 20000
-	DefaultMaxQueryLen   = 1000
+	DefaultMaxQueryLen   = library.DefaultMaxQueryLen
 	DefaultMaxBodyBytes  = 1 << 20
 	// DefaultMaxSessions caps live streamable HTTP sessions (each holds
 	// about 13 KB until it ends).
