@@ -1,7 +1,9 @@
 # mcpvec — run `make help` for the targets.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 BUILD_DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
-LDFLAGS := -X main.Version=$(VERSION) -X main.BuildDate=$(BUILD_DATE)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
+COMMIT_DATE ?= $(shell TZ=UTC git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd 2>/dev/null)
+LDFLAGS := -X main.Version=$(VERSION) -X main.BuildDate=$(BUILD_DATE) -X main.Commit=$(COMMIT) -X main.CommitDate=$(COMMIT_DATE)
 BIN     := bin/mcpvec
 GO      ?= go
 DEMO_DB := $(CURDIR)/bin/demo-library.db

@@ -48,7 +48,7 @@ func TestReleaseScript(t *testing.T) {
 		}
 	}
 	v, err := exec.Command(filepath.Join(out, dir, "mcpvec"), "version").Output()
-	if err != nil || !strings.HasPrefix(string(v), "mcpvec "+version+" (") || !strings.Contains(string(v), "built 2026-12-05T06:00:00Z") {
+	if err != nil || !strings.HasPrefix(string(v), "mcpvec "+version+" (") || !strings.Contains(string(v), "built 2026-12-05T06:00:00Z") || !strings.Contains(string(v), "(commit ") {
 		t.Errorf("mcpvec version: %v %q", err, v)
 	}
 	win := "mcpvec_" + version + "_windows_amd64"

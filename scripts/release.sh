@@ -17,7 +17,8 @@ OUT=${OUT:-dist/out}
 PLATFORMS=${PLATFORMS:-"linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64"}
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
 BUILD_DATE=${BUILD_DATE:-$(date -u +%Y-%m-%dT%H:%M:%SZ)}
-LDFLAGS="-s -w -X main.Version=$VERSION -X main.BuildDate=$BUILD_DATE"
+COMMIT=$(git rev-parse HEAD) COMMIT_DATE=$(git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd)
+LDFLAGS="-s -w -X main.Version=$VERSION -X main.BuildDate=$BUILD_DATE -X main.Commit=$COMMIT -X main.CommitDate=$COMMIT_DATE"
 MCPB=dist/node_modules/.bin/mcpb
 
 rm -rf "$OUT" && mkdir -p "$OUT/stage"

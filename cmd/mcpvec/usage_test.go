@@ -91,4 +91,16 @@ func TestVersionFlagAndCommand(t *testing.T) {
 			t.Errorf("versionLine(%q) = %q, want %q", tc.stamped, got, tc.want)
 		}
 	}
+	// A -buildvcs=false build stamped by make release: the stamped commit and
+	// date stand in; a recorded revision wins over them.
+	noVCS := withStampedCommit(&debug.BuildInfo{GoVersion: "go1.26.8"}, "27c64df0123456789", "2026-12-05T05:59:00Z")
+	if got, want := versionLine("v1.4.0", "2026-12-05T06:00:00Z", noVCS), "mcpvec v1.4.0 (commit 27c64df01234, 2026-12-05T05:59:00Z, built 2026-12-05T06:00:00Z, go1.26.8)"; got != want {
+		t.Errorf("stamped commit: %q, want %q", got, want)
+	}
+	if got := withStampedCommit(bi, "other", ""); got != bi {
+		t.Errorf("withStampedCommit replaced a recorded revision: %+v", got)
+	}
+	if got := withStampedCommit(nil, "", ""); got != nil {
+		t.Errorf("withStampedCommit(nil, \"\") = %+v, want nil", got)
+	}
 }
