@@ -8,7 +8,7 @@ BIN     := bin/mcpvec
 GO      ?= go
 DEMO_DB := $(CURDIR)/bin/demo-library.db
 
-.PHONY: help build test race lint tidy bench bench-large fuzz demo eval reliability scale ci node-deps release clean
+.PHONY: help build test race lint tidy bench bench-large fuzz demo eval reliability scale ci node-deps release release-check clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -68,6 +68,9 @@ eval: ## retrieval quality on ../shared/eval (SciFact, Cranfield) and the long-P
 
 release: ## archives, .mcpb bundles, SBOM and SHA256SUMS for 6 platforms in dist/out (slow; not part of ci)
 	OUT=dist/out scripts/release.sh $(VERSION)
+
+release-check: ## verify dist/out: SHA256SUMS, each binary (version here, file type for the others), each .mcpb validated
+	OUT=dist/out scripts/release-verify.sh
 
 ci: lint tidy test ## everything CI checks
 
