@@ -61,10 +61,12 @@ for p in $PLATFORMS; do
 	bundle "$os" "$dir/$exe" "$name"
 done
 
+# The SBOM reads the module list the linux/amd64 binary records (bin mode:
+# app mode's own git lookup fails in a git worktree).
 echo "sbom"
 go install github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@v1.10.0
-"$(go env GOPATH)/bin/cyclonedx-gomod" app -json -licenses -main cmd/mcpvec \
-	-output "$OUT/mcpvec_${VERSION}.sbom.cdx.json" . 2>/dev/null
+"$(go env GOPATH)/bin/cyclonedx-gomod" bin -json -licenses -version "$VERSION" \
+	-output "$OUT/mcpvec_${VERSION}.sbom.cdx.json" "$OUT/stage/mcpvec_${VERSION}_linux_amd64/mcpvec" 2>/dev/null
 
 rm -rf "$OUT/stage"
 (cd "$OUT" && sha256sum -- *.tar.gz *.zip *.mcpb *.json >SHA256SUMS)
