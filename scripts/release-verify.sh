@@ -14,7 +14,7 @@ host="$(go env GOOS)_$(go env GOARCH)"
 for a in "$OUT"/*.tar.gz "$OUT"/*.zip; do
 	name=$(basename "$a") && name=${name%.tar.gz} && name=${name%.zip}
 	case $a in *.zip) unzip -q "$a" -d "$tmp" ;; *) tar -C "$tmp" -xzf "$a" ;; esac
-	bin=$(ls "$tmp/$name"/mcpvec*) && bin=${bin##*/}
+	bin=mcpvec && [ -e "$tmp/$name/mcpvec.exe" ] && bin=mcpvec.exe
 	echo "$name: $(cd "$tmp/$name" && ls | tr '\n' ' ')"
 	if [[ $name == *_$host ]]; then
 		echo "  $("$tmp/$name/$bin" version)"
