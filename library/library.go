@@ -191,6 +191,8 @@ type Library struct {
 	emb  QueryEmbedder
 	opts Options
 	rr   *reranker // nil: no rerank stage
+	// docList keeps the document list for searches with operators.
+	docList *docList
 }
 
 // New returns a Library answering from be, whose optional capabilities
@@ -198,7 +200,7 @@ type Library struct {
 // restricts searches to lexical mode.
 func New(be Backend, emb QueryEmbedder, opts Options) *Library {
 	opts = opts.WithDefaults()
-	return &Library{be: be, caps: capabilitiesOf(be), emb: emb, opts: opts, rr: newReranker(opts.Rerank)}
+	return &Library{be: be, caps: capabilitiesOf(be), emb: emb, opts: opts, rr: newReranker(opts.Rerank), docList: &docList{}}
 }
 
 // Backend returns the Backend l answers from, for a caller that needs what

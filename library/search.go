@@ -51,6 +51,10 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	if n := utf8.RuneCountInString(query); n > limit {
 		return nil, &QueryTooLongError{Len: n, Max: limit}
 	}
+	p, err := l.plan(ctx, query)
+	if err != nil {
+		return nil, err
+	}
 	k := so.K
 	if k <= 0 {
 		k = l.opts.K
@@ -60,27 +64,41 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	if mode == "" {
 		mode = l.opts.Mode
 	}
+	return l.search(ctx, p, k, mode, so.Debug)
+}
+
+// search answers a planned query (its operators parsed: Library.plan).
+func (l *Library) search(ctx context.Context, p *plan, k int, mode Mode, debug bool) (*SearchResponse, error) {
+	if p.filter != nil && p.filter.Len() == 0 {
+		return &SearchResponse{Results: []SearchResult{}, Notes: p.notes}, nil
+	}
 	n := max(l.opts.Candidates, 3*k)
+	if p.passage != nil {
+		n *= passageSpread // phrases and exclusions turn candidates down
+	}
 	// Split once: BM25 ranks by the tokens, snippets look for their stems.
-	tokens := analysis.Tokenize(query)
+	tokens := analysis.Tokenize(p.q.Text)
 	terms := pooledTerms(tokens)
 	defer terms.release()
 	var (
 		resp *SearchResponse
 		c    Candidates
 	)
+	if len(tokens) == 0 && p.q.Filtered() {
+		return l.listed(ctx, p, terms, k)
+	}
 	for few, again := l.fewCandidates(mode, k, n), false; ; few, again = moreCandidates(k, few, n), true {
-		hits, cs, err := l.rank(ctx, Query{Text: query, Tokens: tokens, Mode: mode, N: few, Again: again})
+		hits, cs, err := l.rank(ctx, Query{Text: p.q.Text, Tokens: tokens, Mode: mode, N: few, Again: again, Filter: p.filter})
 		if err != nil {
 			return nil, err
 		}
 		c = cs
 		if l.rr != nil {
-			if hits, err = l.rerankHits(ctx, query, hits); err != nil {
+			if hits, err = l.rerankHits(ctx, p.q.Text, hits); err != nil {
 				return nil, err
 			}
 		}
-		if resp, err = l.results(ctx, terms, hits, k); err != nil {
+		if resp, err = l.results(ctx, terms, p.passage, hits, k); err != nil {
 			return nil, err
 		}
 		if few == n || len(resp.Results) == k || len(hits) < few {
@@ -88,11 +106,36 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 		}
 		// Overlapping or repeated passages used the short list up.
 	}
-	if so.Debug {
+	if debug {
 		found := retrievers(c)
 		for i := range resp.Results {
 			resp.Results[i].Retriever = found[resp.Results[i].seq]
 		}
+	}
+	resp.Notes = p.notes
+	if len(resp.Results) == 0 && p.passage != nil {
+		resp.Notes = append(resp.Notes, passageNote(&p.q))
+	}
+	return resp, nil
+}
+
+// passageSpread multiplies the candidates of a search whose passages must
+// hold a phrase or lack a word, which are tested only once ranked.
+const passageSpread = 4
+
+// listed answers a query of operators alone (Library.listing).
+func (l *Library) listed(ctx context.Context, p *plan, terms *termSet, k int) (*SearchResponse, error) {
+	hits, err := l.listing(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := l.results(ctx, terms, p.passage, hits, k)
+	if err != nil {
+		return nil, err
+	}
+	resp.Notes = p.notes
+	if len(resp.Results) == 0 && p.passage != nil {
+		resp.Notes = append(resp.Notes, passageNote(&p.q))
 	}
 	return resp, nil
 }

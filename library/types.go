@@ -4,6 +4,9 @@ package library
 // `mcpvec search --json` prints. Results is never nil.
 type SearchResponse struct {
 	Results []SearchResult `json:"results"`
+	// Notes say which of the query's operators matched nothing (in:,
+	// path:, type:, after:, before:, phrases, exclusions); nil otherwise.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // SearchResult is one passage. Title names the document, the passage's

@@ -42,7 +42,10 @@ func TestImportLayering(t *testing.T) {
 		// no bucket; the index packages give only its options' types and
 		// analysis the query's tokens, ingest/embed the embedder interface
 		// and traits (never a provider).
-		"library": {"store", "index/lexical", "index/vector", "analysis", "ingest/embed", "internal/swar"},
+		"library": {"store", "index/lexical", "index/vector", "analysis", "ingest/embed", "internal/swar", "library/query"},
+		// The query operators' parser and matchers: the store's records
+		// and the word rules only.
+		"library/query": {"store", "analysis"},
 		// The backends implement library.Backend: the embedded one over
 		// the bbolt store and the in-process indexes, Weaviate's over its
 		// collection client in the same package.
