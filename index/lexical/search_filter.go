@@ -2,6 +2,8 @@ package lexical
 
 import (
 	"slices"
+
+	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // Filter limits a search to some passages. Implementations must be safe
@@ -14,7 +16,13 @@ type Filter interface {
 	Few() []uint64
 }
 
-// SearchFiltered is SearchTokens returning only passages f allows: the k
+// SearchIn is Search returning only passages f allows (SearchTokensIn).
+// It is safe for concurrent use.
+func (ix *Index) SearchIn(query string, k int, f Filter) []Result {
+	return ix.SearchTokensIn(analysis.Tokenize(query), k, f)
+}
+
+// SearchTokensIn is SearchTokens returning only passages f allows: the k
 // best of those, with the scores Search gives them. With few allowed
 // passages (f.Few) each is scored from its own terms; otherwise the lists
 // are read as Search reads them and a passage f refuses is never admitted
@@ -22,7 +30,7 @@ type Filter interface {
 // stops by (bestPartial, candidates), so its bounds hold as they do for
 // Search (TestFilteredMatchesExhaustive). A nil f is SearchTokens. It is
 // safe for concurrent use.
-func (ix *Index) SearchFiltered(tokens []string, k int, f Filter) []Result {
+func (ix *Index) SearchTokensIn(tokens []string, k int, f Filter) []Result {
 	qtf, _ := ix.countTerms(tokens)
 	return ix.searchCountedIn(qtf, k, f)
 }
