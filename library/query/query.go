@@ -44,7 +44,7 @@ func (q *Query) Filtered() bool { return q.HasDocFilter() || q.HasPassageFilter(
 
 // Parse splits s into operators and plain text. A term is split at white
 // space outside double quotes; "…" is a phrase, a leading '-' negates a
-// word, a phrase or an operator. An unknown name:value term, an operator
+// word, a phrase or an operator (two, as in --leak-check, do not). An unknown name:value term, an operator
 // with an empty or unreadable value, and a lone '-' stay plain text, so a
 // URL such as http://x or a time 10:30 is searched as written. An
 // unterminated quote runs to the end. Parse never fails and is safe for
@@ -164,7 +164,7 @@ func terms(s string) []term {
 func readTerm(s string) (term, int) {
 	var t term
 	i := 0
-	if len(s) > 1 && s[0] == '-' {
+	if len(s) > 1 && s[0] == '-' && s[1] != '-' { // --flag is plain text
 		t.neg, i = true, 1
 	}
 	if j := strings.IndexByte(s[i:], ':'); j > 0 && operators[strings.ToLower(s[i:i+j])] &&
