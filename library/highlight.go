@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpvec/mcpvec/analysis"
+	"github.com/mcpvec/mcpvec/library/query"
 )
 
 // Span is a piece of a text; Mark says it is a word the query matches.
@@ -17,11 +18,12 @@ type Span struct {
 // analysis.Tokenize makes them, stemmed like the BM25 index's) include one
 // of query's, so "cats" marks "cat" and "Cat's". Words are runs of letters,
 // digits and combining marks; scripts written without spaces are matched a
-// character at a time, as the index holds them. Adjacent unmarked text is
+// character at a time, as the index holds them. The query's operators
+// (library/query) mark nothing. Adjacent unmarked text is
 // one span; the spans joined are text. A query without index terms marks
 // nothing. Highlight is safe for concurrent use.
-func Highlight(text, query string) []Span {
-	terms := queryTerms(query)
+func Highlight(text, q string) []Span {
+	terms := queryTerms(query.Parse(q).Text) // operators mark nothing
 	if len(terms.stems) == 0 {
 		return []Span{{Text: text}}
 	}
