@@ -3,7 +3,6 @@ package library
 import (
 	"context"
 	"fmt"
-	"math/bits"
 	"slices"
 	"sync"
 	"time"
@@ -16,10 +15,11 @@ import (
 // search from the document list; the backends rank only these (Query.Filter).
 // It is read-only once made and safe for concurrent use.
 type Filter struct {
-	bits []uint64 // bit s set: passage s allowed
-	n    int      // passages allowed
-	few  []uint64 // the allowed passages, ascending, when n ≤ FewPassages; else nil
-	docs []string // the allowed documents' ids
+	bits []uint64            // bit s set: passage s allowed (dense sequence numbers, the embedded store's)
+	set  map[uint64]struct{} // or the allowed passages (sparse ones, Weaviate's)
+	n    int                 // passages allowed
+	few  []uint64            // the allowed passages, ascending, when n ≤ FewPassages; else nil
+	docs []string            // the allowed documents' ids
 }
 
 // FewPassages is the number of allowed passages up to which a Filter lists
@@ -32,6 +32,10 @@ const FewPassages = 4096
 func (f *Filter) Allow(seq uint64) bool {
 	if f == nil {
 		return true
+	}
+	if f.set != nil {
+		_, ok := f.set[seq]
+		return ok
 	}
 	w := seq / 64
 	return w < uint64(len(f.bits)) && f.bits[w]&(1<<(seq%64)) != 0
@@ -60,13 +64,21 @@ func newFilter(kept []*store.Document) *Filter {
 			top = max(top, s)
 		}
 	}
-	f.bits = make([]uint64, top/64+1)
 	if f.n <= FewPassages {
 		f.few = make([]uint64, 0, f.n)
 	}
+	if dense := top/64 < uint64(f.n)+1<<16; dense {
+		f.bits = make([]uint64, top/64+1)
+	} else {
+		f.set = make(map[uint64]struct{}, f.n)
+	}
 	for _, d := range kept {
 		for _, s := range d.Chunks {
-			f.bits[s/64] |= 1 << (s % 64)
+			if f.set != nil {
+				f.set[s] = struct{}{}
+			} else {
+				f.bits[s/64] |= 1 << (s % 64)
+			}
 			if f.few != nil {
 				f.few = append(f.few, s)
 			}
@@ -74,15 +86,6 @@ func newFilter(kept []*store.Document) *Filter {
 	}
 	slices.Sort(f.few)
 	return f
-}
-
-// count recounts the bits set (tests).
-func (f *Filter) count() int {
-	n := 0
-	for _, w := range f.bits {
-		n += bits.OnesCount64(w)
-	}
-	return n
 }
 
 // DocumentsVersioner is a Backend that can tell when its document list may
