@@ -64,9 +64,11 @@ func (x *Index) liveIDs(allow func(uint32) bool) []uint64 {
 }
 
 // scoreIDs scores the live vectors of ids exactly against the prepared
-// query and returns the k best, best first (ties to the smaller id).
+// query and returns the k best, best first (ties to the smaller id): in
+// float32 from the copies the index keeps, or, without them, on the int8
+// codes first, re-scoring through the Source only those that can reach
+// the k best (exactFromSource's way), so few vectors are read.
 func (x *Index) scoreIDs(qv []float32, k int, ids []uint64) ([]Result, error) {
-	rs := make([]Result, 0, len(ids))
 	x.mu.RLock()
 	x.allocMu.Lock()
 	slots := make([]uint32, 0, len(ids))
@@ -76,23 +78,17 @@ func (x *Index) scoreIDs(qv []float32, k int, ids []uint64) ([]Result, error) {
 		}
 	}
 	x.allocMu.Unlock()
+	if x.vecs == nil {
+		x.mu.RUnlock()
+		return x.exactFromSourceIn(qv, k, slots)
+	}
+	rs := make([]Result, 0, len(slots))
 	for _, s := range slots {
-		if !x.isLive(s) {
-			continue
+		if x.isLive(s) {
+			rs = append(rs, Result{ID: x.ids[s], Score: dot(qv, x.vec(s))})
 		}
-		r := Result{ID: x.ids[s]}
-		if x.vecs != nil {
-			r.Score = dot(qv, x.vec(s))
-		}
-		rs = append(rs, r)
 	}
 	x.mu.RUnlock()
-	if x.vecs == nil {
-		if err := x.rescore(qv, rs); err != nil { // sorts
-			return nil, err
-		}
-	} else {
-		sortResults(rs)
-	}
+	sortResults(rs)
 	return rs[:min(k, len(rs))], nil
 }

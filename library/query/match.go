@@ -50,7 +50,7 @@ func (q *Query) Kinds() []Kind {
 	var out []Kind
 	add := func(name string, vals []string, neg bool, m func(*store.Document, string) bool) {
 		for _, v := range vals {
-			out = append(out, Kind{Name: name + v, match: func(d *store.Document) bool { return m(d, v) != neg }})
+			out = append(out, Kind{Name: name + quoted(v), match: func(d *store.Document) bool { return m(d, v) != neg }})
 		}
 	}
 	add("in:", q.In, false, matchName)
@@ -66,6 +66,15 @@ func (q *Query) Kinds() []Kind {
 		out = append(out, Kind{Name: "before:" + q.Before.Format(time.DateOnly), match: func(d *store.Document) bool { return Date(d).Before(q.Before) }})
 	}
 	return out
+}
+
+// quoted is v as an operator's value is written: in quotes when it holds
+// a space.
+func quoted(v string) string {
+	if strings.ContainsAny(v, " \t") {
+		return `"` + v + `"`
+	}
+	return v
 }
 
 // Kind is one document operator of a query.
