@@ -170,3 +170,28 @@ func TestSearchFilterInsideRetrieval(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchOperatorsSeeWrites: the document list kept between searches
+// with operators follows writes: a document added or removed after one is
+// found or missed by the next.
+func TestSearchOperatorsSeeWrites(t *testing.T) {
+	f := operatorLibrary(t, library.Options{Mode: library.Lexical})
+	ctx := context.Background()
+	search := func() []string {
+		resp, err := f.Lib.Search(ctx, "garden in:late", library.SearchOptions{K: 5})
+		return docsOf(t, resp, err)
+	}
+	if got := search(); len(got) != 0 {
+		t.Fatalf("before the write: %v", got)
+	}
+	f.Add(t, "late", "late.md", "text/markdown", "", "A late garden note.")
+	if got, want := search(), []string{"late"}; !slices.Equal(got, want) {
+		t.Fatalf("after the write: %v, want %v", got, want)
+	}
+	if _, err := f.Lib.Remove(ctx, "late"); err != nil {
+		t.Fatal(err)
+	}
+	if got := search(); len(got) != 0 {
+		t.Fatalf("after the removal: %v", got)
+	}
+}

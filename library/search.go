@@ -41,7 +41,12 @@ func (e *QueryTooLongError) Is(target error) bool { return target == ErrQueryToo
 // Search runs query through the configured retrievers, fuses them, drops
 // near-duplicate passages and returns up to K results with snippets. It
 // returns ErrEmptyQuery or a *QueryTooLongError for queries a caller should
-// fix. It is the one place a query is validated.
+// fix. It is the one place a query is validated, and where its operators
+// (library/query: in:, path:, type:, after:, before:, phrases, exclusions)
+// are parsed: document operators become the Query.Filter the backend ranks
+// within, phrases and exclusions test each passage, operators that match
+// nothing are SearchResponse.Notes, and operators alone list the passages
+// they keep (Library.listing).
 func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*SearchResponse, error) {
 	query = strings.TrimSpace(query)
 	if query == "" {
