@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpvec/mcpvec/analysis"
+	"github.com/mcpvec/mcpvec/internal/reallib"
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/library/query"
 	"github.com/mcpvec/mcpvec/store"
@@ -54,7 +55,7 @@ func BenchmarkSearchFiltered(b *testing.B) {
 						}
 					}
 					b.ReportAllocs()
-					i := 0
+					i, cpu := 0, reallib.StartCPU()
 					for b.Loop() {
 						q := strings.TrimSpace(queries[i%len(queries)] + " " + f.op)
 						resp, err := lib.Search(context.Background(), q, library.SearchOptions{K: 10, Mode: mode})
@@ -66,6 +67,7 @@ func BenchmarkSearchFiltered(b *testing.B) {
 						}
 						i++
 					}
+					cpu.Report(b)
 					if f.op != "" {
 						b.ReportMetric(post, "postfilter-results")
 					}

@@ -14,7 +14,9 @@ type Filter interface {
 // filtered search still finds k when k are allowed. When f lists its ids
 // (Filter.Few), or the index is small enough for the exact scan, the
 // allowed vectors are scored one by one, exactly (in float32: the copies
-// the index keeps or the Source's). Otherwise the graph walk on layer 0
+// the index keeps or the Source's), or, in a Config.Scan index with a
+// Source, as SearchScan scores them (int8 codes, the best rescoreFactor·k
+// re-scored). Otherwise the graph walk on layer 0
 // passes through every vector but keeps only allowed ones, so its beam
 // widens until it holds ef of them (filtered HNSW); a Config.Scan index
 // scans only the allowed codes. A nil f is SearchSeeded. It returns the
@@ -28,6 +30,9 @@ func (x *Index) SearchFiltered(q []float32, k int, seeds []uint64, f Filter) ([]
 		return nil, err
 	}
 	if few := f.Few(); few != nil {
+		if x.cfg.Scan && x.cfg.Source != nil {
+			return x.scanIDs(qv, k, few)
+		}
 		return x.scoreIDs(qv, k, few)
 	}
 	allow := x.allowFunc(f)
@@ -63,6 +68,38 @@ func (x *Index) liveIDs(allow func(uint32) bool) []uint64 {
 	return ids
 }
 
+// slotsOf returns the slots of the ids the index holds. Callers hold mu
+// for reading.
+func (x *Index) slotsOf(ids []uint64) []uint32 {
+	x.allocMu.Lock()
+	defer x.allocMu.Unlock()
+	slots := make([]uint32, 0, len(ids))
+	for _, id := range ids {
+		if s, ok := x.byID[id]; ok {
+			slots = append(slots, s)
+		}
+	}
+	return slots
+}
+
+// scanIDs is SearchScan over the live vectors of ids.
+func (x *Index) scanIDs(qv []float32, k int, ids []uint64) ([]Result, error) {
+	qq := qvec{make([]int8, x.dim), 0}
+	qq.scale = quantize(qq.codes, qv)
+	n := rescoreFactor * k
+	h := make(minHeap, 0, n+1)
+	x.mu.RLock()
+	for _, s := range x.slotsOf(ids) {
+		if x.isLive(s) {
+			o := int(s) * x.dim
+			h = h.keep(cand{s, qq.scale * x.scales[s] * float32(dotInt8(qq.codes, x.codes[o:o+x.dim:o+x.dim]))}, n)
+		}
+	}
+	rs := x.results(h)
+	x.mu.RUnlock()
+	return x.finish(qv, rs, k)
+}
+
 // scoreIDs scores the live vectors of ids exactly against the prepared
 // query and returns the k best, best first (ties to the smaller id): in
 // float32 from the copies the index keeps, or, without them, on the int8
@@ -70,14 +107,7 @@ func (x *Index) liveIDs(allow func(uint32) bool) []uint64 {
 // the k best (exactFromSource's way), so few vectors are read.
 func (x *Index) scoreIDs(qv []float32, k int, ids []uint64) ([]Result, error) {
 	x.mu.RLock()
-	x.allocMu.Lock()
-	slots := make([]uint32, 0, len(ids))
-	for _, id := range ids {
-		if s, ok := x.byID[id]; ok {
-			slots = append(slots, s)
-		}
-	}
-	x.allocMu.Unlock()
+	slots := x.slotsOf(ids)
 	if x.vecs == nil {
 		x.mu.RUnlock()
 		return x.exactFromSourceIn(qv, k, slots)
