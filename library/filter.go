@@ -24,9 +24,14 @@ type Filter struct {
 
 // FewPassages is the number of allowed passages up to which a Filter lists
 // them (Filter.Few), so that a retriever can score them one by one instead
-// of walking its index (the embedded backend's exact scan; see
-// docs/benchmarks/operators.md).
-const FewPassages = 4096
+// of walking its index; it lists them too while they are under
+// 1/fewShare of the library, where a filtered HNSW walk costs more than
+// scoring each (BM25 scores them one by one only up to FewPassages).
+// Measured in docs/benchmarks/operators.md.
+const (
+	FewPassages = 4096
+	fewShare    = 20
+)
 
 // Allow reports whether passage seq is allowed. A nil Filter allows all.
 func (f *Filter) Allow(seq uint64) bool {
@@ -44,8 +49,8 @@ func (f *Filter) Allow(seq uint64) bool {
 // Len is the number of passages allowed.
 func (f *Filter) Len() int { return f.n }
 
-// Few returns the allowed passages in ascending order when there are at
-// most FewPassages of them, else nil. The slice must not be modified.
+// Few returns the allowed passages in ascending order when they are few
+// (FewPassages), else nil. The slice must not be modified.
 func (f *Filter) Few() []uint64 { return f.few }
 
 // Documents returns the ids of the documents whose passages are allowed,
@@ -53,8 +58,9 @@ func (f *Filter) Few() []uint64 { return f.few }
 // modified.
 func (f *Filter) Documents() []string { return f.docs }
 
-// newFilter allows the passages of the documents kept.
-func newFilter(kept []*store.Document) *Filter {
+// newFilter allows the passages of the documents kept, out of a library
+// of total passages.
+func newFilter(kept []*store.Document, total int) *Filter {
 	f := &Filter{docs: make([]string, 0, len(kept))}
 	var top uint64
 	for _, d := range kept {
@@ -64,7 +70,7 @@ func newFilter(kept []*store.Document) *Filter {
 			top = max(top, s)
 		}
 	}
-	if f.n <= FewPassages {
+	if f.n <= FewPassages || f.n*fewShare < total {
 		f.few = make([]uint64, 0, f.n)
 	}
 	if dense := top/64 < uint64(f.n)+1<<16; dense {

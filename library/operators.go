@@ -42,12 +42,14 @@ func (l *Library) plan(ctx context.Context, raw string) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	total := 0
 	for _, d := range docs {
+		total += len(d.Chunks)
 		if p.q.MatchDocument(d) {
 			p.kept = append(p.kept, d)
 		}
 	}
-	p.filter = newFilter(p.kept)
+	p.filter = newFilter(p.kept, total)
 	if len(p.kept) == 0 {
 		p.notes = emptyNotes(docs, &p.q)
 	}

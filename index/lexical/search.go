@@ -54,7 +54,7 @@ func (ix *Index) searchCountedIn(qtf map[string]uint32, k int, f Filter) []Resul
 	}
 	sc.allow = ix.allowFunc(f)
 	defer func() { sc.allow = nil }()
-	if f != nil && f.Few() != nil {
+	if f != nil && f.Few() != nil && len(f.Few()) <= fewMax {
 		return ix.scoreFew(sc, bm, k, f.Few())
 	}
 	if k >= exhaustiveFrom {
