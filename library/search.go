@@ -86,8 +86,9 @@ func (l *Library) search(ctx context.Context, p *plan, k int, mode Mode, debug b
 	terms := pooledTerms(tokens)
 	defer terms.release()
 	var (
-		resp *SearchResponse
-		c    Candidates
+		resp   *SearchResponse
+		c      Candidates
+		scored map[uint64]rerankedHit
 	)
 	if len(tokens) == 0 && p.q.Filtered() {
 		return l.listed(ctx, p, terms, k)
@@ -99,7 +100,7 @@ func (l *Library) search(ctx context.Context, p *plan, k int, mode Mode, debug b
 		}
 		c = cs
 		if l.rr != nil {
-			if hits, err = l.rerankHits(ctx, p.q.Text, hits); err != nil {
+			if hits, scored, err = l.rerankHits(ctx, p.q.Text, hits); err != nil {
 				return nil, err
 			}
 		}
@@ -111,6 +112,7 @@ func (l *Library) search(ctx context.Context, p *plan, k int, mode Mode, debug b
 		}
 		// Overlapping or repeated passages used the short list up.
 	}
+	markReranked(resp.Results, scored)
 	if debug {
 		found := retrievers(c)
 		for i := range resp.Results {
