@@ -7,11 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/ingest/embed"
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/library/weaviate"
-	"github.com/mcpvec/mcpvec/library/weaviate/weaviatetest"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -21,15 +19,7 @@ import (
 // among many louder ones is still found.
 func TestOperatorsWeaviate(t *testing.T) {
 	ctx := context.Background()
-	c := weaviatetest.Start(t, weaviatetest.Options{})
-	st, err := weaviate.OpenCollection(ctx, c.URL(0, "Operators"), &weaviate.Options{Analyzer: analysis.Tokenize, AnalyzerName: "lexical"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if err := st.SetEmbedder(ctx, identity); err != nil {
-		t.Fatal(err)
-	}
+	st := openCollection(t, "Operators")
 	opts := library.OptionsFor(embed.TraitsOf(embed.Identity(identity)))
 	opts.Candidates = 5
 	be := weaviate.New(st, &weaviate.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
