@@ -61,7 +61,11 @@ func (l *Library) plan(ctx context.Context, raw string) (*plan, error) {
 func emptyNotes(docs []*store.Document, q *query.Query) []string {
 	var notes []string
 	for _, k := range q.Kinds() {
-		if !slices.ContainsFunc(docs, k.Match) {
+		switch {
+		case slices.ContainsFunc(docs, k.Match):
+		case strings.HasPrefix(k.Name, "-"):
+			notes = append(notes, fmt.Sprintf("%s excludes every document in the library", k.Name))
+		default:
 			notes = append(notes, fmt.Sprintf("%s matches no document in the library", k.Name))
 		}
 	}

@@ -124,6 +124,7 @@ func TestSearchOperatorNotes(t *testing.T) {
 		{"garden type:pptx", "type:pptx matches no document in the library"},
 		{"garden after:2030", "after:2030-01-01 matches no document in the library"},
 		{"garden type:pdf path:home/", "the operators type:pdf path:home/ together match no document"},
+		{"garden -path:/lib/", "-path:/lib/ excludes every document in the library"},
 		{`"pond garden beds"`, `no passage matched "pond garden beds"`},
 		{`garden -garden`, `no passage matched -garden`},
 	} {
