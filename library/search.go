@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -81,8 +81,9 @@ func (l *Library) search(ctx context.Context, p *plan, k int, mode Mode, debug b
 	if p.passage != nil {
 		n *= passageSpread // phrases and exclusions turn candidates down
 	}
-	// Split once: BM25 ranks by the tokens, snippets look for their stems.
-	tokens := analysis.Tokenize(p.q.Text)
+	// Split once: BM25 ranks by the tokens, snippets look for their stems;
+	// a long query keeps its informative terms and embeds its head.
+	tokens, text, long := l.splitQuery(ctx, p.q.Text, mode)
 	terms := pooledTerms(tokens)
 	defer terms.release()
 	var (
@@ -94,13 +95,13 @@ func (l *Library) search(ctx context.Context, p *plan, k int, mode Mode, debug b
 		return l.listed(ctx, p, terms, k)
 	}
 	for few, again := l.fewCandidates(mode, k, n), false; ; few, again = moreCandidates(k, few, n), true {
-		hits, cs, err := l.rank(ctx, Query{Text: p.q.Text, Tokens: tokens, Mode: mode, N: few, Again: again, Filter: p.filter})
+		hits, cs, err := l.rank(ctx, Query{Text: text, Tokens: tokens, Mode: mode, N: few, Again: again, Filter: p.filter})
 		if err != nil {
 			return nil, err
 		}
 		c = cs
 		if l.rr != nil {
-			if hits, scored, err = l.rerankHits(ctx, p.q.Text, hits); err != nil {
+			if hits, scored, err = l.rerankHits(ctx, text, hits); err != nil {
 				return nil, err
 			}
 		}
@@ -111,6 +112,9 @@ func (l *Library) search(ctx context.Context, p *plan, k int, mode Mode, debug b
 			break // full, or the list ran out before the short one did
 		}
 		// Overlapping or repeated passages used the short list up.
+	}
+	if long {
+		resp.Terms = slices.Clone(terms.stems)
 	}
 	markReranked(resp.Results, scored)
 	if debug {

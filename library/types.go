@@ -7,6 +7,10 @@ type SearchResponse struct {
 	// Notes say which of the query's operators matched nothing (in:,
 	// path:, type:, after:, before:, phrases, exclusions); nil otherwise.
 	Notes []string `json:"notes,omitempty"`
+	// Terms are the index terms a long query was searched by
+	// (LongQueryOptions), which its snippets mark (HighlightTerms); nil
+	// for a query searched by all its terms. Not on the wire.
+	Terms []string `json:"-"`
 }
 
 // SearchResult is one passage. Title names the document, the passage's
