@@ -138,4 +138,6 @@ func (x *Writer) Close() error {
 	return x.bw.Flush()
 }
 
-func encodeVector(v []float32) string { return base64.StdEncoding.EncodeToString(store.EncodeVector(v)) }
+func encodeVector(v []float32) string {
+	return base64.StdEncoding.EncodeToString(store.EncodeVector(v))
+}

@@ -135,4 +135,3 @@ func (x *Reader) original(d *Document, has bool, size int64) error {
 	}
 	return nil
 }
-
