@@ -84,7 +84,7 @@ func (f *backupFlags) start(ctx context.Context, e *env, st *serveState) (stop f
 }
 
 // backupPrefix and backupExt frame a scheduled backup's name:
-// backup-20261205T051928Z.db.
+// backup-20261205T051928.123Z.db.
 const (
 	backupPrefix = "backup-"
 	backupExt    = ".db"
@@ -93,7 +93,7 @@ const (
 // scheduledBackup writes one backup into dir, checks it and removes the
 // oldest beyond keep. Failures are logged, never fatal: serving goes on.
 func scheduledBackup(ctx context.Context, db *store.DB, dir string, keep int, now time.Time) {
-	path := filepath.Join(dir, backupPrefix+now.UTC().Format("20060102T150405Z")+backupExt)
+	path := filepath.Join(dir, backupPrefix+now.UTC().Format("20060102T150405.000Z")+backupExt)
 	start := time.Now()
 	info, err := writeBackup(db, path)
 	if err != nil {
