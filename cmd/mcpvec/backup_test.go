@@ -238,4 +238,3 @@ func TestScheduledBackups(t *testing.T) {
 		t.Errorf("serve --keep 0: %+v", r)
 	}
 }
-
