@@ -28,7 +28,7 @@ func registerBackups(fs *flag.FlagSet) *backupFlags {
 	f := new(backupFlags)
 	fs.DurationVar(&f.every, "backup-every", 0, "back the library up this often while serving, e.g. 24h (0: never)")
 	f.keep = 7
-	fs.Func("keep", "with --backup-every: how many backups to keep, the oldest removed (default 7)", func(v string) error {
+	fs.Func("keep", "with --backup-every: keep the newest `n` backups, removing older ones (default 7)", func(v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
 			return fmt.Errorf("want a number of backups, at least 1")
