@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/mcpvec/mcpvec/internal/bytesize"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -35,6 +37,8 @@ func runBackup(ctx context.Context, e *env, args []string) error {
 	dst := pos[0]
 	if dst != "-" {
 		dst = absPath(e, dst)
+	} else if f, ok := e.stdout.(*os.File); ok && e.forwarded == nil && term.IsTerminal(int(f.Fd())) {
+		return errors.New("backup -: stdout is a terminal; redirect it to a file or a pipe")
 	}
 	// The server the command may be handed to resolves no relative path:
 	// it is given the absolute one.
