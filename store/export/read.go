@@ -91,7 +91,9 @@ func (x *Reader) Next() (Document, error) {
 
 // passages reads a document's n passage lines.
 func (x *Reader) passages(d *Document, n int) error {
-	d.Passages, d.Vectors = make([]store.Chunk, 0, n), make([][]float32, 0, n)
+	if n > 0 {
+		d.Passages, d.Vectors = make([]store.Chunk, 0, n), make([][]float32, 0, n)
+	}
 	for i := range n {
 		if err := x.advance(); err != nil {
 			return err
