@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
 	"github.com/mcpvec/mcpvec/library/weaviate/weaviatetest"
 	"github.com/mcpvec/mcpvec/store/storetest"
 )
@@ -236,5 +238,40 @@ func TestScheduledBackups(t *testing.T) {
 	}
 	if r := mcpvec(t, db, "serve", "--keep", "0"); r.code != 2 {
 		t.Errorf("serve --keep 0: %+v", r)
+	}
+}
+
+// TestBackupDuringPlainIngest: while a plain `mcpvec ingest` holds the
+// library (no server), a backup is handed to it and the copy passes check.
+func TestBackupDuringPlainIngest(t *testing.T) {
+	dir, db := tempLib(t)
+	docs := filepath.Join(dir, "docs")
+	os.Mkdir(docs, 0o755)
+	for i := range 600 {
+		writeFile(t, filepath.Join(docs, fmt.Sprintf("d%04d.txt", i)), strings.Repeat(fmt.Sprintf("Lighthouse %d log: the keeper trimmed the wicks. ", i), 80))
+	}
+	writeFile(t, filepath.Join(dir, "first.txt"), "a first document, so the library exists")
+	mustRun(t, db, "ingest", filepath.Join(dir, "first.txt"))
+	p, err := childproc.Start(childCmd(context.Background(), db, nil, "ingest", docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Kill()
+	copyPath := filepath.Join(dir, "copy.db")
+	for i := 0; ; i++ { // bounded: the ingest of 600 files outlasts a few tries
+		r := mcpvec(t, db, "backup", copyPath)
+		if strings.Contains(r.stderr, "running `mcpvec ingest`") {
+			if r.code != 0 || !strings.Contains(r.stdout, "check ok") {
+				t.Fatalf("backup handed to the ingest: %+v", r)
+			}
+			break
+		}
+		if i == 50 {
+			t.Fatalf("no backup was handed to the running ingest: %+v", r)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := lsSources(t, copyPath); len(got) == 0 {
+		t.Errorf("the copy holds no document")
 	}
 }
