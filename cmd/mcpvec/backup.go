@@ -48,7 +48,7 @@ func runBackup(ctx context.Context, e *env, args []string) error {
 	}
 	return withLibrary(ctx, e, lf, cmd, false, needStore, func(h *handle) error {
 		if dst == "-" {
-			return backupToStdout(e, h.db)
+			return backupToStdout(ctx, e, h.db)
 		}
 		return backupToFile(ctx, e, h.db, dst, !*noCheck)
 	})
@@ -56,9 +56,9 @@ func runBackup(ctx context.Context, e *env, args []string) error {
 
 // backupToStdout streams the copy to stdout (over the admin channel when
 // forwarded) with its summary on stderr; it is not checked.
-func backupToStdout(e *env, db *store.DB) error {
+func backupToStdout(ctx context.Context, e *env, db *store.DB) error {
 	start := time.Now()
-	info, err := db.Backup(e.stdout)
+	info, err := db.Backup(ctxWriter{ctx, e.stdout})
 	if err != nil {
 		return failf("backup: %w", err)
 	}
@@ -72,7 +72,7 @@ func backupToFile(ctx context.Context, e *env, db *store.DB, dst string, check b
 		return fmt.Errorf("backup: %s is the library itself; name another file", dst)
 	}
 	start := time.Now()
-	info, err := writeBackup(db, dst)
+	info, err := writeBackup(ctx, db, dst)
 	if err != nil {
 		return err
 	}
@@ -96,13 +96,13 @@ func backupSummary(info store.BackupInfo, took time.Duration) string {
 // writeBackup copies db to dst through dst.tmp: written, synced, renamed
 // over dst, and the folder synced, so dst is the old file or the whole
 // new one.
-func writeBackup(db *store.DB, dst string) (store.BackupInfo, error) {
+func writeBackup(ctx context.Context, db *store.DB, dst string) (store.BackupInfo, error) {
 	tmp := dst + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return store.BackupInfo{}, fmt.Errorf("backup: %w", err)
 	}
-	info, err := writeSynced(f, db.Backup)
+	info, err := writeSynced(f, func(w io.Writer) (store.BackupInfo, error) { return db.Backup(ctxWriter{ctx, w}) })
 	if err == nil {
 		err = os.Rename(tmp, dst)
 	}
@@ -112,6 +112,20 @@ func writeBackup(db *store.DB, dst string) (store.BackupInfo, error) {
 	}
 	syncDir(filepath.Dir(dst))
 	return info, nil
+}
+
+// ctxWriter is w until ctx ends, and then fails every Write, so a copy
+// stops when its command is cancelled (Ctrl-C, a server shutting down).
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
 
 // writeSynced runs write into f through a buffer, then syncs and closes f.

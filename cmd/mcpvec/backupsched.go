@@ -95,7 +95,7 @@ const (
 func scheduledBackup(ctx context.Context, db *store.DB, dir string, keep int, now time.Time) {
 	path := filepath.Join(dir, backupPrefix+now.UTC().Format("20060102T150405.000Z")+backupExt)
 	start := time.Now()
-	info, err := writeBackup(db, path)
+	info, err := writeBackup(ctx, db, path)
 	if err != nil {
 		slog.Error("scheduled backup", "path", path, "err", err)
 		return
