@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"time"
+
+	lsa "github.com/mcpvec/mcpvec/ingest/embed/corpus"
+	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/library/embedded"
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// useCorpus fits the corpus embedder (LSA) on the passages just ingested,
+// re-embeds every passage with it through the reindex machinery and
+// reopens the library on it, with score fusion at -vector-weight (default
+// corpusWeight).
+func (t *testLibrary) useCorpus(ctx context.Context, c config) error {
+	start := time.Now()
+	cfg := lsa.DefaultConfig()
+	if c.corpusDims > 0 {
+		cfg.Dims = c.corpusDims
+	}
+	if c.corpusExp >= 0 {
+		cfg.Exponent = c.corpusExp
+	}
+	m, err := fitFromStore(ctx, t.db, cfg)
+	if err != nil {
+		return err
+	}
+	fit := time.Since(start)
+	emb := lsa.New(m)
+	if _, err := embedded.Reindex(ctx, t.db, emb, emb.Identity(), embedded.ReindexOptions{Batch: 1024, Parallel: 1}); err != nil {
+		return err
+	}
+	sample, _ := m.Fitted()
+	fmt.Printf("corpus model: %d dims, %d terms, fitted on %d passages in %s, all embedded in %s\n",
+		m.Dims(), m.Terms(), sample, fit.Round(time.Millisecond), (time.Since(start) - fit).Round(time.Millisecond))
+	opts := t.opts
+	opts.Fusion, opts.VectorWeight = library.FusionScores, corpusWeight
+	if c.vecWeight != 0 {
+		opts.VectorWeight = c.vecWeight
+	}
+	if c.fusion != "" {
+		opts.Fusion = c.fusion
+	}
+	opts.Mode = library.Hybrid
+	lib, err := embedded.Open(ctx, t.db, emb, opts)
+	if err != nil {
+		return err
+	}
+	t.lib, t.emb, t.opts = lib, emb, opts
+	return nil
+}
+
+// corpusWeight is the eval's default vector weight for the corpus
+// embedder in score fusion.
+const corpusWeight = 0.3
+
+// fitFromStore fits a corpus model on db's passages, read in one read
+// transaction.
+func fitFromStore(ctx context.Context, db *store.DB, cfg lsa.Config) (*lsa.Model, error) {
+	var m *lsa.Model
+	err := db.View(func(tx *store.Tx) error {
+		var err error
+		m, err = lsa.Fit(ctx, texts(tx.ChunkTexts()), cfg)
+		return err
+	})
+	return m, err
+}
+
+func texts(s iter.Seq2[uint64, string]) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, t := range s {
+			if !yield(t) {
+				return
+			}
+		}
+	}
+}
