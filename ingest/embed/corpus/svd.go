@@ -119,5 +119,3 @@ func orthonormalize(y *mat.Dense) *mat.Dense {
 	lapack64.Orgqr(g, tau, work, len(work))
 	return mat.NewDense(g.Rows, g.Cols, g.Data)
 }
-
-
