@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	lsa "github.com/mcpvec/mcpvec/ingest/embed/corpus"
@@ -78,4 +81,36 @@ func texts(s iter.Seq2[uint64, string]) iter.Seq[string] {
 			}
 		}
 	}
+}
+
+// halfQueries keeps every other query (c.queryHalf: odd keeps the first,
+// third, ...; even the second, fourth, ...) and writes their judgements to
+// c.out/<coll>-<half>/qrels.tsv; it returns that folder and the queries.
+func halfQueries(c config, coll, base string, qs []query) (string, []query, error) {
+	var keep []query
+	ids := map[string]bool{}
+	for i, q := range qs {
+		if (i%2 == 0) == (c.queryHalf == "odd") {
+			keep = append(keep, q)
+			ids[q.ID] = true
+		}
+	}
+	if c.queryHalf != "odd" && c.queryHalf != "even" {
+		return "", nil, fmt.Errorf("-query-half %q: want odd or even", c.queryHalf)
+	}
+	raw, err := os.ReadFile(filepath.Join(base, "qrels.tsv"))
+	if err != nil {
+		return "", nil, err
+	}
+	var out []string
+	for _, line := range strings.Split(string(raw), "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && ids[f[0]] {
+			out = append(out, line)
+		}
+	}
+	dir := filepath.Join(c.out, coll+"-"+c.queryHalf)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", nil, err
+	}
+	return dir, keep, os.WriteFile(filepath.Join(dir, "qrels.tsv"), []byte(strings.Join(out, "\n")+"\n"), 0o644)
 }

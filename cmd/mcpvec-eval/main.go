@@ -53,6 +53,7 @@ type config struct {
 	embedder     string
 	corpusDims   int
 	corpusExp    float64
+	queryHalf    string
 }
 
 func main() {
@@ -82,6 +83,7 @@ func main() {
 	flag.StringVar(&c.embedder, "embedder", "hash", "embedder of the vector and hybrid modes: hash (the offline default) or corpus (LSA fitted on the collection after ingest)")
 	flag.IntVar(&c.corpusDims, "corpus-dims", 0, "corpus embedder dimensions (0: its default)")
 	flag.Float64Var(&c.corpusExp, "corpus-exponent", -1, "corpus embedder projection exponent of the singular values (-1: its default)")
+	flag.StringVar(&c.queryHalf, "query-half", "", "score only every other query of each collection: odd (the 1st, 3rd, ...: a dev half to tune on) or even (the held-out half)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	run := run
@@ -254,6 +256,11 @@ func openCorpus(c config, coll, prefix string) (*corpus, error) {
 		return nil, err
 	}
 	cp.docs, cp.queries = len(docs), queries
+	if c.queryHalf != "" {
+		if cp.base, cp.queries, err = halfQueries(c, coll, cp.base, queries); err != nil {
+			return nil, err
+		}
+	}
 	if cp.dir, err = os.MkdirTemp("", prefix); err != nil {
 		return nil, err
 	}

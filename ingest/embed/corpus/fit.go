@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"hash/fnv"
 	"iter"
 	"math"
 	"math/rand/v2"
@@ -49,25 +50,26 @@ var ErrTooLittle = errors.New("corpus: too little text to fit a model")
 
 // Fit fits a model on passages, a uniform sample of at most cfg.Sample of
 // them when there are more (reservoir sampling: only sampled passages are
-// tokenised and kept). It reads passages once. Errors: ctx's (wrapped) or
-// ErrTooLittle.
+// tokenised and kept, as compact term bags). It reads passages once.
+// Errors: ctx's (wrapped) or ErrTooLittle.
 func Fit(ctx context.Context, passages iter.Seq[string], cfg Config) (*Model, error) {
 	cfg = cfg.withDefaults()
-	bags, seen, err := sample(ctx, passages, cfg)
+	s, err := sample(ctx, passages, cfg)
 	if err != nil {
 		return nil, err
 	}
-	vocab, df := chooseVocab(bags, cfg)
-	if len(vocab) < cfg.Dims+cfg.Oversample || len(bags) < cfg.Dims+cfg.Oversample {
+	rowOf, vocab, df := s.chooseVocab(cfg)
+	if len(vocab) < cfg.Dims+cfg.Oversample || len(s.bags) < cfg.Dims+cfg.Oversample {
 		return nil, ErrTooLittle
 	}
-	m := &Model{dims: cfg.Dims, vocab: vocab, terms: make(map[string]int32, len(vocab)), fitted: len(bags), library: seen}
+	m := &Model{dims: cfg.Dims, vocab: vocab, terms: make(map[string]int32, len(vocab)), fitted: len(s.bags), library: s.seen}
 	m.idf = make([]float32, len(vocab))
 	for i, t := range vocab {
 		m.terms[t] = int32(i)
-		m.idf[i] = float32(math.Log(float64(len(bags)) / float64(df[t])))
+		m.idf[i] = float32(math.Log(float64(len(s.bags)) / float64(df[i])))
 	}
-	a := m.matrix(bags)
+	a := m.matrix(s.bags, rowOf)
+	s = nil // the bags are in a now
 	u, sigma, err := randomizedSVD(ctx, a, cfg)
 	if err != nil {
 		return nil, err
@@ -76,75 +78,136 @@ func Fit(ctx context.Context, passages iter.Seq[string], cfg Config) (*Model, er
 	return m, m.digest()
 }
 
+// sampled is what sample keeps: the bags, the dictionary of their terms
+// and the number of passages read.
+type sampled struct {
+	bags  []bag
+	ids   map[string]uint32
+	terms []string // id → term
+	seen  int
+}
+
+// bag is a sampled passage: its term ids in ascending order with their
+// counts, and a seed from its text for its row of the random test matrix,
+// so that the model does not depend on the order passages were stored in.
+type bag struct {
+	ids    []uint32
+	counts []uint16
+	seed   uint64
+}
+
 // sample tokenises a uniform sample of passages into term bags and counts
 // all passages.
-func sample(ctx context.Context, passages iter.Seq[string], cfg Config) ([]map[string]int, int, error) {
+func sample(ctx context.Context, passages iter.Seq[string], cfg Config) (*sampled, error) {
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x5eed))
-	var bags []map[string]int
-	n := 0
+	s := &sampled{ids: map[string]uint32{}}
 	for p := range passages {
-		if n%1024 == 0 {
+		if s.seen%1024 == 0 {
 			if err := checkCtx(ctx, "fit"); err != nil {
-				return nil, 0, err
+				return nil, err
 			}
 		}
-		n++
-		slot := len(bags)
+		s.seen++
+		slot := len(s.bags)
 		if slot >= cfg.Sample {
-			if slot = rng.IntN(n); slot >= cfg.Sample {
+			if slot = rng.IntN(s.seen); slot >= cfg.Sample {
 				continue
 			}
 		}
-		bag := map[string]int{}
-		for _, t := range analysis.Tokenize(p) {
-			bag[t]++
-		}
-		if slot == len(bags) {
-			bags = append(bags, bag)
+		b := s.bag(p)
+		if slot == len(s.bags) {
+			s.bags = append(s.bags, b)
 		} else {
-			bags[slot] = bag
+			s.bags[slot] = b
 		}
 	}
-	return bags, n, nil
+	return s, nil
+}
+
+// bag tokenises one passage.
+func (s *sampled) bag(text string) bag {
+	counts := map[uint32]int{}
+	for _, t := range analysis.Tokenize(text) {
+		id, ok := s.ids[t]
+		if !ok {
+			id = uint32(len(s.terms))
+			s.ids[t] = id
+			s.terms = append(s.terms, t)
+		}
+		counts[id]++
+	}
+	b := bag{ids: make([]uint32, 0, len(counts)), counts: make([]uint16, len(counts)), seed: textSeed(text)}
+	for id := range counts {
+		b.ids = append(b.ids, id)
+	}
+	slices.Sort(b.ids)
+	for i, id := range b.ids {
+		b.counts[i] = uint16(min(counts[id], math.MaxUint16))
+	}
+	return b
+}
+
+// textSeed is the FNV-1a hash of text.
+func textSeed(text string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(text))
+	return h.Sum64()
 }
 
 // chooseVocab keeps the MaxTerms terms in most passages, of those in at
-// least MinDF, ordered by falling df then term; it returns them and the df.
-func chooseVocab(bags []map[string]int, cfg Config) ([]string, map[string]int) {
-	df := map[string]int{}
-	for _, b := range bags {
-		for t := range b {
-			df[t]++
+// least MinDF and not in all, ordered by falling df then term. It returns
+// each term id's row (-1: not kept), the vocabulary and its df.
+func (s *sampled) chooseVocab(cfg Config) (rowOf []int32, vocab []string, df []int) {
+	all := make([]int, len(s.terms))
+	for _, b := range s.bags {
+		for _, id := range b.ids {
+			all[id]++
 		}
 	}
-	var vocab []string
-	for t, n := range df {
-		if n >= cfg.MinDF && n < len(bags) {
-			vocab = append(vocab, t)
+	var keep []uint32
+	for id, n := range all {
+		if n >= cfg.MinDF && n < len(s.bags) {
+			keep = append(keep, uint32(id))
 		}
 	}
-	slices.SortFunc(vocab, func(a, b string) int {
-		return cmp.Or(cmp.Compare(df[b], df[a]), cmp.Compare(a, b))
+	slices.SortFunc(keep, func(a, b uint32) int {
+		return cmp.Or(cmp.Compare(all[b], all[a]), cmp.Compare(s.terms[a], s.terms[b]))
 	})
-	return vocab[:min(len(vocab), cfg.MaxTerms)], df
+	keep = keep[:min(len(keep), cfg.MaxTerms)]
+	rowOf = make([]int32, len(s.terms))
+	for i := range rowOf {
+		rowOf[i] = -1
+	}
+	vocab, df = make([]string, len(keep)), make([]int, len(keep))
+	for r, id := range keep {
+		rowOf[id], vocab[r], df[r] = int32(r), s.terms[id], all[id]
+	}
+	return rowOf, vocab, df
 }
 
 // matrix builds the passages' normalised tf-idf columns over m's
-// vocabulary.
-func (m *Model) matrix(bags []map[string]int) *sparse {
+// vocabulary, rows ascending in each column.
+func (m *Model) matrix(bags []bag, rowOf []int32) *sparse {
 	a := &sparse{rows: len(m.vocab), ptr: make([]int, 1, len(bags)+1)}
+	type entry struct {
+		row   int32
+		count uint16
+	}
+	var col []entry
 	for _, b := range bags {
-		start := len(a.idx)
-		counts := map[int32]int{}
-		for t, c := range b {
-			if r, ok := m.terms[t]; ok {
-				counts[r] = c
+		a.seeds = append(a.seeds, b.seed)
+		col = col[:0]
+		for i, id := range b.ids {
+			if r := rowOf[id]; r >= 0 {
+				col = append(col, entry{r, b.counts[i]})
 			}
 		}
+		slices.SortFunc(col, func(x, y entry) int { return cmp.Compare(x.row, y.row) })
+		start := len(a.idx)
 		var norm float64
-		for _, r := range sortedRows(counts) {
-			w := (1 + math.Log(float64(counts[r]))) * float64(m.idf[r])
-			a.idx = append(a.idx, r)
+		for _, e := range col {
+			w := (1 + math.Log(float64(e.count))) * float64(m.idf[e.row])
+			a.idx = append(a.idx, e.row)
 			a.val = append(a.val, w)
 			norm += w * w
 		}

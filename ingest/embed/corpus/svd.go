@@ -14,10 +14,11 @@ import (
 // sparse is a rows × len(ptr)-1 matrix stored by columns (one per
 // passage): column j's nonzeros are idx/val[ptr[j]:ptr[j+1]].
 type sparse struct {
-	rows int
-	ptr  []int
-	idx  []int32
-	val  []float64
+	rows  int
+	ptr   []int
+	idx   []int32
+	seeds []uint64 // per column, for the test matrix
+	val   []float64
 }
 
 func (a *sparse) cols() int { return len(a.ptr) - 1 }
@@ -29,12 +30,13 @@ func (a *sparse) cols() int { return len(a.ptr) - 1 }
 // matrix Qᵀ·A·Aᵀ·Q. Errors: ctx's (wrapped).
 func randomizedSVD(ctx context.Context, a *sparse, cfg Config) (*mat.Dense, []float64, error) {
 	l := cfg.Dims + cfg.Oversample
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x0e5a))
-	// Y = A·Ω with Ω a cols × l Gaussian matrix, drawn a column of A at a time.
+	// Y = A·Ω with Ω a cols × l Gaussian matrix, drawn a column of A at a
+	// time from that column's seed.
 	y := mat.NewDense(a.rows, l, nil)
 	yd := y.RawMatrix().Data
 	omega := make([]float64, l)
 	for j := range a.cols() {
+		rng := rand.New(rand.NewPCG(cfg.Seed, a.seeds[j]))
 		for i := range omega {
 			omega[i] = rng.NormFloat64()
 		}
