@@ -163,6 +163,9 @@ func OptionsFor(t embed.Traits) Options {
 		ix.Scan = true
 		return Options{Mode: Lexical, Fusion: FusionScores, VectorWeight: 0.15, Index: ix}
 	}
+	if t.ScoreFusion > 0 {
+		return Options{Fusion: FusionScores, VectorWeight: t.ScoreFusion}
+	}
 	return Options{Fusion: FusionRRF}
 }
 
