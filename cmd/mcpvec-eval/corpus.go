@@ -17,8 +17,8 @@ import (
 
 // useCorpus fits the corpus embedder (LSA) on the passages just ingested,
 // re-embeds every passage with it through the reindex machinery and
-// reopens the library on it, with score fusion at -vector-weight (default
-// corpusWeight).
+// reopens the library on it as mcpvec does (-vector-weight and -fusion
+// override its score fusion).
 func (t *testLibrary) useCorpus(ctx context.Context, c config) error {
 	start := time.Now()
 	cfg := lsa.DefaultConfig()
@@ -40,15 +40,16 @@ func (t *testLibrary) useCorpus(ctx context.Context, c config) error {
 	sample, _ := m.Fitted()
 	fmt.Printf("corpus model: %d dims, %d terms, fitted on %d passages in %s, all embedded in %s\n",
 		m.Dims(), m.Terms(), sample, fit.Round(time.Millisecond), (time.Since(start) - fit).Round(time.Millisecond))
-	opts := t.opts
-	opts.Fusion, opts.VectorWeight = library.FusionScores, corpusWeight
+	// What mcpvec opens a library of this embedder with (score fusion at
+	// its weight, its HNSW graph), with the eval's candidate depth.
+	opts := library.EmbedderOptions(emb)
+	opts.MaxK, opts.RRFK = 100, c.rrfK
 	if c.vecWeight != 0 {
 		opts.VectorWeight = c.vecWeight
 	}
 	if c.fusion != "" {
 		opts.Fusion = c.fusion
 	}
-	opts.Mode = library.Hybrid
 	lib, err := embedded.Open(ctx, t.db, emb, opts)
 	if err != nil {
 		return err
@@ -56,10 +57,6 @@ func (t *testLibrary) useCorpus(ctx context.Context, c config) error {
 	t.lib, t.emb, t.opts = lib, emb, opts
 	return nil
 }
-
-// corpusWeight is the eval's default vector weight for the corpus
-// embedder in score fusion.
-const corpusWeight = 0.3
 
 // fitFromStore fits a corpus model on db's passages, read in one read
 // transaction.
