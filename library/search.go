@@ -66,8 +66,9 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	terms := pooledTerms(tokens)
 	defer terms.release()
 	var (
-		resp *SearchResponse
-		c    Candidates
+		resp   *SearchResponse
+		c      Candidates
+		scored map[uint64]rerankedHit
 	)
 	for few, again := l.fewCandidates(mode, k, n), false; ; few, again = moreCandidates(k, few, n), true {
 		hits, cs, err := l.rank(ctx, Query{Text: query, Tokens: tokens, Mode: mode, N: few, Again: again})
@@ -76,7 +77,7 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 		}
 		c = cs
 		if l.rr != nil {
-			if hits, err = l.rerankHits(ctx, query, hits); err != nil {
+			if hits, scored, err = l.rerankHits(ctx, query, hits); err != nil {
 				return nil, err
 			}
 		}
@@ -88,6 +89,7 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 		}
 		// Overlapping or repeated passages used the short list up.
 	}
+	markReranked(resp.Results, scored)
 	if so.Debug {
 		found := retrievers(c)
 		for i := range resp.Results {

@@ -30,6 +30,13 @@ type SearchResult struct {
 	// Retriever is "lexical", "vector", "both" or "fused" (a backend that
 	// fuses itself) when SearchOptions.Debug is set, else ""; not on the wire.
 	Retriever string `json:"-"`
+	// Reranked is set on a result the rerank stage scored: RerankScore is
+	// the reranker's score and FirstRank its 1-based place in the first
+	// stage's candidate list (before near-duplicates were dropped). Not
+	// on the wire: the MCP result stays {id, title, url, text}.
+	Reranked    bool    `json:"-"`
+	FirstRank   int     `json:"-"`
+	RerankScore float64 `json:"-"`
 
 	seq uint64
 }

@@ -21,13 +21,13 @@ func runInfo(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		return printInfo(e, h, hl, *asJSON)
+		return printInfo(ctx, e, h, hl, *asJSON)
 	})
 }
 
 // printInfo prints the overview of the library; an inconsistent one is
 // errReported.
-func printInfo(e *env, h *handle, hl library.Health, asJSON bool) error {
+func printInfo(ctx context.Context, e *env, h *handle, hl library.Health, asJSON bool) error {
 	st, meta, ix, checkErr, consistent := hl.Stats, hl.Meta, hl.Index, hl.Problems, hl.Consistent
 	fileSize := st.FileBytes
 	if fi, err := os.Stat(h.docs.Path()); err == nil && h.db != nil {
@@ -41,6 +41,8 @@ func printInfo(e *env, h *handle, hl library.Health, asJSON bool) error {
 	if checkErr != nil {
 		info["problems"] = checkErr.Error()
 	}
+	rerankLine, rec := rerankInfo(ctx, h.docs)
+	info["reranker"] = rec
 	wanted := corpusWanted(h.db)
 	if wanted {
 		info["corpus_vectors"] = fmt.Sprintf("waiting for %d passages; search is lexical", corpusMinPassages)
@@ -54,7 +56,7 @@ func printInfo(e *env, h *handle, hl library.Health, asJSON bool) error {
 	}
 	fmt.Fprintf(e.stdout, "library:    %s (%.1f MiB, schema %d)\n", h.docs.Path(), float64(fileSize)/(1<<20), meta.SchemaVersion)
 	fmt.Fprintf(e.stdout, "documents:  %d (%d pages)\npassages:   %d (%d vectors)\n", st.Documents, st.Pages, st.Chunks, st.Vectors)
-	fmt.Fprintf(e.stdout, "embedder:   %s\n", emb)
+	fmt.Fprintf(e.stdout, "embedder:   %s\nreranker:   %s\n", emb, rerankLine)
 	if wanted {
 		fmt.Fprintf(e.stdout, "corpus:     vectors fitted on the library once it has %d passages (%d now); search is lexical until then\n", corpusMinPassages, st.Chunks)
 	}
