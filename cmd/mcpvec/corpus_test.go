@@ -41,7 +41,8 @@ func corpusReport(t *testing.T, dir, part string, n int) {
 // small library stays lexical and says so; the ingest that brings it past
 // corpusMinPassages fits the model and re-embeds every passage; a vector
 // search for a rare word then finds passages of its topic that do not
-// contain it; reindex refits; a later ingest folds new passages in.
+// contain it; reindex refits; a later ingest folds new passages in; an
+// ingest of words the model does not know refits it.
 func TestCorpusEmbedderLifecycle(t *testing.T) {
 	db, docs := libAndFolder(t, "docs")
 	corpusReport(t, docs, "a", 400)
@@ -76,6 +77,24 @@ func TestCorpusEmbedderLifecycle(t *testing.T) {
 		t.Errorf("after the third ingest: %d passages (%d before) with %+v; want more, same embedder %+v", got.Passages, info.Passages, got.Embedder, info.Embedder)
 	}
 	checkTopicSearch(t, db)
+	// New topics, none of whose words the model knows: a drift, refitted.
+	for topic := 40; topic < 48; topic++ {
+		var b strings.Builder
+		for range 40 {
+			for w := range 10 {
+				fmt.Fprintf(&b, "%s ", corpusWord(topic, (w*7+topic)%15))
+			}
+			b.WriteString(".\n\n")
+		}
+		writeFile(t, filepath.Join(docs, fmt.Sprintf("new%02d.txt", topic)), b.String())
+	}
+	r = mcpvec(t, db, append([]string{"ingest"}, append(chunk, docs)...)...)
+	if r.code != 0 || !strings.Contains(r.stderr, "not in the model; refitting") {
+		t.Errorf("ingest of unknown words: exit %d, stderr %q; want a refit", r.code, r.stderr)
+	}
+	if got := libInfo(t, db, nil); got.Embedder.Provider != "corpus" || got.Embedder.Model == info.Embedder.Model {
+		t.Errorf("after the drift: embedder %+v, want a new corpus model (was %s)", got.Embedder, info.Embedder.Model)
+	}
 }
 
 // checkTopicSearch searches by vector for topic 0's rare word: every one
