@@ -11,7 +11,7 @@ import (
 // FusionWeight is the weight of the corpus vectors against BM25 in a
 // hybrid search fused by score, tuned on SciFact's odd-numbered queries
 // (docs/benchmarks/corpus-vectors.md).
-const FusionWeight = 0.3
+const FusionWeight = 0.2
 
 // The provider registers when the package is linked in: local, one model
 // (fitted, not chosen), score fusion with BM25.
