@@ -80,7 +80,7 @@ func main() {
 	flag.IntVar(&c.clients, "clients", 16, "side-by-side: concurrent MCP clients of the second latency run")
 	flag.DurationVar(&c.sideSettle, "side-by-side-settle", 15*time.Second, "side-by-side: wait this long after ingesting into Weaviate before searching (its nodes write memtables out after 5 s idle)")
 	flag.StringVar(&c.setups, "setups", "0,1,3", "side-by-side: the libraries compared, by Weaviate node count (0: the embedded file)")
-	flag.StringVar(&c.embedder, "embedder", "hash", "embedder of the vector and hybrid modes: hash (the offline default) or corpus (LSA fitted on the collection after ingest)")
+	flag.StringVar(&c.embedder, "embedder", "hash", "embedder of the vector and hybrid modes: hash (the offline default) or corpus (LSA fitted on the collection after ingest); with -side-by-side, the embedder the binary ingests with")
 	flag.IntVar(&c.corpusDims, "corpus-dims", 0, "corpus embedder dimensions (0: its default)")
 	flag.Float64Var(&c.corpusExp, "corpus-exponent", -1, "corpus embedder projection exponent of the singular values (-1: its default)")
 	flag.StringVar(&c.queryHalf, "query-half", "", "score only every other query of each collection: odd (the 1st, 3rd, ...: a dev half to tune on) or even (the held-out half)")
