@@ -34,6 +34,7 @@ type serveConfig struct {
 	stdio, secret, readOnly, oauth, noWeb bool
 	wf                                    *watchFlags
 	ro                                    library.RerankOptions
+	bf                                    *backupFlags
 }
 
 // servedLib is one library of a serve of several.
@@ -91,7 +92,7 @@ func serveLibraries(ctx context.Context, e *env, c *serveConfig) error {
 		return err
 	}
 	for _, l := range libs {
-		defer startLocal(ctx, e, l.st, c.wf)()
+		defer startLocal(ctx, e, l.st, c.wf, c.bf.of(l.ref.name))()
 	}
 	printLibraries(e.stdout, libs)
 	return group.Serve(ctx, ln)

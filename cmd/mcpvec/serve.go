@@ -72,7 +72,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	var o server.Options
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
-	noWeb, wf, rf := fs.Bool("no-web", false, "do not serve the web page at /"), registerWatch(fs), registerRerank(fs, e)
+	noWeb, wf, rf, bf := fs.Bool("no-web", false, "do not serve the web page at /"), registerWatch(fs), registerRerank(fs, e), registerBackups(fs)
 	ro, err := parseServe(fs, args, e, wf, rf)
 	if err == nil && e.forwarded != nil {
 		err = errors.New("a server is already running on this library")
@@ -82,7 +82,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	if len(lf.libs) > 1 {
 		return serveLibraries(ctx, e, &serveConfig{fs: fs, lf: lf, ef: ef, o: o, origins: origins, stdio: *stdio, secret: *secret,
-			readOnly: *readOnly, oauth: *useOAuth, noWeb: *noWeb, wf: wf, ro: ro})
+			readOnly: *readOnly, oauth: *useOAuth, noWeb: *noWeb, wf: wf, ro: ro, bf: bf})
 	}
 	h, err := openServed(ctx, e, lf, ef, readOnly, *stdio, fs)
 	if h == nil {
@@ -112,7 +112,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	state.stream = srv.ServeStream
-	defer startLocal(ctx, e, state, wf)()
+	defer startLocal(ctx, e, state, wf, bf)()
 	announceRerank(ctx, e, h.docs, live.Current(), ro, *readOnly)
 	if *stdio {
 		slog.Info("serving MCP over stdio", "library", h.docs.Path())
@@ -144,16 +144,18 @@ func completeOptions(ctx context.Context, e *env, h *handle, o *server.Options, 
 	return nil
 }
 
-// startLocal starts what a library file's server runs beside MCP: the
+// startLocal starts what a library file's server runs beside MCP (and the
+// scheduled backups, backupsched.go): the
 // admin channel for forwarded commands and, with --watch, the folder
 // watcher. A Weaviate library needs neither (every process may write to it,
 // and sync needs a file), nor the periodic release of the file's mapped
 // pages (Live.ReleaseEvery). The returned func stops them.
-func startLocal(ctx context.Context, e *env, state *serveState, wf *watchFlags) (stop func()) {
+func startLocal(ctx context.Context, e *env, state *serveState, wf *watchFlags, bf *backupFlags) (stop func()) {
 	if state.db == nil {
 		if wf.on {
 			slog.Error("--watch needs a library file; serving without watching")
 		}
+		bf.refuse()
 		return func() {}
 	}
 	stopAdmin := listenAdmin(ctx, e, state)
@@ -162,10 +164,11 @@ func startLocal(ctx context.Context, e *env, state *serveState, wf *watchFlags) 
 		stopAdmin = func(stop func()) func() { return func() { stop(); unrecord() } }(stopAdmin)
 	}
 	stopWatch := startWatch(ctx, e, state, wf)
+	stopBackups := bf.start(ctx, e, state)
 	rctx, stopRelease := context.WithCancel(ctx)
 	released := make(chan struct{})
 	go func() { defer close(released); state.live.ReleaseEvery(rctx, releaseInterval) }()
-	return func() { stopRelease(); <-released; stopWatch(); stopAdmin() }
+	return func() { stopBackups(); stopRelease(); <-released; stopWatch(); stopAdmin() }
 }
 
 // releaseInterval is how often serve hands the library file's pages that
