@@ -136,7 +136,7 @@ func TestNodeLockfilePinsVersions(t *testing.T) {
 	}
 	nodeReadJSON(t, filepath.Join(nodeDir, "package-lock.json"), &lock)
 	want := map[string]string{
-		"@modelcontextprotocol/conformance": "0.1.10",
+		"@modelcontextprotocol/conformance": "0.1.16",
 		"@modelcontextprotocol/sdk":         "1.32.2",
 	}
 	for name, version := range want {
@@ -163,7 +163,7 @@ func TestNodeConformanceBaseline(t *testing.T) {
 		NotApplicable map[string]string `json:"notApplicable"`
 	}
 	nodeReadJSON(t, filepath.Join(nodeDir, "conformance-baseline.json"), &b)
-	if got, want := b.SuiteVersion, "0.1.10"; got != want {
+	if got, want := b.SuiteVersion, "0.1.16"; got != want {
 		t.Errorf("baseline suiteVersion = %q, want %q", got, want)
 	}
 	for _, name := range []string{"server-initialize", "ping", "tools-list"} {
