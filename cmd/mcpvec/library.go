@@ -27,10 +27,13 @@ type libFlags struct {
 	// fileOnly ignores $MCPVEC_STORE: the command's library is the file
 	// (migrate, whose collection is --to or --from).
 	fileOnly bool
+	// libs are the --library flags (libnames.go).
+	libs libraryRefs
 }
 
 func (f *libFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.db, "db", "", "library file (default $MCPVEC_DB or ~/.local/share/mcpvec/library.db)")
+	fs.Var(&f.libs, "library", "`NAME[=PATH]`: serve: the library file PATH under /NAME/ (repeat it to serve several); other commands: the library a running serve serves as NAME, or the file PATH")
 	fs.StringVar(&f.store, "store", "", "library in a Weaviate collection instead of a file: weaviate://host:port/Collection or weaviates://… ($MCPVEC_STORE; API key $MCPVEC_WEAVIATE_API_KEY)")
 }
 
@@ -42,6 +45,9 @@ func (f *libFlags) registerCollection(fs *flag.FlagSet, e *env) {
 }
 
 func (f *libFlags) path(e *env) (string, error) {
+	if len(f.libs) > 0 {
+		return f.libraryPath(e)
+	}
 	p := f.db
 	if p == "" {
 		p = e.getenv("MCPVEC_DB")
