@@ -70,6 +70,17 @@ async function runSuite(cli, args, dir) {
   return { checks, output: res.stdout + res.stderr };
 }
 
+// rerun runs one scenario again and returns its checks.
+async function rerun(cli, name, args) {
+  const dir = await mkdtemp(path.join(tmpdir(), "mcpvec-conformance-"));
+  try {
+    const { checks } = await runSuite(cli, ["--scenario", name, ...args], dir);
+    return checks.get(name);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 function summarize(list) {
   const count = (s) => list.filter((c) => c.status === s).length;
   return { success: count("SUCCESS"), failure: count("FAILURE"), warning: count("WARNING") };
@@ -128,7 +139,14 @@ async function main() {
       if (!known.includes(key.split("/")[0])) problems.push(`baseline names unknown scenario ${key}`);
     }
     for (const name of scenarios) {
-      const j = judge(name, checks.get(name), notApplicable);
+      let j = judge(name, checks.get(name), notApplicable);
+      if (j.problems.length > 0 && checks.has(name)) {
+        // Some checks wait a fixed, short time (800 ms for a listen
+        // stream's first frame); on a loaded machine run a failing
+        // scenario once more, alone. A real failure fails twice.
+        j = judge(name, await rerun(cli, name, baseline.retryArgs ?? []), notApplicable);
+        j.line = j.line.replace("]", "] (second run)");
+      }
       console.log(j.line);
       problems.push(...j.problems);
     }
