@@ -227,9 +227,12 @@ func printLibraries(w io.Writer, libs []*servedLib) {
 			fmt.Fprintf(w, "  %s\n", u)
 		}
 		if l.o.Web != nil && len(urls) > 0 {
-			local := strings.TrimSuffix(urls[len(urls)-1], "/sse")
+			local := strings.TrimSuffix(strings.TrimSuffix(urls[len(urls)-1], "/sse"), "/mcp") // /mcp: --no-sse
 			fmt.Fprintf(w, "  Web page: %s/\n", strings.TrimSuffix(local, "/"+l.o.SecretPath))
 		}
+	}
+	if !libs[0].o.NoSSE {
+		fmt.Fprintln(w, server.SSEDeprecation)
 	}
 	printServeNotes(w, libs[0].o)
 }

@@ -214,6 +214,7 @@ func serveFlags(fs *flag.FlagSet, e *env, o *server.Options, origins *stringList
 	fs.IntVar(&o.MaxFetchChars, "max-fetch-chars", server.DefaultMaxFetchChars, "largest fetch text in characters")
 	fs.IntVar(&o.MaxQueryLen, "max-query-len", server.DefaultMaxQueryLen, "longest search query in characters")
 	readOnly = fs.Bool("read-only", false, "open the library read-only (a read-only mount): search, fetch and document links work, writes are refused; chosen by itself when the file cannot be opened for writing")
+	fs.BoolVar(&o.NoSSE, "no-sse", false, "switch off the legacy HTTP+SSE transport at /sse (deprecated by the MCP spec; clients should use /mcp)")
 	fs.BoolVar(&o.ShowPaths, "show-paths", false, "send each document's absolute local path to clients in fetch metadata (default: the file name only)")
 	fs.Var(origins, "allow-origin", "extra browser `ORIGIN` allowed to call the MCP endpoints (repeatable; chatgpt.com and claude.ai are allowed)")
 	return stdio, secret, readOnly, useOAuth
@@ -326,13 +327,20 @@ func setupOAuth(e *env, h *handle, o *server.Options, on, readOnly bool) error {
 }
 
 func printURLs(w io.Writer, urls []string, path string, o server.Options) {
-	fmt.Fprintf(w, "mcpvec %s serving %s\nMCP endpoints (Streamable HTTP /mcp, legacy SSE /sse):\n", Version, path)
+	if o.NoSSE {
+		fmt.Fprintf(w, "mcpvec %s serving %s\nMCP endpoint (Streamable HTTP /mcp; legacy SSE off):\n", Version, path)
+	} else {
+		fmt.Fprintf(w, "mcpvec %s serving %s\nMCP endpoints (Streamable HTTP /mcp, legacy SSE /sse):\n", Version, path)
+	}
 	for _, u := range urls {
 		fmt.Fprintf(w, "  %s\n", u)
 	}
+	if !o.NoSSE {
+		fmt.Fprintln(w, server.SSEDeprecation)
+	}
 	printServeNotes(w, o)
 	if o.Web != nil && len(urls) > 0 {
-		local := strings.TrimSuffix(strings.TrimSuffix(urls[len(urls)-1], "/"), "/sse")
+		local := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(urls[len(urls)-1], "/"), "/sse"), "/mcp")
 		fmt.Fprintf(w, "Web page: %s/\n", strings.TrimSuffix(local, "/"+o.SecretPath))
 	}
 }
