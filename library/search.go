@@ -64,6 +64,7 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	// Split once: BM25 ranks by the tokens, snippets look for their stems.
 	tokens := analysis.Tokenize(query)
 	terms := pooledTerms(tokens)
+	terms.query = query
 	defer terms.release()
 	var (
 		resp *SearchResponse

@@ -421,3 +421,9 @@ func (ix *Index) finishLoad(recs map[uint64]record, st *LoadStats) {
 	}
 	st.Rewrite = ix.segmentDueLocked()
 }
+
+// StoredVersion returns the analysis.TokenizerVersion the index in kv was
+// saved with, or "" when kv holds none. When it is neither "" nor the
+// current version, the next Load tokenises every passage again. It only
+// reads kv and is safe for concurrent use with other readers of kv.
+func StoredVersion(kv index.KV) string { return string(kv.Get(metaKey)) }

@@ -183,6 +183,7 @@ func (l *Backend) loadLexical(tx *store.Tx, kv index.KV, synced bool) (repaired 
 		}
 		return t, err
 	}
+	text = retokenizing(tx, kv, opts.Logger, text)
 	load := lexical.LoadIDs
 	if synced {
 		load = lexical.LoadSynced

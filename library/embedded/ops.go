@@ -225,11 +225,7 @@ func (l *Backend) lexical(q library.Query) ([]library.Hit, []uint64, error) {
 	}
 	var rs []lexical.Result
 	err := l.db.GuardFaults(func() {
-		if q.Tokens != nil {
-			rs = l.lex.SearchTokens(q.Tokens, n)
-		} else {
-			rs = l.lex.Search(q.Text, n)
-		}
+		rs = l.lex.SearchQuery(q.Text, q.Tokens, n)
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("lexical search: %w", err)
