@@ -50,6 +50,8 @@ type config struct {
 	clients      int
 	setups       string
 	sideSettle   time.Duration
+	manpages     string
+	manpageLangs string
 }
 
 func main() {
@@ -76,11 +78,16 @@ func main() {
 	flag.IntVar(&c.clients, "clients", 16, "side-by-side: concurrent MCP clients of the second latency run")
 	flag.DurationVar(&c.sideSettle, "side-by-side-settle", 15*time.Second, "side-by-side: wait this long after ingesting into Weaviate before searching (its nodes write memtables out after 5 s idle)")
 	flag.StringVar(&c.setups, "setups", "0,1,3", "side-by-side: the libraries compared, by Weaviate node count (0: the embedded file)")
+	flag.StringVar(&c.manpages, "manpages", "", "instead of the evaluation: the multilingual known-item evaluation on this folder, written by scripts/manpages-eval.sh")
+	flag.StringVar(&c.manpageLangs, "manpages-langs", "", "with -manpages: only these languages (folder names, comma-separated)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	run := run
 	if c.sideBySide != "" {
 		run = sideBySide
+	}
+	if c.manpages != "" {
+		run = manpagesEval
 	}
 	if err := run(context.Background(), c); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpvec-eval:", err)
