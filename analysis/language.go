@@ -69,6 +69,28 @@ const detectWords = 120
 // are English. Detect is cheap (no allocation), pure and safe for
 // concurrent use.
 func Detect(text string) Language {
+	c := CountStopWords(text)
+	return decide(c.counts, c.words, c.cyrillic)
+}
+
+// StopWordCounts is what CountStopWords saw of a text.
+type StopWordCounts struct {
+	counts          [numLanguages]int
+	words, cyrillic int
+}
+
+// Of returns how many of the words counted are stop words of l.
+func (c StopWordCounts) Of(l Language) int {
+	if l >= numLanguages {
+		return 0
+	}
+	return c.counts[l]
+}
+
+// CountStopWords counts, among text's first detectWords words, the stop
+// words of each language (a word may be one of several languages'), as
+// Detect does. It is pure and safe for concurrent use.
+func CountStopWords(text string) StopWordCounts {
 	var counts [numLanguages]int
 	var buf [16]byte
 	words, cyrillic := 0, 0
@@ -102,7 +124,7 @@ func Detect(text string) Language {
 		words++
 		i = j
 	}
-	return decide(counts, words, cyrillic)
+	return StopWordCounts{counts: counts, words: words, cyrillic: cyrillic}
 }
 
 // decide picks Detect's language from the stop-word counts.

@@ -125,7 +125,7 @@ func appendSpan(out []string, span string, lang Language) []string {
 	if isPlainWord(span) {
 		// What appendSplit makes of it, without splitting: one segment of
 		// one word (most spans; splitting allocates for every span).
-		return appendTerm(out, normWord(span, lang))
+		return appendNorm(out, span, lang)
 	}
 	return appendSplit(out, span, lang)
 }
@@ -141,9 +141,7 @@ func appendSplit(out []string, span string, lang Language) []string {
 	for _, seg := range splitSegments(span) {
 		words := splitWords(seg)
 		for _, w := range words {
-			if t := normWord(w, lang); t != "" {
-				out = appendTerm(out, t)
-			}
+			out = appendNorm(out, w, lang)
 		}
 		parts += len(words)
 		if len(words) > 1 && seg != span {
@@ -224,6 +222,26 @@ func appendCamel(words []string, s string) []string {
 		}
 	}
 	return append(words, string(rs[start:]))
+}
+
+// keepSurface makes a word of another language than English give its
+// lower-cased form beside its stem when they differ.
+var keepSurface = true
+
+// appendNorm appends the term of the word w (normWord), and its
+// lower-cased form when keepSurface and it differs.
+func appendNorm(out []string, w string, lang Language) []string {
+	t := normWord(w, lang)
+	if t == "" {
+		return out
+	}
+	out = appendTerm(out, t)
+	if keepSurface && lang != English {
+		if l := strings.ToLower(w); l != t {
+			out = appendTerm(out, l)
+		}
+	}
+	return out
 }
 
 // normWord folds case, drops lang's stopwords and stems plain words.

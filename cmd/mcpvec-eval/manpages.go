@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/library"
 )
 
@@ -70,6 +72,42 @@ func manpagesLang(ctx context.Context, c config, dir string) error {
 		}
 		fmt.Printf("| %s | %d | %s | %.3f | %.3f | %.3f | %.2f |\n", filepath.Base(dir), len(queries), mode, s.hit1, s.hit10, s.mrr, s.per.Seconds()*1000)
 	}
+	return oneCharQueries(ctx, tl, filepath.Base(dir), queries)
+}
+
+// oneCharQueries searches, for a language written without spaces, the
+// first such character of each description alone (distinct ones, up to
+// 200) and prints how many find a passage, with the library file's size.
+func oneCharQueries(ctx context.Context, tl *testLibrary, lang string, qs []knownItem) error {
+	seen := map[rune]bool{}
+	answered, asked := 0, 0
+	for _, q := range qs {
+		i := strings.IndexFunc(q.text, analysis.IsUnspaced)
+		if i < 0 || asked == 200 {
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(q.text[i:])
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		asked++
+		resp, err := tl.lib.Search(ctx, string(r), library.SearchOptions{K: 10, Mode: library.Lexical})
+		if err != nil {
+			return err
+		}
+		if len(resp.Results) > 0 {
+			answered++
+		}
+	}
+	if asked == 0 {
+		return nil
+	}
+	st, err := os.Stat(tl.db.Path())
+	if err != nil {
+		return err
+	}
+	fmt.Printf("| %s | one-character queries: %d of %d find a passage; library file %.1f MB |\n", lang, answered, asked, float64(st.Size())/1e6)
 	return nil
 }
 

@@ -2,10 +2,10 @@ package lexical
 
 import "github.com/mcpvec/mcpvec/analysis"
 
-// expandMax is the longest query, in tokens, that SearchQuery also reads
-// in the index's other languages: a short query says too little for
-// analysis.Detect (most are read as English), while a long one is
-// detected reliably and would only add terms.
+// expandMax is the longest query, in tokens, that SearchQuery may read in
+// another language than analysis.Detect tells: a short query says too
+// little for Detect (most are read as English), while a long one is
+// detected reliably.
 const expandMax = 32
 
 // languageTerm is the term Add gives a passage analysis.Detect reads as
@@ -38,27 +38,60 @@ func (ix *Index) Languages() []analysis.Language {
 }
 
 // SearchQuery is SearchTokens for the query text, whose tokens (nil: it
-// tokenises text) are analysis.Tokenize's: a query of at most expandMax
-// tokens also looks for its words as English and as each language the
-// index holds would make them (a German query "Katzen" finds the German
-// passages' "katz" as well as an English "katzen"). An index of English
-// passages alone searches the tokens as they are. It is safe for
-// concurrent use.
+// tokenises text) are analysis.Tokenize's. When the index holds passages
+// in other languages than English and the query is short (at most
+// expandMax tokens, too short for analysis.Detect), the query is read in
+// the language the index holds whose stop words it has most of, the
+// index's dominant language on a tie (queryLanguage): a German query
+// "Verzeichnisse entfernen" is stemmed as German in a German library. An
+// index of English passages alone searches the tokens as they are. It is
+// safe for concurrent use.
 func (ix *Index) SearchQuery(text string, tokens []string, k int) []Result {
 	if tokens == nil {
 		tokens = analysis.Tokenize(text)
 	}
-	qtf, _ := ix.countTerms(tokens)
-	if len(tokens) <= expandMax {
-		if held := ix.Languages(); len(held) > 0 {
-			for _, l := range append(held, analysis.English) {
-				for _, t := range analysis.TokenizeAs(text, l) {
-					if _, ok := qtf[t]; !ok {
-						qtf[t] = 1
-					}
-				}
-			}
+	if len(tokens) <= expandMax && analysis.Detect(text) == analysis.English {
+		if l := ix.queryLanguage(text); l != analysis.English {
+			tokens = analysis.TokenizeAs(text, l)
 		}
 	}
+	qtf, _ := ix.countTerms(tokens)
 	return ix.searchCounted(qtf, k)
+}
+
+// queryLanguage returns the language to read a short query in: among
+// English and the languages the index holds, the one whose stop words
+// the query has most of, the index's dominant language on a tie (a query
+// without stop words).
+func (ix *Index) queryLanguage(text string) analysis.Language {
+	held := ix.Languages()
+	if len(held) == 0 {
+		return analysis.English
+	}
+	c := analysis.CountStopWords(text)
+	best := ix.dominant()
+	for _, l := range append(held, analysis.English) {
+		if c.Of(l) > c.Of(best) {
+			best = l
+		}
+	}
+	return best
+}
+
+// dominant returns the language most of the index's passages are in.
+func (ix *Index) dominant() analysis.Language {
+	best, most := analysis.English, 0
+	_, n := ix.DocFreq("")
+	english := n
+	for _, l := range analysis.Languages()[1:] {
+		df, _ := ix.DocFreq(languageTerm(l))
+		english -= df
+		if df > most {
+			best, most = l, df
+		}
+	}
+	if english >= most {
+		return analysis.English
+	}
+	return best
 }
