@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bufio"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -113,10 +114,33 @@ func TestWordsUnspacedRuns(t *testing.T) {
 	if got, want := Words("ls 列出目录 cats"), []string{"ls", "列出", "出目", "目录", "cats"}; !slices.Equal(got, want) {
 		t.Errorf("Words = %q, want %q", got, want)
 	}
+	if got, want := Words("Linux版のar3 x版"), []string{"linux", "版の", "ar3", "x", "版"}; !slices.Equal(got, want) {
+		t.Errorf("Words = %q, want %q", got, want) // letters before and after a run in one field
+	}
 	if got, want := Words("猫"), []string{"猫"}; !slices.Equal(got, want) {
 		t.Errorf("Words = %q, want %q", got, want)
 	}
 	if got, want := WordsWhole("ls 列出目录 cats"), []string{"ls", "列出目录", "cats"}; !slices.Equal(got, want) {
 		t.Errorf("WordsWhole = %q, want %q", got, want)
+	}
+}
+
+// TestMixedScriptsNoPanic runs Tokenize and Words over random mixes of
+// CJK, Latin, digits, marks and punctuation in one field (a Latin tail
+// after a CJK run once cut a slice wrongly).
+func TestMixedScriptsNoPanic(t *testing.T) {
+	parts := []string{"列", "版の", "a", "Ab", "x1", " ", "ー", "é", "\u0301", "-", "แม", "고", "'", "."}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 3000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(parts[r.IntN(len(parts))])
+		}
+		s := b.String()
+		for _, w := range append(Words(s), Tokenize(s)...) {
+			if w == "" {
+				t.Fatalf("empty word from %q", s)
+			}
+		}
 	}
 }

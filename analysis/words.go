@@ -56,7 +56,10 @@ func appendWord(out []string, f string, bigrams bool) []string {
 			r, _ := utf8.DecodeRuneInString(f[i:])
 			end := unspacedEnd(f, i)
 			if !isUnspaced(r) {
-				end = strings.IndexFunc(f[i:], isUnspaced) + i
+				end = len(f)
+				if k := strings.IndexFunc(f[i:], isUnspaced); k >= 0 {
+					end = i + k
+				}
 				out = appendWord(out, f[i:end], false)
 			} else {
 				out = appendBigrams(out, f[i:end])
