@@ -41,41 +41,67 @@ func (ix *Index) Languages() []analysis.Language {
 // tokenises text) are analysis.Tokenize's. When the index holds passages
 // in other languages than English and the query is short (at most
 // expandMax tokens, too short for analysis.Detect), the query is read in
-// the language the index holds whose stop words it has most of, the
-// index's dominant language on a tie (queryLanguage): a German query
-// "Verzeichnisse entfernen" is stemmed as German in a German library. An
-// index of English passages alone searches the tokens as they are. It is
-// safe for concurrent use.
+// one language the index holds (reading): a German query "Verzeichnisse
+// entfernen" is stemmed as German in a German library. An index of
+// English passages alone searches the tokens as they are. It is safe for
+// concurrent use.
 func (ix *Index) SearchQuery(text string, tokens []string, k int) []Result {
 	if tokens == nil {
 		tokens = analysis.Tokenize(text)
 	}
 	if len(tokens) <= expandMax && analysis.Detect(text) == analysis.English {
-		if l := ix.queryLanguage(text); l != analysis.English {
-			tokens = analysis.TokenizeAs(text, l)
+		if held := ix.Languages(); len(held) > 0 {
+			tokens = ix.reading(text, tokens, held)
 		}
 	}
 	qtf, _ := ix.countTerms(tokens)
 	return ix.searchCounted(qtf, k)
 }
 
-// queryLanguage returns the language to read a short query in: among
-// English and the languages the index holds, the one whose stop words
-// the query has most of, the index's dominant language on a tie (a query
-// without stop words).
-func (ix *Index) queryLanguage(text string) analysis.Language {
-	held := ix.Languages()
-	if len(held) == 0 {
-		return analysis.English
-	}
+// reading returns the terms of a short query (tokens: its English
+// reading) in the language, among English and held, whose stop words it
+// has most of, the index's dominant language on a tie (a query without
+// stop words). When none of those terms is in the index, the reading
+// with the most terms that are wins instead (a German query in a library
+// mostly of English).
+func (ix *Index) reading(text string, tokens []string, held []analysis.Language) []string {
 	c := analysis.CountStopWords(text)
-	best := ix.dominant()
-	for _, l := range append(held, analysis.English) {
-		if c.Of(l) > c.Of(best) {
-			best = l
+	langs := append(held, analysis.English)
+	first := ix.dominant()
+	for _, l := range langs {
+		if c.Of(l) > c.Of(first) {
+			first = l
+		}
+	}
+	best := tokens
+	if first != analysis.English {
+		best = analysis.TokenizeAs(text, first)
+	}
+	if ix.known(best) > 0 {
+		return best
+	}
+	most := 0
+	for _, l := range langs {
+		toks := tokens
+		if l != analysis.English {
+			toks = analysis.TokenizeAs(text, l)
+		}
+		if n := ix.known(toks); n > most {
+			best, most = toks, n
 		}
 	}
 	return best
+}
+
+// known returns how many of terms the index holds.
+func (ix *Index) known(terms []string) int {
+	n := 0
+	for _, t := range terms {
+		if df, _ := ix.DocFreq(t); df > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // dominant returns the language most of the index's passages are in.

@@ -86,3 +86,17 @@ func TestSearchCJKBigrams(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchQueryMinorityLanguage: in an index mostly of English, a German
+// query without stop words, whose English reading matches nothing, is
+// read as German, the other language the index holds.
+func TestSearchQueryMinorityLanguage(t *testing.T) {
+	ix := New(DefaultConfig())
+	ix.Add(1, mixedCorpus[3])
+	ix.Add(2, mixedCorpus[4])
+	ix.Add(3, "The directories are listed in the order of their names.")
+	ix.Add(4, "Remove the files and the directories that are empty.")
+	if rs := ix.SearchQuery("Verzeichnis entfernen", nil, 2); len(rs) == 0 || rs[0].ID != 1 {
+		t.Errorf("SearchQuery = %v, want passage 1 first", rs)
+	}
+}

@@ -17,12 +17,13 @@ const retokenizeEvery = 2 * time.Second
 // when the index in kv was saved by other word rules (an mcpvec before
 // analysis.TokenizerVersion changed: every passage is tokenised again,
 // once, and the index saved) the open says so on logger and reports its
-// progress every retokenizeEvery. It returns text itself otherwise. The
-// wrapper is called from one goroutine, as the load calls it.
-func retokenizing(tx *store.Tx, kv index.KV, logger *slog.Logger, text func(uint64) (string, error)) func(uint64) (string, error) {
+// progress every retokenizeEvery, and reports true. It returns text itself
+// and false otherwise. The wrapper is called from one goroutine, as the
+// load calls it.
+func retokenizing(tx *store.Tx, kv index.KV, logger *slog.Logger, text func(uint64) (string, error)) (func(uint64) (string, error), bool) {
 	old := lexical.StoredVersion(kv)
 	if old == "" || old == analysis.TokenizerVersion {
-		return text
+		return text, false
 	}
 	total := 0
 	for range tx.ChunkSeqs() {
@@ -40,5 +41,5 @@ func retokenizing(tx *store.Tx, kv index.KV, logger *slog.Logger, text func(uint
 			logger.Info("re-indexed words", "passages", total, "took", time.Since(start).Round(time.Millisecond))
 		}
 		return text(seq)
-	}
+	}, true
 }
