@@ -1,6 +1,11 @@
 package lexical
 
-import "github.com/mcpvec/mcpvec/analysis"
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpvec/mcpvec/analysis"
+)
 
 // expandMax is the longest query, in tokens, that SearchQuery may read in
 // another language than analysis.Detect tells: a short query says too
@@ -54,8 +59,50 @@ func (ix *Index) SearchQuery(text string, tokens []string, k int) []Result {
 			tokens = ix.reading(text, tokens, held)
 		}
 	}
-	qtf, _ := ix.countTerms(tokens)
+	qtf, _ := ix.countTerms(queryRunTerms(tokens))
 	return ix.searchCounted(qtf, k)
+}
+
+// queryRunTerms drops from a query's tokens the single characters of runs
+// of CJK and similar scripts that also gave bigrams: passages are indexed
+// with both (so a query of one character finds them), but a query of a
+// word ranks better by its bigrams alone (docs/benchmarks/languages.md).
+// tokens is not modified; the result may share its memory only when
+// nothing is dropped.
+func queryRunTerms(tokens []string) []string {
+	bigrams := false
+	for _, t := range tokens {
+		if r, size := utf8.DecodeRuneInString(t); size < len(t) && analysis.IsUnspaced(r) {
+			bigrams = true
+			break
+		}
+	}
+	if !bigrams {
+		return tokens
+	}
+	out := make([]string, 0, len(tokens))
+	for i, t := range tokens {
+		r, size := utf8.DecodeRuneInString(t)
+		if size == len(t) && analysis.IsUnspaced(r) && partOfBigram(tokens, i) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// partOfBigram reports whether the character tokens[i] is next to a
+// bigram of its run (appendRun emits each character beside the bigrams it
+// is part of).
+func partOfBigram(tokens []string, i int) bool {
+	for _, j := range []int{i - 1, i + 1} {
+		if j >= 0 && j < len(tokens) && utf8.RuneCountInString(tokens[j]) == 2 && strings.Contains(tokens[j], tokens[i]) {
+			if r, _ := utf8.DecodeRuneInString(tokens[j]); analysis.IsUnspaced(r) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // reading returns the terms of a short query (tokens: its English
