@@ -100,3 +100,22 @@ func TestSearchQueryMinorityLanguage(t *testing.T) {
 		t.Errorf("SearchQuery = %v, want passage 1 first", rs)
 	}
 }
+
+// TestQueryRunTerms: a query's CJK word is searched by its bigrams, a
+// lone character by itself, other terms as they are.
+func TestQueryRunTerms(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		want []string
+	}{
+		{"目录", []string{"目录"}},
+		{"列出目录", []string{"列出", "出目", "目录"}},
+		{"序", []string{"序"}},
+		{"ls 目录 序", []string{"ls", "目录", "序"}},
+		{"cats", []string{"cat"}},
+	} {
+		if got := queryRunTerms(analysis.Tokenize(c.q)); !slices.Equal(got, c.want) {
+			t.Errorf("queryRunTerms(%q) = %q, want %q", c.q, got, c.want)
+		}
+	}
+}
