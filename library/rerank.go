@@ -70,36 +70,55 @@ func newReranker(o RerankOptions) *reranker {
 	return &reranker{opts: o, slots: make(chan struct{}, o.Concurrency), cache: newScoreCache(o.CacheSize)}
 }
 
+// rerankedHit is what the rerank stage knows of a passage it scored: its
+// 1-based first-stage rank and the reranker's score.
+type rerankedHit struct {
+	firstRank int
+	score     float64
+}
+
 // rerankHits reorders the first TopN of hits by the reranker's scores,
-// keeping the rest in first-stage order. It never fails: on an error, a
-// timeout or a malformed answer it logs one warning and returns hits as
-// they were. A corrupt store's error is returned, as a search would.
-func (l *Library) rerankHits(ctx context.Context, query string, hits []Hit) ([]Hit, error) {
+// keeping the rest in first-stage order, and returns what it scored by
+// passage. It never fails: on an error, a timeout or a malformed answer it
+// logs one warning and returns hits as they were and no scores. A corrupt
+// store's error is returned, as a search would.
+func (l *Library) rerankHits(ctx context.Context, query string, hits []Hit) ([]Hit, map[uint64]rerankedHit, error) {
 	r := l.rr
 	top := hits[:min(len(hits), r.opts.TopN)]
 	if len(top) < 2 {
-		return hits, nil
+		return hits, nil, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
 	defer cancel()
 	scores, err := l.rerankScores(ctx, query, top)
 	if errors.Is(err, store.ErrCorrupt) {
-		return nil, err
+		return nil, nil, err
 	}
 	if err != nil {
 		l.opts.Logger.Warn("rerank skipped; first-stage order kept", "reranker", r.opts.Reranker.Name(), "err", err)
-		return hits, nil
+		return hits, nil, nil
 	}
 	order := make([]int, len(top))
+	scored := make(map[uint64]rerankedHit, len(top))
 	for i := range order {
 		order[i] = i
+		scored[top[i].Seq] = rerankedHit{firstRank: i + 1, score: scores[i]}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
 	out := make([]Hit, 0, len(hits))
 	for _, i := range order {
 		out = append(out, top[i])
 	}
-	return append(out, hits[len(top):]...), nil
+	return append(out, hits[len(top):]...), scored, nil
+}
+
+// markReranked fills the rerank fields of the results scored holds.
+func markReranked(results []SearchResult, scored map[uint64]rerankedHit) {
+	for i := range results {
+		if s, ok := scored[results[i].seq]; ok {
+			results[i].Reranked, results[i].FirstRank, results[i].RerankScore = true, s.firstRank, s.score
+		}
+	}
 }
 
 // rerankScores returns the reranker's score of each of hits for query,
@@ -266,11 +285,11 @@ func (l *Library) WithRerank(o RerankOptions) *Library {
 	return &c
 }
 
-// RerankOn reports the rerank stage's reranker name and top N, or "" when
-// it is off.
-func (l *Library) RerankOn() (name string, topN int) {
+// RerankOn reports the rerank stage's reranker name and its options with
+// their defaults filled in, or "" when it is off.
+func (l *Library) RerankOn() (name string, o RerankOptions) {
 	if l.rr == nil {
-		return "", 0
+		return "", RerankOptions{}
 	}
-	return l.rr.opts.Reranker.Name(), l.rr.opts.TopN
+	return l.rr.opts.Reranker.Name(), l.rr.opts
 }

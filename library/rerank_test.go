@@ -129,3 +129,37 @@ func TestRerankFailureKeepsFirstStageOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestRerankMarksResults: a reranked result carries the reranker's score
+// and its first-stage rank; one past TopN, or a search whose rerank
+// failed, carries neither.
+func TestRerankMarksResults(t *testing.T) {
+	f, first := rerankFixture(t)
+	var logs bytes.Buffer
+	search := func(k *kiwiReranker) []library.SearchResult {
+		resp, err := withReranker(f, k, &logs, 150*time.Millisecond).Search(context.Background(), "apple", library.SearchOptions{K: 6})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.Results
+	}
+	res := search(&kiwiReranker{})
+	for i, r := range res {
+		was := slices.Index(first, r.ID) + 1
+		if i < 3 {
+			if !r.Reranked || r.FirstRank != was || r.RerankScore != float64(strings.Count(r.Text, "kiwi")) {
+				t.Errorf("result %d: reranked %v, first rank %d (want %d), score %v", i+1, r.Reranked, r.FirstRank, was, r.RerankScore)
+			}
+		} else if r.Reranked || r.FirstRank != 0 || r.RerankScore != 0 {
+			t.Errorf("result %d past the top 3 marked: %+v", i+1, r)
+		}
+	}
+	if res[0].FirstRank != 3 {
+		t.Errorf("top result was %d in the first stage, want 3", res[0].FirstRank)
+	}
+	for _, r := range search(&kiwiReranker{err: errors.New("down")}) {
+		if r.Reranked || r.FirstRank != 0 {
+			t.Errorf("rerank failed but %s is marked", r.ID)
+		}
+	}
+}

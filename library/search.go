@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -61,23 +61,27 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 		mode = l.opts.Mode
 	}
 	n := max(l.opts.Candidates, 3*k)
-	// Split once: BM25 ranks by the tokens, snippets look for their stems.
-	tokens := analysis.Tokenize(query)
+	// Split once: BM25 ranks by the tokens, snippets look for their stems;
+	// a long query keeps its informative terms and embeds its head.
+	tokens, text, long := l.splitQuery(ctx, query, mode)
 	terms := pooledTerms(tokens)
-	terms.query = query
+	if !long {
+		terms.query = query // a non-English passage's snippet reads it in that language (forText)
+	}
 	defer terms.release()
 	var (
-		resp *SearchResponse
-		c    Candidates
+		resp   *SearchResponse
+		c      Candidates
+		scored map[uint64]rerankedHit
 	)
 	for few, again := l.fewCandidates(mode, k, n), false; ; few, again = moreCandidates(k, few, n), true {
-		hits, cs, err := l.rank(ctx, Query{Text: query, Tokens: tokens, Mode: mode, N: few, Again: again})
+		hits, cs, err := l.rank(ctx, Query{Text: text, Tokens: tokens, Mode: mode, N: few, Again: again})
 		if err != nil {
 			return nil, err
 		}
 		c = cs
 		if l.rr != nil {
-			if hits, err = l.rerankHits(ctx, query, hits); err != nil {
+			if hits, scored, err = l.rerankHits(ctx, text, hits); err != nil {
 				return nil, err
 			}
 		}
@@ -89,6 +93,10 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 		}
 		// Overlapping or repeated passages used the short list up.
 	}
+	if long {
+		resp.Terms = slices.Clone(terms.stems)
+	}
+	markReranked(resp.Results, scored)
 	if so.Debug {
 		found := retrievers(c)
 		for i := range resp.Results {

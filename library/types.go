@@ -4,6 +4,10 @@ package library
 // `mcpvec search --json` prints. Results is never nil.
 type SearchResponse struct {
 	Results []SearchResult `json:"results"`
+	// Terms are the index terms a long query was searched by
+	// (LongQueryOptions), which its snippets mark (HighlightTerms); nil
+	// for a query searched by all its terms. Not on the wire.
+	Terms []string `json:"-"`
 }
 
 // SearchResult is one passage. Title names the document, the passage's
@@ -30,6 +34,13 @@ type SearchResult struct {
 	// Retriever is "lexical", "vector", "both" or "fused" (a backend that
 	// fuses itself) when SearchOptions.Debug is set, else ""; not on the wire.
 	Retriever string `json:"-"`
+	// Reranked is set on a result the rerank stage scored: RerankScore is
+	// the reranker's score and FirstRank its 1-based place in the first
+	// stage's candidate list (before near-duplicates were dropped). Not
+	// on the wire: the MCP result stays {id, title, url, text}.
+	Reranked    bool    `json:"-"`
+	FirstRank   int     `json:"-"`
+	RerankScore float64 `json:"-"`
 
 	seq uint64
 }

@@ -15,26 +15,39 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 )
 
-// The wire formats. Each comment says where its shape was checked.
+// The wire formats, the values of --rerank-format. Each comment says where
+// its shape was checked; rerank/testdata holds the published examples the
+// tests byte-check against (rerank/testdata/README.md cites them).
 const (
-	// Cohere POST /v2/rerank (and /v1/rerank): {model, query, documents,
-	// top_n} → {results:[{index, relevance_score}]} (Cohere's Rerank API
-	// reference, as its v2 shape is restated by the Airflow Cohere provider
-	// and OpenVINO Model Server's "Cohere API rerank endpoint" pages).
+	// Cohere POST /v2/rerank and /v1/rerank (the two are the same on the
+	// wire for what mcpvec sends): {model, query, top_n, documents} →
+	// {id, results:[{index, relevance_score}], meta} (docs.cohere.com
+	// Rerank API v2 and v1 references).
 	Cohere = "cohere"
-	// Jina POST /v1/rerank, which llama.cpp server and vLLM serve too: the
-	// Cohere shape (Jina's reranker API; llama.cpp's server README).
+	// Jina POST /v1/rerank, which llama.cpp server (also at /rerank,
+	// /reranking, /v1/reranking) and vLLM serve too: the Cohere request;
+	// the answer {model, usage, results:[{index, relevance_score,
+	// document?}]}, llama.cpp's sorted by score (Jina's reranker API;
+	// llama.cpp tools/server/README.md and format_response_rerank).
 	Jina = "jina"
 	// TEI is Hugging Face text-embeddings-inference POST /rerank: {query,
-	// texts} → [{index, score}] (TEI's OpenAPI document).
+	// texts, truncate} → [{index, text?, score}] (TEI's
+	// router/src/http/types.rs RerankRequest and Rank). TEI refuses more
+	// than --max-client-batch-size texts (32 by default): the client
+	// sends TEIBatch at a time.
 	TEI = "tei"
 	// Voyage POST /v1/rerank: {query, documents, model, top_k} →
-	// {data:[{index, relevance_score}]} (docs.voyageai.com reranker page
-	// and its API reference).
+	// {object, data:[{relevance_score, index}], model, usage}
+	// (docs.voyageai.com reranker API reference).
 	Voyage = "voyage"
 )
+
+// TEIBatch is how many texts one TEI request carries: TEI answers 413 to
+// more than its --max-client-batch-size, whose default is 32.
+const TEIBatch = 32
 
 // ErrMalformed is wrapped by every error about an answer that is not a
 // score for each document sent exactly once.
@@ -51,30 +64,45 @@ type Client struct {
 }
 
 // FormatOf guesses the wire format from an endpoint URL: a host of
-// voyageai.com is Voyage, a path ending /v2/rerank Cohere, /v1/rerank
-// Jina (which Cohere's v1 also speaks), and /rerank TEI. It returns an
-// error for a URL it cannot place.
+// voyageai.com is Voyage; cohere.com or cohere.ai, or a path ending
+// /v2/rerank, Cohere; any other path ending /v1/rerank Jina (llama.cpp
+// server, vLLM; the same wire as Cohere's v1), and /rerank TEI. It returns
+// an error for a URL it cannot place.
 func FormatOf(endpoint string) (string, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", fmt.Errorf("rerank url %q: not an http(s) address", endpoint)
 	}
-	p := strings.TrimSuffix(u.Path, "/")
+	p, host := strings.TrimSuffix(u.Path, "/"), u.Hostname()
+	cohere := host == "cohere.com" || host == "cohere.ai" ||
+		strings.HasSuffix(host, ".cohere.com") || strings.HasSuffix(host, ".cohere.ai")
 	switch {
-	case strings.HasSuffix(u.Hostname(), "voyageai.com"):
+	case host == "voyageai.com" || strings.HasSuffix(host, ".voyageai.com"):
 		return Voyage, nil
-	case strings.HasSuffix(p, "/v2/rerank"):
+	case strings.HasSuffix(p, "/v2/rerank"), cohere && strings.HasSuffix(p, "/v1/rerank"):
 		return Cohere, nil
 	case strings.HasSuffix(p, "/v1/rerank"):
 		return Jina, nil
 	case strings.HasSuffix(p, "/rerank"):
 		return TEI, nil
 	}
-	return "", fmt.Errorf("rerank url %q: path does not end in /rerank; name the format", endpoint)
+	return "", fmt.Errorf("rerank url %q: path does not end in /rerank; name the format (--rerank-format cohere, jina, tei or voyage)", endpoint)
 }
 
-// Name identifies the reranker for caches and logs: format, model and URL.
-func (c *Client) Name() string { return c.format() + ":" + c.Model + "@" + c.URL }
+// Name identifies the reranker for caches, logs and pages: format, model
+// and URL without what may hold a secret (Redact).
+func (c *Client) Name() string { return c.format() + ":" + c.Model + "@" + Redact(c.URL) }
+
+// Redact returns endpoint without the parts that may carry a secret: user
+// and password, query and fragment.
+func Redact(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return "(not a url)"
+	}
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String()
+}
 
 func (c *Client) format() string {
 	if c.Format != "" {
@@ -85,13 +113,39 @@ func (c *Client) format() string {
 }
 
 // Rerank returns one score per document, in the documents' order (higher
-// is more relevant). Errors: the transport's, an HTTP status other than
-// 200 (with the start of the body), or one wrapping ErrMalformed.
+// is more relevant). TEI is asked TEIBatch documents at a time, the
+// batches at once. Errors: the transport's, an HTTP status other than 200
+// (with the start of the body), or one wrapping ErrMalformed.
 func (c *Client) Rerank(ctx context.Context, query string, docs []string) ([]float64, error) {
+	f := c.format()
+	if f != TEI || len(docs) <= TEIBatch {
+		return c.rerankOnce(ctx, f, query, docs)
+	}
+	scores := make([]float64, len(docs))
+	errs := make([]error, (len(docs)+TEIBatch-1)/TEIBatch)
+	var wg sync.WaitGroup
+	for b := range errs {
+		lo, hi := b*TEIBatch, min(len(docs), (b+1)*TEIBatch)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := c.rerankOnce(ctx, f, query, docs[lo:hi])
+			copy(scores[lo:hi], s)
+			errs[b] = err
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return scores, nil
+}
+
+// rerankOnce asks for the scores of docs in one request of format f.
+func (c *Client) rerankOnce(ctx context.Context, f, query string, docs []string) ([]float64, error) {
 	if len(docs) == 0 {
 		return nil, nil
 	}
-	f := c.format()
 	body, err := requestBody(f, c.Model, query, docs)
 	if err != nil {
 		return nil, err

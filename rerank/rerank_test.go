@@ -41,13 +41,13 @@ func TestWireFormats(t *testing.T) {
 		name, path, format, body, answer string
 	}{
 		{"cohere v2", "/v2/rerank", Cohere,
-			`{"model":"rerank-v3.5","query":"capital of France","documents":["Paris is in France.","Berlin is in Germany.","Rome is in Italy."],"top_n":3}`,
+			`{"model":"rerank-v3.5","query":"capital of France","top_n":3,"documents":["Paris is in France.","Berlin is in Germany.","Rome is in Italy."]}`,
 			`{"id":"x","results":[{"index":0,"relevance_score":0.9},{"index":2,"relevance_score":0.2},{"index":1,"relevance_score":0.1}],"meta":{"api_version":{"version":"2"}}}`},
 		{"jina / llama.cpp / vllm", "/v1/rerank", Jina,
-			`{"model":"rerank-v3.5","query":"capital of France","documents":["Paris is in France.","Berlin is in Germany.","Rome is in Italy."],"top_n":3}`,
+			`{"model":"rerank-v3.5","query":"capital of France","top_n":3,"documents":["Paris is in France.","Berlin is in Germany.","Rome is in Italy."]}`,
 			`{"model":"m","usage":{"total_tokens":9},"results":[{"index":1,"relevance_score":0.1,"document":{"text":"Berlin is in Germany."}},{"index":0,"relevance_score":0.9},{"index":2,"relevance_score":0.2}]}`},
 		{"tei", "/rerank", TEI,
-			`{"query":"capital of France","texts":["Paris is in France.","Berlin is in Germany.","Rome is in Italy."]}`,
+			`{"query":"capital of France","texts":["Paris is in France.","Berlin is in Germany.","Rome is in Italy."],"truncate":true}`,
 			`[{"index":0,"score":0.9},{"index":2,"score":0.2},{"index":1,"score":0.1}]`},
 		{"voyage", "/v1/rerank", Voyage,
 			`{"query":"capital of France","documents":["Paris is in France.","Berlin is in Germany.","Rome is in Italy."],"model":"rerank-v3.5","top_k":3}`,
@@ -68,7 +68,7 @@ func TestWireFormats(t *testing.T) {
 }
 
 func TestBadAnswers(t *testing.T) {
-	body := `{"query":"q","texts":["Paris is in France.","Berlin is in Germany.","Rome is in Italy."]}`
+	body := `{"query":"q","texts":["Paris is in France.","Berlin is in Germany.","Rome is in Italy."],"truncate":true}`
 	for name, answer := range map[string]string{
 		"too few":      `[{"index":0,"score":0.9},{"index":1,"score":0.2}]`,
 		"repeat index": `[{"index":0,"score":0.9},{"index":0,"score":0.2},{"index":1,"score":0.1}]`,
@@ -94,6 +94,10 @@ func TestFormatOf(t *testing.T) {
 		"http://localhost:8080/rerank/":         TEI,
 		"https://api.voyageai.com/v1/rerank":    Voyage,
 		"https://ai.example.org/jina/v1/rerank": Jina,
+		"https://api.cohere.com/v1/rerank":      Cohere,
+		"https://api.cohere.ai/v1/rerank":       Cohere,
+		"http://127.0.0.1:8012/v1/rerank":       Jina,
+		"http://127.0.0.1:8012/rerank":          TEI,
 	} {
 		if got, err := FormatOf(u); err != nil || got != want {
 			t.Errorf("FormatOf(%q) = %q, %v; want %q", u, got, err, want)

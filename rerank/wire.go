@@ -11,12 +11,16 @@ type (
 	cohereRequest struct {
 		Model     string   `json:"model,omitempty"`
 		Query     string   `json:"query"`
-		Documents []string `json:"documents"`
 		TopN      int      `json:"top_n"`
+		Documents []string `json:"documents"`
 	}
+	// teiRequest asks TEI to truncate texts past the model's limit
+	// itself: its default is to refuse them (413), and mcpvec's token
+	// estimate is not the model's tokenizer.
 	teiRequest struct {
-		Query string   `json:"query"`
-		Texts []string `json:"texts"`
+		Query    string   `json:"query"`
+		Texts    []string `json:"texts"`
+		Truncate bool     `json:"truncate"`
 	}
 	voyageRequest struct {
 		Query     string   `json:"query"`
@@ -38,9 +42,9 @@ func requestBody(f, model, query string, docs []string) ([]byte, error) {
 	var v any
 	switch f {
 	case Cohere, Jina:
-		v = cohereRequest{Model: model, Query: query, Documents: docs, TopN: len(docs)}
+		v = cohereRequest{Model: model, Query: query, TopN: len(docs), Documents: docs}
 	case TEI:
-		v = teiRequest{Query: query, Texts: docs}
+		v = teiRequest{Query: query, Texts: docs, Truncate: true}
 	case Voyage:
 		v = voyageRequest{Query: query, Documents: docs, Model: model, TopK: len(docs)}
 	default:

@@ -14,7 +14,7 @@ type Call struct {
 	Time    time.Time
 	Client  string // the client's name from initialize, "" when unknown
 	Tool    string // "search" or "fetch"
-	Query   string // the query, or the id fetched
+	Query   string // the query (its first maxCallQuery characters), or the id fetched
 	Results int    // results returned (fetch: 1 when found)
 	Latency time.Duration
 	Failed  bool // a tool error or a library failure
@@ -36,7 +36,7 @@ func (s *Server) observe(tool, arg string, h toolHandler) mcpserver.ToolHandlerF
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		res, n, err := h(ctx, req)
-		c := Call{Time: start, Tool: tool, Query: req.GetString(arg, ""), Latency: time.Since(start)}
+		c := Call{Time: start, Tool: tool, Query: clip(req.GetString(arg, ""), maxCallQuery), Latency: time.Since(start)}
 		c.Failed = err != nil || res == nil || res.IsError
 		if !c.Failed {
 			c.Results = n
@@ -59,3 +59,18 @@ func (s *Server) DocURL(r *http.Request, docID string, page int, anchor string) 
 // SecretPrefix returns "" or "/" + Options.SecretPath: where the MCP
 // endpoints live.
 func (s *Server) SecretPrefix() string { return s.prefix }
+
+// maxCallQuery bounds the query a Call keeps: a 32,000-character query
+// is a pasted article, and the activity page lists hundreds of calls.
+const maxCallQuery = 300
+
+// clip returns s cut to n characters, with "…" when it was cut.
+func clip(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "…"
+		}
+		n--
+	}
+	return s
+}

@@ -48,6 +48,10 @@ type docStore interface {
 	Meta(ctx context.Context) (store.Meta, error)
 	SetEmbedder(ctx context.Context, e store.EmbedderInfo) error
 	SettingOrCreate(ctx context.Context, name string, create func() ([]byte, error)) ([]byte, error)
+	// getSetting returns a setting or an error wrapping store.ErrNotFound;
+	// putSetting replaces one.
+	getSetting(ctx context.Context, name string) ([]byte, error)
+	putSetting(ctx context.Context, name string, v []byte) error
 }
 
 // fileDocs is the library file as a docStore. bbolt answers from the local
@@ -69,6 +73,12 @@ func (d fileDocs) SetEmbedder(_ context.Context, e store.EmbedderInfo) error {
 }
 func (d fileDocs) SettingOrCreate(_ context.Context, name string, create func() ([]byte, error)) ([]byte, error) {
 	return d.DB.SettingOrCreate(name, create)
+}
+func (d fileDocs) getSetting(_ context.Context, name string) ([]byte, error) {
+	return d.DB.Setting(name)
+}
+func (d fileDocs) putSetting(_ context.Context, name string, v []byte) error {
+	return d.DB.PutSetting(name, v)
 }
 
 // reindexFlags are `mcpvec reindex`'s flags.

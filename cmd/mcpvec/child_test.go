@@ -39,7 +39,7 @@ func childEnv(db string, extra ...string) []string {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
-		case strings.HasPrefix(k, "OPENAI_"), strings.HasPrefix(k, "MCPVEC_"),
+		case strings.HasPrefix(k, "OPENAI_"), strings.HasPrefix(k, "MCPVEC_"), strings.HasPrefix(k, "OLLAMA_"),
 			strings.HasSuffix(strings.ToUpper(k), "_PROXY"):
 			continue
 		}

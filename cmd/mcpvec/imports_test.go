@@ -63,8 +63,10 @@ func TestImportLayering(t *testing.T) {
 		// uses); the provider adds token estimates; the test kits stand
 		// alone.
 		"ingest/embed":                   {"analysis", "store"},
-		"ingest/embed/openai":            {"ingest/embed", "analysis"},
+		"ingest/embed/openai":            {"ingest/embed", "analysis", "internal/backoff"},
 		"ingest/embed/openai/openaitest": {},
+		"ingest/embed/ollama":            {"ingest/embed", "internal/backoff"},
+		"ingest/embed/ollama/ollamatest": {"ingest/embed/openai/openaitest"},
 		"ingest/embed/embedtest":         {"ingest/embed"},
 		"store/storetest":                {"store"}, // the shared test kit
 		// A Library over the embedded backend in a temporary file.
@@ -73,6 +75,7 @@ func TestImportLayering(t *testing.T) {
 		"internal/reallib":              {"library", "library/embedded", "store", "ingest/embed", "internal/evalset", "internal/cputime"},
 		"internal/cputime":              {}, // CPU clocks for benchmarks and harnesses, a leaf
 		"internal/bytesize":             {}, // sizes as people read them, for ingest and the web page, a leaf
+		"internal/backoff":              {}, // the wait between retries the network clients share, a leaf
 		"server/mcptest":                {}, // the MCP test kit: tool calls, the Node clients
 		"ingest/extract/extracttest":    {}, // documents of every format, for tests
 		"server/admin":                  {}, // a leaf; server/admin/imports_test.go checks only cmd imports it

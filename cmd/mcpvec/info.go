@@ -21,13 +21,13 @@ func runInfo(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		return printInfo(e, h, hl, *asJSON)
+		return printInfo(ctx, e, h, hl, *asJSON)
 	})
 }
 
 // printInfo prints the overview of the library; an inconsistent one is
 // errReported.
-func printInfo(e *env, h *handle, hl library.Health, asJSON bool) error {
+func printInfo(ctx context.Context, e *env, h *handle, hl library.Health, asJSON bool) error {
 	st, meta, ix, checkErr, consistent := hl.Stats, hl.Meta, hl.Index, hl.Problems, hl.Consistent
 	fileSize := st.FileBytes
 	if fi, err := os.Stat(h.docs.Path()); err == nil && h.db != nil {
@@ -41,6 +41,8 @@ func printInfo(e *env, h *handle, hl library.Health, asJSON bool) error {
 	if checkErr != nil {
 		info["problems"] = checkErr.Error()
 	}
+	rerankLine, rec := rerankInfo(ctx, h.docs)
+	info["reranker"] = rec
 	if asJSON {
 		return writeJSON(e.stdout, info)
 	}
@@ -50,7 +52,7 @@ func printInfo(e *env, h *handle, hl library.Health, asJSON bool) error {
 	}
 	fmt.Fprintf(e.stdout, "library:    %s (%.1f MiB, schema %d)\n", h.docs.Path(), float64(fileSize)/(1<<20), meta.SchemaVersion)
 	fmt.Fprintf(e.stdout, "documents:  %d (%d pages)\npassages:   %d (%d vectors)\n", st.Documents, st.Pages, st.Chunks, st.Vectors)
-	fmt.Fprintf(e.stdout, "embedder:   %s\n", emb)
+	fmt.Fprintf(e.stdout, "embedder:   %s\nreranker:   %s\n", emb, rerankLine)
 	vectors := fmt.Sprintf("%d vectors", ix.VectorPassages)
 	if ix.VectorsDeferred {
 		vectors = "vectors not loaded"

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest"
 	"github.com/mcpvec/mcpvec/ingest/chunk"
 	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/ingest/embed/ollama"
 	"github.com/mcpvec/mcpvec/ingest/embed/openai"
 	"github.com/mcpvec/mcpvec/ingest/extract"
 	"github.com/mcpvec/mcpvec/library"
@@ -183,6 +184,10 @@ func tokenNote(h *handle) string {
 	if u, ok := h.emb.(usager); ok {
 		us := u.Usage()
 		return fmt.Sprintf("; %d embedding tokens sent in %d requests (%d retries)", us.Tokens(), us.Requests, us.Retries)
+	}
+	if u, ok := h.emb.(interface{ Usage() ollama.Usage }); ok {
+		us := u.Usage()
+		return fmt.Sprintf("; %d tokens embedded by Ollama in %d requests (%d retries)", us.Tokens, us.Requests, us.Retries)
 	}
 	return ""
 }

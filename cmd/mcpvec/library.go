@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
-	// Linked in, the OpenAI provider registers with embed.Open.
+	// Linked in, the Ollama and OpenAI providers register with embed.Open.
+	"github.com/mcpvec/mcpvec/ingest/embed/ollama"
 	"github.com/mcpvec/mcpvec/ingest/embed/openai"
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/server/admin"
@@ -68,9 +69,9 @@ type embedFlags struct {
 }
 
 func (f *embedFlags) register(fs *flag.FlagSet, e *env) {
-	fs.StringVar(&f.provider, "embedder", e.getenv("MCPVEC_EMBEDDER"), "embedder for a new library: hash (offline, default) or openai (also any OpenAI-compatible server) ($MCPVEC_EMBEDDER)")
-	fs.StringVar(&f.model, "embed-model", "", "embedding model (openai default text-embedding-3-small)")
-	fs.StringVar(&f.url, "embed-url", "", "OpenAI-compatible base URL, e.g. http://localhost:11434/v1 for Ollama ($OPENAI_BASE_URL)")
+	fs.StringVar(&f.provider, "embedder", e.getenv("MCPVEC_EMBEDDER"), "embedder for a new library: hash (offline, default), ollama (a local Ollama) or openai (also any OpenAI-compatible server) ($MCPVEC_EMBEDDER)")
+	fs.StringVar(&f.model, "embed-model", "", "embedding model (openai default text-embedding-3-small, ollama nomic-embed-text)")
+	fs.StringVar(&f.url, "embed-url", "", "embeddings server: an OpenAI-compatible base URL ($OPENAI_BASE_URL), or Ollama's address for --embedder ollama ($OLLAMA_HOST, default 127.0.0.1:11434)")
 	fs.IntVar(&f.dims, "dimensions", 0, "vector dimensions (hash: default 384; openai: shorten text-embedding-3 vectors)")
 }
 
@@ -79,15 +80,20 @@ func (f *embedFlags) set() bool {
 }
 
 // identity returns the embedder identity the flags ask for (no provider:
-// the offline one); an OpenAI-compatible one defaults to $OPENAI_BASE_URL.
+// the offline one); an OpenAI-compatible one defaults to $OPENAI_BASE_URL,
+// Ollama to $OLLAMA_HOST (the ollama package reads its forms).
 func (f *embedFlags) identity(e *env) embed.Identity {
 	p := f.provider
 	if p == "" {
 		p = embed.HashProvider
 	}
 	info := embed.Identity{Provider: p, Model: f.model, Dimensions: f.dims, BaseURL: f.url}
-	if p == openai.Provider && info.BaseURL == "" {
+	switch {
+	case info.BaseURL != "":
+	case p == openai.Provider:
 		info.BaseURL = e.getenv("OPENAI_BASE_URL")
+	case p == ollama.Provider:
+		info.BaseURL = e.getenv("OLLAMA_HOST")
 	}
 	return info
 }

@@ -22,7 +22,7 @@ func runReindex(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if !*discard && !ef.set() {
-		return errors.New("reindex needs the new embedder: --embedder hash|openai [--embed-model M] [--dimensions N]")
+		return errors.New("reindex needs the new embedder: --embedder hash|ollama|openai [--embed-model M] [--dimensions N]")
 	}
 	// The old embedder is not needed (it may be gone: an old hash model, a
 	// server that no longer runs), so the query path is not loaded.
@@ -199,7 +199,7 @@ func discardReindex(e *env, db *store.DB) error {
 func (f *embedFlags) reindexTarget(e *env) (embed.Identity, error) {
 	target := f.identity(e)
 	if target.Model != "" && embed.TraitsOf(target).OneModel {
-		return target, errors.New("--embed-model is for --embedder openai (the offline embedder has one model)")
+		return target, errors.New("--embed-model is for --embedder ollama or openai (the offline embedder has one model)")
 	}
 	return target, nil
 }

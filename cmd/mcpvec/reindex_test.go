@@ -380,7 +380,7 @@ func TestReindexTargetRefusesAModelOfOneModelProviders(t *testing.T) {
 		if (err == nil) != c.ok {
 			t.Errorf("reindexTarget(%+v) = %+v, %v; want ok %v", c.flags, id, err, c.ok)
 		}
-		if err != nil && err.Error() != "--embed-model is for --embedder openai (the offline embedder has one model)" {
+		if err != nil && err.Error() != "--embed-model is for --embedder ollama or openai (the offline embedder has one model)" {
 			t.Errorf("reindexTarget(%+v): %v", c.flags, err)
 		}
 	}

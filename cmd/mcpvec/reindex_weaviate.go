@@ -21,7 +21,7 @@ func (b weaviateBackend) reindex(ctx context.Context, e *env, _ *handle, r reind
 		return errors.New("a Weaviate reindex keeps nothing staged in the old collection: to throw an interrupted one away, delete the new collection's classes (…Passage, …Document, …Meta)")
 	}
 	if into == "" || !ef.set() {
-		return errors.New("reindex of a Weaviate library builds a new collection: --into weaviate://host:port/NewCollection --embedder hash|openai [--embed-model M] [--dimensions N]")
+		return errors.New("reindex of a Weaviate library builds a new collection: --into weaviate://host:port/NewCollection --embedder hash|ollama|openai [--embed-model M] [--dimensions N]")
 	}
 	target, err := ef.reindexTarget(e)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // fakeTEI is a Hugging Face TEI /rerank service on 127.0.0.1 that scores
@@ -18,6 +19,17 @@ type fakeTEI struct {
 	srv   *httptest.Server
 	mu    sync.Mutex
 	calls int
+	// mode makes it misbehave: "slow" answers after 5 s, "short" scores
+	// one text too few, "error" answers 503 with TEI's error body,
+	// "hangup" closes the connection unanswered.
+	mode string
+}
+
+// setMode sets how f answers from now on.
+func (f *fakeTEI) setMode(m string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.mode = m
 }
 
 func newFakeTEI(t *testing.T) *fakeTEI {
@@ -34,7 +46,11 @@ func newFakeTEI(t *testing.T) *fakeTEI {
 		}
 		f.mu.Lock()
 		f.calls++
+		mode := f.mode
 		f.mu.Unlock()
+		if misbehave(w, r, mode) {
+			return
+		}
 		type scored struct {
 			Index int     `json:"index"`
 			Score float64 `json:"score"`
@@ -43,10 +59,36 @@ func newFakeTEI(t *testing.T) *fakeTEI {
 		for i, text := range req.Texts {
 			out = append(out, scored{i, float64(strings.Count(text, "kiwi"))})
 		}
+		if mode == "short" {
+			out = out[1:]
+		}
 		json.NewEncoder(w).Encode(out)
 	}))
 	t.Cleanup(f.srv.Close)
 	return f
+}
+
+// misbehave answers r as mode asks ("slow", "error", "hangup") and
+// reports whether it did.
+func misbehave(w http.ResponseWriter, r *http.Request, mode string) bool {
+	switch mode {
+	case "slow":
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+		return true
+	case "error":
+		w.WriteHeader(http.StatusServiceUnavailable)
+		io.WriteString(w, `{"error":"Model is overloaded","error_type":"overloaded"}`)
+		return true
+	case "hangup":
+		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			conn.Close()
+		}
+		return true
+	}
+	return false
 }
 
 // TestSearchRerankEndToEnd: `mcpvec search --rerank URL` puts the passage

@@ -47,14 +47,20 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	})
 }
 
-// printResults prints search results, or "no results" on stderr.
+// printResults prints search results, or "no results" on stderr. A
+// result the rerank stage scored ends its first line with "(reranked, was
+// N)", N its rank in the first stage.
 func printResults(e *env, results []library.SearchResult) {
 	if len(results) == 0 {
 		fmt.Fprintln(e.stderr, "no results")
 		return
 	}
 	for i, r := range results {
-		fmt.Fprintf(e.stdout, "%d. %s  [%s]\n", i+1, termSafe(r.Title, false), r.ID)
+		mark := ""
+		if r.Reranked { // both ranks, compactly; the default line is unchanged
+			mark = fmt.Sprintf("  (reranked, was %d)", r.FirstRank)
+		}
+		fmt.Fprintf(e.stdout, "%d. %s  [%s]%s\n", i+1, termSafe(r.Title, false), r.ID, mark)
 		if r.URL != "" {
 			fmt.Fprintf(e.stdout, "   %s\n", termSafe(r.URL, false))
 		}

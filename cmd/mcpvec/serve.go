@@ -109,7 +109,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	state.stream = srv.ServeStream
 	defer startLocal(ctx, e, state, wf)()
-	announceRerank(e, live.Current())
+	announceRerank(ctx, e, h.docs, live.Current(), ro, *readOnly)
 	if *stdio {
 		slog.Info("serving MCP over stdio", "library", h.docs.Path())
 		err = srv.ServeStdio(ctx, e.stdin, e.stdout)

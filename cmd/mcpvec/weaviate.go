@@ -166,3 +166,15 @@ func (d wvDocs) SettingOrCreate(ctx context.Context, name string, create func() 
 	defer cancel()
 	return d.Collection().SettingOrCreate(ctx, name, create)
 }
+
+func (d wvDocs) getSetting(ctx context.Context, name string) ([]byte, error) {
+	ctx, cancel := d.call(ctx)
+	defer cancel()
+	return d.Collection().Setting(ctx, name)
+}
+
+func (d wvDocs) putSetting(ctx context.Context, name string, v []byte) error {
+	ctx, cancel := d.call(ctx)
+	defer cancel()
+	return d.Collection().PutSetting(ctx, name, v)
+}

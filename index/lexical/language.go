@@ -13,6 +13,11 @@ import (
 // detected reliably.
 const expandMax = 32
 
+// shortQueryBytes bounds the text of a short query too: a long query
+// searched by its most informative terms (library's query by example)
+// has few tokens but a long text, which Detect reads well.
+const shortQueryBytes = 1024
+
 // languageTerm is the term Add gives a passage analysis.Detect reads as
 // another language than English: its document frequency tells which
 // languages the index holds, and it is saved and loaded with the other
@@ -54,7 +59,7 @@ func (ix *Index) SearchQuery(text string, tokens []string, k int) []Result {
 	if tokens == nil {
 		tokens = analysis.Tokenize(text)
 	}
-	if len(tokens) <= expandMax && analysis.Detect(text) == analysis.English {
+	if len(tokens) <= expandMax && len(text) <= shortQueryBytes && analysis.Detect(text) == analysis.English {
 		if held := ix.Languages(); len(held) > 0 {
 			tokens = ix.reading(text, tokens, held)
 		}

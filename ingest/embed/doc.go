@@ -2,9 +2,11 @@
 //
 // An Embedder is one small interface. This package holds it, the shared
 // errors, the identity (identity.go), the traits (traits.go), the registry
-// (registry.go) and the built-in offline embedder (hash.go,
+// (registry.go), the checks network providers share (CheckVector,
+// OpenDimensions) and the built-in offline embedder (hash.go,
 // hash_provider.go); the OpenAI-compatible provider lives in embed/openai,
-// and its fake server for tests in embed/openai/openaitest;
+// Ollama's native one in embed/ollama, with their fake servers for tests
+// in embed/openai/openaitest and embed/ollama/ollamatest;
 // embed/embedtest holds a deterministic bag-of-words embedder for tests of
 // the packages that consume vectors.
 //

@@ -25,3 +25,20 @@ func (i Identity) Same(o Identity) bool {
 
 // String is "provider/model (N dimensions)".
 func (i Identity) String() string { return store.EmbedderInfo(i).String() }
+
+// OpenDimensions is how a network provider opens the embedder of a
+// recorded or requested identity: build(0) makes one with the model's own
+// vector size (probing the server); when want is set and differs,
+// build(want) makes one that asks for shortened vectors — only then,
+// because some models and servers reject the request field. Errors are
+// build's.
+func OpenDimensions(want int, build func(dims int) (Embedder, error)) (Embedder, error) {
+	e, err := build(0)
+	if err != nil {
+		return nil, err
+	}
+	if want == 0 || e.Identity().Dimensions == want {
+		return e, nil
+	}
+	return build(want)
+}

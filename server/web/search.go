@@ -14,6 +14,9 @@ type hit struct {
 	Rank                        int
 	Score                       float64
 	Retriever                   string
+	Reranked                    bool    // the rerank stage scored it
+	FirstRank                   int     // its rank in the first stage, when Reranked
+	RerankScore                 float64 // the reranker's score, when Reranked
 	ID, Title, URL, Text, DocID string
 	Snippet                     []library.Span // Text with the query's words marked
 	Page                        int
@@ -31,6 +34,7 @@ type searchData struct {
 	Ran              bool
 	Page, From, To   int    // the page of results shown (from 1), and its ranks From-To
 	PrevURL, NextURL string // the pages before and after it, "" when none
+	Reranker         string // the rerank stage's reranker, "" when off
 }
 
 func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request) {
@@ -41,6 +45,7 @@ func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request) {
 		mode = h.opts.Library.Mode()
 	}
 	d.Mode = string(mode)
+	d.Reranker, _ = h.opts.Library.Current().RerankOn()
 	d.Page, _ = strconv.Atoi(q.Get("page"))
 	d.Page = min(max(d.Page, 1), maxSearchPage)
 	status := http.StatusOK
@@ -95,12 +100,17 @@ func (h *Handler) search(r *http.Request, q string, mode library.Mode, n int) (h
 	more = len(res) > lo+per
 	res = res[min(lo, len(res)):min(lo+per, len(res))]
 	out := make([]hit, 0, len(res))
+	mark := func(text string) []library.Span { return library.Highlight(text, q) }
+	if resp.Terms != nil { // a long query: mark the terms it was searched by
+		mark = func(text string) []library.Span { return library.HighlightTerms(text, resp.Terms) }
+	}
 	for i, res := range res {
 		if res.URL == "" {
 			res.URL = h.opts.Link(r, res.DocID, res.Page, res.Anchor)
 		}
 		out = append(out, hit{Rank: lo + i + 1, Score: res.Score, Retriever: res.Retriever, ID: res.ID, Title: res.Title,
-			URL: res.URL, Text: res.Text, Snippet: library.Highlight(res.Text, q), DocID: res.DocID, Page: res.Page})
+			URL: res.URL, Text: res.Text, Snippet: mark(res.Text), DocID: res.DocID, Page: res.Page,
+			Reranked: res.Reranked, FirstRank: res.FirstRank, RerankScore: res.RerankScore})
 	}
 	return out, more, nil
 }

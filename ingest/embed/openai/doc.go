@@ -14,8 +14,10 @@
 //   - request.go: one batch: attempts, partial answers, vector checks.
 //   - split.go: texts to request inputs (split over MaxInputTokens, batched
 //     by count and token budget) and pieces' vectors back to one per text.
-//   - retry.go: the transport wrapper, error classification and backoff.
-//   - config.go: defaults and validation; cache.go: the query-vector LRU.
+//   - retry.go: the transport wrapper and error classification (the wait
+//     between retries is internal/backoff).
+//   - config.go: defaults and validation (the query-vector LRU is
+//     embed.QueryCache).
 //   - openaitest: the fake server every test that needs one uses.
 //
 // Caveats:

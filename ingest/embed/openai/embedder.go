@@ -84,7 +84,7 @@ type Embedder struct {
 	sem     chan struct{}
 	count   func(string) int
 	log     *slog.Logger
-	cache   *lru
+	cache   *embed.QueryCache
 	dims    atomic.Int64
 
 	requests, retries, inputs, estTokens, repTokens, cacheHits atomic.Int64
@@ -129,7 +129,7 @@ func newEmbedder(cfg Config) (*Embedder, error) {
 		sem:     make(chan struct{}, cfg.Concurrency),
 		count:   cfg.CountTokens,
 		log:     cfg.Logger,
-		cache:   newLRU(cfg.QueryCacheSize),
+		cache:   embed.NewQueryCache(cfg.QueryCacheSize),
 	}
 	o.dims.Store(int64(cfg.Dimensions))
 	return o, nil
@@ -182,7 +182,7 @@ func (o *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 // slice is the caller's to keep. Errors as for Embed. Safe for concurrent
 // use.
 func (o *Embedder) EmbedQuery(ctx context.Context, query string) ([]float32, error) {
-	if v, ok := o.cache.get(query); ok {
+	if v, ok := o.cache.Get(query); ok {
 		o.cacheHits.Add(1)
 		return v, nil
 	}
@@ -190,7 +190,7 @@ func (o *Embedder) EmbedQuery(ctx context.Context, query string) ([]float32, err
 	if err != nil {
 		return nil, fmt.Errorf("embed query: %w", err)
 	}
-	o.cache.put(query, vecs[0])
+	o.cache.Put(query, vecs[0])
 	return vecs[0], nil
 }
 

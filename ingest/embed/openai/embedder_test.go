@@ -148,29 +148,8 @@ func TestOpenAIEmbedQuery(t *testing.T) {
 	if got := len(f.Requests()) - before; got != 2 {
 		t.Errorf("query attempts = %d, want 2", got)
 	}
-	if n := o.cache.len(); n != 2 {
+	if n := o.cache.Len(); n != 2 {
 		t.Errorf("cache holds %d, want its capacity 2", n)
-	}
-}
-
-func TestOpenAILRU(t *testing.T) {
-	c := newLRU(2)
-	c.put("a", []float32{1})
-	c.put("b", []float32{2})
-	if _, ok := c.get("a"); !ok { // a is now most recent
-		t.Fatal("a missing")
-	}
-	c.put("c", []float32{3}) // evicts b
-	if _, ok := c.get("b"); ok {
-		t.Error("b should have been evicted")
-	}
-	if v, ok := c.get("a"); !ok || v[0] != 1 {
-		t.Errorf("a = %v, %v", v, ok)
-	}
-	var off *lru = newLRU(-1)
-	off.put("x", []float32{1})
-	if _, ok := off.get("x"); ok {
-		t.Error("disabled cache returned a value")
 	}
 }
 
@@ -187,14 +166,4 @@ func TestOpenAIServerCapsBatch(t *testing.T) {
 	if r := o.Usage().Retries; r != 0 {
 		t.Errorf("retries = %d; progress must not spend the retry budget", r)
 	}
-}
-
-// len is the number of cached vectors, for tests.
-func (c *lru) len() int {
-	if c == nil {
-		return 0
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.order.Len()
 }

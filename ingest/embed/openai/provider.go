@@ -39,24 +39,17 @@ func traits(id embed.Identity) embed.Traits {
 }
 
 // open builds the embedder of id with the user's options, probing the
-// server. It asks for shortened vectors only when the model's own size
-// differs from id's: some models and compatible servers reject the
-// dimensions field. Errors are New's.
+// server; it asks for shortened vectors only when the model's own size
+// differs from id's (embed.OpenDimensions). Errors are New's.
 func open(ctx context.Context, id embed.Identity, o embed.Options) (embed.Embedder, error) {
-	cfg := Config{
-		APIKey: o.APIKey, APIKeyName: o.APIKeyName, BaseURL: id.BaseURL, Model: id.Model,
-		Concurrency: o.Concurrency,
-	}
-	e, err := New(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	if id.Dimensions == 0 || e.Identity().Dimensions == id.Dimensions {
+	return embed.OpenDimensions(id.Dimensions, func(dims int) (embed.Embedder, error) {
+		e, err := New(ctx, Config{
+			APIKey: o.APIKey, APIKeyName: o.APIKeyName, BaseURL: id.BaseURL, Model: id.Model,
+			Dimensions: dims, Concurrency: o.Concurrency,
+		})
+		if err != nil {
+			return nil, err // not a nil *Embedder in a non-nil interface
+		}
 		return e, nil
-	}
-	cfg.Dimensions = id.Dimensions
-	if e, err = New(ctx, cfg); err != nil {
-		return nil, err
-	}
-	return e, nil
+	})
 }

@@ -3,12 +3,12 @@ package openai
 import (
 	"context"
 	"fmt"
-	"math"
 	"time"
 
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/internal/backoff"
 )
 
 // embedBatch fills out (aligned with pieces), retrying failed attempts and
@@ -45,10 +45,10 @@ func (o *Embedder) embedBatch(ctx context.Context, pieces []piece, out [][]float
 		if ae.retryAfter > maxRetryAfter {
 			return fmt.Errorf("server asks to retry after %s: %w", ae.retryAfter.Round(time.Second), ae.err)
 		}
-		wait := backoff(attempt, o.cfg.RetryBaseDelay, o.cfg.RetryMaxDelay, ae.retryAfter)
+		wait := backoff.Delay(attempt, o.cfg.RetryBaseDelay, o.cfg.RetryMaxDelay, ae.retryAfter)
 		o.log.Warn("embeddings request failed, retrying", "url", o.baseURL, "attempt", attempt+1,
 			"inputs", len(pending), "wait", wait, "err", ae.err)
-		if err := sleep(ctx, wait); err != nil {
+		if err := backoff.Sleep(ctx, wait); err != nil {
 			return err
 		}
 		o.retries.Add(1)
@@ -145,22 +145,11 @@ func (o *Embedder) place(data []goopenai.Embedding, n int) ([][]float32, error) 
 // check validates one vector, learning the dimensions from the first one
 // when they are not yet known.
 func (o *Embedder) check(v []float32) error {
-	if len(v) == 0 {
-		return fmt.Errorf("%w: empty vector", embed.ErrBadVector)
+	if len(v) > 0 {
+		o.dims.CompareAndSwap(0, int64(len(v)))
 	}
-	o.dims.CompareAndSwap(0, int64(len(v)))
-	if want := int(o.dims.Load()); len(v) != want {
-		return fmt.Errorf("%w: %d dimensions, want %d (model %q)", embed.ErrBadVector, len(v), want, o.cfg.Model)
-	}
-	zero := true
-	for j, x := range v {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return fmt.Errorf("%w: non-finite value at %d", embed.ErrBadVector, j)
-		}
-		zero = zero && x == 0
-	}
-	if zero {
-		return fmt.Errorf("%w: all zeros", embed.ErrBadVector)
+	if err := embed.CheckVector(v, int(o.dims.Load())); err != nil {
+		return fmt.Errorf("model %q: %w", o.cfg.Model, err)
 	}
 	return nil
 }

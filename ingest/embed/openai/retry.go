@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -146,33 +145,4 @@ func statusError(status int, keyName string, err error) error {
 		hint = " (check the model name and that the base URL ends in /v1)"
 	}
 	return fmt.Errorf("http %d%s: %w", status, hint, err)
-}
-
-// backoff is the wait before retry number n (0-based): exponential
-// from base, capped at maxDelay, with "equal jitter" (half fixed, half
-// random) so that parallel workers do not retry in lockstep. A Retry-After
-// from the server wins when it is longer.
-func backoff(n int, base, maxDelay, retryAfter time.Duration) time.Duration {
-	d := base << min(n, 30)
-	if d <= 0 || d > maxDelay {
-		d = maxDelay
-	}
-	d = d/2 + rand.N(d/2+1)
-	if retryAfter > 0 {
-		// Honour it, plus a little jitter so a crowd does not return at once.
-		d = max(d, retryAfter+rand.N(retryAfter/10+1))
-	}
-	return d
-}
-
-// sleep waits d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	case <-t.C:
-		return nil
-	}
 }

@@ -249,17 +249,3 @@ func TestOpenAIParseRetryAfter(t *testing.T) {
 		}
 	}
 }
-
-func TestOpenAIBackoff(t *testing.T) {
-	base, maxDelay := 100*time.Millisecond, time.Second
-	for n := range 40 {
-		d := backoff(n, base, maxDelay, 0)
-		full := min(base<<min(n, 30), maxDelay)
-		if d < full/2 || d > full {
-			t.Errorf("backoff(%d) = %v, want in [%v, %v]", n, d, full/2, full)
-		}
-	}
-	if d := backoff(0, base, maxDelay, 3*time.Second); d < 3*time.Second || d > 3300*time.Millisecond+time.Nanosecond {
-		t.Errorf("backoff with Retry-After 3s = %v", d)
-	}
-}
