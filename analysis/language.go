@@ -64,7 +64,8 @@ const detectWords = 120
 // than English is chosen when at least three of its stop words are seen
 // and they outnumber English's more than twice (so English prose, whose
 // "the", "of" and "and" are everywhere, is never read as another
-// language); Russian when most words are Cyrillic and two of its stop
+// language) and Polish's (Polish has no stemmer: it gets English's rules
+// rather than Portuguese's); Russian when most words are Cyrillic and two of its stop
 // words are seen. Short texts with few stop words, such as most queries,
 // are English. Detect is cheap (no allocation), pure and safe for
 // concurrent use.
@@ -75,7 +76,7 @@ func Detect(text string) Language {
 
 // StopWordCounts is what CountStopWords saw of a text.
 type StopWordCounts struct {
-	counts          [numLanguages]int
+	counts          [numLanguages + 1]int
 	words, cyrillic int
 }
 
@@ -91,7 +92,7 @@ func (c StopWordCounts) Of(l Language) int {
 // words of each language (a word may be one of several languages'), as
 // Detect does. It is pure and safe for concurrent use.
 func CountStopWords(text string) StopWordCounts {
-	var counts [numLanguages]int
+	var counts [numLanguages + 1]int
 	var buf [16]byte
 	words, cyrillic := 0, 0
 	for i := 0; i < len(text) && words < detectWords; {
@@ -128,7 +129,7 @@ func CountStopWords(text string) StopWordCounts {
 }
 
 // decide picks Detect's language from the stop-word counts.
-func decide(counts [numLanguages]int, words, cyrillic int) Language {
+func decide(counts [numLanguages + 1]int, words, cyrillic int) Language {
 	if 2*cyrillic > words {
 		if counts[Russian] >= 2 {
 			return Russian
@@ -141,7 +142,7 @@ func decide(counts [numLanguages]int, words, cyrillic int) Language {
 			best = l
 		}
 	}
-	if best != English && counts[best] >= 3 && counts[best] > 2*counts[English] {
+	if best != English && counts[best] >= 3 && counts[best] > 2*counts[English] && counts[best] > counts[unstemmed] {
 		return best
 	}
 	return English
