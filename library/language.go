@@ -6,6 +6,17 @@ import (
 	"github.com/mcpvec/mcpvec/analysis"
 )
 
+// searchTerms is pooledTerms(tokens) for Search, knowing query unless it
+// is long (searched by example): a non-English passage's snippet then
+// reads the query in that language too (forText).
+func searchTerms(query string, tokens []string, long bool) *termSet {
+	ts := pooledTerms(tokens)
+	if !long {
+		ts.query = query
+	}
+	return ts
+}
+
 // forText returns the terms to find in text: ts itself, or, when text is
 // in another language than English (analysis.Detect) and ts knows its
 // query, ts's stems plus the query's as that language makes them, so a

@@ -64,10 +64,7 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	// Split once: BM25 ranks by the tokens, snippets look for their stems;
 	// a long query keeps its informative terms and embeds its head.
 	tokens, text, long := l.splitQuery(ctx, query, mode)
-	terms := pooledTerms(tokens)
-	if !long {
-		terms.query = query // a non-English passage's snippet reads it in that language (forText)
-	}
+	terms := searchTerms(query, tokens, long)
 	defer terms.release()
 	var (
 		resp   *SearchResponse
