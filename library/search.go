@@ -84,7 +84,7 @@ func (l *Library) search(ctx context.Context, p *plan, k int, mode Mode, debug b
 	// Split once: BM25 ranks by the tokens, snippets look for their stems;
 	// a long query keeps its informative terms and embeds its head.
 	tokens, text, long := l.splitQuery(ctx, p.q.Text, mode)
-	terms := pooledTerms(tokens)
+	terms := searchTerms(p.q.Text, tokens, long)
 	defer terms.release()
 	var (
 		resp   *SearchResponse

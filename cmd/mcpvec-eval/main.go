@@ -52,6 +52,8 @@ type config struct {
 	clients      int
 	setups       string
 	sideSettle   time.Duration
+	manpages     string
+	manpageLangs string
 	embedder     string
 	corpusDims   int
 	corpusExp    float64
@@ -84,6 +86,8 @@ func main() {
 	flag.IntVar(&c.clients, "clients", 16, "side-by-side: concurrent MCP clients of the second latency run")
 	flag.DurationVar(&c.sideSettle, "side-by-side-settle", 15*time.Second, "side-by-side: wait this long after ingesting into Weaviate before searching (its nodes write memtables out after 5 s idle)")
 	flag.StringVar(&c.setups, "setups", "0,1,3", "side-by-side: the libraries compared, by Weaviate node count (0: the embedded file)")
+	flag.StringVar(&c.manpages, "manpages", "", "instead of the evaluation: the multilingual known-item evaluation on this folder, written by scripts/manpages-eval.sh")
+	flag.StringVar(&c.manpageLangs, "manpages-langs", "", "with -manpages: only these languages (folder names, comma-separated)")
 	flag.StringVar(&c.embedder, "embedder", "hash", "embedder of the vector and hybrid modes: hash (the offline default) or corpus (LSA fitted on the collection after ingest); with -side-by-side, the embedder the binary ingests with")
 	flag.IntVar(&c.corpusDims, "corpus-dims", 0, "corpus embedder dimensions (0: its default)")
 	flag.Float64Var(&c.corpusExp, "corpus-exponent", -1, "corpus embedder projection exponent of the singular values (-1: its default)")
@@ -93,6 +97,9 @@ func main() {
 	run := run
 	if c.sideBySide != "" {
 		run = sideBySide
+	}
+	if c.manpages != "" {
+		run = manpagesEval
 	}
 	if c.moreLike {
 		run = moreLikeThis

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-
-	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // Search returns up to k passages ranked by BM25 for query, best first; ties
@@ -21,7 +19,7 @@ import (
 // scoring every posting, which is what larger k do
 // (TestMaxScoreMatchesExhaustive).
 func (ix *Index) Search(query string, k int) []Result {
-	return ix.SearchTokens(analysis.Tokenize(query), k)
+	return ix.SearchQuery(query, nil, k)
 }
 
 // searchCounted is Search for a query's counted terms.

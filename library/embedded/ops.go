@@ -225,11 +225,7 @@ func (l *Backend) lexical(q library.Query) ([]library.Hit, []uint64, error) {
 	}
 	var rs []lexical.Result
 	err := l.db.GuardFaults(func() {
-		if q.Tokens != nil {
-			rs = l.lex.SearchTokensIn(q.Tokens, n, lexFilter(q.Filter))
-		} else {
-			rs = l.lex.SearchIn(q.Text, n, lexFilter(q.Filter))
-		}
+		rs = l.lex.SearchQueryIn(q.Text, q.Tokens, n, lexFilter(q.Filter))
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("lexical search: %w", err)
