@@ -27,6 +27,7 @@ import (
 // length and a 64-bit hash (two different texts pass for one with a
 // chance of 2^-64), so that nothing kept points into a lent passage.
 func (l *Library) results(ctx context.Context, terms *termSet, hits []Hit, k int) (*SearchResponse, error) {
+	defer stagesOf(ctx).timed(StageSnippets)()
 	resp := &SearchResponse{Results: make([]SearchResult, 0, min(k, len(hits)))}
 	docs := map[string]*store.Document{}
 	sel := selection{terms: terms, maxChars: l.opts.SnippetChars, lent: l.caps.lend != nil, seen: map[textKey]bool{},

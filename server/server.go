@@ -160,6 +160,10 @@ type Options struct {
 	// Observe, when set, is told of every tool call after it finishes. It
 	// must be safe for concurrent use and return quickly.
 	Observe func(Call)
+	// Access, when set, hears every HTTP request once answered, like Observe.
+	Access func(Request)
+	// Metrics, when set, is served at /metrics behind /mcp's credential.
+	Metrics http.Handler
 }
 
 // Server serves a Library over MCP (streamable HTTP, SSE, stdio) and serves
@@ -209,6 +213,7 @@ func New(lib Library, opts Options) (*Server, error) {
 	}
 	s.intro = instructionCache{text: Instructions(sum), at: time.Now(), ttl: instructionsTTL}
 	hooks := &mcpserver.Hooks{}
+	hooks.AddBeforeAny(noteMethod)
 	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
 		res.Instructions = s.instructions(ctx)
 	})
@@ -354,6 +359,9 @@ func (s *Server) buildHandler() {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok\n")
 	})
+	if s.opts.Metrics != nil {
+		mcpMux.Handle("/metrics", s.opts.Metrics)
+	}
 	root := http.NewServeMux()
 	root.Handle("/docs/", http.HandlerFunc(s.serveDoc))
 	s.mountAuth(root)
@@ -362,7 +370,7 @@ func (s *Server) buildHandler() {
 		root.Handle("/ui/", s.opts.Web)
 	}
 	root.Handle("/", s.requireAuth(mcpMux))
-	s.handler = s.recoverPanics(s.guard(s.readBody(root)))
+	s.handler = s.access(s.recoverPanics(s.guard(s.readBody(root))))
 }
 
 // streamDeadlines gives every write of a streamable HTTP response a write

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/server/admin"
+	"github.com/mcpvec/mcpvec/server/telemetry"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -46,6 +47,9 @@ type serveState struct {
 	// embMu guards emb once serving: a forwarded reindex swaps it while
 	// forwarded reads and the watcher use it.
 	embMu sync.Mutex
+	// tel counts what the server does (/metrics); nil without serve's
+	// telemetry.
+	tel *telemetry.Telemetry
 }
 
 // embedder returns the served embedder. It is safe for concurrent use.
@@ -69,7 +73,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
 	noWeb := fs.Bool("no-web", false, "do not serve the web page at /")
-	wf, rf := registerWatch(fs), registerRerank(fs, e)
+	wf, rf, tf := registerWatch(fs), registerRerank(fs, e), registerTelemetry(fs, e)
 	ro, err := parseServe(fs, args, e, wf, rf)
 	if err != nil {
 		return err
@@ -93,7 +97,6 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	live := library.NewLive(reranked(h.lib, ro))
 	var ln net.Listener
 	if !*stdio {
-		var err error
 		if ln, err = listenFirst(&o); err != nil {
 			return err
 		}
@@ -103,10 +106,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *stdio {
 		state.holder = "serve --stdio" // a desktop app's, usually: named when it keeps another serve out
 	}
-	srv, err := newServer(e, state, &o, !*stdio && !*noWeb)
+	srv, stopTel, err := newServer(ctx, e, state, &o, !*stdio && !*noWeb, tf)
 	if err != nil {
 		return err
 	}
+	defer stopTel()
 	state.stream = srv.ServeStream
 	defer startLocal(ctx, e, state, wf)()
 	announceRerank(ctx, e, h.docs, live.Current(), ro, *readOnly)

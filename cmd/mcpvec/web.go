@@ -26,23 +26,27 @@ type webSetup struct {
 	srv     *server.Server
 }
 
-// newServer makes the server for st, with the web page when withWeb.
-func newServer(e *env, st *serveState, o *server.Options, withWeb bool) (*server.Server, error) {
+// newServer makes the server for st, with the web page when withWeb and
+// the metrics, access log and traces tf asks for; stop ends the latter.
+func newServer(ctx context.Context, e *env, st *serveState, o *server.Options, withWeb bool, tf *telemetryFlags) (srv *server.Server, stop func(), err error) {
+	if stop, err = tf.start(ctx, e, o, st); err != nil {
+		return nil, nil, err
+	}
 	var ws *webSetup
 	if withWeb {
-		var err error
 		if ws, err = newWeb(e, st, o); err != nil {
-			return nil, err
+			stop()
+			return nil, nil, err
 		}
 	}
-	srv, err := server.New(st.live, *o)
-	if err != nil {
-		return nil, err
+	if srv, err = server.New(st.live, *o); err != nil {
+		stop()
+		return nil, nil, err
 	}
 	if ws != nil {
 		ws.srv = srv
 	}
-	return srv, nil
+	return srv, stop, nil
 }
 
 // newWeb builds the web interface for a server with options o on st's
@@ -51,7 +55,7 @@ func newServer(e *env, st *serveState, o *server.Options, withWeb bool) (*server
 func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 	ws := &webSetup{}
 	act := web.NewActivity(200)
-	o.Observe = act.Record
+	o.Observe = chainObserve(act.Record, o.Observe)
 	host, _, _ := net.SplitHostPort(o.Addr)
 	ip := net.ParseIP(host)
 	// Token, Auth and CheckOwner require sign-in too: the page is behind the
