@@ -71,6 +71,9 @@ func (s *Server) observe(tool, arg string, h toolHandler) mcpserver.ToolHandlerF
 				c.Client = ci.GetClientInfo().Name
 			}
 		}
+		if c.Session == "" && req.Header != nil {
+			c.Session = req.Header.Get("Mcp-Session-Id")
+		}
 		if nt := noteOf(ctx); nt != nil {
 			c.RequestID = nt.id
 			nt.call = &c
