@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -98,24 +97,13 @@ func serveVariant(b *testing.B, lib server.Library, v, sink string) *client.Clie
 			o.Access = tel.Access
 		}
 	}
-	srv, err := server.New(lib, o)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	b.Cleanup(func() { cancel(); <-done })
-	tr, err := transport.NewStreamableHTTP("http://" + ln.Addr().String() + "/mcp")
+	tr, err := transport.NewStreamableHTTP(serve(b, lib, o) + "/mcp")
 	if err != nil {
 		b.Fatal(err)
 	}
 	c := client.NewClient(tr)
 	b.Cleanup(func() { c.Close() })
+	ctx := context.Background()
 	if err := c.Start(ctx); err != nil {
 		b.Fatal(err)
 	}

@@ -45,20 +45,28 @@ func served(t *testing.T) (base string, tel *telemetry.Telemetry, logs *syncBuff
 	f.Add(t, "cats", "cats.pdf", "application/pdf", "", "Cats are strongly attached to their homes and territory.")
 	logs = &syncBuffer{}
 	tel = telemetry.New(telemetry.Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
-	srv, err := server.New(f.Lib, server.Options{Token: "tok", SecretPath: secretPath, Logger: slog.New(slog.NewTextHandler(logs, nil)),
+	base = serve(t, f.Lib, server.Options{Token: "tok", SecretPath: secretPath, Logger: slog.New(slog.NewTextHandler(logs, nil)),
 		LinkKey: bytes.Repeat([]byte{7}, 32), Observe: tel.Observe, Access: tel.Access, Metrics: tel.Handler()})
+	return base, tel, logs
+}
+
+// serve serves lib with o on 127.0.0.1 until tb ends and returns its base
+// URL.
+func serve(tb testing.TB, lib server.Library, o server.Options) string {
+	tb.Helper()
+	srv, err := server.New(lib, o)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return "http://" + ln.Addr().String(), tel, logs
+	tb.Cleanup(func() { cancel(); <-done })
+	return "http://" + ln.Addr().String()
 }
 
 // TestRefusedAndSecretFreeLines: a request without the token counts as a
