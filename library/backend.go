@@ -20,7 +20,8 @@ import (
 // a network) takes a context first; a backend that cannot stop midway may
 // ignore it. A Backend may implement the optional capabilities below
 // (Overviewer, Summarizer, ChunkLender, PrefixRanker, Mover, Folder,
-// LoadedCounter, MappedReleaser, EmbedCacher); New looks for them once.
+// LoadedCounter, MappedReleaser, EmbedCacher, DocFreqer); New looks for
+// them once.
 //
 // Implementations must be safe for concurrent use. Lookups of an unknown
 // document or passage return an error wrapping store.ErrNotFound.
@@ -156,6 +157,7 @@ type capabilities struct {
 	loaded   LoadedCounter
 	release  MappedReleaser
 	cache    EmbedCacher
+	dfs      DocFreqer
 }
 
 // capabilitiesOf looks up be's optional interfaces.
@@ -172,6 +174,7 @@ func capabilitiesOf(be Backend) capabilities {
 	c.loaded, _ = be.(LoadedCounter)
 	c.release, _ = be.(MappedReleaser)
 	c.cache, _ = be.(EmbedCacher)
+	c.dfs, _ = be.(DocFreqer)
 	return c
 }
 

@@ -54,12 +54,19 @@ func benchText(r *rand.Rand, words int) string {
 // the default offline embedder and saved indexes, and opens it.
 func benchLib(b *testing.B, n int) (*library.Library, *embed.Hash) {
 	b.Helper()
+	return benchLibWith(b, n, library.Options{})
+}
+
+// benchLibWith is benchLib with the library opened with opts (UseIDF set).
+func benchLibWith(b *testing.B, n int, opts library.Options) (*library.Library, *embed.Hash) {
+	b.Helper()
 	emb := embed.NewHash(embed.DefaultHashConfig())
 	id := emb.Identity()
 	db := storetest.OpenCached(b, fmt.Sprintf("mcpvec-bench-library-%d-%s-%d.db", n, id.Model, id.Dimensions),
 		func(path string) { buildBenchLib(b, path, n, emb) })
 	start := time.Now()
-	lib, err := embedded.Open(context.Background(), db, emb, library.Options{UseIDF: emb.SetQueryWeight})
+	opts.UseIDF = emb.SetQueryWeight
+	lib, err := embedded.Open(context.Background(), db, emb, opts)
 	if err != nil {
 		b.Fatal(err)
 	}

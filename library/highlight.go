@@ -21,7 +21,17 @@ type Span struct {
 // one span; the spans joined are text. A query without index terms marks
 // nothing. Highlight is safe for concurrent use.
 func Highlight(text, query string) []Span {
-	terms := queryTerms(query)
+	return highlight(text, queryTerms(query))
+}
+
+// HighlightTerms is Highlight for the index terms a search looked for
+// (SearchResponse.Terms) rather than a query's own. It is safe for
+// concurrent use.
+func HighlightTerms(text string, terms []string) []Span {
+	return highlight(text, termsOf(terms))
+}
+
+func highlight(text string, terms *termSet) []Span {
 	if len(terms.stems) == 0 {
 		return []Span{{Text: text}}
 	}

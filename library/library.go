@@ -62,7 +62,7 @@ type Options struct {
 	K             int  // results per search (default 10)
 	MaxK          int  // upper bound on K (default 50)
 	Mode          Mode // default Hybrid
-	MaxQueryLen   int  // characters (default 1000)
+	MaxQueryLen   int  // characters (default DefaultMaxQueryLen)
 	SnippetChars  int  // search result text (default 480)
 	MaxFetchChars int  // fetch text cap (default 100000)
 	// Candidates is how many hits each retriever contributes to fusion
@@ -96,6 +96,8 @@ type Options struct {
 	// Rerank is the second stage after fusion; off unless Rerank.Reranker
 	// is set.
 	Rerank RerankOptions
+	// LongQuery tunes the search of long queries.
+	LongQuery LongQueryOptions
 }
 
 // WithDefaults returns o with its zero values replaced by the defaults.
@@ -107,7 +109,7 @@ func (o Options) WithDefaults() Options {
 	}
 	def(&o.K, 10)
 	def(&o.MaxK, 50)
-	def(&o.MaxQueryLen, 1000)
+	def(&o.MaxQueryLen, DefaultMaxQueryLen)
 	def(&o.SnippetChars, 480)
 	def(&o.MaxFetchChars, 100000)
 	def(&o.Candidates, 100)
@@ -123,6 +125,7 @@ func (o Options) WithDefaults() Options {
 	if o.Index == (vector.Config{}) {
 		o.Index = vector.DefaultConfig()
 	}
+	o.LongQuery = o.LongQuery.withDefaults()
 	if o.Lexical == (lexical.Config{}) {
 		o.Lexical = lexical.DefaultConfig()
 	}

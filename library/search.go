@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcpvec/mcpvec/analysis"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -61,8 +61,9 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 		mode = l.opts.Mode
 	}
 	n := max(l.opts.Candidates, 3*k)
-	// Split once: BM25 ranks by the tokens, snippets look for their stems.
-	tokens := analysis.Tokenize(query)
+	// Split once: BM25 ranks by the tokens, snippets look for their stems;
+	// a long query keeps its informative terms and embeds its head.
+	tokens, text, long := l.splitQuery(ctx, query, mode)
 	terms := pooledTerms(tokens)
 	defer terms.release()
 	var (
@@ -71,13 +72,13 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 		scored map[uint64]rerankedHit
 	)
 	for few, again := l.fewCandidates(mode, k, n), false; ; few, again = moreCandidates(k, few, n), true {
-		hits, cs, err := l.rank(ctx, Query{Text: query, Tokens: tokens, Mode: mode, N: few, Again: again})
+		hits, cs, err := l.rank(ctx, Query{Text: text, Tokens: tokens, Mode: mode, N: few, Again: again})
 		if err != nil {
 			return nil, err
 		}
 		c = cs
 		if l.rr != nil {
-			if hits, scored, err = l.rerankHits(ctx, query, hits); err != nil {
+			if hits, scored, err = l.rerankHits(ctx, text, hits); err != nil {
 				return nil, err
 			}
 		}
@@ -88,6 +89,9 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 			break // full, or the list ran out before the short one did
 		}
 		// Overlapping or repeated passages used the short list up.
+	}
+	if long {
+		resp.Terms = slices.Clone(terms.stems)
 	}
 	markReranked(resp.Results, scored)
 	if so.Debug {

@@ -4,6 +4,10 @@ package library
 // `mcpvec search --json` prints. Results is never nil.
 type SearchResponse struct {
 	Results []SearchResult `json:"results"`
+	// Terms are the index terms a long query was searched by
+	// (LongQueryOptions), which its snippets mark (HighlightTerms); nil
+	// for a query searched by all its terms. Not on the wire.
+	Terms []string `json:"-"`
 }
 
 // SearchResult is one passage. Title names the document, the passage's

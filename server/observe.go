@@ -23,7 +23,7 @@ type Call struct {
 	Time    time.Time
 	Client  string // the client's name from initialize, "" when unknown
 	Tool    string // "search" or "fetch"
-	Query   string // the query, or the id fetched
+	Query   string // the query (its first maxCallQuery characters), or the id fetched
 	Results int    // results returned (fetch: 1 when found)
 	Latency time.Duration
 	Failed  bool   // a tool error or a library failure
@@ -58,7 +58,7 @@ func (s *Server) observe(tool, arg string, h toolHandler) mcpserver.ToolHandlerF
 		ctx = library.WithStages(ctx, func(st library.Stage) { stages = append(stages, st) })
 		start := time.Now()
 		res, n, err := h(ctx, req)
-		c := Call{Time: start, Tool: tool, Query: req.GetString(arg, ""), Latency: time.Since(start), Stages: stages}
+		c := Call{Time: start, Tool: tool, Query: clip(req.GetString(arg, ""), maxCallQuery), Latency: time.Since(start), Stages: stages}
 		c.Outcome = outcome(res, err)
 		c.Failed = c.Outcome != OutcomeOK
 		if !c.Failed {
@@ -119,3 +119,18 @@ func (s *Server) DocURL(r *http.Request, docID string, page int, anchor string) 
 // SecretPrefix returns "" or "/" + Options.SecretPath: where the MCP
 // endpoints live.
 func (s *Server) SecretPrefix() string { return s.prefix }
+
+// maxCallQuery bounds the query a Call keeps: a 32,000-character query
+// is a pasted article, and the activity page lists hundreds of calls.
+const maxCallQuery = 300
+
+// clip returns s cut to n characters, with "…" when it was cut.
+func clip(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "…"
+		}
+		n--
+	}
+	return s
+}

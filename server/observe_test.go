@@ -2,8 +2,10 @@ package server
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -46,5 +48,28 @@ func TestObserveCounts(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestObserveClipsLongQuery: a call keeps the first 300 characters of a
+// 20,000-character query, so the activity page's 200 calls stay small.
+func TestObserveClipsLongQuery(t *testing.T) {
+	var mu sync.Mutex
+	var calls []Call
+	s := MustNew(t, newFakeLib(), Options{Observe: func(c Call) { mu.Lock(); calls = append(calls, c); mu.Unlock() }})
+	c, _ := MustClient(t, s, streamable, MustServe(t, s)+"/mcp", nil, "")
+	query := strings.Repeat("impeller é ", 2000)
+	req := mcp.CallToolRequest{}
+	req.Params.Name, req.Params.Arguments = "search", map[string]any{"query": query}
+	if _, err := c.CallTool(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(calls) != 1 {
+		t.Fatalf("observed %d calls", len(calls))
+	}
+	if got, want := calls[0].Query, string([]rune(query)[:300])+"…"; got != want {
+		t.Errorf("observed query of %d characters, want the first 300 and an ellipsis", utf8.RuneCountInString(got))
 	}
 }

@@ -40,7 +40,7 @@ const (
 	DefaultAddr          = "127.0.0.1:8080"
 	DefaultMaxResults    = 10
 	DefaultMaxFetchChars = 20000
-	DefaultMaxQueryLen   = 1000
+	DefaultMaxQueryLen   = library.DefaultMaxQueryLen
 	DefaultMaxBodyBytes  = 1 << 20
 	// DefaultMaxSessions caps live streamable HTTP sessions (each holds
 	// about 13 KB until it ends).
@@ -404,8 +404,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		// Room for the web page's search URL with a 20,000-character query
+		// of any script (9 bytes a character, percent-encoded).
+		MaxHeaderBytes: 256 << 10,
+		ErrorLog:       slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
 			return context.WithValue(ctx, connKey{}, c)
 		},

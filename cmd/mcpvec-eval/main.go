@@ -37,6 +37,8 @@ type config struct {
 	chunkTokens  int
 	dims         int
 	longdoc      bool
+	moreLike     bool
+	mltTerms     string
 	outline      bool
 	markdown     bool
 	noHeadIndex  bool
@@ -63,6 +65,8 @@ func main() {
 	flag.IntVar(&c.overlap, "overlap", -1, "chunk overlap in tokens (-1: default)")
 	flag.IntVar(&c.dims, "dims", 0, "offline embedder dimensions (0: default)")
 	flag.BoolVar(&c.longdoc, "longdoc", true, "run the long-document PDF check")
+	flag.BoolVar(&c.moreLike, "more-like-this", false, "instead of the evaluation: the find-more-like-this check, SciFact documents of over 1,000 characters as queries for themselves (whole, and with half their sentences dropped), before (refused over 1,000 characters) and after long queries")
+	flag.StringVar(&c.mltTerms, "more-like-this-terms", "", "with -more-like-this: compare these numbers of kept terms instead (e.g. 16,25,32,40)")
 	flag.BoolVar(&c.outline, "longdoc-outline", true, "give the long-document PDFs a bookmark per abstract title")
 	flag.BoolVar(&c.bookmarkOnly, "longdoc-bookmark-only", false, "put abstract titles only in the long-document PDFs' outline, not in their text (a section named by its heading alone)")
 	flag.BoolVar(&c.noHeadIndex, "no-heading-index", false, "store passages without their heading paths and embed their text alone, to measure what indexing the headings adds to cutting at them")
@@ -81,6 +85,9 @@ func main() {
 	run := run
 	if c.sideBySide != "" {
 		run = sideBySide
+	}
+	if c.moreLike {
+		run = moreLikeThis
 	}
 	if err := run(context.Background(), c); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpvec-eval:", err)

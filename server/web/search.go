@@ -100,12 +100,16 @@ func (h *Handler) search(r *http.Request, q string, mode library.Mode, n int) (h
 	more = len(res) > lo+per
 	res = res[min(lo, len(res)):min(lo+per, len(res))]
 	out := make([]hit, 0, len(res))
+	mark := func(text string) []library.Span { return library.Highlight(text, q) }
+	if resp.Terms != nil { // a long query: mark the terms it was searched by
+		mark = func(text string) []library.Span { return library.HighlightTerms(text, resp.Terms) }
+	}
 	for i, res := range res {
 		if res.URL == "" {
 			res.URL = h.opts.Link(r, res.DocID, res.Page, res.Anchor)
 		}
 		out = append(out, hit{Rank: lo + i + 1, Score: res.Score, Retriever: res.Retriever, ID: res.ID, Title: res.Title,
-			URL: res.URL, Text: res.Text, Snippet: library.Highlight(res.Text, q), DocID: res.DocID, Page: res.Page,
+			URL: res.URL, Text: res.Text, Snippet: mark(res.Text), DocID: res.DocID, Page: res.Page,
 			Reranked: res.Reranked, FirstRank: res.FirstRank, RerankScore: res.RerankScore})
 	}
 	return out, more, nil

@@ -151,7 +151,7 @@ for (const kind of Object.keys(transports)) {
 
     it("reports what the model can act on as tool errors", async () => {
       assertToolError(await client.callTool({ name: "search", arguments: { query: "" } }), "empty query");
-      assertToolError(await client.callTool({ name: "search", arguments: { query: "x".repeat(20000) } }), "query too long");
+      assertToolError(await client.callTool({ name: "search", arguments: { query: "x".repeat(32001) } }), "query too long");
       assertToolError(await client.callTool({ name: "fetch", arguments: { id: "no-such-id-0000" } }), "unknown id");
     });
 
