@@ -139,3 +139,11 @@ func (w *statusWriter) Flush() {
 
 // Unwrap lets http.ResponseController reach the connection.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// mountMetrics serves Options.Metrics, when set, at /metrics on mux: the
+// MCP routes' mux, behind their credential.
+func (s *Server) mountMetrics(mux *http.ServeMux) {
+	if s.opts.Metrics != nil {
+		mux.Handle("/metrics", s.opts.Metrics)
+	}
+}

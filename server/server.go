@@ -359,9 +359,7 @@ func (s *Server) buildHandler() {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok\n")
 	})
-	if s.opts.Metrics != nil {
-		mcpMux.Handle("/metrics", s.opts.Metrics)
-	}
+	s.mountMetrics(mcpMux)
 	root := http.NewServeMux()
 	root.Handle("/docs/", http.HandlerFunc(s.serveDoc))
 	s.mountAuth(root)
