@@ -189,6 +189,13 @@ func TestServeMetricsAndTrace(t *testing.T) {
 	}
 
 	span, all := rc.waitSpan(t, "tools/call search")
+	t.Logf("scrape: mcpvec_mcp_requests_total{tool=search,outcome=ok} %v, search latency count %v, first_stage %v, snippets %v, index documents %v",
+		sample(fams, "mcpvec_mcp_requests_total", map[string]string{"tool": "search", "outcome": "ok"}),
+		sample(fams, "mcpvec_mcp_request_duration_seconds", map[string]string{"tool": "search"}),
+		sample(fams, "mcpvec_search_stage_duration_seconds", map[string]string{"stage": "first_stage"}),
+		sample(fams, "mcpvec_search_stage_duration_seconds", map[string]string{"stage": "snippets"}),
+		sample(fams, "mcpvec_index_documents", nil))
+	t.Logf("OTLP span %q trace %x parent %x span %x, %d spans received", span.Name, span.TraceId, span.ParentSpanId, span.SpanId, len(all))
 	if got, want := hex.EncodeToString(span.TraceId), "4bf92f3577b34da6a3ce929d0e0e4736"; got != want {
 		t.Errorf("span trace id = %s, want the client's %s", got, want)
 	}
