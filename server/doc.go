@@ -20,7 +20,11 @@
 //	                     every tool call (its activity page)
 //
 // With Options.SecretPath the MCP routes move under "/<secret>/" and the root
-// ones answer 404. Server.ServeStdio speaks MCP on a reader/writer pair.
+// ones answer 404. With Options.Mount ("/papers") every route above but
+// /healthz moves under it (the web page's static files stay at /ui/static/),
+// and a Group serves several such servers, one library each, on one
+// address; /mcp and /sse then name no library and answer 404. Server.ServeStdio
+// speaks MCP on a reader/writer pair.
 //
 // Citations: when a result has no source URL, the server links to its own
 // /docs route, "<public base>/docs/<docID>/<hmac>#page=N" for a PDF, and

@@ -34,13 +34,13 @@ func (s *Server) sign(docID string) string {
 }
 
 // docLink returns base followed by the signed path of a document's
-// original file, "/docs/<docID>/<signature>", with "#page=N" appended when
+// original file, "<mount>/docs/<docID>/<signature>", with "#page=N" appended when
 // page > 0: one string, made at once (a search makes ten).
 func (s *Server) docLink(base, docID string, page int) string {
 	if page <= 0 {
-		return base + "/docs/" + url.PathEscape(docID) + "/" + s.signature(docID)
+		return base + s.mount + "/docs/" + url.PathEscape(docID) + "/" + s.signature(docID)
 	}
-	return base + "/docs/" + url.PathEscape(docID) + "/" + s.signature(docID) + "#page=" + strconv.Itoa(page)
+	return base + s.mount + "/docs/" + url.PathEscape(docID) + "/" + s.signature(docID) + "#page=" + strconv.Itoa(page)
 }
 
 // serveDoc answers GET/HEAD /docs/<docID>/<sig>[/<name>] with the original
@@ -107,7 +107,7 @@ func (s *Server) docError(w http.ResponseWriter, r *http.Request, what, docID st
 // verifyDocPath checks an escaped /docs/ path and returns its document id
 // and its third segment ("" when absent).
 func (s *Server) verifyDocPath(escaped string) (docID, name string, ok bool) {
-	rest, ok := strings.CutPrefix(escaped, "/docs/")
+	rest, ok := strings.CutPrefix(escaped, s.mount+"/docs/")
 	if !ok {
 		return "", "", false
 	}

@@ -141,7 +141,11 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 
 // isWeb reports whether r is for the web interface (Options.Web).
 func (s *Server) isWeb(r *http.Request) bool {
-	return s.opts.Web != nil && (r.URL.Path == "/" || strings.HasPrefix(r.URL.Path, "/ui/"))
+	if s.opts.Web == nil {
+		return false
+	}
+	p, ok := strings.CutPrefix(r.URL.Path, s.mount) // pages under Mount
+	return ok && (p == "/" || strings.HasPrefix(p, "/ui/")) || strings.HasPrefix(r.URL.Path, "/ui/static/")
 }
 
 // baseKey carries the public base URL of an HTTP request in a context.

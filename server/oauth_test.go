@@ -1,15 +1,9 @@
 package server
 
 import (
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
-	"io"
 	"net"
 	"net/http"
-	"net/http/cookiejar"
-	"net/url"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -49,16 +43,8 @@ func oauthServe(t *testing.T, lib Library, opts Options, issuer string) (*Server
 	if issuer == "" {
 		issuer = base
 	}
-	db := storetest.MustOpen(t, nil)
-	hash, err := oauth.HashPassphrase(oauthTestPass)
-	if err == nil {
-		err = oauth.SetPassphrase(storeAuth{db}, hash)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
 	a, err := oauth.New(oauth.Config{Issuer: issuer, Resources: []string{issuer + "/mcp", issuer + "/sse"},
-		Store: storeAuth{db}, Logger: quietLogger(t)})
+		Store: ownerStore(t), Logger: quietLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,64 +53,26 @@ func oauthServe(t *testing.T, lib Library, opts Options, issuer string) (*Server
 	return s, MustServeOn(t, s, ln)
 }
 
-var consentFieldRE = regexp.MustCompile(`name="(request|csrf)" value="([^"]+)"`)
+// ownerStore is a fresh library file's sign-in records with the owner
+// passphrase oauthTestPass set.
+func ownerStore(t *testing.T) storeAuth {
+	t.Helper()
+	st := storeAuth{storetest.MustOpen(t, nil)}
+	hash, err := oauth.HashPassphrase(oauthTestPass)
+	if err == nil {
+		err = oauth.SetPassphrase(st, hash)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
 
 // oauthLogin signs in at base as a new client, approving with the
 // passphrase, and returns the access token.
 func oauthLogin(t *testing.T, base string) string {
 	t.Helper()
-	const redirect = "http://127.0.0.1:9/cb"
-	var reg map[string]any
-	postJSON(t, base+"/oauth/register", map[string]any{"client_name": "e2e", "redirect_uris": []string{redirect}}, &reg)
-	verifier := strings.Repeat("v", 43)
-	sum := sha256.Sum256([]byte(verifier))
-	q := url.Values{"response_type": {"code"}, "client_id": {reg["client_id"].(string)}, "redirect_uri": {redirect},
-		"code_challenge": {base64.RawURLEncoding.EncodeToString(sum[:])}, "code_challenge_method": {"S256"}}
-	jar, _ := cookiejar.New(nil)
-	browser := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := browser.Get(base + "/oauth/authorize?" + q.Encode())
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	form := url.Values{"action": {"approve"}, "passphrase": {oauthTestPass}}
-	for _, m := range consentFieldRE.FindAllStringSubmatch(string(page), -1) {
-		form.Set(m[1], m[2])
-	}
-	if resp, err = browser.PostForm(base+"/oauth/consent", form); err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	loc, err := url.Parse(resp.Header.Get("Location"))
-	if err != nil || loc.Query().Get("code") == "" {
-		t.Fatalf("consent: %s Location=%q", resp.Status, resp.Header.Get("Location"))
-	}
-	resp, err = http.PostForm(base+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {loc.Query().Get("code")},
-		"client_id": {reg["client_id"].(string)}, "redirect_uri": {redirect}, "code_verifier": {verifier}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var tok map[string]any
-	json.NewDecoder(resp.Body).Decode(&tok)
-	if tok["access_token"] == nil {
-		t.Fatalf("token: %s %v", resp.Status, tok)
-	}
-	return tok["access_token"].(string)
-}
-
-func postJSON(t *testing.T, u string, body, out any) {
-	t.Helper()
-	b, _ := json.Marshal(body)
-	resp, err := http.Post(u, "application/json", strings.NewReader(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-		t.Fatalf("%s: %s: %v", u, resp.Status, err)
-	}
+	return mcptest.OAuthLogin(t, base, oauthTestPass, nil)
 }
 
 func TestOAuthEndToEnd(t *testing.T) {

@@ -153,6 +153,11 @@ type Options struct {
 	// tunnel every client shares one address: keep it above the streams
 	// the tunnel carries. 0 means DefaultMaxConnsPerClient.
 	MaxConnsPerClient int
+	// Mount is "" or "/" followed by a library's name: every route of this
+	// server (MCP, SSE and its messages, document links, the web page) is
+	// then served under it, as Group serves several libraries on one
+	// address. The OAuth routes stay at the root (Group serves them once).
+	Mount string
 	// Web, when set, is served at "/" and under "/ui/" (such as
 	// server/web's interface). It guards itself: neither Token nor Auth
 	// applies, and it limits its own request bodies (uploads are large).
@@ -173,7 +178,8 @@ type Server struct {
 	opts      Options
 	log       *slog.Logger
 	public    *url.URL // nil when PublicURL is ""
-	prefix    string   // "" or "/" + SecretPath
+	mount     string   // Options.Mount
+	prefix    string   // mount, then "/" + SecretPath when set
 	origins   map[string]bool
 	mcp       *mcpserver.MCPServer
 	http      *mcpserver.StreamableHTTPServer
@@ -292,11 +298,15 @@ func (s *Server) parseOptions() error {
 	if o.Token == "" && o.Auth == nil && !o.InsecureNoAuth && !loopback.Host(host) {
 		return fmt.Errorf("addr %q: %w", o.Addr, ErrNeedAuth)
 	}
+	if err := s.parseMount(); err != nil {
+		return err
+	}
+	s.prefix = s.mount
 	if o.SecretPath != "" {
 		if !secretPathRE.MatchString(o.SecretPath) {
 			return fmt.Errorf("%w: secret path must be \"k-\" and at least 32 letters, digits, - or _", ErrBadOption)
 		}
-		s.prefix = "/" + o.SecretPath
+		s.prefix += "/" + o.SecretPath
 	}
 	if o.PublicURL != "" {
 		u, err := url.Parse(strings.TrimRight(o.PublicURL, "/"))
@@ -361,12 +371,9 @@ func (s *Server) buildHandler() {
 	})
 	s.mountMetrics(mcpMux)
 	root := http.NewServeMux()
-	root.Handle("/docs/", http.HandlerFunc(s.serveDoc))
+	root.Handle(s.mount+"/docs/", http.HandlerFunc(s.serveDoc))
 	s.mountAuth(root)
-	if s.opts.Web != nil {
-		root.Handle("/{$}", s.opts.Web)
-		root.Handle("/ui/", s.opts.Web)
-	}
+	s.mountWeb(root)
 	root.Handle("/", s.requireAuth(mcpMux))
 	s.handler = s.access(s.recoverPanics(s.guard(s.readBody(root))))
 }
@@ -394,49 +401,7 @@ func (s *Server) streamDeadlines(next http.Handler) http.Handler {
 // connection beyond MaxConnsPerClient of its client is closed as soon as
 // accepted. It returns nil after a clean shutdown, else the serve error.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	s.mu.Lock()
-	s.boundAddr = ln.Addr().String()
-	s.mu.Unlock()
-	s.readyOnce.Do(func() { close(s.ready) })
-	srv := &http.Server{
-		Handler:           s.handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		// Room for the web page's search URL with a 20,000-character query
-		// of any script (9 bytes a character, percent-encoded).
-		MaxHeaderBytes: 256 << 10,
-		ErrorLog:       slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
-			return context.WithValue(ctx, connKey{}, c)
-		},
-	}
-	for _, u := range s.URLs() {
-		// Debug: the command that serves prints them for the user.
-		s.log.Debug("mcp endpoint", "url", u)
-	}
-	ln = &limitListener{Listener: ln, gate: client.NewGate(s.opts.MaxConnsPerClient, 64*s.opts.MaxConnsPerClient),
-		max: s.opts.MaxConnsPerClient, log: s.log}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	s.sse.CloseSessions()
-	if err := s.http.Shutdown(sctx); err != nil {
-		s.log.Warn("close mcp sessions", "err", err)
-	}
-	if err := srv.Shutdown(sctx); err != nil {
-		srv.Close()
-		s.log.Warn("forced shutdown", "err", err)
-	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serve: %w", err)
-	}
-	return nil
+	return serveAll(ctx, ln, s.handler, []*Server{s})
 }
 
 // ServeStdio speaks MCP over in/out until ctx is cancelled or in ends. Tool

@@ -69,7 +69,7 @@ func (s *Server) viewLink(base, docID, anchor string) string {
 	if anchor != "" {
 		hash = "#"
 	}
-	return base + "/docs/" + url.PathEscape(docID) + "/" + s.signature(docID) + "/" + viewName + hash + anchor
+	return base + s.mount + "/docs/" + url.PathEscape(docID) + "/" + s.signature(docID) + "/" + viewName + hash + anchor
 }
 
 // serveView answers a signed /docs/<docID>/<sig>/view with the document's

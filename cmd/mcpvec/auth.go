@@ -37,8 +37,9 @@ func (a authStore) Update(fn func(oauth.Tx) error) error {
 const insecureLoopbackClientsEnv = "MCPVEC_OAUTH_INSECURE_LOOPBACK_CLIENTS"
 
 // newAuthorizer builds the OAuth server of `serve --oauth` on the library.
-// The MCP endpoints under o.SecretPath are its resources.
-func newAuthorizer(e *env, db *store.DB, o *server.Options) (server.Authorizer, error) {
+// Its resources are the given URLs, or (nil) the MCP endpoints under
+// o.SecretPath.
+func newAuthorizer(e *env, db *store.DB, o *server.Options, resources []string) (*oauth.Server, error) {
 	if o.PublicURL == "" {
 		return nil, errors.New("--oauth needs --public-url: the https address clients reach (plain http only on a loopback address)")
 	}
@@ -52,9 +53,12 @@ func newAuthorizer(e *env, db *store.DB, o *server.Options) (server.Authorizer, 
 	if def, err := (&libFlags{}).path(e); err != nil || def != db.Path() {
 		cmd = fmt.Sprintf("mcpvec auth approve --db %s", db.Path())
 	}
+	if resources == nil {
+		resources = []string{base + prefix + "/mcp", base + prefix + "/sse"}
+	}
 	a, err := oauth.New(oauth.Config{
 		Issuer:         base,
-		Resources:      []string{base + prefix + "/mcp", base + prefix + "/sse"},
+		Resources:      resources,
 		Store:          authStore{db},
 		Logger:         slog.Default(),
 		ApproveCommand: cmd,

@@ -27,10 +27,13 @@ type libFlags struct {
 	// fileOnly ignores $MCPVEC_STORE: the command's library is the file
 	// (migrate, whose collection is --to or --from).
 	fileOnly bool
+	// libs are the --library flags (libnames.go).
+	libs libraryRefs
 }
 
 func (f *libFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.db, "db", "", "library file (default $MCPVEC_DB or ~/.local/share/mcpvec/library.db)")
+	fs.Var(&f.libs, "library", "`NAME[=PATH]`: serve: the library file PATH under /NAME/ (repeat it to serve several); other commands: the library a running serve serves as NAME, or the file PATH")
 	fs.StringVar(&f.store, "store", "", "library in a Weaviate collection instead of a file: weaviate://host:port/Collection or weaviates://… ($MCPVEC_STORE; API key $MCPVEC_WEAVIATE_API_KEY)")
 }
 
@@ -42,6 +45,9 @@ func (f *libFlags) registerCollection(fs *flag.FlagSet, e *env) {
 }
 
 func (f *libFlags) path(e *env) (string, error) {
+	if len(f.libs) > 0 {
+		return f.libraryPath(e)
+	}
 	p := f.db
 	if p == "" {
 		p = e.getenv("MCPVEC_DB")
@@ -69,7 +75,7 @@ type embedFlags struct {
 }
 
 func (f *embedFlags) register(fs *flag.FlagSet, e *env) {
-	fs.StringVar(&f.provider, "embedder", e.getenv("MCPVEC_EMBEDDER"), "embedder for a new library: hash (offline, default), ollama (a local Ollama) or openai (also any OpenAI-compatible server) ($MCPVEC_EMBEDDER)")
+	fs.StringVar(&f.provider, "embedder", e.getenv("MCPVEC_EMBEDDER"), "embedder for a new library: hash (offline, default), corpus (offline, fitted on the library once it has 2,000 passages), ollama (a local Ollama) or openai (also any OpenAI-compatible server) ($MCPVEC_EMBEDDER)")
 	fs.StringVar(&f.model, "embed-model", "", "embedding model (openai default text-embedding-3-small, ollama nomic-embed-text)")
 	fs.StringVar(&f.url, "embed-url", "", "embeddings server: an OpenAI-compatible base URL ($OPENAI_BASE_URL), or Ollama's address for --embedder ollama ($OLLAMA_HOST, default 127.0.0.1:11434)")
 	fs.IntVar(&f.dims, "dimensions", 0, "vector dimensions (hash: default 384; openai: shorten text-embedding-3 vectors)")
@@ -100,12 +106,13 @@ func (f *embedFlags) identity(e *env) embed.Identity {
 
 // newEmbedder builds the embedder for an identity (embed.Open) with the
 // user's options from the environment: $OPENAI_API_KEY,
-// $MCPVEC_EMBED_CONCURRENCY. A network embedder probes its server, so a
+// $MCPVEC_EMBED_CONCURRENCY; models is where the library keeps fitted
+// models (nil: not a file). A network embedder probes its server, so a
 // missing key or an unreachable server fails now.
-func newEmbedder(ctx context.Context, e *env, id embed.Identity) (embed.Embedder, error) {
+func newEmbedder(ctx context.Context, e *env, id embed.Identity, models embed.ModelStore) (embed.Embedder, error) {
 	return embed.Open(ctx, id, embed.Options{
 		APIKey: e.getenv("OPENAI_API_KEY"), APIKeyName: "OPENAI_API_KEY",
-		Concurrency: envInt(e, "MCPVEC_EMBED_CONCURRENCY", 0),
+		Concurrency: envInt(e, "MCPVEC_EMBED_CONCURRENCY", 0), Models: models,
 	})
 }
 
@@ -302,7 +309,7 @@ func (h *handle) loadEmbedder(ctx context.Context, e *env) error {
 		return err
 	}
 	if meta.Embedder != nil {
-		if h.emb, err = newEmbedder(ctx, e, embed.Identity(*meta.Embedder)); err != nil {
+		if h.emb, err = newEmbedder(ctx, e, embed.Identity(*meta.Embedder), modelStore(h.db)); err != nil {
 			return fmt.Errorf("embedder: %w", err)
 		}
 	}

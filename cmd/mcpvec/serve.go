@@ -50,6 +50,10 @@ type serveState struct {
 	// tel counts what the server does (/metrics); nil without serve's
 	// telemetry.
 	tel *telemetry.Telemetry
+	// name is the library's --library NAME ("" without one); web links
+	// its pages to the other libraries of a serve of several (nil: one).
+	name string
+	web  *webGroup
 }
 
 // embedder returns the served embedder. It is safe for concurrent use.
@@ -72,14 +76,17 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	var o server.Options
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
-	noWeb := fs.Bool("no-web", false, "do not serve the web page at /")
-	wf, rf, tf := registerWatch(fs), registerRerank(fs, e), registerTelemetry(fs, e)
+	noWeb, wf, rf, bf, tf := fs.Bool("no-web", false, "do not serve the web page at /"), registerWatch(fs), registerRerank(fs, e), registerBackups(fs), registerTelemetry(fs, e)
 	ro, err := parseServe(fs, args, e, wf, rf)
+	if err == nil && e.forwarded != nil {
+		err = errors.New("a server is already running on this library")
+	}
 	if err != nil {
 		return err
 	}
-	if e.forwarded != nil {
-		return errors.New("a server is already running on this library")
+	if len(lf.libs) > 1 {
+		return serveLibraries(ctx, e, &serveConfig{fs: fs, lf: lf, ef: ef, o: o, origins: origins, stdio: *stdio, secret: *secret,
+			readOnly: *readOnly, oauth: *useOAuth, noWeb: *noWeb, wf: wf, ro: ro, bf: bf})
 	}
 	h, err := openServed(ctx, e, lf, ef, readOnly, *stdio, fs)
 	if h == nil {
@@ -95,24 +102,21 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return failf("library summary: %w", err)
 	}
 	live := library.NewLive(reranked(h.lib, ro))
-	var ln net.Listener
-	if !*stdio {
-		if ln, err = listenFirst(&o); err != nil {
-			return err
-		}
-		defer ln.Close()
+	ln, err := listenUnless(*stdio, &o)
+	if err != nil {
+		return err
 	}
-	state := &serveState{db: h.db, path: h.docs.Path(), live: live, emb: h.emb, readOnly: *readOnly, holder: "serve", rerank: ro}
+	defer ln.Close()
+	state := &serveState{db: h.db, path: h.docs.Path(), live: live, emb: h.emb, readOnly: *readOnly, holder: "serve", rerank: ro, name: lf.libName()}
 	if *stdio {
 		state.holder = "serve --stdio" // a desktop app's, usually: named when it keeps another serve out
 	}
-	srv, stopTel, err := newServer(ctx, e, state, &o, !*stdio && !*noWeb, tf)
+	srv, stopTel, err := newServerWith(ctx, e, state, &o, !*stdio && !*noWeb, tf)
 	if err != nil {
 		return err
 	}
 	defer stopTel()
-	state.stream = srv.ServeStream
-	defer startLocal(ctx, e, state, wf)()
+	defer startLocal(ctx, e, state, wf, bf)()
 	announceRerank(ctx, e, h.docs, live.Current(), ro, *readOnly)
 	if *stdio {
 		slog.Info("serving MCP over stdio", "library", h.docs.Path())
@@ -144,24 +148,31 @@ func completeOptions(ctx context.Context, e *env, h *handle, o *server.Options, 
 	return nil
 }
 
-// startLocal starts what a library file's server runs beside MCP: the
+// startLocal starts what a library file's server runs beside MCP (and the
+// scheduled backups, backupsched.go): the
 // admin channel for forwarded commands and, with --watch, the folder
 // watcher. A Weaviate library needs neither (every process may write to it,
 // and sync needs a file), nor the periodic release of the file's mapped
 // pages (Live.ReleaseEvery). The returned func stops them.
-func startLocal(ctx context.Context, e *env, state *serveState, wf *watchFlags) (stop func()) {
+func startLocal(ctx context.Context, e *env, state *serveState, wf *watchFlags, bf *backupFlags) (stop func()) {
 	if state.db == nil {
 		if wf.on {
 			slog.Error("--watch needs a library file; serving without watching")
 		}
+		bf.refuse()
 		return func() {}
 	}
 	stopAdmin := listenAdmin(ctx, e, state)
+	if state.name != "" {
+		unrecord := recordLibraryName(e, state.name, state.db.Path())
+		stopAdmin = func(stop func()) func() { return func() { stop(); unrecord() } }(stopAdmin)
+	}
 	stopWatch := startWatch(ctx, e, state, wf)
+	stopBackups := bf.start(ctx, e, state)
 	rctx, stopRelease := context.WithCancel(ctx)
 	released := make(chan struct{})
 	go func() { defer close(released); state.live.ReleaseEvery(rctx, releaseInterval) }()
-	return func() { stopRelease(); <-released; stopWatch(); stopAdmin() }
+	return func() { stopBackups(); stopRelease(); <-released; stopWatch(); stopAdmin() }
 }
 
 // releaseInterval is how often serve hands the library file's pages that
@@ -178,6 +189,20 @@ func listenFirst(o *server.Options) (net.Listener, error) {
 	o.Addr = ln.Addr().String()
 	return ln, nil
 }
+
+// listenUnless is listenFirst unless stdio, when it returns a listener
+// that only closes.
+func listenUnless(stdio bool, o *server.Options) (net.Listener, error) {
+	if stdio {
+		return noListener{}, nil
+	}
+	return listenFirst(o)
+}
+
+// noListener is the listener of serve --stdio: it is never served.
+type noListener struct{ net.Listener }
+
+func (noListener) Close() error { return nil }
 
 // serveFlags registers serve's own flags into o and origins and returns
 // the switches serve reads itself.
@@ -296,9 +321,12 @@ func setupOAuth(e *env, h *handle, o *server.Options, on, readOnly bool) error {
 	if h.db == nil {
 		return errOAuthNeedsFile
 	}
-	var err error
-	o.Auth, err = newAuthorizer(e, h.db, o)
-	return err
+	a, err := newAuthorizer(e, h.db, o, nil)
+	if err != nil {
+		return err
+	}
+	o.Auth = a
+	return nil
 }
 
 func printURLs(w io.Writer, urls []string, path string, o server.Options) {
@@ -306,16 +334,21 @@ func printURLs(w io.Writer, urls []string, path string, o server.Options) {
 	for _, u := range urls {
 		fmt.Fprintf(w, "  %s\n", u)
 	}
+	printServeNotes(w, o)
+	if o.Web != nil && len(urls) > 0 {
+		local := strings.TrimSuffix(strings.TrimSuffix(urls[len(urls)-1], "/"), "/sse")
+		fmt.Fprintf(w, "Web page: %s/\n", strings.TrimSuffix(local, "/"+o.SecretPath))
+	}
+}
+
+// printServeNotes prints who can use the printed URLs and what they need.
+func printServeNotes(w io.Writer, o server.Options) {
 	fmt.Fprintln(w, clientsHint(o)+" Ctrl-C stops.")
 	if o.Token != "" {
 		fmt.Fprintln(w, "Clients must send the header: Authorization: Bearer <your --token>")
 	}
 	if o.SecretPath != "" {
 		fmt.Fprintln(w, "The k-… path is a password: share the URL only with your connector.")
-	}
-	if o.Web != nil && len(urls) > 0 {
-		local := strings.TrimSuffix(strings.TrimSuffix(urls[len(urls)-1], "/"), "/sse")
-		fmt.Fprintf(w, "Web page: %s/\n", strings.TrimSuffix(local, "/"+o.SecretPath))
 	}
 }
 

@@ -72,6 +72,21 @@ func (f *telemetryFlags) start(ctx context.Context, e *env, o *server.Options, s
 	return func() { stopMetrics(); tp.Stop() }, nil
 }
 
+// newServerWith is newServer with the metrics, access log and traces tf
+// asks for, the server serving st's forwarded stdio sessions; stop ends
+// the telemetry.
+func newServerWith(ctx context.Context, e *env, st *serveState, o *server.Options, withWeb bool, tf *telemetryFlags) (srv *server.Server, stop func(), err error) {
+	if stop, err = tf.start(ctx, e, o, st); err != nil {
+		return nil, nil, err
+	}
+	if srv, err = newServer(e, st, o, withWeb); err != nil {
+		stop()
+		return nil, nil, err
+	}
+	st.stream = srv.ServeStream
+	return srv, stop, nil
+}
+
 // chainObserve returns an observer telling a, when set, then b.
 func chainObserve(a, b func(server.Call)) func(server.Call) {
 	if a == nil {

@@ -18,7 +18,7 @@ import (
 // "" for the embedded library file.
 func (f *libFlags) storeURL(e *env) (string, error) {
 	u := f.store
-	if f.fileOnly {
+	if f.fileOnly || len(f.libs) > 0 { // --library names a file
 		return "", nil
 	}
 	if u == "" {

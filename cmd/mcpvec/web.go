@@ -14,7 +14,6 @@ import (
 	"github.com/mcpvec/mcpvec/ingest"
 	isync "github.com/mcpvec/mcpvec/ingest/sync"
 	"github.com/mcpvec/mcpvec/server"
-	"github.com/mcpvec/mcpvec/server/oauth"
 	"github.com/mcpvec/mcpvec/server/web"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -26,27 +25,23 @@ type webSetup struct {
 	srv     *server.Server
 }
 
-// newServer makes the server for st, with the web page when withWeb and
-// the metrics, access log and traces tf asks for; stop ends the latter.
-func newServer(ctx context.Context, e *env, st *serveState, o *server.Options, withWeb bool, tf *telemetryFlags) (srv *server.Server, stop func(), err error) {
-	if stop, err = tf.start(ctx, e, o, st); err != nil {
-		return nil, nil, err
-	}
+// newServer makes the server for st, with the web page when withWeb.
+func newServer(e *env, st *serveState, o *server.Options, withWeb bool) (*server.Server, error) {
 	var ws *webSetup
 	if withWeb {
+		var err error
 		if ws, err = newWeb(e, st, o); err != nil {
-			stop()
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	if srv, err = server.New(st.live, *o); err != nil {
-		stop()
-		return nil, nil, err
+	srv, err := server.New(st.live, *o)
+	if err != nil {
+		return nil, err
 	}
 	if ws != nil {
 		ws.srv = srv
 	}
-	return srv, stop, nil
+	return srv, nil
 }
 
 // newWeb builds the web interface for a server with options o on st's
@@ -80,9 +75,10 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 		Activity:    act,
 		Logger:      slog.Default(),
 	}
-	if o.SecretPath != "" {
-		wo.MCPPath = "/" + o.SecretPath + "/mcp"
+	if wo.MCPPath = o.Mount + "/mcp"; o.SecretPath != "" {
+		wo.MCPPath = o.Mount + "/" + o.SecretPath + "/mcp"
 	}
+	st.web.join(&wo, o.Mount)
 	if st.db != nil { // uploads and sync roots live beside a library file
 		wo.Ingest, wo.Resync = uploadIngest(e, st), resync(e, st)
 		wo.UploadDir = uploadDir(st) // received there, then renamed in place
@@ -91,16 +87,42 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 	if st.emb != nil {
 		wo.Embedder = st.emb.Identity().String()
 	}
-	if a, ok := o.Auth.(*oauth.Server); ok {
+	if a, ok := o.Auth.(interface {
+		VerifyOwner(*http.Request, string) error
+	}); ok { // *oauth.Server, or one library's *oauth.Resource
 		wo.CheckOwner = a.VerifyOwner
 	}
 	h, err := web.New(wo)
 	if err != nil {
 		return nil, fmt.Errorf("web interface: %w", err)
 	}
+	st.web.joined(h)
 	ws.handler = h
 	o.Web = h
 	return ws, nil
+}
+
+// webGroup links the web pages of a serve of several libraries: the
+// switcher, and one sign-in (the first library's sessions) for all. A nil
+// *webGroup is one library's.
+type webGroup struct {
+	links []web.LibraryLink
+	first *web.Handler
+}
+
+// join sets the options of the pages of the library under mount.
+func (g *webGroup) join(wo *web.Options, mount string) {
+	if g != nil {
+		wo.Base, wo.Libraries, wo.Share = mount, g.links, g.first
+	}
+}
+
+// joined records h, the first library's pages: the others share its
+// sessions.
+func (g *webGroup) joined(h *web.Handler) {
+	if g != nil && g.first == nil {
+		g.first = h
+	}
 }
 
 // rootPaths lists the folders `mcpvec sync` remembers.

@@ -59,6 +59,11 @@ func (s *Server) serveServerMetadata(w http.ResponseWriter, r *http.Request) {
 // an error matching ErrNoToken or ErrInvalidToken, or a store error. It
 // records the grant's last use (at most once a minute).
 func (s *Server) Authenticate(r *http.Request) error {
+	return s.authenticate(r, s.audiences)
+}
+
+// authenticate is Authenticate accepting the resources in allowed.
+func (s *Server) authenticate(r *http.Request, allowed map[string]bool) error {
 	tok, ok := bearerToken(r)
 	if !ok {
 		return ErrNoToken
@@ -76,7 +81,7 @@ func (s *Server) Authenticate(r *http.Request) error {
 		if found, err = getJSON(tx, kindGrant, t.GrantID, &g); err != nil || !found {
 			return errors.Join(fmt.Errorf("%w: revoked", ErrInvalidToken), err)
 		}
-		if !s.audiences[g.Resource] {
+		if !allowed[g.Resource] {
 			return fmt.Errorf("%w: issued for %q", ErrInvalidToken, g.Resource)
 		}
 		return nil

@@ -52,7 +52,7 @@ func (h *Handler) documentPage(w http.ResponseWriter, r *http.Request) {
 	if p := r.URL.Query().Get("page"); p != "" {
 		n, _ := strconv.Atoi(p)
 		n = min(max(n, 1), max(len(d.Pages), 1))
-		http.Redirect(w, r, "/ui/doc/"+url.PathEscape(id)+"#page-"+strconv.Itoa(n), http.StatusSeeOther)
+		http.Redirect(w, r, h.opts.Base+"/ui/doc/"+url.PathEscape(id)+"#page-"+strconv.Itoa(n), http.StatusSeeOther)
 		return
 	}
 	d.FoldList = len(d.Pages) > foldUnits

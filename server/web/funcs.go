@@ -92,3 +92,9 @@ func formatCount(n int) string {
 	}
 	return s
 }
+
+// baseFuncs are the template functions of one handler: base is
+// Options.Base, which every link and form action starts with.
+func (h *Handler) baseFuncs() template.FuncMap {
+	return template.FuncMap{"base": func() string { return h.opts.Base }}
+}

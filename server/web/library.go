@@ -72,7 +72,7 @@ func (h *Handler) libraryPage(w http.ResponseWriter, r *http.Request) {
 		return sorts[d.Sort](a, b)
 	})
 	d.Shown = len(d.Docs)
-	d.paginate(r)
+	d.paginate(r, h.opts.Base)
 	for i := range d.Docs {
 		h.cite(r, &d.Docs[i])
 	}
@@ -87,8 +87,8 @@ var libraryPageSize = 200
 
 // paginate keeps the rows of the page r asks for (?page=N, from 1; out of
 // range is the nearest page) and links the pages before and after it with
-// the same filter and order.
-func (d *libraryData) paginate(r *http.Request) {
+// the same filter and order, under base (Options.Base).
+func (d *libraryData) paginate(r *http.Request, base string) {
 	d.PageCount = max(1, (d.Shown+libraryPageSize-1)/libraryPageSize)
 	q := r.URL.Query()
 	p, _ := strconv.Atoi(q.Get("page"))
@@ -98,7 +98,7 @@ func (d *libraryData) paginate(r *http.Request) {
 	d.Docs, d.From, d.To = d.Docs[lo:hi], lo+1, hi
 	link := func(page int) string {
 		q.Set("page", strconv.Itoa(page))
-		return "/?" + q.Encode()
+		return base + "/?" + q.Encode()
 	}
 	if d.Page > 1 {
 		d.PrevURL = link(d.Page - 1)

@@ -71,7 +71,7 @@ func (d *searchData) link(more bool) {
 		d.From, d.To = d.Hits[0].Rank, d.Hits[len(d.Hits)-1].Rank
 	}
 	page := func(n int) string {
-		return "/ui/search?" + url.Values{"q": {d.Q}, "mode": {d.Mode}, "page": {strconv.Itoa(n)}}.Encode()
+		return "search?" + url.Values{"q": {d.Q}, "mode": {d.Mode}, "page": {strconv.Itoa(n)}}.Encode()
 	}
 	switch {
 	case d.Page > 1 && len(d.Hits) == 0: // past the end: back to the start

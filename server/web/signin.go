@@ -75,7 +75,7 @@ func (h *Handler) owner(next http.HandlerFunc) http.HandlerFunc {
 			http.Error(w, "forbidden: sign in first", http.StatusForbidden)
 			return
 		}
-		http.Redirect(w, r, "/ui/signin", http.StatusSeeOther)
+		http.Redirect(w, r, h.opts.Base+"/ui/signin", http.StatusSeeOther)
 	}
 }
 
@@ -109,7 +109,7 @@ func (h *Handler) signin(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h.sessions.rotate(w, r, sessionOf(r), true)
-	http.Redirect(w, r, "/", http.StatusSeeOther)
+	http.Redirect(w, r, h.opts.Base+"/", http.StatusSeeOther)
 }
 
 var errWrongSecret = errors.New("wrong passphrase or token")
@@ -132,5 +132,5 @@ func (h *Handler) checkPassphrase(r *http.Request, secret string) error {
 
 func (h *Handler) signout(w http.ResponseWriter, r *http.Request) {
 	h.sessions.rotate(w, r, sessionOf(r), false)
-	http.Redirect(w, r, "/ui/signin", http.StatusSeeOther)
+	http.Redirect(w, r, h.opts.Base+"/ui/signin", http.StatusSeeOther)
 }

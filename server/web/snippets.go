@@ -32,6 +32,14 @@ type connectData struct {
 	Desktop, ClaudeCode, Codex string
 	Test                       *testResult
 	Query                      string
+	// Libraries are every library's endpoint when the server has several.
+	Libraries []libraryEndpoint
+}
+
+// libraryEndpoint is one library's streamable HTTP URL on the Connect page.
+type libraryEndpoint struct {
+	Name, URL string
+	Current   bool
 }
 
 func (h *Handler) connectData(r *http.Request) connectData {
@@ -39,7 +47,7 @@ func (h *Handler) connectData(r *http.Request) connectData {
 	o := h.opts
 	d := connectData{MCPURL: b + o.MCPPath, SSEURL: b + strings.TrimSuffix(o.MCPPath, "/mcp") + "/sse/",
 		OAuth: o.CheckOwner != nil, Token: o.Token != "", Public: o.PublicURL != "" && !loopbackURL(o.PublicURL),
-		SecretPath: o.MCPPath != "/mcp", LibraryPath: o.LibraryPath, Command: o.Command}
+		SecretPath: strings.TrimSuffix(o.MCPPath, "/mcp") != o.Base, LibraryPath: o.LibraryPath, Command: o.Command}
 	if d.Command == "" {
 		d.Command = "mcpvec"
 	}
@@ -47,9 +55,16 @@ func (h *Handler) connectData(r *http.Request) connectData {
 	if d.LibraryPath != "" {
 		stdio = append(stdio, "--db", d.LibraryPath)
 	}
-	d.Desktop = indent(map[string]any{"mcpServers": map[string]any{"mcpvec": map[string]any{"command": stdio[0], "args": stdio[1:]}}})
-	d.ClaudeCode = "claude mcp add mcpvec -- " + shellJoin(stdio)
-	d.Codex = "[mcp_servers.mcpvec]\ncommand = " + jsonString(stdio[0]) + "\nargs = [" + strings.Join(mapStrings(stdio[1:], jsonString), ", ") + "]"
+	name := "mcpvec" // one entry per library in the apps' configurations
+	if len(o.Libraries) > 1 {
+		name += "-" + strings.TrimPrefix(o.Base, "/")
+		for _, l := range o.Libraries {
+			d.Libraries = append(d.Libraries, libraryEndpoint{Name: l.Name, URL: b + l.MCPPath, Current: l.Base == o.Base})
+		}
+	}
+	d.Desktop = indent(map[string]any{"mcpServers": map[string]any{name: map[string]any{"command": stdio[0], "args": stdio[1:]}}})
+	d.ClaudeCode = "claude mcp add " + name + " -- " + shellJoin(stdio)
+	d.Codex = "[mcp_servers." + name + "]\ncommand = " + jsonString(stdio[0]) + "\nargs = [" + strings.Join(mapStrings(stdio[1:], jsonString), ", ") + "]"
 	local := o.Addr
 	if local == "" {
 		local = r.Host
@@ -86,7 +101,11 @@ func loopbackURL(u string) bool {
 // --public-url set to the tunnel placeholder unless extra sets it.
 func (h *Handler) serveCommand(d connectData, host string, extra ...string) string {
 	args := []string{d.Command, "serve"}
-	if d.LibraryPath != "" {
+	if libs := h.opts.Libraries; len(libs) > 1 {
+		for _, l := range libs {
+			args = append(args, "--library", l.Name+"="+l.Path)
+		}
+	} else if d.LibraryPath != "" {
 		args = append(args, "--db", d.LibraryPath)
 	}
 	if host != "127.0.0.1:8080" && host != "localhost:8080" {

@@ -89,7 +89,21 @@ type Options struct {
 	Activity *Activity
 	// Logger receives errors; nil means slog.Default().
 	Logger *slog.Logger
+	// Base is "" or the path the handler is served under when the server
+	// serves several libraries ("/papers", stripped before the handler
+	// sees a request); its links and redirects carry it.
+	Base string
+	// Libraries are the libraries of the server, for the switcher in the
+	// header (shown when there are two or more); Base picks this one.
+	Libraries []LibraryLink
+	// Share, when set, is another library's Handler of the same server
+	// whose sessions this one uses: one sign-in opens every library.
+	Share *Handler
 }
+
+// LibraryLink is one library of a server: its name, its pages' Base, its
+// file (for the Connect page's commands) and its MCPPath.
+type LibraryLink struct{ Name, Base, Path, MCPPath string }
 
 // ErrBadOption is returned by New for missing required Options.
 var ErrBadOption = errors.New("web: invalid option")
@@ -132,6 +146,9 @@ func New(opts Options) (*Handler, error) {
 	opts.Exposed = opts.Exposed || opts.Token != "" || opts.CheckOwner != nil
 	h := &Handler{opts: opts, log: opts.Logger, sessions: newSessions(),
 		limiter: newLimiter(5, 100, time.Minute), uploads: client.NewGate(uploadsPerClient, uploadsInAll)}
+	if opts.Share != nil {
+		h.sessions, h.limiter = opts.Share.sessions, opts.Share.limiter
+	}
 	if err := h.parseTemplates(); err != nil {
 		return nil, err
 	}
@@ -143,7 +160,7 @@ func (h *Handler) parseTemplates() error {
 	names := []string{"library", "document", "search", "add", "connect", "activity", "signin", "message"}
 	h.pages = map[string]*template.Template{}
 	for _, n := range names {
-		t, err := template.New(n).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+n+".html")
+		t, err := template.New(n).Funcs(funcs).Funcs(h.baseFuncs()).ParseFS(templateFS, "templates/layout.html", "templates/"+n+".html")
 		if err != nil {
 			return fmt.Errorf("template %s: %w", n, err)
 		}
@@ -202,11 +219,17 @@ type page struct {
 	Owner   bool // signed in, or not exposed
 	Exposed bool
 	Data    any
+	// Libraries is the switcher (nil with one library); Base is this one's.
+	Libraries []LibraryLink
+	Base      string
 }
 
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name, title string, data any) {
 	sess := sessionOf(r)
-	p := page{Title: title, Nav: name, CSRF: sess.csrf, Owner: !h.opts.Exposed || sess.isOwner(), Exposed: h.opts.Exposed, Data: data}
+	p := page{Title: title, Nav: name, CSRF: sess.csrf, Owner: !h.opts.Exposed || sess.isOwner(), Exposed: h.opts.Exposed, Data: data, Base: h.opts.Base}
+	if len(h.opts.Libraries) > 1 {
+		p.Libraries = h.opts.Libraries
+	}
 	var buf bytes.Buffer
 	if err := h.pages[name].ExecuteTemplate(&buf, "layout", p); err != nil {
 		h.log.Error("web: render", "page", name, "err", err)

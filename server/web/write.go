@@ -65,7 +65,7 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err == nil:
 		h.log.Info("web: removed document", "id", id, "passages", n)
-		http.Redirect(w, r, "/?removed="+url.QueryEscape(id), http.StatusSeeOther)
+		http.Redirect(w, r, h.opts.Base+"/?removed="+url.QueryEscape(id), http.StatusSeeOther)
 	case errors.Is(err, library.ErrNotFound):
 		h.message(w, r, http.StatusNotFound, "Not found", "No document has that id.")
 	default:
