@@ -87,10 +87,13 @@ func newServerWith(ctx context.Context, e *env, st *serveState, o *server.Option
 	return srv, stop, nil
 }
 
-// chainObserve returns an observer telling a, when set, then b.
+// chainObserve returns an observer telling a then b, each when set.
 func chainObserve(a, b func(server.Call)) func(server.Call) {
-	if a == nil {
+	switch {
+	case a == nil:
 		return b
+	case b == nil:
+		return a
 	}
 	return func(c server.Call) { a(c); b(c) }
 }
