@@ -31,6 +31,7 @@ import (
 // keep, when not nil, is the test of the query's phrases and exclusions:
 // a passage that fails it is skipped.
 func (l *Library) results(ctx context.Context, terms *termSet, keep *query.Passage, hits []Hit, k int) (*SearchResponse, error) {
+	defer stagesOf(ctx).timed(StageSnippets)()
 	resp := &SearchResponse{Results: make([]SearchResult, 0, min(k, len(hits)))}
 	docs := map[string]*store.Document{}
 	sel := selection{terms: terms, keep: keep, maxChars: l.opts.SnippetChars, lent: l.caps.lend != nil, seen: map[textKey]bool{},

@@ -203,6 +203,7 @@ func retrievers(c Candidates) map[uint64]string {
 // came from. q.Tokens are analysis.Tokenize(q.Text) or nil; rank embeds
 // q.Text for the vector and hybrid modes.
 func (l *Library) rank(ctx context.Context, q Query) ([]Hit, Candidates, error) {
+	defer stagesOf(ctx).timed(StageFirst)()
 	query, mode := q.Text, q.Mode
 	vectors := false
 	if (mode == Vector || mode == Hybrid) && l.emb != nil {

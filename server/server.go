@@ -169,6 +169,10 @@ type Options struct {
 	// Observe, when set, is told of every tool call after it finishes. It
 	// must be safe for concurrent use and return quickly.
 	Observe func(Call)
+	// Access, when set, hears every HTTP request once answered, like Observe.
+	Access func(Request)
+	// Metrics, when set, is served at /metrics behind /mcp's credential.
+	Metrics http.Handler
 }
 
 // Server serves a Library over MCP (streamable HTTP, SSE, stdio) and serves
@@ -219,6 +223,7 @@ func New(lib Library, opts Options) (*Server, error) {
 	}
 	s.intro = instructionCache{text: Instructions(sum), at: time.Now(), ttl: instructionsTTL}
 	hooks := &mcpserver.Hooks{}
+	hooks.AddBeforeAny(noteMethod)
 	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
 		res.Instructions = s.instructions(ctx)
 	})
@@ -372,12 +377,13 @@ func (s *Server) buildHandler() {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok\n")
 	})
+	s.mountMetrics(mcpMux)
 	root := http.NewServeMux()
 	root.Handle(s.mount+"/docs/", http.HandlerFunc(s.serveDoc))
 	s.mountAuth(root)
 	s.mountWeb(root)
 	root.Handle("/", s.requireAuth(mcpMux))
-	s.handler = s.recoverPanics(s.guard(s.readBody(root)))
+	s.handler = s.access(s.recoverPanics(s.guard(s.readBody(root))))
 }
 
 // streamDeadlines gives every write of a streamable HTTP response a write

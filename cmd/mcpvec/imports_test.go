@@ -90,6 +90,9 @@ func TestImportLayering(t *testing.T) {
 		// The web interface reads and writes through the live library; uploads
 		// reach ingest only through the func cmd passes it.
 		"server/web": {"server", "library", "server/oauth", "store", "server/internal/client", "server/internal/loopback", "internal/bytesize"},
+		// Metrics, access log and traces from what the server observes; only
+		// cmd wires it, so Prometheus and OpenTelemetry stay out of the rest.
+		"server/telemetry": {"server", "library"},
 		// Who a request is from, for per-client limits: a leaf the server and
 		// the web page share.
 		"server/internal/client": {"server/internal/loopback"},

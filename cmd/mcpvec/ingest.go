@@ -112,6 +112,7 @@ func ingestFiles(ctx context.Context, e *env, h *handle, paths []string, xo extr
 		opts.Progress = newProgressLine(to, embedNote(w, h.emb, time.Now()))
 	}
 	sum, runErr := ingest.New(w, ex, w.Embedder(), opts).Run(ctx, paths)
+	countWritten(e.forwarded, "ingest", sum.Ingested, 0)
 	// The save keeps what was stored when ctx ended the run (Ctrl-C).
 	if err := w.Finish(context.WithoutCancel(ctx), runErr == nil && len(sum.Failed) == 0); err != nil {
 		return err

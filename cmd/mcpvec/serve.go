@@ -20,6 +20,7 @@ import (
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/server/admin"
+	"github.com/mcpvec/mcpvec/server/telemetry"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -46,6 +47,9 @@ type serveState struct {
 	// embMu guards emb once serving: a forwarded reindex swaps it while
 	// forwarded reads and the watcher use it.
 	embMu sync.Mutex
+	// tel counts what the server does (/metrics); nil without serve's
+	// telemetry.
+	tel *telemetry.Telemetry
 	// name is the library's --library NAME ("" without one); web links
 	// its pages to the other libraries of a serve of several (nil: one).
 	name string
@@ -72,7 +76,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	var o server.Options
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
-	noWeb, wf, rf, bf := fs.Bool("no-web", false, "do not serve the web page at /"), registerWatch(fs), registerRerank(fs, e), registerBackups(fs)
+	noWeb, wf, rf, bf, tf := fs.Bool("no-web", false, "do not serve the web page at /"), registerWatch(fs), registerRerank(fs, e), registerBackups(fs), registerTelemetry(fs, e)
 	ro, err := parseServe(fs, args, e, wf, rf)
 	if err == nil && e.forwarded != nil {
 		err = errors.New("a server is already running on this library")
@@ -107,11 +111,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *stdio {
 		state.holder = "serve --stdio" // a desktop app's, usually: named when it keeps another serve out
 	}
-	srv, err := newServer(e, state, &o, !*stdio && !*noWeb)
+	srv, stopTel, err := newServerWith(ctx, e, state, &o, !*stdio && !*noWeb, tf)
 	if err != nil {
 		return err
 	}
-	state.stream = srv.ServeStream
+	defer stopTel()
 	defer startLocal(ctx, e, state, wf, bf)()
 	announceRerank(ctx, e, h.docs, live.Current(), ro, *readOnly)
 	if *stdio {
