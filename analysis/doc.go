@@ -7,8 +7,11 @@
 //
 //   - Tokenize makes BM25 index terms (below); TokenizerVersion and
 //     AnalyzerName name its rules where terms are stored.
-//   - Words makes the hash embedder's words, Stem stems a plain word like
-//     Tokenize does (through a cache both share).
+//   - Words makes the hash embedder's words (CJK runs as bigrams; WordsWhole
+//     is the hash-v2 rule), Stem stems a plain word like Tokenize does
+//     (through a cache both share).
+//   - Detect and CountStopWords tell a text's language, TokenizeAs
+//     tokenises it as a given one.
 //   - EstimateTokens and TruncateTokens count and cut text in approximate
 //     cl100k_base tokens; Atomize, RuneCost and AtomCost expose the atoms the
 //     estimate prices, so the chunker cuts where the estimate counts.
@@ -20,9 +23,17 @@
 //
 // # Tokens
 //
-// Tokenize folds case, splits on Unicode letters and digits, drops the
-// Snowball English stopwords and stems with the Snowball English stemmer
-// (github.com/kljensen/snowball). A compound span such as
+// Tokenize reads a text in its language (Detect: stop-word counts over its
+// first 120 words; English unless another language is clear), folds case,
+// splits on Unicode letters and digits, drops the language's stop words and
+// stems: English with the Snowball English stemmer
+// (github.com/kljensen/snowball) on plain ASCII words, exactly as before
+// languages were told apart; German, French, Spanish, Italian, Portuguese,
+// Dutch and Russian with their Snowball stemmers
+// (github.com/blevesearch/snowballstem), giving the word beside its stem
+// where they differ. Runs of Han, Hiragana, Katakana, Hangul, Thai, Lao,
+// Khmer and Myanmar give their overlapping character bigrams and each
+// character (東京都 → 東 東京 京 京都 都). A compound span such as
 // BZ2_bzDecompressInit, --leak-check=full, v1.2.3, IL-6 or errno=ENOENT
 // yields its parts (split at punctuation and camelCase, stemmed) plus the
 // whole span and each sub-span between '_', '.', '=', ':', '/', '@', '+',

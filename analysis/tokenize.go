@@ -10,40 +10,56 @@ import (
 
 // TokenizerVersion names the rules of Tokenize. index/lexical stores it
 // with persisted term records; when it changes, its Load re-tokenises every
-// passage.
-const TokenizerVersion = "lexical-tok-v1"
+// passage. v2: CJK runs as bigrams, languages other than English stemmed.
+const TokenizerVersion = "lexical-tok-v2"
 
 // AnalyzerName names Tokenize's terms where a store outside index/lexical
 // keeps them: a Weaviate collection records it when created and refuses to
 // be opened with terms of another name, rather than being searched wrongly.
 // It is what every mcpvec command opens collections with; a change to the
 // rules of Tokenize needs a new name as it needs a new TokenizerVersion.
-const AnalyzerName = "mcpvec-lexical-1"
+const AnalyzerName = "mcpvec-lexical-2"
+
+// CompatibleAnalyzers name the earlier versions of Tokenize whose terms
+// AnalyzerName's still match in the main: v1 differs only in CJK runs
+// (characters, not bigrams) and in stemming other languages than English
+// as English. A Weaviate collection indexed with one is opened with a
+// warning instead of refused.
+var CompatibleAnalyzers = []string{"mcpvec-lexical-1"}
 
 // maxTokenBytes caps one token; longer runs (base64, hashes) are cut so a
 // single blob cannot bloat the dictionary.
 const maxTokenBytes = 64
 
-// Tokenize splits text into index terms: Unicode letters and digits, case
-// folded, English stopwords dropped, words stemmed with the Snowball English
-// stemmer. Compound spans such as BZ2_bzDecompressInit, --leak-check=full,
-// v1.2.3 or IL-6 yield their parts (split at punctuation and camelCase) and,
-// additionally, the whole span and its sub-spans, so both an exact identifier
-// and its words match. Han, Hiragana, Katakana, Thai and similar scripts
-// written without spaces yield one term per character. Tokenize is safe for
-// concurrent use and never returns an error; empty input gives nil.
-func Tokenize(text string) []string {
+// Tokenize splits text into index terms by the rules of its language
+// (Detect): TokenizeAs(text, Detect(text)). It is safe for concurrent use
+// and never returns an error; empty input gives nil.
+func Tokenize(text string) []string { return TokenizeAs(text, Detect(text)) }
+
+// TokenizeAs splits text into index terms: Unicode letters and digits,
+// case folded, lang's stop words dropped, words stemmed with lang's
+// Snowball stemmer (English: the English stopwords and stemmer, on plain
+// ASCII words only, as before languages were told apart). Compound spans
+// such as BZ2_bzDecompressInit, --leak-check=full, v1.2.3 or IL-6 yield
+// their parts (split at punctuation and camelCase) and, additionally, the
+// whole span and its sub-spans, so both an exact identifier and its words
+// match. Runs of Han, Hiragana, Katakana, Hangul, Thai and similar scripts
+// written without spaces yield overlapping character bigrams and each
+// character (appendRun). TokenizeAs is safe for concurrent use; empty
+// input gives nil.
+func TokenizeAs(text string, lang Language) []string {
 	var out []string
 	i := 0
 	for i < len(text) {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case isUnspaced(r):
-			out = append(out, string(unicode.ToLower(r)))
-			i += size
+			end := unspacedEnd(text, i)
+			out = appendRun(out, text[i:end])
+			i = end
 		case isWordRune(r):
 			end := spanEnd(text, i)
-			out = appendSpan(out, text[i:end])
+			out = appendSpan(out, text[i:end], lang)
 			i = end
 		default:
 			i += size
@@ -59,17 +75,6 @@ func IsWordRune(r rune) bool { return isWordRune(r) }
 // isWordRune reports whether r can be part of a word.
 func isWordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
-}
-
-// IsUnspaced reports whether r is of a script written without spaces,
-// which Tokenize makes one term per character.
-func IsUnspaced(r rune) bool { return isUnspaced(r) }
-
-// isUnspaced reports scripts that do not separate words with spaces; each
-// character becomes its own term (a crude but predictable fallback).
-func isUnspaced(r rune) bool {
-	return r >= 0x2E80 && (unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana,
-		unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar))
 }
 
 // isJoiner reports punctuation that keeps a compound span together when it
@@ -120,40 +125,38 @@ func spanEnd(text string, start int) int {
 }
 
 // appendSpan emits the terms of one compound span.
-func appendSpan(out []string, span string) []string {
+func appendSpan(out []string, span string, lang Language) []string {
 	if isNumber(span) {
 		return appendTerm(out, strings.ReplaceAll(span, ",", ""))
 	}
 	if isPlainWord(span) {
 		// What appendSplit makes of it, without splitting: one segment of
 		// one word (most spans; splitting allocates for every span).
-		return appendTerm(out, normWord(span))
+		return appendNorm(out, span, lang)
 	}
-	return appendSplit(out, span)
+	return appendSplit(out, span, lang)
 }
 
 // appendSplit emits the terms of a span that is not a number: its words
 // (split at joiners, hyphens and camelCase), each segment of more than one
 // word whole (unless it is the span), and the span whole when it has more
 // than one word.
-func appendSplit(out []string, span string) []string {
+func appendSplit(out []string, span string, lang Language) []string {
 	span = strings.ReplaceAll(span, ",", "")
 	lower := strings.ToLower(span)
 	parts := 0
 	for _, seg := range splitSegments(span) {
 		words := splitWords(seg)
 		for _, w := range words {
-			if t := normWord(w); t != "" {
-				out = appendTerm(out, t)
-			}
+			out = appendNorm(out, w, lang)
 		}
 		parts += len(words)
 		if len(words) > 1 && seg != span {
-			out = appendTerm(out, wholeForm(strings.ToLower(seg)))
+			out = appendTerm(out, wholeForm(strings.ToLower(seg), lang))
 		}
 	}
 	if parts > 1 {
-		out = appendTerm(out, wholeForm(lower))
+		out = appendTerm(out, wholeForm(lower, lang))
 	}
 	return out
 }
@@ -228,31 +231,76 @@ func appendCamel(words []string, s string) []string {
 	return append(words, string(rs[start:]))
 }
 
-// normWord folds case, drops stopwords and stems plain ASCII words.
-func normWord(w string) string {
+// keepSurface makes a word of another language than English give its
+// lower-cased form beside its stem when they differ.
+var keepSurface = true
+
+// appendNorm appends the term of the word w (normWord), and its
+// lower-cased form when keepSurface and it differs.
+func appendNorm(out []string, w string, lang Language) []string {
+	t := normWord(w, lang)
+	if t == "" {
+		return out
+	}
+	out = appendTerm(out, t)
+	if keepSurface && lang != English {
+		if l := strings.ToLower(w); l != t {
+			out = appendTerm(out, l)
+		}
+	}
+	return out
+}
+
+// normWord folds case, drops lang's stopwords and stems plain words.
+func normWord(w string, lang Language) string {
 	w = strings.ToLower(w)
-	if english.IsStopWord(w) {
+	if lang == English {
+		if english.IsStopWord(w) {
+			return ""
+		}
+		if isASCIILetters(w) && len(w) > 2 {
+			return stem(w)
+		}
+		return w
+	}
+	if isStopWordOf(w, lang) {
 		return ""
 	}
-	if isASCIILetters(w) && len(w) > 2 {
-		return stem(w)
-	}
-	return w
+	return stemOther(w, lang)
 }
 
 // wholeForm normalises a compound for exact matching: hyphens dropped (so
 // cross-linking, crosslinking and IL-6/IL6 meet) and plain words stemmed.
-func wholeForm(s string) string {
+func wholeForm(s string, lang Language) string {
 	s = strings.Map(func(r rune) rune {
 		if isHyphen(r) {
 			return -1
 		}
 		return r
 	}, s)
+	if lang != English {
+		return stemOther(s, lang)
+	}
 	if isASCIILetters(s) && len(s) > 2 {
 		return stem(s)
 	}
 	return s
+}
+
+// stemOther stems w with lang's stemmer (not English) when it is a word
+// of lang's script, letters only, of three characters or more.
+func stemOther(w string, lang Language) string {
+	n := 0
+	for _, r := range w {
+		if !unicode.IsLetter(r) || (lang == Russian) != unicode.Is(unicode.Cyrillic, r) {
+			return w
+		}
+		n++
+	}
+	if n < 3 {
+		return w
+	}
+	return stemAs(lang, w)
 }
 
 func isASCIILetters(s string) bool {

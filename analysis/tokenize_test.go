@@ -25,7 +25,7 @@ func TestTokenize(t *testing.T) {
 		{"HTTPServer", []string{"http", "server", "httpserver"}},
 		{"errno=ENOENT E_NOTFOUND", []string{"errno", "enoent", "errno=enoent", "e", "notfound", "e_notfound"}},
 		{"CAFÉ Naïve", []string{"café", "naïve"}},
-		{"日本語", []string{"日", "本", "語"}},
+		{"日本語", []string{"日", "日本", "本", "本語", "語"}},
 		{"end- -start", []string{"end", "start"}},
 	}
 	for _, tc := range tests {

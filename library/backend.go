@@ -157,6 +157,7 @@ type capabilities struct {
 	loaded   LoadedCounter
 	release  MappedReleaser
 	cache    EmbedCacher
+	version  DocumentsVersioner
 	dfs      DocFreqer
 }
 
@@ -174,6 +175,7 @@ func capabilitiesOf(be Backend) capabilities {
 	c.loaded, _ = be.(LoadedCounter)
 	c.release, _ = be.(MappedReleaser)
 	c.cache, _ = be.(EmbedCacher)
+	c.version, _ = be.(DocumentsVersioner)
 	c.dfs, _ = be.(DocFreqer)
 	return c
 }
@@ -192,6 +194,10 @@ type Query struct {
 	// searches queue for the CPUs does not queue it behind first rankings
 	// again, or under load such a search would wait its turn twice.
 	Again bool
+	// Filter, when not nil, is the passages the query's operators allow
+	// (in:, path:, type:, after:, before:): a backend ranks only those,
+	// returning fewer than N only when fewer match.
+	Filter *Filter
 }
 
 // Hit is one ranked passage; a higher Score is better.

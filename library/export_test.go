@@ -22,7 +22,7 @@ func SearchAllCandidates(ctx context.Context, l *Library, query string, so Searc
 	if err != nil {
 		return nil, err
 	}
-	return l.results(ctx, termsOf(tokens), hits, k)
+	return l.results(ctx, termsOf(tokens), nil, hits, k)
 }
 
 // Ranked is the ranked candidates of a lexical search with the library's
@@ -37,7 +37,7 @@ func Ranked(ctx context.Context, l *Library, query string) ([]Hit, error) {
 
 // Assemble is the second half of Search (see Ranked).
 func Assemble(l *Library, query string, hits []Hit) (*SearchResponse, error) {
-	return l.results(context.Background(), queryTerms(strings.TrimSpace(query)), hits, l.opts.K)
+	return l.results(context.Background(), queryTerms(strings.TrimSpace(query)), nil, hits, l.opts.K)
 }
 
 // SnippetFunc returns the snippet cutter of results for query's terms: the
@@ -96,5 +96,5 @@ func Results(l *Library, query string, hits []Hit, k int, lend bool) (*SearchRes
 		cp.be = poisoned{l.be, l.caps.lend}
 	}
 	cp.caps = capabilitiesOf(cp.be)
-	return cp.results(context.Background(), queryTerms(strings.TrimSpace(query)), hits, k)
+	return cp.results(context.Background(), queryTerms(strings.TrimSpace(query)), nil, hits, k)
 }

@@ -28,6 +28,15 @@ func TestHighlight(t *testing.T) {
 		{"The otter and the beaver", "the otters", "The [otter] and the beaver"},
 		{"leak-check=full was set", "leak-check", "[leak]-[check]=full was set"},
 		{"東京の猫", "猫", "東京の[猫]"},
+		// manpages-zh 1.6.4.0-1, ls(1): a word is marked whole, a character
+		// only for a one-character query, not wherever it occurs.
+		{"列出指定文件（默认为当前目录）的信息。", "目录", "列出指定文件（默认为当前[目录]）的信息。"},
+		{"列出指定文件（默认为当前目录）的信息。", "录", "列出指定文件（默认为当前目[录]）的信息。"},
+		{"列出目录内容", "目录内容", "列出[目录内容]"},
+		// manpages-de 4.18.1-1, rm(1): a German passage is read with the
+		// German stemmer, so Verzeichnisse marks Verzeichnis.
+		{"Standardmäßig werden keine Verzeichnisse entfernt. Die Datei und das Verzeichnis bleiben.", "Verzeichnisse",
+			"Standardmäßig werden keine [Verzeichnisse] entfernt. Die Datei und das [Verzeichnis] bleiben."},
 		{"nothing here", "zebra", "nothing here"},
 		{"only stopwords", "the and of", "only stopwords"},
 		{"", "cats", ""},

@@ -83,6 +83,7 @@ type rerankedHit struct {
 // logs one warning and returns hits as they were and no scores. A corrupt
 // store's error is returned, as a search would.
 func (l *Library) rerankHits(ctx context.Context, query string, hits []Hit) ([]Hit, map[uint64]rerankedHit, error) {
+	defer stagesOf(ctx).timed(StageRerank)()
 	r := l.rr
 	top := hits[:min(len(hits), r.opts.TopN)]
 	if len(top) < 2 {

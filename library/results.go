@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/mcpvec/mcpvec/library/query"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -26,10 +27,14 @@ import (
 // hides the passages that repeat its text. Texts are told apart by their
 // length and a 64-bit hash (two different texts pass for one with a
 // chance of 2^-64), so that nothing kept points into a lent passage.
-func (l *Library) results(ctx context.Context, terms *termSet, hits []Hit, k int) (*SearchResponse, error) {
+//
+// keep, when not nil, is the test of the query's phrases and exclusions:
+// a passage that fails it is skipped.
+func (l *Library) results(ctx context.Context, terms *termSet, keep *query.Passage, hits []Hit, k int) (*SearchResponse, error) {
+	defer stagesOf(ctx).timed(StageSnippets)()
 	resp := &SearchResponse{Results: make([]SearchResult, 0, min(k, len(hits)))}
 	docs := map[string]*store.Document{}
-	sel := selection{terms: terms, maxChars: l.opts.SnippetChars, lent: l.caps.lend != nil, seen: map[textKey]bool{},
+	sel := selection{terms: terms, keep: keep, maxChars: l.opts.SnippetChars, lent: l.caps.lend != nil, seen: map[textKey]bool{},
 		chosen: make([]picked, 0, min(k, len(hits)))}
 	for from := 0; from < len(hits) && len(resp.Results) < k; {
 		first := len(sel.chosen)
@@ -59,7 +64,8 @@ func (l *Library) results(ctx context.Context, terms *termSet, hits []Hit, k int
 // for concurrent use.
 type selection struct {
 	terms    *termSet
-	maxChars int // of a snippet
+	keep     *query.Passage // nil: every passage
+	maxChars int            // of a snippet
 	lent     bool
 	sb       snippetBuf
 	chosen   []picked
@@ -97,7 +103,7 @@ func (l *Library) pick(ctx context.Context, sel *selection, hits []Hit, need int
 	read, n := 0, len(sel.chosen)+need
 	err := l.eachChunk(ctx, seqs, need, func(i int, c *store.Chunk) bool {
 		read = i + 1
-		if c != nil && !sel.overlaps(c) && !sel.seen[keyOf(c.Text)] {
+		if c != nil && !sel.overlaps(c) && !sel.seen[keyOf(c.Text)] && (sel.keep == nil || sel.keep.Match(c.IndexText())) {
 			sel.choose(c, hits[i].Score)
 		}
 		return len(sel.chosen) < n

@@ -41,7 +41,12 @@ func (e *QueryTooLongError) Is(target error) bool { return target == ErrQueryToo
 // Search runs query through the configured retrievers, fuses them, drops
 // near-duplicate passages and returns up to K results with snippets. It
 // returns ErrEmptyQuery or a *QueryTooLongError for queries a caller should
-// fix. It is the one place a query is validated.
+// fix. It is the one place a query is validated, and where its operators
+// (library/query: in:, path:, type:, after:, before:, phrases, exclusions)
+// are parsed: document operators become the Query.Filter the backend ranks
+// within, phrases and exclusions test each passage, operators that match
+// nothing are SearchResponse.Notes, and operators alone list the passages
+// they keep (Library.listing).
 func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*SearchResponse, error) {
 	query = strings.TrimSpace(query)
 	if query == "" {
@@ -50,6 +55,10 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	limit := cmp.Or(so.MaxQueryLen, l.opts.MaxQueryLen)
 	if n := utf8.RuneCountInString(query); n > limit {
 		return nil, &QueryTooLongError{Len: n, Max: limit}
+	}
+	p, err := l.plan(ctx, query)
+	if err != nil {
+		return nil, err
 	}
 	k := so.K
 	if k <= 0 {
@@ -60,19 +69,33 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 	if mode == "" {
 		mode = l.opts.Mode
 	}
+	return l.search(ctx, p, k, mode, so.Debug)
+}
+
+// search answers a planned query (its operators parsed: Library.plan).
+func (l *Library) search(ctx context.Context, p *plan, k int, mode Mode, debug bool) (*SearchResponse, error) {
+	if p.filter != nil && p.filter.Len() == 0 {
+		return &SearchResponse{Results: []SearchResult{}, Notes: p.notes}, nil
+	}
 	n := max(l.opts.Candidates, 3*k)
+	if p.passage != nil {
+		n *= passageSpread // phrases and exclusions turn candidates down
+	}
 	// Split once: BM25 ranks by the tokens, snippets look for their stems;
 	// a long query keeps its informative terms and embeds its head.
-	tokens, text, long := l.splitQuery(ctx, query, mode)
-	terms := pooledTerms(tokens)
+	tokens, text, long := l.splitQuery(ctx, p.q.Text, mode)
+	terms := searchTerms(p.q.Text, tokens, long)
 	defer terms.release()
 	var (
 		resp   *SearchResponse
 		c      Candidates
 		scored map[uint64]rerankedHit
 	)
+	if len(tokens) == 0 && p.q.Filtered() {
+		return l.listed(ctx, p, terms, k)
+	}
 	for few, again := l.fewCandidates(mode, k, n), false; ; few, again = moreCandidates(k, few, n), true {
-		hits, cs, err := l.rank(ctx, Query{Text: text, Tokens: tokens, Mode: mode, N: few, Again: again})
+		hits, cs, err := l.rank(ctx, Query{Text: text, Tokens: tokens, Mode: mode, N: few, Again: again, Filter: p.filter})
 		if err != nil {
 			return nil, err
 		}
@@ -82,7 +105,7 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 				return nil, err
 			}
 		}
-		if resp, err = l.results(ctx, terms, hits, k); err != nil {
+		if resp, err = l.results(ctx, terms, p.passage, hits, k); err != nil {
 			return nil, err
 		}
 		if few == n || len(resp.Results) == k || len(hits) < few {
@@ -94,11 +117,36 @@ func (l *Library) Search(ctx context.Context, query string, so SearchOptions) (*
 		resp.Terms = slices.Clone(terms.stems)
 	}
 	markReranked(resp.Results, scored)
-	if so.Debug {
+	if debug {
 		found := retrievers(c)
 		for i := range resp.Results {
 			resp.Results[i].Retriever = found[resp.Results[i].seq]
 		}
+	}
+	resp.Notes = p.notes
+	if len(resp.Results) == 0 && p.passage != nil {
+		resp.Notes = append(resp.Notes, passageNote(&p.q))
+	}
+	return resp, nil
+}
+
+// passageSpread multiplies the candidates of a search whose passages must
+// hold a phrase or lack a word, which are tested only once ranked.
+const passageSpread = 4
+
+// listed answers a query of operators alone (Library.listing).
+func (l *Library) listed(ctx context.Context, p *plan, terms *termSet, k int) (*SearchResponse, error) {
+	hits, err := l.listing(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := l.results(ctx, terms, p.passage, hits, k)
+	if err != nil {
+		return nil, err
+	}
+	resp.Notes = p.notes
+	if len(resp.Results) == 0 && p.passage != nil {
+		resp.Notes = append(resp.Notes, passageNote(&p.q))
 	}
 	return resp, nil
 }
@@ -155,6 +203,7 @@ func retrievers(c Candidates) map[uint64]string {
 // came from. q.Tokens are analysis.Tokenize(q.Text) or nil; rank embeds
 // q.Text for the vector and hybrid modes.
 func (l *Library) rank(ctx context.Context, q Query) ([]Hit, Candidates, error) {
+	defer stagesOf(ctx).timed(StageFirst)()
 	query, mode := q.Text, q.Mode
 	vectors := false
 	if (mode == Vector || mode == Hybrid) && l.emb != nil {

@@ -95,7 +95,7 @@ func (sc *sentenceScan) add(start, end, n int) int {
 func (ts *termSet) matchWord(w string, ascii bool, seen []bool) int {
 	switch c := w[0]; {
 	case !ascii:
-		if c >= utf8.RuneSelf || ts.first[c|0x20] || ts.first[c] {
+		if c >= utf8.RuneSelf || ts.first[c|0x20] || ts.first[c] || ts.anyInfix {
 			return ts.match(strings.ToLower(w), seen)
 		}
 	case ts.pairs.has(w):

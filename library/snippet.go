@@ -23,6 +23,16 @@ type termSet struct {
 	// byFirst[c]: bit t is set when stems[t] or ys[t] starts with byte c;
 	// used while there are at most 64 stems.
 	byFirst [256]uint64
+	// infix[i]: stems[i] is of a script written without spaces (a CJK
+	// bigram or character), which a word holds anywhere, not only at its
+	// start; anyInfix: some stem is.
+	infix    []bool
+	anyInfix bool
+	// query, when set, is the query the stems are of; byLang[l] then holds
+	// the stems plus the query's in language l, made by forText for a
+	// passage of l.
+	query  string
+	byLang [8]*termSet
 	// pairs: bit a<<7|b is set when a stem or y spelling may start an
 	// ASCII word whose first two bytes, lower-cased, are a and b (b 0: a
 	// word of one letter); pairs.has filters words before they are
@@ -59,7 +69,11 @@ func (p *pairSet) has(w string) bool {
 }
 
 // queryTerms returns the distinct stems the lexical index makes of q.
-func queryTerms(q string) *termSet { return termsOf(analysis.Tokenize(q)) }
+func queryTerms(q string) *termSet {
+	ts := termsOf(analysis.Tokenize(q))
+	ts.query = q
+	return ts
+}
 
 // termsOf returns the distinct stems among tokens (analysis.Tokenize's).
 func termsOf(tokens []string) *termSet {
@@ -84,7 +98,8 @@ func pooledTerms(tokens []string) *termSet {
 func (ts *termSet) release() {
 	clear(ts.stems)
 	clear(ts.ys)
-	*ts = termSet{stems: ts.stems[:0], ys: ts.ys[:0]}
+	clear(ts.infix)
+	*ts = termSet{stems: ts.stems[:0], ys: ts.ys[:0], infix: ts.infix[:0]}
 	termSets.Put(ts)
 }
 
@@ -100,6 +115,9 @@ func (ts *termSet) add(tokens []string) {
 		}
 		bit := uint64(1) << (len(ts.stems) % 64)
 		ts.stems, ts.ys = append(ts.stems, t), append(ts.ys, y)
+		r, _ := utf8.DecodeRuneInString(t)
+		ts.infix = append(ts.infix, analysis.IsUnspaced(r))
+		ts.anyInfix = ts.anyInfix || analysis.IsUnspaced(r)
 		ts.first[t[0]] = true
 		ts.byFirst[t[0]] |= bit
 		ts.pairs.add(t)
@@ -129,6 +147,7 @@ type snippetBuf struct {
 
 // snippet is the package's snippet, in sb's slices.
 func (sb *snippetBuf) snippet(text string, terms *termSet, maxChars int) (string, int) {
+	terms = terms.forText(text)
 	sents, best := bestSentenceIn(sb.sents, text, terms)
 	sb.sents = sents
 	bestOff := 0
@@ -237,7 +256,8 @@ var asciiWord = func() (t [256]bool) {
 func (ts *termSet) match(w string, seen []bool) int {
 	n := 0
 	for t, stem := range ts.stems {
-		if !seen[t] && (strings.HasPrefix(w, stem) || (ts.ys[t] != "" && strings.HasPrefix(w, ts.ys[t]))) {
+		if !seen[t] && (strings.HasPrefix(w, stem) || (ts.ys[t] != "" && strings.HasPrefix(w, ts.ys[t])) ||
+			ts.infix[t] && strings.Contains(w, stem)) {
 			seen[t] = true
 			n++
 		}

@@ -18,7 +18,9 @@ func mapMatchScore(sentence string, terms map[string]bool) int {
 	for _, w := range strings.FieldsFunc(sentence, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		w = strings.ToLower(w)
 		for t := range terms {
-			if !seen[t] && (strings.HasPrefix(w, t) || (strings.HasSuffix(t, "i") && strings.HasPrefix(w, t[:len(t)-1]+"y"))) {
+			r, _ := utf8.DecodeRuneInString(t)
+			cjk := analysis.IsUnspaced(r) && strings.Contains(w, t) // bigrams match anywhere in a run
+			if !seen[t] && (cjk || strings.HasPrefix(w, t) || (strings.HasSuffix(t, "i") && strings.HasPrefix(w, t[:len(t)-1]+"y"))) {
 				seen[t] = true
 			}
 		}
@@ -79,7 +81,7 @@ func TestBestSentenceAllocates(t *testing.T) {
 // sentence: widening recounted the whole window at every step. The
 // reference the faster one must agree with.
 func refSnippet(text string, terms *termSet, maxChars int) (string, int) {
-	sents, best := refBestSentence(text, terms)
+	sents, best := refBestSentence(text, terms.forText(text)) // the passage's language, as snippet reads it
 	bestOff := 0
 	if len(sents) > 0 {
 		bestOff = sents[best][0]

@@ -4,6 +4,9 @@ package library
 // `mcpvec search --json` prints. Results is never nil.
 type SearchResponse struct {
 	Results []SearchResult `json:"results"`
+	// Notes say which of the query's operators matched nothing (in:,
+	// path:, type:, after:, before:, phrases, exclusions); nil otherwise.
+	Notes []string `json:"notes,omitempty"`
 	// Terms are the index terms a long query was searched by
 	// (LongQueryOptions), which its snippets mark (HighlightTerms); nil
 	// for a query searched by all its terms. Not on the wire.

@@ -28,6 +28,9 @@ func encodeResult(v any) ([]byte, error) {
 // searchJSONSize is about len(json.Marshal(r)), rounded up.
 func searchJSONSize(r library.SearchResponse) int {
 	n := 16
+	for _, x := range r.Notes {
+		n += 4 + len(x)*17/16
+	}
 	for _, x := range r.Results {
 		n += 40 + len(x.ID) + len(x.Title) + len(x.URL) + len(x.Text)*17/16
 	}
@@ -36,21 +39,34 @@ func searchJSONSize(r library.SearchResponse) int {
 
 // appendSearchJSON appends json.Marshal(r) to dst.
 func appendSearchJSON(dst []byte, r library.SearchResponse) []byte {
+	dst = append(dst, `{"results":`...)
 	if r.Results == nil {
-		return append(dst, `{"results":null}`...)
-	}
-	dst = append(dst, `{"results":[`...)
-	for i, x := range r.Results {
-		if i > 0 {
-			dst = append(dst, ',')
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, '[')
+		for i, x := range r.Results {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendJSONString(append(dst, `{"id":`...), x.ID)
+			dst = appendJSONString(append(dst, `,"title":`...), x.Title)
+			dst = appendJSONString(append(dst, `,"url":`...), x.URL)
+			dst = appendJSONString(append(dst, `,"text":`...), x.Text)
+			dst = append(dst, '}')
 		}
-		dst = appendJSONString(append(dst, `{"id":`...), x.ID)
-		dst = appendJSONString(append(dst, `,"title":`...), x.Title)
-		dst = appendJSONString(append(dst, `,"url":`...), x.URL)
-		dst = appendJSONString(append(dst, `,"text":`...), x.Text)
-		dst = append(dst, '}')
+		dst = append(dst, ']')
 	}
-	return append(dst, "]}"...)
+	if len(r.Notes) > 0 {
+		dst = append(dst, `,"notes":[`...)
+		for i, n := range r.Notes {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendJSONString(dst, n)
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}')
 }
 
 // jsonSafe[b]: json.Marshal writes the ASCII byte b as it is.

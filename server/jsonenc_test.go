@@ -46,6 +46,9 @@ func TestJSONEncodingMatchesEncodingJSON(t *testing.T) {
 		if n == 0 {
 			resp.Results = nil
 		}
+		for range n % 3 {
+			resp.Notes = append(resp.Notes, hostileString(r))
+		}
 		for range n % 12 {
 			resp.Results = append(resp.Results, library.SearchResult{ID: hostileString(r), Title: hostileString(r),
 				URL: hostileString(r), Text: hostileString(r), DocID: "not on the wire", Page: 3, Score: 1.5})

@@ -36,7 +36,7 @@ const nodeTimeout = 100 * time.Second
 // mcptest.RequireNode.
 func requireNode(tb testing.TB) string {
 	tb.Helper()
-	return mcptest.RequireNode(tb, nodeDir, "@modelcontextprotocol/sdk", "@modelcontextprotocol/conformance")
+	return mcptest.RequireNode(tb, nodeDir, "@modelcontextprotocol/sdk", "@modelcontextprotocol/conformance", "conformance-next")
 }
 
 // runNode runs a script in testdata/node with extra environment variables
@@ -111,12 +111,28 @@ func TestNodeSDKWithToken(t *testing.T) {
 	}
 }
 
+// TestNodeConformance runs every server scenario of the conformance
+// suite's newest release against conformance-baseline.json.
 func TestNodeConformance(t *testing.T) {
 	node := requireNode(t)
 	ts := nodeTestServer(t, Options{})
 	out := runNode(t, node, nil, "conformance.mjs", ts.URL+"/mcp")
 	if !strings.Contains(out, "all applicable scenarios pass") {
 		t.Errorf("conformance run did not report success:\n%s", out)
+	}
+}
+
+// TestNodeConformance20260728 runs what the MCP 2026-07-28 revision
+// requires (stateless servers included), which only the suite's 0.2.0
+// pre-release knows, against conformance-baseline-2026-07-28.json.
+func TestNodeConformance20260728(t *testing.T) {
+	node := requireNode(t)
+	ts := nodeTestServer(t, Options{})
+	out := runNode(t, node, nil, "conformance.mjs", ts.URL+"/mcp", "conformance-baseline-2026-07-28.json")
+	for _, want := range []string{"all applicable scenarios pass", "pass  server-stateless", "pass  tools-list"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("conformance 2026-07-28 run: no %q:\n%s", want, out)
+		}
 	}
 }
 
@@ -136,18 +152,23 @@ func TestNodeLockfilePinsVersions(t *testing.T) {
 	}
 	nodeReadJSON(t, filepath.Join(nodeDir, "package-lock.json"), &lock)
 	want := map[string]string{
-		"@modelcontextprotocol/conformance": "0.1.10",
+		"@modelcontextprotocol/conformance": "0.1.16",
 		"@modelcontextprotocol/sdk":         "1.32.2",
+		"conformance-next":                  "0.2.0-alpha.12", // npm alias of the suite's pre-release
 	}
 	for name, version := range want {
-		if got := pkg.Dependencies[name]; got != version {
-			t.Errorf("package.json pins %s at %q, want exactly %q", name, got, version)
+		spec := version
+		if name == "conformance-next" {
+			spec = "npm:@modelcontextprotocol/conformance@" + version
+		}
+		if got := pkg.Dependencies[name]; got != spec {
+			t.Errorf("package.json pins %s at %q, want exactly %q", name, got, spec)
 		}
 		if got := lock.Packages["node_modules/"+name].Version; got != version {
 			t.Errorf("package-lock.json has %s %q, want %q", name, got, version)
 		}
-		if got := lock.Packages[""].Dependencies[name]; got != version {
-			t.Errorf("package-lock.json root lists %s %q, want %q (run npm install in %s)", name, got, version, nodeDir)
+		if got := lock.Packages[""].Dependencies[name]; got != spec {
+			t.Errorf("package-lock.json root lists %s %q, want %q (run npm install in %s)", name, got, spec, nodeDir)
 		}
 	}
 	if lock.LockfileVersion < 2 {
@@ -155,25 +176,31 @@ func TestNodeLockfilePinsVersions(t *testing.T) {
 	}
 }
 
-// TestNodeConformanceBaseline checks the baseline's shape: every entry
-// gives a reason, and it is for the pinned suite.
+// TestNodeConformanceBaseline checks the baselines' shape: every entry
+// gives a reason, none excuses what every server must pass, and each is
+// for its pinned suite. It needs no node.
 func TestNodeConformanceBaseline(t *testing.T) {
-	var b struct {
-		SuiteVersion  string            `json:"suiteVersion"`
-		NotApplicable map[string]string `json:"notApplicable"`
-	}
-	nodeReadJSON(t, filepath.Join(nodeDir, "conformance-baseline.json"), &b)
-	if got, want := b.SuiteVersion, "0.1.10"; got != want {
-		t.Errorf("baseline suiteVersion = %q, want %q", got, want)
-	}
-	for _, name := range []string{"server-initialize", "ping", "tools-list"} {
-		if _, ok := b.NotApplicable[name]; ok {
-			t.Errorf("baseline excuses %s, which every MCP server must pass", name)
+	for file, version := range map[string]string{
+		"conformance-baseline.json":            "0.1.16",
+		"conformance-baseline-2026-07-28.json": "0.2.0-alpha.12",
+	} {
+		var b struct {
+			SuiteVersion  string            `json:"suiteVersion"`
+			NotApplicable map[string]string `json:"notApplicable"`
 		}
-	}
-	for name, reason := range b.NotApplicable {
-		if len(strings.Fields(reason)) < 4 {
-			t.Errorf("baseline entry %s: reason %q does not say why", name, reason)
+		nodeReadJSON(t, filepath.Join(nodeDir, file), &b)
+		if got := b.SuiteVersion; got != version {
+			t.Errorf("%s: suiteVersion = %q, want %q", file, got, version)
+		}
+		for _, name := range []string{"server-initialize", "ping", "tools-list", "server-stateless", "dns-rebinding-protection"} {
+			if _, ok := b.NotApplicable[name]; ok {
+				t.Errorf("%s excuses all of %s, which every MCP server must pass", file, name)
+			}
+		}
+		for name, reason := range b.NotApplicable {
+			if len(strings.Fields(reason)) < 4 {
+				t.Errorf("%s entry %s: reason %q does not say why", file, name, reason)
+			}
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -29,6 +30,7 @@ type testDoc struct {
 	original                        []byte
 	passages                        []string
 	units                           bool // one unit (page, slide, sheet) per passage; implied for PDFs
+	modTime                         time.Time
 }
 
 // MustRealLibrary writes docs into a new store in a temp dir and opens the
@@ -59,7 +61,7 @@ func MustRealLibrary(tb testing.TB, emb hashEmbedder, docs []testDoc) *library.L
 
 func putTestDoc(tb testing.TB, db *store.DB, emb hashEmbedder, d testDoc) {
 	tb.Helper()
-	doc := &store.Document{ID: d.id, Title: d.title, SourcePath: d.path, SourceURL: d.url, MediaType: d.mediaType}
+	doc := &store.Document{ID: d.id, Title: d.title, SourcePath: d.path, SourceURL: d.url, MediaType: d.mediaType, ModTime: d.modTime}
 	paged := d.units || d.mediaType == "application/pdf"
 	chunks := make([]store.Chunk, len(d.passages))
 	var text strings.Builder

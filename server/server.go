@@ -127,6 +127,10 @@ type Options struct {
 	// (or stream traffic) for this long; its client gets 404 and
 	// initializes again. 0 means DefaultSessionIdleTimeout.
 	SessionIdleTimeout time.Duration
+	// NoSSE switches off the legacy HTTP+SSE transport, deprecated by the
+	// MCP spec (2025-03-26): /sse, /sse/ and /message then answer 410 Gone
+	// with a line pointing to /mcp, and URLs lists no SSE endpoint.
+	NoSSE bool
 	// MaxSSEStreams caps open legacy SSE streams; 0 means DefaultMaxSSEStreams.
 	MaxSSEStreams int
 	// MaxSSEStreamsPerClient caps the open legacy SSE streams of one
@@ -165,6 +169,10 @@ type Options struct {
 	// Observe, when set, is told of every tool call after it finishes. It
 	// must be safe for concurrent use and return quickly.
 	Observe func(Call)
+	// Access, when set, hears every HTTP request once answered, like Observe.
+	Access func(Request)
+	// Metrics, when set, is served at /metrics behind /mcp's credential.
+	Metrics http.Handler
 }
 
 // Server serves a Library over MCP (streamable HTTP, SSE, stdio) and serves
@@ -215,6 +223,7 @@ func New(lib Library, opts Options) (*Server, error) {
 	}
 	s.intro = instructionCache{text: Instructions(sum), at: time.Now(), ttl: instructionsTTL}
 	hooks := &mcpserver.Hooks{}
+	hooks.AddBeforeAny(noteMethod)
 	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
 		res.Instructions = s.instructions(ctx)
 	})
@@ -357,19 +366,24 @@ func (s *Server) buildHandler() {
 	mcpMux := http.NewServeMux()
 	mcpMux.Handle(s.prefix+"/mcp", streamable)
 	mcpMux.Handle(s.prefix+"/mcp/", streamable)
+	message := s.sseConns.message(s.sse.MessageHandler())
+	if s.opts.NoSSE {
+		stream, message = sseGone, sseGone
+	}
 	mcpMux.Handle(s.prefix+"/sse", stream)
 	mcpMux.Handle(s.prefix+"/sse/", stream)
-	mcpMux.Handle(s.prefix+"/message", s.sseConns.message(s.sse.MessageHandler()))
+	mcpMux.Handle(s.prefix+"/message", message)
 	mcpMux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok\n")
 	})
+	s.mountMetrics(mcpMux)
 	root := http.NewServeMux()
 	root.Handle(s.mount+"/docs/", http.HandlerFunc(s.serveDoc))
 	s.mountAuth(root)
 	s.mountWeb(root)
 	root.Handle("/", s.requireAuth(mcpMux))
-	s.handler = s.recoverPanics(s.guard(s.readBody(root)))
+	s.handler = s.access(s.recoverPanics(s.guard(s.readBody(root))))
 }
 
 // streamDeadlines gives every write of a streamable HTTP response a write
@@ -416,7 +430,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 func (s *Server) Ready() <-chan struct{} { return s.ready }
 
 // URLs returns the MCP endpoint URLs to print at start: the public ones
-// (streamable HTTP, then SSE) when PublicURL is set, then the local ones
+// (streamable HTTP, then SSE unless NoSSE) when PublicURL is set, then the local ones
 // unless they are the same. After Serve has started, local URLs use the
 // bound port.
 func (s *Server) URLs() []string {
@@ -434,12 +448,19 @@ func (s *Server) URLs() []string {
 	local := "http://" + net.JoinHostPort(host, port) + s.prefix
 	if s.public != nil {
 		base := s.public.String() + s.prefix
-		out = append(out, base+"/mcp", base+"/sse/")
+		out = append(out, base+"/mcp")
+		if !s.opts.NoSSE {
+			out = append(out, base+"/sse/")
+		}
 		if strings.EqualFold(base, local) {
 			return out // a loopback public URL: the local ones are the same
 		}
 	}
-	return append(out, local+"/mcp", local+"/sse")
+	out = append(out, local+"/mcp")
+	if !s.opts.NoSSE {
+		out = append(out, local+"/sse")
+	}
+	return out
 }
 
 // recoverPanics turns a panic in a handler into a 500 so none escapes.

@@ -30,6 +30,11 @@ const searchOutputSchema = `{
         },
         "required": ["id", "title", "url", "text"]
       }
+    },
+    "notes": {
+      "type": "array",
+      "description": "Present when an operator of the query matched nothing: which one.",
+      "items": {"type": "string"}
     }
   },
   "required": ["results"]
@@ -51,6 +56,10 @@ const fetchOutputSchema = `{
   "required": ["id", "title", "text", "url", "metadata"]
 }`
 
+// operatorHelp teaches the query operators (library/query) in two lines.
+const operatorHelp = `Narrow with operators in the query: in:NAME (document title or file name, * globs; in:"two words"), path:FOLDER/, type:pdf|docx|md, after:2024-03 / before:2024-03-15 (file date), "exact phrase".
+Exclude with -word, -"phrase", -in:NAME, -path:FOLDER/, -type:pdf; operators alone list matching passages, and notes say when one matches nothing.`
+
 // errLibrary is what a client sees when the library fails; the cause (which
 // may name local paths) goes to the log only.
 var errLibrary = errors.New("library error (details in the server log)")
@@ -67,9 +76,9 @@ func (s *Server) addTools(sum library.Summary) {
 		mcp.WithDescription("Search the local document library ("+about+") for passages relevant to a query. "+
 			"Use natural-language questions or key words; returns up to "+fmt.Sprint(s.opts.MaxResults)+
 			" passages with id, title, url and a text snippet. Call fetch with an id to read the whole passage. "+
-			"Cite results by their url."),
+			"Cite results by their url.\n"+operatorHelp),
 		mcp.WithString("query", mcp.Required(), mcp.MinLength(1), mcp.MaxLength(s.opts.MaxQueryLen),
-			mcp.Description("What to look for: a question or a few key words.")),
+			mcp.Description("What to look for: a question or a few key words, optionally with operators.")),
 		mcp.WithRawOutputSchema(json.RawMessage(searchOutputSchema)),
 		mcp.WithToolAnnotation(withTitle(readOnly(), "Search the library")),
 	)
@@ -112,6 +121,9 @@ func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mc
 		return nil, 0, fmt.Errorf("search: %w", errLibrary)
 	}
 	out := library.SearchResponse{Results: []library.SearchResult{}}
+	if resp != nil {
+		out.Notes = resp.Notes
+	}
 	if resp != nil && resp.Results != nil {
 		// The response is this call's own: its results are linked in place.
 		out.Results = resp.Results[:min(len(resp.Results), s.opts.MaxResults)]

@@ -70,6 +70,7 @@ type DB struct {
 	pins     map[*Pin]struct{}
 	begun    atomic.Uint64 // write transactions begun (WriteStats)
 	commits  atomic.Uint64 // of them, committed
+	backups  backups       // in progress; writes that might remap wait (backup.go)
 }
 
 // DefaultPath returns dataHome/mcpvec/library.db, or with dataHome ""
@@ -445,7 +446,7 @@ func (db *DB) writeTx(fn func(tx *bolt.Tx) error, evict bool) error {
 	if db.readOnly {
 		return ErrReadOnly
 	}
-	db.gate.RLock()
+	db.gateWrite()
 	defer db.gate.RUnlock()
 	return db.guard(func() error {
 		if evict {

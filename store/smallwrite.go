@@ -55,7 +55,7 @@ func (db *DB) updateSmall(fn func(tx *bolt.Tx) error) error {
 	if db.readOnly {
 		return ErrReadOnly
 	}
-	db.gate.RLock()
+	db.gateWrite()
 	defer db.gate.RUnlock()
 	return db.guard(func() error {
 		if !db.mapHasRoom() {

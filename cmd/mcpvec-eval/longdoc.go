@@ -124,6 +124,11 @@ func longDocRun(ctx context.Context, c config, dir, files string, size int, quer
 	if err != nil {
 		return err
 	}
+	if c.embedder == "corpus" {
+		if err := tl.useCorpus(ctx, c); err != nil {
+			return err
+		}
+	}
 	docs, err := tl.db.Documents()
 	if err != nil {
 		return err

@@ -52,6 +52,12 @@ type config struct {
 	clients      int
 	setups       string
 	sideSettle   time.Duration
+	manpages     string
+	manpageLangs string
+	embedder     string
+	corpusDims   int
+	corpusExp    float64
+	queryHalf    string
 }
 
 func main() {
@@ -80,11 +86,20 @@ func main() {
 	flag.IntVar(&c.clients, "clients", 16, "side-by-side: concurrent MCP clients of the second latency run")
 	flag.DurationVar(&c.sideSettle, "side-by-side-settle", 15*time.Second, "side-by-side: wait this long after ingesting into Weaviate before searching (its nodes write memtables out after 5 s idle)")
 	flag.StringVar(&c.setups, "setups", "0,1,3", "side-by-side: the libraries compared, by Weaviate node count (0: the embedded file)")
+	flag.StringVar(&c.manpages, "manpages", "", "instead of the evaluation: the multilingual known-item evaluation on this folder, written by scripts/manpages-eval.sh")
+	flag.StringVar(&c.manpageLangs, "manpages-langs", "", "with -manpages: only these languages (folder names, comma-separated)")
+	flag.StringVar(&c.embedder, "embedder", "hash", "embedder of the vector and hybrid modes: hash (the offline default) or corpus (LSA fitted on the collection after ingest); with -side-by-side, the embedder the binary ingests with")
+	flag.IntVar(&c.corpusDims, "corpus-dims", 0, "corpus embedder dimensions (0: its default)")
+	flag.Float64Var(&c.corpusExp, "corpus-exponent", -1, "corpus embedder projection exponent of the singular values (-1: its default)")
+	flag.StringVar(&c.queryHalf, "query-half", "", "score only every other query of each collection: odd (the 1st, 3rd, ...: a dev half to tune on) or even (the held-out half)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	run := run
 	if c.sideBySide != "" {
 		run = sideBySide
+	}
+	if c.manpages != "" {
+		run = manpagesEval
 	}
 	if c.moreLike {
 		run = moreLikeThis
@@ -255,6 +270,11 @@ func openCorpus(c config, coll, prefix string) (*corpus, error) {
 		return nil, err
 	}
 	cp.docs, cp.queries = len(docs), queries
+	if c.queryHalf != "" {
+		if cp.base, cp.queries, err = halfQueries(c, coll, cp.base, queries); err != nil {
+			return nil, err
+		}
+	}
 	if cp.dir, err = os.MkdirTemp("", prefix); err != nil {
 		return nil, err
 	}
@@ -283,6 +303,11 @@ func evalCollection(ctx context.Context, c config, coll string) error {
 		return err
 	}
 	fmt.Printf("\n## %s%s: %d documents, %d passages, ingested in %s\n\n", coll, map[bool]string{true: " as Markdown"}[c.markdown], sum.Ingested, sum.Chunks, time.Since(start).Round(time.Millisecond))
+	if c.embedder == "corpus" {
+		if err := tl.useCorpus(ctx, c); err != nil {
+			return err
+		}
+	}
 	docOf, err := sourceIDs(tl.db)
 	if err != nil {
 		return err

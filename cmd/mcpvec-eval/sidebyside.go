@@ -127,7 +127,7 @@ func runSetup(ctx context.Context, c config, s setup, bin, dir string, files, ba
 		ingestArgs = append(append([]string{"ingest"}, lib...), files)
 	}
 	start, wvCPU, ingCPU := time.Now(), childproc.CPU(cl.PIDs()...), cputime.Children()
-	out, err := childproc.Run(ctx, bin, append(childproc.Env(dir), "MCPVEC_EMBEDDER=hash"), ingestArgs...)
+	out, err := childproc.Run(ctx, bin, append(childproc.Env(dir), "MCPVEC_EMBEDDER="+c.embedder), ingestArgs...)
 	if err != nil {
 		return r, fmt.Errorf("ingest: %w\n%s", err, out)
 	}

@@ -80,7 +80,7 @@ func TestExitStatusEveryCommand(t *testing.T) {
 		{[]string{"ingest", "--db", db, "--url", "http://x", txt, docs}, 1, "mcpvec: --url needs exactly one file argument (use --url-prefix for folders)"},
 		{[]string{"sync", "--db", db}, 1, "mcpvec: no folders synced yet: run `mcpvec sync FOLDER...` once; later a bare `mcpvec sync` re-syncs them"},
 		{[]string{"sync", "--db", db, docs}, 1, reported},
-		{[]string{"reindex", "--db", db}, 1, "mcpvec: reindex needs the new embedder: --embedder hash|ollama|openai [--embed-model M] [--dimensions N]"},
+		{[]string{"reindex", "--db", db}, 1, "mcpvec: reindex needs the new embedder: --embedder hash|corpus|ollama|openai [--embed-model M] [--dimensions N]"},
 		{[]string{"reindex", "--db", db, "--embedder", "hash", "--embed-model", "x"}, 1, "mcpvec: --embed-model is for --embedder ollama or openai (the offline embedder has one model)"},
 		{[]string{"reindex", "--db", db, "--into", "x", "--embedder", "hash"}, 1, "mcpvec: --into is for a Weaviate library (--store); a library file is reindexed in place"},
 		{[]string{"migrate", "--db", db}, 1, "mcpvec: migrate needs exactly one of --to or --from (a weaviate:// URL)"},

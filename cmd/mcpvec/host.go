@@ -31,7 +31,7 @@ var writers = map[string]bool{"ingest": true, "sync": true, "rm": true, "reindex
 func isWriter(holder string) bool { return writers[holder] }
 
 // hostedReads are the commands a writing command runs for other processes.
-var hostedReads = map[string]bool{"search": true, "fetch": true, "ls": true, "info": true}
+var hostedReads = map[string]bool{"search": true, "fetch": true, "ls": true, "info": true, "backup": true, "export": true}
 
 // hostReads serves the read commands of other processes (hostedReads)
 // over the admin channel while the writing command name runs on h, and

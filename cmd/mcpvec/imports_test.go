@@ -42,7 +42,10 @@ func TestImportLayering(t *testing.T) {
 		// no bucket; the index packages give only its options' types and
 		// analysis the query's tokens, ingest/embed the embedder interface
 		// and traits (never a provider).
-		"library": {"store", "index/lexical", "index/vector", "analysis", "ingest/embed", "internal/swar"},
+		"library": {"store", "index/lexical", "index/vector", "analysis", "ingest/embed", "internal/swar", "library/query"},
+		// The query operators' parser and matchers: the store's records
+		// and the word rules only.
+		"library/query": {"store", "analysis"},
 		// The backends implement library.Backend: the embedded one over
 		// the bbolt store and the in-process indexes, Weaviate's over its
 		// collection client in the same package.
@@ -87,6 +90,9 @@ func TestImportLayering(t *testing.T) {
 		// The web interface reads and writes through the live library; uploads
 		// reach ingest only through the func cmd passes it.
 		"server/web": {"server", "library", "server/oauth", "store", "server/internal/client", "server/internal/loopback", "internal/bytesize"},
+		// Metrics, access log and traces from what the server observes; only
+		// cmd wires it, so Prometheus and OpenTelemetry stay out of the rest.
+		"server/telemetry": {"server", "library"},
 		// Who a request is from, for per-client limits: a leaf the server and
 		// the web page share.
 		"server/internal/client": {"server/internal/loopback"},

@@ -43,6 +43,10 @@ func printInfo(ctx context.Context, e *env, h *handle, hl library.Health, asJSON
 	}
 	rerankLine, rec := rerankInfo(ctx, h.docs)
 	info["reranker"] = rec
+	wanted := corpusWanted(h.db)
+	if wanted {
+		info["corpus_vectors"] = fmt.Sprintf("waiting for %d passages; search is lexical", corpusMinPassages)
+	}
 	if asJSON {
 		return writeJSON(e.stdout, info)
 	}
@@ -53,6 +57,9 @@ func printInfo(ctx context.Context, e *env, h *handle, hl library.Health, asJSON
 	fmt.Fprintf(e.stdout, "library:    %s (%.1f MiB, schema %d)\n", h.docs.Path(), float64(fileSize)/(1<<20), meta.SchemaVersion)
 	fmt.Fprintf(e.stdout, "documents:  %d (%d pages)\npassages:   %d (%d vectors)\n", st.Documents, st.Pages, st.Chunks, st.Vectors)
 	fmt.Fprintf(e.stdout, "embedder:   %s\nreranker:   %s\n", emb, rerankLine)
+	if wanted {
+		fmt.Fprintf(e.stdout, "corpus:     vectors fitted on the library once it has %d passages (%d now); search is lexical until then\n", corpusMinPassages, st.Chunks)
+	}
 	vectors := fmt.Sprintf("%d vectors", ix.VectorPassages)
 	if ix.VectorsDeferred {
 		vectors = "vectors not loaded"

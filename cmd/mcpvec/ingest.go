@@ -12,6 +12,7 @@ import (
 	"github.com/mcpvec/mcpvec/ingest"
 	"github.com/mcpvec/mcpvec/ingest/chunk"
 	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/ingest/embed/corpus"
 	"github.com/mcpvec/mcpvec/ingest/embed/ollama"
 	"github.com/mcpvec/mcpvec/ingest/embed/openai"
 	"github.com/mcpvec/mcpvec/ingest/extract"
@@ -43,10 +44,14 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		defer hostReads(ctx, e, h, "ingest")()
-		return ingestFiles(ctx, e, h, pos, ff.extract(), ingest.Options{
+		err := ingestFiles(ctx, e, h, pos, ff.extract(), ingest.Options{
 			Chunk: ff.chunk(), MaxBytes: ff.maxBytes(), SizeHint: " (--max-size)",
 			URL: *url, URLPrefix: *prefix, Force: *force, Workers: ff.workers, Report: termWriter{e.stderr}, Verbose: *verbose,
 		})
+		if err != nil {
+			return err
+		}
+		return afterIngest(ctx, e, h)
 	})
 }
 
@@ -107,6 +112,7 @@ func ingestFiles(ctx context.Context, e *env, h *handle, paths []string, xo extr
 		opts.Progress = newProgressLine(to, embedNote(w, h.emb, time.Now()))
 	}
 	sum, runErr := ingest.New(w, ex, w.Embedder(), opts).Run(ctx, paths)
+	countWritten(e.forwarded, "ingest", sum.Ingested, 0)
 	// The save keeps what was stored when ctx ended the run (Ctrl-C).
 	if err := w.Finish(context.WithoutCancel(ctx), runErr == nil && len(sum.Failed) == 0); err != nil {
 		return err
@@ -130,13 +136,22 @@ func ensureEmbedder(ctx context.Context, e *env, h *handle, ef *embedFlags) erro
 	want := ef.identity(e)
 	if h.emb != nil {
 		have := h.emb.Identity()
+		if want.Provider == corpus.Provider && (have.Provider == corpus.Provider || corpusWanted(h.db)) {
+			return nil
+		}
 		if ef.set() && (want.Provider != have.Provider || (want.Model != "" && want.Model != have.Model) ||
 			(want.Dimensions != 0 && want.Dimensions != have.Dimensions)) {
 			return fmt.Errorf("the library was built with %s; to switch embedders run `mcpvec reindex` with the new --embedder/--embed-model", have)
 		}
 		return nil
 	}
-	emb, err := newEmbedder(ctx, e, want)
+	if want.Provider == corpus.Provider {
+		var err error
+		if want, err = startCorpus(h); err != nil {
+			return err
+		}
+	}
+	emb, err := newEmbedder(ctx, e, want, modelStore(h.db))
 	if err != nil {
 		return fmt.Errorf("embedder: %w", err)
 	}

@@ -34,6 +34,7 @@ type serveConfig struct {
 	stdio, secret, readOnly, oauth, noWeb bool
 	wf                                    *watchFlags
 	ro                                    library.RerankOptions
+	bf                                    *backupFlags
 }
 
 // servedLib is one library of a serve of several.
@@ -91,7 +92,7 @@ func serveLibraries(ctx context.Context, e *env, c *serveConfig) error {
 		return err
 	}
 	for _, l := range libs {
-		defer startLocal(ctx, e, l.st, c.wf)()
+		defer startLocal(ctx, e, l.st, c.wf, c.bf.of(l.ref.name))()
 	}
 	printLibraries(e.stdout, libs)
 	return group.Serve(ctx, ln)
@@ -226,9 +227,12 @@ func printLibraries(w io.Writer, libs []*servedLib) {
 			fmt.Fprintf(w, "  %s\n", u)
 		}
 		if l.o.Web != nil && len(urls) > 0 {
-			local := strings.TrimSuffix(urls[len(urls)-1], "/sse")
+			local := strings.TrimSuffix(strings.TrimSuffix(urls[len(urls)-1], "/sse"), "/mcp") // /mcp: --no-sse
 			fmt.Fprintf(w, "  Web page: %s/\n", strings.TrimSuffix(local, "/"+l.o.SecretPath))
 		}
+	}
+	if !libs[0].o.NoSSE {
+		fmt.Fprintln(w, server.SSEDeprecation)
 	}
 	printServeNotes(w, libs[0].o)
 }

@@ -75,7 +75,7 @@ type embedFlags struct {
 }
 
 func (f *embedFlags) register(fs *flag.FlagSet, e *env) {
-	fs.StringVar(&f.provider, "embedder", e.getenv("MCPVEC_EMBEDDER"), "embedder for a new library: hash (offline, default), ollama (a local Ollama) or openai (also any OpenAI-compatible server) ($MCPVEC_EMBEDDER)")
+	fs.StringVar(&f.provider, "embedder", e.getenv("MCPVEC_EMBEDDER"), "embedder for a new library: hash (offline, default), corpus (offline, fitted on the library once it has 2,000 passages), ollama (a local Ollama) or openai (also any OpenAI-compatible server) ($MCPVEC_EMBEDDER)")
 	fs.StringVar(&f.model, "embed-model", "", "embedding model (openai default text-embedding-3-small, ollama nomic-embed-text)")
 	fs.StringVar(&f.url, "embed-url", "", "embeddings server: an OpenAI-compatible base URL ($OPENAI_BASE_URL), or Ollama's address for --embedder ollama ($OLLAMA_HOST, default 127.0.0.1:11434)")
 	fs.IntVar(&f.dims, "dimensions", 0, "vector dimensions (hash: default 384; openai: shorten text-embedding-3 vectors)")
@@ -106,12 +106,13 @@ func (f *embedFlags) identity(e *env) embed.Identity {
 
 // newEmbedder builds the embedder for an identity (embed.Open) with the
 // user's options from the environment: $OPENAI_API_KEY,
-// $MCPVEC_EMBED_CONCURRENCY. A network embedder probes its server, so a
+// $MCPVEC_EMBED_CONCURRENCY; models is where the library keeps fitted
+// models (nil: not a file). A network embedder probes its server, so a
 // missing key or an unreachable server fails now.
-func newEmbedder(ctx context.Context, e *env, id embed.Identity) (embed.Embedder, error) {
+func newEmbedder(ctx context.Context, e *env, id embed.Identity, models embed.ModelStore) (embed.Embedder, error) {
 	return embed.Open(ctx, id, embed.Options{
 		APIKey: e.getenv("OPENAI_API_KEY"), APIKeyName: "OPENAI_API_KEY",
-		Concurrency: envInt(e, "MCPVEC_EMBED_CONCURRENCY", 0),
+		Concurrency: envInt(e, "MCPVEC_EMBED_CONCURRENCY", 0), Models: models,
 	})
 }
 
@@ -308,7 +309,7 @@ func (h *handle) loadEmbedder(ctx context.Context, e *env) error {
 		return err
 	}
 	if meta.Embedder != nil {
-		if h.emb, err = newEmbedder(ctx, e, embed.Identity(*meta.Embedder)); err != nil {
+		if h.emb, err = newEmbedder(ctx, e, embed.Identity(*meta.Embedder), modelStore(h.db)); err != nil {
 			return fmt.Errorf("embedder: %w", err)
 		}
 	}

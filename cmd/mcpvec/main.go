@@ -51,6 +51,10 @@ func commands() []command {
 		{"check", "verify the library; --repair rebuilds or copies out what is readable", runCheck},
 		{"auth", "manage OAuth sign-in for serve --oauth (passphrase, approve, ls, revoke)", runAuth},
 		{"migrate", "copy the library to or from a Weaviate collection", runMigrate},
+		{"backup", "write a consistent copy of the library file, also while it is served", runBackup},
+		{"restore", "put a checked backup in place of the library file", runRestore},
+		{"export", "write the library in the portable format (JSON Lines)", runExport},
+		{"import", "read an export into the library", runImport},
 		{"version", "print the version", runVersion},
 	}
 }

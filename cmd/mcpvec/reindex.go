@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
+	"github.com/mcpvec/mcpvec/ingest/embed/corpus"
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
@@ -22,7 +23,7 @@ func runReindex(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if !*discard && !ef.set() {
-		return errors.New("reindex needs the new embedder: --embedder hash|ollama|openai [--embed-model M] [--dimensions N]")
+		return errors.New("reindex needs the new embedder: --embedder hash|corpus|ollama|openai [--embed-model M] [--dimensions N]")
 	}
 	// The old embedder is not needed (it may be gone: an old hash model, a
 	// server that no longer runs), so the query path is not loaded.
@@ -50,6 +51,10 @@ func (fileBackend) reindex(ctx context.Context, e *env, h *handle, r reindexFlag
 	target, err := r.ef.reindexTarget(e)
 	if err != nil {
 		return err
+	}
+	if p, err := embedded.PendingReindex(h.db); err == nil && p == nil && target.Provider == corpus.Provider {
+		defer hostReads(ctx, e, withQueryPath(ctx, e, h), "reindex")()
+		return refitCorpus(ctx, e, h) // a fresh model on today's passages
 	}
 	emb, err := reindexEmbedder(ctx, e, h.db, target)
 	if err != nil {
@@ -163,7 +168,7 @@ func reindexEmbedder(ctx context.Context, e *env, db *store.DB, target embed.Ide
 		target = *p
 		fmt.Fprintf(e.stderr, "resuming the reindex to %s\n", p)
 	}
-	emb, err := newEmbedder(ctx, e, target)
+	emb, err := newEmbedder(ctx, e, target, modelStore(db))
 	if err != nil {
 		return nil, fmt.Errorf("embedder: %w", err)
 	}

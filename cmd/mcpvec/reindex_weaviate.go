@@ -27,7 +27,7 @@ func (b weaviateBackend) reindex(ctx context.Context, e *env, _ *handle, r reind
 	if err != nil {
 		return err
 	}
-	emb, err := newEmbedder(ctx, e, target)
+	emb, err := newEmbedder(ctx, e, target, nil)
 	if err != nil {
 		return failf("embedder: %w", err)
 	}

@@ -39,6 +39,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 				resp.Results[i].URL = library.FileURL(r.Source, r.Page)
 			}
 		}
+		for _, n := range resp.Notes { // an operator that matched nothing
+			fmt.Fprintf(e.stderr, "note: %s\n", termSafe(n, false))
+		}
 		if *asJSON {
 			return writeJSON(e.stdout, resp)
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/server/admin"
+	"github.com/mcpvec/mcpvec/server/telemetry"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -46,6 +47,9 @@ type serveState struct {
 	// embMu guards emb once serving: a forwarded reindex swaps it while
 	// forwarded reads and the watcher use it.
 	embMu sync.Mutex
+	// tel counts what the server does (/metrics); nil without serve's
+	// telemetry.
+	tel *telemetry.Telemetry
 	// name is the library's --library NAME ("" without one); web links
 	// its pages to the other libraries of a serve of several (nil: one).
 	name string
@@ -72,7 +76,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	var o server.Options
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
-	noWeb, wf, rf := fs.Bool("no-web", false, "do not serve the web page at /"), registerWatch(fs), registerRerank(fs, e)
+	noWeb, wf, rf, bf, tf := fs.Bool("no-web", false, "do not serve the web page at /"), registerWatch(fs), registerRerank(fs, e), registerBackups(fs), registerTelemetry(fs, e)
 	ro, err := parseServe(fs, args, e, wf, rf)
 	if err == nil && e.forwarded != nil {
 		err = errors.New("a server is already running on this library")
@@ -82,7 +86,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	if len(lf.libs) > 1 {
 		return serveLibraries(ctx, e, &serveConfig{fs: fs, lf: lf, ef: ef, o: o, origins: origins, stdio: *stdio, secret: *secret,
-			readOnly: *readOnly, oauth: *useOAuth, noWeb: *noWeb, wf: wf, ro: ro})
+			readOnly: *readOnly, oauth: *useOAuth, noWeb: *noWeb, wf: wf, ro: ro, bf: bf})
 	}
 	h, err := openServed(ctx, e, lf, ef, readOnly, *stdio, fs)
 	if h == nil {
@@ -107,12 +111,12 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *stdio {
 		state.holder = "serve --stdio" // a desktop app's, usually: named when it keeps another serve out
 	}
-	srv, err := newServer(e, state, &o, !*stdio && !*noWeb)
+	srv, stopTel, err := newServerWith(ctx, e, state, &o, !*stdio && !*noWeb, tf)
 	if err != nil {
 		return err
 	}
-	state.stream = srv.ServeStream
-	defer startLocal(ctx, e, state, wf)()
+	defer stopTel()
+	defer startLocal(ctx, e, state, wf, bf)()
 	announceRerank(ctx, e, h.docs, live.Current(), ro, *readOnly)
 	if *stdio {
 		slog.Info("serving MCP over stdio", "library", h.docs.Path())
@@ -144,16 +148,18 @@ func completeOptions(ctx context.Context, e *env, h *handle, o *server.Options, 
 	return nil
 }
 
-// startLocal starts what a library file's server runs beside MCP: the
+// startLocal starts what a library file's server runs beside MCP (and the
+// scheduled backups, backupsched.go): the
 // admin channel for forwarded commands and, with --watch, the folder
 // watcher. A Weaviate library needs neither (every process may write to it,
 // and sync needs a file), nor the periodic release of the file's mapped
 // pages (Live.ReleaseEvery). The returned func stops them.
-func startLocal(ctx context.Context, e *env, state *serveState, wf *watchFlags) (stop func()) {
+func startLocal(ctx context.Context, e *env, state *serveState, wf *watchFlags, bf *backupFlags) (stop func()) {
 	if state.db == nil {
 		if wf.on {
 			slog.Error("--watch needs a library file; serving without watching")
 		}
+		bf.refuse()
 		return func() {}
 	}
 	stopAdmin := listenAdmin(ctx, e, state)
@@ -162,10 +168,11 @@ func startLocal(ctx context.Context, e *env, state *serveState, wf *watchFlags) 
 		stopAdmin = func(stop func()) func() { return func() { stop(); unrecord() } }(stopAdmin)
 	}
 	stopWatch := startWatch(ctx, e, state, wf)
+	stopBackups := bf.start(ctx, e, state)
 	rctx, stopRelease := context.WithCancel(ctx)
 	released := make(chan struct{})
 	go func() { defer close(released); state.live.ReleaseEvery(rctx, releaseInterval) }()
-	return func() { stopRelease(); <-released; stopWatch(); stopAdmin() }
+	return func() { stopBackups(); stopRelease(); <-released; stopWatch(); stopAdmin() }
 }
 
 // releaseInterval is how often serve hands the library file's pages that
@@ -211,6 +218,7 @@ func serveFlags(fs *flag.FlagSet, e *env, o *server.Options, origins *stringList
 	fs.IntVar(&o.MaxFetchChars, "max-fetch-chars", server.DefaultMaxFetchChars, "largest fetch text in characters")
 	fs.IntVar(&o.MaxQueryLen, "max-query-len", server.DefaultMaxQueryLen, "longest search query in characters")
 	readOnly = fs.Bool("read-only", false, "open the library read-only (a read-only mount): search, fetch and document links work, writes are refused; chosen by itself when the file cannot be opened for writing")
+	fs.BoolVar(&o.NoSSE, "no-sse", false, "switch off the legacy HTTP+SSE transport at /sse (deprecated by the MCP spec; clients should use /mcp)")
 	fs.BoolVar(&o.ShowPaths, "show-paths", false, "send each document's absolute local path to clients in fetch metadata (default: the file name only)")
 	fs.Var(origins, "allow-origin", "extra browser `ORIGIN` allowed to call the MCP endpoints (repeatable; chatgpt.com and claude.ai are allowed)")
 	return stdio, secret, readOnly, useOAuth
@@ -323,13 +331,20 @@ func setupOAuth(e *env, h *handle, o *server.Options, on, readOnly bool) error {
 }
 
 func printURLs(w io.Writer, urls []string, path string, o server.Options) {
-	fmt.Fprintf(w, "mcpvec %s serving %s\nMCP endpoints (Streamable HTTP /mcp, legacy SSE /sse):\n", Version, path)
+	if o.NoSSE {
+		fmt.Fprintf(w, "mcpvec %s serving %s\nMCP endpoint (Streamable HTTP /mcp; legacy SSE off):\n", Version, path)
+	} else {
+		fmt.Fprintf(w, "mcpvec %s serving %s\nMCP endpoints (Streamable HTTP /mcp, legacy SSE /sse):\n", Version, path)
+	}
 	for _, u := range urls {
 		fmt.Fprintf(w, "  %s\n", u)
 	}
+	if !o.NoSSE {
+		fmt.Fprintln(w, server.SSEDeprecation)
+	}
 	printServeNotes(w, o)
 	if o.Web != nil && len(urls) > 0 {
-		local := strings.TrimSuffix(strings.TrimSuffix(urls[len(urls)-1], "/"), "/sse")
+		local := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(urls[len(urls)-1], "/"), "/sse"), "/mcp")
 		fmt.Fprintf(w, "Web page: %s/\n", strings.TrimSuffix(local, "/"+o.SecretPath))
 	}
 }

@@ -99,6 +99,7 @@ func syncCommand(ctx context.Context, e *env, h *handle, roots []isync.Root, cfg
 		}
 	}
 	sum, err := syncRoots(ctx, h, roots, cfg)
+	countWritten(e.forwarded, "sync", sum.Added+sum.Updated, sum.Removed)
 	fmt.Fprintln(e.stdout, sum.String())
 	if err != nil {
 		return err

@@ -102,7 +102,9 @@ func watchLive(ctx context.Context, e *env, st *serveState, wf *watchFlags) (sto
 				st.syncMu.Lock()
 				defer st.syncMu.Unlock()
 				h := &handle{db: st.db, lib: st.live.Current(), emb: st.embedder(), close: func() {}}
-				return syncRoots(ctx, h, roots, cfg)
+				sum, err := syncRoots(ctx, h, roots, cfg)
+				countWritten(st, "watch", sum.Added+sum.Updated, sum.Removed)
+				return sum, err
 			}}
 		if len(paths) == 0 { // the remembered roots: follow `mcpvec sync NEW` too
 			o.Reload = func() ([]isync.Root, error) { return isync.LoadRoots(st.db) }

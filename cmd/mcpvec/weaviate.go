@@ -94,6 +94,7 @@ func openWeaviateStore(ctx context.Context, e *env, url string, cf *collectionFl
 		return nil, err
 	}
 	opts.APIKey, opts.Analyzer, opts.AnalyzerName = e.getenv("MCPVEC_WEAVIATE_API_KEY"), analysis.Tokenize, analysis.AnalyzerName
+	opts.Compatible = analysis.CompatibleAnalyzers
 	return weaviate.OpenCollection(ctx, url, &opts)
 }
 

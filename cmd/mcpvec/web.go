@@ -50,7 +50,7 @@ func newServer(e *env, st *serveState, o *server.Options, withWeb bool) (*server
 func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 	ws := &webSetup{}
 	act := web.NewActivity(200)
-	o.Observe = act.Record
+	o.Observe = chainObserve(act.Record, o.Observe)
 	host, _, _ := net.SplitHostPort(o.Addr)
 	ip := net.ParseIP(host)
 	// Token, Auth and CheckOwner require sign-in too: the page is behind the

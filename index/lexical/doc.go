@@ -9,6 +9,13 @@
 // analysis holds the rules: case folding, Snowball English stopwords and
 // stemming, compound spans such as BZ2_bzDecompressInit yielding their
 // parts and the whole); its TokenizerVersion is stored with the terms.
+// Add reads each passage in its language (analysis.Detect) and gives one
+// of another language than English a term of its own ("\x00lang:de"),
+// which no query makes: its document frequency says which languages the
+// index holds. SearchQuery reads a short query in the language of the
+// index its stop words point to, the index's dominant language on a tie,
+// and searches a CJK word by its bigrams (passages hold its characters
+// too, for one-character queries).
 //
 // # Scoring
 //
@@ -150,9 +157,10 @@
 //     distinct term ever indexed (deleted passages leave their terms behind
 //     with df 0). Postings of deleted passages are reclaimed by compaction
 //     once they outnumber the live ones.
-//   - Scripts written without spaces (Han, Kana, Thai...) are indexed one
-//     character per term: matching works, ranking is crude. Stemming and
-//     stopwords are English only.
+//   - Scripts written without spaces (Han, Kana, Hangul, Thai...) are
+//     indexed as character bigrams and characters, not dictionary words.
+//     Stemming covers eight languages (package analysis); others keep
+//     English's rules, which leave non-ASCII words unstemmed.
 //   - Changing analysis.TokenizerVersion makes the next Load re-tokenise
 //     everything.
 //   - An index loaded through InPlace must be detached (Detach) or

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -119,7 +120,7 @@ func New(cfg Config) *Index {
 // Add indexes text under id, replacing any passage already stored under id.
 // It is safe for concurrent use; tokenisation happens outside the lock.
 func (ix *Index) Add(id uint64, text string) {
-	terms, length := ix.countTerms(analysis.Tokenize(text))
+	terms, length := ix.countTerms(tokenize(text))
 	sum := checksum(text)
 	ix.lock()
 	defer ix.mu.Unlock()
@@ -154,6 +155,7 @@ func (ix *Index) termIDLocked(t string) uint32 {
 		return id
 	}
 	id := uint32(len(ix.termStr))
+	t = strings.Clone(t) // t may share a whole passage's memory
 	ix.termIDs[t] = id
 	ix.termStr = append(ix.termStr, t)
 	ix.df = append(ix.df, 0)

@@ -421,3 +421,17 @@ func (ix *Index) finishLoad(recs map[uint64]record, st *LoadStats) {
 	}
 	st.Rewrite = ix.segmentDueLocked()
 }
+
+// StoredVersion returns the analysis.TokenizerVersion the index in kv was
+// saved with, or "" when kv holds none. When it is neither "" nor the
+// current version, the next Load tokenises every passage again. It only
+// reads kv and is safe for concurrent use with other readers of kv.
+func StoredVersion(kv index.KV) string { return string(kv.Get(metaKey)) }
+
+// Outdated reports whether kv holds an index saved by other word rules
+// than this analysis.TokenizerVersion, which the next Load tokenises
+// again whole, and the version it was saved with. It only reads kv.
+func Outdated(kv index.KV) (stored string, outdated bool) {
+	stored = StoredVersion(kv)
+	return stored, stored != "" && stored != analysis.TokenizerVersion
+}

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-
-	"github.com/mcpvec/mcpvec/analysis"
 )
 
 // Search returns up to k passages ranked by BM25 for query, best first; ties
@@ -21,11 +19,16 @@ import (
 // scoring every posting, which is what larger k do
 // (TestMaxScoreMatchesExhaustive).
 func (ix *Index) Search(query string, k int) []Result {
-	return ix.SearchTokens(analysis.Tokenize(query), k)
+	return ix.SearchQuery(query, nil, k)
 }
 
 // searchCounted is Search for a query's counted terms.
 func (ix *Index) searchCounted(qtf map[string]uint32, k int) []Result {
+	return ix.searchCountedIn(qtf, k, nil)
+}
+
+// searchCountedIn is searchCounted among the passages f allows (nil: all).
+func (ix *Index) searchCountedIn(qtf map[string]uint32, k int, f Filter) []Result {
 	if k <= 0 {
 		return nil
 	}
@@ -46,6 +49,11 @@ func (ix *Index) searchCounted(qtf map[string]uint32, k int) []Result {
 	ix.openCursors(sc, qtf, bm)
 	if len(sc.cursors) == 0 {
 		return nil
+	}
+	sc.allow = ix.allowFunc(f)
+	defer func() { sc.allow = nil }()
+	if f != nil && f.Few() != nil && len(f.Few()) <= fewMax {
+		return ix.scoreFew(sc, bm, k, f.Few())
 	}
 	if k >= exhaustiveFrom {
 		return ix.exhaustive(sc, bm, k)
@@ -89,6 +97,9 @@ type scratch struct {
 	qterms   []qterm          // query terms by term id
 	rest     []float64        // rest[j]: summed bounds of cursors[j:]
 	restPost []int            // restPost[j]: postings of cursors[j:]
+	// allow, when not nil, tells the slots a filtered search may return
+	// (SearchFiltered); the others never enter heap, best or cand.
+	allow func(s uint32) bool
 }
 
 // bm25 holds what scoring needs of the index statistics. The length

@@ -113,7 +113,7 @@ func (ix *Index) finish(sc *scratch, bm bm25, k, from int, margin, theta float64
 	}
 	sc.heap = sc.heap[:0]
 	for _, s := range sc.touched {
-		if a := sc.acc[s]; len(sc.heap) < k || a >= sc.heap[0].Score {
+		if a := sc.acc[s]; (len(sc.heap) < k || a >= sc.heap[0].Score) && (sc.allow == nil || sc.allow(s)) {
 			sc.offer(Result{ID: ix.docs[s].id, Score: a}, k)
 		}
 	}
@@ -204,7 +204,7 @@ func (sc *scratch) bestPartial(k int, r, margin float64, seed float32) []Result 
 		for i := start; i < end; i++ {
 			s := sc.touched[i]
 			a := sc.acc[s]
-			if a < low {
+			if a < low || sc.allow != nil && !sc.allow(s) {
 				continue
 			}
 			if len(best) < k || a > best[0].Score {
@@ -301,7 +301,7 @@ func (ix *Index) appendCandidates(cand []uint32, sc *scratch, slots []uint32, bm
 			return cand
 		}
 		a := sc.acc[s]
-		if a < low {
+		if a < low || sc.allow != nil && !sc.allow(s) {
 			continue
 		}
 		if low < 0 {

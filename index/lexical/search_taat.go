@@ -53,7 +53,7 @@ func (ix *Index) exhaustive(sc *scratch, bm bm25, k int) []Result {
 			sc.parts = append(sc.parts, new(scratch))
 		}
 		part := sc.parts[p]
-		part.cursors, part.acc, part.sat = sc.cursors, sc.acc, sc.sat
+		part.cursors, part.acc, part.sat, part.allow = sc.cursors, sc.acc, sc.sat, sc.allow
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -80,7 +80,7 @@ func (ix *Index) scoreRange(sc *scratch, bm bm25, k int, lo, hi uint32, h result
 	}
 	sc.heap = h
 	for _, s := range touched {
-		if len(sc.heap) < k || acc[s] >= sc.heap[0].Score { // cheap reject first
+		if (len(sc.heap) < k || acc[s] >= sc.heap[0].Score) && (sc.allow == nil || sc.allow(s)) { // cheap reject first
 			sc.offer(Result{ID: ix.docs[s].id, Score: acc[s]}, k)
 		}
 		acc[s] = 0

@@ -82,6 +82,10 @@ type visited struct {
 	query []int8   // the quantised query
 	eps   []cand   // layer 0's entry points
 	slots []uint32 // the seeds' slots
+	// allow, when not nil, tells the slots a filtered search may return
+	// (SearchFiltered): layer 0's walk goes through the others but never
+	// keeps them.
+	allow func(s uint32) bool
 }
 
 // getVisited returns a cleared scratch set sized for the current slot arrays.
@@ -179,7 +183,7 @@ func (x *Index) searchLayer(q qvec, eps []cand, ef, l int, v *visited) []cand {
 			continue
 		}
 		cands.push(e)
-		if x.isLive(e.slot) {
+		if x.isLive(e.slot) && (v.allow == nil || v.allow(e.slot)) {
 			res.push(e)
 			if len(res) > ef {
 				res.pop()
@@ -201,7 +205,7 @@ func (x *Index) searchLayer(q qvec, eps []cand, ef, l int, v *visited) []cand {
 				continue
 			}
 			cands.push(cand{nb, sc})
-			if x.isLive(nb) {
+			if x.isLive(nb) && (v.allow == nil || v.allow(nb)) {
 				res.push(cand{nb, sc})
 				if len(res) > ef {
 					res.pop()
@@ -239,6 +243,12 @@ func (x *Index) entry() (int64, int) {
 // Layer 0's beam starts from the descent's end and from every live slot of
 // seeds (see SearchSeeded).
 func (x *Index) graphSearch(q []float32, k, ef int, seeds []uint64) []Result {
+	return x.graphSearchIn(q, k, ef, seeds, nil)
+}
+
+// graphSearchIn is graphSearch keeping on layer 0 only the slots allow
+// allows (nil: all).
+func (x *Index) graphSearchIn(q []float32, k, ef int, seeds []uint64, allow func(uint32) bool) []Result {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	ep, top := x.entry()
@@ -257,7 +267,9 @@ func (x *Index) graphSearch(q []float32, k, ef int, seeds []uint64) []Result {
 		cur = x.greedy(qq, cur, l, v)
 	}
 	v.eps = x.seedCands(append(v.eps[:0], cur), qq, seeds, v)
+	v.allow = allow
 	res := x.searchLayer(qq, v.eps, ef, 0, v)
+	v.allow = nil
 	if x.vecs != nil {
 		for i := range res {
 			res[i].score = dot(q, x.vec(res[i].slot))

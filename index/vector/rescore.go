@@ -48,6 +48,11 @@ type scored struct {
 // int8 score plus its rounding bound (errBound) reaches the k-th exact
 // score, so the result is the float32 scan's.
 func (x *Index) exactFromSource(q []float32, k int) ([]Result, error) {
+	return x.exactFromSourceIn(q, k, nil)
+}
+
+// exactFromSourceIn is exactFromSource over slots (nil: every slot).
+func (x *Index) exactFromSourceIn(q []float32, k int, slots []uint32) ([]Result, error) {
 	qq := qvec{make([]int8, x.dim), 0}
 	qq.scale = quantize(qq.codes, q)
 	var l1q float32
@@ -55,7 +60,7 @@ func (x *Index) exactFromSource(q []float32, k int) ([]Result, error) {
 		l1q += float32(abs8(c))
 	}
 	l1q *= qq.scale
-	all := x.scanInt8(qq, l1q)
+	all := x.scanInt8(qq, l1q, slots)
 	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(b.approx, a.approx) })
 	top := min(len(all), rescoreFactor*k)
 	rs := slotResults(all[:top])
@@ -84,14 +89,25 @@ func (x *Index) exactFromSource(q []float32, k int) ([]Result, error) {
 	return rs[:k], nil
 }
 
-// scanInt8 returns every live slot with its int8 score against qq and the
-// bound of that score (errBound; l1q is ‖q̂‖₁·s_q).
-func (x *Index) scanInt8(qq qvec, l1q float32) []scored {
+// scanInt8 returns every live slot of slots (nil: of the index) with its
+// int8 score against qq and the bound of that score (errBound; l1q is
+// ‖q̂‖₁·s_q).
+func (x *Index) scanInt8(qq qvec, l1q float32, slots []uint32) []scored {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	x.allocMu.Lock()
 	n := x.n
 	x.allocMu.Unlock()
+	if slots != nil {
+		out := make([]scored, 0, len(slots))
+		for _, s := range slots {
+			if int(s) < n && x.isLive(s) {
+				c := x.code(s)
+				out = append(out, scored{id: x.ids[s], slot: s, approx: approx(qq, c), bound: errBound(qq, l1q, c, x.dim)})
+			}
+		}
+		return out
+	}
 	out := make([]scored, 0, n)
 	for s := uint32(0); int(s) < n; s++ {
 		if x.isLive(s) {

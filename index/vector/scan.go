@@ -29,8 +29,11 @@ func (x *Index) SearchScan(q []float32, k int) ([]Result, error) {
 var scanSplitFrom = 1 << 16
 
 // scan is SearchScan for a prepared query.
-func (x *Index) scan(qv []float32, k int) ([]Result, error) {
-	if x.cfg.Source == nil {
+func (x *Index) scan(qv []float32, k int) ([]Result, error) { return x.scanIn(qv, k, nil) }
+
+// scanIn is scan over the slots allow allows (nil: all).
+func (x *Index) scanIn(qv []float32, k int, allow func(uint32) bool) ([]Result, error) {
+	if x.cfg.Source == nil { // SearchFiltered never passes allow here
 		return x.exact(qv, k), nil
 	}
 	qq := qvec{make([]int8, x.dim), 0}
@@ -45,9 +48,9 @@ func (x *Index) scan(qv []float32, k int) ([]Result, error) {
 	parts := uint32(min(runtime.GOMAXPROCS(0), 4))
 	var best minHeap
 	if parts < 2 || slots < uint32(scanSplitFrom) || x.scanning.Load() > 1 {
-		best = x.scanTop(qq, n, 0, slots)
+		best = x.scanTop(qq, n, 0, slots, allow)
 	} else {
-		best = x.scanSplit(qq, n, slots, parts)
+		best = x.scanSplit(qq, n, slots, parts, allow)
 	}
 	rs := x.results(best)
 	x.mu.RUnlock()
@@ -57,7 +60,7 @@ func (x *Index) scan(qv []float32, k int) ([]Result, error) {
 // scanSplit is scanTop over [0, slots) cut into parts ranges scanned
 // concurrently; the n best of the whole are among the ranges' n best.
 // Callers hold mu for reading.
-func (x *Index) scanSplit(qq qvec, n int, slots, parts uint32) minHeap {
+func (x *Index) scanSplit(qq qvec, n int, slots, parts uint32, allow func(uint32) bool) minHeap {
 	heaps := make([]minHeap, parts)
 	var wg sync.WaitGroup
 	for p := range parts {
@@ -68,7 +71,7 @@ func (x *Index) scanSplit(qq qvec, n int, slots, parts uint32) minHeap {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			heaps[p] = x.scanTop(qq, n, lo, hi)
+			heaps[p] = x.scanTop(qq, n, lo, hi, allow)
 		}()
 	}
 	wg.Wait()
@@ -82,11 +85,12 @@ func (x *Index) scanSplit(qq qvec, n int, slots, parts uint32) minHeap {
 }
 
 // scanTop returns the n live slots in [lo, hi) with the best int8 scores
-// against qq, as a heap. Callers hold mu for reading.
-func (x *Index) scanTop(qq qvec, n int, lo, hi uint32) minHeap {
+// against qq that allow allows (nil: all), as a heap. Callers hold mu for
+// reading.
+func (x *Index) scanTop(qq qvec, n int, lo, hi uint32, allow func(uint32) bool) minHeap {
 	h := make(minHeap, 0, n+1)
 	for s := lo; s < hi; s++ {
-		if !x.isLive(s) {
+		if !x.isLive(s) || allow != nil && !allow(s) {
 			continue
 		}
 		o := int(s) * x.dim

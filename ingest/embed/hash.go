@@ -83,15 +83,26 @@ func (c HashConfig) withDefaults() HashConfig {
 type Hash struct {
 	cfg   HashConfig
 	model string
+	words func(string) []string                // analysis.Words, or WordsWhole for hash-v2
 	qw    atomic.Pointer[func(string) float64] // query-side word weight, may be nil
 }
 
 // NewHash returns an offline embedder; zero fields of cfg take defaults.
-func NewHash(cfg HashConfig) *Hash {
+// Its model is hash-v3: words as analysis.Words makes them, so runs of
+// Chinese, Japanese, Korean and Thai are character bigrams.
+func NewHash(cfg HashConfig) *Hash { return newHash(cfg, 3) }
+
+// newHash returns the offline embedder of model version v: 3, or 2, whose
+// words kept a run of a script written without spaces whole (English and
+// other spaced text give the same vectors in both).
+func newHash(cfg HashConfig, v int) *Hash {
 	cfg = cfg.withDefaults()
-	model := fmt.Sprintf("hash-v2-n%d%d-w%s-c%s-b%s", cfg.MinN, cfg.MaxN,
+	model := fmt.Sprintf("hash-v%d-n%d%d-w%s-c%s-b%s", v, cfg.MinN, cfg.MaxN,
 		fmtWeight(cfg.WordWeight), fmtWeight(cfg.NgramWeight), fmtWeight(cfg.BigramWeight))
-	h := &Hash{cfg: cfg, model: model}
+	h := &Hash{cfg: cfg, model: model, words: analysis.Words}
+	if v == 2 {
+		h.words = analysis.WordsWhole
+	}
 	h.SetQueryWeight(cfg.QueryWeight)
 	return h
 }
@@ -155,7 +166,7 @@ func hashRecover(err *error) {
 // vector builds the hashed feature vector of text.
 func (h *Hash) vector(text string, weight func(string) float64) []float32 {
 	v := make([]float32, h.cfg.Dimensions)
-	words := analysis.Words(text)
+	words := h.words(text)
 	// Unique words in first-occurrence order: float32 sums depend on order,
 	// and vectors must be bit-identical run to run.
 	counts := make(map[string]int, len(words))

@@ -24,6 +24,9 @@ type Options struct {
 	APIKeyName string
 	// Concurrency bounds the requests in flight; 0 = the provider's default.
 	Concurrency int
+	// Models holds the models fitted on the library (provider "corpus");
+	// nil when the library is not a file.
+	Models ModelStore
 }
 
 // Provider is one kind of embedder in the registry: how to build one from

@@ -22,6 +22,10 @@ type Traits struct {
 	// Parallel is the preferred number of batches in flight; 0 means as
 	// many as the caller allows.
 	Parallel int
+	// ScoreFusion, when above 0, is the weight of the vector list in a
+	// hybrid search fused by score (library.FusionScores) rather than by
+	// rank: vectors that help BM25 by a small margin (the corpus embedder).
+	ScoreFusion float64
 }
 
 // defaultTraits are those of an embedder no registered provider describes:

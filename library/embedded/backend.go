@@ -47,6 +47,9 @@ type Backend struct {
 	// they do not queue behind first ones while the searches running at
 	// once stay bounded: at most twice Options.Concurrency.
 	again turns
+	// retokenized: Open tokenised every passage again, the index having
+	// been saved by older word rules (retokenizing).
+	retokenized bool
 }
 
 var _ library.Backend = (*Backend)(nil)
@@ -159,6 +162,8 @@ func openEmbedded(ctx context.Context, db *store.DB, opts library.Options) (*Bac
 	if repaired || (gen > 0 && !synced) {
 		if err := l.Save(ctx); err != nil && !errors.Is(err, store.ErrReadOnly) {
 			return nil, err
+		} else if err != nil && l.retokenized {
+			opts.Logger.Info("the re-indexed words last for this command only, which opens the library read-only; the next command that writes to it (ingest, sync, serve) saves them")
 		}
 	}
 	if opts.UseIDF != nil {
@@ -183,6 +188,7 @@ func (l *Backend) loadLexical(tx *store.Tx, kv index.KV, synced bool) (repaired 
 		}
 		return t, err
 	}
+	text, l.retokenized = retokenizing(tx, kv, opts.Logger, text)
 	load := lexical.LoadIDs
 	if synced {
 		load = lexical.LoadSynced

@@ -62,3 +62,10 @@ func (c *docCache) clear() {
 	c.m, c.weight = nil, 0
 	c.mu.Unlock()
 }
+
+// version is the number of clears so far: it changes with every write.
+func (c *docCache) version() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen
+}

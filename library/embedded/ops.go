@@ -109,7 +109,7 @@ func (l *Backend) Candidates(ctx context.Context, q library.Query) (library.Cand
 		return c, err
 	}
 	var rs []vector.Result
-	if werr := run(ctx, func() { rs, err = vec.SearchSeeded(q.Vector, q.N, seeds) }); werr != nil {
+	if werr := run(ctx, func() { rs, err = vec.SearchFiltered(q.Vector, q.N, seeds, vecFilter(q.Filter)) }); werr != nil {
 		return c, werr
 	}
 	if err != nil {
@@ -225,11 +225,7 @@ func (l *Backend) lexical(q library.Query) ([]library.Hit, []uint64, error) {
 	}
 	var rs []lexical.Result
 	err := l.db.GuardFaults(func() {
-		if q.Tokens != nil {
-			rs = l.lex.SearchTokens(q.Tokens, n)
-		} else {
-			rs = l.lex.Search(q.Text, n)
-		}
+		rs = l.lex.SearchQueryIn(q.Text, q.Tokens, n, lexFilter(q.Filter))
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("lexical search: %w", err)
@@ -264,3 +260,22 @@ func (l *Backend) Move(ctx context.Context, id, path, sourceURL string, modTime 
 	}
 	return res, l.Apply(ctx, res)
 }
+
+// lexFilter and vecFilter hand a query's filter to the indexes: nil stays
+// an untyped nil (no filter), not an interface holding a nil pointer.
+func lexFilter(f *library.Filter) lexical.Filter {
+	if f == nil {
+		return nil
+	}
+	return f
+}
+
+func vecFilter(f *library.Filter) vector.Filter {
+	if f == nil {
+		return nil
+	}
+	return f
+}
+
+// DocumentsVersion counts the writes applied (library.DocumentsVersioner).
+func (l *Backend) DocumentsVersion() uint64 { return l.docs.version() }

@@ -162,20 +162,24 @@ func (b *Backend) Original(ctx context.Context, id string) (io.ReadSeeker, int64
 // vector and asks for Hybrid, else BM25 or nearVector alone.
 func (b *Backend) Candidates(ctx context.Context, q library.Query) (library.Candidates, error) {
 	var c library.Candidates
+	var docs []string // the operators' filter, by document (HybridQuery.Docs)
+	if q.Filter != nil {
+		docs = q.Filter.Documents()
+	}
 	switch {
 	case q.Mode == library.Hybrid && q.Vector != nil:
 		hits, err := b.coll.Rank(ctx, HybridQuery{
 			Text: q.Text, Vector: q.Vector, Limit: q.N, Fusion: b.fusion(),
-			Alpha: b.opts.VectorWeight / (1 + b.opts.VectorWeight),
+			Alpha: b.opts.VectorWeight / (1 + b.opts.VectorWeight), Docs: docs,
 		})
 		c.Fused = b.hits(hits)
 		return c, err
 	case q.Mode == library.Lexical || q.Mode == library.Hybrid:
-		hits, err := b.coll.Rank(ctx, HybridQuery{Text: q.Text, Limit: q.N})
+		hits, err := b.coll.Rank(ctx, HybridQuery{Text: q.Text, Limit: q.N, Docs: docs})
 		c.Lexical = b.hits(hits)
 		return c, err
 	case q.Mode == library.Vector && q.Vector != nil:
-		hits, err := b.coll.Rank(ctx, HybridQuery{Vector: q.Vector, Limit: q.N})
+		hits, err := b.coll.Rank(ctx, HybridQuery{Vector: q.Vector, Limit: q.N, Docs: docs})
 		c.Vector = b.hits(hits)
 		return c, err
 	}

@@ -95,17 +95,25 @@ func embeddedLibrary(t *testing.T, opts library.Options) *library.Library {
 	return lib
 }
 
-func TestSameAnswersAsEmbedded(t *testing.T) {
-	ctx := context.Background()
+// openCollection starts a Weaviate node and opens collection name on it
+// with the lexical analyzer and the test embedder's identity, closed with t.
+func openCollection(t *testing.T, name string) *weaviate.Collection {
+	t.Helper()
 	c := weaviatetest.Start(t, weaviatetest.Options{})
-	st, err := weaviate.OpenCollection(ctx, c.URL(0, "Parity"), &weaviate.Options{Analyzer: analysis.Tokenize, AnalyzerName: "lexical"})
+	st, err := weaviate.OpenCollection(context.Background(), c.URL(0, name), &weaviate.Options{Analyzer: analysis.Tokenize, AnalyzerName: "lexical"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	if err := st.SetEmbedder(ctx, identity); err != nil {
+	t.Cleanup(func() { st.Close() })
+	if err := st.SetEmbedder(context.Background(), identity); err != nil {
 		t.Fatal(err)
 	}
+	return st
+}
+
+func TestSameAnswersAsEmbedded(t *testing.T) {
+	ctx := context.Background()
+	st := openCollection(t, "Parity")
 	opts := library.OptionsFor(embed.TraitsOf(embed.Identity(identity)))
 	be := weaviate.New(st, &weaviate.Options{Fusion: opts.Fusion, VectorWeight: opts.VectorWeight})
 	putCorpus(t, func(d *store.Document, cs []store.Chunk, vs [][]float32, o []byte) (store.PutResult, error) {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,9 +57,13 @@ type Options struct {
 	// without it Weaviate's own word tokenizer ranks the raw text.
 	// AnalyzerName identifies it: Open records the name in a new collection
 	// and refuses (ErrSchema) a collection recorded with another, whose
-	// terms would not match the queries.
+	// terms would not match the queries, unless that other is one of
+	// Compatible: analyzers whose terms this one still matches in the main
+	// (an earlier version that differed only in some languages), opened
+	// with one warning saying what stays as it was.
 	Analyzer     func(text string) []string
 	AnalyzerName string
+	Compatible   []string
 	// BatchSize is the number of objects per batch request (default 100).
 	BatchSize int
 	// HTTPClient sends the requests (default: a client with a 60 s timeout).
@@ -288,6 +293,11 @@ func (b *Collection) checkSchemaVersion(ctx context.Context) error {
 	got, err := b.SettingOrCreate(ctx, settingAnalyzer, func() ([]byte, error) { return []byte(name), nil })
 	if err != nil {
 		return fmt.Errorf("open weaviate collection %s: %w", b.name, err)
+	}
+	if string(got) != name && slices.Contains(b.opts.Compatible, string(got)) {
+		b.opts.Logger.Warn("weaviate collection indexed by an earlier analyzer: its passages keep their terms until ingested again",
+			"collection", b.name, "analyzer", string(got), "now", name)
+		return nil
 	}
 	if string(got) != name {
 		return fmt.Errorf("%w: collection %s ranks BM25 with analyzer %q, not %q", ErrSchema, b.name, got, name)

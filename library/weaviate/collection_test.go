@@ -148,6 +148,11 @@ func testAnalyzer(t *testing.T, c *weaviatetest.Cluster) {
 			t.Errorf("open with analyzer %+v: %v, want ErrSchema", o, err)
 		}
 	}
+	// A later analyzer that names this one compatible opens it (with a warning).
+	later := &weaviate.Options{APIKey: c.APIKey(), Analyzer: analysis.Tokenize, AnalyzerName: "lexical-v2", Compatible: []string{"lexical-v1"}}
+	if _, err := weaviate.OpenCollection(ctx, c.URL(0, "Stemmed"), later); err != nil {
+		t.Errorf("open with a compatible later analyzer: %v", err)
+	}
 }
 
 func testRoundTrip(t *testing.T, c *weaviatetest.Cluster) {

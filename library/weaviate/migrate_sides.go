@@ -46,33 +46,7 @@ func (s dbSide) put(_ context.Context, ws []DocumentWrite) error {
 
 // read returns a document with its text, passages, vectors and original.
 func (s dbSide) read(_ context.Context, d *store.Document) (*store.Document, []store.Chunk, [][]float32, []byte, error) {
-	full, err := s.db.Document(d.ID)
-	if err != nil {
-		return nil, nil, nil, nil, err
-	}
-	ptrs, err := s.db.Chunks(full.Chunks)
-	if err != nil {
-		return nil, nil, nil, nil, err
-	}
-	chunks := make([]store.Chunk, len(ptrs))
-	vecs := make([][]float32, len(ptrs))
-	err = s.db.View(func(tx *store.Tx) error {
-		for i, c := range ptrs {
-			chunks[i] = *c
-			if vecs[i] = tx.Vector(c.Seq); vecs[i] == nil {
-				return fmt.Errorf("passage %s has no vector", c.ID())
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, nil, nil, nil, err
-	}
-	original, err := s.db.Original(d.ID)
-	if errors.Is(err, store.ErrNotFound) {
-		original, err = nil, nil
-	}
-	return full, chunks, vecs, original, err
+	return s.db.FullDocument(d.ID)
 }
 
 // backendSide is a Weaviate library as a copy's source or sink.

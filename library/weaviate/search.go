@@ -113,6 +113,21 @@ type HybridQuery struct {
 	Alpha float64
 	// Fusion is FusionRanked or FusionRelative (default).
 	Fusion string
+	// Docs, when not nil, keeps only passages of these documents (a
+	// where filter on docId, which Weaviate applies while it searches:
+	// its HNSW switches to a flat scan of the allowed passages below its
+	// flatSearchCutoff). An empty, non-nil Docs finds nothing.
+	Docs []string
+}
+
+// where is the GraphQL where argument of q ("" for none), with a leading
+// space.
+func (q *HybridQuery) where() string {
+	if q.Docs == nil {
+		return ""
+	}
+	ids, _ := json.Marshal(q.Docs)
+	return fmt.Sprintf(` where: {path: ["docId"], operator: ContainsAny, valueText: %s}`, ids)
 }
 
 // Hybrid runs q in one Weaviate query.
@@ -138,8 +153,10 @@ func (b *Collection) search(ctx context.Context, q HybridQuery, fields string) (
 	switch {
 	case !text && len(q.Vector) == 0:
 		return nil, ErrEmptyQuery
+	case q.Docs != nil && len(q.Docs) == 0:
+		return []Hit{}, nil
 	case !text:
-		hits, err := b.passages(ctx, fmt.Sprintf("nearVector: {vector: %s} limit: %d", vectorLiteral(q.Vector), max(q.Limit, 1)), fields)
+		hits, err := b.passages(ctx, fmt.Sprintf("nearVector: {vector: %s} limit: %d%s", vectorLiteral(q.Vector), max(q.Limit, 1), q.where()), fields)
 		if err != nil {
 			return nil, fmt.Errorf("vector search: %w", err)
 		}
@@ -149,7 +166,7 @@ func (b *Collection) search(ctx context.Context, q HybridQuery, fields string) (
 		if bq == "" {
 			return []Hit{}, nil // only stopwords: nothing to rank, as in the embedded index
 		}
-		hits, err := b.passages(ctx, fmt.Sprintf(`bm25: {query: %s, properties: [%q]} limit: %d`, quote(bq), prop, max(q.Limit, 1)), fields)
+		hits, err := b.passages(ctx, fmt.Sprintf(`bm25: {query: %s, properties: [%q]} limit: %d%s`, quote(bq), prop, max(q.Limit, 1), q.where()), fields)
 		if err != nil {
 			return nil, fmt.Errorf("lexical search: %w", err)
 		}
@@ -166,8 +183,8 @@ func (b *Collection) hybrid(ctx context.Context, q HybridQuery, fields string) (
 		return nil, fmt.Errorf("hybrid search: unknown fusion %q", q.Fusion)
 	}
 	text, prop := b.bm25Query(q.Text)
-	args := fmt.Sprintf(`hybrid: {query: %s, vector: %s, alpha: %s, fusionType: %s, properties: [%q]} limit: %d`,
-		quote(text), vectorLiteral(q.Vector), strconv.FormatFloat(min(max(q.Alpha, 0), 1), 'f', -1, 64), q.Fusion, prop, max(q.Limit, 1))
+	args := fmt.Sprintf(`hybrid: {query: %s, vector: %s, alpha: %s, fusionType: %s, properties: [%q]} limit: %d%s`,
+		quote(text), vectorLiteral(q.Vector), strconv.FormatFloat(min(max(q.Alpha, 0), 1), 'f', -1, 64), q.Fusion, prop, max(q.Limit, 1), q.where())
 	hits, err := b.passages(ctx, args, fields)
 	if err != nil {
 		return nil, fmt.Errorf("hybrid search: %w", err)

@@ -191,6 +191,7 @@ func parseMetadataDocument(id string, body []byte, now time.Time) (*Client, erro
 		ClientName   string   `json:"client_name"`
 		RedirectURIs []string `json:"redirect_uris"`
 		AuthMethod   string   `json:"token_endpoint_auth_method"`
+		AppType      string   `json:"application_type"`
 	}
 	if err := json.Unmarshal(body, &doc); err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrMetadataDocument, id, err)
@@ -201,7 +202,7 @@ func parseMetadataDocument(id string, body []byte, now time.Time) (*Client, erro
 	if doc.AuthMethod != "" && doc.AuthMethod != "none" {
 		return nil, fmt.Errorf("%w: %s: token_endpoint_auth_method %q is not supported (only none)", ErrMetadataDocument, id, doc.AuthMethod)
 	}
-	reg := registration{RedirectURIs: doc.RedirectURIs, ClientName: doc.ClientName}
+	reg := registration{RedirectURIs: doc.RedirectURIs, ClientName: doc.ClientName, ApplicationType: doc.AppType}
 	if code, msg := checkRegistration(&reg); code != "" {
 		return nil, fmt.Errorf("%w: %s: %s", ErrMetadataDocument, id, msg)
 	}
@@ -209,5 +210,6 @@ func parseMetadataDocument(id string, body []byte, now time.Time) (*Client, erro
 	if name == "" {
 		name = strings.TrimPrefix(id, "https://")
 	}
-	return &Client{ID: id, Name: name, RedirectURIs: reg.RedirectURIs, Document: true, Created: now.UTC()}, nil
+	return &Client{ID: id, Name: name, RedirectURIs: reg.RedirectURIs, ApplicationType: reg.ApplicationType,
+		Document: true, Created: now.UTC()}, nil
 }

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-
-	"github.com/mcpvec/mcpvec/server/internal/loopback"
 )
 
 // Registration limits: the registration endpoint is open to anyone who can
@@ -35,6 +33,7 @@ type registration struct {
 	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method"`
 	GrantTypes              []string `json:"grant_types"`
 	ResponseTypes           []string `json:"response_types"`
+	ApplicationType         string   `json:"application_type"`
 }
 
 // serveRegister is RFC 7591 dynamic registration of public clients (PKCE,
@@ -55,12 +54,13 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, oauthError("invalid_client_metadata", err.Error()))
 		return
 	}
-	s.log.Info("oauth: registered client", "client", c.ID, "name", c.Name, "redirect_uris", c.RedirectURIs)
+	s.log.Info("oauth: registered client", "client", c.ID, "name", c.Name, "application_type", c.ApplicationType, "redirect_uris", c.RedirectURIs)
 	writeJSON(w, http.StatusCreated, map[string]any{
 		"client_id":                  c.ID,
 		"client_id_issued_at":        c.Created.Unix(),
 		"client_name":                c.Name,
 		"redirect_uris":              c.RedirectURIs,
+		"application_type":           c.ApplicationType,
 		"token_endpoint_auth_method": "none",
 		"grant_types":                []string{"authorization_code", "refresh_token"},
 		"response_types":             []string{"code"},
@@ -77,6 +77,9 @@ func checkRegistration(reg *registration) (code, msg string) {
 			return "invalid_redirect_uri", err.Error()
 		}
 	}
+	if code, msg := checkApplicationType(reg); code != "" {
+		return code, msg
+	}
 	for _, g := range reg.GrantTypes {
 		if g != "authorization_code" && g != "refresh_token" {
 			return "invalid_client_metadata", fmt.Sprintf("grant type %q is not supported", g)
@@ -91,15 +94,16 @@ func checkRegistration(reg *registration) (code, msg string) {
 	return "", ""
 }
 
-// checkRedirectURI accepts https URLs and http URLs on a loopback host
-// (native apps, RFC 8252), without fragments or user info.
+// checkRedirectURI accepts https URLs, http URLs on a loopback host and
+// private-use scheme URIs (native apps, RFC 8252), without fragments or
+// user info; checkApplicationType then narrows them by application type.
 func checkRedirectURI(raw string) error {
 	u, err := url.Parse(raw)
-	if err != nil || len(raw) > maxURILen || u.Host == "" || u.Fragment != "" || u.User != nil {
+	if err != nil || len(raw) > maxURILen || u.Scheme == "" || u.Fragment != "" || u.User != nil {
 		return fmt.Errorf("redirect uri %q must be an absolute URL without fragment", raw)
 	}
-	if u.Scheme != "https" && !(u.Scheme == "http" && loopback.Host(u.Hostname())) {
-		return fmt.Errorf("redirect uri %q must be https (or http on a loopback address)", raw)
+	if !redirectSchemeOK(u) {
+		return fmt.Errorf("redirect uri %q must be https, http on a loopback address, or a native app's reverse-domain scheme (com.example.app:/callback)", raw)
 	}
 	return nil
 }
@@ -123,7 +127,8 @@ func (s *Server) register(reg registration) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{ID: id[:len("mcpvec-client-")+22], Name: reg.ClientName, RedirectURIs: reg.RedirectURIs, Created: s.now().UTC()}
+	c := &Client{ID: id[:len("mcpvec-client-")+22], Name: reg.ClientName, RedirectURIs: reg.RedirectURIs,
+		ApplicationType: reg.ApplicationType, Created: s.now().UTC()}
 	err = s.update(func(tx Tx) error {
 		if err := s.pruneClients(tx); err != nil {
 			return err

@@ -74,6 +74,9 @@ var errorPageTmpl = template.Must(template.New("error").Parse(pageHead + `<title
 // host, but nothing else is let into the header.
 var redirectOriginRE = regexp.MustCompile(`^https?://[A-Za-z0-9.:\[\]-]+$`)
 
+// schemeRE is a URI scheme that may stand in a CSP source list as it is.
+var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*$`)
+
 // pageCSP is the Content-Security-Policy of the sign-in pages: no script,
 // only the inlined stylesheet, not framed, and forms posted only here.
 // CSP level 3 applies form-action to the redirects that follow a form
@@ -89,6 +92,8 @@ func pageCSP(redirectURI string) string {
 		if u, err := url.Parse(redirectURI); err == nil {
 			if o := u.Scheme + "://" + u.Host; redirectOriginRE.MatchString(o) {
 				action += " " + o
+			} else if privateUseScheme(u.Scheme) && schemeRE.MatchString(u.Scheme) {
+				action += " " + u.Scheme + ":" // a native app's own scheme
 			}
 		}
 	}

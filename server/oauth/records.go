@@ -23,11 +23,14 @@ const (
 
 // Client is a registered client or one known by its metadata document.
 type Client struct {
-	ID           string    `json:"id"`
-	Name         string    `json:"name"`
-	RedirectURIs []string  `json:"redirect_uris"`
-	Document     bool      `json:"metadata_document,omitempty"` // ID is a metadata document URL
-	Created      time.Time `json:"created"`
+	ID           string   `json:"id"`
+	Name         string   `json:"name"`
+	RedirectURIs []string `json:"redirect_uris"`
+	// ApplicationType is AppWeb or AppNative (see checkApplicationType);
+	// "" in records written before it was kept.
+	ApplicationType string    `json:"application_type,omitempty"`
+	Document        bool      `json:"metadata_document,omitempty"` // ID is a metadata document URL
+	Created         time.Time `json:"created"`
 }
 
 // Grant is the owner's approval of one client: every token issued from one

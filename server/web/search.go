@@ -28,6 +28,10 @@ const maxSearchPage = 100
 
 type searchData struct {
 	Q, Mode          string
+	Filters          filters  // the controls beside the query
+	Types            []string // the type control's choices
+	Full             string   // Q with the controls' operators, what was searched
+	Notes            []string // operators that matched nothing
 	Modes            []string
 	Hits             []hit
 	Error            string
@@ -39,7 +43,9 @@ type searchData struct {
 
 func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	d := searchData{Q: q.Get("q"), Mode: q.Get("mode"), Modes: []string{"hybrid", "lexical", "vector"}}
+	d := searchData{Q: q.Get("q"), Mode: q.Get("mode"), Modes: []string{"hybrid", "lexical", "vector"},
+		Filters: readFilters(q), Types: filterTypes}
+	d.Full = d.Filters.compose(d.Q)
 	mode, err := library.ParseMode(d.Mode)
 	if err != nil || mode == "" {
 		mode = h.opts.Library.Mode()
@@ -49,10 +55,10 @@ func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request) {
 	d.Page, _ = strconv.Atoi(q.Get("page"))
 	d.Page = min(max(d.Page, 1), maxSearchPage)
 	status := http.StatusOK
-	if strings.TrimSpace(d.Q) != "" {
+	if d.Full != "" {
 		d.Ran = true
 		var more bool
-		if d.Hits, more, err = h.search(r, d.Q, mode, d.Page); err != nil {
+		if d.Hits, d.Notes, more, err = h.search(r, d.Full, mode, d.Page); err != nil {
 			d.Error, status = searchError(err), http.StatusBadRequest
 			if d.Error == "" {
 				h.log.Error("web: search", "err", err)
@@ -71,7 +77,7 @@ func (d *searchData) link(more bool) {
 		d.From, d.To = d.Hits[0].Rank, d.Hits[len(d.Hits)-1].Rank
 	}
 	page := func(n int) string {
-		return "search?" + url.Values{"q": {d.Q}, "mode": {d.Mode}, "page": {strconv.Itoa(n)}}.Encode()
+		return "search?" + d.Filters.values(url.Values{"q": {d.Q}, "mode": {d.Mode}, "page": {strconv.Itoa(n)}}).Encode()
 	}
 	switch {
 	case d.Page > 1 && len(d.Hits) == 0: // past the end: back to the start
@@ -88,13 +94,14 @@ func (d *searchData) link(more bool) {
 // results of page n (Options.MaxResults a page; the library's MaxK bounds
 // how deep paging goes), shapes them as the tool does (server link when the
 // document has no URL) and marks the query's words in each snippet. more
-// reports that results follow page n.
-func (h *Handler) search(r *http.Request, q string, mode library.Mode, n int) (hits []hit, more bool, err error) {
+// reports that results follow page n; notes are the library's on
+// operators that matched nothing.
+func (h *Handler) search(r *http.Request, q string, mode library.Mode, n int) (hits []hit, notes []string, more bool, err error) {
 	per := h.opts.MaxResults
 	lo := (n - 1) * per
 	resp, err := h.opts.Library.SearchWith(r.Context(), q, library.SearchOptions{K: lo + per + 1, MaxQueryLen: h.opts.MaxQueryLen, Mode: mode, Debug: true})
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	res := resp.Results
 	more = len(res) > lo+per
@@ -112,7 +119,7 @@ func (h *Handler) search(r *http.Request, q string, mode library.Mode, n int) (h
 			URL: res.URL, Text: res.Text, Snippet: mark(res.Text), DocID: res.DocID, Page: res.Page,
 			Reranked: res.Reranked, FirstRank: res.FirstRank, RerankScore: res.RerankScore})
 	}
-	return out, more, nil
+	return out, resp.Notes, more, nil
 }
 
 // searchError returns a message for a query the user should fix, else "".

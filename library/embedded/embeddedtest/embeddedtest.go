@@ -58,14 +58,22 @@ func (f *Fixture) Add(tb testing.TB, id, title, mediaType, url string, pages ...
 // on any error.
 func (f *Fixture) Put(tb testing.TB, id, title, mediaType, url string, heads [][]string, pages []string) {
 	tb.Helper()
+	d := &store.Document{ID: id, Title: title, SourcePath: "/docs/" + id, SourceURL: url, MediaType: mediaType}
+	f.PutDocument(tb, d, heads, pages)
+}
+
+// PutDocument is Put of a document record the caller fills (its source
+// path, modification time, ...); its pages, page starts and text are set
+// here from pages.
+func (f *Fixture) PutDocument(tb testing.TB, d *store.Document, heads [][]string, pages []string) {
+	tb.Helper()
 	var starts []int
 	off := 0
 	for _, p := range pages {
 		starts = append(starts, off)
 		off += len(p) + 2
 	}
-	d := &store.Document{ID: id, Title: title, SourcePath: "/docs/" + id, SourceURL: url, MediaType: mediaType,
-		Pages: len(pages), PageStarts: starts, Text: strings.Join(pages, "\n\n")}
+	d.Pages, d.PageStarts, d.Text = len(pages), starts, strings.Join(pages, "\n\n")
 	chunks := make([]store.Chunk, len(pages))
 	vecs := make([][]float32, len(pages))
 	for i, p := range pages {
@@ -75,7 +83,7 @@ func (f *Fixture) Put(tb testing.TB, id, title, mediaType, url string, heads [][
 		}
 		vecs[i] = Words.Vector(chunks[i].IndexText())
 	}
-	res, err := f.DB.PutDocument(d, chunks, vecs, []byte("original bytes of "+id))
+	res, err := f.DB.PutDocument(d, chunks, vecs, []byte("original bytes of "+d.ID))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,0 +1,149 @@
+package analysis
+
+import (
+	"math/bits"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Language names the rules Tokenize stems and drops stop words with.
+// English, the zero value, is what every text got before languages were
+// told apart, and what a text gets unless Detect finds another language
+// clearly.
+type Language uint8
+
+// The languages Tokenize tells apart: each has a Snowball stemmer and a
+// list of frequent function words (stop words) that Detect counts.
+const (
+	English Language = iota
+	German
+	French
+	Spanish
+	Italian
+	Portuguese
+	Dutch
+	Russian
+	numLanguages
+)
+
+var languageCodes = [numLanguages]string{"en", "de", "fr", "es", "it", "pt", "nl", "ru"}
+
+// String returns the language's ISO 639-1 code.
+func (l Language) String() string {
+	if l < numLanguages {
+		return languageCodes[l]
+	}
+	return "en"
+}
+
+// Languages returns every language Tokenize tells apart, English first.
+func Languages() []Language {
+	out := make([]Language, numLanguages)
+	for i := range out {
+		out[i] = Language(i)
+	}
+	return out
+}
+
+// ParseLanguage returns the language of an ISO 639-1 code ("de"), or false.
+func ParseLanguage(code string) (Language, bool) {
+	for i, c := range languageCodes {
+		if c == code {
+			return Language(i), true
+		}
+	}
+	return English, false
+}
+
+// detectWords is how many words Detect reads: a passage's first few
+// sentences tell its language as well as the whole of it.
+const detectWords = 120
+
+// Detect returns the language of text by counting, among its first
+// detectWords words, the stop words of each language: another language
+// than English is chosen when at least three of its stop words are seen
+// and they outnumber English's more than twice (so English prose, whose
+// "the", "of" and "and" are everywhere, is never read as another
+// language) and Polish's (Polish has no stemmer: it gets English's rules
+// rather than Portuguese's); Russian when most words are Cyrillic and two of its stop
+// words are seen. Short texts with few stop words, such as most queries,
+// are English. Detect is cheap (no allocation), pure and safe for
+// concurrent use.
+func Detect(text string) Language {
+	c := CountStopWords(text)
+	return decide(c.counts, c.words, c.cyrillic)
+}
+
+// StopWordCounts is what CountStopWords saw of a text.
+type StopWordCounts struct {
+	counts          [numLanguages + 1]int
+	words, cyrillic int
+}
+
+// Of returns how many of the words counted are stop words of l.
+func (c StopWordCounts) Of(l Language) int {
+	if l >= numLanguages {
+		return 0
+	}
+	return c.counts[l]
+}
+
+// CountStopWords counts, among text's first detectWords words, the stop
+// words of each language (a word may be one of several languages'), as
+// Detect does. It is pure and safe for concurrent use.
+func CountStopWords(text string) StopWordCounts {
+	var counts [numLanguages + 1]int
+	var buf [16]byte
+	words, cyrillic := 0, 0
+	for i := 0; i < len(text) && words < detectWords; {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsLetter(r) {
+			i += size
+			continue
+		}
+		j, n := i, 0
+		for j < len(text) {
+			r, size := utf8.DecodeRuneInString(text[j:])
+			if !unicode.IsLetter(r) {
+				break
+			}
+			if n >= 0 && n+utf8.RuneLen(unicode.ToLower(r)) <= len(buf) {
+				n += utf8.EncodeRune(buf[n:], unicode.ToLower(r))
+			} else {
+				n = -1 // longer than any stop word
+			}
+			j += size
+		}
+		if unicode.Is(unicode.Cyrillic, r) {
+			cyrillic++
+		}
+		if n > 0 {
+			for m := stopLangs[string(buf[:n])]; m != 0; m &= m - 1 {
+				counts[bits.TrailingZeros16(m)]++
+			}
+		}
+		words++
+		i = j
+	}
+	return StopWordCounts{counts: counts, words: words, cyrillic: cyrillic}
+}
+
+// decide picks Detect's language from the stop-word counts.
+func decide(counts [numLanguages + 1]int, words, cyrillic int) Language {
+	if 2*cyrillic > words {
+		if counts[Russian] >= 2 {
+			return Russian
+		}
+		return English
+	}
+	best := English
+	for l := German; l < Russian; l++ {
+		if counts[l] > counts[best] || best == English && counts[l] > 0 {
+			best = l
+		}
+	}
+	if best != English && counts[best] >= 3 && counts[best] > 2*counts[English] && counts[best] > counts[unstemmed] {
+		return best
+	}
+	return English
+}

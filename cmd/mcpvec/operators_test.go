@@ -1,0 +1,74 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSearchOperatorsCLI: `mcpvec search` takes the operators in its query
+// as the MCP tool does (one parser in the library), and an operator that
+// matches nothing is a note on stderr.
+func TestSearchOperatorsCLI(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	files := []struct{ path, word, date string }{
+		{"work/alpha.md", "alpha", "2023-06-01"}, {"work/bravo.txt", "bravo", "2024-03-10"},
+		{"home/charlie.md", "charlie", "2024-05-01"}, {"home/delta.txt", "delta", "2022-01-01"},
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, "docs", filepath.FromSlash(f.path))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("The "+f.word+" pump primes itself with water.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		when, _ := time.Parse(time.DateOnly, f.date)
+		if err := os.Chtimes(p, when, when); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustRun(t, db, "ingest", filepath.Join(dir, "docs"))
+	for _, c := range []struct {
+		query string
+		words []string
+	}{
+		{"pump", []string{"alpha", "bravo", "charlie", "delta"}},
+		{"pump in:alpha*", []string{"alpha"}},
+		{"pump -in:alpha*", []string{"bravo", "charlie", "delta"}},
+		{"pump path:work/", []string{"alpha", "bravo"}},
+		{"pump -path:work/", []string{"charlie", "delta"}},
+		{"pump type:md", []string{"alpha", "charlie"}},
+		{"pump -type:md", []string{"bravo", "delta"}},
+		{"pump after:2024-03", []string{"bravo", "charlie"}},
+		{"pump before:2024", []string{"alpha", "delta"}},
+		{`"charlie pump"`, []string{"charlie"}},
+		{"pump -alpha -bravo", []string{"charlie", "delta"}},
+		{"type:txt after:2024", []string{"bravo"}},
+	} {
+		var sr searchJSON
+		out := mustRun(t, db, "search", "--json", "-k", "10", c.query)
+		if err := json.Unmarshal([]byte(out), &sr); err != nil {
+			t.Fatalf("%q: %v\n%s", c.query, err, out)
+		}
+		var words []string
+		for _, r := range sr.Results {
+			for _, f := range files {
+				if strings.Contains(r.Text, f.word) && !slices.Contains(words, f.word) {
+					words = append(words, f.word)
+				}
+			}
+		}
+		slices.Sort(words)
+		if !slices.Equal(words, c.words) {
+			t.Errorf("%q: documents %v, want %v", c.query, words, c.words)
+		}
+	}
+	r := mcpvec(t, db, "search", "pump type:pdf")
+	if r.code != 0 || !strings.Contains(r.stderr, "note: type:pdf matches no document in the library") || !strings.Contains(r.stderr, "no results") {
+		t.Fatalf("no-match operator: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+}

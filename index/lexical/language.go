@@ -1,0 +1,182 @@
+package lexical
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpvec/mcpvec/analysis"
+)
+
+// expandMax is the longest query, in tokens, that SearchQuery may read in
+// another language than analysis.Detect tells: a short query says too
+// little for Detect (most are read as English), while a long one is
+// detected reliably.
+const expandMax = 32
+
+// shortQueryBytes bounds the text of a short query too: a long query
+// searched by its most informative terms (library's query by example)
+// has few tokens but a long text, which Detect reads well.
+const shortQueryBytes = 1024
+
+// languageTerm is the term Add gives a passage analysis.Detect reads as
+// another language than English: its document frequency tells which
+// languages the index holds, and it is saved and loaded with the other
+// terms. No query can make it (Tokenize makes no term with a NUL byte).
+func languageTerm(l analysis.Language) string { return "\x00lang:" + l.String() }
+
+// tokenize is what Add indexes of text: its terms in its language, and
+// the language's term when it is not English.
+func tokenize(text string) []string {
+	lang := analysis.Detect(text)
+	toks := analysis.TokenizeAs(text, lang)
+	if lang != analysis.English {
+		toks = append(toks, languageTerm(lang))
+	}
+	return toks
+}
+
+// Languages returns the languages other than English whose passages the
+// index holds. It is safe for concurrent use.
+func (ix *Index) Languages() []analysis.Language {
+	var out []analysis.Language
+	for _, l := range analysis.Languages()[1:] {
+		if df, _ := ix.DocFreq(languageTerm(l)); df > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// SearchQuery is SearchTokens for the query text, whose tokens (nil: it
+// tokenises text) are analysis.Tokenize's. When the index holds passages
+// in other languages than English and the query is short (at most
+// expandMax tokens, too short for analysis.Detect), the query is read in
+// one language the index holds (reading): a German query "Verzeichnisse
+// entfernen" is stemmed as German in a German library. An index of
+// English passages alone searches the tokens as they are. It is safe for
+// concurrent use.
+func (ix *Index) SearchQuery(text string, tokens []string, k int) []Result {
+	return ix.SearchQueryIn(text, tokens, k, nil)
+}
+
+// SearchQueryIn is SearchQuery returning only passages f allows, as
+// SearchTokensIn does; a nil f is SearchQuery. It is safe for concurrent
+// use.
+func (ix *Index) SearchQueryIn(text string, tokens []string, k int, f Filter) []Result {
+	if tokens == nil {
+		tokens = analysis.Tokenize(text)
+	}
+	if len(tokens) <= expandMax && len(text) <= shortQueryBytes && analysis.Detect(text) == analysis.English {
+		if held := ix.Languages(); len(held) > 0 {
+			tokens = ix.reading(text, tokens, held)
+		}
+	}
+	qtf, _ := ix.countTerms(queryRunTerms(tokens))
+	return ix.searchCountedIn(qtf, k, f)
+}
+
+// queryRunTerms drops from a query's tokens the single characters of runs
+// of CJK and similar scripts that also gave bigrams: passages are indexed
+// with both (so a query of one character finds them), but a query of a
+// word ranks better by its bigrams alone (docs/benchmarks/languages.md).
+// tokens is not modified; the result may share its memory only when
+// nothing is dropped.
+func queryRunTerms(tokens []string) []string {
+	bigrams := false
+	for _, t := range tokens {
+		if r, size := utf8.DecodeRuneInString(t); size < len(t) && analysis.IsUnspaced(r) {
+			bigrams = true
+			break
+		}
+	}
+	if !bigrams {
+		return tokens
+	}
+	out := make([]string, 0, len(tokens))
+	for i, t := range tokens {
+		r, size := utf8.DecodeRuneInString(t)
+		if size == len(t) && analysis.IsUnspaced(r) && partOfBigram(tokens, i) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// partOfBigram reports whether the character tokens[i] is next to a
+// bigram of its run (appendRun emits each character beside the bigrams it
+// is part of).
+func partOfBigram(tokens []string, i int) bool {
+	for _, j := range []int{i - 1, i + 1} {
+		if j >= 0 && j < len(tokens) && utf8.RuneCountInString(tokens[j]) == 2 && strings.Contains(tokens[j], tokens[i]) {
+			if r, _ := utf8.DecodeRuneInString(tokens[j]); analysis.IsUnspaced(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reading returns the terms of a short query (tokens: its English
+// reading) in the language, among English and held, whose stop words it
+// has most of, the index's dominant language on a tie (a query without
+// stop words). When none of those terms is in the index, the reading
+// with the most terms that are wins instead (a German query in a library
+// mostly of English).
+func (ix *Index) reading(text string, tokens []string, held []analysis.Language) []string {
+	c := analysis.CountStopWords(text)
+	langs := append(held, analysis.English)
+	first := ix.dominant()
+	for _, l := range langs {
+		if c.Of(l) > c.Of(first) {
+			first = l
+		}
+	}
+	best := tokens
+	if first != analysis.English {
+		best = analysis.TokenizeAs(text, first)
+	}
+	if ix.known(best) > 0 {
+		return best
+	}
+	most := 0
+	for _, l := range langs {
+		toks := tokens
+		if l != analysis.English {
+			toks = analysis.TokenizeAs(text, l)
+		}
+		if n := ix.known(toks); n > most {
+			best, most = toks, n
+		}
+	}
+	return best
+}
+
+// known returns how many of terms the index holds.
+func (ix *Index) known(terms []string) int {
+	n := 0
+	for _, t := range terms {
+		if df, _ := ix.DocFreq(t); df > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// dominant returns the language most of the index's passages are in.
+func (ix *Index) dominant() analysis.Language {
+	best, most := analysis.English, 0
+	_, n := ix.DocFreq("")
+	english := n
+	for _, l := range analysis.Languages()[1:] {
+		df, _ := ix.DocFreq(languageTerm(l))
+		english -= df
+		if df > most {
+			best, most = l, df
+		}
+	}
+	if english >= most {
+		return analysis.English
+	}
+	return best
+}
