@@ -21,9 +21,12 @@ test: node-deps ## run every test with the race detector (what CI runs), then na
 
 race: test ## alias of test
 
-node-deps: ## install the pinned npm MCP clients the server tests drive (skipped without npm)
+node-deps: ## install the pinned npm tools the tests drive: MCP clients, the .mcpb bundle tool (skipped without npm)
 	@if command -v npm >/dev/null 2>&1 && [ ! -f server/testdata/node/node_modules/.package-lock.json ]; then \
 		cd server/testdata/node && npm ci --no-audit --no-fund --loglevel=error; \
+	fi
+	@if command -v npm >/dev/null 2>&1 && [ ! -f dist/node_modules/.package-lock.json ]; then \
+		cd dist && npm ci --no-audit --no-fund --loglevel=error; \
 	fi
 
 lint: ## gofmt, go vet, staticcheck, and a build for Windows and macOS

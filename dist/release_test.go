@@ -25,9 +25,9 @@ import (
 // unit file, the extracted binary's `version` names the version and build
 // date, the .mcpb holds its manifest and binary, and the SBOM is CycloneDX.
 // It builds twice and installs cyclonedx-gomod, so it runs only with
-// MCPVEC_RELEASE_TESTS=1 (or required).
+// MCPVEC_RELEASE_TESTS=1.
 func TestReleaseScript(t *testing.T) {
-	if os.Getenv("MCPVEC_RELEASE_TESTS") == "" || runtime.GOOS != "linux" {
+	if os.Getenv("MCPVEC_RELEASE_TESTS") != "1" || runtime.GOOS != "linux" {
 		t.Skip("set MCPVEC_RELEASE_TESTS=1 to run the release script (two cross builds) on linux")
 	}
 	out := t.TempDir()
