@@ -107,7 +107,15 @@ func TestSearchDateOperatorsCreatedCLI(t *testing.T) {
 			t.Fatalf("%q: %v\n%s", c.query, err, out)
 		}
 		if len(sr.Results) != 1 || !strings.Contains(sr.Results[0].Text, c.want) {
-			t.Errorf("%q: %d results %+v, want the %s one only", c.query, len(sr.Results), sr.Results, c.want)
+			t.Fatalf("%q: %d results %+v, want the %s one only", c.query, len(sr.Results), sr.Results, c.want)
+		}
+		id, _, _ := strings.Cut(sr.Results[0].ID, ":")
+		got, want := fetchJSON(t, db, id).Metadata["created"], any("2019-01-02T02:04:05Z")
+		if c.want == "recent" {
+			want = nil // a text file records no date of its own
+		}
+		if got != want {
+			t.Errorf("fetch %s: metadata created %v, want %v", id, got, want)
 		}
 	}
 }
