@@ -1,11 +1,14 @@
 # mcpvec — run `make help` for the targets.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X main.Version=$(VERSION)
+BUILD_DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
+COMMIT_DATE ?= $(shell TZ=UTC git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd 2>/dev/null)
+LDFLAGS := -X main.Version=$(VERSION) -X main.BuildDate=$(BUILD_DATE) -X main.Commit=$(COMMIT) -X main.CommitDate=$(COMMIT_DATE)
 BIN     := bin/mcpvec
 GO      ?= go
 DEMO_DB := $(CURDIR)/bin/demo-library.db
 
-.PHONY: help build test race lint tidy bench bench-large fuzz demo eval reliability scale ci node-deps clean
+.PHONY: help build test race lint tidy bench bench-large fuzz demo eval reliability scale ci node-deps release release-check clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -62,6 +65,12 @@ scale: ## the end-to-end scale benchmark (issue 16): SCALE_PASSAGES (default 100
 
 eval: ## retrieval quality on ../shared/eval (SciFact, Cranfield) and the long-PDF check
 	$(GO) run ./cmd/mcpvec-eval -shared ../shared
+
+release: ## archives, .mcpb bundles, SBOM and SHA256SUMS for 6 platforms in dist/out (slow; not part of ci)
+	OUT=dist/out scripts/release.sh $(VERSION)
+
+release-check: ## verify dist/out: SHA256SUMS, each binary (version here, file type for the others), each .mcpb validated
+	OUT=dist/out scripts/release-verify.sh
 
 ci: lint tidy test ## everything CI checks
 

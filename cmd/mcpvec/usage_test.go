@@ -76,16 +76,31 @@ func TestVersionFlagAndCommand(t *testing.T) {
 		{Key: "vcs.time", Value: "2026-12-04T23:10:00Z"}, {Key: "vcs.modified", Value: "true"}}}
 	for _, tc := range []struct {
 		stamped string
+		built   string
 		bi      *debug.BuildInfo
 		want    string
 	}{
-		{"v1.4.0", bi, "mcpvec v1.4.0 (commit 739de99f1a2b, modified, 2026-12-04T23:10:00Z, go1.26.8)"},
-		{"dev", bi, "mcpvec dev (commit 739de99f1a2b, modified, 2026-12-04T23:10:00Z, go1.26.8)"},
-		{"dev", &debug.BuildInfo{Main: debug.Module{Version: "v1.5.0"}}, "mcpvec v1.5.0"},
-		{"dev", nil, "mcpvec dev"},
+		{"v1.4.0", "", bi, "mcpvec v1.4.0 (commit 739de99f1a2b, modified, 2026-12-04T23:10:00Z, go1.26.8)"},
+		{"v1.4.0", "2026-12-05T06:00:00Z", bi, "mcpvec v1.4.0 (commit 739de99f1a2b, modified, 2026-12-04T23:10:00Z, built 2026-12-05T06:00:00Z, go1.26.8)"},
+		{"dev", "", bi, "mcpvec dev (commit 739de99f1a2b, modified, 2026-12-04T23:10:00Z, go1.26.8)"},
+		{"dev", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.5.0"}}, "mcpvec v1.5.0"},
+		{"dev", "", nil, "mcpvec dev"},
+		{"dev", "2026-12-05T06:00:00Z", nil, "mcpvec dev (built 2026-12-05T06:00:00Z)"},
 	} {
-		if got := versionLine(tc.stamped, tc.bi); got != tc.want {
+		if got := versionLine(tc.stamped, tc.built, tc.bi); got != tc.want {
 			t.Errorf("versionLine(%q) = %q, want %q", tc.stamped, got, tc.want)
 		}
+	}
+	// A -buildvcs=false build stamped by make release: the stamped commit and
+	// date stand in; a recorded revision wins over them.
+	noVCS := withStampedCommit(&debug.BuildInfo{GoVersion: "go1.26.8"}, "27c64df0123456789", "2026-12-05T05:59:00Z")
+	if got, want := versionLine("v1.4.0", "2026-12-05T06:00:00Z", noVCS), "mcpvec v1.4.0 (commit 27c64df01234, 2026-12-05T05:59:00Z, built 2026-12-05T06:00:00Z, go1.26.8)"; got != want {
+		t.Errorf("stamped commit: %q, want %q", got, want)
+	}
+	if got := withStampedCommit(bi, "other", ""); got != bi {
+		t.Errorf("withStampedCommit replaced a recorded revision: %+v", got)
+	}
+	if got := withStampedCommit(nil, "", ""); got != nil {
+		t.Errorf("withStampedCommit(nil, \"\") = %+v, want nil", got)
 	}
 }
