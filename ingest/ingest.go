@@ -387,7 +387,7 @@ func (in *Ingester) process(ctx context.Context, f discover.File, data []byte, s
 	}
 	doc := &store.Document{
 		ID: shaHex[:16], Title: title(xd, f.Path), SourcePath: f.Path, SourceURL: srcURL,
-		MediaType: xd.MediaType, SHA256: shaHex, Size: int64(len(data)), ModTime: f.ModTime.UTC(), Pages: len(xd.Pages),
+		MediaType: xd.MediaType, SHA256: shaHex, Size: int64(len(data)), ModTime: f.ModTime.UTC(), Created: xd.Created.UTC(), Pages: len(xd.Pages),
 		IngestedAt: time.Now().UTC(), PageStarts: starts, Text: text,
 	}
 	var orig []byte

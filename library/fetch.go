@@ -197,6 +197,9 @@ func docMetadata(d *store.Document) map[string]any {
 	if d.Pages > 0 {
 		md["pages"] = d.Pages
 	}
+	if !d.Created.IsZero() {
+		md["created"] = d.Created.UTC().Format(time.RFC3339)
+	}
 	return md
 }
 

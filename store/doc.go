@@ -34,7 +34,8 @@
 //     reconcile against the chunks and vectors, which are the source of truth.
 //   - MoveDocument changes only a document's record and its paths entry (a
 //     renamed file keeps its passages and vectors), in one transaction.
-//     Document.ModTime is zero in records written before it existed.
+//     Document.ModTime and Document.Created are zero in records written
+//     before they existed.
 //   - bbolt allows one read-write process per file. Open waits at most
 //     Options.Timeout (default 1 s) for the lock and then returns a
 //     *LockedError naming the PID recorded in the sidecar file "<path>.pid".

@@ -28,7 +28,11 @@ type Document struct {
 	// ModTime is the file's modification time when it was read; zero for
 	// documents stored before it was recorded. Sync compares it with Size
 	// to skip hashing unchanged files.
-	ModTime    time.Time `json:"mod_time,omitzero"`
+	ModTime time.Time `json:"mod_time,omitzero"`
+	// Created is the document's own creation date as its format records
+	// it (a PDF's CreationDate, an Office file's dcterms:created); zero
+	// when it records none and for documents stored before it was recorded.
+	Created    time.Time `json:"created,omitzero"`
 	Pages      int       `json:"pages"`
 	IngestedAt time.Time `json:"ingested_at"`
 	// PageStarts holds the byte offset in Text at which each page starts.

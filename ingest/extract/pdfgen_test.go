@@ -17,6 +17,7 @@ import (
 // in WinAnsiEncoding, one text line per string, a page break per page.
 type testPDF struct {
 	Title    string
+	Created  string // the Info dictionary's CreationDate as written (a PDF date string); none when ""
 	Pages    [][]string
 	Password string // when set, the file is encrypted (RC4 40-bit, revision 2) with this user password
 	Owner    string // when set, the owner password (else Password); with Password "" the file opens without one
@@ -49,7 +50,11 @@ func (p testPDF) Bytes(tb testing.TB) []byte {
 	w.obj(1, "<< /Type /Catalog /Pages 2 0 R"+outlines+" >>")
 	w.obj(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), nPages))
 	w.obj(3, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-	w.obj(4, fmt.Sprintf("<< /Title %s /Producer %s >>", w.str(tb, 4, p.Title), w.str(tb, 4, "mcpvec test generator")))
+	created := ""
+	if p.Created != "" {
+		created = " /CreationDate " + w.str(tb, 4, p.Created)
+	}
+	w.obj(4, fmt.Sprintf("<< /Title %s /Producer %s%s >>", w.str(tb, 4, p.Title), w.str(tb, 4, "mcpvec test generator"), created))
 	if w.key != nil {
 		w.obj(5, fmt.Sprintf("<< /Filter /Standard /V 1 /R 2 /O <%x> /U <%x> /P %d >>", w.o, w.u, w.perm))
 	} else {

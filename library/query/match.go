@@ -10,10 +10,14 @@ import (
 	"github.com/mcpvec/mcpvec/store"
 )
 
-// Date is the date after: and before: compare: the file's modification
-// time when it was recorded, else when the document was ingested. (No
-// extractor records a document's own creation date today.)
+// Date is the date after: and before: compare: the document's own
+// creation date where its format records one (store.Document.Created),
+// else the file's modification time when it was recorded, else when the
+// document was ingested. It is safe for concurrent use.
 func Date(d *store.Document) time.Time {
+	if !d.Created.IsZero() {
+		return d.Created
+	}
 	if !d.ModTime.IsZero() {
 		return d.ModTime
 	}

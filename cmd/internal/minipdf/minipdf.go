@@ -26,7 +26,10 @@ type Mark struct {
 // PDF with no title, outline or padding.
 type Options struct {
 	Title, Producer string
-	Marks           []Mark // the outline (none when empty)
+	// CreationDate is the Info dictionary's CreationDate as written (a PDF
+	// date string such as "D:20190102030405Z"); none when "".
+	CreationDate string
+	Marks        []Mark // the outline (none when empty)
 	// Size pads the file to about this many bytes with an unreferenced
 	// stream of random bytes (incompressible, never parsed); 0 is none.
 	Size int
@@ -53,7 +56,11 @@ func Write(pages []Page, o Options) []byte {
 	obj("<< /Type /Catalog /Pages 2 0 R" + outlines + " >>")
 	obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages)))
 	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-	obj(fmt.Sprintf("<< /Title (%s) /Producer (%s) >>", String(o.Title), String(o.Producer)))
+	created := ""
+	if o.CreationDate != "" {
+		created = fmt.Sprintf(" /CreationDate (%s)", String(o.CreationDate))
+	}
+	obj(fmt.Sprintf("<< /Title (%s) /Producer (%s)%s >>", String(o.Title), String(o.Producer), created))
 	for _, p := range pages {
 		var c bytes.Buffer
 		c.WriteString("BT /F1 10 Tf 12 TL 56 770 Td\n")

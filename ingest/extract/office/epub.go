@@ -60,7 +60,7 @@ func extractEPUB(a *archive) (*core.Document, error) {
 	if err := a.walk(root.path, h); err != nil {
 		return nil, fmt.Errorf("package document: %w", err)
 	}
-	doc := &core.Document{Title: partTitle(a, root.path)}
+	doc := &core.Document{Title: partTitle(a, root.path), Created: partDate(a, root.path, "date")}
 	for _, id := range h.spine {
 		part, ok := h.manifest[id]
 		if !ok || !a.has(part) {

@@ -135,5 +135,5 @@ func extractODF(a *archive, mt string) (*core.Document, error) {
 	if err := a.walk("content.xml", h); err != nil {
 		return nil, err
 	}
-	return &core.Document{Title: partTitle(a, "meta.xml"), Pages: h.f.Finish(), Headings: h.head.heads}, nil
+	return &core.Document{Title: partTitle(a, "meta.xml"), Created: partDate(a, "meta.xml", "creation-date"), Pages: h.f.Finish(), Headings: h.head.heads}, nil
 }

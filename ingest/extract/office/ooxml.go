@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/mcpvec/mcpvec/ingest/extract/internal/core"
 )
@@ -125,7 +126,7 @@ func extractDOCX(a *archive) (*core.Document, error) {
 	if err := parts.writeMargins(a, f); err != nil {
 		return nil, err
 	}
-	return &core.Document{Title: coreTitle(a), Pages: f.Finish(), Headings: h.para.head.heads}, nil
+	return &core.Document{Title: coreTitle(a), Created: coreCreated(a), Pages: f.Finish(), Headings: h.para.head.heads}, nil
 }
 
 // titleHandler captures the text of the first element called local
@@ -154,18 +155,34 @@ func (h *titleHandler) chars(s string) {
 	}
 }
 
-// metaTitle returns the cleaned dc:title of the XML part name, or "" when
+// partTitle returns the cleaned dc:title of the XML part name, or "" when
 // the part is missing or unreadable (a title is never worth failing for).
 func partTitle(a *archive, name string) string {
-	h := &titleHandler{local: "title"}
+	return core.CleanTitle(partText(a, name, "title"))
+}
+
+// partDate returns the W3CDTF date in the first element called local of
+// the XML part name, or the zero time when the part is missing or
+// unreadable or the date does not parse.
+func partDate(a *archive, name, local string) time.Time {
+	return core.ParseW3CDate(partText(a, name, local))
+}
+
+// partText is the text of the first element called local in the XML part
+// name, or "" when there is none or the part is missing or unreadable.
+func partText(a *archive, name, local string) string {
+	h := &titleHandler{local: local}
 	if a.walk(name, h) != nil {
 		return ""
 	}
-	return core.CleanTitle(h.b.String())
+	return h.b.String()
 }
 
 // coreTitle is the title in an OOXML file's docProps/core.xml.
 func coreTitle(a *archive) string { return partTitle(a, "docProps/core.xml") }
+
+// coreCreated is dcterms:created in an OOXML file's docProps/core.xml.
+func coreCreated(a *archive) time.Time { return partDate(a, "docProps/core.xml", "created") }
 
 // relsHandler reads a .rels part: relationship Id to target part name.
 type relsHandler struct {

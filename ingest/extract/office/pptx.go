@@ -101,7 +101,7 @@ func extractPPTX(a *archive) (*core.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc := &core.Document{Title: coreTitle(a)}
+	doc := &core.Document{Title: coreTitle(a), Created: coreCreated(a)}
 	for _, s := range slides {
 		text, heads, err := slideText(a, s)
 		if err != nil {

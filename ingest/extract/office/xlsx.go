@@ -156,7 +156,7 @@ func extractXLSX(a *archive) (*core.Document, error) {
 		shared = h.list
 	}
 	styles := readCellStyles(a, "xl/workbook.xml")
-	doc := &core.Document{Title: coreTitle(a)}
+	doc := &core.Document{Title: coreTitle(a), Created: coreCreated(a)}
 	for i, s := range sheets {
 		f := &core.Flow{Budget: a.budget}
 		f.Text(names[i])

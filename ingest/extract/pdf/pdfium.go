@@ -211,6 +211,9 @@ func (s *session) read(data []byte, password string, pageTimeout time.Duration) 
 	if t, err := s.inst.FPDF_GetMetaText(&requests.FPDF_GetMetaText{Document: d, Tag: "Title"}); err == nil {
 		doc.Title = core.CleanTitle(t.Value)
 	}
+	if t, err := s.inst.FPDF_GetMetaText(&requests.FPDF_GetMetaText{Document: d, Tag: "CreationDate"}); err == nil {
+		doc.Created = core.ParsePDFDate(t.Value)
+	}
 	for i := range doc.Pages {
 		timeout := fmt.Errorf("%w: page %d took over %s", core.ErrTimeout, i+1, pageTimeout)
 		t := time.AfterFunc(pageTimeout, func() { s.kill(timeout) })

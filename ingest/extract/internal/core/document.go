@@ -1,5 +1,7 @@
 package core
 
+import "time"
+
 // Document is the text of one file.
 type Document struct {
 	// Title is the document's metadata title (PDF Info, docProps/core.xml,
@@ -17,6 +19,11 @@ type Document struct {
 	// Markdown and HTML headings, Office heading styles, slide titles),
 	// each placed in Pages; nil when the format or file has none.
 	Headings []Heading
+	// Created is the document's own creation date as its format records
+	// it (PDF Info CreationDate, dcterms:created in docProps/core.xml,
+	// meta:creation-date in ODF meta.xml, EPUB dc:date), in UTC; zero when
+	// the format or file records none or it does not parse.
+	Created time.Time
 }
 
 // AddUnit appends the text of a unit (a slide, sheet or chapter) as the next
