@@ -22,7 +22,7 @@ type telemetryFlags struct {
 func registerTelemetry(fs *flag.FlagSet, e *env) *telemetryFlags {
 	f := &telemetryFlags{logFormat: "text"}
 	fs.StringVar(&f.metricsAddr, "metrics-addr", "", "serve /metrics on its own listener `ADDR` (then only there) instead of the serve address")
-	fs.Func("log-format", "log lines, one per HTTP request among them, as text (logfmt, the default) or json, to stderr", func(v string) error {
+	fs.Func("log-format", "log lines, one per HTTP request among them, as `text` (logfmt, the default) or json, to stderr", func(v string) error {
 		f.logFormat = v
 		return f.setLogFormat(e)
 	})
