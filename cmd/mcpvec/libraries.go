@@ -71,6 +71,7 @@ func serveLibraries(ctx context.Context, e *env, c *serveConfig) error {
 	if err := c.checkLibraries(); err != nil {
 		return err
 	}
+	defer c.team.close()
 	libs, err := openLibraries(ctx, e, c)
 	defer func() {
 		for _, l := range libs {
