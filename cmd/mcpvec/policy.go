@@ -20,6 +20,7 @@ type teamFlags struct {
 	allow, auditDir  string
 	noAudit, queries bool
 
+	af   *authFlags // serve's sign-in flags
 	pol  *policy.List
 	logs map[string]*audit.Log    // by folder
 	libs map[string]libraryAccess // by OAuth resource URL
@@ -31,8 +32,11 @@ type libraryAccess struct {
 	audit *auditor
 }
 
-func registerTeam(fs *flag.FlagSet) *teamFlags {
-	t := &teamFlags{logs: map[string]*audit.Log{}, libs: map[string]libraryAccess{}}
+// registerTeam registers the flags on fs; the allow-list becomes af's
+// sign-in check.
+func registerTeam(fs *flag.FlagSet, af *authFlags) *teamFlags {
+	t := &teamFlags{af: af, logs: map[string]*audit.Log{}, libs: map[string]libraryAccess{}}
+	af.admit = t.admit
 	fs.StringVar(&t.allow, "allow", "", "allow-list `FILE`: who (e-mail, @domain, group:NAME) may read or write which library, for people signed in through an OpenID provider; an edit applies on their next request")
 	fs.StringVar(&t.auditDir, "audit", "", "keep the audit trail in `DIR` (default with --oauth: LIBRARY.audit beside the library file)")
 	fs.BoolVar(&t.noAudit, "no-audit", false, "keep no audit trail")
@@ -55,6 +59,9 @@ func libraryName(name, path string) string {
 // audit trail in o, before its server is built (o.Auth already set).
 func (t *teamFlags) apply(e *env, o *server.Options, st *serveState, name string) error {
 	o.Library = name
+	if t.allow == "" && t.af.issuer != "" {
+		return errors.New("--oidc-issuer needs --allow FILE: who may read which library (see `mcpvec serve --help`)")
+	}
 	if t.allow != "" && t.pol == nil {
 		pol, err := policy.Open(absPath(e, expandHome(e, t.allow)), policy.Options{})
 		if err != nil {
