@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/server/audit"
@@ -20,10 +22,14 @@ type teamFlags struct {
 	allow, auditDir  string
 	noAudit, queries bool
 
-	af   *authFlags // serve's sign-in flags
-	pol  *policy.List
-	logs map[string]*audit.Log    // by folder
-	libs map[string]libraryAccess // by OAuth resource URL
+	af  *authFlags // serve's sign-in flags
+	pol *policy.List
+	// admitted remembers when each person was last admitted to each
+	// library, so one sign-in (callback, then code redemption) is one
+	// audit line.
+	admitted sync.Map                 // key "\n" library → time.Time
+	logs     map[string]*audit.Log    // by folder
+	libs     map[string]libraryAccess // by OAuth resource URL
 }
 
 // libraryAccess is what the sign-in check needs of one served library.
@@ -148,6 +154,9 @@ func (t *teamFlags) admit(p identity.Person, resource string) error {
 		lib.audit.write(p, audit.Entry{Action: audit.Refuse, Target: "sign-in", Outcome: "forbidden"})
 		return fmt.Errorf("%w: %s may not read library %s", ErrNotAllowed, p.Label(), lib.name)
 	}
-	lib.audit.write(p, audit.Entry{Action: audit.SignIn, Outcome: "ok"})
+	now := time.Now()
+	if last, ok := t.admitted.Swap(p.Key()+"\n"+lib.name, now); !ok || now.Sub(last.(time.Time)) > time.Minute {
+		lib.audit.write(p, audit.Entry{Action: audit.SignIn, Outcome: "ok"})
+	}
 	return nil
 }
