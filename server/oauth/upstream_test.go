@@ -37,6 +37,26 @@ func (a *allowList) set(email string, ok bool) {
 	a.mu.Unlock()
 }
 
+// countingUpstream counts the answers it is asked to check.
+type countingUpstream struct {
+	Upstream
+	mu        sync.Mutex
+	exchanges int
+}
+
+func (c *countingUpstream) Exchange(ctx context.Context, code, verifier, nonce, redirectURI string) (identity.Person, error) {
+	c.mu.Lock()
+	c.exchanges++
+	c.mu.Unlock()
+	return c.Upstream.Exchange(ctx, code, verifier, nonce, redirectURI)
+}
+
+func (c *countingUpstream) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.exchanges
+}
+
 // upstreamEnv is a test server whose people sign in at a real OpenID
 // provider; only Ann is on its list.
 func upstreamEnv(t *testing.T) (*testEnv, *oidctest.Provider, *allowList) {
@@ -49,7 +69,7 @@ func upstreamEnv(t *testing.T) (*testEnv, *oidctest.Provider, *allowList) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Upstream, c.Admit = up, list.admit
+		c.Upstream, c.Admit = &countingUpstream{Upstream: up}, list.admit
 	})
 	return e, kit, list
 }
@@ -93,11 +113,15 @@ func TestUpstreamSignIn(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(page, "as "+oidctest.Ann.Email+"?") {
 		t.Fatalf("callback: %s, want the consent page naming Ann:\n%s", resp.Status, page)
 	}
+	up := e.srv.cfg.Upstream.(*countingUpstream)
 	if resp, _ := e.get(b, callback); resp.StatusCode != http.StatusForbidden {
 		t.Errorf("replayed state: %s, want 403", resp.Status)
 	}
 	if resp, _ := e.get(e.browser(), callback); resp.StatusCode != http.StatusForbidden {
 		t.Errorf("answer in another browser: %s, want 403", resp.Status)
+	}
+	if got := up.count(); got != 1 {
+		t.Errorf("the provider's answer was checked %d times, want once (replays refused before)", got)
 	}
 	resp, page = e.consent(b, parseConsent(t, page), "approve", "")
 	if q := redirectQuery(t, resp, page); q.Get("code") == "" {
