@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/mcpvec/mcpvec/server/identity"
 	"github.com/mcpvec/mcpvec/server/oidc"
 	"github.com/mcpvec/mcpvec/server/oidc/oidctest"
@@ -197,5 +199,33 @@ func TestUpstreamWantsSignIn(t *testing.T) {
 	resp, page := e.consent(b, consentForm{request: id, csrf: csrf}, "approve", testPass)
 	if resp.StatusCode != http.StatusForbidden || !strings.Contains(page, "Sign in through your identity provider") {
 		t.Errorf("approve without sign-in: %s\n%s", resp.Status, page)
+	}
+}
+
+// TestBrowserUpstreamSignIn signs Ann in as a person does, in headless
+// chromium with ChatGPT's real redirect URI: mcpvec sends the browser to
+// the provider's login form, she types her name and password, the
+// provider sends her back, the consent page names her and asks no
+// passphrase, and Allow brings the browser back to ChatGPT with a code.
+func TestBrowserUpstreamSignIn(t *testing.T) {
+	e, _, _ := upstreamEnv(t)
+	b := newSignInBrowser(t)
+	_, challenge := pkce("d")
+	q := authParams(e.register(chatGPTRedirect), challenge)
+	q.Set("redirect_uri", chatGPTRedirect)
+	var heading string
+	var passphrase bool
+	b.run(t, chromedp.Navigate(e.url(pathAuthorize)+"?"+q.Encode()), chromedp.WaitVisible("#username", chromedp.ByID),
+		chromedp.SendKeys("#username", oidctest.Ann.Username, chromedp.ByID),
+		chromedp.SendKeys("#password", oidctest.Ann.Password, chromedp.ByID),
+		chromedp.Click(`button[type="submit"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`button[value="approve"]`, chromedp.ByQuery), chromedp.Text("h1", &heading, chromedp.ByQuery),
+		chromedp.Evaluate(`document.getElementById("passphrase") !== null`, &passphrase))
+	if !strings.Contains(heading, "as "+oidctest.Ann.Email+"?") || passphrase {
+		t.Errorf("consent page: heading %q, passphrase field %v; want Ann named and no passphrase", heading, passphrase)
+	}
+	b.run(t, chromedp.Click(`button[value="approve"]`, chromedp.ByQuery))
+	if got := b.await(t, chatGPTRedirect); got.Get("code") == "" || got.Get("state") != "st-1" || got.Get("iss") != e.ts.URL {
+		t.Errorf("back at ChatGPT with %v, want a code, state and iss", got)
 	}
 }
