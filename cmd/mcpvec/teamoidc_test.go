@@ -65,8 +65,12 @@ func TestTeamRealProvider(t *testing.T) {
 	}
 	base := "http://" + addr
 	kit := oidctest.Start(t, []string{base + "/oauth/callback"})
-	allow := writeFile(t, filepath.Join(dir, "allow.txt"), "*      read  ann@example.com\npapers read  @other.example\nnotes  read  bob@other.example\n")
 	env := append(runtimeEnv(t), oidcSecretEnv+"="+kit.ClientSecret)
+	if r := mcpvecEnv(t, papers, env, "serve", "--addr", "127.0.0.1:0", "--public-url", base, "--oauth", "--oidc-issuer", kit.Issuer,
+		"--oidc-client-id", kit.ClientID); r.code == 0 || !strings.Contains(r.stderr, "--oidc-issuer needs --allow") {
+		t.Errorf("--oidc-issuer without --allow: exit %d, %s", r.code, r.stderr)
+	}
+	allow := writeFile(t, filepath.Join(dir, "allow.txt"), "*      read  ann@example.com\npapers read  @other.example\nnotes  read  bob@other.example\n")
 	serveProc(t, papers, env, "--addr", addr, "--public-url", base, "--oauth", "--oidc-issuer", kit.Issuer, "--oidc-client-id", kit.ClientID,
 		"--allow", allow, "--audit-queries", "--library", "papers="+papers, "--library", "notes="+notes)
 	login := func(u oidctest.User, lib string) string {
