@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -47,7 +48,10 @@ func (r Request) Refused() bool {
 }
 
 // note is what the MCP layers learn of a request, for its access line.
+// Its fields are guarded by mu: over legacy SSE, mcp-go handles a message
+// in a goroutine of its own, after the HTTP request was answered.
 type note struct {
+	mu     sync.Mutex
 	method string
 	id     string
 	call   *Call
@@ -65,6 +69,8 @@ func noteOf(ctx context.Context) *note {
 // and id on the request's note.
 func noteMethod(ctx context.Context, id any, method mcp.MCPMethod, _ any) {
 	if nt := noteOf(ctx); nt != nil {
+		nt.mu.Lock()
+		defer nt.mu.Unlock()
 		nt.method = string(method)
 		if id != nil {
 			nt.id = fmt.Sprint(id)
@@ -90,9 +96,12 @@ func (s *Server) access(next http.Handler) http.Handler {
 		if session == "" {
 			session = r.Header.Get("Mcp-Session-Id")
 		}
-		s.opts.Access(Request{Time: start, Method: r.Method, Route: s.route(r.URL.Path), Status: sw.status,
+		nt.mu.Lock()
+		req := Request{Time: start, Method: r.Method, Route: s.route(r.URL.Path), Status: sw.status,
 			Bytes: sw.bytes, Duration: time.Since(start), MCPMethod: nt.method, Session: session,
-			TraceParent: r.Header.Get("Traceparent"), Call: nt.call, Person: nt.person})
+			TraceParent: r.Header.Get("Traceparent"), Call: nt.call, Person: nt.person}
+		nt.mu.Unlock()
+		s.opts.Access(req)
 	})
 }
 

@@ -64,7 +64,9 @@ func (s *Server) requireAuth(next http.Handler) http.Handler {
 		}
 		if !p.IsZero() {
 			if nt := noteOf(r.Context()); nt != nil {
+				nt.mu.Lock()
 				nt.person = p
+				nt.mu.Unlock()
 			}
 			if !s.allows(p, identity.Read) {
 				s.forbid(w, p)

@@ -80,8 +80,10 @@ func (s *Server) observe(tool, arg string, h toolHandler) mcpserver.ToolHandlerF
 			c.Session = req.Header.Get("Mcp-Session-Id")
 		}
 		if nt := noteOf(ctx); nt != nil {
+			nt.mu.Lock()
 			c.RequestID = nt.id
 			nt.call = &c
+			nt.mu.Unlock()
 		}
 		if s.opts.Observe != nil {
 			s.opts.Observe(c)

@@ -52,8 +52,10 @@ func TestPolicyGuardsMCP(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var heard []Request
+	var calls []Call
 	s := MustNew(t, newFakeLib(), Options{Auth: personAuth{map[string]identity.Person{"alice": alice, "bob": bob}},
-		Policy: pol, Library: "papers", Access: func(r Request) { mu.Lock(); heard = append(heard, r); mu.Unlock() }})
+		Policy: pol, Library: "papers", Access: func(r Request) { mu.Lock(); heard = append(heard, r); mu.Unlock() },
+		Observe: func(c Call) { mu.Lock(); calls = append(calls, c); mu.Unlock() }})
 	base := MustServe(t, s)
 	c, _ := MustClient(t, s, streamable, base+"/mcp", map[string]string{"Authorization": "Bearer tok-alice"}, "")
 	req := mcp.CallToolRequest{}
@@ -75,6 +77,17 @@ func TestPolicyGuardsMCP(t *testing.T) {
 	if call == nil || call.Person.Key() != alice.Key() || call.Tool != "search" {
 		t.Fatalf("the search call was not heard with alice: %+v", call)
 	}
+	// Over legacy SSE the call runs after its HTTP request was answered:
+	// the observer still hears it as alice's.
+	sc, _ := MustClient(t, s, sse, base+"/sse", map[string]string{"Authorization": "Bearer tok-alice"}, "")
+	if _, err := sc.CallTool(context.Background(), req); err != nil {
+		t.Fatalf("alice's search over SSE: %v", err)
+	}
+	mu.Lock()
+	if last := calls[len(calls)-1]; len(calls) != 2 || last.Person.Key() != alice.Key() {
+		t.Errorf("%d calls observed, the SSE one as %q; want 2, alice's", len(calls), last.Person.Key())
+	}
+	mu.Unlock()
 
 	code, h, body := do(t, "POST", base+"/mcp", "", initBody, map[string]string{"Authorization": "Bearer tok-bob"})
 	if code != http.StatusForbidden || !strings.Contains(h.Get("WWW-Authenticate"), `error="insufficient_scope"`) ||
