@@ -57,7 +57,7 @@ func (h *Handler) libraryPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	d := libraryData{Q: q.Get("q"), Type: q.Get("type"), Sort: q.Get("sort"), Dir: q.Get("dir"), CanWrite: h.opts.Ingest != nil}
+	d := libraryData{Q: q.Get("q"), Type: q.Get("type"), Sort: q.Get("sort"), Dir: q.Get("dir"), CanWrite: h.canWrite(r)}
 	if sorts[d.Sort] == nil {
 		d.Sort = "title"
 	}
