@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpvec/mcpvec/server/identity"
 )
 
 // Request describes one HTTP request the server answered, reported to
@@ -28,6 +30,9 @@ type Request struct {
 	TraceParent string
 	// Call is the tool call the request carried, nil when none.
 	Call *Call
+	// Person is who the request's access token was issued to; the zero
+	// Person for the owner, the static token, or no credential.
+	Person identity.Person
 }
 
 // Refused reports whether the server turned the request away before
@@ -46,6 +51,7 @@ type note struct {
 	method string
 	id     string
 	call   *Call
+	person identity.Person
 }
 
 type noteKey struct{}
@@ -86,7 +92,7 @@ func (s *Server) access(next http.Handler) http.Handler {
 		}
 		s.opts.Access(Request{Time: start, Method: r.Method, Route: s.route(r.URL.Path), Status: sw.status,
 			Bytes: sw.bytes, Duration: time.Since(start), MCPMethod: nt.method, Session: session,
-			TraceParent: r.Header.Get("Traceparent"), Call: nt.call})
+			TraceParent: r.Header.Get("Traceparent"), Call: nt.call, Person: nt.person})
 	})
 }
 
