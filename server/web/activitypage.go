@@ -13,8 +13,8 @@ import (
 // concurrent use.
 type AuditLog interface {
 	// Entries returns at most n entries since since, newest first: user's
-	// (a person's identity.Person.Label, "owner" the owner's), or
-	// everyone's when user is "".
+	// (an entry's user label, such as an e-mail address or "owner", or a
+	// person's identity.Person.Key), or everyone's when user is "".
 	Entries(ctx context.Context, user string, since time.Time, n int) ([]AuditEntry, error)
 }
 
@@ -36,7 +36,7 @@ type activityData struct {
 	Calls   []server.Call // the in-memory ring: the owner's view only
 	Audit   []AuditEntry
 	HasLog  bool   // an audit trail is kept
-	User    string // whose entries are shown ("" everyone's)
+	User    string // whose entries the owner asked for ("" everyone's)
 	IsOwner bool   // the owner may pick the user
 	Error   string
 }
@@ -52,12 +52,14 @@ func (h *Handler) activityPage(w http.ResponseWriter, r *http.Request) {
 		if h.opts.Activity != nil {
 			d.Calls = h.opts.Activity.Recent()
 		}
-	} else {
-		d.User = sess.person.Label()
 	}
 	if h.opts.Audit != nil {
+		who := d.User
+		if !d.IsOwner {
+			who = sess.person.Key() // exact, whatever their label
+		}
 		var err error
-		d.Audit, err = h.opts.Audit.Entries(r.Context(), d.User, time.Now().Add(-auditSince), auditShown)
+		d.Audit, err = h.opts.Audit.Entries(r.Context(), who, time.Now().Add(-auditSince), auditShown)
 		if err != nil {
 			h.log.Error("web: read the audit trail", "err", err)
 			d.Error = "The audit trail could not be read; see the server log."

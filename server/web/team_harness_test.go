@@ -40,13 +40,17 @@ func (p *teamPolicy) set(email, lib string, rights ...identity.Right) {
 	p.rules[email+" "+lib] = rights
 }
 
-// teamAudit is an AuditLog of fixed entries.
-type teamAudit []web.AuditEntry
+// teamAudit is an AuditLog of fixed entries; keys maps a person's
+// issuer#subject to their label.
+type teamAudit struct {
+	entries []web.AuditEntry
+	keys    map[string]string
+}
 
 func (a teamAudit) Entries(_ context.Context, user string, since time.Time, n int) ([]web.AuditEntry, error) {
 	var out []web.AuditEntry
-	for _, e := range a {
-		if (user == "" || e.User == user) && e.Time.After(since) && len(out) < n {
+	for _, e := range a.entries {
+		if (user == "" || e.User == user || a.keys[user] == e.User) && e.Time.After(since) && len(out) < n {
 			out = append(out, e)
 		}
 	}
@@ -62,6 +66,15 @@ type team struct {
 	URL    string
 	Kit    *oidctest.Provider
 	Policy *teamPolicy
+
+	mu    sync.Mutex
+	wrote []web.WriteEvent // what the pages told Options.Wrote
+}
+
+func (tm *team) writes() []web.WriteEvent {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	return slices.Clone(tm.wrote)
 }
 
 var teamLibraries = []groupLibrary{
@@ -84,10 +97,10 @@ func serveTeam(t *testing.T) *team {
 	tm.Policy.set(oidctest.Ann.Email, "papers", identity.Read)
 	tm.Policy.set(oidctest.Ann.Email, "notes", identity.Read, identity.Write)
 	now := time.Now()
-	audit := teamAudit{
+	audit := teamAudit{entries: []web.AuditEntry{
 		{Time: now.Add(-time.Minute), User: oidctest.Ann.Email, Library: "papers", Action: "search", Target: "tide tables"},
 		{Time: now.Add(-2 * time.Minute), User: oidctest.Bob.Email, Library: "secret", Action: "search", Target: "bob's own query"},
-	}
+	}, keys: map[string]string{tm.Kit.Issuer + "#" + oidctest.Ann.ID: oidctest.Ann.Email}}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var links []web.LibraryLink
 	for _, l := range teamLibraries {
@@ -102,7 +115,8 @@ func serveTeam(t *testing.T) *team {
 			Link: func(r *http.Request, id string, page int, anchor string) string {
 				return srv.DocURL(r, id, page, anchor)
 			},
-			Ingest: uploader(t.TempDir(), db, ing), SignIn: rp, SignInName: "Test ID", Policy: tm.Policy, Name: l.name, Audit: audit})
+			Ingest: uploader(t.TempDir(), db, ing), SignIn: rp, SignInName: "Test ID", Policy: tm.Policy, Name: l.name, Audit: audit,
+			Wrote: func(e web.WriteEvent) { tm.mu.Lock(); tm.wrote = append(tm.wrote, e); tm.mu.Unlock() }})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -115,6 +115,17 @@ type Options struct {
 	// Audit, when set, is the audit trail the activity page shows: a
 	// person their own entries, the owner everyone's (?user= filters).
 	Audit AuditLog
+	// Wrote, when set, is told of every upload (a call per file) and
+	// removal, after it is done, for the audit trail. It must be quick.
+	Wrote func(WriteEvent)
+}
+
+// WriteEvent is one upload or removal through the web page.
+type WriteEvent struct {
+	Person identity.Person // who: the zero Person is the owner
+	Action string          // "upload" or "remove"
+	Target string          // the document's id, or the file's name when it has none
+	Failed bool
 }
 
 // CallbackPath is where the OpenID provider sends a person back, on the
