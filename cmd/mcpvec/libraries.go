@@ -36,6 +36,7 @@ type serveConfig struct {
 	ro                                    library.RerankOptions
 	bf                                    *backupFlags
 	af                                    *authFlags
+	team                                  *teamFlags
 }
 
 // servedLib is one library of a serve of several.
@@ -204,6 +205,9 @@ func librariesServers(ctx context.Context, e *env, c *serveConfig, libs []*serve
 		live := library.NewLive(reranked(l.h.lib, c.ro))
 		l.st = &serveState{db: l.h.db, path: l.h.docs.Path(), live: live, emb: l.h.emb, readOnly: l.readOnly,
 			holder: "serve", rerank: c.ro, name: l.ref.name, web: wg}
+		if err := c.team.apply(e, &l.o, l.st, l.ref.name); err != nil {
+			return nil, fmt.Errorf("library %s: %w", l.ref.name, err)
+		}
 		srv, err := newServer(e, l.st, &l.o, !c.noWeb)
 		if err != nil {
 			return nil, fmt.Errorf("library %s: %w", l.ref.name, err)

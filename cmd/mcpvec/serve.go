@@ -54,6 +54,8 @@ type serveState struct {
 	// its pages to the other libraries of a serve of several (nil: one).
 	name string
 	web  *webGroup
+	// audit is the library's audit trail; nil when off.
+	audit *auditor
 }
 
 // embedder returns the served embedder. It is safe for concurrent use.
@@ -77,6 +79,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
 	noWeb, wf, rf, bf, tf, af := fs.Bool("no-web", false, "do not serve the web page at /"), registerWatch(fs), registerRerank(fs, e), registerBackups(fs), registerTelemetry(fs, e), registerOIDC(fs, e)
+	team := registerTeam(fs)
+	defer team.close()
 	ro, err := parseServe(fs, args, e, wf, rf)
 	if err == nil && e.forwarded != nil {
 		err = errors.New("a server is already running on this library")
@@ -86,7 +90,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	if len(lf.libs) > 1 {
 		return serveLibraries(ctx, e, &serveConfig{fs: fs, lf: lf, ef: ef, o: o, origins: origins, stdio: *stdio, secret: *secret,
-			readOnly: *readOnly, oauth: *useOAuth, noWeb: *noWeb, wf: wf, ro: ro, bf: bf, af: af})
+			readOnly: *readOnly, oauth: *useOAuth, noWeb: *noWeb, wf: wf, ro: ro, bf: bf, af: af, team: team})
 	}
 	h, err := openServed(ctx, e, lf, ef, readOnly, *stdio, fs)
 	if h == nil {
@@ -110,6 +114,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	state := &serveState{db: h.db, path: h.docs.Path(), live: live, emb: h.emb, readOnly: *readOnly, holder: "serve", rerank: ro, name: lf.libName()}
 	if *stdio {
 		state.holder = "serve --stdio" // a desktop app's, usually: named when it keeps another serve out
+	}
+	if err := team.apply(e, &o, state, libraryName(state.name, state.path)); err != nil {
+		return err
 	}
 	srv, stopTel, err := newServerWith(ctx, e, state, &o, !*stdio && !*noWeb, tf)
 	if err != nil {

@@ -61,7 +61,7 @@ func (f *telemetryFlags) start(ctx context.Context, e *env, o *server.Options, s
 	tel := telemetry.New(telemetry.Options{Logger: slog.Default(), LogQueries: f.logQueries, Sizes: st.sizes, Tracing: tp})
 	st.tel = tel
 	o.Observe = chainObserve(o.Observe, tel.Observe)
-	o.Access, o.Logger = tel.Access, slog.Default()
+	o.Access, o.Logger = chainObserve(o.Access, tel.Access), slog.Default()
 	stopMetrics := func() {}
 	if f.metricsAddr == "" {
 		o.Metrics = tel.Handler()
@@ -87,15 +87,16 @@ func newServerWith(ctx context.Context, e *env, st *serveState, o *server.Option
 	return srv, stop, nil
 }
 
-// chainObserve returns an observer telling a then b, each when set.
-func chainObserve(a, b func(server.Call)) func(server.Call) {
+// chainObserve returns a hook (an observer, an access hook) telling a then
+// b, each when set.
+func chainObserve[T any](a, b func(T)) func(T) {
 	switch {
 	case a == nil:
 		return b
 	case b == nil:
 		return a
 	}
-	return func(c server.Call) { a(c); b(c) }
+	return func(v T) { a(v); b(v) }
 }
 
 // sizes reads the served library's sizes for a scrape, without loading a
