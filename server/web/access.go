@@ -114,10 +114,3 @@ func (h *Handler) readPage(next http.HandlerFunc) http.HandlerFunc {
 func (h *Handler) writePage(next http.HandlerFunc) http.HandlerFunc {
 	return h.need(identity.Write, next)
 }
-
-// wrote tells Options.Wrote of a write by r's session.
-func (h *Handler) wrote(r *http.Request, action, target string, failed bool) {
-	if h.opts.Wrote != nil {
-		h.opts.Wrote(WriteEvent{Person: sessionOf(r).person, Action: action, Target: target, Failed: failed})
-	}
-}

@@ -68,13 +68,21 @@ type team struct {
 	Policy *teamPolicy
 
 	mu    sync.Mutex
-	wrote []web.WriteEvent // what the pages told Options.Wrote
+	wrote []string // "action library person" of each upload and removal, as Ingest and Removed saw them
 }
 
-func (tm *team) writes() []web.WriteEvent {
+func (tm *team) writes() []string {
 	tm.mu.Lock()
 	defer tm.mu.Unlock()
 	return slices.Clone(tm.wrote)
+}
+
+// record notes a write in ctx, by the person it carries.
+func (tm *team) record(ctx context.Context, action, lib string) {
+	p, _ := identity.FromContext(ctx)
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	tm.wrote = append(tm.wrote, action+" "+lib+" "+p.Label())
 }
 
 var teamLibraries = []groupLibrary{
@@ -115,8 +123,8 @@ func serveTeam(t *testing.T) *team {
 			Link: func(r *http.Request, id string, page int, anchor string) string {
 				return srv.DocURL(r, id, page, anchor)
 			},
-			Ingest: uploader(t.TempDir(), db, ing), SignIn: rp, SignInName: "Test ID", Policy: tm.Policy, Name: l.name, Audit: audit,
-			Wrote: func(e web.WriteEvent) { tm.mu.Lock(); tm.wrote = append(tm.wrote, e); tm.mu.Unlock() }})
+			Ingest: tm.ingest(uploader(t.TempDir(), db, ing), l.name), SignIn: rp, SignInName: "Test ID", Policy: tm.Policy, Name: l.name, Audit: audit,
+			Removed: func(ctx context.Context, _ string, _ int) { tm.record(ctx, "remove", l.name) }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,6 +139,14 @@ func serveTeam(t *testing.T) *team {
 	}
 	serveGroupOn(t, ln, srvs)
 	return tm
+}
+
+// ingest wraps up, recording each upload.
+func (tm *team) ingest(up func(context.Context, []web.File) ([]web.Upload, error), lib string) func(context.Context, []web.File) ([]web.Upload, error) {
+	return func(ctx context.Context, files []web.File) ([]web.Upload, error) {
+		tm.record(ctx, "upload", lib)
+		return up(ctx, files)
+	}
 }
 
 // serveGroupOn serves srvs as a server.Group on ln until the test ends.

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"cmp"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -60,9 +59,6 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ups, err := h.opts.Ingest(r.Context(), files)
-	for _, u := range ups {
-		h.wrote(r, "upload", cmp.Or(u.DocID, u.Name), u.DocID == "")
-	}
 	sum, failed := uploadSummary(ups)
 	data := map[string]any{"CanWrite": true, "Uploads": ups, "Summary": sum, "Failed": failed, "Error": ""}
 	status := http.StatusOK

@@ -49,7 +49,8 @@ type Options struct {
 	Resync func(ctx context.Context, root string) (string, error)
 	// Removed, when set, is told of each document removed through the
 	// page (for the audit trail), with the request's context and how many
-	// passages went.
+	// passages went. That context, and Ingest's, carries the person who
+	// signed in at the provider (identity.FromContext), none for the owner.
 	Removed func(ctx context.Context, id string, passages int)
 	// ReadOnly turns off uploads and deletes (a read-only library).
 	ReadOnly bool
@@ -119,17 +120,6 @@ type Options struct {
 	// Audit, when set, is the audit trail the activity page shows: a
 	// person their own entries, the owner everyone's (?user= filters).
 	Audit AuditLog
-	// Wrote, when set, is told of every upload (a call per file) and
-	// removal, after it is done, for the audit trail. It must be quick.
-	Wrote func(WriteEvent)
-}
-
-// WriteEvent is one upload or removal through the web page.
-type WriteEvent struct {
-	Person identity.Person // who: the zero Person is the owner
-	Action string          // "upload" or "remove"
-	Target string          // the document's id, or the file's name when it has none
-	Failed bool
 }
 
 // CallbackPath is where the OpenID provider sends a person back, on the
@@ -251,7 +241,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("X-Frame-Options", "DENY")
 	sess := h.sessions.get(w, r)
-	r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess))
+	ctx := context.WithValue(r.Context(), sessionKey{}, sess)
+	if !sess.person.IsZero() { // who uploads and removes, for Ingest and Removed (the audit trail)
+		ctx = identity.NewContext(ctx, sess.person)
+	}
+	r = r.WithContext(ctx)
 	if r.Method == http.MethodPost {
 		// Lifted once the body is read (admit, receive): left on, it would
 		// cancel a long answer (net/http's background read times out).

@@ -62,7 +62,6 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = lib.Save(r.Context())
 	}
-	h.wrote(r, "remove", id, err != nil)
 	switch {
 	case err == nil:
 		h.log.Info("web: removed document", "id", id, "passages", n)
