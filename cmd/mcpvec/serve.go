@@ -81,6 +81,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	noWeb, wf, rf, bf, tf, af := fs.Bool("no-web", false, "do not serve the web page at /"), registerWatch(fs), registerRerank(fs, e), registerBackups(fs), registerTelemetry(fs, e), registerOIDC(fs, e)
 	team := registerTeam(fs)
 	defer team.close()
+	af.admit = team.admit // the allow-list decides who the provider may sign in
 	ro, err := parseServe(fs, args, e, wf, rf)
 	if err == nil && e.forwarded != nil {
 		err = errors.New("a server is already running on this library")
