@@ -22,7 +22,7 @@ const oidcSecretEnv = "MCPVEC_OIDC_CLIENT_SECRET"
 type authFlags struct {
 	on                                  bool
 	issuer, clientID, secret, secretArg string
-	secretFile, groupsClaim             string
+	secretFile, groupsClaim, scopes     string
 	// admit, when set, becomes oauth.Config.Admit: who may be granted
 	// which resource (the allow-list).
 	admit func(p identity.Person, resource string) error
@@ -36,6 +36,7 @@ func registerOIDC(fs *flag.FlagSet, e *env) *authFlags {
 	fs.StringVar(&f.secretArg, "oidc-client-secret", "", "its client `SECRET` (better: $"+oidcSecretEnv+" or --oidc-client-secret-file, which stay out of the process list)")
 	fs.StringVar(&f.secretFile, "oidc-client-secret-file", "", "read the client secret from `FILE`")
 	fs.StringVar(&f.groupsClaim, "oidc-groups-claim", oidc.DefaultGroupsClaim, "the ID token `CLAIM` holding the person's groups")
+	fs.StringVar(&f.scopes, "oidc-scopes", "email profile", "the `SCOPES` asked for besides openid, space- or comma-separated (Dex wants groups for its groups claim)")
 	return f
 }
 
@@ -84,7 +85,7 @@ func (f *authFlags) upstream() (oauth.Upstream, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	p, err := oidc.New(ctx, oidc.Config{Issuer: f.issuer, ClientID: f.clientID, ClientSecret: secret,
-		GroupsClaim: f.groupsClaim})
+		GroupsClaim: f.groupsClaim, Scopes: strings.FieldsFunc(f.scopes, func(r rune) bool { return r == ' ' || r == ',' })})
 	if err != nil {
 		return nil, fmt.Errorf("--oidc-issuer: %w", err)
 	}

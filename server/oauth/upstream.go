@@ -87,13 +87,15 @@ func (s *Server) serveCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	person, err := s.cfg.Upstream.Exchange(r.Context(), q.Get("code"), up.Verifier, up.Nonce, s.CallbackURL())
+	msg := "The identity provider's answer could not be verified. Start the sign-in again from your application."
 	if err == nil {
 		err = s.admitPerson(person, p.Resource)
+		msg = fmt.Sprintf("Sign-in refused: %v", err)
 	}
 	if err != nil {
 		s.deletePending(p.ID)
 		s.log.Warn("oauth: sign-in refused", "client", p.ClientID, "person", person.Label(), "resource", p.Resource, "err", err)
-		s.errorPage(w, http.StatusForbidden, "Sign-in refused: "+err.Error())
+		s.errorPage(w, http.StatusForbidden, msg)
 		return
 	}
 	p.Person = &person

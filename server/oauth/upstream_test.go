@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/mcpvec/mcpvec/server/identity"
 	"github.com/mcpvec/mcpvec/server/oidc"
 	"github.com/mcpvec/mcpvec/server/oidc/oidctest"
@@ -37,6 +39,26 @@ func (a *allowList) set(email string, ok bool) {
 	a.mu.Unlock()
 }
 
+// countingUpstream counts the answers it is asked to check.
+type countingUpstream struct {
+	Upstream
+	mu        sync.Mutex
+	exchanges int
+}
+
+func (c *countingUpstream) Exchange(ctx context.Context, code, verifier, nonce, redirectURI string) (identity.Person, error) {
+	c.mu.Lock()
+	c.exchanges++
+	c.mu.Unlock()
+	return c.Upstream.Exchange(ctx, code, verifier, nonce, redirectURI)
+}
+
+func (c *countingUpstream) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.exchanges
+}
+
 // upstreamEnv is a test server whose people sign in at a real OpenID
 // provider; only Ann is on its list.
 func upstreamEnv(t *testing.T) (*testEnv, *oidctest.Provider, *allowList) {
@@ -49,7 +71,7 @@ func upstreamEnv(t *testing.T) (*testEnv, *oidctest.Provider, *allowList) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Upstream, c.Admit = up, list.admit
+		c.Upstream, c.Admit = &countingUpstream{Upstream: up}, list.admit
 	})
 	return e, kit, list
 }
@@ -93,11 +115,15 @@ func TestUpstreamSignIn(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(page, "as "+oidctest.Ann.Email+"?") {
 		t.Fatalf("callback: %s, want the consent page naming Ann:\n%s", resp.Status, page)
 	}
+	up := e.srv.cfg.Upstream.(*countingUpstream)
 	if resp, _ := e.get(b, callback); resp.StatusCode != http.StatusForbidden {
 		t.Errorf("replayed state: %s, want 403", resp.Status)
 	}
 	if resp, _ := e.get(e.browser(), callback); resp.StatusCode != http.StatusForbidden {
 		t.Errorf("answer in another browser: %s, want 403", resp.Status)
+	}
+	if got := up.count(); got != 1 {
+		t.Errorf("the provider's answer was checked %d times, want once (replays refused before)", got)
 	}
 	resp, page = e.consent(b, parseConsent(t, page), "approve", "")
 	if q := redirectQuery(t, resp, page); q.Get("code") == "" {
@@ -173,5 +199,33 @@ func TestUpstreamWantsSignIn(t *testing.T) {
 	resp, page := e.consent(b, consentForm{request: id, csrf: csrf}, "approve", testPass)
 	if resp.StatusCode != http.StatusForbidden || !strings.Contains(page, "Sign in through your identity provider") {
 		t.Errorf("approve without sign-in: %s\n%s", resp.Status, page)
+	}
+}
+
+// TestBrowserUpstreamSignIn signs Ann in as a person does, in headless
+// chromium with ChatGPT's real redirect URI: mcpvec sends the browser to
+// the provider's login form, she types her name and password, the
+// provider sends her back, the consent page names her and asks no
+// passphrase, and Allow brings the browser back to ChatGPT with a code.
+func TestBrowserUpstreamSignIn(t *testing.T) {
+	e, _, _ := upstreamEnv(t)
+	b := newSignInBrowser(t)
+	_, challenge := pkce("d")
+	q := authParams(e.register(chatGPTRedirect), challenge)
+	q.Set("redirect_uri", chatGPTRedirect)
+	var heading string
+	var passphrase bool
+	b.run(t, chromedp.Navigate(e.url(pathAuthorize)+"?"+q.Encode()), chromedp.WaitVisible("#username", chromedp.ByID),
+		chromedp.SendKeys("#username", oidctest.Ann.Username, chromedp.ByID),
+		chromedp.SendKeys("#password", oidctest.Ann.Password, chromedp.ByID),
+		chromedp.Click(`button[type="submit"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`button[value="approve"]`, chromedp.ByQuery), chromedp.Text("h1", &heading, chromedp.ByQuery),
+		chromedp.Evaluate(`document.getElementById("passphrase") !== null`, &passphrase))
+	if !strings.Contains(heading, "as "+oidctest.Ann.Email+"?") || passphrase {
+		t.Errorf("consent page: heading %q, passphrase field %v; want Ann named and no passphrase", heading, passphrase)
+	}
+	b.run(t, chromedp.Click(`button[value="approve"]`, chromedp.ByQuery))
+	if got := b.await(t, chatGPTRedirect); got.Get("code") == "" || got.Get("state") != "st-1" || got.Get("iss") != e.ts.URL {
+		t.Errorf("back at ChatGPT with %v, want a code, state and iss", got)
 	}
 }
