@@ -84,11 +84,10 @@ func auditUsage(w io.Writer) {
 }
 
 func runAudit(ctx context.Context, e *env, args []string) error {
-	fs, lf := libFlagSet("audit", "[flags]", e)
-	fs.Usage = func() { auditUsage(fs.Output()); fs.PrintDefaults() }
-	dir := fs.String("audit", "", "the audit folder serve's --audit named (default: LIBRARY.audit beside the library file)")
-	user := fs.String("user", "", "only this person: their e-mail, ISSUER#SUBJECT, or owner")
-	since := fs.String("since", "", "only entries since a time: a duration back from now (24h, 90m) or an RFC 3339 time")
+	fs, lf := libFlagSet("audit", "[--user WHO] [--since 24h|RFC3339] [--library NAME] [--audit DIR] [--json]", e)
+	dir := fs.String("audit", "", "the audit folder `DIR` serve's --audit named (default: LIBRARY.audit beside the library file)")
+	user := fs.String("user", "", "only this person (`WHO`): their e-mail, ISSUER#SUBJECT, or owner")
+	since := fs.String("since", "", "only entries since `TIME`: a duration back from now (24h, 90m) or an RFC 3339 time")
 	asJSON := fs.Bool("json", false, "print JSON Lines, as stored")
 	if _, err := parseArgs(fs, args, e, func(n int) bool { return n == 0 }); err != nil {
 		return err

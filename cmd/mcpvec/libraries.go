@@ -35,8 +35,8 @@ type serveConfig struct {
 	wf                                    *watchFlags
 	ro                                    library.RerankOptions
 	bf                                    *backupFlags
-	af                                    *authFlags
 	team                                  *teamFlags
+	af                                    *authFlags
 }
 
 // servedLib is one library of a serve of several.
@@ -72,6 +72,7 @@ func serveLibraries(ctx context.Context, e *env, c *serveConfig) error {
 	if err := c.checkLibraries(); err != nil {
 		return err
 	}
+	defer c.team.close()
 	libs, err := openLibraries(ctx, e, c)
 	defer func() {
 		for _, l := range libs {

@@ -31,7 +31,7 @@ func TestServeOIDCSignIn(t *testing.T) {
 	base := "http://" + addr
 	kit := oidctest.Start(t, []string{base + "/oauth/callback"})
 	env := append(runtimeEnv(t), oidcSecretEnv+"="+kit.ClientSecret)
-	allow := writeFile(t, filepath.Join(dir, "allow.txt"), "lib read "+oidctest.Ann.Email+"\n") // lib.db is "lib"
+	allow := writeFile(t, filepath.Join(dir, "allow.txt"), "lib read "+oidctest.Ann.Email+"\n")
 	srv := serveProc(t, db, env, "--addr", addr, "--public-url", base, "--oauth",
 		"--oidc-issuer", kit.Issuer, "--oidc-client-id", kit.ClientID, "--allow", allow)
 	token := mcptest.OIDCLogin(t, base, kit, oidctest.Ann, nil)

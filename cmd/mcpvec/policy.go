@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/mcpvec/mcpvec/server"
 	"github.com/mcpvec/mcpvec/server/audit"
@@ -20,9 +22,14 @@ type teamFlags struct {
 	allow, auditDir  string
 	noAudit, queries bool
 
-	pol  *policy.List
-	logs map[string]*audit.Log    // by folder
-	libs map[string]libraryAccess // by OAuth resource URL
+	af  *authFlags // serve's sign-in flags
+	pol *policy.List
+	// admitted remembers when each person was last admitted to each
+	// library, so one sign-in (callback, then code redemption) is one
+	// audit line.
+	admitted sync.Map                 // key "\n" library → time.Time
+	logs     map[string]*audit.Log    // by folder
+	libs     map[string]libraryAccess // by OAuth resource URL
 }
 
 // libraryAccess is what the sign-in check needs of one served library.
@@ -31,8 +38,11 @@ type libraryAccess struct {
 	audit *auditor
 }
 
-func registerTeam(fs *flag.FlagSet) *teamFlags {
-	t := &teamFlags{logs: map[string]*audit.Log{}, libs: map[string]libraryAccess{}}
+// registerTeam registers the flags on fs; the allow-list becomes af's
+// sign-in check.
+func registerTeam(fs *flag.FlagSet, af *authFlags) *teamFlags {
+	t := &teamFlags{af: af, logs: map[string]*audit.Log{}, libs: map[string]libraryAccess{}}
+	af.admit = t.admit
 	fs.StringVar(&t.allow, "allow", "", "allow-list `FILE`: who (e-mail, @domain, group:NAME) may read or write which library, for people signed in through an OpenID provider; an edit applies on their next request")
 	fs.StringVar(&t.auditDir, "audit", "", "keep the audit trail in `DIR` (default with --oauth: LIBRARY.audit beside the library file)")
 	fs.BoolVar(&t.noAudit, "no-audit", false, "keep no audit trail")
@@ -55,6 +65,9 @@ func libraryName(name, path string) string {
 // audit trail in o, before its server is built (o.Auth already set).
 func (t *teamFlags) apply(e *env, o *server.Options, st *serveState, name string) error {
 	o.Library = name
+	if t.allow == "" && t.af.issuer != "" {
+		return errors.New("--oidc-issuer needs --allow FILE: who may read which library (see `mcpvec serve --help`)")
+	}
 	if t.allow != "" && t.pol == nil {
 		pol, err := policy.Open(absPath(e, expandHome(e, t.allow)), policy.Options{})
 		if err != nil {
@@ -141,6 +154,9 @@ func (t *teamFlags) admit(p identity.Person, resource string) error {
 		lib.audit.write(p, audit.Entry{Action: audit.Refuse, Target: "sign-in", Outcome: "forbidden"})
 		return fmt.Errorf("%w: %s may not read library %s", ErrNotAllowed, p.Label(), lib.name)
 	}
-	lib.audit.write(p, audit.Entry{Action: audit.SignIn, Outcome: "ok"})
+	now := time.Now()
+	if last, ok := t.admitted.Swap(p.Key()+"\n"+lib.name, now); !ok || now.Sub(last.(time.Time)) > time.Minute {
+		lib.audit.write(p, audit.Entry{Action: audit.SignIn, Outcome: "ok"})
+	}
 	return nil
 }

@@ -75,13 +75,10 @@ func (st *serveState) setEmbedder(emb embed.Embedder) {
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs, lf, ef := embedFlagSet("serve", "[flags] [--watch [FOLDER...]]", e)
 	lf.registerCollection(fs, e)
-	var o server.Options
-	var origins stringList
+	o, origins := server.Options{}, stringList(nil)
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
 	noWeb, wf, rf, bf, tf, af := fs.Bool("no-web", false, "do not serve the web page at /"), registerWatch(fs), registerRerank(fs, e), registerBackups(fs), registerTelemetry(fs, e), registerOIDC(fs, e)
-	team := registerTeam(fs)
-	defer team.close()
-	af.admit = team.admit // the allow-list decides who the provider may sign in
+	team := registerTeam(fs, af)
 	ro, err := parseServe(fs, args, e, wf, rf)
 	if err == nil && e.forwarded != nil {
 		err = errors.New("a server is already running on this library")
@@ -116,10 +113,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *stdio {
 		state.holder = "serve --stdio" // a desktop app's, usually: named when it keeps another serve out
 	}
-	if err := team.apply(e, &o, state, libraryName(state.name, state.path)); err != nil {
-		return err
-	}
-	srv, stopTel, err := newServerWith(ctx, e, state, &o, !*stdio && !*noWeb, tf)
+	srv, stopTel, err := newServerWith(ctx, e, state, &o, !*stdio && !*noWeb, tf, team)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -180,5 +181,57 @@ func TestTeamAllowListRevokeAudit(t *testing.T) {
 	}
 	if _, err := os.Stat(db + ".audit/audit.jsonl"); err != nil {
 		t.Errorf("the audit trail is not beside the library: %v", err)
+	}
+}
+
+// TestAuditWebWritesAndFetches: with --audit DIR (no sign-in: the owner),
+// a web upload and removal and an MCP search and fetch each leave one
+// line; without --audit-queries the search text is not kept; `mcpvec
+// audit` filters by time and refuses a --since it cannot read.
+func TestAuditWebWritesAndFetches(t *testing.T) {
+	dir, db := tempLib(t)
+	mustRun(t, db, "ingest", writeFile(t, filepath.Join(dir, "ops.txt"), "bbolt transactions: one writer at a time, many readers."))
+	trail := filepath.Join(dir, "trail")
+	s := startServe(t, db, nil, "--audit", trail)
+	res := mcpSearchJSON(t, s.c, "bbolt writer").Results
+	if len(res) == 0 {
+		t.Fatal("no search result")
+	}
+	if _, isErr := mcpFetch(t, s.c, res[0].ID); isErr {
+		t.Fatal("fetch failed")
+	}
+	w := &webClient{t: t, base: strings.TrimSuffix(s.url, "/mcp")}
+	w.get("/ui/add")
+	if code, body := w.upload(map[string]string{"herons.txt": "Herons stand still in shallow water.\n"}); code != 200 || !strings.Contains(body, "1 added") {
+		t.Fatalf("upload = %d:\n%s", code, body)
+	}
+	id := docID(t, db, filepath.Join(db+".uploads", "herons.txt"))
+	w.get("/")
+	form := url.Values{"csrf": {w.csrf}, "id": {id}}
+	if code, _, body := w.post("/ui/delete", "application/x-www-form-urlencoded", strings.NewReader(form.Encode())); code != http.StatusSeeOther {
+		t.Fatalf("delete = %d:\n%s", code, body)
+	}
+
+	out := mustRun(t, db, "audit", "--audit", trail, "--since", "10m", "--json")
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var e audit.Entry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if e.User != "owner" || e.Library != "lib" || e.Query != "" {
+			t.Errorf("entry %+v: want the owner, library lib, no query text", e)
+		}
+		got = append(got, e.Action+" "+e.Target)
+	}
+	want := []string{"search ", "fetch " + res[0].ID, "upload " + id, "remove " + id}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("audit actions = %q, want %q", got, want)
+	}
+	if out := mustRun(t, db, "audit", "--audit", trail, "--since", time.Now().Add(time.Hour).Format(time.RFC3339)); !strings.Contains(out, "No audit entries") {
+		t.Errorf("audit --since the future: %s", out)
+	}
+	if r := mcpvec(t, db, "audit", "--since", "yesterday"); r.code != 2 || !strings.Contains(r.stderr, "--since") {
+		t.Errorf("audit --since yesterday: %+v, want a usage error", r)
 	}
 }

@@ -72,13 +72,21 @@ func (f *telemetryFlags) start(ctx context.Context, e *env, o *server.Options, s
 	return func() { stopMetrics(); tp.Stop() }, nil
 }
 
-// newServerWith is newServer with the metrics, access log and traces tf
-// asks for, the server serving st's forwarded stdio sessions; stop ends
-// the telemetry.
-func newServerWith(ctx context.Context, e *env, st *serveState, o *server.Options, withWeb bool, tf *telemetryFlags) (srv *server.Server, stop func(), err error) {
-	if stop, err = tf.start(ctx, e, o, st); err != nil {
+// newServerWith is newServer with the allow-list and audit trail team
+// asks for, and the metrics, access log and traces tf asks for, the server
+// serving st's forwarded stdio sessions; stop ends the telemetry and
+// closes the audit trail.
+func newServerWith(ctx context.Context, e *env, st *serveState, o *server.Options, withWeb bool, tf *telemetryFlags, team *teamFlags) (srv *server.Server, stop func(), err error) {
+	if err := team.apply(e, o, st, libraryName(st.name, st.path)); err != nil {
+		team.close()
 		return nil, nil, err
 	}
+	stopTel, err := tf.start(ctx, e, o, st)
+	if err != nil {
+		team.close()
+		return nil, nil, err
+	}
+	stop = func() { stopTel(); team.close() }
 	if srv, err = newServer(e, st, o, withWeb); err != nil {
 		stop()
 		return nil, nil, err
