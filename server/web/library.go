@@ -77,6 +77,9 @@ func (h *Handler) libraryPage(w http.ResponseWriter, r *http.Request) {
 		h.cite(r, &d.Docs[i])
 	}
 	h.describe(r.Context(), &d)
+	if !sessionOf(r).person.IsZero() {
+		d.Path = "" // where the file lives on the server is the owner's business
+	}
 	h.render(w, r, http.StatusOK, "library", "Library", d)
 }
 

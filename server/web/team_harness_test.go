@@ -123,7 +123,7 @@ func serveTeam(t *testing.T) *team {
 			Link: func(r *http.Request, id string, page int, anchor string) string {
 				return srv.DocURL(r, id, page, anchor)
 			},
-			Ingest: tm.ingest(uploader(t.TempDir(), db, ing), l.name), SignIn: rp, SignInName: "Test ID", Policy: tm.Policy, Name: l.name, Audit: audit,
+			LibraryPath: db.Path(), Ingest: tm.ingest(uploader(t.TempDir(), db, ing), l.name), SignIn: rp, SignInName: "Test ID", Policy: tm.Policy, Name: l.name, Audit: audit,
 			Removed: func(ctx context.Context, _ string, _ int) { tm.record(ctx, "remove", l.name) }})
 		if err != nil {
 			t.Fatal(err)

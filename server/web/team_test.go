@@ -23,8 +23,9 @@ func TestTeamSignInRights(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "tides.txt") || !strings.Contains(body, oidctest.Ann.Email) {
 		t.Fatalf("papers as Ann: %s", resp.Status)
 	}
-	if strings.Contains(body, `href="/secret/"`) || !strings.Contains(body, `href="/notes/"`) || strings.Contains(body, "/papers/ui/add") {
-		t.Fatalf("papers as Ann lists secret, misses notes or offers Add:\n%s", body)
+	if strings.Contains(body, `href="/secret/"`) || !strings.Contains(body, `href="/notes/"`) || strings.Contains(body, "/papers/ui/add") ||
+		strings.Contains(body, "papers.db") {
+		t.Fatalf("papers as Ann lists secret, misses notes, offers Add or names the file:\n%s", body)
 	}
 	csrf := csrfOf(t, body)
 	for _, path := range []string{"/secret/", "/secret/ui/search?q=salaries", "/papers/ui/add", "/papers/ui/connect"} {
@@ -68,6 +69,9 @@ func TestTeamOwnerSeesEveryone(t *testing.T) {
 	c := newClient(t)
 	_, body := get(t, c, tm.URL+"/papers/ui/signin")
 	post(t, c, tm.URL+"/papers/ui/signin", url.Values{"csrf": {csrfOf(t, body)}, "secret": {testToken}})
+	if _, body = get(t, c, tm.URL+"/papers/"); !strings.Contains(body, "papers.db") {
+		t.Fatalf("the owner's library page does not name its file:\n%s", body)
+	}
 	_, body = get(t, c, tm.URL+"/papers/ui/activity")
 	if !strings.Contains(body, `href="/secret/"`) || !strings.Contains(body, "tide tables") || !strings.Contains(body, "bob&#39;s own query") {
 		t.Fatalf("owner's activity misses a library or an entry:\n%s", body)
