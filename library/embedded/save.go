@@ -63,7 +63,7 @@ var failIndexSave func() error
 // evicted by these writes, from inside the index's lock). Errors are the
 // store's.
 func (l *Backend) prewriteSegment() error {
-	if _, segment := l.lex.SavePlan(); !segment {
+	if _, segment := l.lex.SavePlan(); !segment || noPrewrite {
 		return nil
 	}
 	l.releasePin()
@@ -81,6 +81,10 @@ func (l *Backend) prewriteSegment() error {
 	}
 	return nil
 }
+
+// noPrewrite, set by tests, makes a Save write a new segment in its own
+// transaction, as before PrewriteSegment (to measure the difference).
+var noPrewrite bool
 
 // releasePin makes the BM25 index copy what it reads in place and ends the
 // read transaction that kept it (pinLexicalIndex); nothing when it reads
