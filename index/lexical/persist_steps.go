@@ -13,8 +13,8 @@ import (
 // Writing a segment in steps. Save writes a new segment into the caller's
 // one transaction, and bbolt holds every value put in a transaction until
 // it commits, then copies them all into page buffers: a segment of S bytes
-// cost the heap about 2S at that commit (1.7 GB at a million passages, on
-// top of the index; docs/benchmarks/ingest-memory.md). PrewriteSegment
+// cost the heap up to 2S at that commit, on top of the index (+68 MiB at
+// 100k passages, +18-23 MiB in steps; docs/benchmarks/ingest-memory.md). PrewriteSegment
 // writes the new segment's chunks ahead of that Save, stepBytes a
 // transaction the caller commits, and the Save that follows writes only
 // its manifest and deletes the records and the old chunks left over.
