@@ -156,6 +156,7 @@ type Handler struct {
 	sessions *sessions
 	limiter  *limiter
 	uploads  *client.Gate
+	lists    listCache // the library page's rows (listcache.go)
 }
 
 // New builds a Handler; it returns an error wrapping ErrBadOption when
