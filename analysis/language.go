@@ -96,25 +96,16 @@ func CountStopWords(text string) StopWordCounts {
 	var buf [16]byte
 	words, cyrillic := 0, 0
 	for i := 0; i < len(text) && words < detectWords; {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !unicode.IsLetter(r) {
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:])
+		}
+		if !isLetter(r) {
 			i += size
 			continue
 		}
-		j, n := i, 0
-		for j < len(text) {
-			r, size := utf8.DecodeRuneInString(text[j:])
-			if !unicode.IsLetter(r) {
-				break
-			}
-			if n >= 0 && n+utf8.RuneLen(unicode.ToLower(r)) <= len(buf) {
-				n += utf8.EncodeRune(buf[n:], unicode.ToLower(r))
-			} else {
-				n = -1 // longer than any stop word
-			}
-			j += size
-		}
-		if unicode.Is(unicode.Cyrillic, r) {
+		j, n := lowerWord(text, i, &buf)
+		if r >= utf8.RuneSelf && unicode.Is(unicode.Cyrillic, r) {
 			cyrillic++
 		}
 		if n > 0 {
@@ -126,6 +117,48 @@ func CountStopWords(text string) StopWordCounts {
 		i = j
 	}
 	return StopWordCounts{counts: counts, words: words, cyrillic: cyrillic}
+}
+
+// isLetter is unicode.IsLetter with ASCII answered without a table walk.
+func isLetter(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r|0x20 && r|0x20 <= 'z'
+	}
+	return unicode.IsLetter(r)
+}
+
+// lowerWord reads the word of letters starting at text[i] into buf,
+// lowercased, and returns where it ends and its length in buf: -1 when it
+// does not fit (longer than any stop word). ASCII letters, most of most
+// passages, take one comparison each: CountStopWords runs on every
+// passage a search cuts a snippet from.
+func lowerWord(text string, i int, buf *[16]byte) (end, n int) {
+	j := i
+	for j < len(text) {
+		if c := text[j]; c < utf8.RuneSelf {
+			if lc := c | 0x20; lc < 'a' || lc > 'z' {
+				break
+			} else if n >= 0 && n < len(buf) {
+				buf[n] = lc
+				n++
+			} else {
+				n = -1
+			}
+			j++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[j:])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		if lr := unicode.ToLower(r); n >= 0 && n+utf8.RuneLen(lr) <= len(buf) {
+			n += utf8.EncodeRune(buf[n:], lr)
+		} else {
+			n = -1 // longer than any stop word
+		}
+		j += size
+	}
+	return j, n
 }
 
 // decide picks Detect's language from the stop-word counts.
