@@ -70,7 +70,7 @@ const detectWords = 120
 // are English. Detect is cheap (no allocation), pure and safe for
 // concurrent use.
 func Detect(text string) Language {
-	c := CountStopWords(text)
+	c := countStopWords(text, true)
 	return decide(c.counts, c.words, c.cyrillic)
 }
 
@@ -91,7 +91,13 @@ func (c StopWordCounts) Of(l Language) int {
 // CountStopWords counts, among text's first detectWords words, the stop
 // words of each language (a word may be one of several languages'), as
 // Detect does. It is pure and safe for concurrent use.
-func CountStopWords(text string) StopWordCounts {
+func CountStopWords(text string) StopWordCounts { return countStopWords(text, false) }
+
+// countStopWords is CountStopWords; with settled it may stop reading once
+// the words left cannot change decide's answer from English (see
+// englishSettled), which for English prose is after two thirds of
+// detectWords: snippets call Detect on every passage a search shows.
+func countStopWords(text string, settled bool) StopWordCounts {
 	var counts [numLanguages + 1]int
 	var buf [16]byte
 	words, cyrillic := 0, 0
@@ -115,8 +121,29 @@ func CountStopWords(text string) StopWordCounts {
 		}
 		words++
 		i = j
+		if settled && words&7 == 0 && englishSettled(&counts, words, cyrillic) {
+			break
+		}
 	}
 	return StopWordCounts{counts: counts, words: words, cyrillic: cyrillic}
+}
+
+// englishSettled reports whether decide answers English whatever the
+// rest of a text holds, once words words of it (cyrillic of them
+// Cyrillic) gave counts, detectWords at most being read: no more words
+// can make most of them Cyrillic, nor lift a stemmed language's count
+// above twice English's (which only grows).
+func englishSettled(counts *[numLanguages + 1]int, words, cyrillic int) bool {
+	left := detectWords - words
+	if 2*cyrillic+left >= words {
+		return false
+	}
+	for l := German; l < Russian; l++ {
+		if counts[l]+left > 2*counts[English] {
+			return false
+		}
+	}
+	return true
 }
 
 // isLetter is unicode.IsLetter with ASCII answered without a table walk.

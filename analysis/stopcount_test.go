@@ -62,12 +62,28 @@ func stopCountTexts(t *testing.T) []string {
 	return out
 }
 
+// refDetect is Detect from every word counted, before it could stop early.
+func refDetect(text string) Language {
+	c := refCountStopWords(text)
+	return decide(c.counts, c.words, c.cyrillic)
+}
+
 // TestCountStopWordsMatchesReference: the ASCII fast path counts what
-// decoding every character counted.
+// decoding every character counted, and Detect, which may stop reading
+// early, answers what counting every word answered.
 func TestCountStopWordsMatchesReference(t *testing.T) {
-	for _, text := range stopCountTexts(t) {
+	texts := stopCountTexts(t)
+	// Near the early stop: English stop words, then another language's.
+	for _, n := range []int{20, 25, 30, 40, 60, 72, 80, 88, 96} {
+		texts = append(texts, strings.Repeat("the ", n)+strings.Repeat("der die und ", 40),
+			strings.Repeat("the cat ", n/2)+strings.Repeat("это и не ", 40))
+	}
+	for _, text := range texts {
 		if got, want := CountStopWords(text), refCountStopWords(text); got != want {
 			t.Errorf("CountStopWords(%.60q) = %+v, want %+v", text, got, want)
+		}
+		if got, want := Detect(text), refDetect(text); got != want {
+			t.Errorf("Detect(%.60q) = %s, want %s", text, got, want)
 		}
 	}
 }
@@ -80,12 +96,15 @@ func FuzzCountStopWords(f *testing.F) {
 		if got, want := CountStopWords(text), refCountStopWords(text); got != want {
 			t.Errorf("CountStopWords(%q) = %+v, want %+v", text, got, want)
 		}
+		if got, want := Detect(text), refDetect(text); got != want {
+			t.Errorf("Detect(%q) = %s, want %s", text, got, want)
+		}
 	})
 }
 
-func BenchmarkCountStopWords(b *testing.B) {
+func BenchmarkDetect(b *testing.B) {
 	text := strings.Repeat("The results suggest that vitamin D deficiency is associated with the risk of disease. ", 12)
 	for b.Loop() {
-		CountStopWords(text)
+		Detect(text)
 	}
 }
