@@ -24,11 +24,17 @@ const noopEnv = "MCPVEC_SCALE_NOOP_ADDR"
 // noopReply is the no-op server's answer to every search call.
 const noopReply = "no-op"
 
-// serveNoop serves MCP over mcp-go's streamable HTTP transport at addr,
-// with default options, one tool "search" taking a string "query" and
-// answering noopReply without looking at it. It returns when the listener
+// serveNoop serves noopHandler at addr; it returns when the listener
 // fails.
 func serveNoop(addr string) error {
+	srv := &http.Server{Addr: addr, Handler: noopHandler(), ReadHeaderTimeout: 10 * time.Second}
+	return srv.ListenAndServe()
+}
+
+// noopHandler serves MCP at /mcp over mcp-go's streamable HTTP transport
+// with default options, one tool "search" taking a string "query" and
+// answering noopReply without looking at it.
+func noopHandler() http.Handler {
 	s := mcpserver.NewMCPServer("mcpvec-scale-noop", "1")
 	s.AddTool(mcp.NewTool("search", mcp.WithString("query", mcp.Required())),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -36,8 +42,7 @@ func serveNoop(addr string) error {
 		})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcpserver.NewStreamableHTTPServer(s))
-	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	return srv.ListenAndServe()
+	return mux
 }
 
 // startNoop starts this program as a no-op server on a free loopback port

@@ -25,11 +25,17 @@ type overheadRound struct {
 	Serve []loadFigures `json:"serve"`
 	// SearchCPUms is, per phase, the CPU a call's search took when this
 	// process ran the phase's queries through the library in-process, one
-	// at a time, as serve's search tool calls it (the same queries in the
-	// same order, after the same warm-up).
+	// at a time, as serve's search tool calls it (the same queries, in
+	// turns with serve's: see overheadChunk).
 	SearchCPUms []float64   `json:"search_cpu_ms_per_call"`
 	Noop        loadFigures `json:"noop"`
 }
+
+// overheadChunk is how many calls serve answers before this process runs
+// the same queries' searches, in turns through a load phase: the host's
+// speed on this shared machine changes within seconds, and both figures
+// of a phase then see the same spells.
+const overheadChunk = 500
 
 // overheadMs is a phase's serving overhead: serve's CPU per call less the
 // search's.
@@ -38,10 +44,10 @@ func (r overheadRound) overheadMs(phase int) float64 {
 }
 
 // overhead measures what serve spends on an MCP search call besides the
-// search, -overhead rounds of: serve on -library under each load phase,
-// the same phases' searches in-process, and a no-op mcp-go server under
-// the last phase's load; serve and the no-op server take turns going
-// first.
+// search, -overhead rounds of: serve (read-only) on -library under each
+// load phase, in turns with the same searches in-process on the same
+// file, and a no-op mcp-go server under the last phase's load; serve and
+// the no-op server take turns going first.
 func overhead(ctx context.Context, c config, log io.Writer) ([]overheadRound, error) {
 	if c.library == "" {
 		return nil, fmt.Errorf("-overhead needs -library")
@@ -65,7 +71,7 @@ func overhead(ctx context.Context, c config, log io.Writer) ([]overheadRound, er
 		if i%2 == 1 {
 			slices.Reverse(steps)
 		}
-		for _, step := range append(steps, func() error { return b.overheadSearch(ctx, &r) }) {
+		for _, step := range steps {
 			if err := step(); err != nil {
 				return rounds, fmt.Errorf("round %d: %w", i+1, err)
 			}
@@ -76,61 +82,14 @@ func overhead(ctx context.Context, c config, log io.Writer) ([]overheadRound, er
 	return rounds, nil
 }
 
-// overheadServe puts the load phases on a fresh serve.
+// overheadServe puts the load phases on a fresh read-only serve, in turns
+// with the same searches in-process on the same library file.
 func (b *bench) overheadServe(ctx context.Context, r *overheadRound) error {
-	s, err := startServe(ctx, b.bin, b.env, b.c.library, 10*time.Minute)
+	s, err := startServeOn(ctx, b.bin, b.env, []string{"--db", b.c.library, "--read-only"}, 10*time.Minute)
 	if err != nil {
 		return err
 	}
 	defer s.Stop()
-	for _, n := range b.c.clients {
-		f, err := b.measuredLoad(ctx, s, n)
-		if err != nil {
-			return fmt.Errorf("serve: %w", err)
-		}
-		r.Serve = append(r.Serve, *f)
-	}
-	return nil
-}
-
-// overheadNoop puts the largest load phase on a fresh no-op server.
-func (b *bench) overheadNoop(ctx context.Context, r *overheadRound) error {
-	s, err := startNoop(ctx, time.Minute)
-	if err != nil {
-		return err
-	}
-	defer s.Stop()
-	f, err := b.measuredLoad(ctx, s, slices.Max(b.c.clients))
-	if err != nil {
-		return fmt.Errorf("no-op server: %w", err)
-	}
-	r.Noop = *f
-	return nil
-}
-
-// measuredLoad warms s up (the first time), then runs one load phase of
-// n clients and reads s's CPU per call.
-func (b *bench) measuredLoad(ctx context.Context, s *server, n int) (*loadFigures, error) {
-	if _, err := runLoad(ctx, s.url, 1, warmup, b.c.limit, b.queries, b.c.raw()); err != nil {
-		return nil, fmt.Errorf("warm-up: %w", err)
-	}
-	cpu := childproc.CPU(s.Pid())
-	f, err := runLoad(ctx, s.url, n, b.c.requests, b.c.limit, b.queries, b.c.raw())
-	if err != nil {
-		return nil, fmt.Errorf("load with %d clients: %w", n, err)
-	}
-	if f.Errors > 0 {
-		return nil, fmt.Errorf("load with %d clients: %d errors, first: %s", n, f.Errors, f.FirstError)
-	}
-	f.ServeCPUms = perCall(childproc.CPU(s.Pid())-cpu, f.Requests)
-	return f, nil
-}
-
-// overheadSearch opens -library read-only as serve does (the offline
-// embedder) and, for each phase serve ran, runs that phase's calls'
-// queries through it one at a time, after the same warm-up, reading this
-// process's CPU.
-func (b *bench) overheadSearch(ctx context.Context, r *overheadRound) error {
 	db, err := store.Open(b.c.library, &store.Options{ReadOnly: true})
 	if err != nil {
 		return err
@@ -140,26 +99,93 @@ func (b *bench) overheadSearch(ctx context.Context, r *overheadRound) error {
 	if err != nil {
 		return err
 	}
-	opts := library.SearchOptions{K: mcpvecserver.DefaultMaxResults, MaxQueryLen: mcpvecserver.DefaultMaxQueryLen}
-	run := func(calls int) (time.Duration, error) {
-		t0 := cputime.Process()
-		for i := range calls {
-			if _, err := lib.Search(ctx, b.queries[i%len(b.queries)], opts); err != nil {
-				return 0, fmt.Errorf("search in-process: %w", err)
-			}
-		}
-		return cputime.Process() - t0, nil
+	if _, err := runLoad(ctx, s.url, 1, warmup, b.c.limit, b.queries, b.c.raw()); err != nil {
+		return fmt.Errorf("warm-up: %w", err)
 	}
-	if _, err := run(warmup); err != nil {
+	if _, err := searchInProcess(ctx, lib, b.queries[:min(warmup, len(b.queries))]); err != nil {
 		return err
 	}
-	for _, f := range r.Serve {
-		d, err := run(f.Requests)
+	for _, n := range b.c.clients {
+		f, search, err := b.interleaved(ctx, s, lib, n)
 		if err != nil {
-			return err
+			return fmt.Errorf("serve, %d clients: %w", n, err)
 		}
-		r.SearchCPUms = append(r.SearchCPUms, perCall(d, f.Requests))
+		r.Serve = append(r.Serve, *f)
+		r.SearchCPUms = append(r.SearchCPUms, search)
 	}
+	return nil
+}
+
+// interleaved runs one load phase of n clients on s in chunks of
+// overheadChunk calls, each followed by the same queries' searches on lib
+// in this process; it returns the phase's figures (serve's CPU per call
+// in them) and the searches' CPU per call.
+func (b *bench) interleaved(ctx context.Context, s *server, lib *library.Library, n int) (*loadFigures, float64, error) {
+	l, err := openLoad(ctx, s.url, n, b.c.raw())
+	if err != nil {
+		return nil, 0, err
+	}
+	defer l.Close()
+	var calls []callTime
+	var wall, serveCPU, searchCPU time.Duration
+	deadline := time.Now().Add(b.c.limit)
+	for done := 0; done < b.c.requests && time.Now().Before(deadline); {
+		qs := make([]string, min(overheadChunk, b.c.requests-done))
+		for j := range qs {
+			qs[j] = b.queries[(done+j)%len(b.queries)]
+		}
+		cpu := childproc.CPU(s.Pid())
+		f := l.run(ctx, len(qs), time.Until(deadline), qs)
+		serveCPU += childproc.CPU(s.Pid()) - cpu
+		if f.Errors > 0 {
+			return nil, 0, fmt.Errorf("%d errors, first: %s", f.Errors, f.FirstError)
+		}
+		d, err := searchInProcess(ctx, lib, qs[:f.Requests])
+		if err != nil {
+			return nil, 0, err
+		}
+		searchCPU += d
+		calls, wall, done = append(calls, f.calls...), wall+time.Duration(f.Seconds*float64(time.Second)), done+f.Requests
+	}
+	f := summarise(calls, wall)
+	f.Clients, f.ServeCPUms = n, perCall(serveCPU, f.Requests)
+	return f, perCall(searchCPU, f.Requests), nil
+}
+
+// searchInProcess runs each query through lib as serve's search tool
+// does, one at a time, and returns the CPU this process took.
+func searchInProcess(ctx context.Context, lib *library.Library, queries []string) (time.Duration, error) {
+	opts := library.SearchOptions{K: mcpvecserver.DefaultMaxResults, MaxQueryLen: mcpvecserver.DefaultMaxQueryLen}
+	t0 := cputime.Process()
+	for _, q := range queries {
+		if _, err := lib.Search(ctx, q, opts); err != nil {
+			return 0, fmt.Errorf("search in-process: %w", err)
+		}
+	}
+	return cputime.Process() - t0, nil
+}
+
+// overheadNoop puts the largest load phase on a fresh no-op server.
+func (b *bench) overheadNoop(ctx context.Context, r *overheadRound) error {
+	s, err := startNoop(ctx, time.Minute)
+	if err != nil {
+		return err
+	}
+	defer s.Stop()
+	if _, err := runLoad(ctx, s.url, 1, warmup, b.c.limit, b.queries, b.c.raw()); err != nil {
+		return fmt.Errorf("no-op server: warm-up: %w", err)
+	}
+	n := slices.Max(b.c.clients)
+	cpu := childproc.CPU(s.Pid())
+	f, err := runLoad(ctx, s.url, n, b.c.requests, b.c.limit, b.queries, b.c.raw())
+	if err != nil {
+		return fmt.Errorf("no-op server: load with %d clients: %w", n, err)
+	}
+	if f.Errors > 0 {
+		return fmt.Errorf("no-op server: %d errors, first: %s", f.Errors, f.FirstError)
+	}
+	f.ServeCPUms = perCall(childproc.CPU(s.Pid())-cpu, f.Requests)
+	r.Noop = *f
 	return nil
 }
 
