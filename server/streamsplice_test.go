@@ -11,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpvec/mcpvec/internal/reallib"
 	"github.com/mcpvec/mcpvec/library"
 )
 
@@ -117,24 +118,28 @@ func readLine(t *testing.T, r *bufio.Reader) []byte {
 
 // BenchmarkEncodeSearchLine measures what encoding a search result of 10
 // passages costs a line transport (stdio): as mcp-go encodes the value,
-// and spliced.
+// and spliced; cpu-ns/op is the process's CPU (the host is shared).
 func BenchmarkEncodeSearchLine(b *testing.B) {
 	v := spliceResponse(10)
 	b.Run("value", func(b *testing.B) {
 		b.ReportAllocs()
+		cpu := reallib.StartCPU()
 		for b.Loop() {
 			res, _ := structured(context.Background(), v)
 			lineBytes(b, 7, res)
 		}
+		cpu.Report(b)
 	})
 	ss := newStreamSplicer()
 	ctx := context.WithValue(context.Background(), streamSpliceKey{}, ss)
 	b.Run("spliced", func(b *testing.B) {
 		b.ReportAllocs()
+		cpu := reallib.StartCPU()
 		for b.Loop() {
 			res, _ := structured(ctx, v)
 			line, _ := ss.fill(lineBytes(b, 7, res))
 			putBuf(line)
 		}
+		cpu.Report(b)
 	})
 }
