@@ -114,7 +114,7 @@ func countStopWords(text string, settled bool) StopWordCounts {
 		if r >= utf8.RuneSelf && unicode.Is(unicode.Cyrillic, r) {
 			cyrillic++
 		}
-		if n > 0 {
+		if n > 0 && mayBeStopWord(buf[:n]) {
 			for m := stopLangs[string(buf[:n])]; m != 0; m &= m - 1 {
 				counts[bits.TrailingZeros16(m)]++
 			}
