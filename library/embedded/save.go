@@ -60,10 +60,12 @@ var failIndexSave func() error
 // any, in transactions of its own (lexical.Index.PrewriteSegment), so that
 // the Save's transaction holds its manifest and not the whole segment. The
 // index first stops reading the old segment in place (its pin would be
-// evicted by these writes, from inside the index's lock). Errors are the
-// store's.
+// evicted by these writes, from inside the index's lock). A library under
+// prewriteMinPassages writes its segment inside the Save's transaction, as
+// one commit: its segment is a few MiB, too small for steps to save memory.
+// Errors are the store's.
 func (l *Backend) prewriteSegment() error {
-	if _, segment := l.lex.SavePlan(); !segment || noPrewrite {
+	if _, segment := l.lex.SavePlan(); !segment || noPrewrite || l.lex.Len() < prewriteMinPassages {
 		return nil
 	}
 	l.releasePin()
@@ -85,6 +87,10 @@ func (l *Backend) prewriteSegment() error {
 // noPrewrite, set by tests, makes a Save write a new segment in its own
 // transaction, as before PrewriteSegment (to measure the difference).
 var noPrewrite bool
+
+// prewriteMinPassages is the size from which a new segment is written in
+// steps (about 8 MiB of segment at ~900 bytes a passage).
+const prewriteMinPassages = 8192
 
 // releasePin makes the BM25 index copy what it reads in place and ends the
 // read transaction that kept it (pinLexicalIndex); nothing when it reads
