@@ -51,6 +51,7 @@ type config struct {
 	wvIngest   int
 	settle     time.Duration
 	client     string
+	corpusOnly bool
 }
 
 // raw reports whether load phases use rawConn rather than net/http's
@@ -68,6 +69,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.src, "src", ".", "module root the mcpvec binary is built from")
 	fs.StringVar(&c.bin, "bin", "", "use this mcpvec binary instead of building one")
 	fs.StringVar(&c.library, "library", "", "measure this existing library: no corpus, no ingest")
+	fs.BoolVar(&c.corpusOnly, "corpus-only", false, "only write the corpus into -dir/corpus (for BenchmarkReorder): no library, no measurement")
 	fs.IntVar(&c.dimensions, "dimensions", 0, "passed to ingest as --dimensions (0: the embedder's default)")
 	clients := fs.String("clients", "1,16", "concurrent MCP sessions of each load phase")
 	fs.IntVar(&c.requests, "requests", 3000, "search calls per load phase (at most)")
@@ -117,7 +119,7 @@ func main() {
 		sideMarkdown(c, rows, os.Stdout)
 	} else if err == nil {
 		var r *results
-		if r, err = run(ctx, c, os.Stderr); err == nil {
+		if r, err = run(ctx, c, os.Stderr); err == nil && !c.corpusOnly {
 			err = emit(c, r, os.Stdout)
 		}
 	}
