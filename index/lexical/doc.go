@@ -106,6 +106,15 @@
 // records than that and no segment, LoadStats.Rewrite asks the caller to
 // Save, which upgrades them.
 //
+// Writing a segment first reorders its passages by recursive graph
+// bisection (reorder.go) when there are 4,096 or more and the new order
+// makes the posting lists smaller: passages that share terms get nearby
+// slots. Slots are internal, so the segment format is unchanged (a segment
+// in any order loads in any version) and searches return exactly the same
+// results, scores and tie order (TestReorderKeepsResults); the cost is the
+// bisection's CPU at each segment write
+// (docs/benchmarks/reorder.md).
+//
 // Load reads the dictionary chain, the segment and the records (copied,
 // term strings untouched), then walks the passages (the source of truth):
 // a record overrides the segment's row for its id; a passage with neither,
@@ -137,7 +146,8 @@
 //
 // Persistence, files persist_*: persist.go (Save and Load), persist_record.go
 // (per-passage records and dictionary chunks), persist_segment.go (the
-// segment), persist_inplace.go (reading it in place).
+// segment), persist_inplace.go (reading it in place), reorder.go (the
+// passages' order in a segment).
 //
 // # Caveats
 //
