@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/mcpvec/mcpvec/server/identity"
 )
 
 // Record kinds in the Store.
@@ -44,6 +46,9 @@ type Grant struct {
 	Scope      string    `json:"scope"`
 	Created    time.Time `json:"created"`
 	LastUsed   time.Time `json:"last_used"`
+	// Person is who signed in through the upstream provider; nil when the
+	// owner approved the grant (passphrase or `mcpvec auth approve`).
+	Person *identity.Person `json:"person,omitempty"`
 }
 
 // pending is an authorization request waiting for the owner's consent.
