@@ -106,14 +106,13 @@
 // records than that and no segment, LoadStats.Rewrite asks the caller to
 // Save, which upgrades them.
 //
-// Writing a segment first reorders its passages by recursive graph
-// bisection (reorder.go) when there are 4,096 or more and the new order
-// makes the posting lists smaller: passages that share terms get nearby
-// slots. Slots are internal, so the segment format is unchanged (a segment
-// in any order loads in any version) and searches return exactly the same
-// results, scores and tie order (TestReorderKeepsResults); the cost is the
-// bisection's CPU at each segment write
-// (docs/benchmarks/reorder.md).
+// Writing a segment can first reorder its passages by recursive graph
+// bisection (reorder.go; off by default: it cost more than it saved,
+// docs/benchmarks/reorder.md), keeping the new order only when it makes
+// the posting lists smaller: passages that share terms get nearby slots.
+// Slots are internal, so the segment format is the same in any order (a
+// segment loads in any version) and searches return exactly the same
+// results, scores and tie order (TestReorderKeepsResults).
 //
 // Load reads the dictionary chain, the segment and the records (copied,
 // term strings untouched), then walks the passages (the source of truth):
