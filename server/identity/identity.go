@@ -26,6 +26,9 @@ type Person struct {
 	EmailVerified bool     `json:"email_verified,omitempty"`
 	Name          string   `json:"name,omitempty"`
 	Groups        []string `json:"groups,omitempty"`
+	// HostedDomain is Google Workspace's "hd" claim: the domain of the
+	// account's organisation, empty for a personal account.
+	HostedDomain string `json:"hd,omitempty"`
 }
 
 // IsZero reports whether p is nobody in particular (the owner).

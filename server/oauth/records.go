@@ -65,6 +65,10 @@ type pending struct {
 	Approved    bool      `json:"approved"`
 	Expires     time.Time `json:"expires"`
 	From        string    `json:"from,omitempty"` // Config.ClientAddr of the request
+	// Upstream is the sign-in at the upstream provider, until it answers.
+	Upstream *upstreamSignIn `json:"upstream,omitempty"`
+	// Person is who the upstream provider signed in.
+	Person *identity.Person `json:"person,omitempty"`
 }
 
 // client names who asked, for counting: network address and client id.
@@ -81,6 +85,8 @@ type codeRecord struct {
 	Resource    string    `json:"resource"`
 	Expires     time.Time `json:"expires"`
 	Used        bool      `json:"used"`
+	// Person is who consented, signed in upstream; nil for the owner.
+	Person *identity.Person `json:"person,omitempty"`
 }
 
 const (
