@@ -7,14 +7,16 @@ import (
 	"sync"
 )
 
-// Passage reordering by recursive graph bisection (BP), done when a segment
-// is written: the passages are given new slots so that passages sharing
-// terms lie close together. Slots are internal (results carry passage ids,
-// ties go to the smaller id), so searches return exactly what they did;
-// what changes is that a term's postings cluster into fewer, denser blocks:
-// smaller slot gaps (more one-byte postings), block-max bounds (blockBound)
-// that rule out more candidates, and partial sums that touch fewer cache
-// lines.
+// Passage reordering by recursive graph bisection (BP), when a segment is
+// written and reorderFrom allows it (off by default, see there): the
+// passages are given new slots so that passages sharing terms lie close
+// together. Slots are internal (results carry passage ids, ties go to the
+// smaller id, and every scorer sums a passage's contributions in an order
+// that does not depend on the slots: openCursors), so searches return
+// exactly what they did; what changes is that a term's postings cluster
+// into denser blocks: smaller slot gaps (more one-byte postings), block-max
+// bounds (blockBound) that rule out more candidates, and partial sums that
+// touch fewer cache lines. The segment format is the same in any order.
 //
 // The method is the one described by Dhulipala, Kabiljo, Karrer,
 // Ottaviano, Pupyrev and Shalita, "Compressing graphs and indexes with
