@@ -27,6 +27,8 @@ import (
 //	  [MCPVEC_REORDER_QUERIES=../shared/eval/scifact/queries.jsonl] [MCPVEC_REORDER_ROUNDS=5] \
 //	  go test -run '^$' -bench Reorder -benchtime 1x -timeout 1h ./index/lexical/
 //
+// MCPVEC_REORDER_CORPUS may also be a passages.tsv of cmd/mcpvec-realtext
+// (the passages ingest makes) and MCPVEC_REORDER_QUERIES its queries.tsv.
 // The files (walked in name order) are cut into passages at blank lines,
 // paragraphs joined up to passageWords words. The queries are the "text" of
 // each JSON line of MCPVEC_REORDER_QUERIES, or, without it, 1000
@@ -44,14 +46,20 @@ func BenchmarkReorder(b *testing.B) {
 	}
 	max := envInt("MCPVEC_REORDER_PASSAGES", 100_000)
 	texts, err := corpusPassages(dir, max)
+	if strings.HasSuffix(dir, ".tsv") {
+		texts, err = tsvColumn(dir, 2, max)
+	}
 	if err != nil {
 		b.Fatal(err)
 	}
 	queries := knownItems(texts, 1000)
-	if qf := os.Getenv("MCPVEC_REORDER_QUERIES"); qf != "" {
-		if queries, err = jsonQueries(qf); err != nil {
-			b.Fatal(err)
-		}
+	if qf := os.Getenv("MCPVEC_REORDER_QUERIES"); strings.HasSuffix(qf, ".tsv") {
+		queries, err = tsvColumn(qf, 4, 1<<30)
+	} else if qf != "" {
+		queries, err = jsonQueries(qf)
+	}
+	if err != nil {
+		b.Fatal(err)
 	}
 	b.Logf("%d passages, %d queries", len(texts), len(queries))
 	db, err := bbolt.Open(filepath.Join(b.TempDir(), "lex.db"), 0o600, &bbolt.Options{NoSync: true})
@@ -141,6 +149,29 @@ func knownItems(texts []string, n int) []string {
 		qs = append(qs, strings.Join(q, " "))
 	}
 	return qs
+}
+
+// tsvColumn reads column col (from 0) of up to max lines of a file of
+// cmd/mcpvec-realtext (passages.tsv: the passage text; queries.tsv: the
+// query), with its \\, \t, \n and \r unescaped.
+func tsvColumn(path string, col, max int) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	unescape := strings.NewReplacer(`\\`, `\`, `\t`, "\t", `\n`, "\n", `\r`, "\r")
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() && len(out) < max {
+		fields := strings.Split(sc.Text(), "\t")
+		if len(fields) <= col {
+			return nil, fmt.Errorf("%s: a line of %d columns", path, len(fields))
+		}
+		out = append(out, unescape.Replace(fields[col]))
+	}
+	return out, sc.Err()
 }
 
 // jsonQueries reads the "text" of each JSON line of path.
