@@ -72,7 +72,12 @@ func readLuceneOut(r result, path string, n int) (result, error) {
 		return r, err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	return parseOut(r, bufio.NewScanner(f), n, path)
+}
+
+// parseOut reads "build_wall_ns build_cpu_ns size_bytes" and then a line a
+// query, "cpu_ns<TAB>n1 n2 ...".
+func parseOut(r result, sc *bufio.Scanner, n int, path string) (result, error) {
 	if !sc.Scan() {
 		return r, fmt.Errorf("%s: empty", path)
 	}

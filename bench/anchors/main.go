@@ -34,6 +34,7 @@ type config struct {
 	rounds, maxQueries             int
 	work, src, label               string
 	positions                      bool
+	save, combine                  string
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -51,6 +52,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.src, "src", ".", "bench/anchors folder (for lucene/Anchor.java)")
 	fs.StringVar(&c.label, "label", "", "a name for this run in the report")
 	fs.BoolVar(&c.positions, "lucene-positions", false, "also build Lucene with term positions (TextField's default) for its size")
+	fs.StringVar(&c.save, "save", "", "also write each engine's row (build, size, per-query CPU and top 10) to a file in this folder, to -combine later")
+	fs.StringVar(&c.combine, "combine", "", "report the rows saved in this folder (by runs with -save, one engine each, run side by side) instead of running engines")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -107,10 +110,22 @@ func run(c config, out, log io.Writer) error {
 			return err
 		}
 		defer os.RemoveAll(work)
+	} else if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
 	}
 	fmt.Fprintf(log, "anchors: %d passages, %d queries\n", len(ps), len(qs))
+	if c.combine != "" {
+		rows, err := loadRows(c.combine, len(qs))
+		if err == nil {
+			report(out, c, ps, qs, rows, nil)
+		}
+		return err
+	}
 	rows, sizes, err := runEngines(c, ps, qs, work, log)
 	report(out, c, ps, qs, rows, sizes)
+	if err == nil && c.save != "" {
+		err = saveRows(c.save, rows)
+	}
 	return err
 }
 
