@@ -51,7 +51,7 @@ type config struct {
 	wvIngest   int
 	settle     time.Duration
 	client     string
-	corpusOnly bool
+	corpusOnly string
 }
 
 // raw reports whether load phases use rawConn rather than net/http's
@@ -69,7 +69,6 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.src, "src", ".", "module root the mcpvec binary is built from")
 	fs.StringVar(&c.bin, "bin", "", "use this mcpvec binary instead of building one")
 	fs.StringVar(&c.library, "library", "", "measure this existing library: no corpus, no ingest")
-	fs.BoolVar(&c.corpusOnly, "corpus-only", false, "only write the corpus into -dir/corpus (for BenchmarkReorder): no library, no measurement")
 	fs.IntVar(&c.dimensions, "dimensions", 0, "passed to ingest as --dimensions (0: the embedder's default)")
 	clients := fs.String("clients", "1,16", "concurrent MCP sessions of each load phase")
 	fs.IntVar(&c.requests, "requests", 3000, "search calls per load phase (at most)")
@@ -84,6 +83,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	setups := fs.String("setups", "", "side by side instead: the libraries compared, by Weaviate node count (0: the embedded file; 1; 3 with replication 3), e.g. 0,1,3; each Weaviate is filled with `mcpvec migrate --to` from the embedded library")
 	fs.IntVar(&c.wvIngest, "weaviate-ingest", 8000, "side by side: also time an ingest of about this many passages (whole folders of the corpus) into each Weaviate (0: none)")
 	fs.DurationVar(&c.settle, "settle", 15*time.Second, "side by side: wait this long after filling a Weaviate before searching (its nodes write memtables out after 5 s idle; BM25 lags until then)")
+	fs.StringVar(&c.corpusOnly, "corpus-only", "", "only write the generated corpus to this folder and stop (for cmd/mcpvec-realtext build and bench/anchors)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -113,13 +113,15 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	c, err := parseFlags(os.Args[1:], os.Stderr)
-	if err == nil && len(c.setups) > 0 {
+	if err == nil && c.corpusOnly != "" {
+		err = corpusOnly(ctx, c)
+	} else if err == nil && len(c.setups) > 0 {
 		var rows []sideRow
 		rows, err = sideBySide(ctx, c, os.Stderr)
 		sideMarkdown(c, rows, os.Stdout)
 	} else if err == nil {
 		var r *results
-		if r, err = run(ctx, c, os.Stderr); err == nil && !c.corpusOnly {
+		if r, err = run(ctx, c, os.Stderr); err == nil {
 			err = emit(c, r, os.Stdout)
 		}
 	}

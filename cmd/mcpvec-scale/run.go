@@ -30,10 +30,6 @@ func run(ctx context.Context, c config, log io.Writer) (*results, error) {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	if c.corpusOnly {
-		_, err := generate(ctx, c, filepath.Join(c.shared, "eval", "scifact"), filepath.Join(dir, "corpus"), log)
-		return nil, err
-	}
 	b, base, err := newBench(ctx, c, dir, log)
 	if err != nil {
 		return nil, err
@@ -104,32 +100,22 @@ func claims(qs []evalset.Query) []string {
 	return out
 }
 
-// generate writes the corpus of c into folder corpus from the collection
-// in base and returns its number of files.
-func generate(ctx context.Context, c config, base, corpus string, log io.Writer) (int, error) {
-	p, err := loadPool(base)
-	if err != nil {
-		return 0, err
-	}
-	files := max(1, int(float64(c.passages)/passagesPerFile+0.5))
-	fmt.Fprintf(log, "generating %d files (seed %d) in %s\n", files, c.seed, corpus)
-	if err := os.RemoveAll(corpus); err != nil {
-		return 0, err
-	}
-	if err := p.writeCorpus(ctx, corpus, c.seed, files, runtime.NumCPU()); err != nil {
-		return 0, fmt.Errorf("generate: %w", err)
-	}
-	return files, nil
-}
-
 // buildLibrary generates the corpus in folder corpus from the collection
 // in base and ingests it into b.db.
 func (b *bench) buildLibrary(ctx context.Context, base, corpus string) error {
 	c, r, log := b.c, b.r, b.log
-	t0 := time.Now()
-	files, err := generate(ctx, c, base, corpus, log)
+	p, err := loadPool(base)
 	if err != nil {
 		return err
+	}
+	files := max(1, int(float64(c.passages)/passagesPerFile+0.5))
+	fmt.Fprintf(log, "generating %d files (seed %d) in %s\n", files, c.seed, corpus)
+	t0 := time.Now()
+	if err := os.RemoveAll(corpus); err != nil {
+		return err
+	}
+	if err := p.writeCorpus(ctx, corpus, c.seed, files, runtime.NumCPU()); err != nil {
+		return fmt.Errorf("generate: %w", err)
 	}
 	r.Generate = &genFigures{Files: files, Seconds: time.Since(t0).Seconds(), Seed: c.seed}
 	os.Remove(b.db)
