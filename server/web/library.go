@@ -57,7 +57,7 @@ func (h *Handler) libraryPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	d := libraryData{Q: q.Get("q"), Type: q.Get("type"), Sort: q.Get("sort"), Dir: q.Get("dir"), CanWrite: h.opts.Ingest != nil}
+	d := libraryData{Q: q.Get("q"), Type: q.Get("type"), Sort: q.Get("sort"), Dir: q.Get("dir"), CanWrite: h.canWrite(r)}
 	if sorts[d.Sort] == nil {
 		d.Sort = "title"
 	}
@@ -77,6 +77,9 @@ func (h *Handler) libraryPage(w http.ResponseWriter, r *http.Request) {
 		h.cite(r, &d.Docs[i])
 	}
 	h.describe(r.Context(), &d)
+	if !sessionOf(r).person.IsZero() {
+		d.Path = "" // where the file lives on the server is the owner's business
+	}
 	h.render(w, r, http.StatusOK, "library", "Library", d)
 }
 
