@@ -8,7 +8,7 @@ BIN     := bin/mcpvec
 GO      ?= go
 DEMO_DB := $(CURDIR)/bin/demo-library.db
 
-.PHONY: help build test race lint tidy bench bench-large fuzz demo eval reliability scale ci node-deps release release-check clean
+.PHONY: help build test race lint tidy bench bench-large fuzz demo eval reliability scale anchors realtext ci node-deps release release-check clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -41,6 +41,12 @@ tidy: ## fail if go mod tidy would change go.mod or go.sum
 
 bench: ## short benchmarks (see bench-large for the 100k-vector runs)
 	$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 ./...
+
+realtext: ## build the real-text corpus of issue 41 in REALTEXT_OUT (default /tmp/realtext; installs Debian doc packages, root)
+	scripts/realtext-corpus.sh $(or $(REALTEXT_OUT),/tmp/realtext) $(or $(REALTEXT_TIER),1)
+
+anchors: ## Lucene, SQLite FTS5, bleve beside mcpvec's BM25 on ANCHORS_SET (default /tmp/realtext/100000; needs cgo, libsqlite3-dev, java)
+	cd bench/anchors && $(GO) run -tags libsqlite3 . -set $(or $(ANCHORS_SET),/tmp/realtext/100000) -label "$(or $(ANCHORS_LABEL),anchors)"
 
 bench-large: ## the issue-sized benchmarks: 100k vectors, 1536 dimensions (slow)
 	MCPVEC_BENCH_LARGE=1 $(GO) test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 3h ./index/vector/ ./library/... ./server/... ./ingest/sync/

@@ -53,6 +53,7 @@ type config struct {
 	settle     time.Duration
 	client     string
 	overhead   int
+	corpusOnly string
 }
 
 // raw reports whether load phases use rawConn rather than net/http's
@@ -85,6 +86,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.wvIngest, "weaviate-ingest", 8000, "side by side: also time an ingest of about this many passages (whole folders of the corpus) into each Weaviate (0: none)")
 	fs.DurationVar(&c.settle, "settle", 15*time.Second, "side by side: wait this long after filling a Weaviate before searching (its nodes write memtables out after 5 s idle; BM25 lags until then)")
 	fs.IntVar(&c.overhead, "overhead", 0, "instead: this many rounds measuring serve's CPU per call against the same searches in-process, and a no-op mcp-go server's capacity under the largest -clients load (needs -library; docs/benchmarks/serving-overhead.md)")
+	fs.StringVar(&c.corpusOnly, "corpus-only", "", "only write the generated corpus to this folder and stop (for cmd/mcpvec-realtext build and bench/anchors)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -118,7 +120,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	c, err := parseFlags(os.Args[1:], os.Stderr)
-	if err == nil && c.overhead > 0 {
+	if err == nil && c.corpusOnly != "" {
+		err = corpusOnly(ctx, c)
+	} else if err == nil && c.overhead > 0 {
 		var rounds []overheadRound
 		rounds, err = overhead(ctx, c, os.Stderr)
 		overheadMarkdown(c, rounds, os.Stdout)

@@ -114,6 +114,14 @@
 // rather than mix two segments (persist_steps.go). SavePlan tells a caller
 // whether a Save writes a segment or records only.
 //
+// Writing a segment can first reorder its passages by recursive graph
+// bisection (reorder.go; off by default: it cost more than it saved,
+// docs/benchmarks/reorder.md), keeping the new order only when it makes
+// the posting lists smaller: passages that share terms get nearby slots.
+// Slots are internal, so the segment format is the same in any order (a
+// segment loads in any version) and searches return exactly the same
+// results, scores and tie order (TestReorderKeepsResults).
+//
 // Load reads the dictionary chain, the segment and the records (copied,
 // term strings untouched), then walks the passages (the source of truth):
 // a record overrides the segment's row for its id; a passage with neither,
@@ -146,7 +154,8 @@
 // Persistence, files persist_*: persist.go (Save and Load), persist_record.go
 // (per-passage records and dictionary chunks), persist_segment.go (the
 // segment), persist_inplace.go (reading it in place), persist_steps.go
-// (writing it in steps) and persist_plan.go (what a Save will write).
+// (writing it in steps), persist_plan.go (what a Save will write) and
+// reorder.go (the passages' order in a segment).
 //
 // # Caveats
 //

@@ -178,14 +178,13 @@ func (ix *Index) saveDocsLocked(kv index.KV) error {
 
 // saveSegmentLocked replaces the segment and every record and tombstone
 // with a new segment of all live passages. A segment's slots are all live,
-// so deleted slots are compacted away first.
+// so deleted slots are compacted away first; then the passages are
+// reordered (reorder.go).
 func (ix *Index) saveSegmentLocked(kv index.KV) error {
 	if done, err := ix.savePrewrittenLocked(kv); done {
 		return err
 	}
-	if len(ix.docs) != ix.alive {
-		ix.compactLocked()
-	}
+	ix.foldLocked()
 	if err := ix.saveDictLocked(kv); err != nil {
 		return err
 	}

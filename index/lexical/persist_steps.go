@@ -56,9 +56,7 @@ func (ix *Index) PrewriteSegment(step func(write func(kv index.KV) error) error)
 	if !ix.segmentDueLocked() {
 		return nil
 	}
-	if len(ix.docs) != ix.alive {
-		ix.compactLocked()
-	}
+	ix.foldLocked()
 	puts := make(chan kvPut, 4)
 	var m manifest
 	var werr error

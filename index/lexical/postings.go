@@ -111,7 +111,8 @@ type cursor struct {
 	p     *postings
 	term  uint32  // the term id
 	w     float64 // qtf · idf · (k1+1)
-	ub    float64 // upper bound of the term's contribution to any score
+	ub    float64 // upper bound of the term's contribution to any score (the blocks')
+	order float64 // the list's bound, from its largest tf and shortest passage: the cursors' order
 	maxTF uint32  // the largest tf in the list
 }
 

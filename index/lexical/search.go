@@ -52,6 +52,21 @@ func (ix *Index) searchCountedIn(qtf map[string]uint32, k int, f Filter) []Resul
 	}
 	sc.allow = ix.allowFunc(f)
 	defer func() { sc.allow = nil }()
+	sc.read, sc.rescored = 0, 0
+	res := ix.rank(sc, bm, k, f)
+	if onSearch != nil {
+		onSearch(sc.read, sc.rescored)
+	}
+	return res
+}
+
+// onSearch, when set (benchmarks), is told after each search how many
+// postings it read (the lengths of the lists it scored) and how many
+// passages it rescored from their own terms.
+var onSearch func(read, rescored int)
+
+// rank is searchCountedIn's choice of strategy.
+func (ix *Index) rank(sc *scratch, bm bm25, k int, f Filter) []Result {
 	if f != nil && f.Few() != nil && len(f.Few()) <= fewMax {
 		return ix.scoreFew(sc, bm, k, f.Few())
 	}
@@ -100,6 +115,9 @@ type scratch struct {
 	// allow, when not nil, tells the slots a filtered search may return
 	// (SearchFiltered); the others never enter heap, best or cand.
 	allow func(s uint32) bool
+	// What the search read (onSearch): postings of the lists scored, and
+	// passages rescored.
+	read, rescored int
 }
 
 // bm25 holds what scoring needs of the index statistics. The length
@@ -137,10 +155,12 @@ func (m bm25) sat(tf, length uint32) float64 {
 }
 
 // openCursors places one cursor per query term that some live passage
-// holds, the largest score bound first (ties by term id). Every scorer adds
-// a passage's contributions in this order, which makes float32 scores
-// identical run to run and between the scorers; pruned reads the lists in
-// it.
+// holds, the largest list bound first (ties by term id): the bound of the
+// list's largest tf at its shortest passage, which does not depend on how
+// the postings fall into blocks. Every scorer adds a passage's
+// contributions in this order, which makes float32 scores identical run to
+// run, between the scorers and whatever the passages' slots (reorder.go);
+// pruned reads the lists in it.
 func (ix *Index) openCursors(sc *scratch, qtf map[string]uint32, bm bm25) {
 	sc.cursors = sc.cursors[:0]
 	for t, qf := range qtf {
@@ -151,13 +171,16 @@ func (ix *Index) openCursors(sc *scratch, qtf map[string]uint32, bm bm25) {
 		p := &ix.post[id]
 		w := bm.weight(qf, ix.df[id])
 		c := cursor{p: p, term: id, w: w}
+		minLen := uint32(math.MaxUint32)
 		for _, b := range p.blocks { // a block's largest tf and shortest passage bound its postings
 			c.maxTF, c.ub = max(c.maxTF, b.maxTF), max(c.ub, bm.term(w, b.maxTF, b.minLen))
+			minLen = min(minLen, b.minLen)
 		}
+		c.order = bm.term(w, c.maxTF, minLen)
 		sc.cursors = append(sc.cursors, c)
 	}
 	slices.SortFunc(sc.cursors, func(a, b cursor) int {
-		if c := cmp.Compare(b.ub, a.ub); c != 0 {
+		if c := cmp.Compare(b.order, a.order); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.term, b.term)

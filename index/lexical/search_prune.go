@@ -69,6 +69,7 @@ func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
 	// too many candidates. The next check waits until it could succeed.
 	theta, crowded := 0.0, -1.0
 	for j := range sc.cursors {
+		sc.read += sc.cursors[j].p.n
 		if cut(rest[j], margin, theta) {
 			ix.addTouched(&sc.cursors[j], sc, bm)
 		} else {
@@ -105,6 +106,7 @@ var finishEager = false
 // exhaustive makes, so are the results.
 func (ix *Index) finish(sc *scratch, bm bm25, k, from int, margin, theta float64) []Result {
 	for j := from; j < len(sc.cursors); j++ {
+		sc.read += sc.cursors[j].p.n
 		if cut(sc.rest[j], margin, theta) {
 			ix.addTouched(&sc.cursors[j], sc, bm)
 			continue

@@ -33,6 +33,7 @@ type qterm struct {
 // order, as exhaustive adds them.
 func (ix *Index) rescore(sc *scratch, s uint32, bm bm25, from int) Result {
 	d := &ix.docs[s]
+	sc.rescored++
 	b, term, q, qt := d.terms, uint32(0), 0, sc.qterms
 	// The format of packTerms, decoded by index with one- and two-byte fast
 	// paths (term deltas are mostly two bytes, tfs one): binary.Uvarint is

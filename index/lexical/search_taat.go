@@ -33,6 +33,7 @@ func (ix *Index) exhaustive(sc *scratch, bm bm25, k int) []Result {
 	for i := range sc.cursors {
 		total += sc.cursors[i].p.n
 	}
+	sc.read = total
 	parts := min(runtime.GOMAXPROCS(0), 4)
 	if parts < 2 || total < splitFrom || ix.searching.Load() > 1 {
 		sc.heap = ix.scoreRange(sc, bm, k, 0, exhausted, sc.heap[:0])

@@ -3,6 +3,7 @@ package lexical
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -13,7 +14,7 @@ import (
 
 // searchExhaustive is the reference scorer: term at a time over every
 // posting, summing each passage's contributions in the order Search's
-// cursors give (the largest score bound first, ties by term id).
+// cursors give (the largest list bound first, ties by term id).
 func (ix *Index) searchExhaustive(query string, k int) []Result {
 	qtf, _ := ix.countTerms(analysis.Tokenize(query))
 	ix.mu.RLock()
@@ -32,12 +33,12 @@ func (ix *Index) searchExhaustive(query string, k int) []Result {
 		if !ok || ix.df[id] == 0 {
 			continue
 		}
-		w, ub := bm.weight(qf, ix.df[id]), 0.0
+		w, maxTF, minLen := bm.weight(qf, ix.df[id]), uint32(0), uint32(math.MaxUint32)
 		for _, b := range ix.post[id].blocks {
-			f := float64(b.maxTF)
-			ub = max(ub, w*(f/(f+bm.base+bm.per*float64(b.minLen))))
+			maxTF, minLen = max(maxTF, b.maxTF), min(minLen, b.minLen)
 		}
-		terms = append(terms, term{id, w, ub})
+		f := float64(maxTF)
+		terms = append(terms, term{id, w, w * (f / (f + bm.base + bm.per*float64(minLen)))})
 	}
 	slices.SortFunc(terms, func(a, b term) int {
 		if a.ub != b.ub {
