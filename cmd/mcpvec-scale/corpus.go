@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -172,4 +173,16 @@ func (p *pool) writeFile(dir string, seed uint64, i int) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// corpusOnly writes the corpus run would ingest (same files for the same
+// -passages and -seed) to c.corpusOnly, for harnesses that read the files
+// themselves (bench/anchors, through cmd/mcpvec-realtext build).
+func corpusOnly(ctx context.Context, c config) error {
+	p, err := loadPool(filepath.Join(c.shared, "eval", "scifact"))
+	if err != nil {
+		return err
+	}
+	files := max(1, int(float64(c.passages)/passagesPerFile+0.5))
+	return p.writeCorpus(ctx, c.corpusOnly, c.seed, files, runtime.NumCPU())
 }

@@ -51,6 +51,7 @@ type config struct {
 	wvIngest   int
 	settle     time.Duration
 	client     string
+	corpusOnly string
 }
 
 // raw reports whether load phases use rawConn rather than net/http's
@@ -82,6 +83,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	setups := fs.String("setups", "", "side by side instead: the libraries compared, by Weaviate node count (0: the embedded file; 1; 3 with replication 3), e.g. 0,1,3; each Weaviate is filled with `mcpvec migrate --to` from the embedded library")
 	fs.IntVar(&c.wvIngest, "weaviate-ingest", 8000, "side by side: also time an ingest of about this many passages (whole folders of the corpus) into each Weaviate (0: none)")
 	fs.DurationVar(&c.settle, "settle", 15*time.Second, "side by side: wait this long after filling a Weaviate before searching (its nodes write memtables out after 5 s idle; BM25 lags until then)")
+	fs.StringVar(&c.corpusOnly, "corpus-only", "", "only write the generated corpus to this folder and stop (for cmd/mcpvec-realtext build and bench/anchors)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -111,7 +113,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	c, err := parseFlags(os.Args[1:], os.Stderr)
-	if err == nil && len(c.setups) > 0 {
+	if err == nil && c.corpusOnly != "" {
+		err = corpusOnly(ctx, c)
+	} else if err == nil && len(c.setups) > 0 {
 		var rows []sideRow
 		rows, err = sideBySide(ctx, c, os.Stderr)
 		sideMarkdown(c, rows, os.Stdout)

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds issue 41's real-text corpus: Debian documentation packages (the
+# pinned list in scripts/realtext-packages.txt) turned into Markdown, the
+# passages `mcpvec ingest` makes of them, and known-item queries.
+#
+#   scripts/realtext-corpus.sh OUT [TIER]        # as root (apt-get install)
+#
+# TIER 1 (default) installs the tier-1 packages (~100k+ passages); TIER 2
+# adds the packages meant to reach 1M. Environment:
+#   SUBSETS="100000"  also build these subsets (whole documents, chosen by
+#                     SEED, until they hold N passages), each in OUT/N with
+#                     its documents hard-linked in OUT/N/lib to ingest
+#   QUERIES=2000      known-item queries drawn per set
+#   SEED=1            document order, queries and dropped words
+#   INSTALL=0         do not call apt-get (the packages are installed)
+#
+# It writes OUT/packages.tsv (package, pinned and installed version),
+# OUT/docs (the Markdown: ingest this folder for the whole corpus),
+# OUT/all and OUT/N (passages.tsv, queries.tsv, docs.txt; formats in
+# cmd/mcpvec-realtext). Nothing under OUT is committed: the text is the
+# packages' (GPL, PSF, PostgreSQL and other free licences).
+set -euo pipefail
+out=${1:?usage: realtext-corpus.sh OUT [TIER]}
+tier=${2:-1}
+root=$(cd "$(dirname "$0")/.." && pwd)
+list=$root/scripts/realtext-packages.txt
+export LC_ALL=C.UTF-8
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+mapfile -t pins < <(awk -v t="$tier" '!/^#/ && NF == 3 && $1 <= t { print $2 "=" $3 }' "$list")
+mapfile -t texts < <(awk -v t="$tier" '!/^#/ && NF == 3 && $1 >= 1 && $1 <= t { print $2 }' "$list")
+if [ "${INSTALL:-1}" != 0 ]; then
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${pins[@]}" >&2
+fi
+
+# The versions: a package installed at another version than its pin is
+# reported (and recorded) rather than refused, so a point release does not
+# stop the build; the figures say which text they were measured on.
+: > "$out/packages.tsv"
+for pin in "${pins[@]}"; do
+	pkg=${pin%%=*} want=${pin#*=}
+	have=$(dpkg-query -W -f '${Version}' "$pkg" 2>/dev/null || echo missing)
+	printf '%s\t%s\t%s\n' "$pkg" "$want" "$have" >> "$out/packages.tsv"
+	[ "$have" = "$want" ] || echo "realtext-corpus: $pkg is $have, pinned $want" >&2
+done
+
+(cd "$root" && go build -o "$out/mcpvec-realtext" ./cmd/mcpvec-realtext)
+rm -rf "$out/docs"
+for pkg in "${texts[@]}"; do
+	dpkg -L "$pkg" | sort | sed "s|^|$pkg\t|"
+done | "$out/mcpvec-realtext" convert -out "$out/docs"
+
+"$out/mcpvec-realtext" build -docs "$out/docs" -out "$out/all" -queries "${QUERIES:-2000}" -seed "${SEED:-1}"
+for n in ${SUBSETS-100000}; do
+	rm -rf "${out:?}/$n"
+	"$out/mcpvec-realtext" build -docs "$out/docs" -out "$out/$n" -max "$n" -link \
+		-queries "${QUERIES:-2000}" -seed "${SEED:-1}"
+done
