@@ -148,6 +148,16 @@ func openSweepSets(ctx context.Context, c config) ([]*sweepSet, error) {
 		}
 		sets = append(sets, s)
 	}
+	for _, dir := range strings.Split(c.sweepPassages, ",") {
+		if dir == "" {
+			continue
+		}
+		s, err := passageSweepSet(ctx, c, dir)
+		if err != nil {
+			return sets, fmt.Errorf("%s: %w", dir, err)
+		}
+		sets = append(sets, s)
+	}
 	return sets, nil
 }
 

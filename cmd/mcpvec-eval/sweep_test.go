@@ -2,6 +2,9 @@ package main
 
 import (
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/mcpvec/mcpvec/index/lexical"
@@ -39,5 +42,21 @@ func TestHalfMean(t *testing.T) {
 		if got := halfMean(xs, half); math.Abs(got-want) > 1e-12 {
 			t.Errorf("halfMean(half %d) = %v, want %v", half, got, want)
 		}
+	}
+}
+
+func TestReadPassageQueries(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "queries.tsv")
+	data := "q1\tpkg/a.md\t3\theading\tset variable value\tSet a variable to a value\n\nq2\tpkg/b.md\t0\tsentence\tother words\tsource\n"
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	qs, err := readPassageQueries(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []passageQuery{{id: "q1", doc: "pkg/a.md", passage: 3, text: "set variable value"}, {id: "q2", doc: "pkg/b.md", text: "other words"}}
+	if !slices.Equal(qs, want) {
+		t.Errorf("read %+v, want %+v", qs, want)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/internal/evalset"
@@ -244,4 +246,81 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// passageSweepSet is a real-text known-item set as cmd/mcpvec-realtext
+// build -link writes it (lib/ and queries.tsv: id, doc, passage, kind,
+// query, source): the query's passage among the first 10 results
+// (success@10), and its reciprocal rank among them second.
+func passageSweepSet(ctx context.Context, c config, dir string) (*sweepSet, error) {
+	qs, err := readPassageQueries(filepath.Join(dir, "queries.tsv"))
+	if err != nil {
+		return nil, err
+	}
+	lib := filepath.Join(dir, "lib")
+	s, _, err := ingestSet(ctx, c, filepath.Base(dir)+" success@10", lib)
+	if err != nil {
+		return nil, err
+	}
+	s.second = "MRR@10"
+	docs, err := s.tl.db.Documents()
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	pathOf := map[string]string{}
+	for _, d := range docs {
+		if rel, err := filepath.Rel(lib, d.SourcePath); err == nil {
+			pathOf[d.ID] = filepath.ToSlash(rel)
+		}
+	}
+	s.score = func(ctx context.Context, lib *library.Library, mode library.Mode) ([]float64, []float64, error) {
+		main, second := make([]float64, len(qs)), make([]float64, len(qs))
+		for i, q := range qs {
+			resp, err := lib.Search(ctx, q.text, library.SearchOptions{K: 10, Mode: mode})
+			if err != nil {
+				return nil, nil, fmt.Errorf("query %s: %w", q.id, err)
+			}
+			for rank, r := range resp.Results {
+				doc, index, ok := store.ParsePassageID(r.ID)
+				if ok && index == q.passage && pathOf[doc] == q.doc {
+					main[i], second[i] = 1, 1/float64(rank+1)
+					break
+				}
+			}
+		}
+		return main, second, nil
+	}
+	return s, nil
+}
+
+// passageQuery is a known-item query and the passage that answers it.
+type passageQuery struct {
+	id, doc, text string
+	passage       int
+}
+
+// readPassageQueries reads "id<TAB>doc<TAB>passage<TAB>kind<TAB>query..."
+// lines.
+func readPassageQueries(path string) ([]passageQuery, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var qs []passageQuery
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) < 5 {
+			continue
+		}
+		n, err := strconv.Atoi(f[2])
+		if err != nil {
+			return nil, fmt.Errorf("%s: passage %q: %w", path, f[2], err)
+		}
+		qs = append(qs, passageQuery{id: f[0], doc: f[1], passage: n, text: f[4]})
+	}
+	if len(qs) == 0 {
+		return nil, fmt.Errorf("%s: no queries", path)
+	}
+	return qs, nil
 }
