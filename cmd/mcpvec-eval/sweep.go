@@ -113,6 +113,13 @@ func sweep(ctx context.Context, c config) error {
 		if results[i], err = sweepPointScores(ctx, p, sets, modes, i == 0 || grid[i-1].analyzer != p.analyzer); err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
+		for j, mode := range modes {
+			fmt.Fprintf(os.Stderr, "sweep: %s %s:", p, mode)
+			for k, s := range sets {
+				fmt.Fprintf(os.Stderr, " %s %.4f;", s.name, halfMean(results[i][k][j].main, 0))
+			}
+			fmt.Fprintf(os.Stderr, " average %.4f (odd %.4f, even %.4f)\n", results[i].average(j, 0), results[i].average(j, 1), results[i].average(j, 2))
+		}
 	}
 	printSweep(grid, sets, modes, results)
 	return nil
