@@ -38,8 +38,8 @@ const insecureLoopbackClientsEnv = "MCPVEC_OAUTH_INSECURE_LOOPBACK_CLIENTS"
 
 // newAuthorizer builds the OAuth server of `serve --oauth` on the library.
 // Its resources are the given URLs, or (nil) the MCP endpoints under
-// o.SecretPath.
-func newAuthorizer(e *env, db *store.DB, o *server.Options, resources []string) (*oauth.Server, error) {
+// o.SecretPath. With af's --oidc-issuer, people sign in there.
+func newAuthorizer(e *env, db *store.DB, o *server.Options, resources []string, af *authFlags) (*oauth.Server, error) {
 	if o.PublicURL == "" {
 		return nil, errors.New("--oauth needs --public-url: the https address clients reach (plain http only on a loopback address)")
 	}
@@ -56,6 +56,10 @@ func newAuthorizer(e *env, db *store.DB, o *server.Options, resources []string) 
 	if resources == nil {
 		resources = []string{base + prefix + "/mcp", base + prefix + "/sse"}
 	}
+	up, err := af.upstream()
+	if err != nil {
+		return nil, err
+	}
 	a, err := oauth.New(oauth.Config{
 		Issuer:         base,
 		Resources:      resources,
@@ -63,9 +67,15 @@ func newAuthorizer(e *env, db *store.DB, o *server.Options, resources []string) 
 		Logger:         slog.Default(),
 		ApproveCommand: cmd,
 		Metadata:       oauth.MetadataOptions{AllowLoopback: e.getenv(insecureLoopbackClientsEnv) == "1"},
+		Upstream:       up,
+		Admit:          af.admit,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("--oauth: %w", err)
+	}
+	if up != nil {
+		fmt.Fprintf(e.stdout, "OAuth sign-in is on: people sign in at %s (register %s there as the redirect URI).\n", af.issuer, a.CallbackURL())
+		return a, nil
 	}
 	fmt.Fprintln(e.stdout, "OAuth sign-in is on: connectors sign in at the MCP URL below and you approve them on its sign-in page.")
 	if l, err := oauth.List(authStore{db}); err == nil && !l.Passphrase {
@@ -81,7 +91,10 @@ Manage sign-in for `+"`mcpvec serve --oauth`"+`:
   passphrase       set the owner passphrase that approves sign-ins ($MCPVEC_OWNER_PASSPHRASE, else asked)
   approve CODE     approve the sign-in whose page shows CODE
   ls [--json]      list clients and grants with their last use
-  revoke ID|--all  revoke a grant, or a client and all its grants, or everything
+  users [--json]   list who holds grants: each person, their libraries and clients, last use
+  revoke ID|--user WHO|--all
+                   revoke a grant, or a client and all its grants, or every grant of one
+                   person (WHO: their e-mail or ISSUER#SUBJECT), or everything
 `)
 }
 
@@ -99,6 +112,8 @@ func runAuth(ctx context.Context, e *env, args []string) error {
 		return runAuthLs(ctx, e, args[1:])
 	case "revoke":
 		return runAuthRevoke(ctx, e, args[1:])
+	case "users":
+		return runAuthUsers(ctx, e, args[1:])
 	}
 	return &usageError{prog: "mcpvec auth", msg: fmt.Sprintf("unknown command %q", args[0]), usage: authUsage}
 }
@@ -282,18 +297,31 @@ func printAuthListing(w io.Writer, l oauth.Listing) {
 }
 
 func runAuthRevoke(ctx context.Context, e *env, args []string) error {
-	fs, lf := libFlagSet("auth revoke", "[flags] ID|--all", e)
+	fs, lf := libFlagSet("auth revoke", "[flags] ID|--user WHO|--all", e)
 	all := fs.Bool("all", false, "revoke every grant and forget every client")
-	pos, err := parseArgs(fs, args, e, func(n int) bool { return (n == 1) != *all && n <= 1 })
+	user := fs.String("user", "", "revoke every grant of one person: their e-mail address or ISSUER#SUBJECT (see `mcpvec auth users`)")
+	pos, err := parseArgs(fs, args, e, func(n int) bool {
+		picked := n
+		if *all {
+			picked++
+		}
+		if *user != "" {
+			picked++
+		}
+		return picked == 1
+	})
 	if err != nil {
 		return err
 	}
 	return withAuth(ctx, e, lf, append([]string{"revoke"}, args...), true, func(st authStore) error {
 		var n int
 		var err error
-		if *all {
+		switch {
+		case *all:
 			n, err = oauth.RevokeAll(st)
-		} else {
+		case *user != "":
+			n, err = oauth.RevokeUser(st, *user)
+		default:
 			n, err = oauth.Revoke(st, pos[0])
 		}
 		if err != nil {

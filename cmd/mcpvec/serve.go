@@ -54,6 +54,8 @@ type serveState struct {
 	// its pages to the other libraries of a serve of several (nil: one).
 	name string
 	web  *webGroup
+	// audit is the library's audit trail; nil when off.
+	audit *auditor
 }
 
 // embedder returns the served embedder. It is safe for concurrent use.
@@ -73,10 +75,10 @@ func (st *serveState) setEmbedder(emb embed.Embedder) {
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs, lf, ef := embedFlagSet("serve", "[flags] [--watch [FOLDER...]]", e)
 	lf.registerCollection(fs, e)
-	var o server.Options
-	var origins stringList
+	o, origins := server.Options{}, stringList(nil)
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
-	noWeb, wf, rf, bf, tf := fs.Bool("no-web", false, "do not serve the web page at /"), registerWatch(fs), registerRerank(fs, e), registerBackups(fs), registerTelemetry(fs, e)
+	noWeb, wf, rf, bf, tf, af := fs.Bool("no-web", false, "do not serve the web page at /"), registerWatch(fs), registerRerank(fs, e), registerBackups(fs), registerTelemetry(fs, e), registerOIDC(fs, e)
+	team := registerTeam(fs, af)
 	ro, err := parseServe(fs, args, e, wf, rf)
 	if err == nil && e.forwarded != nil {
 		err = errors.New("a server is already running on this library")
@@ -86,14 +88,14 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	if len(lf.libs) > 1 {
 		return serveLibraries(ctx, e, &serveConfig{fs: fs, lf: lf, ef: ef, o: o, origins: origins, stdio: *stdio, secret: *secret,
-			readOnly: *readOnly, oauth: *useOAuth, noWeb: *noWeb, wf: wf, ro: ro, bf: bf})
+			readOnly: *readOnly, oauth: *useOAuth, noWeb: *noWeb, wf: wf, ro: ro, bf: bf, af: af, team: team})
 	}
 	h, err := openServed(ctx, e, lf, ef, readOnly, *stdio, fs)
 	if h == nil {
 		return err
 	}
 	defer h.close()
-	if err := completeOptions(ctx, e, h, &o, origins, *secret, *readOnly, *useOAuth); err != nil {
+	if err := completeOptions(ctx, e, h, &o, origins, *secret, *readOnly, *useOAuth, af); err != nil {
 		return err
 	}
 	// A damaged file shows here, in one line, before NewLive starts the
@@ -111,7 +113,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *stdio {
 		state.holder = "serve --stdio" // a desktop app's, usually: named when it keeps another serve out
 	}
-	srv, stopTel, err := newServerWith(ctx, e, state, &o, !*stdio && !*noWeb, tf)
+	srv, stopTel, err := newServerWith(ctx, e, state, &o, !*stdio && !*noWeb, tf, team)
 	if err != nil {
 		return err
 	}
@@ -134,11 +136,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 // completeOptions fills what serve's flags and the library decide in o:
 // the link key and secret path, OAuth, extra allowed origins, version and
 // logger.
-func completeOptions(ctx context.Context, e *env, h *handle, o *server.Options, origins []string, secret, readOnly, useOAuth bool) error {
+func completeOptions(ctx context.Context, e *env, h *handle, o *server.Options, origins []string, secret, readOnly, useOAuth bool, af *authFlags) error {
 	if err := serveKeys(ctx, h, o, secret, readOnly); err != nil {
 		return err
 	}
-	if err := setupOAuth(e, h, o, useOAuth, readOnly); err != nil {
+	if err := setupOAuth(e, h, o, af, useOAuth, readOnly); err != nil {
 		return err
 	}
 	if len(origins) > 0 {
@@ -312,9 +314,9 @@ func serveKeys(ctx context.Context, h *handle, o *server.Options, secret, readOn
 
 // setupOAuth sets up serve --oauth, which keeps its sign-ins in the
 // library and so needs it writable.
-func setupOAuth(e *env, h *handle, o *server.Options, on, readOnly bool) error {
-	if !on {
-		return nil
+func setupOAuth(e *env, h *handle, o *server.Options, af *authFlags, on, readOnly bool) error {
+	if err := af.check(on); err != nil || !on {
+		return err
 	}
 	if readOnly {
 		return errors.New("--oauth keeps sign-ins in the library, which is read-only here: use --token instead")
@@ -322,7 +324,7 @@ func setupOAuth(e *env, h *handle, o *server.Options, on, readOnly bool) error {
 	if h.db == nil {
 		return errOAuthNeedsFile
 	}
-	a, err := newAuthorizer(e, h.db, o, nil)
+	a, err := newAuthorizer(e, h.db, o, nil, af)
 	if err != nil {
 		return err
 	}

@@ -46,6 +46,10 @@ type Options struct {
 	// of them into Library and returns a one-line summary; nil hides them.
 	Roots  func() ([]string, error)
 	Resync func(ctx context.Context, root string) (string, error)
+	// Removed, when set, is told of each document removed through the
+	// page (for the audit trail), with the request's context and how many
+	// passages went.
+	Removed func(ctx context.Context, id string, passages int)
 	// ReadOnly turns off uploads and deletes (a read-only library).
 	ReadOnly bool
 	// MCPPath is the path of the streamable HTTP endpoint ("/mcp", or under
