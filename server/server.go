@@ -428,7 +428,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	std := mcpserver.NewStdioServer(s.mcp)
 	std.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelWarn))
-	if err := std.Listen(ctx, in, out); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+	ss := newStreamSplicer()
+	ctx = context.WithValue(ctx, streamSpliceKey{}, ss)
+	if err := std.Listen(ctx, in, spliceWriter{w: out, ss: ss}); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("stdio: %w", err)
 	}
 	return nil

@@ -93,6 +93,7 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 	}); ok { // *oauth.Server, or one library's *oauth.Resource
 		wo.CheckOwner = a.VerifyOwner
 	}
+	teamWeb(&wo, st, o)
 	h, err := web.New(wo)
 	if err != nil {
 		return nil, fmt.Errorf("web interface: %w", err)
