@@ -37,7 +37,7 @@ var stems struct {
 // Tokenize. Stem is safe for concurrent use.
 func Stem(w string) string {
 	if isASCIILetters(w) && len(w) > 2 {
-		return stem(w)
+		return stemEnglish(w)
 	}
 	return w
 }
@@ -85,7 +85,7 @@ var otherStems struct {
 // concurrent use.
 func stemAs(lang Language, w string) (s string) {
 	if lang == English {
-		return stem(w)
+		return stemEnglish(w)
 	}
 	key := string(rune('0'+lang)) + w
 	if v, ok := otherStems.m.Load(key); ok {

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/kljensen/snowball/english"
 )
 
 // TokenizerVersion names the rules of Tokenize. index/lexical stores it
@@ -255,11 +253,11 @@ func appendNorm(out []string, w string, lang Language) []string {
 func normWord(w string, lang Language) string {
 	w = strings.ToLower(w)
 	if lang == English {
-		if english.IsStopWord(w) {
+		if isEnglishStopWord(w) {
 			return ""
 		}
 		if isASCIILetters(w) && len(w) > 2 {
-			return stem(w)
+			return stemEnglish(w)
 		}
 		return w
 	}
@@ -282,7 +280,7 @@ func wholeForm(s string, lang Language) string {
 		return stemOther(s, lang)
 	}
 	if isASCIILetters(s) && len(s) > 2 {
-		return stem(s)
+		return stemEnglish(s)
 	}
 	return s
 }

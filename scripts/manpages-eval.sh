@@ -6,6 +6,9 @@
 #     manpages-pt-br manpages-pl manpages-ru manpages-ja manpages-zh
 #   scripts/manpages-eval.sh /tmp/manpages [LANG...]
 #
+# LANG en reads the English pages (/usr/share/man/man[1-8]).
+# SKIP=REGEX leaves out the pages whose path matches (e.g. gcloud: its
+# 16,000 generated pages sort first among the English ones).
 # MAX=N keeps the first N pages of each language (by path), to build it
 # sooner (rendering costs about a second a page on a busy machine).
 #
@@ -50,10 +53,12 @@ export out
 
 for lang in "${langs[@]}"; do
 	dir=/usr/share/man/$lang
+	[ "$lang" = en ] && dir=/usr/share/man # English pages sit at the top
 	[ -d "$dir" ] || { echo "skip $lang: no $dir" >&2; continue; }
 	rm -rf "${out:?}/$lang"
 	mkdir -p "$out/$lang/pages"
-	find "$dir" -path '*/man[1-8]/*' -name '*.gz' -type f -print0 | sort -z | head -z -n "${MAX:-1000000}" |
+	find "$dir" -path "$dir/man[1-8]/*" -name '*.gz' -type f -print0 | sort -z |
+		{ if [ -n "${SKIP:-}" ]; then grep -zEv -- "$SKIP"; else cat; fi; } | head -z -n "${MAX:-1000000}" |
 		xargs -0 -P 2 -n 1 bash -c 'page "$0" "$1"' "$lang" | sort > "$out/$lang/queries.tsv"
 	echo "$lang: $(wc -l < "$out/$lang/queries.tsv") pages with a description" >&2
 done

@@ -129,43 +129,60 @@ func longDocRun(ctx context.Context, c config, dir, files string, size int, quer
 			return err
 		}
 	}
-	docs, err := tl.db.Documents()
+	fileOf, err := pdfNames(tl.db)
 	if err != nil {
 		return err
-	}
-	fileOf := map[string]string{}
-	for _, d := range docs {
-		fileOf[d.ID] = filepath.Base(d.SourcePath)
 	}
 	for _, m := range strings.Split(c.modes, ",") {
 		mode, err := library.ParseMode(m)
 		if err != nil {
 			return err
 		}
+		ranks, err := longDocRanks(ctx, tl.lib, mode, queries, qrels, where, fileOf)
+		if err != nil {
+			return err
+		}
 		hit5, hit1, n := 0, 0, 0
-		for _, q := range queries {
-			rel := qrels[q.ID]
-			if len(rel) == 0 {
-				continue
+		for _, r := range ranks {
+			if r >= 0 {
+				n++
 			}
-			n++
-			resp, err := tl.lib.Search(ctx, q.Text, library.SearchOptions{K: longDocTopK, Mode: mode})
-			if err != nil {
-				return err
+			if r > 0 {
+				hit5++
 			}
-			for i, r := range resp.Results {
-				if onRelevantPage(fileOf[r.DocID], r.Page, rel, where) {
-					hit5++
-					if i == 0 {
-						hit1++
-					}
-					break
-				}
+			if r == 1 {
+				hit1++
 			}
 		}
 		fmt.Printf("| %d | %d | %d | %s | %.3f | %.3f |\n", co.Size, co.Overlap, sum.Chunks, mode, float64(hit5)/float64(n), float64(hit1)/float64(n))
 	}
 	return nil
+}
+
+// longDocRanks searches each query in mode and returns, per query, the
+// rank (1 to longDocTopK) of its first result cited at a page that holds
+// a relevant abstract, 0 when none is, and -1 for a query without a
+// relevant abstract (not evaluated). fileOf maps document ids to PDF names.
+func longDocRanks(ctx context.Context, lib *library.Library, mode library.Mode, queries []query, qrels map[string][]string, where map[string]span, fileOf map[string]string) ([]int, error) {
+	ranks := make([]int, len(queries))
+	for qi, q := range queries {
+		rel := qrels[q.ID]
+		if len(rel) == 0 {
+			ranks[qi] = -1
+			continue
+		}
+		resp, err := lib.Search(ctx, q.Text, library.SearchOptions{K: longDocTopK, Mode: mode})
+		if err != nil {
+			return nil, err
+		}
+		for i, r := range resp.Results {
+			if onRelevantPage(fileOf[r.DocID], r.Page, rel, where) {
+				ranks[qi] = i + 1
+				break
+			}
+		}
+	}
+	return ranks, nil
 }
 
 func onRelevantPage(file string, page int, rel []string, where map[string]span) bool {

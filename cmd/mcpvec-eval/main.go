@@ -28,36 +28,39 @@ import (
 )
 
 type config struct {
-	shared       string
-	collections  string
-	modes        string
-	out          string
-	chunkSizes   string
-	overlap      int
-	chunkTokens  int
-	dims         int
-	longdoc      bool
-	moreLike     bool
-	mltTerms     string
-	outline      bool
-	markdown     bool
-	noHeadIndex  bool
-	bookmarkOnly bool
-	rrfK         float64
-	vecWeight    float64
-	fusion       string
-	weaviate     string
-	settle       time.Duration
-	sideBySide   string
-	clients      int
-	setups       string
-	sideSettle   time.Duration
-	manpages     string
-	manpageLangs string
-	embedder     string
-	corpusDims   int
-	corpusExp    float64
-	queryHalf    string
+	shared        string
+	collections   string
+	modes         string
+	out           string
+	chunkSizes    string
+	overlap       int
+	chunkTokens   int
+	dims          int
+	longdoc       bool
+	moreLike      bool
+	mltTerms      string
+	outline       bool
+	markdown      bool
+	noHeadIndex   bool
+	bookmarkOnly  bool
+	rrfK          float64
+	vecWeight     float64
+	fusion        string
+	weaviate      string
+	settle        time.Duration
+	sideBySide    string
+	clients       int
+	setups        string
+	sideSettle    time.Duration
+	manpages      string
+	manpageLangs  string
+	embedder      string
+	corpusDims    int
+	corpusExp     float64
+	queryHalf     string
+	sweep         string
+	sweepKnown    string
+	sweepPassages string
 }
 
 func main() {
@@ -92,6 +95,9 @@ func main() {
 	flag.IntVar(&c.corpusDims, "corpus-dims", 0, "corpus embedder dimensions (0: its default)")
 	flag.Float64Var(&c.corpusExp, "corpus-exponent", -1, "corpus embedder projection exponent of the singular values (-1: its default)")
 	flag.StringVar(&c.queryHalf, "query-half", "", "score only every other query of each collection: odd (the 1st, 3rd, ...: a dev half to tune on) or even (the held-out half)")
+	flag.StringVar(&c.sweep, "sweep", "", "instead of the evaluation: score a grid of BM25 parameters and English word rules on every collection at once (-collections, the long-document check at the default chunk size unless -longdoc=false, and -sweep-known), e.g. 'k1=0.9,1.2,1.5,2;b=0.5,0.75,0.9;analyzer=default,stop-short' (analyzers: default, or stop-short, stop-none, stem-plural, stem-none joined by +; other word rules are scored in lexical mode only)")
+	flag.StringVar(&c.sweepKnown, "sweep-known", "", "with -sweep: known-item folders (pages/ and queries.tsv, as scripts/manpages-eval.sh writes them), comma-separated, scored by hit@10")
+	flag.StringVar(&c.sweepPassages, "sweep-passages", "", "with -sweep: real-text known-item sets written by `mcpvec-realtext build -link` (lib/ and queries.tsv), comma-separated, scored by success@10 (the query's passage among the first 10 results)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	run := run
@@ -103,6 +109,9 @@ func main() {
 	}
 	if c.moreLike {
 		run = moreLikeThis
+	}
+	if c.sweep != "" {
+		run = sweep
 	}
 	if err := run(context.Background(), c); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpvec-eval:", err)

@@ -145,13 +145,39 @@ type knownItemResult struct {
 // distinct documents of the first 100 passages.
 func knownItemScores(ctx context.Context, lib *library.Library, qs []knownItem, mode library.Mode, docOf map[string]string) (knownItemResult, error) {
 	var r knownItemResult
+	ranks, total, err := knownItemRanks(ctx, lib, qs, mode, docOf)
+	if err != nil {
+		return r, err
+	}
+	for _, rank := range ranks {
+		if rank == 0 {
+			continue
+		}
+		r.mrr += 1 / float64(rank)
+		if rank == 1 {
+			r.hit1++
+		}
+		if rank <= 10 {
+			r.hit10++
+		}
+	}
+	n := float64(max(len(qs), 1))
+	r.hit1, r.hit10, r.mrr, r.per = r.hit1/n, r.hit10/n, r.mrr/n, total/time.Duration(n)
+	return r, nil
+}
+
+// knownItemRanks searches every query in mode and returns the rank of its
+// page among the distinct documents of the first 100 passages (0 when it
+// is not among them), per query, and the time all the searches took.
+func knownItemRanks(ctx context.Context, lib *library.Library, qs []knownItem, mode library.Mode, docOf map[string]string) ([]int, time.Duration, error) {
+	ranks := make([]int, len(qs))
 	var total time.Duration
-	for _, q := range qs {
+	for qi, q := range qs {
 		start := time.Now()
 		resp, err := lib.Search(ctx, q.text, library.SearchOptions{K: 100, Mode: mode})
 		total += time.Since(start)
 		if err != nil {
-			return r, fmt.Errorf("query %s: %w", q.id, err)
+			return nil, 0, fmt.Errorf("query %s: %w", q.id, err)
 		}
 		seen := map[string]bool{}
 		for _, res := range resp.Results {
@@ -160,21 +186,11 @@ func knownItemScores(ctx context.Context, lib *library.Library, qs []knownItem, 
 				continue
 			}
 			seen[d] = true
-			if d != q.id {
-				continue
+			if d == q.id {
+				ranks[qi] = len(seen)
+				break
 			}
-			rank := len(seen)
-			r.mrr += 1 / float64(rank)
-			if rank == 1 {
-				r.hit1++
-			}
-			if rank <= 10 {
-				r.hit10++
-			}
-			break
 		}
 	}
-	n := float64(max(len(qs), 1))
-	r.hit1, r.hit10, r.mrr, r.per = r.hit1/n, r.hit10/n, r.mrr/n, total/time.Duration(n)
-	return r, nil
+	return ranks, total, nil
 }

@@ -28,7 +28,7 @@ type Config struct {
 }
 
 // DefaultConfig returns the parameters chosen by measurement on SciFact and
-// Cranfield (see doc.go).
+// Cranfield and kept over four collections (see doc.go).
 func DefaultConfig() Config { return Config{K1: 2.0, B: 0.75} }
 
 // sane replaces out-of-range parameters with the defaults.

@@ -8,11 +8,14 @@ package evalset
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // Doc is one line of corpus.jsonl.
@@ -83,4 +86,38 @@ func Score(evalPy, qrels, run string) (map[string]float64, error) {
 		return nil, fmt.Errorf("eval.py output %q: %w", out, err)
 	}
 	return m.Metrics, nil
+}
+
+// ScorePerQuery runs evalPy on a TREC run file against a qrels file and
+// returns the metrics of each evaluated query (one with a relevant
+// document) by query id and metric name ("ndcg@10", "mrr@10", ...): the
+// lines eval.py writes with --per-query, "QID ndcg@10=0.5000 ...".
+func ScorePerQuery(evalPy, qrels, run string) (map[string]map[string]float64, error) {
+	out, err := exec.Command("python3", evalPy, qrels, run, "--per-query").Output()
+	if err != nil {
+		return nil, fmt.Errorf("eval.py: %w", err)
+	}
+	per := map[string]map[string]float64{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 2 || !strings.Contains(f[1], "=") {
+			continue // the means and counts that follow
+		}
+		m := map[string]float64{}
+		for _, kv := range f[1:] {
+			k, v, _ := strings.Cut(kv, "=")
+			if m[k], err = strconv.ParseFloat(v, 64); err != nil {
+				return nil, fmt.Errorf("eval.py line %q: %w", sc.Text(), err)
+			}
+		}
+		per[f[0]] = m
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(per) == 0 {
+		return nil, fmt.Errorf("eval.py output %q: no query scored", out)
+	}
+	return per, nil
 }
