@@ -77,6 +77,20 @@ func (st *serveState) auditRemoval(ctx context.Context, id string, passages int)
 	st.audit.write(p, audit.Entry{Client: "web", Action: audit.Remove, Target: id, Results: passages, Outcome: "ok"})
 }
 
+// auditRead records a search run or a document shown on the web page
+// (web.Options.Read); the search text only with --audit-queries.
+func (st *serveState) auditRead(ctx context.Context, action, target string, results int) {
+	p, _ := identity.FromContext(ctx)
+	e := audit.Entry{Client: "web", Action: action, Results: results, Outcome: "ok"}
+	switch {
+	case action == audit.Fetch:
+		e.Target = target
+	case st.audit != nil && st.audit.queries:
+		e.Query = target
+	}
+	st.audit.write(p, e)
+}
+
 func auditUsage(w io.Writer) {
 	fmt.Fprint(w, "Usage: mcpvec audit [--user WHO] [--since 24h|RFC3339] [--library NAME] [--audit DIR] [--json]\n\n"+
 		"Print the audit trail of `mcpvec serve` (who searched, fetched, uploaded and removed what), oldest first.\n"+

@@ -206,6 +206,8 @@ func TestAuditWebWritesAndFetches(t *testing.T) {
 		t.Fatalf("upload = %d:\n%s", code, body)
 	}
 	id := docID(t, db, filepath.Join(db+".uploads", "herons.txt"))
+	w.get("/ui/search?q=herons")
+	w.get("/ui/doc/" + url.PathEscape(id))
 	w.get("/")
 	form := url.Values{"csrf": {w.csrf}, "id": {id}}
 	if code, _, body := w.post("/ui/delete", "application/x-www-form-urlencoded", strings.NewReader(form.Encode())); code != http.StatusSeeOther {
@@ -224,7 +226,7 @@ func TestAuditWebWritesAndFetches(t *testing.T) {
 		}
 		got = append(got, e.Action+" "+e.Target)
 	}
-	want := []string{"search ", "fetch " + res[0].ID, "upload " + id, "remove " + id}
+	want := []string{"search ", "fetch " + res[0].ID, "upload " + id, "search ", "fetch " + id, "remove " + id}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("audit actions = %q, want %q", got, want)
 	}

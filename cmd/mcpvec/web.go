@@ -79,7 +79,7 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 		wo.MCPPath = o.Mount + "/" + o.SecretPath + "/mcp"
 	}
 	st.web.join(&wo, o.Mount)
-	wo.Removed = st.auditRemoval
+	wo.Removed, wo.Read = st.auditRemoval, st.auditRead
 	if st.db != nil { // uploads and sync roots live beside a library file
 		wo.Ingest, wo.Resync = uploadIngest(e, st), resync(e, st)
 		wo.UploadDir = uploadDir(st) // received there, then renamed in place

@@ -66,8 +66,16 @@ func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		d.link(more)
+		h.told(r, "search", d.Full, len(d.Hits), err)
 	}
 	h.render(w, r, status, "search", "Search", d)
+}
+
+// told reports a read to Options.Read, when set and the read succeeded.
+func (h *Handler) told(r *http.Request, action, target string, results int, err error) {
+	if h.opts.Read != nil && err == nil {
+		h.opts.Read(r.Context(), action, target, results)
+	}
 }
 
 // link numbers the page's results and links the pages before and after it

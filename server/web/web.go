@@ -52,6 +52,12 @@ type Options struct {
 	// passages went. That context, and Ingest's, carries the person who
 	// signed in at the provider (identity.FromContext), none for the owner.
 	Removed func(ctx context.Context, id string, passages int)
+	// Read, when set, is told of each search run and document shown on
+	// the page (for the audit trail): action is "search" (target the query
+	// as typed, with its filters) or "fetch" (target the document id),
+	// results how many came back. Its context carries the person as
+	// Removed's does.
+	Read func(ctx context.Context, action, target string, results int)
 	// ReadOnly turns off uploads and deletes (a read-only library).
 	ReadOnly bool
 	// MCPPath is the path of the streamable HTTP endpoint ("/mcp", or under
