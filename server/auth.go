@@ -5,6 +5,8 @@ import (
 	"crypto/subtle"
 	"net/http"
 	"strings"
+
+	"github.com/mcpvec/mcpvec/server/identity"
 )
 
 // Authorizer is an OAuth authorization server serving beside the MCP routes
@@ -13,9 +15,10 @@ type Authorizer interface {
 	// ServeHTTP serves the discovery documents under /.well-known/ and the
 	// endpoints under /oauth/.
 	http.Handler
-	// Authenticate reports whether r carries a valid access token (nil) or
-	// why not.
-	Authenticate(r *http.Request) error
+	// Authenticate reports whether r carries a valid access token (nil
+	// error) or why not, and who the token was issued to: the zero Person
+	// for the owner.
+	Authenticate(r *http.Request) (identity.Person, error)
 	// Challenge answers a request Authenticate refused with err, with a 401
 	// that tells the client where to sign in.
 	Challenge(w http.ResponseWriter, r *http.Request, err error)
@@ -52,9 +55,13 @@ func (s *Server) requireAuth(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if err := a.Authenticate(r); err != nil {
+		p, err := a.Authenticate(r)
+		if err != nil {
 			a.Challenge(w, r, err)
 			return
+		}
+		if !p.IsZero() {
+			r = r.WithContext(identity.NewContext(r.Context(), p))
 		}
 		next.ServeHTTP(w, r)
 	})

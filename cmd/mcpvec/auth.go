@@ -38,8 +38,8 @@ const insecureLoopbackClientsEnv = "MCPVEC_OAUTH_INSECURE_LOOPBACK_CLIENTS"
 
 // newAuthorizer builds the OAuth server of `serve --oauth` on the library.
 // Its resources are the given URLs, or (nil) the MCP endpoints under
-// o.SecretPath.
-func newAuthorizer(e *env, db *store.DB, o *server.Options, resources []string) (*oauth.Server, error) {
+// o.SecretPath. With af's --oidc-issuer, people sign in there.
+func newAuthorizer(e *env, db *store.DB, o *server.Options, resources []string, af *authFlags) (*oauth.Server, error) {
 	if o.PublicURL == "" {
 		return nil, errors.New("--oauth needs --public-url: the https address clients reach (plain http only on a loopback address)")
 	}
@@ -56,6 +56,10 @@ func newAuthorizer(e *env, db *store.DB, o *server.Options, resources []string) 
 	if resources == nil {
 		resources = []string{base + prefix + "/mcp", base + prefix + "/sse"}
 	}
+	up, err := af.upstream()
+	if err != nil {
+		return nil, err
+	}
 	a, err := oauth.New(oauth.Config{
 		Issuer:         base,
 		Resources:      resources,
@@ -63,9 +67,15 @@ func newAuthorizer(e *env, db *store.DB, o *server.Options, resources []string) 
 		Logger:         slog.Default(),
 		ApproveCommand: cmd,
 		Metadata:       oauth.MetadataOptions{AllowLoopback: e.getenv(insecureLoopbackClientsEnv) == "1"},
+		Upstream:       up,
+		Admit:          af.admit,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("--oauth: %w", err)
+	}
+	if up != nil {
+		fmt.Fprintf(e.stdout, "OAuth sign-in is on: people sign in at %s (register %s there as the redirect URI).\n", af.issuer, a.CallbackURL())
+		return a, nil
 	}
 	fmt.Fprintln(e.stdout, "OAuth sign-in is on: connectors sign in at the MCP URL below and you approve them on its sign-in page.")
 	if l, err := oauth.List(authStore{db}); err == nil && !l.Passphrase {

@@ -76,12 +76,13 @@ func TestImportLayering(t *testing.T) {
 		"library/embedded/embeddedtest": {"library", "library/embedded", "store", "store/storetest", "analysis", "ingest/embed/embedtest"},
 		"internal/golden":               {}, // the -update test kit, a leaf
 		"internal/reallib":              {"library", "library/embedded", "store", "ingest/embed", "internal/evalset", "internal/cputime"},
-		"internal/cputime":              {}, // CPU clocks for benchmarks and harnesses, a leaf
-		"internal/bytesize":             {}, // sizes as people read them, for ingest and the web page, a leaf
-		"internal/backoff":              {}, // the wait between retries the network clients share, a leaf
-		"server/mcptest":                {}, // the MCP test kit: tool calls, the Node clients
-		"ingest/extract/extracttest":    {}, // documents of every format, for tests
-		"server/admin":                  {}, // a leaf; server/admin/imports_test.go checks only cmd imports it
+		"internal/cputime":              {},                       // CPU clocks for benchmarks and harnesses, a leaf
+		"internal/bytesize":             {},                       // sizes as people read them, for ingest and the web page, a leaf
+		"internal/backoff":              {},                       // the wait between retries the network clients share, a leaf
+		"server/mcptest":                {"server/oidc/oidctest"}, // the MCP test kit: tool calls, the Node clients, sign-ins
+		"server/oidc/oidctest":          {},                       // a real OpenID provider for tests, a leaf
+		"ingest/extract/extracttest":    {},                       // documents of every format, for tests
+		"server/admin":                  {},                       // a leaf; server/admin/imports_test.go checks only cmd imports it
 		// sync plans with discover and writes through ingest and the
 		// Library interface it declares; watch only calls a sync func.
 		"ingest/sync":          {"ingest", "ingest/discover", "ingest/chunk", "store"},
@@ -96,6 +97,9 @@ func TestImportLayering(t *testing.T) {
 		// Who a request is from, for per-client limits: a leaf the server and
 		// the web page share.
 		"server/internal/client": {"server/internal/loopback"},
+		// The OpenID relying party: only the Person it returns and the
+		// loopback rule; server/oauth names it through its Upstream seam.
+		"server/oidc": {"server/identity", "server/internal/loopback"},
 		// The Weaviate test kit, which starts real nodes, stands alone.
 		"library/weaviate/weaviatetest": {},
 

@@ -35,6 +35,7 @@ type serveConfig struct {
 	wf                                    *watchFlags
 	ro                                    library.RerankOptions
 	bf                                    *backupFlags
+	af                                    *authFlags
 }
 
 // servedLib is one library of a serve of several.
@@ -138,17 +139,17 @@ func librariesOptions(ctx context.Context, e *env, c *serveConfig, libs []*serve
 			return fmt.Errorf("library %s: %w", l.ref.name, err)
 		}
 	}
-	if !c.oauth {
-		return nil
+	if err := c.af.check(c.oauth); err != nil || !c.oauth {
+		return err
 	}
-	return librariesOAuth(e, libs)
+	return librariesOAuth(e, libs, c.af)
 }
 
 // librariesOAuth sets up --oauth for several libraries: one authorization
 // server, kept in the first library, whose resources are every library's
 // /NAME/mcp and /NAME/sse; each library accepts only tokens bound to its
 // own (a token for one does not open another).
-func librariesOAuth(e *env, libs []*servedLib) error {
+func librariesOAuth(e *env, libs []*servedLib, af *authFlags) error {
 	lead := libs[0]
 	if lead.readOnly || lead.h.db == nil {
 		return fmt.Errorf("--oauth keeps sign-ins in the first library (%s), which must be a writable file", lead.ref.name)
@@ -159,7 +160,7 @@ func librariesOAuth(e *env, libs []*servedLib) error {
 		res := []string{base + l.prefix() + "/mcp", base + l.prefix() + "/sse"}
 		all = append(all, res)
 	}
-	a, err := newAuthorizer(e, lead.h.db, &lead.o, concat(all))
+	a, err := newAuthorizer(e, lead.h.db, &lead.o, concat(all), af)
 	if err != nil {
 		return err
 	}

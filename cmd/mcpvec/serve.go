@@ -76,7 +76,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	var o server.Options
 	var origins stringList
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
-	noWeb, wf, rf, bf, tf := fs.Bool("no-web", false, "do not serve the web page at /"), registerWatch(fs), registerRerank(fs, e), registerBackups(fs), registerTelemetry(fs, e)
+	noWeb, wf, rf, bf, tf, af := fs.Bool("no-web", false, "do not serve the web page at /"), registerWatch(fs), registerRerank(fs, e), registerBackups(fs), registerTelemetry(fs, e), registerOIDC(fs, e)
 	ro, err := parseServe(fs, args, e, wf, rf)
 	if err == nil && e.forwarded != nil {
 		err = errors.New("a server is already running on this library")
@@ -86,14 +86,14 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	if len(lf.libs) > 1 {
 		return serveLibraries(ctx, e, &serveConfig{fs: fs, lf: lf, ef: ef, o: o, origins: origins, stdio: *stdio, secret: *secret,
-			readOnly: *readOnly, oauth: *useOAuth, noWeb: *noWeb, wf: wf, ro: ro, bf: bf})
+			readOnly: *readOnly, oauth: *useOAuth, noWeb: *noWeb, wf: wf, ro: ro, bf: bf, af: af})
 	}
 	h, err := openServed(ctx, e, lf, ef, readOnly, *stdio, fs)
 	if h == nil {
 		return err
 	}
 	defer h.close()
-	if err := completeOptions(ctx, e, h, &o, origins, *secret, *readOnly, *useOAuth); err != nil {
+	if err := completeOptions(ctx, e, h, &o, origins, *secret, *readOnly, *useOAuth, af); err != nil {
 		return err
 	}
 	// A damaged file shows here, in one line, before NewLive starts the
@@ -134,11 +134,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 // completeOptions fills what serve's flags and the library decide in o:
 // the link key and secret path, OAuth, extra allowed origins, version and
 // logger.
-func completeOptions(ctx context.Context, e *env, h *handle, o *server.Options, origins []string, secret, readOnly, useOAuth bool) error {
+func completeOptions(ctx context.Context, e *env, h *handle, o *server.Options, origins []string, secret, readOnly, useOAuth bool, af *authFlags) error {
 	if err := serveKeys(ctx, h, o, secret, readOnly); err != nil {
 		return err
 	}
-	if err := setupOAuth(e, h, o, useOAuth, readOnly); err != nil {
+	if err := setupOAuth(e, h, o, af, useOAuth, readOnly); err != nil {
 		return err
 	}
 	if len(origins) > 0 {
@@ -312,9 +312,9 @@ func serveKeys(ctx context.Context, h *handle, o *server.Options, secret, readOn
 
 // setupOAuth sets up serve --oauth, which keeps its sign-ins in the
 // library and so needs it writable.
-func setupOAuth(e *env, h *handle, o *server.Options, on, readOnly bool) error {
-	if !on {
-		return nil
+func setupOAuth(e *env, h *handle, o *server.Options, af *authFlags, on, readOnly bool) error {
+	if err := af.check(on); err != nil || !on {
+		return err
 	}
 	if readOnly {
 		return errors.New("--oauth keeps sign-ins in the library, which is read-only here: use --token instead")
@@ -322,7 +322,7 @@ func setupOAuth(e *env, h *handle, o *server.Options, on, readOnly bool) error {
 	if h.db == nil {
 		return errOAuthNeedsFile
 	}
-	a, err := newAuthorizer(e, h.db, o, nil)
+	a, err := newAuthorizer(e, h.db, o, nil, af)
 	if err != nil {
 		return err
 	}

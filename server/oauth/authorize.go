@@ -70,6 +70,10 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.setConsentCookie(w, p.ID, csrf)
+	if s.cfg.Upstream != nil {
+		s.sendUpstream(w, r, p)
+		return
+	}
 	s.renderConsent(w, http.StatusOK, p, csrf, "")
 }
 
@@ -101,7 +105,8 @@ func (s *Server) checkAuthRequest(q url.Values) (resource, code, desc string) {
 }
 
 // savePending stores a consent request with fresh id, CSRF token and
-// approval code; it returns the CSRF token.
+// approval code (and upstream sign-in, with an upstream provider); it
+// returns the CSRF token.
 func (s *Server) savePending(p *pending) (string, error) {
 	id, err := randomToken("")
 	if err != nil {
@@ -113,6 +118,11 @@ func (s *Server) savePending(p *pending) (string, error) {
 	}
 	if p.ApproveCode, err = approveCode(); err != nil {
 		return "", err
+	}
+	if s.cfg.Upstream != nil {
+		if err := beginUpstream(p); err != nil {
+			return "", err
+		}
 	}
 	p.ID, p.CSRFHash, p.Expires = id, hashToken(csrf), s.now().Add(s.cfg.ConsentTTL)
 	err = s.update(func(tx Tx) error {

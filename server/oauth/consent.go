@@ -34,12 +34,13 @@ const pageHead = `<!doctype html>
 <meta name="referrer" content="no-referrer">
 `
 
-var consentPage = template.Must(template.New("consent").Parse(pageHead + `<title>Allow {{.ClientName}} to read your library? · mcpvec</title>
+var consentPage = template.Must(template.New("consent").Parse(pageHead + `<title>Allow {{.ClientName}} to read {{if .Person}}{{.Resource}} as {{.Person}}{{else}}your library{{end}}? · mcpvec</title>
 <style>` + consentCSS + `</style>
 </head><body>
 <header><span class="brand">mcpvec</span></header>
 <main>
-<h1>Allow <q>{{.ClientName}}</q> to read your library?</h1>
+{{if .Person}}<h1>Allow <q>{{.ClientName}}</q> to read {{.Resource}} as {{.Person}}?</h1>
+{{else}}<h1>Allow <q>{{.ClientName}}</q> to read your library?</h1>{{end}}
 <div class="card">
 <p><b>{{.ClientName}}</b> <span class="meta">({{.ClientID}})</span> asks to <b>search and read every document</b> in
 this mcpvec library <span class="meta">({{.Resource}})</span>. It cannot change or delete anything.</p>
@@ -49,13 +50,15 @@ this mcpvec library <span class="meta">({{.Resource}})</span>. It cannot change 
 <form method="post" action="{{.Action}}" class="card">
 <input type="hidden" name="request" value="{{.RequestID}}">
 <input type="hidden" name="csrf" value="{{.CSRF}}">
-<label for="passphrase">Owner passphrase</label>
+{{if .Person}}<p>Signed in as <b>{{.Person}}</b>{{if .PersonName}} ({{.PersonName}}){{end}}.</p>
+<div class="actions"><button name="action" value="approve">Allow</button><button name="action" value="deny" class="deny">Deny</button></div>
+{{else}}<label for="passphrase">Owner passphrase</label>
 <input id="passphrase" type="password" name="passphrase" autocomplete="current-password" autofocus>
 <div class="actions"><button name="action" value="approve">Approve</button><button name="action" value="deny" class="deny">Deny</button></div>
 <h2>Or approve on the machine running mcpvec</h2>
 <p>Run <code>{{.Command}} {{.ApproveCode}}</code> there, then press Continue.</p>
 <div class="actions"><button name="action" value="continue" class="secondary">Continue</button></div>
-</form>
+{{end}}</form>
 <p class="meta">This request expires at {{.Expires}}.</p>
 </main>
 </body></html>
@@ -112,13 +115,17 @@ func (s *Server) renderConsent(w http.ResponseWriter, status int, p *pending, cs
 	if u, err := url.Parse(p.RedirectURI); err == nil {
 		host = u.Host
 	}
+	person, personName := "", ""
+	if p.Person != nil {
+		person, personName = p.Person.Label(), p.Person.Name
+	}
 	pageHeaders(w, p.RedirectURI)
 	w.WriteHeader(status)
 	err := consentPage.Execute(w, map[string]any{
 		"ClientName": p.ClientName, "ClientID": p.ClientID, "Resource": p.Resource, "RedirectHost": host,
 		"Error": problem, "Action": s.cfg.Issuer + pathConsent, "RequestID": p.ID, "CSRF": csrf,
 		"Command": s.cfg.ApproveCommand, "ApproveCode": p.ApproveCode,
-		"Expires": p.Expires.UTC().Format(time.TimeOnly + " MST"),
+		"Expires": p.Expires.UTC().Format(time.TimeOnly + " MST"), "Person": person, "PersonName": personName,
 	})
 	if err != nil {
 		s.log.Warn("oauth: render consent page", "err", err)
@@ -161,7 +168,7 @@ func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
 		}
 		s.finishConsent(w, r, p)
 	case "approve":
-		if msg, status := s.checkOwner(r, p.ClientID, r.PostForm.Get("passphrase")); msg != "" {
+		if msg, status := s.checkApprover(r, p); msg != "" {
 			s.renderConsent(w, status, p, csrf, msg)
 			return
 		}
@@ -213,7 +220,7 @@ func (s *Server) finishConsent(w http.ResponseWriter, r *http.Request, p *pendin
 		return
 	}
 	rec := codeRecord{ClientID: p.ClientID, ClientName: p.ClientName, RedirectURI: p.RedirectURI,
-		Challenge: p.Challenge, Resource: p.Resource, Expires: s.now().Add(s.cfg.CodeTTL)}
+		Challenge: p.Challenge, Resource: p.Resource, Expires: s.now().Add(s.cfg.CodeTTL), Person: p.Person}
 	err = s.update(func(tx Tx) error {
 		if tx.Get(kindPending, p.ID) == nil {
 			return errBadConsent // used by a concurrent submit
@@ -228,7 +235,11 @@ func (s *Server) finishConsent(w http.ResponseWriter, r *http.Request, p *pendin
 		s.errorPage(w, http.StatusConflict, "This request was already answered. Start the sign-in again from your application.")
 		return
 	}
-	s.log.Info("oauth: owner approved", "client", p.ClientID, "name", p.ClientName, "redirect_uri", p.RedirectURI)
+	who := "owner"
+	if p.Person != nil {
+		who = p.Person.Label()
+	}
+	s.log.Info("oauth: approved", "by", who, "client", p.ClientID, "name", p.ClientName, "redirect_uri", p.RedirectURI)
 	s.redirect(w, r, p.RedirectURI, url.Values{"code": {code}}, p.State)
 }
 

@@ -11,6 +11,8 @@
 //	/oauth/authorize  authorization code + PKCE S256, shows the consent page
 //	/oauth/consent    the consent form: passphrase, deny, or continue after
 //	                  `mcpvec auth approve CODE`
+//	/oauth/callback   where the upstream OpenID provider (Config.Upstream)
+//	                  sends the person back; then the consent page names them
 //	/oauth/token      authorization_code and refresh_token grants
 //	/oauth/revoke     RFC 7009 revocation
 //
@@ -55,6 +57,13 @@
 //     AllowLoopback is for tests.
 //   - Only the scope "library:read" exists; other requested scopes are
 //     ignored, since the server exposes nothing but reading.
+//   - With Config.Upstream, /oauth/authorize sends the person to the
+//     provider with the pending request's id as state; the callback takes
+//     that sign-in out of the request in one transaction (a state works
+//     once, and only in the browser holding the request's consent cookie),
+//     has the ID token checked, asks Config.Admit, and only the person it
+//     names may consent: the owner passphrase is not asked for. Admit is
+//     asked again when the code is redeemed and at every refresh.
 //   - A Server is safe for concurrent use. The package-level owner functions
 //     (SetPassphrase, Approve, List, Revoke, RevokeAll) are as safe as the
 //     Store they are given.

@@ -35,7 +35,7 @@ func ExampleNew() {
 	mux.Handle("/.well-known/", auth)
 	mux.Handle("/oauth/", auth)
 	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
-		if err := auth.Authenticate(r); err != nil {
+		if _, err := auth.Authenticate(r); err != nil {
 			auth.Challenge(w, r, err)
 			return
 		}

@@ -157,7 +157,7 @@ func newTestEnv(t *testing.T, st *memStore, tweak func(*Config)) *testEnv {
 	mux.Handle("/.well-known/", srv)
 	mux.Handle("/oauth/", srv)
 	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
-		if err := srv.Authenticate(r); err != nil {
+		if _, err := srv.Authenticate(r); err != nil {
 			srv.Challenge(w, r, err)
 			return
 		}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpvec/mcpvec/server/identity"
 	"github.com/mcpvec/mcpvec/server/internal/loopback"
 )
 
@@ -88,6 +89,15 @@ type Config struct {
 	Metadata MetadataOptions
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Upstream, when set, signs people in at an OpenID provider: the
+	// authorization endpoint sends them there, and the person it names
+	// consents (no owner passphrase). Register CallbackURL there.
+	Upstream Upstream
+	// Admit, when set, decides whether a person signed in upstream may be
+	// granted a resource: asked when the provider sends them back, when a
+	// code is redeemed and at every refresh. A non-nil error refuses (its
+	// text is shown to the person). It must be safe for concurrent use.
+	Admit func(p identity.Person, resource string) error
 }
 
 // Server is a single-owner OAuth 2.1 authorization server and the token
@@ -193,6 +203,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST "+pathRegister, s.serveRegister)
 	m.HandleFunc(pathAuthorize, s.serveAuthorize)
 	m.HandleFunc(pathConsent, s.serveConsent)
+	m.HandleFunc("GET "+pathCallback, s.serveCallback)
 	m.HandleFunc("POST "+pathToken, s.serveToken)
 	m.HandleFunc("POST "+pathRevoke, s.serveRevoke)
 	s.mux = m

@@ -3,6 +3,8 @@ package oauth
 import (
 	"fmt"
 	"net/http"
+
+	"github.com/mcpvec/mcpvec/server/identity"
 )
 
 // Resource is one protected resource of a Server that serves several (one
@@ -34,6 +36,6 @@ func (s *Server) Only(resources ...string) (*Resource, error) {
 // Authenticate is Server.Authenticate for this resource alone: a token
 // bound to another resource of the same Server (another library), or to
 // the Server as a whole, is ErrInvalidToken.
-func (r *Resource) Authenticate(req *http.Request) error {
+func (r *Resource) Authenticate(req *http.Request) (identity.Person, error) {
 	return r.Server.authenticate(req, r.allowed)
 }

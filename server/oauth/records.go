@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/mcpvec/mcpvec/server/identity"
 )
 
 // Record kinds in the Store.
@@ -44,6 +46,9 @@ type Grant struct {
 	Scope      string    `json:"scope"`
 	Created    time.Time `json:"created"`
 	LastUsed   time.Time `json:"last_used"`
+	// Person is who signed in through the upstream provider; nil when the
+	// owner approved the grant (passphrase or `mcpvec auth approve`).
+	Person *identity.Person `json:"person,omitempty"`
 }
 
 // pending is an authorization request waiting for the owner's consent.
@@ -60,6 +65,10 @@ type pending struct {
 	Approved    bool      `json:"approved"`
 	Expires     time.Time `json:"expires"`
 	From        string    `json:"from,omitempty"` // Config.ClientAddr of the request
+	// Upstream is the sign-in at the upstream provider, until it answers.
+	Upstream *upstreamSignIn `json:"upstream,omitempty"`
+	// Person is who the upstream provider signed in.
+	Person *identity.Person `json:"person,omitempty"`
 }
 
 // client names who asked, for counting: network address and client id.
@@ -76,6 +85,8 @@ type codeRecord struct {
 	Resource    string    `json:"resource"`
 	Expires     time.Time `json:"expires"`
 	Used        bool      `json:"used"`
+	// Person is who consented, signed in upstream; nil for the owner.
+	Person *identity.Person `json:"person,omitempty"`
 }
 
 const (

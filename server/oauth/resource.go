@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/mcpvec/mcpvec/server/identity"
 )
 
 // serveResourceMetadata answers RFC 9728 protected-resource metadata: at the
@@ -57,16 +59,17 @@ func (s *Server) serveServerMetadata(w http.ResponseWriter, r *http.Request) {
 // access token issued by this server (looked up in this Store), of a grant
 // not revoked, bound to one of this server's resources. It returns nil, or
 // an error matching ErrNoToken or ErrInvalidToken, or a store error. It
-// records the grant's last use (at most once a minute).
-func (s *Server) Authenticate(r *http.Request) error {
+// records the grant's last use (at most once a minute). The Person is who
+// the grant was made for: the zero Person when the owner approved it.
+func (s *Server) Authenticate(r *http.Request) (identity.Person, error) {
 	return s.authenticate(r, s.audiences)
 }
 
 // authenticate is Authenticate accepting the resources in allowed.
-func (s *Server) authenticate(r *http.Request, allowed map[string]bool) error {
+func (s *Server) authenticate(r *http.Request, allowed map[string]bool) (identity.Person, error) {
 	tok, ok := bearerToken(r)
 	if !ok {
-		return ErrNoToken
+		return identity.Person{}, ErrNoToken
 	}
 	var g Grant
 	err := s.cfg.Store.View(func(tx Tx) error {
@@ -87,10 +90,13 @@ func (s *Server) authenticate(r *http.Request, allowed map[string]bool) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return identity.Person{}, err
 	}
 	s.touch(g.ID)
-	return nil
+	if g.Person == nil {
+		return identity.Person{}, nil
+	}
+	return *g.Person, nil
 }
 
 // touch records a grant's last use, writing at most once a minute per grant.

@@ -89,7 +89,11 @@ func (s *Server) exchangeCode(f url.Values, clientID string) (map[string]any, *t
 		if terr := s.checkCode(&c, f, clientID, verifier); terr != nil {
 			return nil, terr, putJSON(tx, kindCode, hashToken(code), &c)
 		}
-		g := Grant{ClientID: c.ClientID, ClientName: c.ClientName, Resource: c.Resource, Scope: Scope, Created: s.now().UTC()}
+		if terr := s.admitGrantee(c.Person, c.Resource); terr != nil {
+			return nil, terr, putJSON(tx, kindCode, hashToken(code), &c)
+		}
+		g := Grant{ClientID: c.ClientID, ClientName: c.ClientName, Resource: c.Resource, Scope: Scope,
+			Created: s.now().UTC(), Person: c.Person}
 		resp, err := s.newGrant(tx, &g, &c)
 		if err != nil {
 			return nil, nil, err
@@ -215,6 +219,9 @@ func (s *Server) refresh(f url.Values, clientID string) (map[string]any, *tokenE
 			if t.Spent {
 				return nil, terr, revokeGrant(tx, g.ID)
 			}
+			return nil, terr, nil
+		}
+		if terr := s.admitGrantee(g.Person, g.Resource); terr != nil {
 			return nil, terr, nil
 		}
 		t.Spent = true
