@@ -70,7 +70,7 @@ const detectWords = 120
 // are English. Detect is cheap (no allocation), pure and safe for
 // concurrent use.
 func Detect(text string) Language {
-	c := CountStopWords(text)
+	c := countStopWords(text, true)
 	return decide(c.counts, c.words, c.cyrillic)
 }
 
@@ -91,41 +91,101 @@ func (c StopWordCounts) Of(l Language) int {
 // CountStopWords counts, among text's first detectWords words, the stop
 // words of each language (a word may be one of several languages'), as
 // Detect does. It is pure and safe for concurrent use.
-func CountStopWords(text string) StopWordCounts {
+func CountStopWords(text string) StopWordCounts { return countStopWords(text, false) }
+
+// countStopWords is CountStopWords; with settled it may stop reading once
+// the words left cannot change decide's answer from English (see
+// englishSettled), which for English prose is after two thirds of
+// detectWords: snippets call Detect on every passage a search shows.
+func countStopWords(text string, settled bool) StopWordCounts {
 	var counts [numLanguages + 1]int
 	var buf [16]byte
 	words, cyrillic := 0, 0
 	for i := 0; i < len(text) && words < detectWords; {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !unicode.IsLetter(r) {
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:])
+		}
+		if !isLetter(r) {
 			i += size
 			continue
 		}
-		j, n := i, 0
-		for j < len(text) {
-			r, size := utf8.DecodeRuneInString(text[j:])
-			if !unicode.IsLetter(r) {
-				break
-			}
-			if n >= 0 && n+utf8.RuneLen(unicode.ToLower(r)) <= len(buf) {
-				n += utf8.EncodeRune(buf[n:], unicode.ToLower(r))
-			} else {
-				n = -1 // longer than any stop word
-			}
-			j += size
-		}
-		if unicode.Is(unicode.Cyrillic, r) {
+		j, n := lowerWord(text, i, &buf)
+		if r >= utf8.RuneSelf && unicode.Is(unicode.Cyrillic, r) {
 			cyrillic++
 		}
-		if n > 0 {
+		if n > 0 && mayBeStopWord(buf[:n]) {
 			for m := stopLangs[string(buf[:n])]; m != 0; m &= m - 1 {
 				counts[bits.TrailingZeros16(m)]++
 			}
 		}
 		words++
 		i = j
+		if settled && words&7 == 0 && englishSettled(&counts, words, cyrillic) {
+			break
+		}
 	}
 	return StopWordCounts{counts: counts, words: words, cyrillic: cyrillic}
+}
+
+// englishSettled reports whether decide answers English whatever the
+// rest of a text holds, once words words of it (cyrillic of them
+// Cyrillic) gave counts, detectWords at most being read: no more words
+// can make most of them Cyrillic, nor lift a stemmed language's count
+// above twice English's (which only grows).
+func englishSettled(counts *[numLanguages + 1]int, words, cyrillic int) bool {
+	left := detectWords - words
+	if 2*cyrillic+left >= words {
+		return false
+	}
+	for l := German; l < Russian; l++ {
+		if counts[l]+left > 2*counts[English] {
+			return false
+		}
+	}
+	return true
+}
+
+// isLetter is unicode.IsLetter with ASCII answered without a table walk.
+func isLetter(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r|0x20 && r|0x20 <= 'z'
+	}
+	return unicode.IsLetter(r)
+}
+
+// lowerWord reads the word of letters starting at text[i] into buf,
+// lowercased, and returns where it ends and its length in buf: -1 when it
+// does not fit (longer than any stop word). ASCII letters, most of most
+// passages, take one comparison each: CountStopWords runs on every
+// passage a search cuts a snippet from.
+func lowerWord(text string, i int, buf *[16]byte) (end, n int) {
+	j := i
+	for j < len(text) {
+		if c := text[j]; c < utf8.RuneSelf {
+			if lc := c | 0x20; lc < 'a' || lc > 'z' {
+				break
+			} else if n >= 0 && n < len(buf) {
+				buf[n] = lc
+				n++
+			} else {
+				n = -1
+			}
+			j++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[j:])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		if lr := unicode.ToLower(r); n >= 0 && n+utf8.RuneLen(lr) <= len(buf) {
+			n += utf8.EncodeRune(buf[n:], lr)
+		} else {
+			n = -1 // longer than any stop word
+		}
+		j += size
+	}
+	return j, n
 }
 
 // decide picks Detect's language from the stop-word counts.

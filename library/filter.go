@@ -96,8 +96,9 @@ func newFilter(kept []*store.Document, total int) *Filter {
 
 // DocumentsVersioner is a Backend that can tell when its document list may
 // have changed: DocumentsVersion changes with every write. The Library then
-// keeps the list between searches with operators (the embedded backend
-// counts its writes). It must not block.
+// keeps the list between searches with operators and for Listing (the
+// embedded backend reads the store's write generation). It must not wait
+// for more than a short read.
 type DocumentsVersioner interface {
 	DocumentsVersion() uint64
 }

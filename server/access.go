@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpvec/mcpvec/server/identity"
 )
 
 // Request describes one HTTP request the server answered, reported to
@@ -28,6 +31,9 @@ type Request struct {
 	TraceParent string
 	// Call is the tool call the request carried, nil when none.
 	Call *Call
+	// Person is who the request's access token was issued to; the zero
+	// Person for the owner, the static token, or no credential.
+	Person identity.Person
 }
 
 // Refused reports whether the server turned the request away before
@@ -42,10 +48,14 @@ func (r Request) Refused() bool {
 }
 
 // note is what the MCP layers learn of a request, for its access line.
+// Its fields are guarded by mu: over legacy SSE, mcp-go handles a message
+// in a goroutine of its own, after the HTTP request was answered.
 type note struct {
+	mu     sync.Mutex
 	method string
 	id     string
 	call   *Call
+	person identity.Person
 }
 
 type noteKey struct{}
@@ -59,6 +69,8 @@ func noteOf(ctx context.Context) *note {
 // and id on the request's note.
 func noteMethod(ctx context.Context, id any, method mcp.MCPMethod, _ any) {
 	if nt := noteOf(ctx); nt != nil {
+		nt.mu.Lock()
+		defer nt.mu.Unlock()
 		nt.method = string(method)
 		if id != nil {
 			nt.id = fmt.Sprint(id)
@@ -84,9 +96,12 @@ func (s *Server) access(next http.Handler) http.Handler {
 		if session == "" {
 			session = r.Header.Get("Mcp-Session-Id")
 		}
-		s.opts.Access(Request{Time: start, Method: r.Method, Route: s.route(r.URL.Path), Status: sw.status,
+		nt.mu.Lock()
+		req := Request{Time: start, Method: r.Method, Route: s.route(r.URL.Path), Status: sw.status,
 			Bytes: sw.bytes, Duration: time.Since(start), MCPMethod: nt.method, Session: session,
-			TraceParent: r.Header.Get("Traceparent"), Call: nt.call})
+			TraceParent: r.Header.Get("Traceparent"), Call: nt.call, Person: nt.person}
+		nt.mu.Unlock()
+		s.opts.Access(req)
 	})
 }
 

@@ -3,6 +3,8 @@ package server
 import (
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -61,8 +63,34 @@ func (s *Server) requireAuth(next http.Handler) http.Handler {
 			return
 		}
 		if !p.IsZero() {
+			if nt := noteOf(r.Context()); nt != nil {
+				nt.mu.Lock()
+				nt.person = p
+				nt.mu.Unlock()
+			}
+			if !s.allows(p, identity.Read) {
+				s.forbid(w, p)
+				return
+			}
 			r = r.WithContext(identity.NewContext(r.Context(), p))
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// allows reports whether Options.Policy lets p have right r in this
+// server's library; without a Policy nobody but the owner may.
+func (s *Server) allows(p identity.Person, r identity.Right) bool {
+	return p.IsZero() || (s.opts.Policy != nil && s.opts.Policy.Allows(p, s.opts.Library, r))
+}
+
+// forbid answers a request of p, whose token is good but who may not read
+// this library, with 403 and an RFC 6750 insufficient_scope challenge.
+func (s *Server) forbid(w http.ResponseWriter, p identity.Person) {
+	msg := fmt.Sprintf("%s may not read this library (%s): ask its owner to add you to the allow-list", p.Label(), s.opts.Library)
+	s.log.Info("refused: not on the allow-list", "person", p.Label(), "library", s.opts.Library)
+	w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", error_description=%q`, msg))
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusForbidden)
+	json.NewEncoder(w).Encode(map[string]string{"error": "insufficient_scope", "error_description": msg})
 }

@@ -16,11 +16,11 @@ import (
 // Group serves several libraries on one address, each by its own Server
 // under its Options.Mount ("/papers/mcp", "/papers/sse",
 // "/papers/docs/…", the web page at "/papers/"). The first Server leads:
-// the OAuth routes (/.well-known/, /oauth/), /healthz and the web page's
-// static files are its, "/" leads to its web page, and its Options set
-// the connection limits. Any other path, /mcp and /sse included, is a 404:
-// a client must name the library it means. Its methods are safe for
-// concurrent use.
+// the OAuth routes (/.well-known/, /oauth/), /healthz, the web page's
+// static files and its return from the OpenID provider are its, "/"
+// leads to its web page, and its Options set the connection limits. Any
+// other path, /mcp and /sse included, is a 404: a client must name the
+// library it means. Its methods are safe for concurrent use.
 type Group struct {
 	servers []*Server
 	handler http.Handler
@@ -43,7 +43,7 @@ func NewGroup(servers ...*Server) (*Group, error) {
 		mux.Handle(s.mount, s.handler)
 	}
 	lead := servers[0]
-	for _, p := range []string{"/.well-known/", "/oauth/", "/healthz", "/ui/static/"} {
+	for _, p := range []string{"/.well-known/", "/oauth/", "/healthz", "/ui/static/", "/ui/signin/callback"} {
 		mux.Handle(p, lead.handler)
 	}
 	if lead.opts.Web != nil {

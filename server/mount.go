@@ -45,7 +45,9 @@ func (s *Server) Mount() string { return s.mount }
 
 // mountWeb serves Options.Web, when set, at "/" and under "/ui/", or
 // under Mount with Mount stripped (the handler adds it to its links); its
-// static files stay at "/ui/static/", shared by every library's pages.
+// static files stay at "/ui/static/", shared by every library's pages, and
+// so does the return from the OpenID provider (web.CallbackPath: one
+// redirect URI for every library; a Group sends it to its lead).
 func (s *Server) mountWeb(root *http.ServeMux) {
 	w := s.opts.Web
 	if w == nil {
@@ -60,5 +62,6 @@ func (s *Server) mountWeb(root *http.ServeMux) {
 	root.Handle(s.mount+"/{$}", strip)
 	root.Handle(s.mount+"/ui/", strip)
 	root.Handle("/ui/static/", w)
+	root.Handle("/ui/signin/callback", w)
 	root.Handle("GET "+s.mount, http.RedirectHandler(s.mount+"/", http.StatusSeeOther))
 }

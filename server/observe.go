@@ -9,6 +9,7 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/server/identity"
 )
 
 // Outcomes of a Call.
@@ -38,6 +39,9 @@ type Call struct {
 	TraceParent, TraceState string
 	// Stages are the search's timed steps (library.Stage), in order.
 	Stages []library.Stage
+	// Person is who made the call (identity.FromContext); the zero Person
+	// for the owner.
+	Person identity.Person
 }
 
 // toolHandler is a tool handler that also says how many results it
@@ -65,6 +69,7 @@ func (s *Server) observe(tool, arg string, h toolHandler) mcpserver.ToolHandlerF
 			c.Results = n
 		}
 		c.TraceParent, c.TraceState = traceContext(req)
+		c.Person, _ = identity.FromContext(ctx)
 		if cs := mcpserver.ClientSessionFromContext(ctx); cs != nil {
 			c.Session = cs.SessionID()
 			if ci, ok := cs.(mcpserver.SessionWithClientInfo); ok {
@@ -75,8 +80,10 @@ func (s *Server) observe(tool, arg string, h toolHandler) mcpserver.ToolHandlerF
 			c.Session = req.Header.Get("Mcp-Session-Id")
 		}
 		if nt := noteOf(ctx); nt != nil {
+			nt.mu.Lock()
 			c.RequestID = nt.id
 			nt.call = &c
+			nt.mu.Unlock()
 		}
 		if s.opts.Observe != nil {
 			s.opts.Observe(c)

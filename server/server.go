@@ -20,6 +20,7 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/server/identity"
 	"github.com/mcpvec/mcpvec/server/internal/client"
 	"github.com/mcpvec/mcpvec/server/internal/loopback"
 )
@@ -96,6 +97,14 @@ type Options struct {
 	// mounted at /.well-known/ and /oauth/, and the MCP routes accept its
 	// access tokens (besides Token, when that is set too).
 	Auth Authorizer
+	// Policy decides what a person Auth signed in may do: a token issued
+	// to a Person (not the owner) opens the MCP routes only when Policy
+	// lets them read Library, asked on every request (403 otherwise). nil
+	// refuses every Person.
+	Policy identity.Policy
+	// Library is this server's library as Policy and the audit trail name
+	// it (a --library NAME).
+	Library string
 	// InsecureNoAuth allows a non-loopback Addr without Token.
 	InsecureNoAuth bool
 	// LinkKey is the HMAC key signing /docs links. Keep it stable across
@@ -419,7 +428,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	std := mcpserver.NewStdioServer(s.mcp)
 	std.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelWarn))
-	if err := std.Listen(ctx, in, out); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+	ss := newStreamSplicer()
+	ctx = context.WithValue(ctx, streamSpliceKey{}, ss)
+	if err := std.Listen(ctx, in, spliceWriter{w: out, ss: ss}); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("stdio: %w", err)
 	}
 	return nil

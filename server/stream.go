@@ -34,9 +34,10 @@ func (s *Server) ServeStream(ctx context.Context, in io.Reader, out io.Writer) e
 		return fmt.Errorf("stream: register session: %w", err)
 	}
 	defer s.mcp.UnregisterSession(context.WithoutCancel(ctx), sess.SessionID())
-	ctx, cancel := context.WithCancel(s.mcp.WithContext(ctx, sess))
+	ss := newStreamSplicer()
+	ctx, cancel := context.WithCancel(context.WithValue(s.mcp.WithContext(ctx, sess), streamSpliceKey{}, ss))
 	defer cancel()
-	st := &streamSession{srv: s, out: out, failed: make(chan struct{})}
+	st := &streamSession{srv: s, out: out, ss: ss, failed: make(chan struct{})}
 	go st.notify(ctx, sess.ClientNotifications())
 	err := st.read(ctx, in)
 	cancel()
@@ -56,8 +57,9 @@ type streamSession struct {
 	requests sync.WaitGroup
 	mu       sync.Mutex // serialises writes to out
 	out      io.Writer
-	err      error         // the first write error
-	failed   chan struct{} // closed with err
+	ss       *streamSplicer // fills the tool results' placeholders
+	err      error          // the first write error
+	failed   chan struct{}  // closed with err
 }
 
 // read hands each line of in to the MCP server until in ends, ctx ends or
@@ -161,6 +163,10 @@ func (st *streamSession) write(msg any) {
 	if err != nil {
 		st.srv.log.Error("stream: encode message", "err", err)
 		return
+	}
+	if line, ok := st.ss.fill(b); ok {
+		defer putBuf(line)
+		b = line
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()

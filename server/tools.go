@@ -205,8 +205,8 @@ func jsonType(v any) string {
 }
 
 // structured returns v as structuredContent and the same JSON as one text
-// item; on a streamable HTTP request, as placeholders the response's
-// writer fills in (see splice).
+// item; on a streamable HTTP request or a line transport, as placeholders
+// the response's writer fills in (see splice and streamSplicer).
 func structured(ctx context.Context, v any) (*mcp.CallToolResult, error) {
 	b, err := encodeResult(v)
 	if err != nil {
@@ -214,6 +214,11 @@ func structured(ctx context.Context, v any) (*mcp.CallToolResult, error) {
 	}
 	if sp := spliceFrom(ctx); sp != nil {
 		return sp.result(b), nil // b is the splice's now
+	}
+	if ss := streamSplicerFrom(ctx); ss != nil {
+		if res := ss.result(b); res != nil {
+			return res, nil // b is the splicer's now
+		}
 	}
 	// v itself, not b as a json.RawMessage, which encoding/json would check
 	// and compact byte by byte: the same bytes, with no copy of b kept.

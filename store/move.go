@@ -17,7 +17,7 @@ import (
 // returns ErrNotFound for an unknown id; it is safe for concurrent use.
 func (db *DB) MoveDocument(id, path, sourceURL string, modTime time.Time) (PutResult, error) {
 	var res PutResult
-	err := db.update(func(tx *bolt.Tx) error {
+	err := db.updateSized(removeSize, func(tx *bolt.Tx) error {
 		res = PutResult{}
 		d, err := getDoc(tx, id)
 		if err != nil {

@@ -29,7 +29,7 @@ func (db *DB) PutDocument(doc *Document, chunks []Chunk, vectors [][]float32, or
 	if doc.ID == "" {
 		return res, fmt.Errorf("put document: empty id")
 	}
-	err := db.update(func(tx *bolt.Tx) error {
+	err := db.updateSized(putSize(doc, chunks, vectors, original), func(tx *bolt.Tx) error {
 		res = PutResult{}
 		if err := checkVectors(tx, doc.ID, vectors); err != nil {
 			return err
@@ -140,7 +140,7 @@ func (db *DB) DeleteDocument(id string) ([]uint64, error) {
 // passages, the document id and the write's generation.
 func (db *DB) RemoveDocument(id string) (PutResult, error) {
 	var res PutResult
-	err := db.update(func(tx *bolt.Tx) error {
+	err := db.updateSized(removeSize, func(tx *bolt.Tx) error {
 		res = PutResult{}
 		if tx.Bucket(bucketDocs).Get([]byte(id)) == nil {
 			return fmt.Errorf("document %s: %w", id, ErrNotFound)
@@ -184,4 +184,23 @@ func deleteDoc(tx *bolt.Tx, id string, res *PutResult) error {
 	}
 	res.Replaced = append(res.Replaced, id)
 	return addTotals(tx, -1, -len(d.Chunks), -d.Pages)
+}
+
+// removeSize is what a removal is taken to write (updateSized): the pages
+// it changes on the way to the keys it deletes, never the records
+// themselves.
+const removeSize = 1 << 20
+
+// putSize estimates the bytes a document write puts: its original, its
+// text, each passage's text (stored and in the record) and vector, with a
+// page of room per passage for keys and headings.
+func putSize(doc *Document, chunks []Chunk, vectors [][]float32, original []byte) int64 {
+	n := int64(len(original)) + int64(len(doc.Text))
+	for i := range chunks {
+		n += 2*int64(len(chunks[i].Text)) + 4096
+	}
+	for _, v := range vectors {
+		n += 4 * int64(len(v))
+	}
+	return n
 }

@@ -74,37 +74,69 @@ type callTime struct {
 // total calls are done or limit has passed, and measures each call's
 // latency. Queries are taken in turn from queries.
 func runLoad(ctx context.Context, url string, clients, total int, limit time.Duration, queries []string, raw bool) (*loadFigures, error) {
+	l, err := openLoad(ctx, url, clients, raw)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
+	return l.run(ctx, total, limit, queries), nil
+}
+
+// load is a set of open MCP sessions, one per client, that search calls
+// can be sent from; not safe for concurrent use.
+type load struct {
+	tr    *http.Transport
+	posts []poster
+	raws  []*rawConn
+}
+
+// openLoad opens clients sessions at url, each with its own connection
+// (rawConn when raw).
+func openLoad(ctx context.Context, url string, clients int, raw bool) (*load, error) {
 	tr := &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients}
-	defer tr.CloseIdleConnections()
 	c := &http.Client{Transport: tr, Timeout: 30 * time.Second}
-	sids := make([]string, clients)
-	for i := range sids {
+	l := &load{tr: tr}
+	for range clients {
 		sid, err := session(ctx, c, url)
 		if err != nil {
+			l.Close()
 			return nil, err
 		}
-		sids[i] = sid
+		post := netPost(c, url, sid)
+		if raw {
+			rc, err := newRawConn(url, sid)
+			if err != nil {
+				l.Close()
+				return nil, err
+			}
+			l.raws = append(l.raws, rc)
+			post = func(ctx context.Context, body string) (int, []byte, error) { return rc.post(ctx, body, c.Timeout) }
+		}
+		l.posts = append(l.posts, post)
 	}
+	return l, nil
+}
+
+// Close closes the sessions' connections.
+func (l *load) Close() {
+	for _, rc := range l.raws {
+		rc.Close()
+	}
+	l.tr.CloseIdleConnections()
+}
+
+// run sends total calls (at most; none once limit has passed) from every
+// session at once, taking queries in turn, and measures each call.
+func (l *load) run(ctx context.Context, total int, limit time.Duration, queries []string) *loadFigures {
 	var next atomic.Int64
-	calls := make([][]callTime, clients)
+	calls := make([][]callTime, len(l.posts))
 	var errs atomic.Int64
 	var firstErr atomic.Value
 	deadline := time.Now().Add(limit)
 	start := time.Now()
 	var wg sync.WaitGroup
-	for w := range clients {
-		post := netPost(c, url, sids[w])
-		if raw {
-			rc, err := newRawConn(url, sids[w])
-			if err != nil {
-				return nil, err
-			}
-			defer rc.Close()
-			post = func(ctx context.Context, body string) (int, []byte, error) { return rc.post(ctx, body, c.Timeout) }
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for w, post := range l.posts {
+		wg.Go(func() {
 			for {
 				i := next.Add(1) - 1
 				if i >= int64(total) || time.Now().After(deadline) || ctx.Err() != nil {
@@ -119,15 +151,15 @@ func runLoad(ctx context.Context, url string, clients, total int, limit time.Dur
 					firstErr.CompareAndSwap(nil, err.Error())
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	f := summarise(slices.Concat(calls...), time.Since(start))
-	f.Clients, f.Errors = clients, int(errs.Load())
+	f.Clients, f.Errors = len(l.posts), int(errs.Load())
 	if s, ok := firstErr.Load().(string); ok {
 		f.FirstError = s
 	}
-	return f, nil
+	return f
 }
 
 // poster sends one JSON-RPC body in a session and returns the status and

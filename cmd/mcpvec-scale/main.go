@@ -19,6 +19,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -52,6 +53,7 @@ type config struct {
 	settle     time.Duration
 	client     string
 	corpusOnly string
+	overhead   int
 }
 
 // raw reports whether load phases use rawConn rather than net/http's
@@ -84,6 +86,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.wvIngest, "weaviate-ingest", 8000, "side by side: also time an ingest of about this many passages (whole folders of the corpus) into each Weaviate (0: none)")
 	fs.DurationVar(&c.settle, "settle", 15*time.Second, "side by side: wait this long after filling a Weaviate before searching (its nodes write memtables out after 5 s idle; BM25 lags until then)")
 	fs.StringVar(&c.corpusOnly, "corpus-only", "", "only write the generated corpus to this folder and stop (for cmd/mcpvec-realtext build and bench/anchors)")
+	fs.IntVar(&c.overhead, "overhead", 0, "instead: this many rounds measuring serve's CPU per call against the same searches in-process, and a no-op mcp-go server's capacity under the largest -clients load (needs -library; docs/benchmarks/serving-overhead.md)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -110,11 +113,20 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 }
 
 func main() {
+	if addr := os.Getenv(noopEnv); addr != "" {
+		fmt.Fprintln(os.Stderr, "mcpvec-scale no-op server:", serveNoop(addr))
+		os.Exit(1)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	c, err := parseFlags(os.Args[1:], os.Stderr)
 	if err == nil && c.corpusOnly != "" {
 		err = corpusOnly(ctx, c)
+	} else if err == nil && c.overhead > 0 {
+		var rounds []overheadRound
+		rounds, err = overhead(ctx, c, os.Stderr)
+		overheadMarkdown(c, rounds, os.Stdout)
+		err = errors.Join(err, writeJSON(c.jsonOut, rounds))
 	} else if err == nil && len(c.setups) > 0 {
 		var rows []sideRow
 		rows, err = sideBySide(ctx, c, os.Stderr)
@@ -140,12 +152,17 @@ func emit(c config, r *results, out io.Writer) error {
 			return err
 		}
 	}
-	if c.jsonOut == "" {
+	return writeJSON(c.jsonOut, r)
+}
+
+// writeJSON writes v indented to path, when path is not "".
+func writeJSON(path string, v any) error {
+	if path == "" {
 		return nil
 	}
-	b, err := json.MarshalIndent(r, "", "  ")
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(c.jsonOut, append(b, '\n'), 0o644)
+	return os.WriteFile(path, append(b, '\n'), 0o644)
 }

@@ -38,22 +38,31 @@ func startServeOn(ctx context.Context, bin string, env []string, lib []string, t
 		return nil, err
 	}
 	s := &server{Proc: p, url: "http://" + addr + "/mcp"}
+	if err := waitReady(ctx, s, start, timeout); err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	return s, nil
+}
+
+// waitReady waits, up to timeout, until s answers initialize, and sets
+// s.ready to the time since start. It stops s when it returns an error.
+func waitReady(ctx context.Context, s *server, start time.Time, timeout time.Duration) error {
 	c := &http.Client{Timeout: time.Second}
 	deadline := time.After(timeout)
 	for {
 		if st, _, _, err := childproc.Post(ctx, c, s.url, "", childproc.InitializeBody); err == nil && st == http.StatusOK {
 			s.ready = time.Since(start)
-			return s, nil
+			return nil
 		}
 		select {
 		case <-s.Done():
-			return nil, fmt.Errorf("serve exited before it was ready: %s", childproc.Tail(s.Stderr.String(), 2000))
+			return fmt.Errorf("exited before it was ready: %s", childproc.Tail(s.Stderr.String(), 2000))
 		case <-deadline:
 			s.Stop()
-			return nil, fmt.Errorf("serve not ready after %v: %s", timeout, childproc.Tail(s.Stderr.String(), 2000))
+			return fmt.Errorf("%w after %v: %s", errNotReady, timeout, childproc.Tail(s.Stderr.String(), 2000))
 		case <-ctx.Done():
 			s.Stop()
-			return nil, ctx.Err()
+			return ctx.Err()
 		case <-time.After(2 * time.Millisecond):
 		}
 	}

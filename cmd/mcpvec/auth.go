@@ -91,7 +91,10 @@ Manage sign-in for `+"`mcpvec serve --oauth`"+`:
   passphrase       set the owner passphrase that approves sign-ins ($MCPVEC_OWNER_PASSPHRASE, else asked)
   approve CODE     approve the sign-in whose page shows CODE
   ls [--json]      list clients and grants with their last use
-  revoke ID|--all  revoke a grant, or a client and all its grants, or everything
+  users [--json]   list who holds grants: each person, their libraries and clients, last use
+  revoke ID|--user WHO|--all
+                   revoke a grant, or a client and all its grants, or every grant of one
+                   person (WHO: their e-mail or ISSUER#SUBJECT), or everything
 `)
 }
 
@@ -109,6 +112,8 @@ func runAuth(ctx context.Context, e *env, args []string) error {
 		return runAuthLs(ctx, e, args[1:])
 	case "revoke":
 		return runAuthRevoke(ctx, e, args[1:])
+	case "users":
+		return runAuthUsers(ctx, e, args[1:])
 	}
 	return &usageError{prog: "mcpvec auth", msg: fmt.Sprintf("unknown command %q", args[0]), usage: authUsage}
 }
@@ -292,18 +297,31 @@ func printAuthListing(w io.Writer, l oauth.Listing) {
 }
 
 func runAuthRevoke(ctx context.Context, e *env, args []string) error {
-	fs, lf := libFlagSet("auth revoke", "[flags] ID|--all", e)
+	fs, lf := libFlagSet("auth revoke", "[flags] ID|--user WHO|--all", e)
 	all := fs.Bool("all", false, "revoke every grant and forget every client")
-	pos, err := parseArgs(fs, args, e, func(n int) bool { return (n == 1) != *all && n <= 1 })
+	user := fs.String("user", "", "revoke every grant of one person: their e-mail address or ISSUER#SUBJECT (see `mcpvec auth users`)")
+	pos, err := parseArgs(fs, args, e, func(n int) bool {
+		picked := n
+		if *all {
+			picked++
+		}
+		if *user != "" {
+			picked++
+		}
+		return picked == 1
+	})
 	if err != nil {
 		return err
 	}
 	return withAuth(ctx, e, lf, append([]string{"revoke"}, args...), true, func(st authStore) error {
 		var n int
 		var err error
-		if *all {
+		switch {
+		case *all:
 			n, err = oauth.RevokeAll(st)
-		} else {
+		case *user != "":
+			n, err = oauth.RevokeUser(st, *user)
+		default:
 			n, err = oauth.Revoke(st, pos[0])
 		}
 		if err != nil {

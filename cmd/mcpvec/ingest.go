@@ -38,6 +38,7 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 	lf.mapRoom = writeRoom(largest)
 	if e.forwarded == nil { // not inside a server, whose memory is not this command's
 		defer limitMemory(largest, e.getenv("GOMEMLIMIT"))()
+		defer lowerGC(e.getenv("GOGC"))()
 	}
 	return withLibrary(ctx, e, lf, append([]string{"ingest"}, args...), true, needSearch, func(h *handle) error {
 		if err := ensureEmbedder(ctx, e, h, ef); err != nil {

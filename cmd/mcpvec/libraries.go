@@ -35,6 +35,7 @@ type serveConfig struct {
 	wf                                    *watchFlags
 	ro                                    library.RerankOptions
 	bf                                    *backupFlags
+	team                                  *teamFlags
 	af                                    *authFlags
 }
 
@@ -71,6 +72,7 @@ func serveLibraries(ctx context.Context, e *env, c *serveConfig) error {
 	if err := c.checkLibraries(); err != nil {
 		return err
 	}
+	defer c.team.close()
 	libs, err := openLibraries(ctx, e, c)
 	defer func() {
 		for _, l := range libs {
@@ -204,6 +206,9 @@ func librariesServers(ctx context.Context, e *env, c *serveConfig, libs []*serve
 		live := library.NewLive(reranked(l.h.lib, c.ro))
 		l.st = &serveState{db: l.h.db, path: l.h.docs.Path(), live: live, emb: l.h.emb, readOnly: l.readOnly,
 			holder: "serve", rerank: c.ro, name: l.ref.name, web: wg}
+		if err := c.team.apply(e, &l.o, l.st, l.ref.name); err != nil {
+			return nil, fmt.Errorf("library %s: %w", l.ref.name, err)
+		}
 		srv, err := newServer(e, l.st, &l.o, !c.noWeb)
 		if err != nil {
 			return nil, fmt.Errorf("library %s: %w", l.ref.name, err)

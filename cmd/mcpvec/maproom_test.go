@@ -74,6 +74,25 @@ func TestLimitMemory(t *testing.T) {
 	}
 }
 
+// TestLowerGC: an ingest runs the collector at ingestGCPercent unless
+// GOGC is set, and puts the previous target back after.
+func TestLowerGC(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prev)
+	restore := lowerGC("")
+	if got, want := debug.SetGCPercent(ingestGCPercent), ingestGCPercent; got != want {
+		t.Errorf("GC percent during an ingest = %d, want %d", got, want)
+	}
+	restore()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent after restore = %d, want 100", got)
+	}
+	lowerGC("50")()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("lowerGC with GOGC set changed the target to %d", got)
+	}
+}
+
 // TestIngestHeapProfile is the harness behind docs/benchmarks/
 // expansion-budget.md: with MCPVEC_INGEST_PROFILE=FILE it ingests FILE into
 // a new library through Main, logs the peak heap (HeapInuse sampled every

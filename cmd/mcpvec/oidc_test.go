@@ -31,8 +31,9 @@ func TestServeOIDCSignIn(t *testing.T) {
 	base := "http://" + addr
 	kit := oidctest.Start(t, []string{base + "/oauth/callback"})
 	env := append(runtimeEnv(t), oidcSecretEnv+"="+kit.ClientSecret)
+	allow := writeFile(t, filepath.Join(dir, "allow.txt"), "lib read "+oidctest.Ann.Email+"\n")
 	srv := serveProc(t, db, env, "--addr", addr, "--public-url", base, "--oauth",
-		"--oidc-issuer", kit.Issuer, "--oidc-client-id", kit.ClientID)
+		"--oidc-issuer", kit.Issuer, "--oidc-client-id", kit.ClientID, "--allow", allow)
 	token := mcptest.OIDCLogin(t, base, kit, oidctest.Ann, nil)
 	tr, err := transport.NewStreamableHTTP(base+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
 	if err != nil {

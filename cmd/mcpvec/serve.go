@@ -54,6 +54,8 @@ type serveState struct {
 	// its pages to the other libraries of a serve of several (nil: one).
 	name string
 	web  *webGroup
+	// audit is the library's audit trail; nil when off.
+	audit *auditor
 }
 
 // embedder returns the served embedder. It is safe for concurrent use.
@@ -73,10 +75,10 @@ func (st *serveState) setEmbedder(emb embed.Embedder) {
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs, lf, ef := embedFlagSet("serve", "[flags] [--watch [FOLDER...]]", e)
 	lf.registerCollection(fs, e)
-	var o server.Options
-	var origins stringList
+	o, origins := server.Options{}, stringList(nil)
 	stdio, secret, readOnly, useOAuth := serveFlags(fs, e, &o, &origins)
 	noWeb, wf, rf, bf, tf, af := fs.Bool("no-web", false, "do not serve the web page at /"), registerWatch(fs), registerRerank(fs, e), registerBackups(fs), registerTelemetry(fs, e), registerOIDC(fs, e)
+	team := registerTeam(fs, af)
 	ro, err := parseServe(fs, args, e, wf, rf)
 	if err == nil && e.forwarded != nil {
 		err = errors.New("a server is already running on this library")
@@ -86,7 +88,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	if len(lf.libs) > 1 {
 		return serveLibraries(ctx, e, &serveConfig{fs: fs, lf: lf, ef: ef, o: o, origins: origins, stdio: *stdio, secret: *secret,
-			readOnly: *readOnly, oauth: *useOAuth, noWeb: *noWeb, wf: wf, ro: ro, bf: bf, af: af})
+			readOnly: *readOnly, oauth: *useOAuth, noWeb: *noWeb, wf: wf, ro: ro, bf: bf, af: af, team: team})
 	}
 	h, err := openServed(ctx, e, lf, ef, readOnly, *stdio, fs)
 	if h == nil {
@@ -111,7 +113,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *stdio {
 		state.holder = "serve --stdio" // a desktop app's, usually: named when it keeps another serve out
 	}
-	srv, stopTel, err := newServerWith(ctx, e, state, &o, !*stdio && !*noWeb, tf)
+	srv, stopTel, err := newServerWith(ctx, e, state, &o, !*stdio && !*noWeb, tf, team)
 	if err != nil {
 		return err
 	}

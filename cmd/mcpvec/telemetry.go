@@ -61,7 +61,7 @@ func (f *telemetryFlags) start(ctx context.Context, e *env, o *server.Options, s
 	tel := telemetry.New(telemetry.Options{Logger: slog.Default(), LogQueries: f.logQueries, Sizes: st.sizes, Tracing: tp})
 	st.tel = tel
 	o.Observe = chainObserve(o.Observe, tel.Observe)
-	o.Access, o.Logger = tel.Access, slog.Default()
+	o.Access, o.Logger = chainObserve(o.Access, tel.Access), slog.Default()
 	stopMetrics := func() {}
 	if f.metricsAddr == "" {
 		o.Metrics = tel.Handler()
@@ -72,13 +72,21 @@ func (f *telemetryFlags) start(ctx context.Context, e *env, o *server.Options, s
 	return func() { stopMetrics(); tp.Stop() }, nil
 }
 
-// newServerWith is newServer with the metrics, access log and traces tf
-// asks for, the server serving st's forwarded stdio sessions; stop ends
-// the telemetry.
-func newServerWith(ctx context.Context, e *env, st *serveState, o *server.Options, withWeb bool, tf *telemetryFlags) (srv *server.Server, stop func(), err error) {
-	if stop, err = tf.start(ctx, e, o, st); err != nil {
+// newServerWith is newServer with the allow-list and audit trail team
+// asks for, and the metrics, access log and traces tf asks for, the server
+// serving st's forwarded stdio sessions; stop ends the telemetry and
+// closes the audit trail.
+func newServerWith(ctx context.Context, e *env, st *serveState, o *server.Options, withWeb bool, tf *telemetryFlags, team *teamFlags) (srv *server.Server, stop func(), err error) {
+	if err := team.apply(e, o, st, libraryName(st.name, st.path)); err != nil {
+		team.close()
 		return nil, nil, err
 	}
+	stopTel, err := tf.start(ctx, e, o, st)
+	if err != nil {
+		team.close()
+		return nil, nil, err
+	}
+	stop = func() { stopTel(); team.close() }
 	if srv, err = newServer(e, st, o, withWeb); err != nil {
 		stop()
 		return nil, nil, err
@@ -87,15 +95,16 @@ func newServerWith(ctx context.Context, e *env, st *serveState, o *server.Option
 	return srv, stop, nil
 }
 
-// chainObserve returns an observer telling a then b, each when set.
-func chainObserve(a, b func(server.Call)) func(server.Call) {
+// chainObserve returns a hook (an observer, an access hook) telling a then
+// b, each when set.
+func chainObserve[T any](a, b func(T)) func(T) {
 	switch {
 	case a == nil:
 		return b
 	case b == nil:
 		return a
 	}
-	return func(c server.Call) { a(c); b(c) }
+	return func(v T) { a(v); b(v) }
 }
 
 // sizes reads the served library's sizes for a scrape, without loading a

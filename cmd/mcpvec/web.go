@@ -79,6 +79,7 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 		wo.MCPPath = o.Mount + "/" + o.SecretPath + "/mcp"
 	}
 	st.web.join(&wo, o.Mount)
+	wo.Removed = st.auditRemoval
 	if st.db != nil { // uploads and sync roots live beside a library file
 		wo.Ingest, wo.Resync = uploadIngest(e, st), resync(e, st)
 		wo.UploadDir = uploadDir(st) // received there, then renamed in place
@@ -92,6 +93,7 @@ func newWeb(e *env, st *serveState, o *server.Options) (*webSetup, error) {
 	}); ok { // *oauth.Server, or one library's *oauth.Resource
 		wo.CheckOwner = a.VerifyOwner
 	}
+	teamWeb(&wo, st, o)
 	h, err := web.New(wo)
 	if err != nil {
 		return nil, fmt.Errorf("web interface: %w", err)
@@ -182,6 +184,7 @@ func uploadIngest(e *env, st *serveState) func(ctx context.Context, files []web.
 			out[i] = web.UploadOutcome(st.db, sv.Name, sv.Path, ids[i], before[i], why)
 			out[i].Note = sv.Note
 		}
+		st.auditUploads(ctx, out)
 		return out, nil
 	}
 }

@@ -106,6 +106,14 @@
 // records than that and no segment, LoadStats.Rewrite asks the caller to
 // Save, which upgrades them.
 //
+// PrewriteSegment writes a segment's chunks ahead of the Save that would
+// write it, a few MiB a transaction the caller commits, so that no one
+// transaction holds the whole segment (bbolt keeps every value put until
+// the commit, then copies them into page buffers: twice the segment in
+// memory); meanwhile the manifest reads as damaged, so a Load tokenises
+// rather than mix two segments (persist_steps.go). SavePlan tells a caller
+// whether a Save writes a segment or records only.
+//
 // Load reads the dictionary chain, the segment and the records (copied,
 // term strings untouched), then walks the passages (the source of truth):
 // a record overrides the segment's row for its id; a passage with neither,
@@ -137,7 +145,8 @@
 //
 // Persistence, files persist_*: persist.go (Save and Load), persist_record.go
 // (per-passage records and dictionary chunks), persist_segment.go (the
-// segment), persist_inplace.go (reading it in place).
+// segment), persist_inplace.go (reading it in place), persist_steps.go
+// (writing it in steps) and persist_plan.go (what a Save will write).
 //
 // # Caveats
 //

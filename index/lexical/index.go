@@ -95,6 +95,7 @@ type Index struct {
 	seen       []bool                   // Load: segment slots whose passage exists
 	inPlace    [][]byte                 // the KV's values read in place (persist_inplace.go)
 	gen        uint64                   // changes made (lock), for Detach
+	pre        *prewritten              // a segment written ahead of Save (persist_steps.go)
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

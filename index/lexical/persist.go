@@ -180,6 +180,9 @@ func (ix *Index) saveDocsLocked(kv index.KV) error {
 // with a new segment of all live passages. A segment's slots are all live,
 // so deleted slots are compacted away first.
 func (ix *Index) saveSegmentLocked(kv index.KV) error {
+	if done, err := ix.savePrewrittenLocked(kv); done {
+		return err
+	}
 	if len(ix.docs) != ix.alive {
 		ix.compactLocked()
 	}

@@ -151,7 +151,7 @@ func compareGen(a, b uint64) int {
 // gen: no write came after the deferred load's transaction (a reindex,
 // which replaces the persisted graph, is such a write).
 func (l *Backend) saveUnchanged(gen uint64) error {
-	return l.updateIndexes(func(tx *store.Tx) error {
+	return l.updateIndexes(-1, func(tx *store.Tx) error {
 		if now, ok := tx.Generation(); !ok || now != gen {
 			return nil
 		}

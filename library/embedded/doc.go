@@ -58,10 +58,19 @@
 //     mode, so a server of such a library loads it only when a web search
 //     in another mode, a write or a count needs it.
 //   - The BM25 index reads its segment in place, in the file's pages, from
-//     a read transaction Open keeps (store.DB.Pin): no copy at open. The
-//     first write to the store (any: an ingest, a sign-in's token) makes it
-//     copy them first (lexical.Index.Detach), as a load used to; Close makes
-//     it let them go (Unload: searches after Close find nothing).
+//     a read transaction Open keeps (store.DB.Pin): no copy at open. A
+//     write that fits in the room left in the file's memory map (a
+//     sign-in's token, a removal, a small ingest, and the Save of their
+//     records and tombstones: store.DB.UpdateSized, saveSize) keeps it
+//     reading there; a larger write, or a Save that writes a new segment,
+//     makes it copy them first (lexical.Index.Detach), as a load used to.
+//     Close makes it let them go (Unload: searches after Close find
+//     nothing).
+//   - A Save that writes a new BM25 segment writes its chunks first, in
+//     transactions of their own (lexical.Index.PrewriteSegment), and then
+//     its manifest with the vector index and the generation: one
+//     transaction holding the whole segment held it twice in memory at
+//     its commit.
 //   - A Save (or Fold, or the end of a write session) with nothing to save
 //     (neither index has unsaved changes, lexical.Index.Unsaved and
 //     index.Index.Unsaved, and the generation recorded is the indexes')

@@ -71,3 +71,11 @@ func CountReadBacks() (count func() int64) {
 	readBack = func() { n.Add(1) }
 	return func() int64 { readBack = nil; return n.Load() }
 }
+
+// SetPrewrite makes a Save write a new BM25 segment ahead of its
+// transaction, in steps (on, the default), or inside it; restore undoes it.
+func SetPrewrite(on bool) (restore func()) {
+	old := noPrewrite
+	noPrewrite = !on
+	return func() { noPrewrite = old }
+}

@@ -277,5 +277,18 @@ func vecFilter(f *library.Filter) vector.Filter {
 	return f
 }
 
-// DocumentsVersion counts the writes applied (library.DocumentsVersioner).
-func (l *Backend) DocumentsVersion() uint64 { return l.docs.version() }
+// DocumentsVersion changes with every write (library.DocumentsVersioner):
+// it is the store's write generation, which every transaction that adds or
+// removes passages advances, whichever process or path committed it (a
+// forwarded import writes through the store alone), plus the writes this
+// backend applied, which also counts a move that replaced nothing. Both
+// only grow, so their sum changes when either does. It reads one record
+// in a short read transaction; on a store error it counts the applied
+// writes alone. It is safe for concurrent use.
+func (l *Backend) DocumentsVersion() uint64 {
+	v := l.docs.version()
+	if t, ok, err := l.db.Totals(); err == nil && ok {
+		v += t.Generation
+	}
+	return v
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/index/vector"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -21,7 +22,11 @@ func (l *Backend) Save(ctx context.Context) error {
 	if same, err := l.unchanged(vec, l.mark.value()); err != nil || same {
 		return err
 	}
-	return l.updateIndexes(func(tx *store.Tx) error {
+	if err := l.prewriteSegment(); err != nil {
+		l.mark.lose()
+		return err
+	}
+	return l.updateIndexes(l.saveSize(), func(tx *store.Tx) error {
 		gen := l.mark.value()
 		if err := l.saveIndexes(tx, vec); err != nil {
 			return err
@@ -51,10 +56,77 @@ func (l *Backend) unchanged(vec *vector.Index, gen uint64) (bool, error) {
 // indexes wrote into it (a full disk at commit).
 var failIndexSave func() error
 
-// updateIndexes runs fn, which saves indexes, in a write transaction; when
-// the transaction fails the saved generation is lost for good (genMark).
-func (l *Backend) updateIndexes(fn func(tx *store.Tx) error) error {
-	err := l.db.Update(func(tx *store.Tx) error {
+// prewriteSegment writes the new BM25 segment a Save is about to write, if
+// any, in transactions of its own (lexical.Index.PrewriteSegment), so that
+// the Save's transaction holds its manifest and not the whole segment. The
+// index first stops reading the old segment in place (its pin would be
+// evicted by these writes, from inside the index's lock). Errors are the
+// store's.
+func (l *Backend) prewriteSegment() error {
+	if _, segment := l.lex.SavePlan(); !segment || noPrewrite {
+		return nil
+	}
+	l.releasePin()
+	err := l.lex.PrewriteSegment(func(write func(kv index.KV) error) error {
+		return l.db.Update(func(tx *store.Tx) error {
+			kv, err := tx.Aux(AuxLexical)
+			if err != nil {
+				return err
+			}
+			return write(kv)
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("save lexical index: %w", err)
+	}
+	return nil
+}
+
+// noPrewrite, set by tests, makes a Save write a new segment in its own
+// transaction, as before PrewriteSegment (to measure the difference).
+var noPrewrite bool
+
+// releasePin makes the BM25 index copy what it reads in place and ends the
+// read transaction that kept it (pinLexicalIndex); nothing when it reads
+// nothing in place. Release is idempotent, and the store no longer evicts
+// a released pin.
+func (l *Backend) releasePin() {
+	if l.pin == nil {
+		return
+	}
+	l.lex.Detach()
+	l.pin.Release()
+}
+
+// recordSize is what a Save is taken to write per passage added or
+// removed, for saveSize: its lexical record, its vector's codes and the
+// graph nodes relinked around it (tens of a few hundred bytes each).
+const recordSize = 16 << 10
+
+// saveSize is how many bytes a Save is taken to write, -1 when it may be
+// large: a new BM25 segment. A Save of records only keeps the BM25 index
+// reading its segment in place (store.DB.UpdateSized): a removal, or a
+// small ingest, then adds tombstones and records beside the segment
+// instead of copying it out. (A vector index saved whole, after a repair,
+// is larger than this says: its write evicts the pins once it has waited
+// for a remap, store.smallWriteWait.)
+func (l *Backend) saveSize() int64 {
+	records, segment := l.lex.SavePlan()
+	if segment {
+		return -1
+	}
+	return int64(records) * recordSize
+}
+
+// updateIndexes runs fn, which saves indexes, in a write transaction of
+// about size bytes (-1: maybe large, store.DB.Update); when the
+// transaction fails the saved generation is lost for good (genMark).
+func (l *Backend) updateIndexes(size int64, fn func(tx *store.Tx) error) error {
+	update := l.db.Update
+	if size >= 0 {
+		update = func(fn func(tx *store.Tx) error) error { return l.db.UpdateSized(size, fn) }
+	}
+	err := update(func(tx *store.Tx) error {
 		if err := fn(tx); err != nil {
 			return err
 		}

@@ -10,15 +10,16 @@ import (
 const formLimit = 64 << 10
 
 // admit decides, from the headers and the cookie alone, whether a POST's
-// body may be read at all: when sign-in is required, only the sign-in form
-// is read from a visitor who has not signed in; a form body is capped at
+// body may be read at all (mayPost): when sign-in is required, only the
+// sign-in form is read from a visitor who has not signed in, and no
+// upload or removal from a person without the write right; a form body is capped at
 // formLimit and its CSRF token checked here; an upload is capped at
 // MaxUpload and checks its CSRF token itself, before any file (upload).
 // A refused request's body is left unread and its connection closed. It
 // reports whether the request goes on.
 func (h *Handler) admit(w http.ResponseWriter, r *http.Request, sess *session) bool {
-	if r.URL.Path != "/ui/signin" && h.opts.Exposed && !sess.isOwner() {
-		return refuse(w, http.StatusForbidden, "forbidden: sign in first")
+	if !h.mayPost(r, sess) {
+		return refuse(w, http.StatusForbidden, "forbidden: sign in first, with the right to do this")
 	}
 	limit := int64(formLimit)
 	if r.URL.Path == "/ui/upload" {

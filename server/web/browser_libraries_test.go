@@ -77,6 +77,12 @@ func serveGroup(t *testing.T, libs []groupLibrary) string {
 
 // groupLive opens a new library file holding l's one document.
 func groupLive(t *testing.T, l groupLibrary, log *slog.Logger) *library.Live {
+	live, _, _ := groupStore(t, l, log)
+	return live
+}
+
+// groupStore is groupLive with the library's store and ingest pipeline.
+func groupStore(t *testing.T, l groupLibrary, log *slog.Logger) (*library.Live, *store.DB, ingestFunc) {
 	dir := t.TempDir()
 	db, err := store.Open(filepath.Join(dir, l.name+".db"), &store.Options{NoSync: true})
 	if err != nil {
@@ -94,10 +100,11 @@ func groupLive(t *testing.T, l groupLibrary, log *slog.Logger) *library.Live {
 	live := library.NewLive(lib)
 	doc := filepath.Join(dir, l.file)
 	os.WriteFile(doc, []byte(l.text), 0o600)
-	if _, err := ingester(t, emb, live)(context.Background(), []string{doc}); err != nil {
+	ing := ingester(t, emb, live)
+	if _, err := ing(context.Background(), []string{doc}); err != nil {
 		t.Fatal(err)
 	}
-	return live
+	return live, db, ing
 }
 
 // TestBrowserLibrarySwitcher: on a server of two libraries, one sign-in

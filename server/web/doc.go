@@ -13,8 +13,11 @@
 //	GET  /ui/add             upload form;  POST /ui/upload (what became of
 //	                         each file: Upload), POST /ui/delete
 //	GET  /ui/connect         URLs and snippets; POST /ui/connect/test
-//	GET  /ui/activity        recent MCP tool calls (Activity)
+//	GET  /ui/activity        recent MCP tool calls (Activity) and the audit
+//	                         trail (AuditLog): a person sees their own
 //	GET  /ui/signin          POST /ui/signin, POST /ui/signout
+//	GET  /ui/signin/start    off to the OpenID provider (Options.SignIn);
+//	                         it sends the browser back to CallbackPath
 //	GET  /ui/static/<file>   CSS, the small progressive script, the icon
 //
 // It reads through the live library (the one query path) and writes through
@@ -42,24 +45,36 @@
 //     minute, 100 a minute in all); past them a passphrase gets 429, but
 //     the right token is always let in (it is no easier to guess here than
 //     on /mcp).
+//   - People: with Options.SignIn, the sign-in page also offers "Sign in
+//     with <provider>". The state is signed with a binding cookie of the
+//     browser that started (SameSite=Lax, 10 minutes) and the nonce and
+//     PKCE verifier are derived from both, so nothing is stored until a
+//     sign-in succeeds; a state is good for one sign-in. A person gets a
+//     session only if Options.Policy lets them read some library here.
+//     Every page asks Policy on every request (an edit of the allow-list
+//     applies at once): read for the library, search and document pages
+//     (403 otherwise), write for Add, uploads, removals and syncs (their
+//     controls are not shown without it, and a POST is refused before its
+//     body is read); Connect is the owner's. The switcher lists only the
+//     libraries a person may read. The callback answers with a page that
+//     moves on by itself, as the session cookie (SameSite=Strict) is not
+//     sent on a redirect that the provider's cross-site one started.
 //   - Nothing of a POST's body is read before the session is known to be
 //     allowed (admit): a visitor who has not signed in gets 403 from the
 //     cookie alone and the connection is closed, the body unread; only the
 //     sign-in form (64 KiB at most) is read from anonymous visitors. Every
 //     body has a read deadline (Options.BodyTimeout, 30 s); an upload, once
 //     its CSRF token checked, gets BodyTimeout plus its length at 128 KiB/s.
-//
-// //   - Responses carry a strict Content-Security-Policy (default-src 'self',
-//
-//	  no inline script or style), Referrer-Policy: no-referrer, nosniff and
-//	  frame-ancestors 'none', so neither the secret path nor a token leaves
-//	  the origin.
-//	- Upload bodies are capped at Options.MaxUpload, other forms at 64 KiB.
-//	  Uploads are streamed part by part into Options.UploadDir (never held
-//	  in memory), at most 1,000 files each, 2 at once per client and 4 in
-//	  all; SaveUploads then places them without replacing anything ("name
-//	  (2).ext" beside a different file of the same name).
-//	- The connection test calls the MCP endpoint over the connection's own
-//	  local address (loopback HTTP), with the static token when there is
-//	  one; with OAuth alone it reports that the endpoint wants a token.
+//   - Responses carry a strict Content-Security-Policy (default-src 'self',
+//     no inline script or style), Referrer-Policy: no-referrer, nosniff and
+//     frame-ancestors 'none', so neither the secret path nor a token leaves
+//     the origin.
+//   - Upload bodies are capped at Options.MaxUpload, other forms at 64 KiB.
+//     Uploads are streamed part by part into Options.UploadDir (never held
+//     in memory), at most 1,000 files each, 2 at once per client and 4 in
+//     all; SaveUploads then places them without replacing anything ("name
+//     (2).ext" beside a different file of the same name).
+//   - The connection test calls the MCP endpoint over the connection's own
+//     local address (loopback HTTP), with the static token when there is
+//     one; with OAuth alone it reports that the endpoint wants a token.
 package web

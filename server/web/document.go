@@ -47,7 +47,7 @@ func (h *Handler) documentPage(w http.ResponseWriter, r *http.Request) {
 		h.message(w, r, http.StatusInternalServerError, "Library error", "The document could not be read; see the server log.")
 		return
 	}
-	d := documentData{Doc: h.row(r, doc), Paged: len(doc.PageStarts) > 0, Passages: chunks, CanWrite: h.opts.Ingest != nil}
+	d := documentData{Doc: h.row(r, doc), Paged: len(doc.PageStarts) > 0, Passages: chunks, CanWrite: h.canWrite(r)}
 	d.Pages, d.Unit = h.pageViews(r, doc, chunks)
 	if p := r.URL.Query().Get("page"); p != "" {
 		n, _ := strconv.Atoi(p)

@@ -50,33 +50,31 @@ var sorts = map[string]func(a, b docRow) int{
 }
 
 func (h *Handler) libraryPage(w http.ResponseWriter, r *http.Request) {
-	docs, err := h.opts.Library.Current().Documents(r.Context())
+	docs, err := h.opts.Library.Current().Listing(r.Context())
 	if err != nil {
 		h.log.Error("web: list documents", "err", err)
 		h.message(w, r, http.StatusInternalServerError, "Library error", "The library could not be read; see the server log.")
 		return
 	}
 	q := r.URL.Query()
-	d := libraryData{Q: q.Get("q"), Type: q.Get("type"), Sort: q.Get("sort"), Dir: q.Get("dir"), CanWrite: h.opts.Ingest != nil}
+	d := libraryData{Q: q.Get("q"), Type: q.Get("type"), Sort: q.Get("sort"), Dir: q.Get("dir"), CanWrite: h.canWrite(r)}
 	if sorts[d.Sort] == nil {
 		d.Sort = "title"
 	}
 	if d.Dir != "desc" {
 		d.Dir = "asc"
 	}
-	d.Docs, d.Types = h.rows(r, docs, &d)
-	slices.SortStableFunc(d.Docs, func(a, b docRow) int {
-		if d.Dir == "desc" {
-			return sorts[d.Sort](b, a)
-		}
-		return sorts[d.Sort](a, b)
-	})
+	l := h.lists.get(docs, listKey{d.Q, d.Type, d.Sort, d.Dir}, func() *listing { return d.list(docs) })
+	d.Docs, d.Types, d.Documents, d.Passages, d.Pages, d.Bytes = l.rows, l.types, l.documents, l.passages, l.pages, l.bytes
 	d.Shown = len(d.Docs)
 	d.paginate(r, h.opts.Base)
 	for i := range d.Docs {
 		h.cite(r, &d.Docs[i])
 	}
 	h.describe(r.Context(), &d)
+	if !sessionOf(r).person.IsZero() {
+		d.Path = "" // where the file lives on the server is the owner's business
+	}
 	h.render(w, r, http.StatusOK, "library", "Library", d)
 }
 
@@ -95,7 +93,7 @@ func (d *libraryData) paginate(r *http.Request, base string) {
 	d.Page = min(max(p, 1), d.PageCount)
 	lo := (d.Page - 1) * libraryPageSize
 	hi := min(lo+libraryPageSize, d.Shown)
-	d.Docs, d.From, d.To = d.Docs[lo:hi], lo+1, hi
+	d.Docs, d.From, d.To = slices.Clone(d.Docs[lo:hi]), lo+1, hi // the rows are shared (listCache)
 	link := func(page int) string {
 		q.Set("page", strconv.Itoa(page))
 		return base + "/?" + q.Encode()
@@ -108,16 +106,17 @@ func (d *libraryData) paginate(r *http.Request, base string) {
 	}
 }
 
-// rows filters docs by the query and type, counting totals over all docs.
-func (h *Handler) rows(r *http.Request, docs []*store.Document, d *libraryData) ([]docRow, []string) {
-	var out []docRow
+// list filters docs by d's query and type and sorts the rows by its
+// order, counting totals over all docs.
+func (d *libraryData) list(docs []*store.Document) *listing {
+	l := &listing{}
 	types := map[string]bool{}
 	needle := strings.ToLower(strings.TrimSpace(d.Q))
 	for _, doc := range docs {
-		d.Documents++
-		d.Passages += len(doc.Chunks)
-		d.Pages += doc.Pages
-		d.Bytes += doc.Size
+		l.documents++
+		l.passages += len(doc.Chunks)
+		l.pages += doc.Pages
+		l.bytes += doc.Size
 		types[doc.MediaType] = true
 		if d.Type != "" && doc.MediaType != d.Type {
 			continue
@@ -125,14 +124,20 @@ func (h *Handler) rows(r *http.Request, docs []*store.Document, d *libraryData) 
 		if needle != "" && !strings.Contains(strings.ToLower(doc.Title+" "+doc.SourcePath+" "+doc.ID), needle) {
 			continue
 		}
-		out = append(out, rowOf(doc))
+		l.rows = append(l.rows, rowOf(doc))
 	}
-	list := make([]string, 0, len(types))
+	l.types = make([]string, 0, len(types))
 	for t := range types {
-		list = append(list, t)
+		l.types = append(l.types, t)
 	}
-	slices.SortFunc(list, func(a, b string) int { return cmp.Compare(kindOf(a), kindOf(b)) }) // as the page names them
-	return out, list
+	slices.SortFunc(l.types, func(a, b string) int { return cmp.Compare(kindOf(a), kindOf(b)) }) // as the page names them
+	slices.SortStableFunc(l.rows, func(a, b docRow) int {
+		if d.Dir == "desc" {
+			return sorts[d.Sort](b, a)
+		}
+		return sorts[d.Sort](a, b)
+	})
+	return l
 }
 
 func (h *Handler) row(r *http.Request, doc *store.Document) docRow {

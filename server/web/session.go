@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpvec/mcpvec/server/identity"
 )
 
 const (
@@ -18,22 +20,29 @@ const (
 	sessionTTL = 12 * time.Hour
 )
 
-// maxSess caps signed-in sessions; only a right passphrase or token makes
-// one, so no anonymous flood can fill the table. A variable for tests.
+// maxSess caps signed-in sessions; only a right passphrase or token, or a
+// sign-in at the OpenID provider, makes one, so no anonymous flood can
+// fill the table. A variable for tests.
 var maxSess = 10000
 
 type sessionKey struct{}
 
 // session is one browser's state; it does not change once made (signing
 // in or out replaces it). An anonymous session is kept nowhere on the
-// server: its cookie carries its own signature (see sessions).
+// server: its cookie carries its own signature (see sessions). A signed-in
+// session is the owner's, or a person's whom the OpenID provider signed in
+// (whose rights Options.Policy decides on every request).
 type session struct {
 	id, csrf string
 	owner    bool
+	person   identity.Person
 	expires  time.Time
 }
 
 func (s *session) isOwner() bool { return s.owner }
+
+// signedIn reports whether s is the owner's or a person's.
+func (s *session) signedIn() bool { return s.owner || !s.person.IsZero() }
 
 func (s *session) validCSRF(got string) bool {
 	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(s.csrf)) == 1
@@ -54,10 +63,12 @@ type sessions struct {
 
 	mu    sync.Mutex
 	owner map[string]*session
+	// used holds the states of completed provider sign-ins (oidcsignin.go).
+	used map[string]time.Time
 }
 
 func newSessions() *sessions {
-	return &sessions{key: []byte(randomToken()), owner: map[string]*session{}}
+	return &sessions{key: []byte(randomToken()), owner: map[string]*session{}, used: map[string]time.Time{}}
 }
 
 func randomToken() string {
@@ -119,15 +130,16 @@ func (ss *sessions) anonymous(now time.Time) *session {
 	return &session{id: id, csrf: ss.mac("csrf", id), expires: now.Add(sessionTTL)}
 }
 
-// rotate replaces s with a fresh owner (or anonymous) session, so a
-// session id fixed before sign-in is worthless after it.
-func (ss *sessions) rotate(w http.ResponseWriter, r *http.Request, s *session, owner bool) {
+// rotate replaces s with a fresh owner session (owner), a person's (p
+// not zero) or an anonymous one, so a session id fixed before sign-in is
+// worthless after it.
+func (ss *sessions) rotate(w http.ResponseWriter, r *http.Request, s *session, owner bool, p identity.Person) {
 	now := time.Now()
 	ss.mu.Lock()
 	delete(ss.owner, s.id)
 	ns := ss.anonymous(now)
-	if owner {
-		ns = &session{id: randomToken(), csrf: randomToken(), owner: true, expires: now.Add(sessionTTL)}
+	if owner || !p.IsZero() {
+		ns = &session{id: randomToken(), csrf: randomToken(), owner: owner, person: p, expires: now.Add(sessionTTL)}
 		if len(ss.owner) >= maxSess {
 			ss.pruneLocked(now)
 		}

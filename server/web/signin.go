@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpvec/mcpvec/server/identity"
 	"github.com/mcpvec/mcpvec/server/internal/client"
 	"github.com/mcpvec/mcpvec/server/oauth"
 )
@@ -63,28 +65,16 @@ func recent(ts []time.Time, cut time.Time) []time.Time {
 	return ts[i:]
 }
 
-// owner protects a page: when sign-in is required, a visitor without an
-// owner session is sent to the sign-in page (GET) or refused (POST).
-func (h *Handler) owner(next http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if !h.opts.Exposed || sessionOf(r).isOwner() {
-			next(w, r)
-			return
-		}
-		if r.Method != http.MethodGet {
-			http.Error(w, "forbidden: sign in first", http.StatusForbidden)
-			return
-		}
-		http.Redirect(w, r, h.opts.Base+"/ui/signin", http.StatusSeeOther)
-	}
-}
-
 func (h *Handler) signinPage(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, "signin", "Sign in", h.signinData(""))
 }
 
 func (h *Handler) signinData(msg string) map[string]any {
-	return map[string]any{"Error": msg, "Passphrase": h.opts.CheckOwner != nil, "Token": h.opts.Token != ""}
+	provider := ""
+	if h.opts.SignIn != nil {
+		provider = cmp.Or(h.opts.SignInName, "your organisation")
+	}
+	return map[string]any{"Error": msg, "Passphrase": h.opts.CheckOwner != nil, "Token": h.opts.Token != "", "Provider": provider}
 }
 
 // signin checks the token, then the passphrase; wrong guesses count
@@ -108,7 +98,7 @@ func (h *Handler) signin(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	h.sessions.rotate(w, r, sessionOf(r), true)
+	h.sessions.rotate(w, r, sessionOf(r), true, identity.Person{})
 	http.Redirect(w, r, h.opts.Base+"/", http.StatusSeeOther)
 }
 
@@ -131,6 +121,6 @@ func (h *Handler) checkPassphrase(r *http.Request, secret string) error {
 }
 
 func (h *Handler) signout(w http.ResponseWriter, r *http.Request) {
-	h.sessions.rotate(w, r, sessionOf(r), false)
+	h.sessions.rotate(w, r, sessionOf(r), false, identity.Person{})
 	http.Redirect(w, r, h.opts.Base+"/ui/signin", http.StatusSeeOther)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpvec/mcpvec/library"
+	"github.com/mcpvec/mcpvec/server/identity"
 	"github.com/mcpvec/mcpvec/server/internal/client"
 )
 
@@ -46,6 +47,11 @@ type Options struct {
 	// of them into Library and returns a one-line summary; nil hides them.
 	Roots  func() ([]string, error)
 	Resync func(ctx context.Context, root string) (string, error)
+	// Removed, when set, is told of each document removed through the
+	// page (for the audit trail), with the request's context and how many
+	// passages went. That context, and Ingest's, carries the person who
+	// signed in at the provider (identity.FromContext), none for the owner.
+	Removed func(ctx context.Context, id string, passages int)
 	// ReadOnly turns off uploads and deletes (a read-only library).
 	ReadOnly bool
 	// MCPPath is the path of the streamable HTTP endpoint ("/mcp", or under
@@ -99,6 +105,39 @@ type Options struct {
 	// Share, when set, is another library's Handler of the same server
 	// whose sessions this one uses: one sign-in opens every library.
 	Share *Handler
+	// SignIn, when set, is the team's OpenID provider: the sign-in page
+	// offers "Sign in with SignInName" beside the owner's passphrase, and
+	// its redirect URI is PublicURL (else the request's origin) plus
+	// CallbackPath. With a Share, the shared Handler's own SignIn answers
+	// the callback.
+	SignIn     SignIn
+	SignInName string
+	// Policy decides what a person the provider signed in may do in the
+	// library called Name (and which libraries of Libraries the switcher
+	// lists); nil allows a person nothing. The owner holds every right.
+	Policy identity.Policy
+	Name   string
+	// Audit, when set, is the audit trail the activity page shows: a
+	// person their own entries, the owner everyone's (?user= filters).
+	Audit AuditLog
+}
+
+// CallbackPath is where the OpenID provider sends a person back, on the
+// server's root whichever library they signed in from: register
+// PUBLIC_URL + CallbackPath as the client's redirect URI.
+const CallbackPath = "/ui/signin/callback"
+
+// SignIn is an OpenID provider as the web page uses it (server/oidc's
+// relying party fits). Implementations must be safe for concurrent use.
+type SignIn interface {
+	// AuthURL is where to send the browser to sign in: the provider's
+	// authorization endpoint with state, the nonce the ID token must
+	// carry, the PKCE challenge of verifier and redirectURI.
+	AuthURL(state, nonce, verifier, redirectURI string) string
+	// Exchange redeems the code the provider sent back for the person it
+	// signed in, checking the ID token (signature, issuer, audience,
+	// expiry, nonce); any error means nobody is signed in.
+	Exchange(ctx context.Context, code, verifier, nonce, redirectURI string) (identity.Person, error)
 }
 
 // LibraryLink is one library of a server: its name, its pages' Base, its
@@ -117,6 +156,7 @@ type Handler struct {
 	sessions *sessions
 	limiter  *limiter
 	uploads  *client.Gate
+	lists    listCache // the library page's rows (listcache.go)
 }
 
 // New builds a Handler; it returns an error wrapping ErrBadOption when
@@ -175,17 +215,20 @@ func (h *Handler) routes() {
 	m.Handle("GET /ui/static/", http.StripPrefix("/ui/static/", http.FileServerFS(static)))
 	m.HandleFunc("GET /ui/signin", h.signinPage)
 	m.HandleFunc("POST /ui/signin", h.signin)
-	m.HandleFunc("POST /ui/signout", h.owner(h.signout))
-	m.HandleFunc("GET /{$}", h.owner(h.libraryPage))
-	m.HandleFunc("GET /ui/doc/{id}", h.owner(h.documentPage))
-	m.HandleFunc("GET /ui/search", h.owner(h.searchPage))
-	m.HandleFunc("GET /ui/add", h.owner(h.addPage))
-	m.HandleFunc("POST /ui/upload", h.owner(h.upload))
-	m.HandleFunc("POST /ui/delete", h.owner(h.delete))
-	m.HandleFunc("POST /ui/resync", h.owner(h.resync))
+	m.HandleFunc("GET /ui/signin/start", h.signinStart)
+	m.HandleFunc("GET /ui/signin/callback", h.signinCallback)
+	m.HandleFunc("POST /ui/signout", h.signedIn(h.signout))
+	read, write := h.readPage, h.writePage
+	m.HandleFunc("GET /{$}", read(h.libraryPage))
+	m.HandleFunc("GET /ui/doc/{id}", read(h.documentPage))
+	m.HandleFunc("GET /ui/search", read(h.searchPage))
+	m.HandleFunc("GET /ui/add", write(h.addPage))
+	m.HandleFunc("POST /ui/upload", write(h.upload))
+	m.HandleFunc("POST /ui/delete", write(h.delete))
+	m.HandleFunc("POST /ui/resync", write(h.resync))
 	m.HandleFunc("GET /ui/connect", h.owner(h.connectPage))
 	m.HandleFunc("POST /ui/connect/test", h.owner(h.connectTest))
-	m.HandleFunc("GET /ui/activity", h.owner(h.activityPage))
+	m.HandleFunc("GET /ui/activity", h.signedIn(h.activityPage))
 	h.mux = m
 }
 
@@ -199,7 +242,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("X-Frame-Options", "DENY")
 	sess := h.sessions.get(w, r)
-	r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess))
+	ctx := context.WithValue(r.Context(), sessionKey{}, sess)
+	if !sess.person.IsZero() { // who uploads and removes, for Ingest and Removed (the audit trail)
+		ctx = identity.NewContext(ctx, sess.person)
+	}
+	r = r.WithContext(ctx)
 	if r.Method == http.MethodPost {
 		// Lifted once the body is read (admit, receive): left on, it would
 		// cancel a long answer (net/http's background read times out).
@@ -216,9 +263,16 @@ type page struct {
 	Title   string
 	Nav     string
 	CSRF    string
-	Owner   bool // signed in, or not exposed
+	Owner   bool // signed in (the owner or a person), or not exposed
 	Exposed bool
 	Data    any
+	// IsOwner: the owner's pages (Connect); Write: the Add page; User:
+	// the person signed in ("" for the owner).
+	IsOwner, Write bool
+	User           string
+	// Refresh, when set, sends the browser on to this path of the site
+	// (a meta refresh: see signinCallback).
+	Refresh string
 	// Libraries is the switcher (nil with one library); Base is this one's.
 	Libraries []LibraryLink
 	Base      string
@@ -226,9 +280,16 @@ type page struct {
 
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name, title string, data any) {
 	sess := sessionOf(r)
-	p := page{Title: title, Nav: name, CSRF: sess.csrf, Owner: !h.opts.Exposed || sess.isOwner(), Exposed: h.opts.Exposed, Data: data, Base: h.opts.Base}
-	if len(h.opts.Libraries) > 1 {
-		p.Libraries = h.opts.Libraries
+	p := page{Title: title, Nav: name, CSRF: sess.csrf, Owner: !h.opts.Exposed || sess.signedIn(), Exposed: h.opts.Exposed, Data: data, Base: h.opts.Base,
+		IsOwner: !h.opts.Exposed || sess.isOwner(), Write: h.may(r, identity.Write), User: sess.person.Label()}
+	if sess.person.IsZero() {
+		p.User = ""
+	}
+	if libs := h.visible(r); len(libs) > 1 {
+		p.Libraries = libs
+	}
+	if m, ok := data.(messageData); ok {
+		p.Refresh = m.Refresh
 	}
 	var buf bytes.Buffer
 	if err := h.pages[name].ExecuteTemplate(&buf, "layout", p); err != nil {
@@ -242,7 +303,11 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 	w.Write(buf.Bytes())
 }
 
+// messageData is the message page's: a heading, a sentence and, when
+// Refresh is set, where the browser goes next.
+type messageData struct{ Heading, Text, Refresh string }
+
 // message renders a short page with a heading and a sentence.
 func (h *Handler) message(w http.ResponseWriter, r *http.Request, status int, title, text string) {
-	h.render(w, r, status, "message", title, map[string]string{"Heading": title, "Text": text})
+	h.render(w, r, status, "message", title, messageData{Heading: title, Text: text})
 }

@@ -65,6 +65,9 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err == nil:
 		h.log.Info("web: removed document", "id", id, "passages", n)
+		if h.opts.Removed != nil {
+			h.opts.Removed(r.Context(), id, n)
+		}
 		http.Redirect(w, r, h.opts.Base+"/?removed="+url.QueryEscape(id), http.StatusSeeOther)
 	case errors.Is(err, library.ErrNotFound):
 		h.message(w, r, http.StatusNotFound, "Not found", "No document has that id.")
