@@ -31,7 +31,7 @@ out=$(cd "$out" && pwd)
 mapfile -t pins < <(awk -v t="$tier" '!/^#/ && NF == 3 && $1 <= t { print $2 "=" $3 }' "$list")
 mapfile -t texts < <(awk -v t="$tier" '!/^#/ && NF == 3 && $1 >= 1 && $1 <= t { print $2 }' "$list")
 if [ "${INSTALL:-1}" != 0 ]; then
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${pins[@]}" >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-remove --no-install-recommends "${pins[@]}" >&2
 fi
 
 # The versions: a package installed at another version than its pin is

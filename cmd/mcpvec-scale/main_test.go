@@ -149,3 +149,23 @@ func (w testOutput) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimRight(string(p), "\n"))
 	return len(p), nil
 }
+
+// TestCorpusOnly: -corpus-only writes the files run would ingest, and
+// nothing else (no binary, no library).
+func TestCorpusOnly(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(shared, "eval", "scifact", "corpus.jsonl")); err != nil {
+		t.Skipf("SciFact is not at %s: %v", shared, err)
+	}
+	dir := t.TempDir()
+	c, err := parseFlags([]string{"-shared", shared, "-passages", "40", "-corpus-only", dir}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := corpusOnly(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.md"))
+	if got, want := len(files), 10; got != want {
+		t.Errorf("%d files, want %d (40 passages at %v a file)", got, want, passagesPerFile)
+	}
+}

@@ -54,8 +54,10 @@ public class Anchor {
             for (int round = -1; round < rounds; round++) {
                 for (int i = 0; i < qs.size(); i++) {
                     long t0 = tm.getCurrentThreadCpuTime();
+                    // Lower case: the analyzer folds case anyway, and the
+                    // parser would read a word AND, OR or NOT as an operator.
                     String q = qs.get(i).trim();
-                    TopDocs td = q.isEmpty() ? null : s.search(qp.parse(QueryParser.escape(q)), 10);
+                    TopDocs td = q.isEmpty() ? null : s.search(qp.parse(QueryParser.escape(q.toLowerCase(Locale.ROOT))), 10);
                     long dt = tm.getCurrentThreadCpuTime() - t0;
                     if (round >= 0) t[i][round] = dt;
                     top[i] = td;
