@@ -70,7 +70,7 @@ func TestExitStatusEveryCommand(t *testing.T) {
 		{[]string{"rm", "--db", db}, 2, "Usage: mcpvec rm [flags] ID|PATH..."},
 		{[]string{"serve", "--db", db, "folder"}, 2, "Usage: mcpvec serve [flags] [--watch [FOLDER...]]"},
 		{[]string{"auth", "nosuch"}, 2, `mcpvec auth: unknown command "nosuch"`},
-		{[]string{"auth", "revoke", "--db", db}, 2, "Usage: mcpvec auth revoke [flags] ID|--all"},
+		{[]string{"auth", "revoke", "--db", db}, 2, "Usage: mcpvec auth revoke [flags] ID|--user WHO|--all"},
 		{[]string{"ls", "--help"}, 0, "Usage: mcpvec ls [flags] [PATH...]"},
 		{[]string{"search", "--db", missing, "cats"}, 1, "mcpvec: no library at DIR/missing.db yet: run `mcpvec ingest FILE...` first (or pass --db)"},
 		{[]string{"search", "--db", db, "--mode", "zzz", "x"}, 1, `mcpvec: unknown search mode "zzz" (want hybrid, lexical or vector)`},
