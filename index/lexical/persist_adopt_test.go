@@ -1,0 +1,73 @@
+package lexical
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/mcpvec/mcpvec/index/indextest"
+)
+
+// TestAdoptSegment: after a Save that wrote a segment, Adopt makes the
+// index read its passages' terms and lists in that segment (in place),
+// searches stay exactly those of a fresh index, and the next segment is
+// written from the bytes read in place and adopted again; an index with
+// changes since, records beside its segment or a KV not read in place
+// adopts nothing.
+func TestAdoptSegment(t *testing.T) {
+	for _, chunk := range []int{64, 1 << 20} {
+		t.Run(fmt.Sprint(chunk), func(t *testing.T) {
+			smallSegments(t, 16)
+			segChunkSize = chunk
+			texts, ix, kv := savedCorpus(t, 7, 400)
+			if ok, err := ix.Adopt(kv); ok || err != nil {
+				t.Fatalf("Adopt of a KV not read in place = %v, %v; want false", ok, err)
+			}
+			wantAdopt(t, ix, kv, indextest.NewKV(), texts, true)
+			churn(texts, ix, 3)
+			if ok, _ := ix.Adopt(InPlace(mappedKV{kv})); ok {
+				t.Fatal("Adopt with unsaved changes = true")
+			}
+			rng := rand.New(rand.NewPCG(9, 9))
+			for i := range 300 {
+				id := uint64(2000 + i)
+				texts[id] = randomText(rng, 5+rng.IntN(30))
+				ix.Add(id, texts[id])
+			}
+			old := kv.Clone()
+			if err := ix.Save(kv); err != nil { // a segment written from the one read in place
+				t.Fatal(err)
+			}
+			wantAdopt(t, ix, kv, old, texts, true)
+			ix.Add(9000, "one passage saved as a record beside the segment")
+			texts[9000] = "one passage saved as a record beside the segment"
+			if err := ix.Save(kv); err != nil {
+				t.Fatal(err)
+			}
+			wantAdopt(t, ix, kv, nil, texts, false)
+			saveReloads(t, ix, kv, texts)
+		})
+	}
+}
+
+// wantAdopt adopts kv's segment in place and checks the outcome: when
+// adopted, most terms and lists lie in kv's chunks and searches are those
+// of a fresh index of texts, also once old's segment (the one read in
+// place before) is overwritten.
+func wantAdopt(t *testing.T, ix *Index, kv, old *indextest.KV, texts map[uint64]string, want bool) {
+	t.Helper()
+	ok, err := ix.Adopt(InPlace(mappedKV{kv}))
+	if ok != want || err != nil {
+		t.Fatalf("Adopt = %v, %v; want %v", ok, err, want)
+	}
+	sameAsFresh(t, ix, texts)
+	if !want {
+		return
+	}
+	terms, lists := aliased(ix, kv)
+	if terms < len(texts)/5 || lists < len(ix.post)/5 || len(ix.InPlaceBytes()) == 0 {
+		t.Errorf("adopted: %d of %d passages' terms and %d of %d lists in place", terms, len(texts), lists, len(ix.post))
+	}
+	scribble(old) // the segment read before is no longer read
+	sameAsFresh(t, ix, texts)
+}
