@@ -57,7 +57,7 @@ func (ix *Index) Adopt(kv index.KV) (bool, error) {
 		ix.docs[s].terms = terms[s]
 	}
 	for t := range ix.post {
-		ix.post[t].data = data[t]
+		ix.post[t].data, ix.post[t].tail, ix.post[t].fixed = data[t], nil, true
 	}
 	ix.inPlace = append(streams[1].chunks, streams[2].chunks...)
 	return true, nil
@@ -83,7 +83,7 @@ func (ix *Index) matchSegment(m *manifest, tables, fwd, post *stream) (terms, da
 	for t := range data {
 		r, p := tables.next(termRowSize), &ix.post[t]
 		n, dl := le.Uint32(r), le.Uint32(r[4:])
-		if int(n) != p.n || int(dl) != len(p.data) || uint64(dl) > post.left {
+		if int(n) != p.n || int(dl) != p.size() || uint64(dl) > post.left {
 			return nil, nil, false
 		}
 		data[t] = post.next(int(dl))
@@ -115,7 +115,7 @@ func (ix *Index) SegmentBytes() int64 {
 	}
 	for t := range ix.post {
 		p := &ix.post[t]
-		n += int64(len(p.data)) + int64(len(p.blocks))*blockRowSize
+		n += int64(p.size()) + int64(len(p.blocks))*blockRowSize
 	}
 	return n
 }

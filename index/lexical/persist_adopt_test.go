@@ -71,3 +71,45 @@ func wantAdopt(t *testing.T, ix *Index, kv, old *indextest.KV, texts map[uint64]
 	scribble(old) // the segment read before is no longer read
 	sameAsFresh(t, ix, texts)
 }
+
+// TestAdoptedListsGrowInTails: postings added to lists read in place go
+// to tails of their own (the list is not copied), the last block's bytes
+// moved there when it was not full, and every way of searching reads
+// across the two parts as one list: results, scores and ties as a fresh
+// index's, for top-k below and above the pruning's limit.
+func TestAdoptedListsGrowInTails(t *testing.T) {
+	smallSegments(t, 16)
+	rng := rand.New(rand.NewPCG(3, 4))
+	texts := make(map[uint64]string)
+	for i := range 700 { // "common" and "often" in long lists of several blocks
+		texts[uint64(100+i)] = fmt.Sprintf("common %s often %s", randomText(rng, 3+rng.IntN(8)), randomText(rng, 2))
+	}
+	ix, kv := indexOf(texts), indextest.NewKV()
+	if err := ix.Save(kv); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := ix.Adopt(InPlace(mappedKV{kv})); !ok || err != nil {
+		t.Fatalf("Adopt = %v, %v", ok, err)
+	}
+	for i := range 150 {
+		id := uint64(5000 + i)
+		texts[id] = fmt.Sprintf("common %s often", randomText(rng, 2+rng.IntN(6)))
+		ix.Add(id, texts[id])
+	}
+	terms, lists := aliased(ix, kv)
+	p := &ix.post[ix.termIDs["common"]]
+	if terms < 600 || lists == 0 || len(p.tail) == 0 || len(p.data) == 0 || len(p.blocks) < 5 {
+		t.Fatalf("after adds: %d terms, %d lists in place; common: %d bytes in place, %d in its tail, %d blocks",
+			terms, lists, len(p.data), len(p.tail), len(p.blocks))
+	}
+	fresh := indexOf(texts)
+	for _, q := range []string{"common", "common often", "often alpha1", "common beta2 gamma3"} {
+		for _, k := range []int{5, 10, 60, 1000} {
+			got, want := ix.Search(q, k), fresh.Search(q, k)
+			if fmt.Sprint(got) != fmt.Sprint(want) || fmt.Sprint(ix.searchExhaustive(q, k)) != fmt.Sprint(want) {
+				t.Errorf("Search(%q, %d) = %v\nwant %v", q, k, got, want)
+			}
+		}
+	}
+	saveReloads(t, ix, kv, texts)
+}
