@@ -18,30 +18,32 @@ import (
 // same slots.
 
 // Adopt makes the index read its passages' packed terms and its posting
-// lists in kv's segment, in place, when that segment holds exactly what
-// the index holds: the one its last Save wrote (or Load read), with
-// nothing added, removed or pending since. kv must be wrapped by InPlace,
-// with the same promise as for Load: its values stay valid until Detach or
-// Unload. Whatever the index read in place before (an older segment, whose
-// values the caller may let go once Adopt returned true) is no longer read.
-// That is how a segment is written from the one read in place and then
-// read in place itself, without copying either. It reports whether
-// it adopted the segment; false changes nothing (a segment of other
-// passages, records beside it, a KV not wrapped by InPlace). A segment
-// that fails its checksums is not adopted and its error comes back. It
-// takes the write lock; it is safe for concurrent use.
+// lists in kv's segment, in place, where that segment holds what the index
+// holds: the one its last segment Save wrote (or Load read), its slots
+// unchanged since. Passages added since keep their terms in memory, and
+// the postings added since to a list stay in its tail (postings), as do
+// those of a block the segment ends inside; passages deleted since stay
+// deleted. kv must be wrapped by InPlace, with the same promise as for
+// Load: its values stay valid until Detach or Unload. Whatever the index
+// read in place before (an older segment, whose values the caller may let
+// go once Adopt returned true) is no longer read: that is how a segment is
+// written from the one read in place and then read in place itself,
+// without copying either. It reports whether it adopted the segment;
+// false changes nothing (a segment of other passages, slots renumbered
+// since by a compaction, a KV not wrapped by InPlace). A segment that
+// fails its checksums is not adopted and its error comes back. It takes
+// the write lock; it is safe for concurrent use.
 func (ix *Index) Adopt(kv index.KV) (bool, error) {
 	if _, ok := kv.(inPlaceKV); !ok {
 		return false, nil
 	}
 	ix.lock()
 	defer ix.mu.Unlock()
-	if !ix.hasSeg || ix.deltaKeys > 0 || len(ix.dirty)+len(ix.removed) > 0 ||
-		len(ix.docs) != ix.alive || ix.segmentDueLocked() {
+	if !ix.hasSeg {
 		return false, nil
 	}
 	m, err := decodeManifest(kv.Get(segMetaKey))
-	if err != nil || int(m.docs) != len(ix.docs) || int(m.terms) != len(ix.post) {
+	if err != nil || int(m.docs) > len(ix.docs) || int(m.terms) > len(ix.post) {
 		return false, nil
 	}
 	streams, err := readStreams(kv, []segStream{{streamTables, m.tablesLen(), m.crcTables},
@@ -49,46 +51,70 @@ func (ix *Index) Adopt(kv index.KV) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	terms, data, ok := ix.matchSegment(&m, streams[0], streams[1], streams[2])
+	terms, data, counts, ok := ix.matchSegment(&m, streams[0], streams[1], streams[2])
 	if !ok {
 		return false, nil
 	}
-	for s := range ix.docs {
-		ix.docs[s].terms = terms[s]
+	for s, b := range terms {
+		if ix.docs[s].terms != nil {
+			ix.docs[s].terms = b
+		}
 	}
-	for t := range ix.post {
-		ix.post[t].data, ix.post[t].tail, ix.post[t].fixed = data[t], nil, true
+	for t, b := range data {
+		ix.post[t].adopt(b, counts[t])
+	}
+	for t := range ix.post[len(data):] {
+		ix.post[len(data)+t].fixed = false // nothing of theirs in the segment
 	}
 	ix.inPlace = append(streams[1].chunks, streams[2].chunks...)
 	return true, nil
 }
 
+// adopt makes b, the segment's bytes of the list's first n postings (the
+// list when the segment was written), the list's data, read in place.
+// When postings were added since, the bytes after b go to the list's tail,
+// from the start of the block b ends inside, if it does, so that no block
+// straddles the two.
+func (p *postings) adopt(b []byte, n int) {
+	if p.size() == len(b) {
+		p.data, p.tail, p.fixed = b, nil, true
+		return
+	}
+	cut := len(b)
+	if n%blockSize != 0 {
+		cut = int(p.blocks[n/blockSize].off)
+	}
+	p.tail = append(make([]byte, 0, p.size()-cut+64), p.whole()[cut:]...)
+	p.data, p.fixed = b[:cut:cut], false
+}
+
 // matchSegment walks the segment's passage and term rows and returns, by
 // slot and by term, the slices of fwd and post that hold the index's
-// packed terms and posting data; ok is false when a row differs from the
-// index (another passage, length or list size). The caller holds the write
-// lock.
-func (ix *Index) matchSegment(m *manifest, tables, fwd, post *stream) (terms, data [][]byte, ok bool) {
+// packed terms and the first bytes of its posting lists, and how many
+// postings those bytes hold; ok is false when
+// a row differs from the index (another passage, a list shorter than the
+// segment's). The caller holds the write lock.
+func (ix *Index) matchSegment(m *manifest, tables, fwd, post *stream) (terms, data [][]byte, counts []int, ok bool) {
 	le := binary.LittleEndian
 	terms = make([][]byte, m.docs)
 	for s := range terms {
 		r, d := tables.next(docRowSize), &ix.docs[s]
 		n := le.Uint32(r[20:])
-		if le.Uint64(r) != d.id || le.Uint32(r[16:]) != d.nterms || int(n) != len(d.terms) || uint64(n) > fwd.left {
-			return nil, nil, false
+		if le.Uint64(r) != d.id || uint64(n) > fwd.left || d.alive && (le.Uint32(r[16:]) != d.nterms || int(n) != len(d.terms)) {
+			return nil, nil, nil, false
 		}
 		terms[s] = fwd.next(int(n))
 	}
-	data = make([][]byte, m.terms)
+	data, counts = make([][]byte, m.terms), make([]int, m.terms)
 	for t := range data {
 		r, p := tables.next(termRowSize), &ix.post[t]
 		n, dl := le.Uint32(r), le.Uint32(r[4:])
-		if int(n) != p.n || int(dl) != p.size() || uint64(dl) > post.left {
-			return nil, nil, false
+		if int(n) > p.n || int(dl) > p.size() || uint64(dl) > post.left {
+			return nil, nil, nil, false
 		}
-		data[t] = post.next(int(dl))
+		data[t], counts[t] = post.next(int(dl)), int(n)
 	}
-	return terms, data, fwd.left == 0 && post.left == 0
+	return terms, data, counts, fwd.left == 0 && post.left == 0
 }
 
 // Prewritten reports whether PrewriteSegment has written the segment the
