@@ -17,9 +17,13 @@ import (
 
 // segmentRoom is the room past the file's data that bbolt's memory map
 // must have for a new segment to be written while the old one is read in
-// place: the segment's own size, the pages bbolt copies around it, and
-// slack for the Save after it.
-func segmentRoom(segment int64) int64 { return 2*segment + 64<<20 }
+// place: twice the segment (its pages, and bbolt's freelist and branch
+// pages around them, which cannot reuse pages freed while the pin is
+// held), and what each step's store.DB.UpdateSized asks to be left
+// besides (twice the step and 16 MiB), with slack. A step that found less
+// would evict the pin from inside PrewriteSegment, whose lock the evict
+// (Detach) waits for.
+func segmentRoom(segment int64) int64 { return 2*segment + 2*prewriteStep + 96<<20 }
 
 // keepPinForSegment reports whether prewriteSegment may write the next
 // segment while the index reads the current one in place: the pin is
