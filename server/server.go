@@ -211,7 +211,6 @@ type Server struct {
 	sigs      sigCache     // link signatures of cited documents
 	spliceTok spliceTokens // placeholders of spliced tool results
 	fast      fastPath     // tools/call without mcp-go's handlePost
-	admit     *admission   // searches running at once
 }
 
 // New validates opts and builds a Server for lib. It asks lib for a Summary
@@ -224,8 +223,7 @@ func New(lib Library, opts Options) (*Server, error) {
 	if err := fillDefaults(&opts); err != nil {
 		return nil, err
 	}
-	s := &Server{lib: lib, opts: opts, log: opts.Logger, ready: make(chan struct{}), spliceTok: newSpliceTokens(),
-		admit: newAdmission(0, maxSearchesWaiting)}
+	s := &Server{lib: lib, opts: opts, log: opts.Logger, ready: make(chan struct{}), spliceTok: newSpliceTokens()}
 	if err := s.parseOptions(); err != nil {
 		return nil, err
 	}

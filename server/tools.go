@@ -107,12 +107,6 @@ func (s *Server) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*mc
 	if bad != nil {
 		return bad, 0, nil
 	}
-	if err := s.admit.enter(ctx); errors.Is(err, errBusy) {
-		return mcp.NewToolResultError("The server is busy with other searches. Retry in a moment."), 0, nil
-	} else if err != nil {
-		return nil, 0, fmt.Errorf("search: %w", err)
-	}
-	defer s.admit.leave()
 	resp, err := s.lib.Search(ctx, query, library.SearchOptions{K: s.opts.MaxResults, MaxQueryLen: s.opts.MaxQueryLen})
 	var long *library.QueryTooLongError
 	switch {
