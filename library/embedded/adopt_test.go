@@ -46,7 +46,7 @@ func TestIngestReadsSegmentsInPlace(t *testing.T) {
 		if err := db.Close(); err != nil {
 			t.Fatal(err)
 		}
-		lib, db, lex = openForIngest(t, path)
+		_, db, lex = openForIngest(t, path)
 		for j, q := range queries {
 			if got, want := fmt.Sprint(lex.Search(q, 10)), fmt.Sprint(runs[i][j]); got != want {
 				t.Errorf("adopt %v, reopened: %q = %s, want %s", adopt, q, got, want)
