@@ -84,7 +84,11 @@ func (p *postings) adopt(b []byte, n int) {
 	if n%blockSize != 0 {
 		cut = int(p.blocks[n/blockSize].off)
 	}
-	p.tail = append(make([]byte, 0, p.size()-cut+64), p.whole()[cut:]...)
+	rest := make([]byte, 0, p.size()-cut+64)
+	if cut < len(p.data) {
+		rest = append(rest, p.data[cut:]...)
+	}
+	p.tail = append(rest, p.tail[max(0, cut-len(p.data)):]...)
 	p.data, p.fixed = b[:cut:cut], false
 }
 
