@@ -280,3 +280,24 @@ func TestBackupDuringPlainIngest(t *testing.T) {
 		t.Errorf("the copy holds no document")
 	}
 }
+
+// TestBackupRestoreRefuseACollection: backup and restore work on a library
+// file; given a Weaviate library they refuse before connecting to it and
+// name the command that does the job for a collection.
+func TestBackupRestoreRefuseACollection(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "copy.db")
+	coll := "weaviate://127.0.0.1:1/Notes" // nothing listens: a refusal must come first
+	for _, c := range []struct {
+		cmd, want string
+	}{
+		{"backup", "copied out with `mcpvec export`"},
+		{"restore", "filled with `mcpvec import`"},
+	} {
+		r := mcpvec(t, filepath.Join(dir, "lib.db"), c.cmd, "--store", coll, out)
+		if r.code == 0 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%s --store %s: exit %d, stderr %q; want a refusal naming %q", c.cmd, coll, r.code, r.stderr, c.want)
+		}
+	}
+}
