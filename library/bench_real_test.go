@@ -33,6 +33,33 @@ func BenchmarkSearchRealLibrary(b *testing.B) {
 	}
 }
 
+// BenchmarkSearchServed measures Library.Search as serve's search tool
+// calls it (10 results, the library's default mode: BM25 alone for the
+// offline embedder) on the library and queries of
+// BenchmarkSearchRealLibrary, in process CPU per search (cpu-ns/op) and
+// allocations. Skipped without both.
+//
+//	MCPVEC_BENCH_LIBRARY=/path/library.db MCPVEC_BENCH_QUERIES=../../../shared/eval/scifact/queries.jsonl \
+//	  go test -run '^$' -bench SearchServed -benchtime 3000x -count 5 ./library/
+func BenchmarkSearchServed(b *testing.B) {
+	lib, _, queries := openRealLibrary(b)
+	opts := library.SearchOptions{K: 10}
+	for _, q := range queries { // warm: the mapped file's pages, the pools
+		if _, err := lib.Search(context.Background(), q, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	i, cpu := 0, reallib.StartCPU()
+	for b.Loop() {
+		if _, err := lib.Search(context.Background(), queries[i%len(queries)], opts); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	cpu.Report(b)
+}
+
 // BenchmarkResultsRealLibrary measures result assembly alone (passage
 // reads, snippets, dedupe, titles) on the library and queries of
 // BenchmarkSearchRealLibrary, each query ranked once beforehand.
