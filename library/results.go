@@ -32,10 +32,11 @@ import (
 // a passage that fails it is skipped.
 func (l *Library) results(ctx context.Context, terms *termSet, keep *query.Passage, hits []Hit, k int) (*SearchResponse, error) {
 	defer stagesOf(ctx).timed(StageSnippets)()
-	resp := &SearchResponse{Results: make([]SearchResult, 0, min(k, len(hits)))}
-	var docs docsRead
+	most := min(k, len(hits))
+	resp := &SearchResponse{Results: make([]SearchResult, 0, most)}
+	docs := make(docsRead, 0, most)
 	sel := selection{terms: terms, keep: keep, maxChars: l.opts.SnippetChars, lent: l.caps.lend != nil,
-		chosen: make([]picked, 0, min(k, len(hits)))}
+		chosen: make([]picked, 0, most), seen: make([]textKey, 0, most)}
 	for from := 0; from < len(hits) && len(resp.Results) < k; {
 		first := len(sel.chosen)
 		read, err := l.pick(ctx, &sel, hits[from:], k-len(resp.Results))
