@@ -151,7 +151,7 @@ func TestMixedScriptsNoPanic(t *testing.T) {
 // addresses are no stop words, while elided words (l'option) are.
 func TestCountQueryStopWords(t *testing.T) {
 	for _, c := range []struct {
-		q                string
+		q          string
 		en, pt, fr int
 	}{
 		{q: "This shows a reference looks like when a", en: 4, pt: 2},
