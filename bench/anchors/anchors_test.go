@@ -61,3 +61,54 @@ func TestAnchorsSmoke(t *testing.T) {
 		t.Errorf("%d engine rows, want %d:\n%s", got, want, out.String())
 	}
 }
+
+// TestMaxQueriesSpread: -max-queries takes queries spread over the whole
+// list (queries.tsv is sorted by document, so the first N would come from
+// a few packages), and all of them without it.
+func TestMaxQueriesSpread(t *testing.T) {
+	var qs []query
+	for i := range 10 {
+		qs = append(qs, query{id: fmt.Sprint(i)})
+	}
+	var got []string
+	for _, q := range spread(qs, 4) {
+		got = append(got, q.id)
+	}
+	if got, want := strings.Join(got, ","), "0,2,5,7"; got != want {
+		t.Errorf("spread(10 queries, 4) = %s, want %s", got, want)
+	}
+	if got, want := len(spread(qs, 0)), 10; got != want {
+		t.Errorf("spread(10 queries, 0) has %d, want %d", got, want)
+	}
+}
+
+// TestPassagesTextOnlyWhenIndexed: a Lucene-only run (Lucene reads
+// passages.tsv itself) and -combine read the passages without their
+// text, which at 1M passages is ~1.4 GB held for nothing.
+func TestPassagesTextOnlyWhenIndexed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "passages.tsv")
+	if err := os.WriteFile(path, []byte("a.md\t0\tone\\ttwo\na.md\t1\tthree\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-engines", "lucene"}, ""},
+		{[]string{"-combine", "rows"}, ""},
+		{[]string{"-engines", "mcpvec,lucene"}, "one\ttwo"},
+		{[]string{"-engines", "lucene,fts5"}, "one\ttwo"},
+	} {
+		c, err := parseFlags(append([]string{"-passages", path, "-queries", path}, tc.args...), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := readPassages(c.passages, c.needText())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ps[0].text; got != tc.want || ps[1].doc != "a.md" || ps[1].index != 1 {
+			t.Errorf("%v: passage 0 text %q (want %q), passage 1 %+v", tc.args, got, tc.want, ps[1])
+		}
+	}
+}
