@@ -53,7 +53,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.label, "label", "", "a name for this run in the report")
 	fs.BoolVar(&c.positions, "lucene-positions", false, "also build Lucene with term positions (TextField's default) for its size")
 	fs.StringVar(&c.save, "save", "", "also write each engine's row (build, size, per-query CPU and top 10) to a file in this folder, to -combine later")
-	fs.StringVar(&c.combine, "combine", "", "report the rows saved in this folder (by runs with -save, one engine each, run side by side) instead of running engines")
+	fs.StringVar(&c.combine, "combine", "", "report the rows saved in this folder (by runs with -save, one engine each, run side by side) instead of running engines; with -max-queries, rows saved with every query are cut to the same N")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -84,16 +84,18 @@ func (c config) needText() bool {
 	return false
 }
 
-// spread returns n of qs evenly spread over the list (all of them when n
-// is 0 or not less than len(qs)): queries.tsv is sorted by document, so
-// its first n would come from a few packages only.
-func spread(qs []query, n int) []query {
-	if n <= 0 || n >= len(qs) {
-		return qs
+// spread returns n of xs evenly spread over the list (all of them when n
+// is 0 or not less than len(xs)): queries.tsv is sorted by document, so
+// its first n would come from a few packages only. -combine spreads a row
+// saved with every query the same way, to compare it with rows saved
+// with -max-queries.
+func spread[T any](xs []T, n int) []T {
+	if n <= 0 || n >= len(xs) {
+		return xs
 	}
-	out := make([]query, n)
+	out := make([]T, n)
 	for i := range out {
-		out[i] = qs[i*len(qs)/n]
+		out[i] = xs[i*len(xs)/n]
 	}
 	return out
 }
@@ -131,6 +133,7 @@ func run(c config, out, log io.Writer) error {
 	if err != nil {
 		return err
 	}
+	all := len(qs)
 	qs = spread(qs, c.maxQueries)
 	work := c.work
 	if work == "" {
@@ -143,7 +146,7 @@ func run(c config, out, log io.Writer) error {
 	}
 	fmt.Fprintf(log, "anchors: %d passages, %d queries\n", len(ps), len(qs))
 	if c.combine != "" {
-		rows, err := loadRows(c.combine, len(qs))
+		rows, err := loadRows(c.combine, all, len(qs))
 		if err == nil {
 			report(out, c, ps, qs, rows, nil)
 		}
