@@ -13,10 +13,11 @@
 #   QUERIES=2000      known-item queries drawn per set
 #   SEED=1            document order, queries and dropped words
 #   INSTALL=0         do not call apt-get (the packages are installed)
-#   KEEP_DOCS=1       keep OUT/docs and convert only the packages that have
-#                     no folder in it yet (e.g. tier 2 after tier 1); a
-#                     package whose conversion was cut short must have its
-#                     folder removed first
+#   JOBS=2            files converted and read at once
+#   KEEP_DOCS=1       keep OUT/docs and convert only the files that have no
+#                     Markdown in it yet (tier 2 after tier 1, or a
+#                     conversion cut short: convert -resume); folders of
+#                     packages no longer listed are removed
 #
 # It writes OUT/packages.tsv (package, pinned and installed version),
 # OUT/docs (the Markdown: ingest this folder for the whole corpus),
@@ -51,13 +52,21 @@ for pin in "${pins[@]}"; do
 done
 
 (cd "$root" && go build -o "$out/mcpvec-realtext" ./cmd/mcpvec-realtext)
-[ "${KEEP_DOCS:-0}" != 0 ] || rm -rf "$out/docs"
+if [ "${KEEP_DOCS:-0}" != 0 ]; then
+	for d in "$out"/docs/*/; do # a package no longer listed leaves the corpus
+		[ -d "$d" ] || continue
+		printf '%s\n' "${texts[@]}" | grep -qxF "$(basename "$d")" || rm -rf "$d"
+	done
+else
+	rm -rf "$out/docs"
+fi
+resume=
+[ "${KEEP_DOCS:-0}" = 0 ] || resume=-resume
 for pkg in "${texts[@]}"; do
-	[ -d "$out/docs/$pkg" ] && continue
 	dpkg -L "$pkg" | sort | sed "s|^|$pkg\t|"
-done | "$out/mcpvec-realtext" convert -out "$out/docs"
+done | "$out/mcpvec-realtext" convert $resume -j "${JOBS:-2}" -out "$out/docs"
 
-"$out/mcpvec-realtext" build -docs "$out/docs" -out "$out/all" -queries "${QUERIES:-2000}" -seed "${SEED:-1}"
+"$out/mcpvec-realtext" build -j "${JOBS:-2}" -docs "$out/docs" -out "$out/all" -queries "${QUERIES:-2000}" -seed "${SEED:-1}"
 # Documents and passages per package (a passage's document starts with
 # its package's folder).
 awk -F '\t' '{ split($1, p, "/"); n[p[1]]++; if ($2 == 0) d[p[1]]++ }
@@ -65,6 +74,6 @@ awk -F '\t' '{ split($1, p, "/"); n[p[1]]++; if ($2 == 0) d[p[1]]++ }
 	sort -t "$(printf '\t')" -k3,3nr > "$out/all/packages.tsv"
 for n in ${SUBSETS-100000}; do
 	rm -rf "${out:?}/$n"
-	"$out/mcpvec-realtext" build -docs "$out/docs" -out "$out/$n" -max "$n" -link \
+	"$out/mcpvec-realtext" build -j "${JOBS:-2}" -docs "$out/docs" -out "$out/$n" -max "$n" -link \
 		-queries "${QUERIES:-2000}" -seed "${SEED:-1}"
 done
