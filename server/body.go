@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"time"
@@ -59,7 +58,7 @@ func (s *Server) readBody(next http.Handler) http.Handler {
 				"JSON-RPC batches are not supported (MCP removed them in 2025-06-18): send one message per request")
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.Body = &bufferedBody{Reader: bytes.NewReader(body), b: body}
 		r.ContentLength = int64(len(body))
 		next.ServeHTTP(w, r)
 		// Every reader of the body copied what it read (mcp-go reads it
@@ -133,4 +132,23 @@ func writeRPCError(w http.ResponseWriter, status, code int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(mcp.NewJSONRPCError(mcp.NewRequestId(nil), code, msg, nil))
+}
+
+// bufferedBody is a request body readBody has read whole: b, valid until
+// the handler returns, lets a handler see it without reading it (the
+// fast tool-call path, fastcall.go), leaving the reader for the next.
+type bufferedBody struct {
+	*bytes.Reader
+	b []byte
+}
+
+func (*bufferedBody) Close() error { return nil }
+
+// bodyBytes returns r's body when readBody buffered it and none of it has
+// been read, else nil.
+func bodyBytes(r *http.Request) []byte {
+	if bb, ok := r.Body.(*bufferedBody); ok && bb.Len() == len(bb.b) {
+		return bb.b
+	}
+	return nil
 }

@@ -210,6 +210,7 @@ type Server struct {
 	intro     instructionCache
 	sigs      sigCache     // link signatures of cited documents
 	spliceTok spliceTokens // placeholders of spliced tool results
+	fast      fastPath     // tools/call without mcp-go's handlePost
 }
 
 // New validates opts and builds a Server for lib. It asks lib for a Summary
@@ -233,6 +234,7 @@ func New(lib Library, opts Options) (*Server, error) {
 	s.intro = instructionCache{text: Instructions(sum), at: time.Now(), ttl: instructionsTTL}
 	hooks := &mcpserver.Hooks{}
 	hooks.AddBeforeAny(noteMethod)
+	s.initFast(hooks)
 	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
 		res.Instructions = s.instructions(ctx)
 	})
@@ -349,13 +351,13 @@ func (s *Server) buildHandler() {
 		return context.WithValue(ctx, baseKey{}, s.publicBase(r))
 	}
 	s.sessions = newSessionTable(s.opts.MaxSessions, s.evictSession)
+	s.sessions.idle, s.sessions.end = s.opts.SessionIdleTimeout, s.endSession // not mcp-go's sweeper: see idle.go
 	s.bodies = client.NewGate(s.opts.MaxBodiesPerClient, 64*s.opts.MaxBodiesPerClient)
 	s.http = mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithDisableLocalhostProtection(true), // guard() replaces it
 		mcpserver.WithHTTPContextFunc(withBase),
 		mcpserver.WithStreamableHTTPLogger(s.log),
 		mcpserver.WithSessionIdManagerResolver(s.sessions),
-		mcpserver.WithSessionIdleTTL(s.opts.SessionIdleTimeout),
 		// A ping on an open GET stream keeps its session from idling out.
 		mcpserver.WithHeartbeatInterval(min(25*time.Second, s.opts.SessionIdleTimeout/2)),
 	)
@@ -393,23 +395,6 @@ func (s *Server) buildHandler() {
 	s.mountWeb(root)
 	root.Handle("/", s.requireAuth(mcpMux))
 	s.handler = s.access(s.recoverPanics(s.guard(s.readBody(root))))
-}
-
-// streamDeadlines gives every write of a streamable HTTP response a write
-// deadline (see deadlineWriter), and a POST's response a splice for the
-// tool result it may carry; a POST's JSON response is held and sent whole
-// when the handler returns (hold.go).
-func (s *Server) streamDeadlines(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		dw := s.withWriteDeadline(w, nil)
-		if r.Method == http.MethodPost {
-			dw.splice = &splice{tok: s.spliceTok}
-			dw.hold = true
-			r = r.WithContext(context.WithValue(r.Context(), spliceKey{}, dw.splice))
-		}
-		next.ServeHTTP(dw, r)
-		dw.finish()
-	})
 }
 
 // Serve serves Handler on ln, which it closes, until ctx is cancelled, then

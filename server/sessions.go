@@ -36,6 +36,11 @@ type sessionTable struct {
 	max   int
 	evict func(id string)
 	now   func() time.Time
+	// idle, when positive, ends a session without requests or an open
+	// stream for that long through end (see sweep); set before use.
+	idle  time.Duration
+	end   func(id string)
+	sweep sync.Once
 
 	mu      sync.Mutex
 	live    map[string]*liveSession
@@ -44,9 +49,10 @@ type sessionTable struct {
 
 // liveSession is what the table knows of one session.
 type liveSession struct {
-	client string    // client.Key of the request that made it
-	last   time.Time // last request
-	uses   int       // requests after initialize
+	client  string    // client.Key of the request that made it
+	last    time.Time // last request, or when its last stream closed
+	uses    int       // requests after initialize
+	streams int       // open GET streams
 }
 
 // tier ranks a session for eviction: 0 sent nothing after initialize, 1
@@ -100,6 +106,9 @@ func (t *sessionTable) generate(client string) string {
 	t.live[id] = &liveSession{client: client, last: t.now()}
 	t.clients[client]++
 	t.mu.Unlock()
+	if t.idle > 0 {
+		t.sweep.Do(t.startSweeper)
+	}
 	for _, v := range victims {
 		t.evict(v)
 	}
@@ -158,6 +167,14 @@ func (t *sessionTable) Validate(id string) (isTerminated bool, err error) {
 	return false, nil
 }
 
+// isLive reports whether id is a live session, without touching it.
+func (t *sessionTable) isLive(id string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, ok := t.live[id]
+	return ok
+}
+
 // Terminate implements mcpserver.SessionIdManager (DELETE, idle sweep).
 func (t *sessionTable) Terminate(id string) (isNotAllowed bool, err error) {
 	t.mu.Lock()
@@ -173,16 +190,22 @@ func (t *sessionTable) Len() int {
 	return len(t.live)
 }
 
-// evictSession ends a streamable HTTP session in mcp-go exactly as a client's
+// endSession ends a streamable HTTP session in mcp-go exactly as a client's
 // DELETE would (mcp-go offers no other public way to drop a session's
 // state): an internal request that never touches the network.
-func (s *Server) evictSession(id string) {
+func (s *Server) endSession(id string) {
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodDelete, "/mcp", nil)
 	if err != nil {
 		return
 	}
 	req.Header.Set(mcpserver.HeaderKeySessionID, id)
 	s.http.ServeHTTP(discardWriter{h: http.Header{}}, req)
+}
+
+// evictSession ends a session the cap evicted (endSession) and says so
+// once in the log.
+func (s *Server) evictSession(id string) {
+	s.endSession(id)
 	if s.evicted.Add(1) == 1 {
 		s.log.Warn("too many live MCP sessions: ending unused and least recently used ones (their clients will initialize again)",
 			"max_sessions", s.opts.MaxSessions)

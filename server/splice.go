@@ -42,6 +42,7 @@ type splice struct {
 	// Its text form (a JSON string of it) is written by apply straight
 	// into the response.
 	structured []byte
+	res        *mcp.CallToolResult // the placeholder result returned last
 }
 
 // spliceFrom returns the splice of ctx's request, or nil.
@@ -54,12 +55,27 @@ func spliceFrom(ctx context.Context) *splice {
 // JSON of the result's structured content) and leaves structured for apply,
 // which gives it to putBuf once copied.
 func (sp *splice) result(structured []byte) *mcp.CallToolResult {
+	res := placeholderResult(sp.tok)
 	sp.mu.Lock()
 	sp.structured = structured
+	sp.res = res
 	sp.mu.Unlock()
-	res := mcp.NewToolResultStructured(nil, string(sp.tok.text[1:len(sp.tok.text)-1]))
-	res.RawStructuredContent = sp.tok.structured
 	return res
+}
+
+// placeholderResult is the result that stands for a spliced one.
+func placeholderResult(tok spliceTokens) *mcp.CallToolResult {
+	res := mcp.NewToolResultStructured(nil, string(tok.text[1:len(tok.text)-1]))
+	res.RawStructuredContent = tok.structured
+	return res
+}
+
+// placeholder reports whether res is the placeholder result returned
+// last, its JSON still waiting for the response.
+func (sp *splice) placeholder(res *mcp.CallToolResult) bool {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	return res != nil && res == sp.res && sp.structured != nil
 }
 
 // apply returns p with the placeholders replaced by the pending JSON (and

@@ -91,8 +91,8 @@ func (s *Server) addTools(sum library.Summary) {
 		mcp.WithRawOutputSchema(json.RawMessage(fetchOutputSchema)),
 		mcp.WithToolAnnotation(withTitle(readOnly(), "Fetch a passage")),
 	)
-	s.mcp.AddTool(search, s.observe("search", "query", s.handleSearch))
-	s.mcp.AddTool(fetch, s.observe("fetch", "id", s.handleFetch))
+	s.addTool(search, s.observe("search", "query", s.handleSearch))
+	s.addTool(fetch, s.observe("fetch", "id", s.handleFetch))
 }
 
 func withTitle(a mcp.ToolAnnotation, title string) mcp.ToolAnnotation {
