@@ -10,8 +10,9 @@
 //   - Words makes the hash embedder's words (CJK runs as bigrams; WordsWhole
 //     is the hash-v2 rule), Stem stems a plain word like Tokenize does
 //     (through a cache both share).
-//   - Detect and CountStopWords tell a text's language, TokenizeAs
-//     tokenises it as a given one.
+//   - Detect and CountStopWords tell a text's language,
+//     CountQueryStopWords a short query's, TokenizeAs tokenises it as a
+//     given one.
 //   - EstimateTokens and TruncateTokens count and cut text in approximate
 //     cl100k_base tokens; Atomize, RuneCost and AtomCost expose the atoms the
 //     estimate prices, so the chunker cuts where the estimate counts.

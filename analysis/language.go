@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math/bits"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -207,3 +208,47 @@ func decide(counts [numLanguages + 1]int, words, cyrillic int) Language {
 	}
 	return English
 }
+
+// CountQueryStopWords counts, among text's first detectWords words, the
+// stop words of each language as CountStopWords does, for telling which
+// language a short query is in, with two differences: English's are all
+// the words Tokenize drops from an English text (not Detect's short list,
+// which leaves out "a", "can" or "when", so "This shows a reference" held
+// more Portuguese stop words than English), and only words standing
+// alone count, not the letters of an identifier, a file name or an
+// address (the c of fanotify_example.c is not French). It is pure and
+// safe for concurrent use.
+func CountQueryStopWords(text string) StopWordCounts {
+	var c StopWordCounts
+	for i := 0; i < len(text) && c.words < detectWords; {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !isWordRune(r) || isUnspaced(r) {
+			i += size
+			continue
+		}
+		end := spanEnd(text, i)
+		span := text[i:end]
+		i = end
+		if strings.ContainsFunc(span, isCodeJoiner) {
+			c.words++
+			continue
+		}
+		for _, w := range strings.FieldsFunc(strings.ToLower(span), isJoiner) {
+			c.words++
+			for m := stopLangs[w]; m != 0; m &= m - 1 {
+				if l := bits.TrailingZeros16(m); l != int(English) {
+					c.counts[l]++
+				}
+			}
+			if isEnglishStopWord(w) {
+				c.counts[English]++
+			}
+		}
+	}
+	return c
+}
+
+// isCodeJoiner reports the joiners that make a span an identifier, a path,
+// an address or a number rather than words (hyphens and apostrophes join
+// words: auto-detect, l'option).
+func isCodeJoiner(r rune) bool { return isJoiner(r) && !isHyphen(r) && r != '\'' && r != '\u2019' }

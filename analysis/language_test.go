@@ -145,3 +145,24 @@ func TestMixedScriptsNoPanic(t *testing.T) {
 		}
 	}
 }
+
+// TestCountQueryStopWords: English counts every word Tokenize drops from
+// English ("a", "when"), and letters inside identifiers, file names and
+// addresses are no stop words, while elided words (l'option) are.
+func TestCountQueryStopWords(t *testing.T) {
+	for _, c := range []struct {
+		q          string
+		en, pt, fr int
+	}{
+		{q: "This shows a reference looks like when a", en: 4, pt: 2},
+		{q: "source: fanotify_example.c", en: 0, fr: 0},
+		{q: "commit(l) and a.b@example.org", en: 1, fr: 1},
+		{q: "l'option de la commande", en: 0, pt: 1, fr: 3},
+	} {
+		got := CountQueryStopWords(c.q)
+		if got.Of(English) != c.en || got.Of(Portuguese) != c.pt || got.Of(French) != c.fr {
+			t.Errorf("CountQueryStopWords(%q): en %d pt %d fr %d, want %d %d %d", c.q,
+				got.Of(English), got.Of(Portuguese), got.Of(French), c.en, c.pt, c.fr)
+		}
+	}
+}

@@ -1,7 +1,11 @@
 package library_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
 	"testing"
 
 	"github.com/mcpvec/mcpvec/internal/reallib"
@@ -31,6 +35,66 @@ func BenchmarkSearchRealLibrary(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkSearchServed measures Library.Search as serve's search tool
+// calls it (10 results, the library's default mode: BM25 alone for the
+// offline embedder) on the library and queries of
+// BenchmarkSearchRealLibrary, in process CPU per search (cpu-ns/op) and
+// allocations. Skipped without both.
+//
+//	MCPVEC_BENCH_LIBRARY=/path/library.db MCPVEC_BENCH_QUERIES=../../../shared/eval/scifact/queries.jsonl \
+//	  go test -run '^$' -bench SearchServed -benchtime 3000x -count 5 ./library/
+func BenchmarkSearchServed(b *testing.B) {
+	lib, _, queries := openRealLibrary(b)
+	opts := library.SearchOptions{K: 10}
+	for _, q := range queries { // warm: the mapped file's pages, the pools
+		if _, err := lib.Search(context.Background(), q, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	i, cpu := 0, reallib.StartCPU()
+	for b.Loop() {
+		if _, err := lib.Search(context.Background(), queries[i%len(queries)], opts); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	cpu.Report(b)
+}
+
+// TestSearchServedDigest writes, for the library and queries of
+// BenchmarkSearchRealLibrary, every result of each search as serve's
+// search tool makes it (id, score, title, link, page, anchor, snippet)
+// to the file MCPVEC_BENCH_RESULTS and logs its SHA-256: two builds whose
+// digests match answered every query alike, byte for byte. Skipped
+// without the three variables.
+//
+//	MCPVEC_BENCH_RESULTS=/tmp/r.txt MCPVEC_BENCH_LIBRARY=… MCPVEC_BENCH_QUERIES=… go test -run SearchServedDigest -v ./library/
+func TestSearchServedDigest(t *testing.T) {
+	out := os.Getenv("MCPVEC_BENCH_RESULTS")
+	if out == "" {
+		t.Skip("set MCPVEC_BENCH_RESULTS, MCPVEC_BENCH_LIBRARY and MCPVEC_BENCH_QUERIES")
+	}
+	lib, _, queries := openRealLibrary(t)
+	var b bytes.Buffer
+	for round := range 2 { // the second with every passage's language remembered
+		for _, q := range queries {
+			resp, err := lib.Search(context.Background(), q, library.SearchOptions{K: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "%d %q\n", round, q)
+			for _, r := range resp.Results {
+				fmt.Fprintf(&b, "%s %v %q %q %d %q %q %q\n", r.ID, r.Score, r.Title, r.URL, r.Page, r.Anchor, r.Source, r.Text)
+			}
+		}
+	}
+	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("sha256 %x, %d queries", sha256.Sum256(b.Bytes()), len(queries))
 }
 
 // BenchmarkResultsRealLibrary measures result assembly alone (passage

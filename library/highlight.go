@@ -39,7 +39,7 @@ func highlight(text string, terms *termSet) []Span {
 		return []Span{{Text: text}}
 	}
 	lang := analysis.Detect(text)
-	terms = terms.forText(text)
+	terms = terms.forLang(lang)
 	h := highlighter{text: text}
 	for i := 0; i < len(text); {
 		end := wordEnd(text, i)

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"sync"
 	"unicode/utf8"
 
 	"github.com/mcpvec/mcpvec/analysis"
@@ -27,8 +28,12 @@ func (ts *termSet) forText(text string) *termSet {
 	if ts.query == "" {
 		return ts
 	}
-	l := analysis.Detect(text)
-	if l == analysis.English || int(l) >= len(ts.byLang) {
+	return ts.forLang(analysis.Detect(text))
+}
+
+// forLang is forText for a text of language l.
+func (ts *termSet) forLang(l analysis.Language) *termSet {
+	if ts.query == "" || l == analysis.English || int(l) >= len(ts.byLang) {
 		return ts
 	}
 	if ts.byLang[l] == nil {
@@ -37,6 +42,50 @@ func (ts *termSet) forText(text string) *termSet {
 		ts.byLang[l] = x
 	}
 	return ts.byLang[l]
+}
+
+// passageLangs remembers analysis.Detect's answer for the passages
+// searches have shown, by their text's key (length and hash, as results
+// tells texts apart): a snippet needs its passage's language, and Detect
+// reading up to 120 words of it was a third of a snippet's cost, paid
+// again each time a passage comes back in another search. Detect is pure,
+// so the answer kept is the answer; a passage whose text changes has
+// another key. It holds at most langCacheSize answers (about 2 MB) and
+// starts over when full. It is safe for concurrent use.
+var passageLangs langCache
+
+// langCacheSize bounds passageLangs.
+const langCacheSize = 1 << 16
+
+// langCache maps text keys to their languages.
+type langCache struct {
+	mu sync.RWMutex
+	m  map[textKey]analysis.Language
+}
+
+// reset forgets every answer.
+func (c *langCache) reset() {
+	c.mu.Lock()
+	c.m = nil
+	c.mu.Unlock()
+}
+
+// of returns analysis.Detect(text), where k is keyOf(text).
+func (c *langCache) of(k textKey, text string) analysis.Language {
+	c.mu.RLock()
+	l, ok := c.m[k]
+	c.mu.RUnlock()
+	if ok {
+		return l
+	}
+	l = analysis.Detect(text)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= langCacheSize {
+		c.m = make(map[textKey]analysis.Language, 1024)
+	}
+	c.m[k] = l
+	c.mu.Unlock()
+	return l
 }
 
 // markRun returns, for a run of unspaced characters (analysis.IsUnspaced),

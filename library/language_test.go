@@ -1,8 +1,11 @@
 package library
 
 import (
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/mcpvec/mcpvec/store"
 )
 
 // TestSnippetFindsCJKWord: the snippet of a Chinese passage (manpages-zh
@@ -24,4 +27,56 @@ func TestSnippetGermanPassage(t *testing.T) {
 	if !strings.Contains(got, "Verzeichnisse") {
 		t.Errorf("snippet = %q, want the sentence holding Verzeichnisse", got)
 	}
+}
+
+// TestSnippetLanguageRemembered: a search's snippets, which take each
+// passage's language from passageLangs, are the snippets of the passage's
+// language as analysis.Detect reads it, on first sight and when the
+// answer is remembered, for passages of eight languages padded to one
+// length (so that only their hash tells them apart) and the query of
+// each language.
+func TestSnippetLanguageRemembered(t *testing.T) {
+	texts, queries := manpageSamples(t)
+	texts = append(texts, "The cat sat on the mat. Directories are listed in alphabetical order, and the contents are shown by default.")
+	queries = append(queries, "list directory contents")
+	n := 0
+	for _, x := range texts {
+		n = max(n, len(x))
+	}
+	for i, x := range texts {
+		texts[i] = x + strings.Repeat(" ", n-len(x))
+	}
+	passageLangs.reset()
+	for round := range 2 {
+		for _, q := range queries {
+			sel := selection{terms: queryTerms(q), maxChars: 60}
+			for i := range texts {
+				x := texts[(i+round)%len(texts)] // another order each round
+				sel.choose(&store.Chunk{DocID: "d", Text: x}, keyOf(x), 1)
+				got := sel.chosen[len(sel.chosen)-1].snippet
+				if want, _ := snippet(x, queryTerms(q), 60); got != want {
+					t.Fatalf("round %d, query %q: snippet %q, want %q", round, q, got, want)
+				}
+			}
+		}
+	}
+}
+
+// manpageSamples returns the passages and queries of
+// analysis/testdata/manpages.tsv (language, query, passage).
+func manpageSamples(t *testing.T) (texts, queries []string) {
+	t.Helper()
+	b, err := os.ReadFile("../analysis/testdata/manpages.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Split(line, "\t"); len(f) == 3 && !strings.HasPrefix(line, "#") {
+			queries, texts = append(queries, f[1]), append(texts, f[2])
+		}
+	}
+	if len(texts) < 7 {
+		t.Fatalf("%d samples", len(texts))
+	}
+	return texts, queries
 }

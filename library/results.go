@@ -32,10 +32,11 @@ import (
 // a passage that fails it is skipped.
 func (l *Library) results(ctx context.Context, terms *termSet, keep *query.Passage, hits []Hit, k int) (*SearchResponse, error) {
 	defer stagesOf(ctx).timed(StageSnippets)()
-	resp := &SearchResponse{Results: make([]SearchResult, 0, min(k, len(hits)))}
-	docs := map[string]*store.Document{}
-	sel := selection{terms: terms, keep: keep, maxChars: l.opts.SnippetChars, lent: l.caps.lend != nil, seen: map[textKey]bool{},
-		chosen: make([]picked, 0, min(k, len(hits)))}
+	most := min(k, len(hits))
+	resp := &SearchResponse{Results: make([]SearchResult, 0, most)}
+	docs := make(docsRead, 0, most)
+	sel := selection{terms: terms, keep: keep, maxChars: l.opts.SnippetChars, lent: l.caps.lend != nil,
+		chosen: make([]picked, 0, most), seen: make([]textKey, 0, most)}
 	for from := 0; from < len(hits) && len(resp.Results) < k; {
 		first := len(sel.chosen)
 		read, err := l.pick(ctx, &sel, hits[from:], k-len(resp.Results))
@@ -45,14 +46,14 @@ func (l *Library) results(ctx context.Context, terms *termSet, keep *query.Passa
 		from += read
 		for i := range sel.chosen[first:] {
 			p := &sel.chosen[first+i]
-			d, ok := docs[p.c.DocID]
-			if !ok {
+			d := docs.get(p.c.DocID)
+			if d == nil {
 				if d, err = l.be.Document(ctx, p.c.DocID, false); errors.Is(err, store.ErrCorrupt) {
 					return nil, err
 				} else if err != nil {
 					continue
 				}
-				docs[p.c.DocID] = d
+				docs = append(docs, docRead{p.c.DocID, d})
 			}
 			resp.Results = append(resp.Results, l.result(d, p))
 		}
@@ -69,7 +70,27 @@ type selection struct {
 	lent     bool
 	sb       snippetBuf
 	chosen   []picked
-	seen     map[textKey]bool // the chosen passages' texts
+	seen     []textKey // the chosen passages' texts
+}
+
+// docsRead is the document records a search's results have read, by the
+// id they were read by; there are at most as many as results, few enough
+// to look through.
+type docsRead []docRead
+
+type docRead struct {
+	id string
+	d  *store.Document
+}
+
+// get returns the record read for the document id, or nil.
+func (ds docsRead) get(id string) *store.Document {
+	for _, r := range ds {
+		if r.id == id {
+			return r.d
+		}
+	}
+	return nil
 }
 
 // textKey stands for a text: its length and its hash.
@@ -103,8 +124,11 @@ func (l *Library) pick(ctx context.Context, sel *selection, hits []Hit, need int
 	read, n := 0, len(sel.chosen)+need
 	err := l.eachChunk(ctx, seqs, need, func(i int, c *store.Chunk) bool {
 		read = i + 1
-		if c != nil && !sel.overlaps(c) && !sel.seen[keyOf(c.Text)] && (sel.keep == nil || sel.keep.Match(c.IndexText())) {
-			sel.choose(c, hits[i].Score)
+		if c == nil || sel.overlaps(c) {
+			return true
+		}
+		if key := keyOf(c.Text); !slices.Contains(sel.seen, key) && (sel.keep == nil || sel.keep.Match(c.IndexText())) {
+			sel.choose(c, key, hits[i].Score)
 		}
 		return len(sel.chosen) < n
 	})
@@ -149,17 +173,62 @@ func (l *Library) chunksLenient(ctx context.Context, seqs []uint64) []*store.Chu
 	return out
 }
 
-// choose adds c, of score, to the chosen passages with its snippet.
-func (sel *selection) choose(c *store.Chunk, score float64) {
-	sel.seen[keyOf(c.Text)] = true
-	text, off := sel.sb.snippet(c.Text, sel.terms, sel.maxChars)
+// choose adds c, of score and text key (keyOf(c.Text)), to the chosen
+// passages with its snippet.
+func (sel *selection) choose(c *store.Chunk, key textKey, score float64) {
+	sel.seen = append(sel.seen, key)
+	terms := sel.terms
+	if terms.query != "" { // else the passage's language changes nothing
+		terms = terms.forLang(passageLangs.of(key, c.Text))
+	}
+	text, off := sel.sb.cut(c.Text, terms, sel.maxChars)
 	p := picked{c: *c, snippet: text, off: off, score: score}
 	p.c.Text = ""
 	if sel.lent {
-		p.snippet = ownedOutside(text, c.Text)
-		p.c.DocID, p.c.Headings = strings.Clone(c.DocID), cloneStrings(c.Headings)
+		p.own(c.Text)
 	}
 	sel.chosen = append(sel.chosen, p)
+}
+
+// own copies the strings of p that lie in a lent passage of text text
+// (its document id, its headings, and its snippet unless that was cut
+// with "…" into a string of its own) into one allocation.
+func (p *picked) own(text string) {
+	c := &p.c
+	snip := lies(p.snippet, text)
+	if p.snippet == "" {
+		p.snippet = "" // not even a pointer into text
+	}
+	n := len(c.DocID)
+	for _, h := range c.Headings {
+		n += len(h)
+	}
+	if snip {
+		n += len(p.snippet)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(c.DocID)
+	for _, h := range c.Headings {
+		b.WriteString(h)
+	}
+	if snip {
+		b.WriteString(p.snippet)
+	}
+	all := b.String()
+	c.DocID, all = all[:len(c.DocID)], all[len(c.DocID):]
+	if len(c.Headings) == 0 {
+		c.Headings = nil
+	} else {
+		heads := make([]string, len(c.Headings))
+		for i, h := range c.Headings {
+			heads[i], all = all[:len(h)], all[len(h):]
+		}
+		c.Headings = heads
+	}
+	if snip {
+		p.snippet = all
+	}
 }
 
 // overlaps reports whether c shares more than half of the shorter
@@ -178,29 +247,14 @@ func (sel *selection) overlaps(c *store.Chunk) bool {
 	return false
 }
 
-// ownedOutside returns s, copied when it lies in text's memory (a piece of
-// a lent passage; a snippet cut with "…" is already a string of its own).
-func ownedOutside(s, text string) string {
+// lies reports whether s is a non-empty piece of text's memory (a piece
+// of a lent passage; a snippet cut with "…" is a string of its own).
+func lies(s, text string) bool {
 	if s == "" {
-		return "" // not even a pointer into text
+		return false
 	}
 	p, t := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(text)))
-	if p >= t && p < t+uintptr(len(text)) {
-		return strings.Clone(s)
-	}
-	return s
-}
-
-// cloneStrings is a copy of ss and of its strings; nil for none.
-func cloneStrings(ss []string) []string {
-	if len(ss) == 0 {
-		return nil
-	}
-	out := slices.Clone(ss)
-	for i, s := range out {
-		out[i] = strings.Clone(s)
-	}
-	return out
+	return p >= t && p < t+uintptr(len(text))
 }
 
 // result builds a search result. For paged documents it cites the page

@@ -298,36 +298,81 @@ func isPaged(d *store.Document) bool { return d.MediaType == "application/pdf" }
 
 // passageTitle names the document, the passage's section and, for paged
 // documents, the page(s): "manual.pdf — 4.2 Memcheck options — p. 42".
+// It makes the one string it returns and nothing else.
 func passageTitle(d *store.Document, heads []string, first, last int) string {
-	parts := []string{d.Title}
-	if s := section(d.Title, heads); s != "" {
-		parts = append(parts, s)
-	}
+	const dash = " — "
+	heads = section(d.Title, heads)
+	var num [2][20]byte
+	page := ""
 	switch {
 	case !isPaged(d) || first <= 0:
 	case last > first:
-		parts = append(parts, fmt.Sprintf("pp. %d–%d", first, last))
+		page = "pp. "
 	default:
-		parts = append(parts, fmt.Sprintf("p. %d", first))
+		page = "p. "
 	}
-	return strings.Join(parts, " — ")
+	from := strconv.AppendInt(num[0][:0], int64(first), 10)
+	to := strconv.AppendInt(num[1][:0], int64(last), 10)
+	n := len(d.Title)
+	if len(heads) == 1 && heads[0] == "" {
+		heads = nil // an empty path is not shown
+	}
+	for _, h := range heads {
+		n += len(h) + len(store.HeadingSeparator)
+	}
+	if len(heads) > 0 {
+		n += len(dash) - len(store.HeadingSeparator)
+	}
+	if page != "" {
+		n += len(dash) + len(page) + len(from) + len("–") + len(to)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(d.Title)
+	for i, h := range heads {
+		if i == 0 {
+			b.WriteString(dash)
+		} else {
+			b.WriteString(store.HeadingSeparator)
+		}
+		b.WriteString(h)
+	}
+	if page != "" {
+		b.WriteString(dash)
+		b.WriteString(page)
+		b.Write(from)
+		if last > first {
+			b.WriteString("–")
+			b.Write(to)
+		}
+	}
+	return b.String()
 }
 
 // maxSectionRunes bounds the heading path shown in a title; outer headings
 // are dropped first.
 const maxSectionRunes = 80
 
-// section is the heading path shown in a passage's title: without a first
-// heading that repeats the document title, and without outer headings
-// while it is longer than maxSectionRunes (the innermost always stays).
-func section(title string, heads []string) string {
+// section is the heading path shown in a passage's title, joined with
+// store.HeadingSeparator: heads without a first heading that repeats the
+// document title, and without outer headings while their path is longer
+// than maxSectionRunes (the innermost always stays). The path's length
+// is the sum of its pieces': the separator, which starts and ends with a
+// space, joins no two bytes into one character.
+func section(title string, heads []string) []string {
 	if len(heads) > 0 && strings.EqualFold(heads[0], title) {
 		heads = heads[1:]
 	}
-	for len(heads) > 1 && utf8.RuneCountInString(strings.Join(heads, store.HeadingSeparator)) > maxSectionRunes {
+	sep := utf8.RuneCountInString(store.HeadingSeparator)
+	n := 0
+	for i, h := range heads {
+		n += utf8.RuneCountInString(h) + sep*min(1, i)
+	}
+	for len(heads) > 1 && n > maxSectionRunes {
+		n -= utf8.RuneCountInString(heads[0]) + sep
 		heads = heads[1:]
 	}
-	return strings.Join(heads, store.HeadingSeparator)
+	return heads
 }
 
 // sourceURL is the document's own web address with a #page fragment for

@@ -147,7 +147,11 @@ type snippetBuf struct {
 
 // snippet is the package's snippet, in sb's slices.
 func (sb *snippetBuf) snippet(text string, terms *termSet, maxChars int) (string, int) {
-	terms = terms.forText(text)
+	return sb.cut(text, terms.forText(text), maxChars)
+}
+
+// cut is snippet for the terms to find in text (termSet.forText's).
+func (sb *snippetBuf) cut(text string, terms *termSet, maxChars int) (string, int) {
 	sents, best := bestSentenceIn(sb.sents, text, terms)
 	sb.sents = sents
 	bestOff := 0

@@ -13,11 +13,17 @@
 #   QUERIES=2000      known-item queries drawn per set
 #   SEED=1            document order, queries and dropped words
 #   INSTALL=0         do not call apt-get (the packages are installed)
+#   JOBS=2            files converted and read at once
+#   KEEP_DOCS=1       keep OUT/docs and convert only the files that have no
+#                     Markdown in it yet (tier 2 after tier 1, or a
+#                     conversion cut short: convert -resume); folders of
+#                     packages no longer listed are removed
 #
 # It writes OUT/packages.tsv (package, pinned and installed version),
 # OUT/docs (the Markdown: ingest this folder for the whole corpus),
 # OUT/all and OUT/N (passages.tsv, queries.tsv, docs.txt; formats in
-# cmd/mcpvec-realtext). Nothing under OUT is committed: the text is the
+# cmd/mcpvec-realtext) and OUT/all/packages.tsv (package, documents,
+# passages: how much each package gives). Nothing under OUT is committed: the text is the
 # packages' (GPL, PSF, PostgreSQL and other free licences).
 set -euo pipefail
 out=${1:?usage: realtext-corpus.sh OUT [TIER]}
@@ -46,14 +52,28 @@ for pin in "${pins[@]}"; do
 done
 
 (cd "$root" && go build -o "$out/mcpvec-realtext" ./cmd/mcpvec-realtext)
-rm -rf "$out/docs"
+if [ "${KEEP_DOCS:-0}" != 0 ]; then
+	for d in "$out"/docs/*/; do # a package no longer listed leaves the corpus
+		[ -d "$d" ] || continue
+		printf '%s\n' "${texts[@]}" | grep -qxF "$(basename "$d")" || rm -rf "$d"
+	done
+else
+	rm -rf "$out/docs"
+fi
+resume=
+[ "${KEEP_DOCS:-0}" = 0 ] || resume=-resume
 for pkg in "${texts[@]}"; do
 	dpkg -L "$pkg" | sort | sed "s|^|$pkg\t|"
-done | "$out/mcpvec-realtext" convert -out "$out/docs"
+done | "$out/mcpvec-realtext" convert $resume -j "${JOBS:-2}" -out "$out/docs"
 
-"$out/mcpvec-realtext" build -docs "$out/docs" -out "$out/all" -queries "${QUERIES:-2000}" -seed "${SEED:-1}"
+"$out/mcpvec-realtext" build -j "${JOBS:-2}" -docs "$out/docs" -out "$out/all" -queries "${QUERIES:-2000}" -seed "${SEED:-1}"
+# Documents and passages per package (a passage's document starts with
+# its package's folder).
+awk -F '\t' '{ split($1, p, "/"); n[p[1]]++; if ($2 == 0) d[p[1]]++ }
+	END { for (k in n) printf "%s\t%d\t%d\n", k, d[k], n[k] }' "$out/all/passages.tsv" |
+	sort -t "$(printf '\t')" -k3,3nr > "$out/all/packages.tsv"
 for n in ${SUBSETS-100000}; do
 	rm -rf "${out:?}/$n"
-	"$out/mcpvec-realtext" build -docs "$out/docs" -out "$out/$n" -max "$n" -link \
+	"$out/mcpvec-realtext" build -j "${JOBS:-2}" -docs "$out/docs" -out "$out/$n" -max "$n" -link \
 		-queries "${QUERIES:-2000}" -seed "${SEED:-1}"
 done

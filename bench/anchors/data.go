@@ -26,9 +26,11 @@ type query struct {
 
 var unescaper = strings.NewReplacer(`\\`, `\`, `\t`, "\t", `\n`, "\n", `\r`, "\r")
 
-// readPassages reads passages.tsv: doc, index, text with \\ \t \n \r escaped.
-func readPassages(path string) ([]passage, error) {
+// readPassages reads passages.tsv: doc, index, text with \\ \t \n \r escaped;
+// without text, each passage's text is left empty.
+func readPassages(path string, text bool) ([]passage, error) {
 	var ps []passage
+	doc := ""
 	err := eachLine(path, func(line string) error {
 		f := strings.SplitN(line, "\t", 3)
 		if len(f) != 3 {
@@ -38,7 +40,14 @@ func readPassages(path string) ([]passage, error) {
 		if err != nil {
 			return err
 		}
-		ps = append(ps, passage{doc: f[0], index: i, text: unescaper.Replace(f[2])})
+		if f[0] != doc { // one copy a document: f[0] would keep the whole line alive
+			doc = strings.Clone(f[0])
+		}
+		p := passage{doc: doc, index: i}
+		if text {
+			p.text = unescaper.Replace(f[2])
+		}
+		ps = append(ps, p)
 		return nil
 	})
 	return ps, err

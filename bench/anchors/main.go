@@ -47,13 +47,13 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.claims, "claims", "", "instead of queries.tsv, a collection's queries (e.g. ../shared/eval/scifact): no known item")
 	engines := fs.String("engines", "mcpvec,lucene,fts5,bleve", "engines run, mcpvec first (the others are compared with it)")
 	fs.IntVar(&c.rounds, "rounds", 3, "measured rounds of every query (the median per query is kept)")
-	fs.IntVar(&c.maxQueries, "max-queries", 0, "use only the first N queries (0: all)")
+	fs.IntVar(&c.maxQueries, "max-queries", 0, "use N of the queries, evenly spread over the list (0: all); every engine of a run gets the same N")
 	fs.StringVar(&c.work, "work", "", "folder for the indexes (default: a temporary folder, removed)")
 	fs.StringVar(&c.src, "src", ".", "bench/anchors folder (for lucene/Anchor.java)")
 	fs.StringVar(&c.label, "label", "", "a name for this run in the report")
 	fs.BoolVar(&c.positions, "lucene-positions", false, "also build Lucene with term positions (TextField's default) for its size")
 	fs.StringVar(&c.save, "save", "", "also write each engine's row (build, size, per-query CPU and top 10) to a file in this folder, to -combine later")
-	fs.StringVar(&c.combine, "combine", "", "report the rows saved in this folder (by runs with -save, one engine each, run side by side) instead of running engines")
+	fs.StringVar(&c.combine, "combine", "", "report the rows saved in this folder (by runs with -save, one engine each, run side by side) instead of running engines; with -max-queries, rows saved with every query are cut to the same N")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -66,6 +66,38 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return c, fmt.Errorf("need -set, or -passages with -queries or -claims, and -rounds >= 1")
 	}
 	return c, nil
+}
+
+// needText reports whether an engine run in this process indexes the
+// passages' text; Lucene reads passages.tsv itself and the report needs
+// only each passage's document and index, so a Lucene-only run (or
+// -combine) does not hold 1M passages' text (~1.4 GB) for nothing.
+func (c config) needText() bool {
+	if c.combine != "" {
+		return false
+	}
+	for _, e := range c.engines {
+		if e != "lucene" {
+			return true
+		}
+	}
+	return false
+}
+
+// spread returns n of xs evenly spread over the list (all of them when n
+// is 0 or not less than len(xs)): queries.tsv is sorted by document, so
+// its first n would come from a few packages only. -combine spreads a row
+// saved with every query the same way, to compare it with rows saved
+// with -max-queries.
+func spread[T any](xs []T, n int) []T {
+	if n <= 0 || n >= len(xs) {
+		return xs
+	}
+	out := make([]T, n)
+	for i := range out {
+		out[i] = xs[i*len(xs)/n]
+	}
+	return out
 }
 
 func cmpOr(a, b string) string {
@@ -88,7 +120,7 @@ func main() {
 }
 
 func run(c config, out, log io.Writer) error {
-	ps, err := readPassages(c.passages)
+	ps, err := readPassages(c.passages, c.needText())
 	if err != nil {
 		return err
 	}
@@ -101,9 +133,8 @@ func run(c config, out, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if c.maxQueries > 0 && len(qs) > c.maxQueries {
-		qs = qs[:c.maxQueries]
-	}
+	all := len(qs)
+	qs = spread(qs, c.maxQueries)
 	work := c.work
 	if work == "" {
 		if work, err = os.MkdirTemp("", "anchors-"); err != nil {
@@ -115,7 +146,7 @@ func run(c config, out, log io.Writer) error {
 	}
 	fmt.Fprintf(log, "anchors: %d passages, %d queries\n", len(ps), len(qs))
 	if c.combine != "" {
-		rows, err := loadRows(c.combine, len(qs))
+		rows, err := loadRows(c.combine, all, len(qs))
 		if err == nil {
 			report(out, c, ps, qs, rows, nil)
 		}

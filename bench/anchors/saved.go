@@ -36,8 +36,10 @@ func saveRows(dir string, rows []result) error {
 	return nil
 }
 
-// loadRows reads the rows saved in dir, mcpvec's first.
-func loadRows(dir string, queries int) ([]result, error) {
+// loadRows reads the rows saved in dir, mcpvec's first. A row holds
+// either the n queries reported or all of them (a run without
+// -max-queries), and is then cut to the same n (spread).
+func loadRows(dir string, all, n int) ([]result, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.row"))
 	if err != nil {
 		return nil, err
@@ -54,16 +56,22 @@ func loadRows(dir string, queries int) ([]result, error) {
 	})
 	var rows []result
 	for _, f := range files {
-		r, err := loadRow(f, queries)
+		r, err := loadRow(f)
 		if err != nil {
 			return nil, err
+		}
+		if len(r.cpu) == all {
+			r.cpu, r.top = spread(r.cpu, n), spread(r.top, n)
+		}
+		if len(r.cpu) != n {
+			return nil, fmt.Errorf("%s: %d queries, want %d (or all %d)", f, len(r.cpu), n, all)
 		}
 		rows = append(rows, r)
 	}
 	return rows, nil
 }
 
-func loadRow(path string, queries int) (result, error) {
+func loadRow(path string) (result, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return result{}, err
@@ -73,5 +81,5 @@ func loadRow(path string, queries int) (result, error) {
 	if !sc.Scan() {
 		return result{}, fmt.Errorf("%s: empty", path)
 	}
-	return parseOut(result{engine: sc.Text()}, sc, queries, path)
+	return parseOut(result{engine: sc.Text()}, sc, -1, path)
 }

@@ -91,7 +91,12 @@ func convertOne(ctx context.Context, out, pkg, path string) (bool, error) {
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return false, err
 	}
-	return true, os.WriteFile(name, []byte(md), 0o644)
+	// Written whole or not at all (a temporary name, then renamed), so
+	// that -resume can trust a Markdown file it finds.
+	if err := os.WriteFile(name+".tmp", []byte(md), 0o644); err != nil {
+		return false, err
+	}
+	return true, os.Rename(name+".tmp", name)
 }
 
 // soPage reports whether path is a manual page that only includes another
@@ -170,9 +175,11 @@ func textToMarkdown(r io.Reader) (string, error) {
 }
 
 // convertAll converts every "package<TAB>path" line of list on workers
-// goroutines and reports counts to log. A file that fails is reported and
-// skipped; only reading list fails the whole.
-func convertAll(ctx context.Context, list io.Reader, out string, workers int, log io.Writer) error {
+// goroutines and reports counts to log; with resume, a file whose
+// Markdown exists is kept as it is (a conversion cut short, resumed). A
+// file that fails is reported and skipped; only reading list fails the
+// whole.
+func convertAll(ctx context.Context, list io.Reader, out string, workers int, resume bool, log io.Writer) error {
 	type job struct{ pkg, path string }
 	jobs := make(chan job)
 	var kept, failed, seen atomic.Int64
@@ -203,6 +210,12 @@ func convertAll(ctx context.Context, list io.Reader, out string, workers int, lo
 			continue
 		}
 		seen.Add(1)
+		if resume {
+			if _, err := os.Stat(outName(out, pkg, path)); err == nil {
+				kept.Add(1)
+				continue
+			}
+		}
 		jobs <- job{pkg, path}
 	}
 	close(jobs)

@@ -63,13 +63,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stderr io.Writer) 
 	switch args[0] {
 	case "convert":
 		out := fs.String("out", "", "folder the Markdown is written to")
+		resume := fs.Bool("resume", false, "keep the Markdown files that exist (resume a conversion cut short)")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
 		if *out == "" {
 			return errors.New("convert: -out is required")
 		}
-		return convertAll(ctx, stdin, *out, max(1, *workers), stderr)
+		return convertAll(ctx, stdin, *out, max(1, *workers), *resume, stderr)
 	case "build":
 		var b buildConfig
 		fs.StringVar(&b.docs, "docs", "", "folder of Markdown written by convert")

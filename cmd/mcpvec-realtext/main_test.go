@@ -114,3 +114,49 @@ func checkQueries(t *testing.T, out string) {
 		}
 	}
 }
+
+// TestConvertResume: with -resume a page whose Markdown exists is kept as
+// it is and the others are converted; without it every page is converted
+// again. No temporary file is left behind.
+func TestConvertResume(t *testing.T) {
+	dir := t.TempDir()
+	var list strings.Builder
+	for i := range 2 {
+		p := filepath.Join(dir, fmt.Sprintf("p%d.html", i))
+		if err := os.WriteFile(p, []byte(page), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&list, "pkg\t%s\n", p)
+	}
+	docs := filepath.Join(dir, "docs")
+	done := outName(docs, "pkg", filepath.Join(dir, "p0.html"))
+	if err := os.MkdirAll(filepath.Dir(done), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		resume bool
+		want   string
+	}{{true, "converted before"}, {false, "# Frobnicating widgets"}} {
+		if err := os.WriteFile(done, []byte("converted before\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"convert", "-out", docs}
+		if tc.resume {
+			args = append(args, "-resume")
+		}
+		if err := run(context.Background(), args, strings.NewReader(list.String()), io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(done)
+		if err != nil || !strings.HasPrefix(string(b), tc.want) {
+			t.Errorf("resume %v: p0's Markdown %.40q (%v), want it to start %q", tc.resume, b, err, tc.want)
+		}
+		other, err := os.ReadFile(outName(docs, "pkg", filepath.Join(dir, "p1.html")))
+		if err != nil || !strings.Contains(string(other), "# Frobnicating widgets") {
+			t.Errorf("resume %v: p1 not converted: %v", tc.resume, err)
+		}
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(filepath.Dir(done), "*.tmp")); len(tmp) > 0 {
+		t.Errorf("temporary files left: %v", tmp)
+	}
+}

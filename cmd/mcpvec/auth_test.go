@@ -179,6 +179,7 @@ func TestAuthCommandsWhileServing(t *testing.T) {
 }
 
 func TestAuthRefusals(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "lib.db")
 	for _, tc := range []struct {
 		args []string
@@ -203,6 +204,7 @@ func TestAuthRefusals(t *testing.T) {
 // set, `auth passphrase` says nothing was given; it said "passphrase too
 // short" (QA after issue 34).
 func TestAuthPassphraseWithoutInput(t *testing.T) {
+	t.Parallel()
 	db := oauthLibrary(t)
 	r := mcpvec(t, db, "auth", "passphrase") // stdin is /dev/null
 	if r.code == 0 || !strings.Contains(r.stderr, "no passphrase given") {

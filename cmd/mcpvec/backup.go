@@ -29,10 +29,8 @@ func runBackup(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if url, err := lf.storeURL(e); err != nil {
+	if err := lf.needFile(e, "backup copies a library file; a Weaviate collection is copied out with `mcpvec export`"); err != nil {
 		return err
-	} else if url != "" {
-		return errors.New("backup copies a library file; a Weaviate collection is copied out with `mcpvec export`")
 	}
 	dst := pos[0]
 	if dst != "-" {

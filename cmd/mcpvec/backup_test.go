@@ -37,6 +37,7 @@ func backupLibrary(t *testing.T, n int) (db, dir string) {
 // is refused while the server runs, and once it stopped puts the backup
 // in place, keeping the changed library aside.
 func TestBackupRestoreRoundTrip(t *testing.T) {
+	t.Parallel()
 	db, dir := backupLibrary(t, 3)
 	before := lsSources(t, db)
 	srv := serveProc(t, db, nil)
@@ -81,6 +82,7 @@ func TestBackupRestoreRoundTrip(t *testing.T) {
 // a newer mcpvec are refused with one line, and the library stays as it
 // was.
 func TestRestoreRefusesDamagedOrNewer(t *testing.T) {
+	t.Parallel()
 	db, dir := backupLibrary(t, 2)
 	good := filepath.Join(dir, "good.db")
 	mustRun(t, db, "backup", good)
@@ -132,6 +134,7 @@ func setSchema(t *testing.T, path, v string) {
 // originals; a second import skips what is there, --replace replaces it;
 // a truncated export and a newer format are refused.
 func TestExportImportRoundTrip(t *testing.T) {
+	t.Parallel()
 	db, dir := backupLibrary(t, 3)
 	gz := filepath.Join(dir, "lib.jsonl.gz")
 	if out := mustRun(t, db, "export", "--out", gz); !strings.Contains(out, "exported 3 documents to "+gz) {
@@ -210,6 +213,7 @@ var modTime = regexp.MustCompile(`"mod_time":"[^"]*",`)
 // TestScheduledBackups: serve --backup-every writes checked backups into
 // the folder beside the library and keeps the newest --keep.
 func TestScheduledBackups(t *testing.T) {
+	t.Parallel()
 	db, _ := backupLibrary(t, 2)
 	srv := serveProc(t, db, nil, "--backup-every", "300ms", "--keep", "2")
 	dir := db + ".backups"
@@ -244,6 +248,7 @@ func TestScheduledBackups(t *testing.T) {
 // TestBackupDuringPlainIngest: while a plain `mcpvec ingest` holds the
 // library (no server), a backup is handed to it and the copy passes check.
 func TestBackupDuringPlainIngest(t *testing.T) {
+	t.Parallel()
 	dir, db := tempLib(t)
 	docs := filepath.Join(dir, "docs")
 	os.Mkdir(docs, 0o755)
@@ -273,5 +278,26 @@ func TestBackupDuringPlainIngest(t *testing.T) {
 	}
 	if got := lsSources(t, copyPath); len(got) == 0 {
 		t.Errorf("the copy holds no document")
+	}
+}
+
+// TestBackupRestoreRefuseACollection: backup and restore work on a library
+// file; given a Weaviate library they refuse before connecting to it and
+// name the command that does the job for a collection.
+func TestBackupRestoreRefuseACollection(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "copy.db")
+	coll := "weaviate://127.0.0.1:1/Notes" // nothing listens: a refusal must come first
+	for _, c := range []struct {
+		cmd, want string
+	}{
+		{"backup", "copied out with `mcpvec export`"},
+		{"restore", "filled with `mcpvec import`"},
+	} {
+		r := mcpvec(t, filepath.Join(dir, "lib.db"), c.cmd, "--store", coll, out)
+		if r.code == 0 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%s --store %s: exit %d, stderr %q; want a refusal naming %q", c.cmd, coll, r.code, r.stderr, c.want)
+		}
 	}
 }

@@ -31,6 +31,7 @@ func checkLibrary(t *testing.T, n int) (db, files string) {
 // reconcile every vector into one), and the rebuilt index needs no upgrade
 // at the next open.
 func TestCheckCleanLibrary(t *testing.T) {
+	t.Parallel()
 	db, _ := checkLibrary(t, 5)
 	debug := []string{"MCPVEC_LOG=debug"}
 	r := mcpvecEnv(t, db, debug, "check")
@@ -60,6 +61,7 @@ func TestCheckCleanLibrary(t *testing.T) {
 // binary: every command on a damaged copy of a real library fails with one
 // line pointing to `mcpvec check --repair`, never a stack trace.
 func TestDamagedLibraryEveryCommand(t *testing.T) {
+	t.Parallel()
 	db, files := checkLibrary(t, 60)
 	onDamagedCopies(t, db, func(t *testing.T, bad string) {
 		cmds := [][]string{{"info"}, {"ls"}, {"search", "harbour"}, {"fetch", "x"}, {"rm", "x"},
@@ -92,6 +94,7 @@ func onDamagedCopies(t *testing.T, db string, fn func(t *testing.T, bad string))
 // TestCheckRepairDamaged copies what is readable into a new library, leaves
 // the damaged file untouched and, with --replace, switches the files.
 func TestCheckRepairDamaged(t *testing.T) {
+	t.Parallel()
 	db, _ := checkLibrary(t, 60)
 	onDamagedCopies(t, db, func(t *testing.T, bad string) {
 		before, _ := os.ReadFile(bad)
@@ -170,6 +173,7 @@ func copyFile(t *testing.T, src string) string {
 // TestCheckForwardedToServer: with a server holding the library, check
 // runs inside it (read-only) and --repair is refused.
 func TestCheckForwardedToServer(t *testing.T) {
+	t.Parallel()
 	db, _ := checkLibrary(t, 3)
 	serveProc(t, db, nil)
 	r := mcpvec(t, db, "check")

@@ -18,6 +18,7 @@ const connectTestToken = "a-responses-api-token-0123456789abcdef"
 // connector URL that asks for OAuth, and a Responses API request that the
 // server answers with 200.
 func TestConnectPageWithoutPublicURL(t *testing.T) {
+	t.Parallel()
 	db := oauthLibrary(t)
 	srv := serveProc(t, db, nil)
 	u, _ := url.Parse(srv.url)
@@ -55,6 +56,7 @@ func TestConnectPageWithoutPublicURL(t *testing.T) {
 // give the restart command; run as written, the Responses API snippet's
 // URL and headers get 200. Restarted so, the page offers the snippet as is.
 func TestConnectResponsesSnippetWithOAuth(t *testing.T) {
+	t.Parallel()
 	db := oauthLibrary(t)
 	srv := serveProc(t, db, nil, "--oauth", "--public-url", authTestPublic)
 	local := strings.TrimSuffix(srv.url, "/mcp")

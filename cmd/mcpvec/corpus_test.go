@@ -44,6 +44,7 @@ func corpusReport(t *testing.T, dir, part string, n int) {
 // contain it; reindex refits; a later ingest folds new passages in; an
 // ingest of words the model does not know refits it.
 func TestCorpusEmbedderLifecycle(t *testing.T) {
+	t.Parallel()
 	db, docs := libAndFolder(t, "docs")
 	corpusReport(t, docs, "a", 400)
 	chunk := []string{"--chunk-tokens", "16", "--overlap-tokens", "0"}
@@ -54,7 +55,7 @@ func TestCorpusEmbedderLifecycle(t *testing.T) {
 	if out := mustRun(t, db, "info"); !strings.Contains(out, "search is lexical until then") {
 		t.Errorf("info of a small corpus library:\n%s\nwant the note that search is lexical", out)
 	}
-	corpusReport(t, docs, "bb", 1800)
+	corpusReport(t, docs, "bb", 1000) // 2,120 passages in all: just past corpusMinPassages
 	r = mcpvec(t, db, append(append([]string{"ingest", "--embedder", "corpus"}, chunk...), docs)...)
 	if r.code != 0 || !strings.Contains(r.stderr, "corpus vectors: fitted") {
 		t.Fatalf("second ingest: exit %d, stderr %q; want the fit", r.code, r.stderr)

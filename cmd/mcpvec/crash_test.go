@@ -18,6 +18,7 @@ import (
 // check, hold no partial document, and still hold every document that was
 // there before; a final run completes the ingest.
 func TestKillDuringIngest(t *testing.T) {
+	t.Parallel()
 	db, files := libAndFolder(t, "files")
 	rng := rand.New(rand.NewSource(7))
 	const nFiles = 150
@@ -80,6 +81,7 @@ func TestKillDuringIngest(t *testing.T) {
 // adds, then of moves, removals and adds: after every kill the library is
 // consistent, and a final sync makes it match the folder exactly.
 func TestKillDuringSync(t *testing.T) {
+	t.Parallel()
 	dir, db := tempLib(t)
 	docs := filepath.Join(dir, "docs")
 	os.MkdirAll(filepath.Join(docs, "moved"), 0o755)

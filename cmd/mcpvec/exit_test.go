@@ -42,6 +42,7 @@ func runMapped(t *testing.T, dir, stdin string, args ...string) (int, string, st
 // they returned errors; the unknown command's usage now ends with the exit
 // statuses.
 func TestExitStatusEveryCommand(t *testing.T) {
+	t.Parallel()
 	damagedSrc, _ := checkLibrary(t, 60)
 	damaged := copyFile(t, damagedSrc)
 	storetest.Damages[0].Apply(t, damaged)

@@ -25,6 +25,7 @@ func bookText(n int) string {
 // on; over MCP the text is cut at --max-fetch-chars and following
 // metadata.next_id reads it all, equal to the CLI's whole text.
 func TestFetchWholeTextAndParts(t *testing.T) {
+	t.Parallel()
 	dir, db := tempLib(t)
 	book := writeFile(t, filepath.Join(dir, "book.txt"), bookText(150_000))
 	mustRun(t, db, "ingest", book)

@@ -14,6 +14,7 @@ import (
 // local reader gets the file's file:// URL, escaped, at the cited page of
 // a PDF; fetch gives the same link.
 func TestLocalSearchLinksTheFile(t *testing.T) {
+	t.Parallel()
 	dir, db := tempLib(t)
 	cats, err := os.ReadFile("../../testdata/cats.pdf")
 	if err != nil {

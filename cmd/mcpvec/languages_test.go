@@ -15,6 +15,7 @@ import (
 // word and by one character, and a German passage (manpages-de 4.18.1-1,
 // rm(1)) by a German query without stop words.
 func TestSearchLanguagesEndToEnd(t *testing.T) {
+	t.Parallel()
 	dir, db := tempLib(t)
 	mustRun(t, db, "ingest",
 		writeFile(t, filepath.Join(dir, "ls.txt"), "列出指定文件（默认为当前目录）的信息。如果既没有指定任何一个选项，也没有指定排序方式，则按字母排序项目。\n"),
@@ -40,6 +41,7 @@ func TestSearchLanguagesEndToEnd(t *testing.T) {
 // opens it, which says so on stderr; a search, which only reads, says the
 // next write saves it; after an ingest, a search re-indexes nothing.
 func TestOldLibraryReindexedByCLI(t *testing.T) {
+	t.Parallel()
 	dir, db := tempLib(t)
 	mustRun(t, db, "ingest", writeFile(t, filepath.Join(dir, "cp.txt"), "将来源复制到目的地，或将多个来源复制到目录。\n"))
 	s, err := store.Open(db, nil)

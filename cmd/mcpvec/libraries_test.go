@@ -65,6 +65,7 @@ func status(t *testing.T, method, u, token, body string) (int, string) {
 // no library; `mcpvec search --library NAME` reaches the running server's
 // library of that name.
 func TestServeSeveralLibraries(t *testing.T) {
+	t.Parallel()
 	papers, notes := twoLibraries(t)
 	env := runtimeEnv(t)
 	s := serveProc(t, papers, env, "--library", "papers="+papers, "--library", "notes="+notes)
@@ -154,6 +155,7 @@ func TestServeSeveralLibrariesOAuth(t *testing.T) {
 // TestServeOneLibraryKeepsPlainPaths: one --library is served as --db is,
 // at /mcp, and `--library NAME` of another command reaches it.
 func TestServeOneLibraryKeepsPlainPaths(t *testing.T) {
+	t.Parallel()
 	papers, _ := twoLibraries(t)
 	env := runtimeEnv(t)
 	s := startServe(t, papers, env, "--library", "papers="+papers)
@@ -173,6 +175,7 @@ func TestServeOneLibraryKeepsPlainPaths(t *testing.T) {
 // TestServeSeveralLibrariesRefusals: what a serve of several libraries
 // cannot do is said at once.
 func TestServeSeveralLibrariesRefusals(t *testing.T) {
+	t.Parallel()
 	papers, notes := twoLibraries(t)
 	a, b := "--library=papers="+papers, "--library=notes="+notes
 	for _, tc := range []struct {
@@ -197,6 +200,7 @@ func TestServeSeveralLibrariesRefusals(t *testing.T) {
 // library's remembered folders current: a file added to the notes folder
 // becomes searchable in notes, and only there.
 func TestServeSeveralLibrariesWatch(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	papers, notes := filepath.Join(dir, "papers.db"), filepath.Join(dir, "notes.db")
 	folders := map[string]string{papers: filepath.Join(dir, "p"), notes: filepath.Join(dir, "n")}

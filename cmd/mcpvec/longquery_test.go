@@ -19,6 +19,7 @@ import (
 // mode, by MCP and by the web page (whose URL then holds 120 KB), and a
 // query over 32,000 characters is refused saying both lengths.
 func TestLongQuery20000Characters(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db, docs := filepath.Join(dir, "lib.db"), filepath.Join(dir, "docs")
 	os.MkdirAll(docs, 0o755)

@@ -13,6 +13,7 @@ import (
 // folders and says, one line a file, which file has the same content, or
 // that a file is not in the library.
 func TestLsPathSaysWhyAFileIsMissing(t *testing.T) {
+	t.Parallel()
 	db, dir := libAndFolder(t, "notes")
 	text := "Lighthouse keepers trimmed the wicks nightly."
 	a := writeFile(t, filepath.Join(dir, "a.txt"), text)

@@ -11,6 +11,7 @@ import (
 // (reported once, then "unreadable as before") is not just "not in the
 // library" for `ls PATH`: it says why, and how to read it again.
 func TestLsPathSaysASyncCouldNotReadIt(t *testing.T) {
+	t.Parallel()
 	db, dir := libAndFolder(t, "papers")
 	writeFile(t, filepath.Join(dir, "ok.txt"), "Lighthouse keepers trimmed the wicks nightly.")
 	bad := filepath.Join(dir, "broken.pdf")

@@ -17,6 +17,7 @@ import (
 )
 
 func TestEndToEndIngestSearchFetchRm(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	testEndToEnd(t, dir, filepath.Join(dir, "lib.db"), nil)
 }
@@ -97,6 +98,7 @@ func testEndToEnd(t *testing.T, dir, db string, env []string) {
 }
 
 func TestIngestFailuresAreReportedAndBatchContinues(t *testing.T) {
+	t.Parallel()
 	dir, db := tempLib(t)
 	os.WriteFile(filepath.Join(dir, "good.txt"), []byte("Plain text about lighthouses and their keepers."), 0o644)
 	os.WriteFile(filepath.Join(dir, "broken.pdf"), []byte("%PDF-1.4\nthis is not really a pdf"), 0o644)
@@ -116,6 +118,7 @@ func TestIngestFailuresAreReportedAndBatchContinues(t *testing.T) {
 }
 
 func TestWritesWhileServingAreForwarded(t *testing.T) {
+	t.Parallel()
 	dir, db := tempLib(t)
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("some text to index"), 0o644)
 	mustRun(t, db, "ingest", filepath.Join(dir, "a.txt"))

@@ -15,6 +15,7 @@ import (
 // legacy HTTP+SSE transport is deprecated, and --no-sse switches it off
 // (410 Gone pointing to /mcp) while /mcp keeps working.
 func TestServeSSEDeprecated(t *testing.T) {
+	t.Parallel()
 	dir, db := tempLib(t)
 	mustRun(t, db, "ingest", writeFile(t, dir+"/a.txt", "lighthouse keepers trimmed the wicks nightly"))
 

@@ -16,6 +16,7 @@ import (
 // as the MCP tool does (one parser in the library), and an operator that
 // matches nothing is a note on stderr.
 func TestSearchOperatorsCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "lib.db")
 	files := []struct{ path, word, date string }{
@@ -79,6 +80,7 @@ func TestSearchOperatorsCLI(t *testing.T) {
 // creation date its Info dictionary records, not by its file's modification
 // time; a file whose format records no date is selected by its mtime.
 func TestSearchDateOperatorsCreatedCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "lib.db")
 	docs := filepath.Join(dir, "docs")

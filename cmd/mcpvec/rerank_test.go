@@ -96,6 +96,7 @@ func misbehave(w http.ResponseWriter, r *http.Request, mode string) bool {
 // reranker down the search still answers, in BM25's order, with one
 // warning.
 func TestSearchRerankEndToEnd(t *testing.T) {
+	t.Parallel()
 	dir, db := tempLib(t)
 	mustRun(t, db, "ingest",
 		writeFile(t, filepath.Join(dir, "a.md"), "Lighthouse lighthouse lighthouse keepers trimmed wicks.\n"),
@@ -139,6 +140,7 @@ func TestSearchRerankEndToEnd(t *testing.T) {
 // TestServeRerankOverMCP: `serve --rerank URL` says so at start and an MCP
 // search comes back reranked.
 func TestServeRerankOverMCP(t *testing.T) {
+	t.Parallel()
 	dir, db := tempLib(t)
 	mustRun(t, db, "ingest",
 		writeFile(t, filepath.Join(dir, "a.md"), "Lighthouse lighthouse lighthouse keepers trimmed wicks.\n"),

@@ -27,6 +27,7 @@ func lighthouseLib(t *testing.T) (db string) {
 // one score short, answers 503 or hangs up. Each query is new (cased
 // differently) so that no cached score answers it.
 func TestServeRerankFailuresOverMCP(t *testing.T) {
+	t.Parallel()
 	db := lighthouseLib(t)
 	var sr searchJSON
 	if err := json.Unmarshal([]byte(mustRun(t, db, "search", "--json", "lighthouse")), &sr); err != nil {
@@ -76,6 +77,7 @@ func TestServeRerankFailuresOverMCP(t *testing.T) {
 // a later serve without --rerank says what the library was last served
 // with and does not rerank.
 func TestRerankRecordedAndShown(t *testing.T) {
+	t.Parallel()
 	db := lighthouseLib(t)
 	if out := mustRun(t, db, "info"); !strings.Contains(out, "reranker:   none\n") {
 		t.Fatalf("info before any reranker:\n%s", out)
@@ -109,6 +111,7 @@ func TestRerankRecordedAndShown(t *testing.T) {
 // nothing moves), as $MCPVEC_RERANK_TOP does; --rerank-timeout bounds a
 // slow reranker; bad values are refused.
 func TestSearchRerankFlags(t *testing.T) {
+	t.Parallel()
 	db := lighthouseLib(t)
 	tei := newFakeTEI(t)
 	url := tei.srv.URL + "/rerank"

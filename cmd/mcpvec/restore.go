@@ -29,10 +29,8 @@ func runRestore(ctx context.Context, e *env, args []string) error {
 	if e.forwarded != nil {
 		return errors.New("restore needs the library to itself: stop `mcpvec serve` first")
 	}
-	if url, err := lf.storeURL(e); err != nil {
+	if err := lf.needFile(e, "restore replaces a library file; a Weaviate collection is filled with `mcpvec import`"); err != nil {
 		return err
-	} else if url != "" {
-		return errors.New("restore replaces a library file; a Weaviate collection is filled with `mcpvec import`")
 	}
 	lib, err := lf.path(e)
 	if err != nil {

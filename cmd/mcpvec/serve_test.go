@@ -43,6 +43,7 @@ func TestServeReadOnlyMount(t *testing.T) {
 // TestServeReadOnlyFlag: --read-only opens the library read-only; one
 // never served has no link key yet and says so.
 func TestServeReadOnlyFlag(t *testing.T) {
+	t.Parallel()
 	db, _ := checkLibrary(t, 2)
 	stderr := serveProc(t, db, nil, "--read-only").Stderr
 	if !strings.Contains(waitOutput(t, stderr, "link key"), "link key") {
@@ -55,6 +56,7 @@ func TestServeReadOnlyFlag(t *testing.T) {
 // client: anything the binary printed to stdout besides MCP would break the
 // session.
 func TestServeStdioWithRealBinary(t *testing.T) {
+	t.Parallel()
 	_, db := tempLib(t)
 	cats, _ := filepath.Abs("../../testdata/cats.pdf")
 	mustRun(t, db, "ingest", "--url", "https://example.org/cats.pdf", cats)

@@ -12,6 +12,7 @@ import (
 // API to an address they cannot reach (nor, with --oauth alone, the
 // Responses API to a server that would answer it 401).
 func TestServeStartupLines(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "lib.db")
 	if r := mcpvec(t, db, "ingest", filepath.Join("..", "..", "testdata", "cats.pdf")); r.code != 0 {
 		t.Fatalf("ingest: %+v", r)

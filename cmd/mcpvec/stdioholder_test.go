@@ -16,6 +16,7 @@ import (
 // refused, and the refusal names that process and what to do, and
 // commands handed to it say whom they go to.
 func TestServeBesideStdioServerNamesIt(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "lib.db")
 	mustRun(t, db, "ingest", filepath.Join("..", "..", "testdata", "cats.pdf"))
 	cmd := exec.Command(os.Args[0], "serve", "--stdio")

@@ -17,6 +17,7 @@ import (
 
 // lsSources returns the sorted source paths the library holds.
 func TestSyncCommandRemembersRootsAndFollowsChanges(t *testing.T) {
+	t.Parallel()
 	dir, db := tempLib(t)
 	docs := filepath.Join(dir, "docs")
 	os.MkdirAll(filepath.Join(docs, "sub"), 0o755)
@@ -66,6 +67,7 @@ func TestSyncCommandRemembersRootsAndFollowsChanges(t *testing.T) {
 // the library: the sync runs in the server, MCP sees the change at once,
 // and a removed document's fetch is a clear not-found tool error.
 func TestSyncWhileServingIsForwarded(t *testing.T) {
+	t.Parallel()
 	db, docs := libAndFolder(t, "docs")
 	for i := range 20 {
 		writeFile(t, filepath.Join(docs, fmt.Sprintf("n%02d.txt", i)), fmt.Sprintf("Note %d about orchard number %d and its apple trees.", i, i))
@@ -102,6 +104,7 @@ func TestSyncWhileServingIsForwarded(t *testing.T) {
 // file becomes searchable over MCP without a restart, an edit replaces the
 // text, and a deleted file's fetch is a not-found tool error.
 func TestServeWatchKeepsTheLibraryCurrent(t *testing.T) {
+	t.Parallel()
 	db, docs := libAndFolder(t, "docs")
 	old := time.Now().Add(-time.Hour)
 	writeFile(t, filepath.Join(docs, "first.txt"), "Beekeepers smoke the hive before opening it.")
@@ -138,6 +141,7 @@ func TestServeWatchKeepsTheLibraryCurrent(t *testing.T) {
 // transaction id, so no commit (and no fsync). A removed file is still
 // removed.
 func TestUnchangedSyncWritesNothing(t *testing.T) {
+	t.Parallel()
 	db, docs := libAndFolder(t, "docs")
 	writeFile(t, filepath.Join(docs, "a.md"), "# Kilns\n\nPotters fire clay in a kiln.")
 	writeFile(t, filepath.Join(docs, "b.txt"), "Weavers warp the loom before weaving.")
@@ -176,6 +180,7 @@ func TestUnchangedSyncWritesNothing(t *testing.T) {
 // and a forwarded `mcpvec sync` runs: both write through the live library,
 // one at a time, and nothing is lost or doubled.
 func TestForwardedSyncAndWatcherTogether(t *testing.T) {
+	t.Parallel()
 	db, docs := libAndFolder(t, "docs")
 	mustRun(t, db, "sync", docs)
 	startServe(t, db, nil, "--watch", "--watch-quiet", "50ms", "--watch-rescan", "1h")
@@ -253,6 +258,7 @@ func timeExtract(tb testing.TB, data []byte) time.Duration {
 // TestLsRootsShowsFollowLinks: `ls --roots` says, per folder, whether links
 // out of it are followed (remembered from `sync --follow-links`).
 func TestLsRootsShowsFollowLinks(t *testing.T) {
+	t.Parallel()
 	db, dir := libAndFolder(t, "notes")
 	writeFile(t, filepath.Join(dir, "a.txt"), "Lighthouse keepers trimmed the wicks nightly.")
 	mustRun(t, db, "sync", "--follow-links", dir)

@@ -118,6 +118,7 @@ func searchErr(c *client.Client, query string) error {
 // refused on her next request; `auth users` lists both, `auth revoke
 // --user` ends bob's grants; `mcpvec audit` prints the run.
 func TestTeamAllowListRevokeAudit(t *testing.T) {
+	t.Parallel()
 	db := oauthLibrary(t)
 	alice := identity.Person{Issuer: "https://id.example", Subject: "1", Email: "alice@example.com", EmailVerified: true}
 	bob := identity.Person{Issuer: "https://id.example", Subject: "2", Email: "bob@example.com", EmailVerified: true}
@@ -189,6 +190,7 @@ func TestTeamAllowListRevokeAudit(t *testing.T) {
 // line; without --audit-queries the search text is not kept; `mcpvec
 // audit` filters by time and refuses a --since it cannot read.
 func TestAuditWebWritesAndFetches(t *testing.T) {
+	t.Parallel()
 	dir, db := tempLib(t)
 	mustRun(t, db, "ingest", writeFile(t, filepath.Join(dir, "ops.txt"), "bbolt transactions: one writer at a time, many readers."))
 	trail := filepath.Join(dir, "trail")

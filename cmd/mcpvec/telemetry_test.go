@@ -156,6 +156,7 @@ const testTraceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
 // client put in params._meta.traceparent; the JSON access line of the call
 // carries that trace id and not the query.
 func TestServeMetricsAndTrace(t *testing.T) {
+	t.Parallel()
 	db, _ := checkLibrary(t, 3)
 	rc := newOTLPReceiver(t)
 	srv := serveProc(t, db, []string{"OTEL_BSP_SCHEDULE_DELAY=50"}, "--otlp-endpoint", rc.URL, "--log-format", "json")
@@ -254,6 +255,7 @@ func accessLine(t *testing.T, stderr, method string) map[string]any {
 // TestServeMetricsNeedTheToken: with --token, /metrics asks for it as /mcp
 // does.
 func TestServeMetricsNeedTheToken(t *testing.T) {
+	t.Parallel()
 	db, _ := checkLibrary(t, 1)
 	srv := serveProc(t, db, nil, "--token", "s3cret-token")
 	url := strings.TrimSuffix(srv.url, "/mcp") + "/metrics"
@@ -274,6 +276,7 @@ var metricsURL = regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/metrics)`)
 // listener and only there; --log-queries puts the query in the access
 // line.
 func TestServeMetricsAddr(t *testing.T) {
+	t.Parallel()
 	db, _ := checkLibrary(t, 2)
 	srv := serveProc(t, db, nil, "--metrics-addr", "127.0.0.1:0", "--log-queries")
 	m := metricsURL.FindStringSubmatch(waitOutput(t, srv.Stderr, "/metrics"))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -28,6 +29,17 @@ func (f *libFlags) storeURL(e *env) (string, error) {
 		return u, nil
 	}
 	return "", fmt.Errorf("--store %q: want weaviate://host:port/Collection or weaviates://… (a library file is --db)", u)
+}
+
+// needFile refuses a Weaviate library for a command that works on a
+// library file only (backup, restore): the error says what does the job
+// for a collection (instead), or is storeURL's.
+func (f *libFlags) needFile(e *env, instead string) error {
+	u, err := f.storeURL(e)
+	if err == nil && u != "" {
+		err = errors.New(instead)
+	}
+	return err
 }
 
 // collectionFlags are a new Weaviate collection's settings and the

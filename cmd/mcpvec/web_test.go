@@ -60,6 +60,7 @@ func (c *webClient) post(path, ctype string, body io.Reader) (int, string, strin
 // upload goes through the ingest command into the served library and is
 // searchable at once.
 func TestServeWebSignInAndUpload(t *testing.T) {
+	t.Parallel()
 	db := oauthLibrary(t)
 	c := &webClient{t: t, base: tunnel(t, serveOAuth(t, db, nil))}
 	if code, loc, _ := c.get("/"); code != http.StatusSeeOther || loc != "/ui/signin" {

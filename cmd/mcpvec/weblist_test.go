@@ -12,6 +12,7 @@ import (
 // that `mcpvec ingest`, run as another process beside `serve`, writes
 // shows on the next view, as a removal by `mcpvec rm` does.
 func TestWebLibraryPageShowsWritesFromAnotherProcess(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "lib.db")
 	first := filepath.Join(dir, "herons.txt")

@@ -31,6 +31,7 @@ func uploadForm(csrf string, files ...[2]string) (string, *bytes.Buffer) {
 // finding 2); and a second upload of a name replaced the first document
 // (finding 12). The page now asks for the token, and uploads keep both.
 func TestServeWebBehindToken(t *testing.T) {
+	t.Parallel()
 	_, db := tempLib(t)
 	const tok = "websec-test-token-0123456789abcdef"
 	srv := serveProc(t, db, nil, "--token", tok)

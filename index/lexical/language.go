@@ -120,11 +120,11 @@ func partOfBigram(tokens []string, i int) bool {
 // reading returns the terms of a short query (tokens: its English
 // reading) in the language, among English and held, whose stop words it
 // has most of, the index's dominant language on a tie (a query without
-// stop words). When none of those terms is in the index, the reading
-// with the most terms that are wins instead (a German query in a library
-// mostly of English).
+// stop words), counted by analysis.CountQueryStopWords. When none of
+// those terms is in the index, the reading with the most terms that are
+// wins instead (a German query in a library mostly of English).
 func (ix *Index) reading(text string, tokens []string, held []analysis.Language) []string {
-	c := analysis.CountStopWords(text)
+	c := analysis.CountQueryStopWords(text)
 	langs := append(held, analysis.English)
 	first := ix.dominant()
 	for _, l := range langs {

@@ -119,3 +119,32 @@ func TestQueryRunTerms(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchQueryEnglishStopWords: a short English query whose only
+// stop words Detect's short English list leaves out ("a", "when") but
+// Portuguese's holds ("a") is still read as English in an index holding
+// Portuguese passages, and the c of a file name is no French stop word:
+// each query finds its English passage, which the Portuguese or French
+// reading (unstemmed English words) missed.
+func TestSearchQueryEnglishStopWords(t *testing.T) {
+	ix := New(DefaultConfig())
+	ix.Add(1, "A reference to a simple scalar: this example shows what a reference looks like when the scalar is copied.")
+	ix.Add(2, "The notification group reports events; see the program source fanotify_example.c below.")
+	ix.Add(3, "O programa mostra a lista dos arquivos e a data de cada um, com os nomes que o usuário escolheu para eles.")
+	ix.Add(4, "Le programme affiche la liste des fichiers et la date de chacun, avec les noms que l'utilisateur a choisis.")
+	if got, want := ix.Languages(), []analysis.Language{analysis.French, analysis.Portuguese}; !slices.Equal(got, want) {
+		t.Fatalf("Languages() = %v, want %v", got, want)
+	}
+	for _, c := range []struct {
+		q    string
+		want uint64
+	}{
+		{"This shows a reference looks like when a", 1},
+		{"source: fanotify_example.c", 2},
+	} {
+		english := ix.SearchTokens(analysis.TokenizeAs(c.q, analysis.English), 2)
+		if rs := ix.SearchQuery(c.q, nil, 2); len(rs) == 0 || rs[0].ID != c.want || !slices.Equal(rs, english) {
+			t.Errorf("SearchQuery(%q) = %v, want passage %d first as the English reading ranks it: %v", c.q, rs, c.want, english)
+		}
+	}
+}
