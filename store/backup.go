@@ -104,6 +104,12 @@ func (db *DB) backupWait() <-chan struct{} {
 	return done
 }
 
+// MapRoom returns how far bbolt's memory map extends past the file's
+// data (0 where the map's size cannot be read): how much a write may add
+// before bbolt remaps the file, which waits for every pin (Pin). It is
+// safe for concurrent use.
+func (db *DB) MapRoom() int64 { return db.mapRoom() }
+
 // mapRoom returns how far bbolt's memory map extends past the file's
 // data (0 where the map's size cannot be read).
 func (db *DB) mapRoom() int64 {

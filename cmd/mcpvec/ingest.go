@@ -35,7 +35,7 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 		pos[i] = absPath(e, pos[i])
 	}
 	largest := largestFile(pos, ff.maxBytes())
-	lf.mapRoom = writeRoom(largest)
+	lf.mapRoom = ingestRoom(pos, largest, ff.maxBytes())
 	if e.forwarded == nil { // not inside a server, whose memory is not this command's
 		defer limitMemory(largest, e.getenv("GOMEMLIMIT"))()
 		defer lowerGC(e.getenv("GOGC"))()

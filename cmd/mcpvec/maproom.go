@@ -2,7 +2,9 @@ package main
 
 import (
 	"io/fs"
+	"math/bits"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 )
 
@@ -33,6 +35,52 @@ func writeRoom(largest int64) int64 {
 		return 0
 	}
 	return roomPerByte * largest
+}
+
+// An ingest also maps room for the library it builds: the BM25 index
+// reads each segment it writes in place (library/embedded adopt.go) and
+// writes the next one from those bytes, which it can do only while no
+// write makes bbolt remap the file (a remap waits for the pin that holds
+// them). corpusRoomPerByte times the corpus's bytes covers the library
+// an ingest of it grows (896 MB from 197 MB at 100k synthetic passages)
+// and a segment written beside the one read. It is address space, not
+// memory; not on Windows, where bbolt grows the file to its map, nor on
+// 32-bit systems.
+const (
+	corpusRoomPerByte = 8
+	corpusWalkLimit   = 2000000 // entries looked at to size the corpus
+)
+
+// ingestRoom returns store.Options.MapRoom for an ingest of paths whose
+// largest file has largest bytes: writeRoom's, or the corpus's room when
+// that is larger (see corpusRoomPerByte).
+func ingestRoom(paths []string, largest, maxBytes int64) int64 {
+	room := writeRoom(largest)
+	if runtime.GOOS == "windows" || bits.UintSize < 64 {
+		return room
+	}
+	return max(room, corpusRoomPerByte*corpusBytes(paths, maxBytes))
+}
+
+// corpusBytes returns the bytes of the regular files among paths (folders
+// walked, at most corpusWalkLimit entries), each capped at maxBytes.
+func corpusBytes(paths []string, maxBytes int64) int64 {
+	var total int64
+	seen := 0
+	for _, p := range paths {
+		filepath.WalkDir(p, func(_ string, d fs.DirEntry, err error) error {
+			if seen++; seen > corpusWalkLimit {
+				return filepath.SkipAll
+			}
+			if err == nil && d.Type().IsRegular() {
+				if fi, err := d.Info(); err == nil {
+					total += min(fi.Size(), maxBytes)
+				}
+			}
+			return nil
+		})
+	}
+	return total
 }
 
 // A document's write holds its records twice at the commit (as records and

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -47,6 +48,15 @@ func TestWriteRoom(t *testing.T) {
 		if got := writeRoom(largestFile(c.paths, c.maxBytes)); got != c.want {
 			t.Errorf("writeRoom(largestFile(%v, %d)) = %d, want %d", c.paths, c.maxBytes, got, c.want)
 		}
+	}
+	// An ingest also maps room for the library it grows: eight times the
+	// corpus (41 MiB here), where bbolt does not grow the file to its map.
+	want := int64(8 * 41 << 20)
+	if runtime.GOOS == "windows" || strconv.IntSize < 64 {
+		want = 8 * 40 << 20
+	}
+	if got := ingestRoom([]string{dir}, largestFile([]string{dir}, 256<<20), 256<<20); got != want {
+		t.Errorf("ingestRoom(%s) = %d, want %d", dir, got, want)
 	}
 }
 

@@ -55,6 +55,19 @@
 // (needed to delete it, to compact and to save). See
 // docs/benchmarks/lexical.md#memory-100k for heap profiles.
 //
+// During a long write the index need not hold what its segments hold:
+// Adopt points the passages' terms and the lists' data at the segment a
+// Save just wrote, read in place (a pin on the file's map), as Load does
+// for a library opened with one; what was added since stays in memory.
+// A list read in place is never copied to be extended: later postings go
+// to its tail, an allocation of its own (the last block moved there when
+// it was not full, so no block straddles the two), and every reader takes
+// the two parts as one list. The next segment is written from the bytes
+// read in place. An ingest's heap then holds the fixed-width rows (~0.1 KB
+// a passage), the tails and what came since the last segment
+// (docs/benchmarks/ingest-bound.md). Scores are unchanged: the same bytes
+// in the same slots.
+//
 // A list of 1024 postings or more is scored from a flat copy (search_flat.go),
 // made the first time a search reads it; postings added later are read
 // compressed after it until they reach a quarter of it, and a deletion of

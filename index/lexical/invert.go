@@ -100,7 +100,7 @@ func (ix *Index) appendPending(from int) {
 			p := &ix.post[t]
 			d, b := data[dataOff[t]:dataOff[t+1]], blocks[blockOff[t]:blockOff[t+1]]
 			// Exact capacities: add writes into the arenas in place.
-			q := postings{data: d[:copy(d, p.data)], blocks: b[:copy(b, p.blocks)], n: p.n}
+			q := postings{data: d[:copy(d, p.data)+copy(d[len(p.data):], p.tail)], blocks: b[:copy(b, p.blocks)], n: p.n}
 			for _, e := range ps[start[t]:start[t+1]] {
 				q.add(e.slot, e.tf, ix.docs[e.slot].length)
 			}
@@ -116,7 +116,7 @@ func (ix *Index) pendingSize(start []uint32, ps []slotTF) (dataOff, blockOff []i
 	dataOff, blockOff = make([]int, len(ix.post)+1), make([]int, len(ix.post)+1)
 	for t := range ix.post {
 		p := &ix.post[t]
-		n := len(p.data)
+		n := p.size()
 		prev := uint32(0)
 		if len(p.blocks) > 0 {
 			prev = p.blocks[len(p.blocks)-1].last

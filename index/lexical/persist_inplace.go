@@ -226,7 +226,7 @@ func (ix *Index) Detach() {
 		}
 	}
 	for t := range ix.post {
-		ix.post[t].data = data[t]
+		ix.post[t].data, ix.post[t].tail, ix.post[t].fixed = data[t], nil, false
 	}
 	ix.inPlace = nil
 }
@@ -244,7 +244,7 @@ func (ix *Index) copyOut() (terms, data [][]byte) {
 		nt += len(ix.docs[s].terms)
 	}
 	for t := range ix.post {
-		nd += len(ix.post[t].data)
+		nd += ix.post[t].size()
 	}
 	ta, da := make([]byte, 0, nt), make([]byte, 0, nd)
 	terms, data = make([][]byte, len(ix.docs)), make([][]byte, len(ix.post))
@@ -253,8 +253,9 @@ func (ix *Index) copyOut() (terms, data [][]byte) {
 		terms[s] = ta[len(ta)-len(ix.docs[s].terms) : len(ta) : len(ta)]
 	}
 	for t := range ix.post {
-		da = append(da, ix.post[t].data...)
-		data[t] = da[len(da)-len(ix.post[t].data) : len(da) : len(da)]
+		p := &ix.post[t]
+		da = append(append(da, p.data...), p.tail...)
+		data[t] = da[len(da)-p.size() : len(da) : len(da)]
 	}
 	return terms, data
 }

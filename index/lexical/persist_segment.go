@@ -173,7 +173,7 @@ func (ix *Index) writeSegmentLocked(kv index.KV) (manifest, error) {
 	for i := range ix.post {
 		p := &ix.post[i]
 		le.PutUint32(row[0:], uint32(p.n))
-		le.PutUint32(row[4:], uint32(len(p.data)))
+		le.PutUint32(row[4:], uint32(p.size()))
 		tw.write(row[:termRowSize])
 		m.blocks += uint32(len(p.blocks))
 	}
@@ -186,6 +186,7 @@ func (ix *Index) writeSegmentLocked(kv index.KV) (manifest, error) {
 			tw.write(row[:blockRowSize])
 		}
 		pw.write(ix.post[i].data)
+		pw.write(ix.post[i].tail)
 	}
 	for _, w := range []*chunkWriter{tw, fw, pw} {
 		w.flush()
@@ -234,6 +235,9 @@ func (ix *Index) loadSegmentLocked(kv index.KV) (found bool, err error) {
 	ix.alive, ix.livePost = len(docs), postings
 	if inPlace {
 		ix.inPlace = append(fwd.chunks, post.chunks...)
+		for t := range ix.post {
+			ix.post[t].fixed = true // extended in a tail, not copied (postings)
+		}
 	}
 	return true, nil
 }

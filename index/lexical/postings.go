@@ -23,11 +23,52 @@ type block struct {
 // (slot delta, tf) uvarint pairs, each block's first delta counted from the
 // previous block's last slot (from 0 in the first block). About 2–3 bytes a
 // posting against 8 for a (uint32, uint32) pair.
+//
+// A list whose data is read in place (fixed: a segment's bytes in the
+// file, persist_adopt.go) is never copied to be extended: the postings
+// added to it go to tail, its own allocation, the bytes of a block that
+// was not full moved there first, so that no block straddles the two. A
+// block's off counts across both: data's bytes, then tail's (at).
 type postings struct {
 	data   []byte
+	tail   []byte // postings added after data became fixed; nil until then
 	blocks []block
 	n      int                  // postings, including those of deleted slots
 	flat   atomic.Pointer[flat] // the scoring copy of a long list, nil until read (search_flat.go)
+	fixed  bool                 // data is read in place: never appended to
+}
+
+// size is the list's bytes, data and tail.
+func (p *postings) size() int { return len(p.data) + len(p.tail) }
+
+// at returns the list's bytes from off (counted across data and tail) to
+// the end of the part, data or tail, that holds off.
+func (p *postings) at(off uint32) []byte {
+	if int(off) < len(p.data) {
+		return p.data[off:]
+	}
+	return p.tail[int(off)-len(p.data):]
+}
+
+// whole returns the list's bytes in one slice: data when there is no
+// tail, else a new allocation holding both.
+func (p *postings) whole() []byte {
+	if len(p.tail) == 0 {
+		return p.data
+	}
+	return append(append(make([]byte, 0, p.size()), p.data...), p.tail...)
+}
+
+// startTail makes a fixed list take its next postings in tail: the bytes
+// of its last block, when that block is not full, move there from data.
+func (p *postings) startTail() {
+	cut := len(p.data)
+	if nb := len(p.blocks); nb > 0 && p.n%blockSize != 0 {
+		cut = int(p.blocks[nb-1].off)
+	}
+	p.tail = append(make([]byte, 0, 64), p.data[cut:]...)
+	p.data = p.data[:cut:cut]
+	p.fixed = false
 }
 
 // add appends (doc, tf); doc must exceed every slot already in the list.
@@ -36,12 +77,20 @@ func (p *postings) add(doc, tf, length uint32) {
 	if nb := len(p.blocks); nb > 0 {
 		base = p.blocks[nb-1].last
 	}
+	if p.fixed {
+		p.startTail()
+	}
 	if p.n%blockSize == 0 {
-		p.blocks = append(p.blocks, block{off: uint32(len(p.data)), minLen: length})
+		p.blocks = append(p.blocks, block{off: uint32(p.size()), minLen: length})
 	}
 	b := &p.blocks[len(p.blocks)-1]
-	p.data = binary.AppendUvarint(p.data, uint64(doc-base))
-	p.data = binary.AppendUvarint(p.data, uint64(tf))
+	if p.tail != nil {
+		p.tail = binary.AppendUvarint(p.tail, uint64(doc-base))
+		p.tail = binary.AppendUvarint(p.tail, uint64(tf))
+	} else {
+		p.data = binary.AppendUvarint(p.data, uint64(doc-base))
+		p.data = binary.AppendUvarint(p.data, uint64(tf))
+	}
 	b.last = doc
 	b.maxTF = max(b.maxTF, tf)
 	b.minLen = min(b.minLen, length)
@@ -78,7 +127,7 @@ func (p *postings) decode(i int, docs, tfs *[blockSize]uint32) int {
 	if i > 0 {
 		doc = p.blocks[i-1].last
 	}
-	b := p.data[p.blocks[i].off:]
+	b := p.at(p.blocks[i].off)
 	for j := range n {
 		d, tf, w := uint32(b[0]), uint32(b[1]), 2 // see posting
 		if d|tf >= 0x80 {

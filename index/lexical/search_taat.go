@@ -105,16 +105,19 @@ func (ix *Index) addList(c *cursor, sc *scratch, acc []float32, touched []uint32
 		lo = max(lo, f.end) // the postings added since the copy, below
 	}
 	lens, base, per, w, tab := ix.lens, bm.base, bm.per, c.w, &sc.sat.v
-	b, doc, left := c.p.from(lo)
+	b, doc, left, rest := c.p.from(lo)
 	// Room for every posting, so the append below needs no check: a
 	// branch on whether a slot was touched before mispredicts about as
 	// often as not on common words.
-	touched = slices.Grow(touched, left)
+	touched = slices.Grow(touched, left+rest)
 	nt := len(touched)
 	touched = touched[:cap(touched)]
 	// Decoded by index: 10-20% faster than reslicing b per posting.
 	pos := 0
-	for ; left > 0; left-- {
+	for ; left > 0 || rest > 0; left-- {
+		if left == 0 { // the data read, on to the tail (postings.at)
+			b, pos, left, rest = c.p.tail, 0, rest, 0
+		}
 		d, tf, n := uint32(b[pos]), uint32(b[pos+1]), 2 // see posting
 		if d|tf >= 0x80 {
 			d, tf, n = posting(b[pos:])
@@ -149,15 +152,24 @@ func (ix *Index) addList(c *cursor, sc *scratch, acc []float32, touched []uint32
 }
 
 // from returns where decoding must start to reach the first posting with
-// slot ≥ lo: the data of the block that may hold it, the slot its deltas
-// count from, and the postings left from there.
-func (p *postings) from(lo uint32) (data []byte, base uint32, left int) {
+// slot ≥ lo: the bytes of the block that may hold it, the slot its deltas
+// count from, the postings left from there in those bytes and, when they
+// are data's and the list has a tail, the postings after them in the tail,
+// from its start (postings.at).
+func (p *postings) from(lo uint32) (data []byte, base uint32, left, rest int) {
 	bi := sort.Search(len(p.blocks), func(i int) bool { return p.blocks[i].last >= lo })
 	if bi == len(p.blocks) {
-		return nil, 0, 0
+		return nil, 0, 0, 0
 	}
 	if bi > 0 {
 		base = p.blocks[bi-1].last
 	}
-	return p.data[p.blocks[bi].off:], base, p.n - bi*blockSize
+	left = p.n - bi*blockSize
+	if off := p.blocks[bi].off; int(off) < len(p.data) && len(p.tail) > 0 {
+		// Blocks never straddle: the data's end is a block's start.
+		tb := sort.Search(len(p.blocks), func(i int) bool { return int(p.blocks[i].off) >= len(p.data) })
+		rest = p.n - tb*blockSize
+		left -= rest
+	}
+	return p.at(p.blocks[bi].off), base, left, rest
 }

@@ -220,13 +220,7 @@ func (l *Backend) pinLexicalIndex(synced bool) (repaired bool, err error) {
 	pin, err := l.db.Pin(func(tx *store.Tx) (err error) {
 		repaired, err = l.loadLexicalIndex(tx, synced)
 		return err
-	}, func(closing bool) {
-		if closing {
-			l.lex.Unload()
-		} else {
-			l.lex.Detach()
-		}
-	})
+	}, l.evictLexical)
 	if err != nil {
 		return false, err
 	}
@@ -240,6 +234,16 @@ func (l *Backend) pinLexicalIndex(synced bool) (repaired bool, err error) {
 	}
 	l.pin = pin
 	return repaired, nil
+}
+
+// evictLexical is the BM25 index's pin's evict (store.DB.Pin): the index
+// copies what it reads in place before a write, or lets it go at Close.
+func (l *Backend) evictLexical(closing bool) {
+	if closing {
+		l.lex.Unload()
+	} else {
+		l.lex.Detach()
+	}
 }
 
 // loadLexicalIndex loads the BM25 index in place in tx, which its caller

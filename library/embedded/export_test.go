@@ -79,3 +79,12 @@ func SetPrewrite(on bool) (restore func()) {
 	noPrewrite = !on
 	return func() { noPrewrite = old }
 }
+
+// SetAdopt makes a Save that wrote a BM25 segment have the index read it in
+// place (on, the default) or keep holding it, from min passages on (the
+// prewrite's threshold too); restore undoes both.
+func SetAdopt(on bool, min int) (restore func()) {
+	oldAdopt, oldMin := noAdopt, prewriteMinPassages
+	noAdopt, prewriteMinPassages = !on, min
+	return func() { noAdopt, prewriteMinPassages = oldAdopt, oldMin }
+}

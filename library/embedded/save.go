@@ -22,17 +22,22 @@ func (l *Backend) Save(ctx context.Context) error {
 	if same, err := l.unchanged(vec, l.mark.value()); err != nil || same {
 		return err
 	}
+	_, segment := l.lex.SavePlan()
 	if err := l.prewriteSegment(); err != nil {
 		l.mark.lose()
 		return err
 	}
-	return l.updateIndexes(l.saveSize(), func(tx *store.Tx) error {
+	err := l.updateIndexes(l.saveSize(), func(tx *store.Tx) error {
 		gen := l.mark.value()
 		if err := l.saveIndexes(tx, vec); err != nil {
 			return err
 		}
 		return putIndexedGen(tx, gen)
 	})
+	if err == nil && segment {
+		l.adoptSegment()
+	}
+	return err
 }
 
 // unchanged reports whether a Save would write what the file holds
@@ -60,7 +65,9 @@ var failIndexSave func() error
 // any, in transactions of its own (lexical.Index.PrewriteSegment), so that
 // the Save's transaction holds its manifest and not the whole segment. The
 // index first stops reading the old segment in place (its pin would be
-// evicted by these writes, from inside the index's lock). A library under
+// evicted by these writes, from inside the index's lock), unless the map
+// has room for every step (keepPinForSegment): then the new segment is
+// written from the old one's bytes in the file, copying neither. A library under
 // prewriteMinPassages writes its segment inside the Save's transaction, as
 // one commit: its segment is a few MiB, too small for steps to save memory.
 // Errors are the store's.
@@ -68,9 +75,14 @@ func (l *Backend) prewriteSegment() error {
 	if _, segment := l.lex.SavePlan(); !segment || noPrewrite || l.lex.Len() < prewriteMinPassages {
 		return nil
 	}
-	l.releasePin()
+	update := l.db.Update
+	if l.keepPinForSegment() { // the steps read the old segment in place
+		update = func(fn func(tx *store.Tx) error) error { return l.db.UpdateSized(int64(prewriteStep), fn) }
+	} else {
+		l.releasePin()
+	}
 	err := l.lex.PrewriteSegment(func(write func(kv index.KV) error) error {
-		return l.db.Update(func(tx *store.Tx) error {
+		return update(func(tx *store.Tx) error {
 			kv, err := tx.Aux(AuxLexical)
 			if err != nil {
 				return err
@@ -89,8 +101,9 @@ func (l *Backend) prewriteSegment() error {
 var noPrewrite bool
 
 // prewriteMinPassages is the size from which a new segment is written in
-// steps (about 8 MiB of segment at ~900 bytes a passage).
-const prewriteMinPassages = 8192
+// steps (about 8 MiB of segment at ~900 bytes a passage), and read in
+// place once written (adoptSegment). A variable for tests.
+var prewriteMinPassages = 8192
 
 // releasePin makes the BM25 index copy what it reads in place and ends the
 // read transaction that kept it (pinLexicalIndex); nothing when it reads
@@ -118,7 +131,7 @@ const recordSize = 16 << 10
 // for a remap, store.smallWriteWait.)
 func (l *Backend) saveSize() int64 {
 	records, segment := l.lex.SavePlan()
-	if segment {
+	if segment && !l.lex.Prewritten() {
 		return -1
 	}
 	return int64(records) * recordSize
