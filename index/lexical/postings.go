@@ -50,15 +50,6 @@ func (p *postings) at(off uint32) []byte {
 	return p.tail[int(off)-len(p.data):]
 }
 
-// whole returns the list's bytes in one slice: data when there is no
-// tail, else a new allocation holding both.
-func (p *postings) whole() []byte {
-	if len(p.tail) == 0 {
-		return p.data
-	}
-	return append(append(make([]byte, 0, p.size()), p.data...), p.tail...)
-}
-
 // startTail makes a fixed list take its next postings in tail: the bytes
 // of its last block, when that block is not full, move there from data.
 func (p *postings) startTail() {
