@@ -26,6 +26,7 @@ type Pin struct {
 	evict func(closing bool)
 	keep  [][]byte // guarded by db.pinMu
 	once  sync.Once
+	ended bool // guarded by db.pinMu; tx too, which Renew replaces
 }
 
 // Pin begins a read transaction and runs fn in it. When fn fails the
@@ -89,7 +90,52 @@ func (p *Pin) Release() {
 }
 
 func (p *Pin) end() {
-	p.once.Do(func() { p.tx.Rollback() })
+	p.once.Do(func() {
+		p.db.pinMu.Lock()
+		tx := p.tx
+		p.ended = true
+		p.db.pinMu.Unlock()
+		tx.Rollback()
+	})
+}
+
+// Renew moves the pin to a read transaction of the file as it is now and
+// ends the one it held, when live reports (with no write in flight) that
+// every value kept through the pin is still in the file as it is now, not
+// freed by a write since the pin began. The values stay where they are:
+// no write could remap the file while the old transaction was open, and
+// the new one begins before it ends. What it spares the writes: bbolt
+// cannot reuse a page freed after the oldest read transaction began, and
+// rewrites the list of all such pages, sorted, at every commit, which cost
+// an ingest holding a pin over thousands of document writes more CPU than
+// the rest of its commits (docs/benchmarks/ingest-bound.md, session 21).
+// It does nothing to a pin released or evicted, or when live reports
+// false. Errors are bbolt's (beginning the transaction), the pin then
+// left as it was. It waits for the writes in flight; it is safe for
+// concurrent use.
+func (p *Pin) Renew(live func() bool) error {
+	db := p.db
+	db.gate.Lock()
+	defer db.gate.Unlock()
+	if !live() {
+		return nil
+	}
+	return db.guard(func() error {
+		tx, err := db.bolt.Begin(false)
+		if err != nil {
+			return err
+		}
+		db.pinMu.Lock()
+		old := p.tx
+		_, held := db.pins[p]
+		if held && !p.ended {
+			p.tx = tx
+		} else {
+			old = tx
+		}
+		db.pinMu.Unlock()
+		return old.Rollback()
+	})
 }
 
 // evictPins evicts every pin (see Pin): evict, then release. A pin whose

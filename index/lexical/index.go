@@ -87,6 +87,7 @@ type Index struct {
 	sat        atomic.Pointer[satTable] // the last statistics' saturations (search_sat.go)
 	deferPost  bool                     // Load: insertLocked leaves postings to invert
 	hasSeg     bool                     // the KV holds a segment (persist_segment.go)
+	segSaves   uint64                   // Saves that wrote a segment (SegmentSaves)
 	segDocs    int                      // passages in that segment when written or read
 	deltaKeys  int                      // records and tombstones in the KV beside it
 	rewrite    bool                     // the next Save writes a new segment

@@ -181,6 +181,7 @@ func (ix *Index) saveDocsLocked(kv index.KV) error {
 // so deleted slots are compacted away first; then the passages are
 // reordered (reorder.go).
 func (ix *Index) saveSegmentLocked(kv index.KV) error {
+	ix.segSaves++ // counted if it fails too: the KV's segment may have changed
 	if done, err := ix.savePrewrittenLocked(kv); done {
 		return err
 	}

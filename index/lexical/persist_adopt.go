@@ -149,3 +149,12 @@ func (ix *Index) SegmentBytes() int64 {
 	}
 	return n
 }
+
+// SegmentSaves counts the Saves that wrote a segment (or began to): a
+// caller that keeps a segment's bytes read in place live (Adopt) tells by
+// it whether a Save replaced that segment. It is safe for concurrent use.
+func (ix *Index) SegmentSaves() uint64 {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.segSaves
+}

@@ -1,6 +1,8 @@
 package embedded
 
 import (
+	"sync/atomic"
+
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -72,6 +74,38 @@ func (l *Backend) adoptSegment() {
 		l.pin.Release() // the index no longer reads through it
 	}
 	l.pin = pin
+	l.live.set(pin)
+}
+
+// livePin renews the pin through which the BM25 index reads the segment it
+// adopted (store.Pin.Renew) every renewEvery document writes, while that
+// segment is the file's: from adoptSegment until prewriteSegment begins to
+// replace it. Held over a whole ingest's document writes instead, the pin
+// made every commit rewrite and sort the list of the pages freed since it
+// began (tens of thousands), which doubled the CPU of a 100k ingest
+// (docs/benchmarks/ingest-bound.md, session 21). It is safe for
+// concurrent use.
+type livePin struct {
+	pin    atomic.Pointer[store.Pin]
+	writes atomic.Uint64
+}
+
+// renewEvery is how many document writes a renewable pin is held over.
+const renewEvery = 16
+
+// set makes p the pin to renew; nil stops renewing, before a write that
+// may free what the pin's values are.
+func (lp *livePin) set(p *store.Pin) { lp.pin.Store(p) }
+
+// wrote counts a document write and renews the pin every renewEvery of
+// them. A pin set to nil meanwhile (set) is not renewed: Renew checks with
+// no write in flight. Its errors only leave the pin as it was.
+func (lp *livePin) wrote() {
+	p := lp.pin.Load()
+	if p == nil || lp.writes.Add(1)%renewEvery != 0 {
+		return
+	}
+	_ = p.Renew(func() bool { return lp.pin.Load() == p })
 }
 
 // noAdopt, set by tests and measurements, leaves the BM25 index holding

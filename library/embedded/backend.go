@@ -40,6 +40,7 @@ type Backend struct {
 	lazy *deferredVectors // the vector index while Open's deferred load has not ended
 	lex  *lexical.Index
 	pin  *store.Pin // lex's read transaction, set when it reads in place (pinLexicalIndex)
+	live livePin    // pin while the segment it reads is the file's (adopt.go)
 	docs docCache   // records without text for the query path
 	mark genMark    // the store generation the indexes reflect
 	turn turns      // searches of the indexes running at once

@@ -22,6 +22,7 @@ func (l *Backend) Put(ctx context.Context, doc *store.Document, chunks []store.C
 	if err != nil {
 		return res, err
 	}
+	l.live.wrote()
 	if err := l.apply(res, &handed{chunks, vecs}); err != nil {
 		return res, err
 	}

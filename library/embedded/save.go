@@ -72,7 +72,11 @@ var failIndexSave func() error
 // one commit: its segment is a few MiB, too small for steps to save memory.
 // Errors are the store's.
 func (l *Backend) prewriteSegment() error {
-	if _, segment := l.lex.SavePlan(); !segment || noPrewrite || l.lex.Len() < prewriteMinPassages {
+	_, segment := l.lex.SavePlan()
+	if segment {
+		l.live.set(nil) // the new segment frees the old one's pages
+	}
+	if !segment || noPrewrite || l.lex.Len() < prewriteMinPassages {
 		return nil
 	}
 	update := l.db.Update
@@ -166,7 +170,12 @@ func (l *Backend) saveIndexes(tx *store.Tx, vec *vector.Index) error {
 	if err != nil {
 		return err
 	}
-	if err := l.lex.Save(kv); err != nil {
+	saves := l.lex.SegmentSaves()
+	err = l.lex.Save(kv)
+	if l.lex.SegmentSaves() != saves {
+		l.live.set(nil) // before the commit frees the old segment's pages
+	}
+	if err != nil {
 		return fmt.Errorf("save lexical index: %w", err)
 	}
 	if vec == nil {

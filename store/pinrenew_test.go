@@ -1,0 +1,75 @@
+package store_test
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/mcpvec/mcpvec/store"
+)
+
+// dataSize returns the bytes of db's pages in use or free (bbolt's high
+// water mark, Stats.FileBytes).
+func dataSize(t *testing.T, db *store.DB) int64 {
+	t.Helper()
+	s, err := db.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.FileBytes
+}
+
+// smallWrites runs n writes of a new 100-byte setting each (they keep the
+// pin), renewing p's pin every 10th when renew is set. Each write copies
+// the leaf the last one wrote, a page bbolt took past the end of the data
+// when it had none free.
+func smallWrites(t *testing.T, db *store.DB, p *pinned, from, n int, renew func() bool) {
+	t.Helper()
+	for i := range n {
+		if err := db.PutSetting(fmt.Sprintf("s%06d", from+i), bytes.Repeat([]byte{byte(i)}, 100)); err != nil {
+			t.Fatal(err)
+		}
+		if renew != nil && i%10 == 9 {
+			if err := p.pin.Renew(renew); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestPinRenewLetsWritesReusePages: a pin held over many small writes
+// keeps bbolt from reusing the pages they free, so the file's data grows
+// with every write (and bbolt rewrites the list of those pages at every
+// commit); renewed while its value is live, it does not hold them, and
+// its value stays readable where it was. Renew does nothing when live
+// reports false or the pin was evicted.
+func TestPinRenewLetsWritesReusePages(t *testing.T) {
+	db, _ := openNew(t, &store.Options{NoSync: true, MapRoom: 64 << 20})
+	defer db.Close()
+	putAux(t, db, 1, 64<<10)
+	p := pinValue(t, db, 0)
+	smallWrites(t, db, p, 0, 20, func() bool { return true }) // the settings bucket's pages exist
+	start := dataSize(t, db)
+	smallWrites(t, db, p, 20, 400, func() bool { return true })
+	if grown := dataSize(t, db) - start; grown > 200<<10 {
+		t.Errorf("file grew by %d bytes over 400 small writes with the pin renewed", grown)
+	}
+	if got := p.seen(); got != "[]" {
+		t.Fatalf("the writes evicted the pin: %s", got)
+	}
+	if want := bytes.Repeat([]byte{1}, 64<<10); !bytes.Equal(p.v, want) {
+		t.Fatal("the pinned value changed after renewals")
+	}
+	start = dataSize(t, db)
+	smallWrites(t, db, p, 420, 400, func() bool { return false })
+	if grown := dataSize(t, db) - start; grown < 400*4<<10 {
+		t.Errorf("file grew by %d bytes over 400 small writes with the pin held, want at least a page a write", grown)
+	}
+	putAux(t, db, 2, 10) // evicts
+	if err := p.pin.Renew(func() bool { return true }); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := p.seen(), "[evict(closing false)]"; got != want {
+		t.Errorf("events %s, want %s", got, want)
+	}
+}
