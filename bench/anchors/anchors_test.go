@@ -66,9 +66,10 @@ func TestMaxQueriesSpread(t *testing.T) {
 	}
 }
 
-// TestPassagesTextOnlyWhenIndexed: a Lucene-only run (Lucene reads
-// passages.tsv itself) and -combine read the passages without their
-// text, which at 1M passages is ~1.4 GB held for nothing.
+// TestPassagesTextOnlyWhenIndexed: a run of Lucene and mcpvec (Lucene
+// reads passages.tsv itself, mcpvec's build reads it one passage at a
+// time) and -combine read the passages without their text, which at 1M
+// passages is ~1.4 GB held for nothing.
 func TestPassagesTextOnlyWhenIndexed(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "passages.tsv")
 	if err := os.WriteFile(path, []byte("a.md\t0\tone\\ttwo\na.md\t1\tthree\n"), 0o644); err != nil {
@@ -80,7 +81,9 @@ func TestPassagesTextOnlyWhenIndexed(t *testing.T) {
 	}{
 		{[]string{"-engines", "lucene"}, ""},
 		{[]string{"-combine", "rows"}, ""},
-		{[]string{"-engines", "mcpvec,lucene"}, "one\ttwo"},
+		{[]string{"-engines", "mcpvec,lucene"}, ""},
+		{[]string{"-engines", "mcpvec"}, ""},
+		{[]string{"-engines", "mcpvec,bleve"}, "one\ttwo"},
 		{[]string{"-engines", "lucene,fts5"}, "one\ttwo"},
 	} {
 		c, err := parseFlags(append([]string{"-passages", path, "-queries", path}, tc.args...), io.Discard)

@@ -12,9 +12,12 @@ import (
 )
 
 // runBleve indexes the passages with bleve v2 (scorch, the English
-// analyzer, the BM25 scoring model) and searches with a match query (the
-// words ORed), top 10.
-func runBleve(ps []passage, qs []query, dir string, rounds int) (result, error) {
+// analyzer, the BM25 scoring model) in batches of batch passages, and
+// searches with a match query (the words ORed), top 10. Each Batch call
+// waits until scorch has persisted its segment; batches of 10,000 instead
+// of 1,000 did not build faster at 20k (more CPU) and changed a few top
+// 10s (docs/benchmarks/anchors-1m.md, session 22).
+func runBleve(ps []passage, qs []query, dir string, rounds, batch int) (result, error) {
 	r := result{engine: "bleve v2.6.3 (BM25, en analyzer)"}
 	path := filepath.Join(dir, "bleve")
 	im := bleve.NewIndexMapping()
@@ -36,7 +39,7 @@ func runBleve(ps []passage, qs []query, dir string, rounds int) (result, error) 
 			if err := b.Index(strconv.Itoa(i), map[string]any{"text": p.text}); err != nil {
 				return err
 			}
-			if b.Size() == 1000 {
+			if b.Size() == batch {
 				if err := ix.Batch(b); err != nil {
 					return err
 				}

@@ -31,7 +31,22 @@ var unescaper = strings.NewReplacer(`\\`, `\`, `\t`, "\t", `\n`, "\n", `\r`, "\r
 func readPassages(path string, text bool) ([]passage, error) {
 	var ps []passage
 	doc := ""
-	err := eachLine(path, func(line string) error {
+	err := eachPassage(path, text, func(p passage) error {
+		if p.doc != doc { // one copy a document: p.doc would keep the whole line alive
+			doc = strings.Clone(p.doc)
+		}
+		p.doc = doc
+		ps = append(ps, p)
+		return nil
+	})
+	return ps, err
+}
+
+// eachPassage calls fn with each passage of passages.tsv in order, its
+// text unescaped when text is true. p.doc is only valid during the call
+// (it shares the line's memory): a caller that keeps it clones it.
+func eachPassage(path string, text bool, fn func(p passage) error) error {
+	return eachLine(path, func(line string) error {
 		f := strings.SplitN(line, "\t", 3)
 		if len(f) != 3 {
 			return fmt.Errorf("want 3 fields, got %d", len(f))
@@ -40,17 +55,12 @@ func readPassages(path string, text bool) ([]passage, error) {
 		if err != nil {
 			return err
 		}
-		if f[0] != doc { // one copy a document: f[0] would keep the whole line alive
-			doc = strings.Clone(f[0])
-		}
-		p := passage{doc: doc, index: i}
+		p := passage{doc: f[0], index: i}
 		if text {
 			p.text = unescaper.Replace(f[2])
 		}
-		ps = append(ps, p)
-		return nil
+		return fn(p)
 	})
-	return ps, err
 }
 
 // readQueries reads queries.tsv: id, doc, passage, kind, query, source.

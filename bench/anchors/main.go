@@ -31,7 +31,7 @@ import (
 type config struct {
 	set, passages, queries, claims string
 	engines                        []string
-	rounds, maxQueries             int
+	rounds, maxQueries, bleveBatch int
 	work, src, label               string
 	positions                      bool
 	save, combine                  string
@@ -47,6 +47,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.claims, "claims", "", "instead of queries.tsv, a collection's queries (e.g. ../shared/eval/scifact): no known item")
 	engines := fs.String("engines", "mcpvec,lucene,fts5,bleve", "engines run, mcpvec first (the others are compared with it)")
 	fs.IntVar(&c.rounds, "rounds", 3, "measured rounds of every query (the median per query is kept)")
+	fs.IntVar(&c.bleveBatch, "bleve-batch", 1000, "passages in one bleve batch (each batch waits for scorch to persist it)")
 	fs.IntVar(&c.maxQueries, "max-queries", 0, "use N of the queries, evenly spread over the list (0: all); every engine of a run gets the same N")
 	fs.StringVar(&c.work, "work", "", "folder for the indexes (default: a temporary folder, removed)")
 	fs.StringVar(&c.src, "src", ".", "bench/anchors folder (for lucene/Anchor.java)")
@@ -69,15 +70,16 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 }
 
 // needText reports whether an engine run in this process indexes the
-// passages' text; Lucene reads passages.tsv itself and the report needs
-// only each passage's document and index, so a Lucene-only run (or
-// -combine) does not hold 1M passages' text (~1.4 GB) for nothing.
+// passages' text from memory; Lucene reads passages.tsv itself, mcpvec
+// reads it again one passage at a time, and the report needs only each
+// passage's document and index, so a run of those two (or -combine) does
+// not hold 1M passages' text (~1.4 GB) for nothing.
 func (c config) needText() bool {
 	if c.combine != "" {
 		return false
 	}
 	for _, e := range c.engines {
-		if e != "lucene" {
+		if e != "lucene" && e != "mcpvec" {
 			return true
 		}
 	}
@@ -153,6 +155,7 @@ func run(c config, out, log io.Writer) error {
 		return err
 	}
 	rows, sizes, err := runEngines(c, ps, qs, work, log)
+	fmt.Fprintf(log, "anchors: peak RSS %d MiB\n", peakRSS()>>20)
 	report(out, c, ps, qs, rows, sizes)
 	if err == nil && c.save != "" {
 		err = saveRows(c.save, rows)
@@ -172,7 +175,7 @@ func runEngines(c config, ps []passage, qs []query, work string, log io.Writer) 
 		switch e {
 		case "mcpvec":
 			var s sizeReport
-			r, s, err = runMcpvec(ps, qs, work, c.rounds)
+			r, s, err = runMcpvec(c.passages, len(ps), qs, work, c.rounds)
 			sizes = &s
 		case "lucene":
 			r, err = runLucene(c.src, c.passages, qs, work, c.rounds, false)
@@ -186,7 +189,7 @@ func runEngines(c config, ps []passage, qs []query, work string, log io.Writer) 
 		case "fts5":
 			r, err = runFTS5(ps, qs, work, c.rounds)
 		case "bleve":
-			r, err = runBleve(ps, qs, work, c.rounds)
+			r, err = runBleve(ps, qs, work, c.rounds, max(1, c.bleveBatch))
 		default:
 			err = fmt.Errorf("unknown engine %q", e)
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/index/lexical"
 	"go.etcd.io/bbolt"
 )
@@ -20,11 +21,12 @@ func (k boltKV) Put(key, value []byte) error              { return k.b.Put(key, 
 func (k boltKV) Delete(key []byte) error                  { return k.b.Delete(key) }
 func (k boltKV) ForEach(fn func(k, v []byte) error) error { return k.b.ForEach(fn) }
 
-// runMcpvec builds mcpvec's BM25 index (index/lexical, default k1 and b),
-// saves it into a bbolt file as a library does, loads it back in place
-// (as `serve` does) and searches with SearchQuery, the call the library
-// makes for a lexical search.
-func runMcpvec(ps []passage, qs []query, dir string, rounds int) (result, sizeReport, error) {
+// runMcpvec builds mcpvec's BM25 index (index/lexical, default k1 and b)
+// from the n passages of passagesPath, read one at a time, saves it into a
+// bbolt file as an ingest does (the segment in steps), loads it back in
+// place (as `serve` does) and searches with SearchQuery, the call the
+// library makes for a lexical search.
+func runMcpvec(passagesPath string, n int, qs []query, dir string, rounds int) (result, sizeReport, error) {
 	r := result{engine: "mcpvec BM25 (index/lexical)"}
 	path := filepath.Join(dir, "mcpvec.db")
 	db, err := bbolt.Open(path, 0o600, nil)
@@ -32,20 +34,7 @@ func runMcpvec(ps []passage, qs []query, dir string, rounds int) (result, sizeRe
 		return r, sizeReport{}, err
 	}
 	defer db.Close()
-	r.buildWall, r.build, err = timeBuild(func() error {
-		ix := lexical.New(lexical.DefaultConfig())
-		for i, p := range ps {
-			ix.Add(uint64(i), p.text)
-		}
-		ix.Fold()
-		return db.Update(func(tx *bbolt.Tx) error {
-			b, err := tx.CreateBucketIfNotExists([]byte("lexical"))
-			if err != nil {
-				return err
-			}
-			return ix.Save(boltKV{b})
-		})
-	})
+	r.buildWall, r.build, err = timeBuild(func() error { return buildMcpvec(db, passagesPath, n) })
 	if err != nil {
 		return r, sizeReport{}, fmt.Errorf("mcpvec build: %w", err)
 	}
@@ -58,15 +47,18 @@ func runMcpvec(ps []passage, qs []query, dir string, rounds int) (result, sizeRe
 	}
 	defer tx.Rollback()
 	kv := boltKV{tx.Bucket([]byte("lexical"))}
-	sizes := breakdown(kv, len(ps))
+	sizes := breakdown(kv, n)
 	ids := func(yield func(uint64) bool) {
-		for i := range ps {
+		for i := range n {
 			if !yield(uint64(i)) {
 				return
 			}
 		}
 	}
-	ix, _, err := lexical.LoadSynced(lexical.InPlace(kv), lexical.DefaultConfig(), ids, func(id uint64) (string, error) { return ps[id].text, nil })
+	// The KV was saved after the last Add, so LoadSynced reads no text.
+	ix, _, err := lexical.LoadSynced(lexical.InPlace(kv), lexical.DefaultConfig(), ids, func(id uint64) (string, error) {
+		return "", fmt.Errorf("passage %d: texts are not held after the build", id)
+	})
 	if err != nil {
 		return r, sizes, fmt.Errorf("mcpvec load: %w", err)
 	}
@@ -80,6 +72,43 @@ func runMcpvec(ps []passage, qs []query, dir string, rounds int) (result, sizeRe
 		return out, nil
 	})
 	return r, sizes, err
+}
+
+// buildMcpvec adds the passages of passagesPath to a new index as they
+// are read, so the process never holds every passage's text (~1.4 GB at
+// a million), and saves it as an ingest's last Save does: Fold, the
+// segment written in steps of bounded transactions (PrewriteSegment: one
+// transaction would hold the whole segment twice when it commits), then
+// the Save that writes its manifest and dictionary. It checks that it
+// read n passages.
+func buildMcpvec(db *bbolt.DB, passagesPath string, n int) error {
+	ix := lexical.New(lexical.DefaultConfig())
+	added := 0
+	err := eachPassage(passagesPath, true, func(p passage) error {
+		ix.Add(uint64(added), p.text)
+		added++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if added != n {
+		return fmt.Errorf("read %d passages, want %d", added, n)
+	}
+	ix.Fold()
+	update := func(fn func(kv index.KV) error) error {
+		return db.Update(func(tx *bbolt.Tx) error {
+			b, err := tx.CreateBucketIfNotExists([]byte("lexical"))
+			if err != nil {
+				return err
+			}
+			return fn(boltKV{b})
+		})
+	}
+	if err := ix.PrewriteSegment(update); err != nil {
+		return err
+	}
+	return update(ix.Save)
 }
 
 // sizeReport says where mcpvec's stored bytes go: the segment's streams

@@ -77,3 +77,13 @@ func percentile(ds []time.Duration, p float64) time.Duration {
 	i := int(p/100*float64(len(s))+0.5) - 1
 	return s[min(max(i, 0), len(s)-1)]
 }
+
+// peakRSS is the process's largest resident set so far, in bytes (0 when
+// the system does not say).
+func peakRSS() int64 {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Maxrss << 10 // kilobytes on Linux
+}

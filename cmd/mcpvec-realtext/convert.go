@@ -177,12 +177,14 @@ func textToMarkdown(r io.Reader) (string, error) {
 // convertAll converts every "package<TAB>path" line of list on workers
 // goroutines and reports counts to log; with resume, a file whose
 // Markdown exists is kept as it is (a conversion cut short, resumed). A
-// file that fails is reported and skipped; only reading list fails the
-// whole.
+// file that fails is reported and skipped, and a file with the same bytes
+// as one listed before it is skipped (see dedup); only reading list fails
+// the whole.
 func convertAll(ctx context.Context, list io.Reader, out string, workers int, resume bool, log io.Writer) error {
 	type job struct{ pkg, path string }
 	jobs := make(chan job)
-	var kept, failed, seen atomic.Int64
+	var kept, failed, seen, repeats atomic.Int64
+	var dups dedup
 	var logMu sync.Mutex
 	var wg sync.WaitGroup
 	for range workers {
@@ -210,6 +212,13 @@ func convertAll(ctx context.Context, list io.Reader, out string, workers int, re
 			continue
 		}
 		seen.Add(1)
+		if dups.repeat(path) {
+			// A copy of a file already listed: its Markdown, if an
+			// earlier run wrote it, leaves the corpus too.
+			repeats.Add(1)
+			os.Remove(outName(out, pkg, path))
+			continue
+		}
 		if resume {
 			if _, err := os.Stat(outName(out, pkg, path)); err == nil {
 				kept.Add(1)
@@ -220,7 +229,8 @@ func convertAll(ctx context.Context, list io.Reader, out string, workers int, re
 	}
 	close(jobs)
 	wg.Wait()
-	fmt.Fprintf(log, "convert: %d files read, %d written, %d failed\n", seen.Load(), kept.Load(), failed.Load())
+	fmt.Fprintf(log, "convert: %d files read, %d written, %d failed, %d repeats of another file\n",
+		seen.Load(), kept.Load(), failed.Load(), repeats.Load())
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("read file list: %w", err)
 	}

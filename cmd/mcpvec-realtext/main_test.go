@@ -123,7 +123,8 @@ func TestConvertResume(t *testing.T) {
 	var list strings.Builder
 	for i := range 2 {
 		p := filepath.Join(dir, fmt.Sprintf("p%d.html", i))
-		if err := os.WriteFile(p, []byte(page), 0o644); err != nil {
+		body := strings.ReplaceAll(page, "daemon", fmt.Sprintf("daemon%d", i)) // not repeats of each other
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&list, "pkg\t%s\n", p)
@@ -158,5 +159,39 @@ func TestConvertResume(t *testing.T) {
 	}
 	if tmp, _ := filepath.Glob(filepath.Join(filepath.Dir(done), "*.tmp")); len(tmp) > 0 {
 		t.Errorf("temporary files left: %v", tmp)
+	}
+}
+
+// TestConvertSkipsRepeats: a file with the same bytes as one listed before
+// it (vtk9-doc installs its pages twice) gives no Markdown, and Markdown an
+// earlier run wrote for it is removed; a file of the same size with other
+// bytes is converted.
+func TestConvertSkipsRepeats(t *testing.T) {
+	dir := t.TempDir()
+	other := strings.ReplaceAll(page, "widgets", "gadgets") // same size, other bytes
+	var list strings.Builder
+	for i, body := range []string{page, page, other} {
+		p := filepath.Join(dir, fmt.Sprintf("p%d.html", i))
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&list, "pkg\t%s\n", p)
+	}
+	docs := filepath.Join(dir, "docs")
+	repeat := outName(docs, "pkg", filepath.Join(dir, "p1.html"))
+	if err := os.MkdirAll(filepath.Dir(repeat), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(repeat, []byte("converted before\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), []string{"convert", "-resume", "-out", docs}, strings.NewReader(list.String()), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []bool{true, false, true} {
+		_, err := os.Stat(outName(docs, "pkg", filepath.Join(dir, fmt.Sprintf("p%d.html", i))))
+		if got := err == nil; got != want {
+			t.Errorf("p%d.html has Markdown: %v, want %v", i, got, want)
+		}
 	}
 }
