@@ -6,7 +6,8 @@
 #   scripts/realtext-corpus.sh OUT [TIER]        # as root (apt-get install)
 #
 # TIER 1 (default) installs the tier-1 packages (~100k+ passages); TIER 2
-# adds the packages meant to reach 1M. Environment:
+# adds the packages that pass 1M; TIER 3 adds TeX Live PDFs deferred for
+# their slow conversion. Environment:
 #   SUBSETS="100000"  also build these subsets (whole documents, chosen by
 #                     SEED, until they hold N passages), each in OUT/N with
 #                     its documents hard-linked in OUT/N/lib to ingest
