@@ -40,5 +40,27 @@ func (ix *Index) shortQuery(text string, tokens []string, lang analysis.Language
 		// caller's own split): search them as they are.
 		return tokens, shortQueryK1
 	}
-	return all, shortQueryK1
+	return ix.rareStopWords(all, lang), shortQueryK1
+}
+
+// stopWordShare is the largest share of the passages a short query's
+// stop word may be in to be scored: one in nearly every passage ("the",
+// "of") has an idf near zero, changes almost no ranking, and its list is
+// the longest to read.
+const stopWordShare = 0.25
+
+// rareStopWords returns terms without the stop words of lang that more
+// than stopWordShare of the passages hold. terms may be modified.
+func (ix *Index) rareStopWords(terms []string, lang analysis.Language) []string {
+	_, n := ix.DocFreq("")
+	out := terms[:0]
+	for _, t := range terms {
+		if analysis.IsStopWordOf(t, lang) {
+			if df, _ := ix.DocFreq(t); float64(df) > stopWordShare*float64(n) {
+				continue
+			}
+		}
+		out = append(out, t)
+	}
+	return out
 }
