@@ -16,7 +16,7 @@ import (
 
 // TestTokenizerV2FileUpgraded: a library file written by mcpvec before
 // stop words were indexed (testdata/lexical-tok-v2.db.gz: `mcpvec ingest`
-// of three text files by the binary of main at 493a319) is re-indexed
+// of five text files by the binary of main at 493a319) is re-indexed
 // once when opened: its lexical index is saved with the current word
 // rules, and a query of function words and one content word ("Can I
 // delete") finds the passage that has them first, above one that says
@@ -27,7 +27,7 @@ func TestTokenizerV2FileUpgraded(t *testing.T) {
 		t.Fatalf("fixture's stored version = %q, want lexical-tok-v2", v)
 	}
 	lib, log := openLogged(t, db, library.Options{})
-	if got := log.String(); !strings.Contains(got, "re-indexing the library's words once") || !strings.Contains(got, "passages=3") {
+	if got := log.String(); !strings.Contains(got, "re-indexing the library's words once") || !strings.Contains(got, "passages=5") {
 		t.Errorf("open log = %q, want the re-indexing said with its passage count", got)
 	}
 	resp, err := lib.Search(context.Background(), "Can I delete", library.SearchOptions{Mode: library.Lexical})
