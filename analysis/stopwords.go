@@ -41,3 +41,13 @@ var stopLangs = func() map[string]uint16 {
 
 // isStopWordOf reports whether w (lower case) is one of lang's stop words.
 func isStopWordOf(w string, lang Language) bool { return stopLangs[w]&(1<<lang) != 0 }
+
+// IsStopWordOf reports whether the lower-case word w is one of lang's stop
+// words: the words Tokenize drops from a text of lang and TokenizeStored
+// keeps as terms of their own.
+func IsStopWordOf(w string, lang Language) bool {
+	if lang == English {
+		return isEnglishStopWord(w)
+	}
+	return isStopWordOf(w, lang)
+}

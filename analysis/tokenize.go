@@ -9,7 +9,8 @@ import (
 // TokenizerVersion names the rules of Tokenize. index/lexical stores it
 // with persisted term records; when it changes, its Load re-tokenises every
 // passage. v2: CJK runs as bigrams, languages other than English stemmed.
-const TokenizerVersion = "lexical-tok-v2"
+// v3: stop words stored as terms of their own (TokenizeStored).
+const TokenizerVersion = "lexical-tok-v3"
 
 // AnalyzerName names Tokenize's terms where a store outside index/lexical
 // keeps them: a Weaviate collection records it when created and refuses to
@@ -46,6 +47,26 @@ func Tokenize(text string) []string { return TokenizeAs(text, Detect(text)) }
 // character (appendRun). TokenizeAs is safe for concurrent use; empty
 // input gives nil.
 func TokenizeAs(text string, lang Language) []string {
+	return tokenizeAs(text, lang, nil)
+}
+
+// TokenizeStored is TokenizeAs keeping lang's stop words as terms of their
+// own (lower-cased, not stemmed) instead of dropping them, and counting
+// them: the terms index/lexical stores (TokenizerVersion v3), so that a
+// query may score its function words ("Can I delete") while most do not.
+// stops is how many of terms are stop words. It is safe for concurrent
+// use; empty input gives nil, 0.
+func TokenizeStored(text string, lang Language) (terms []string, stops int) {
+	var s stopCount
+	terms = tokenizeAs(text, lang, &s)
+	return terms, s.n
+}
+
+// stopCount counts the stop words tokenizeAs kept; a nil *stopCount drops
+// them.
+type stopCount struct{ n int }
+
+func tokenizeAs(text string, lang Language, keep *stopCount) []string {
 	var out []string
 	i := 0
 	for i < len(text) {
@@ -57,7 +78,7 @@ func TokenizeAs(text string, lang Language) []string {
 			i = end
 		case isWordRune(r):
 			end := spanEnd(text, i)
-			out = appendSpan(out, text[i:end], lang)
+			out = appendSpan(out, text[i:end], lang, keep)
 			i = end
 		default:
 			i += size
@@ -123,30 +144,30 @@ func spanEnd(text string, start int) int {
 }
 
 // appendSpan emits the terms of one compound span.
-func appendSpan(out []string, span string, lang Language) []string {
+func appendSpan(out []string, span string, lang Language, keep *stopCount) []string {
 	if isNumber(span) {
 		return appendTerm(out, strings.ReplaceAll(span, ",", ""))
 	}
 	if isPlainWord(span) {
 		// What appendSplit makes of it, without splitting: one segment of
 		// one word (most spans; splitting allocates for every span).
-		return appendNorm(out, span, lang)
+		return appendNorm(out, span, lang, keep)
 	}
-	return appendSplit(out, span, lang)
+	return appendSplit(out, span, lang, keep)
 }
 
 // appendSplit emits the terms of a span that is not a number: its words
 // (split at joiners, hyphens and camelCase), each segment of more than one
 // word whole (unless it is the span), and the span whole when it has more
 // than one word.
-func appendSplit(out []string, span string, lang Language) []string {
+func appendSplit(out []string, span string, lang Language, keep *stopCount) []string {
 	span = strings.ReplaceAll(span, ",", "")
 	lower := strings.ToLower(span)
 	parts := 0
 	for _, seg := range splitSegments(span) {
 		words := splitWords(seg)
 		for _, w := range words {
-			out = appendNorm(out, w, lang)
+			out = appendNorm(out, w, lang, keep)
 		}
 		parts += len(words)
 		if len(words) > 1 && seg != span {
@@ -234,11 +255,16 @@ func appendCamel(words []string, s string) []string {
 var keepSurface = true
 
 // appendNorm appends the term of the word w (normWord), and its
-// lower-cased form when keepSurface and it differs.
-func appendNorm(out []string, w string, lang Language) []string {
+// lower-cased form when keepSurface and it differs. A stop word is
+// dropped, or with keep appended lower-cased and counted.
+func appendNorm(out []string, w string, lang Language, keep *stopCount) []string {
 	t := normWord(w, lang)
 	if t == "" {
-		return out
+		if keep == nil || w == "" {
+			return out
+		}
+		keep.n++
+		return appendTerm(out, strings.ToLower(w))
 	}
 	out = appendTerm(out, t)
 	if keepSurface && lang != English {

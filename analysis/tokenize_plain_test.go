@@ -23,7 +23,7 @@ func TestPlainWordShortcut(t *testing.T) {
 		if isNumber(span) {
 			continue
 		}
-		if got, want := appendSpan(nil, span, English), appendSplit(nil, span, English); !slices.Equal(got, want) {
+		if got, want := appendSpan(nil, span, English, nil), appendSplit(nil, span, English, nil); !slices.Equal(got, want) {
 			t.Fatalf("appendSpan(%q) = %q, splitting gives %q", span, got, want)
 		}
 	}

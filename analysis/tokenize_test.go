@@ -70,3 +70,35 @@ func FuzzTokenize(f *testing.F) {
 		}
 	})
 }
+
+// TestTokenizeStored: TokenizeStored keeps the language's stop words as
+// terms of their own, lower-cased and not stemmed, counts them, and
+// otherwise gives TokenizeAs's terms in order.
+func TestTokenizeStored(t *testing.T) {
+	tests := []struct {
+		in    string
+		lang  Language
+		want  []string
+		stops int
+	}{
+		{"", English, nil, 0},
+		{"Can I delete the files?", English, []string{"can", "i", "delet", "the", "file"}, 3},
+		{"The is_a relation", English, []string{"the", "is", "a", "is_a", "relat"}, 3},
+		{"Die Dateien und Verzeichnisse", German, []string{"die", "datei", "dateien", "und", "verzeichnis", "verzeichnisse"}, 2},
+	}
+	for _, tc := range tests {
+		got, stops := TokenizeStored(tc.in, tc.lang)
+		if diff := cmp.Diff(tc.want, got); diff != "" || stops != tc.stops {
+			t.Errorf("TokenizeStored(%q) = %q, %d stop words, want %q, %d (-want +got):\n%s", tc.in, got, stops, tc.want, tc.stops, diff)
+		}
+		var content []string
+		for _, w := range got {
+			if !IsStopWordOf(w, tc.lang) {
+				content = append(content, w)
+			}
+		}
+		if want := TokenizeAs(tc.in, tc.lang); !slices.Equal(content, want) {
+			t.Errorf("TokenizeStored(%q) without stop words = %q, TokenizeAs gives %q", tc.in, content, want)
+		}
+	}
+}

@@ -9,6 +9,9 @@
 // analysis holds the rules: case folding, Snowball English stopwords and
 // stemming, compound spans such as BZ2_bzDecompressInit yielding their
 // parts and the whole); its TokenizerVersion is stored with the terms.
+// Passages keep their stop words as terms (analysis.TokenizeStored), not
+// counted in their length; only a short query is scored by its own, with
+// a lower k1 (query_short.go).
 // Add reads each passage in its language (analysis.Detect) and gives one
 // of another language than English a term of its own ("\x00lang:de"),
 // which no query makes: its document frequency says which languages the

@@ -85,6 +85,7 @@ type Index struct {
 	scratch    sync.Pool                // *scratch
 	searching  atomic.Int32             // searches running
 	sat        atomic.Pointer[satTable] // the last statistics' saturations (search_sat.go)
+	satShort   atomic.Pointer[satTable] // the same at a short query's k1
 	deferPost  bool                     // Load: insertLocked leaves postings to invert
 	hasSeg     bool                     // the KV holds a segment (persist_segment.go)
 	segSaves   uint64                   // Saves that wrote a segment (SegmentSaves)
@@ -122,7 +123,8 @@ func New(cfg Config) *Index {
 // Add indexes text under id, replacing any passage already stored under id.
 // It is safe for concurrent use; tokenisation happens outside the lock.
 func (ix *Index) Add(id uint64, text string) {
-	terms, length := ix.countTerms(tokenize(text))
+	toks, length := tokenize(text)
+	terms, _ := ix.countTerms(toks)
 	sum := checksum(text)
 	ix.lock()
 	defer ix.mu.Unlock()

@@ -31,6 +31,7 @@ func TestKnownItemCauses(t *testing.T) {
 	if set == "" {
 		t.Skip("set MCPVEC_KNOWNITEM_SET to a real-text set (docs/benchmarks/known-item.md)")
 	}
+	withShortQueries(t)
 	texts, key := knownItemPassages(t, set+"/passages.tsv")
 	ix := New(DefaultConfig())
 	for i, tx := range texts {
@@ -86,7 +87,7 @@ func explainKnownItem(out io.Writer, ix *Index, texts []string, qi int, kind, te
 	toks := analysis.Tokenize(text)
 	if len(toks) <= expandMax && len(text) <= shortQueryBytes && analysis.Detect(text) == analysis.English {
 		if held := ix.Languages(); len(held) > 0 {
-			toks = ix.reading(text, toks, held)
+			toks, _ = ix.reading(text, toks, held)
 		}
 	}
 	in10 := func(rs []Result) bool { r := rankOf(rs, target); return r >= 0 && r < 10 }

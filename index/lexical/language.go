@@ -24,15 +24,18 @@ const shortQueryBytes = 1024
 // terms. No query can make it (Tokenize makes no term with a NUL byte).
 func languageTerm(l analysis.Language) string { return "\x00lang:" + l.String() }
 
-// tokenize is what Add indexes of text: its terms in its language, and
-// the language's term when it is not English.
-func tokenize(text string) []string {
+// tokenize is what Add indexes of text: its terms in its language, with
+// its stop words (analysis.TokenizeStored), and the language's term when
+// it is not English. length is the passage's length for BM25: its terms
+// without the stop words and the language's term.
+func tokenize(text string) (toks []string, length uint32) {
 	lang := analysis.Detect(text)
-	toks := analysis.TokenizeAs(text, lang)
+	toks, stops := analysis.TokenizeStored(text, lang)
+	length = uint32(len(toks) - stops)
 	if lang != analysis.English {
 		toks = append(toks, languageTerm(lang))
 	}
-	return toks
+	return toks, length
 }
 
 // Languages returns the languages other than English whose passages the
@@ -53,8 +56,10 @@ func (ix *Index) Languages() []analysis.Language {
 // expandMax tokens, too short for analysis.Detect), the query is read in
 // one language the index holds (reading): a German query "Verzeichnisse
 // entfernen" is stemmed as German in a German library. An index of
-// English passages alone searches the tokens as they are. It is safe for
-// concurrent use.
+// English passages alone searches the tokens as they are. A short query
+// (at most shortQueryTerms terms besides its stop words) is also scored
+// by its stop words, with BM25's k1 at shortQueryK1 (query_short.go). It
+// is safe for concurrent use.
 func (ix *Index) SearchQuery(text string, tokens []string, k int) []Result {
 	return ix.SearchQueryIn(text, tokens, k, nil)
 }
@@ -66,13 +71,17 @@ func (ix *Index) SearchQueryIn(text string, tokens []string, k int, f Filter) []
 	if tokens == nil {
 		tokens = analysis.Tokenize(text)
 	}
-	if len(tokens) <= expandMax && len(text) <= shortQueryBytes && analysis.Detect(text) == analysis.English {
-		if held := ix.Languages(); len(held) > 0 {
-			tokens = ix.reading(text, tokens, held)
+	lang := analysis.English
+	if len(tokens) <= expandMax && len(text) <= shortQueryBytes {
+		if lang = analysis.Detect(text); lang == analysis.English {
+			if held := ix.Languages(); len(held) > 0 {
+				tokens, lang = ix.reading(text, tokens, held)
+			}
 		}
 	}
+	tokens, k1 := ix.shortQuery(text, tokens, lang)
 	qtf, _ := ix.countTerms(queryRunTerms(tokens))
-	return ix.searchCountedIn(qtf, k, f)
+	return ix.searchCountedK1(qtf, k, f, k1)
 }
 
 // queryRunTerms drops from a query's tokens the single characters of runs
@@ -123,7 +132,7 @@ func partOfBigram(tokens []string, i int) bool {
 // stop words), counted by analysis.CountQueryStopWords. When none of
 // those terms is in the index, the reading with the most terms that are
 // wins instead (a German query in a library mostly of English).
-func (ix *Index) reading(text string, tokens []string, held []analysis.Language) []string {
+func (ix *Index) reading(text string, tokens []string, held []analysis.Language) ([]string, analysis.Language) {
 	c := analysis.CountQueryStopWords(text)
 	langs := append(held, analysis.English)
 	first := ix.dominant()
@@ -132,12 +141,12 @@ func (ix *Index) reading(text string, tokens []string, held []analysis.Language)
 			first = l
 		}
 	}
-	best := tokens
+	best, lang := tokens, analysis.English
 	if first != analysis.English {
-		best = analysis.TokenizeAs(text, first)
+		best, lang = analysis.TokenizeAs(text, first), first
 	}
 	if ix.known(best) > 0 {
-		return best
+		return best, lang
 	}
 	most := 0
 	for _, l := range langs {
@@ -146,10 +155,10 @@ func (ix *Index) reading(text string, tokens []string, held []analysis.Language)
 			toks = analysis.TokenizeAs(text, l)
 		}
 		if n := ix.known(toks); n > most {
-			best, most = toks, n
+			best, most, lang = toks, n, l
 		}
 	}
-	return best
+	return best, lang
 }
 
 // known returns how many of terms the index holds.

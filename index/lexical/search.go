@@ -29,6 +29,12 @@ func (ix *Index) searchCounted(qtf map[string]uint32, k int) []Result {
 
 // searchCountedIn is searchCounted among the passages f allows (nil: all).
 func (ix *Index) searchCountedIn(qtf map[string]uint32, k int, f Filter) []Result {
+	return ix.searchCountedK1(qtf, k, f, 0)
+}
+
+// searchCountedK1 is searchCountedIn with BM25's k1 set to k1 for this
+// query (0: the index's).
+func (ix *Index) searchCountedK1(qtf map[string]uint32, k int, f Filter, k1 float64) []Result {
 	if k <= 0 {
 		return nil
 	}
@@ -44,7 +50,7 @@ func (ix *Index) searchCountedIn(qtf map[string]uint32, k int, f Filter) []Resul
 		sc = new(scratch)
 	}
 	defer ix.scratch.Put(sc)
-	bm := ix.bm25()
+	bm := ix.bm25With(k1)
 	sc.sat = ix.satTable(bm)
 	ix.openCursors(sc, qtf, bm)
 	if len(sc.cursors) == 0 {
@@ -125,12 +131,18 @@ type scratch struct {
 // posting costs one multiply-add and one division.
 type bm25 struct{ k1, n, base, per float64 }
 
-func (ix *Index) bm25() bm25 {
+func (ix *Index) bm25() bm25 { return ix.bm25With(0) }
+
+// bm25With is bm25 with k1 in place of the index's (0: the index's).
+func (ix *Index) bm25With(k1 float64) bm25 {
 	avgdl := float64(ix.totalLen) / float64(ix.alive)
 	if avgdl == 0 {
 		avgdl = 1
 	}
-	k1, b := ix.cfg.K1, ix.cfg.B
+	b := ix.cfg.B
+	if k1 == 0 {
+		k1 = ix.cfg.K1
+	}
 	return bm25{k1: k1, n: float64(ix.alive), base: k1 * (1 - b), per: k1 * b / avgdl}
 }
 

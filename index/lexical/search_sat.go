@@ -21,7 +21,11 @@ type satTable struct {
 // made for other statistics (after a change of the index). Safe for
 // concurrent use: concurrent builders each store an equal table.
 func (ix *Index) satTable(bm bm25) *satTable {
-	if t := ix.sat.Load(); t != nil && t.base == bm.base && t.per == bm.per {
+	slot := &ix.sat
+	if bm.k1 != ix.cfg.K1 {
+		slot = &ix.satShort // a short query's (query_short.go)
+	}
+	if t := slot.Load(); t != nil && t.base == bm.base && t.per == bm.per {
 		return t
 	}
 	t := &satTable{base: bm.base, per: bm.per}
@@ -30,7 +34,7 @@ func (ix *Index) satTable(bm bm25) *satTable {
 			t.v[(tf-1)*satLens+length] = bm.sat(tf, length)
 		}
 	}
-	ix.sat.Store(t)
+	slot.Store(t)
 	return t
 }
 
