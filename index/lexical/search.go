@@ -103,7 +103,7 @@ type scratch struct {
 	best     []Result           // the best partial sums (ID: slot)
 	cand     []uint32           // slots that may reach the results
 	candUB   []float64          // their score bounds (blockBound)
-	rdLen    [satLens]float64 // bound's remaining lists' part by passage length, -1 until computed
+	rdLen    [boundLens]float64 // bound's remaining lists' part by passage length, -1 until computed
 	pre      []uint32           // bestPartial's slots for candidates to filter (see there)
 	segEnd   []int              // segEnd[j]: the slots first touched by lists up to j end here in touched
 	segUB    []float32          // segUB[j]: a bound of those first touched by list j (segBounds)
