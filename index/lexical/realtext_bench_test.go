@@ -2,6 +2,9 @@ package lexical
 
 import (
 	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -119,4 +122,30 @@ func BenchmarkRealText(b *testing.B) {
 		i++
 	}
 	b.ReportMetric(float64(cputime.Process()-c0)/float64(b.N), "cpu-ns/op")
+}
+
+// TestRealTextDigest writes the ids and scores every real-text query gets
+// at k 1, 10, 12, 20, 40 and 100 (pruned below 50, term at a time from
+// there) to MCPVEC_BENCH_RESULTS and logs their SHA-256: two builds whose
+// digests match rank alike, ties included. Skipped without it and
+// openRealText's variables.
+//
+//	MCPVEC_BENCH_RESULTS=/tmp/r.txt MCPVEC_BENCH_PASSAGES=… MCPVEC_BENCH_QUERYTSV=… MCPVEC_BENCH_LEXDB=… \
+//	  go test -run RealTextDigest -v ./index/lexical/
+func TestRealTextDigest(t *testing.T) {
+	out := os.Getenv("MCPVEC_BENCH_RESULTS")
+	if out == "" {
+		t.Skip("set MCPVEC_BENCH_RESULTS")
+	}
+	ix, queries := openRealText(t)
+	var b bytes.Buffer
+	for _, k := range []int{1, 10, 12, 20, 40, 100} {
+		for _, q := range queries {
+			fmt.Fprintf(&b, "%d %q %v\n", k, q, ix.SearchQuery(q, nil, k))
+		}
+	}
+	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("sha256 %x, %d queries", sha256.Sum256(b.Bytes()), len(queries))
 }
