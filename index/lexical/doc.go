@@ -171,7 +171,8 @@
 // space), search_taat.go (exhaustive, term at a time), search_prune.go
 // (MaxScore pruning below k 50) with search_theta.go (its score threshold)
 // and search_rescore.go (exact scores from packed terms), search_sat.go
-// (saturation tables), search_flat.go (flat copies of long lists),
+// (saturation tables), search_bound.go (lists' score bounds, kept with
+// them), search_flat.go (flat copies of long lists),
 // search_tokens.go (SearchTokens).
 //
 // Persistence, files persist_*: persist.go (Save and Load), persist_record.go

@@ -86,8 +86,8 @@ func rankOf(rs []Result, target int) int {
 func explainKnownItem(out io.Writer, ix *Index, texts []string, qi int, kind, text string, target, rank int) {
 	toks := analysis.Tokenize(text)
 	if len(toks) <= expandMax && len(text) <= shortQueryBytes && analysis.Detect(text) == analysis.English {
-		if held := ix.Languages(); len(held) > 0 {
-			toks, _ = ix.reading(text, toks, held)
+		if held, dominant := ix.languages(); len(held) > 0 {
+			toks, _ = ix.reading(text, toks, held, dominant)
 		}
 	}
 	in10 := func(rs []Result) bool { r := rankOf(rs, target); return r >= 0 && r < 10 }

@@ -41,13 +41,44 @@ func tokenize(text string) (toks []string, length uint32) {
 // Languages returns the languages other than English whose passages the
 // index holds. It is safe for concurrent use.
 func (ix *Index) Languages() []analysis.Language {
-	var out []analysis.Language
-	for _, l := range analysis.Languages()[1:] {
-		if df, _ := ix.DocFreq(languageTerm(l)); df > 0 {
-			out = append(out, l)
-		}
+	held, _ := ix.languages()
+	return held
+}
+
+// languageTerms holds languageTerm of every language, made once: a
+// search asks for each of them (languages).
+var languageTerms = func() []string {
+	out := make([]string, len(analysis.Languages()))
+	for i, l := range analysis.Languages() {
+		out[i] = languageTerm(l)
 	}
 	return out
+}()
+
+// languages returns the languages other than English whose passages the
+// index holds and the one most of its passages are in, English on a tie,
+// under one read lock.
+func (ix *Index) languages() (held []analysis.Language, dominant analysis.Language) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	english, most := ix.alive, 0
+	for _, l := range analysis.Languages()[1:] {
+		df := 0
+		if id, ok := ix.termIDs[languageTerms[l]]; ok {
+			df = int(ix.df[id])
+		}
+		if df == 0 {
+			continue
+		}
+		held, english = append(held, l), english-df
+		if df > most {
+			dominant, most = l, df
+		}
+	}
+	if english >= most {
+		dominant = analysis.English
+	}
+	return held, dominant
 }
 
 // SearchQuery is SearchTokens for the query text, whose tokens (nil: it
@@ -74,8 +105,8 @@ func (ix *Index) SearchQueryIn(text string, tokens []string, k int, f Filter) []
 	lang := analysis.English
 	if len(tokens) <= expandMax && len(text) <= shortQueryBytes {
 		if lang = analysis.Detect(text); lang == analysis.English {
-			if held := ix.Languages(); len(held) > 0 {
-				tokens, lang = ix.reading(text, tokens, held)
+			if held, dominant := ix.languages(); len(held) > 0 {
+				tokens, lang = ix.reading(text, tokens, held, dominant)
 			}
 		}
 	}
@@ -132,10 +163,10 @@ func partOfBigram(tokens []string, i int) bool {
 // stop words), counted by analysis.CountQueryStopWords. When none of
 // those terms is in the index, the reading with the most terms that are
 // wins instead (a German query in a library mostly of English).
-func (ix *Index) reading(text string, tokens []string, held []analysis.Language) ([]string, analysis.Language) {
+func (ix *Index) reading(text string, tokens []string, held []analysis.Language, dominant analysis.Language) ([]string, analysis.Language) {
 	c := analysis.CountQueryStopWords(text)
 	langs := append(held, analysis.English)
-	first := ix.dominant()
+	first := dominant
 	for _, l := range langs {
 		if c.Of(l) > c.Of(first) {
 			first = l
@@ -161,31 +192,15 @@ func (ix *Index) reading(text string, tokens []string, held []analysis.Language)
 	return best, lang
 }
 
-// known returns how many of terms the index holds.
+// known returns how many of terms the index holds, under one read lock.
 func (ix *Index) known(terms []string) int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
 	n := 0
 	for _, t := range terms {
-		if df, _ := ix.DocFreq(t); df > 0 {
+		if id, ok := ix.termIDs[t]; ok && ix.df[id] > 0 {
 			n++
 		}
 	}
 	return n
-}
-
-// dominant returns the language most of the index's passages are in.
-func (ix *Index) dominant() analysis.Language {
-	best, most := analysis.English, 0
-	_, n := ix.DocFreq("")
-	english := n
-	for _, l := range analysis.Languages()[1:] {
-		df, _ := ix.DocFreq(languageTerm(l))
-		english -= df
-		if df > most {
-			best, most = l, df
-		}
-	}
-	if english >= most {
-		return analysis.English
-	}
-	return best
 }

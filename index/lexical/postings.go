@@ -33,9 +33,10 @@ type postings struct {
 	data   []byte
 	tail   []byte // postings added after data became fixed; nil until then
 	blocks []block
-	n      int                  // postings, including those of deleted slots
-	flat   atomic.Pointer[flat] // the scoring copy of a long list, nil until read (search_flat.go)
-	fixed  bool                 // data is read in place: never appended to
+	n      int                   // postings, including those of deleted slots
+	flat   atomic.Pointer[flat]  // the scoring copy of a long list, nil until read (search_flat.go)
+	peaks  atomic.Pointer[peaks] // what bounds the list's scores, nil until read (search_bound.go)
+	fixed  bool                  // data is read in place: never appended to
 }
 
 // size is the list's bytes, data and tail.
@@ -86,6 +87,9 @@ func (p *postings) add(doc, tf, length uint32) {
 	b.maxTF = max(b.maxTF, tf)
 	b.minLen = min(b.minLen, length)
 	p.n++
+	if p.peaks.Load() != nil { // a load is cheaper than a store on the common path
+		p.peaks.Store(nil)
+	}
 	if f := p.flat.Load(); f != nil && p.n-f.n >= f.n/4 {
 		// A copy reads the postings added after it compressed (they
 		// all lie past its slots); once they are many, it is made anew.

@@ -106,18 +106,18 @@ type scratch struct {
 	touched []uint32   // slots scored
 	parts   []*scratch // one per slot range scored concurrently (exhaustive)
 	// pruned:
-	best     []Result         // the best partial sums (ID: slot)
-	cand     []uint32         // slots that may reach the results
-	candUB   []float64        // their score bounds (blockBound)
-	rdLen    [satLens]float64 // bound's remaining lists' part by passage length, -1 until computed
-	pre      []uint32         // bestPartial's slots for candidates to filter (see there)
-	segEnd   []int            // segEnd[j]: the slots first touched by lists up to j end here in touched
-	segUB    []float32        // segUB[j]: a bound of those first touched by list j (segBounds)
-	preFrom  int              // where in touched pre began, -1 if it did not
-	preLow   float32          // the floor pre was cut at last
-	qterms   []qterm          // query terms by term id
-	rest     []float64        // rest[j]: summed bounds of cursors[j:]
-	restPost []int            // restPost[j]: postings of cursors[j:]
+	best     []Result           // the best partial sums (ID: slot)
+	cand     []uint32           // slots that may reach the results
+	candUB   []float64          // their score bounds (blockBound)
+	rdLen    [boundLens]float64 // bound's remaining lists' part by passage length, -1 until computed
+	pre      []uint32           // bestPartial's slots for candidates to filter (see there)
+	segEnd   []int              // segEnd[j]: the slots first touched by lists up to j end here in touched
+	segUB    []float32          // segUB[j]: a bound of those first touched by list j (segBounds)
+	preFrom  int                // where in touched pre began, -1 if it did not
+	preLow   float32            // the floor pre was cut at last
+	qterms   []qterm            // query terms by term id
+	rest     []float64          // rest[j]: summed bounds of cursors[j:]
+	restPost []int              // restPost[j]: postings of cursors[j:]
 	// allow, when not nil, tells the slots a filtered search may return
 	// (SearchFiltered); the others never enter heap, best or cand.
 	allow func(s uint32) bool
@@ -182,13 +182,12 @@ func (ix *Index) openCursors(sc *scratch, qtf map[string]uint32, bm bm25) {
 		}
 		p := &ix.post[id]
 		w := bm.weight(qf, ix.df[id])
-		c := cursor{p: p, term: id, w: w}
-		minLen := uint32(math.MaxUint32)
-		for _, b := range p.blocks { // a block's largest tf and shortest passage bound its postings
-			c.maxTF, c.ub = max(c.maxTF, b.maxTF), max(c.ub, bm.term(w, b.maxTF, b.minLen))
-			minLen = min(minLen, b.minLen)
+		pk := p.peaksOf()
+		c := cursor{p: p, term: id, w: w, maxTF: pk.maxTF}
+		for _, b := range pk.front { // a block's largest tf and shortest passage bound its postings
+			c.ub = max(c.ub, bm.term(w, b.tf, b.length))
 		}
-		c.order = bm.term(w, c.maxTF, minLen)
+		c.order = bm.term(w, pk.maxTF, pk.minLen)
 		sc.cursors = append(sc.cursors, c)
 	}
 	slices.SortFunc(sc.cursors, func(a, b cursor) int {

@@ -97,9 +97,13 @@ func (ix *Index) flatten(p *postings) *flat {
 	return f
 }
 
-// span is the range of slots, ascending, that lie in [lo, hi).
+// span is the range of slots, ascending, that lie in [lo, hi). A whole
+// list (lo 0, as every search but a split exhaustive one asks) needs no
+// search: two binary searches a list were 2% of a real-text search.
 func span(slots []uint32, lo, hi uint32) (i, j int) {
-	i, _ = slices.BinarySearch(slots, lo)
+	if lo > 0 {
+		i, _ = slices.BinarySearch(slots, lo)
+	}
 	j = len(slots)
 	if hi != exhausted {
 		j, _ = slices.BinarySearch(slots, hi)

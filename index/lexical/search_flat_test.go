@@ -23,7 +23,7 @@ func flatCorpus(ix *Index, rng *rand.Rand, n int, word func() string) {
 			ws[j] = word()
 		}
 		if rng.IntN(10) == 0 {
-			for range 4 + rng.IntN(20) { // tf above satTFs
+			for range satTFs - 4 + rng.IntN(20) { // tf above satTFs
 				ws = append(ws, ws[0])
 			}
 		}

@@ -358,7 +358,7 @@ func floor(theta, r, margin float64) float32 {
 // computed: at 1M passages thousands of slots a search are bounded.
 func (ix *Index) bound(sc *scratch, bm bm25, s uint32, a float32, from int, margin float64) float64 {
 	length := ix.lens[s]
-	if length < satLens {
+	if length < boundLens {
 		if rd := sc.rdLen[length]; rd >= 0 {
 			return (float64(a) + rd) * margin
 		}
@@ -368,7 +368,7 @@ func (ix *Index) bound(sc *scratch, bm bm25, s uint32, a float32, from int, marg
 		c := &sc.cursors[i]
 		rd += c.w * sc.sat.get(bm, c.maxTF, length)
 	}
-	if length < satLens {
+	if length < boundLens {
 		sc.rdLen[length] = rd
 	}
 	return (float64(a) + rd) * margin
