@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -181,9 +182,10 @@ func (s *Server) takeCall(r *http.Request, env *callEnvelope) (fastCall, bool) {
 // its session path: no protocol version header (2025-03-26) or a supported
 // one before 2026-07-28.
 func legacyRequest(r *http.Request) bool {
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != "application/json" {
-		return false
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return false
+		}
 	}
 	v := r.Header.Get(mcp.HeaderProtocolVersion)
 	return v == "" || (mcp.IsValidProtocolVersion(v) && !mcp.IsModernProtocol(v))
@@ -191,7 +193,15 @@ func legacyRequest(r *http.Request) bool {
 
 // inflightKey names a call in flight for notifications/cancelled, as
 // mcp-go keys its own: the session and the request id.
-func inflightKey(session string, id any) string { return fmt.Sprintf("%s:%v", session, id) }
+func inflightKey(session string, id any) string {
+	switch v := id.(type) {
+	case string:
+		return session + ":" + v
+	case float64:
+		return session + ":" + strconv.FormatFloat(v, 'g', -1, 64) // as %v
+	}
+	return fmt.Sprintf("%s:%v", session, id)
+}
 
 // runCall runs c's handler and writes its response.
 func (s *Server) runCall(dw *deadlineWriter, r *http.Request, c fastCall) {

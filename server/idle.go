@@ -34,12 +34,12 @@ func (t *sessionTable) startSweeper() {
 // expired drops and returns the sessions idle for at least t.idle with no
 // stream open.
 func (t *sessionTable) expired() []string {
-	now := t.now()
+	now := t.stamp()
 	var out []string
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for id, l := range t.live {
-		if l.streams == 0 && now.Sub(l.last) >= t.idle {
+		if l.streams == 0 && now-l.last.Load() >= int64(t.idle) {
 			out = append(out, id)
 		}
 	}
@@ -57,7 +57,7 @@ func (t *sessionTable) openStream(id string) bool {
 	l, ok := t.live[id]
 	if ok {
 		l.streams++
-		l.last = t.now()
+		t.touch(l)
 	}
 	return ok
 }
@@ -69,7 +69,7 @@ func (t *sessionTable) closeStream(id string) {
 	defer t.mu.Unlock()
 	if l, ok := t.live[id]; ok {
 		l.streams--
-		l.last = t.now()
+		t.touch(l)
 	}
 }
 

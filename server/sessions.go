@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
@@ -42,22 +43,34 @@ type sessionTable struct {
 	end   func(id string)
 	sweep sync.Once
 
-	mu      sync.Mutex
+	// mu guards the maps; a request's Validate only reads them (RLock),
+	// and a session's last use and count are atomic, so requests do not
+	// queue behind each other here (nor behind one whose thread the host
+	// has descheduled while it held the lock).
+	mu      sync.RWMutex
+	epoch   time.Time // what liveSession.last counts from
 	live    map[string]*liveSession
 	clients map[string]int // client → live sessions
 }
 
 // liveSession is what the table knows of one session.
 type liveSession struct {
-	client  string    // client.Key of the request that made it
-	last    time.Time // last request, or when its last stream closed
-	uses    int       // requests after initialize
-	streams int       // open GET streams
+	client  string       // client.Key of the request that made it
+	last    atomic.Int64 // last request, or when its last stream closed (sessionTable.stamp)
+	uses    atomic.Int64 // requests after initialize
+	streams int          // open GET streams
 }
 
 // tier ranks a session for eviction: 0 sent nothing after initialize, 1
 // sent one request (a real client's "initialized" notification), 2 more.
-func (l *liveSession) tier() int { return min(l.uses, 2) }
+func (l *liveSession) tier() int { return int(min(l.uses.Load(), 2)) }
+
+// stamp is the time now as liveSession.last keeps it: nanoseconds since
+// the table's epoch, on the monotonic clock.
+func (t *sessionTable) stamp() int64 { return int64(t.now().Sub(t.epoch)) }
+
+// touch notes a use of l now.
+func (t *sessionTable) touch(l *liveSession) { l.last.Store(t.stamp()) }
 
 var (
 	_ mcpserver.SessionIdManager         = (*sessionTable)(nil)
@@ -65,7 +78,7 @@ var (
 )
 
 func newSessionTable(max int, evict func(string)) *sessionTable {
-	return &sessionTable{max: max, evict: evict, now: time.Now, live: make(map[string]*liveSession), clients: make(map[string]int)}
+	return &sessionTable{max: max, evict: evict, now: time.Now, epoch: time.Now(), live: make(map[string]*liveSession), clients: make(map[string]int)}
 }
 
 // ResolveSessionIdManager implements mcpserver.SessionIdManagerResolver:
@@ -103,7 +116,9 @@ func (t *sessionTable) generate(client string) string {
 		t.dropLocked(victim)
 		victims = append(victims, victim)
 	}
-	t.live[id] = &liveSession{client: client, last: t.now()}
+	l := &liveSession{client: client}
+	t.touch(l)
+	t.live[id] = l
 	t.clients[client]++
 	t.mu.Unlock()
 	if t.idle > 0 {
@@ -138,7 +153,7 @@ func (t *sessionTable) before(a, b *liveSession) bool {
 	if na, nb := t.clients[a.client], t.clients[b.client]; na != nb {
 		return na > nb
 	}
-	return a.last.Before(b.last)
+	return a.last.Load() < b.last.Load()
 }
 
 // dropLocked removes id; t.mu is held.
@@ -156,21 +171,21 @@ func (t *sessionTable) dropLocked(id string) {
 // Validate implements mcpserver.SessionIdManager: a live id is touched, any
 // other is an error (404 to the client).
 func (t *sessionTable) Validate(id string) (isTerminated bool, err error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.mu.RLock()
+	defer t.mu.RUnlock()
 	l, ok := t.live[id]
 	if !ok {
 		return false, errNoSession
 	}
-	l.last = t.now()
-	l.uses++
+	t.touch(l)
+	l.uses.Add(1)
 	return false, nil
 }
 
 // isLive reports whether id is a live session, without touching it.
 func (t *sessionTable) isLive(id string) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.mu.RLock()
+	defer t.mu.RUnlock()
 	_, ok := t.live[id]
 	return ok
 }

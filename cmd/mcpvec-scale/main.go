@@ -80,7 +80,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.rssAfter, "rss-after", 10*time.Second, "also read a started server's RSS this long after it was ready: it may load some indexes in the background (0: not)")
 	fs.IntVar(&c.cliRuns, "cli-runs", 5, "CLI searches timed (the median is reported)")
 	fs.StringVar(&c.jsonOut, "json", "", "also write the figures to this JSON file")
-	fs.StringVar(&c.latencies, "latencies", "", "also write every load call to this file: clients, start and latency in ms, query index (not with -setups)")
+	fs.StringVar(&c.latencies, "latencies", "", "also write every load call to this file: clients, start and latency in ms, query index (not with -setups; with -overhead, serve's calls of every round)")
 	fs.StringVar(&c.label, "label", "", "a name for this run in the report")
 	setups := fs.String("setups", "", "side by side instead: the libraries compared, by Weaviate node count (0: the embedded file; 1; 3 with replication 3), e.g. 0,1,3; each Weaviate is filled with `mcpvec migrate --to` from the embedded library")
 	fs.IntVar(&c.wvIngest, "weaviate-ingest", 8000, "side by side: also time an ingest of about this many passages (whole folders of the corpus) into each Weaviate (0: none)")
@@ -126,7 +126,7 @@ func main() {
 		var rounds []overheadRound
 		rounds, err = overhead(ctx, c, os.Stderr)
 		overheadMarkdown(c, rounds, os.Stdout)
-		err = errors.Join(err, writeJSON(c.jsonOut, rounds))
+		err = errors.Join(err, writeJSON(c.jsonOut, rounds), writeOverheadLatencies(c.latencies, rounds))
 	} else if err == nil && len(c.setups) > 0 {
 		var rows []sideRow
 		rows, err = sideBySide(ctx, c, os.Stderr)

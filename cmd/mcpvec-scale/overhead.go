@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mcpvec/mcpvec/cmd/internal/childproc"
@@ -27,8 +29,29 @@ type overheadRound struct {
 	// process ran the phase's queries through the library in-process, one
 	// at a time, as serve's search tool calls it (the same queries, in
 	// turns with serve's: see overheadChunk).
-	SearchCPUms []float64   `json:"search_cpu_ms_per_call"`
-	Noop        loadFigures `json:"noop"`
+	SearchCPUms []float64 `json:"search_cpu_ms_per_call"`
+	// Service is, per phase, the spread of those in-process searches:
+	// each one's CPU (its thread's) and wall time.
+	Service []serviceFigures `json:"service"`
+	Noop    loadFigures      `json:"noop"`
+}
+
+// serviceFigures is the spread of a phase's searches run in-process one
+// at a time: the service time a call needs with no queue, by its CPU
+// (the searching thread's clock, which a busy host does not stretch) and
+// by the wall clock (which it does).
+type serviceFigures struct {
+	CPUMeanms  float64 `json:"cpu_mean_ms"`
+	CPUP50ms   float64 `json:"cpu_p50_ms"`
+	CPUP99ms   float64 `json:"cpu_p99_ms"`
+	WallMeanms float64 `json:"wall_mean_ms"`
+	WallP50ms  float64 `json:"wall_p50_ms"`
+	WallP99ms  float64 `json:"wall_p99_ms"`
+	// FIFOTail is p99 ÷ (clients ÷ rate) of a closed loop of the phase's
+	// clients on this machine's CPUs, first come first served, with these
+	// searches' CPU plus the phase's overhead per call as service times
+	// (fifoTail): the tail queueing alone gives.
+	FIFOTail float64 `json:"fifo_tail"`
 }
 
 // overheadChunk is how many calls serve answers before this process runs
@@ -102,16 +125,18 @@ func (b *bench) overheadServe(ctx context.Context, r *overheadRound) error {
 	if _, err := runLoad(ctx, s.url, 1, warmup, b.c.limit, b.queries, b.c.raw()); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
-	if _, err := searchInProcess(ctx, lib, b.queries[:min(warmup, len(b.queries))]); err != nil {
+	var warm searchRun
+	if err := warm.add(ctx, lib, b.queries[:min(warmup, len(b.queries))]); err != nil {
 		return err
 	}
 	for _, n := range b.c.clients {
-		f, search, err := b.interleaved(ctx, s, lib, n)
+		f, search, service, err := b.interleaved(ctx, s, lib, n)
 		if err != nil {
 			return fmt.Errorf("serve, %d clients: %w", n, err)
 		}
 		r.Serve = append(r.Serve, *f)
 		r.SearchCPUms = append(r.SearchCPUms, search)
+		r.Service = append(r.Service, service)
 	}
 	return nil
 }
@@ -119,15 +144,16 @@ func (b *bench) overheadServe(ctx context.Context, r *overheadRound) error {
 // interleaved runs one load phase of n clients on s in chunks of
 // overheadChunk calls, each followed by the same queries' searches on lib
 // in this process; it returns the phase's figures (serve's CPU per call
-// in them) and the searches' CPU per call.
-func (b *bench) interleaved(ctx context.Context, s *server, lib *library.Library, n int) (*loadFigures, float64, error) {
+// in them), the searches' CPU per call and their spread.
+func (b *bench) interleaved(ctx context.Context, s *server, lib *library.Library, n int) (*loadFigures, float64, serviceFigures, error) {
 	l, err := openLoad(ctx, s.url, n, b.c.raw())
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, serviceFigures{}, err
 	}
 	defer l.Close()
 	var calls []callTime
-	var wall, serveCPU, searchCPU time.Duration
+	var wall, serveCPU time.Duration
+	var searches searchRun
 	deadline := time.Now().Add(b.c.limit)
 	for done := 0; done < b.c.requests && time.Now().Before(deadline); {
 		qs := make([]string, min(overheadChunk, b.c.requests-done))
@@ -138,31 +164,72 @@ func (b *bench) interleaved(ctx context.Context, s *server, lib *library.Library
 		f := l.run(ctx, len(qs), time.Until(deadline), qs)
 		serveCPU += childproc.CPU(s.Pid()) - cpu
 		if f.Errors > 0 {
-			return nil, 0, fmt.Errorf("%d errors, first: %s", f.Errors, f.FirstError)
+			return nil, 0, serviceFigures{}, fmt.Errorf("%d errors, first: %s", f.Errors, f.FirstError)
 		}
-		d, err := searchInProcess(ctx, lib, qs[:f.Requests])
-		if err != nil {
-			return nil, 0, err
+		if err := searches.add(ctx, lib, qs[:f.Requests]); err != nil {
+			return nil, 0, serviceFigures{}, err
 		}
-		searchCPU += d
 		calls, wall, done = append(calls, f.calls...), wall+time.Duration(f.Seconds*float64(time.Second)), done+f.Requests
 	}
 	f := summarise(calls, wall)
 	f.Clients, f.ServeCPUms = n, perCall(serveCPU, f.Requests)
-	return f, perCall(searchCPU, f.Requests), nil
+	search := perCall(searches.process, f.Requests)
+	sv := searches.figures()
+	sv.FIFOTail = fifoTail(searches.withOverhead(f.ServeCPUms-search), n, runtime.NumCPU())
+	return f, search, sv, nil
 }
 
-// searchInProcess runs each query through lib as serve's search tool
-// does, one at a time, and returns the CPU this process took.
-func searchInProcess(ctx context.Context, lib *library.Library, queries []string) (time.Duration, error) {
+// searchRun is what running queries through a library in-process took:
+// the process's CPU, and each search's CPU and wall time.
+type searchRun struct {
+	process    time.Duration
+	cpu, walls []time.Duration
+}
+
+// add runs each query through lib as serve's search tool does, one at a
+// time on a pinned thread, and adds what they took to r.
+func (r *searchRun) add(ctx context.Context, lib *library.Library, queries []string) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	opts := library.SearchOptions{K: mcpvecserver.DefaultMaxResults, MaxQueryLen: mcpvecserver.DefaultMaxQueryLen}
-	t0 := cputime.Process()
+	p0 := cputime.Process()
 	for _, q := range queries {
+		t0, w0 := cputime.Thread(), time.Now()
 		if _, err := lib.Search(ctx, q, opts); err != nil {
-			return 0, fmt.Errorf("search in-process: %w", err)
+			return fmt.Errorf("search in-process: %w", err)
 		}
+		r.cpu, r.walls = append(r.cpu, cputime.Thread()-t0), append(r.walls, time.Since(w0))
 	}
-	return cputime.Process() - t0, nil
+	r.process += cputime.Process() - p0
+	return nil
+}
+
+// figures is the spread of r's searches.
+func (r *searchRun) figures() serviceFigures {
+	if len(r.cpu) == 0 {
+		return serviceFigures{}
+	}
+	mean := func(ds []time.Duration) float64 {
+		var sum time.Duration
+		for _, d := range ds {
+			sum += d
+		}
+		return ms(sum) / float64(len(ds))
+	}
+	cpu, walls := slices.Sorted(slices.Values(r.cpu)), slices.Sorted(slices.Values(r.walls))
+	q := func(ds []time.Duration, p int) float64 { return ms(ds[min(len(ds)-1, len(ds)*p/100)]) }
+	return serviceFigures{CPUMeanms: mean(cpu), CPUP50ms: q(cpu, 50), CPUP99ms: q(cpu, 99),
+		WallMeanms: mean(walls), WallP50ms: q(walls, 50), WallP99ms: q(walls, 99)}
+}
+
+// withOverhead is r's searches' CPU times, in the order they ran, each
+// with overheadMs added (not below zero).
+func (r *searchRun) withOverhead(overheadMs float64) []time.Duration {
+	out := make([]time.Duration, len(r.cpu))
+	for i, d := range r.cpu {
+		out[i] = max(0, d+time.Duration(overheadMs*float64(time.Millisecond)))
+	}
+	return out
 }
 
 // overheadNoop puts the largest load phase on a fresh no-op server.
@@ -206,12 +273,23 @@ func openQueryPath(ctx context.Context, db *store.DB) (*library.Library, error) 
 	return embedded.Open(ctx, db, emb, library.EmbedderOptions(emb))
 }
 
-// summary is one line of the round's figures for the log.
+// summary is the round's figures for the log, a line a phase.
 func (r overheadRound) summary() string {
-	last := len(r.Serve) - 1
+	var lines []string
+	for phase := range r.Serve {
+		lines = append(lines, r.phaseSummary(phase))
+	}
+	return strings.Join(lines, "\n  ")
+}
+
+// phaseSummary is one line of a phase's figures.
+func (r overheadRound) phaseSummary(last int) string {
 	f := r.Serve[last]
-	return fmt.Sprintf("%d clients: serve %.0f req/s, p99 %.2f ms, CPU %.3f ms/call, search %.3f, overhead %.3f; no-op %.0f req/s, CPU %.3f ms/call; capacity %.2f×",
-		f.Clients, f.PerSecond, f.P99ms, f.ServeCPUms, r.SearchCPUms[last], r.overheadMs(last), r.Noop.PerSecond, r.Noop.ServeCPUms, f.PerSecond/r.Noop.PerSecond)
+	sv := r.Service[last]
+	return fmt.Sprintf("%d clients: serve %.0f req/s, p50 %.2f ms, p99 %.2f ms (p99 ÷ (clients ÷ rate) %.2f, queueing alone %.2f), CPU %.3f ms/call, search %.3f (one search's CPU: mean %.3f, p50 %.3f, p99 %.3f; wall mean %.3f, p50 %.3f, p99 %.3f), overhead %.3f; no-op %.0f req/s, CPU %.3f ms/call; capacity %.2f×",
+		f.Clients, f.PerSecond, f.P50ms, f.P99ms, f.P99ms*f.PerSecond/float64(f.Clients)/1000, sv.FIFOTail, f.ServeCPUms, r.SearchCPUms[last],
+		sv.CPUMeanms, sv.CPUP50ms, sv.CPUP99ms, sv.WallMeanms, sv.WallP50ms, sv.WallP99ms,
+		r.overheadMs(last), r.Noop.PerSecond, r.Noop.ServeCPUms, f.PerSecond/r.Noop.PerSecond)
 }
 
 // overheadColumns are the -overhead table's figures of one phase of a
@@ -275,4 +353,17 @@ func median(vs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// writeOverheadLatencies writes every serve call of rounds to path as
+// writeLatencies does, when path is not "".
+func writeOverheadLatencies(path string, rounds []overheadRound) error {
+	if path == "" {
+		return nil
+	}
+	var phases []loadFigures
+	for _, r := range rounds {
+		phases = append(phases, r.Serve...)
+	}
+	return writeLatencies(path, phases)
 }

@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/mcpvec/mcpvec/ingest/extract"
+	"github.com/mcpvec/mcpvec/server/telemetry"
 )
 
 // Version is stamped by the Makefile (-ldflags "-X main.Version=...").
@@ -81,6 +82,15 @@ const extractWorkerCmd = "__extract-worker"
 
 // Main runs one mcpvec command and returns the exit status.
 func Main(ctx context.Context, args []string, e *env) int {
+	if len(args) > 0 && args[0] == "serve" {
+		// A server's log lines (one per request) are written from a
+		// goroutine of their own, not under slog's lock in the request.
+		lw := telemetry.NewLogWriter(e.stderr)
+		defer lw.Close()
+		served := *e
+		served.stderr = lw
+		e = &served
+	}
 	slog.SetDefault(slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: logLevel(e)})))
 	return dispatch(ctx, args, e)
 }
