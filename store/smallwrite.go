@@ -1,7 +1,9 @@
 package store
 
 import (
+	"bytes"
 	"os"
+	"runtime"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -50,15 +52,20 @@ func mapSizeAtOpen(path string, room int64) int {
 // are cached, most of a cold `mcpvec rm`'s 6.4 s when they are not).
 
 // smallWriteWait is how long a small write that kept the pins may take
-// before they are evicted after all: the backstop for a write that grew
-// past the map anyway and waits for the pinned reads to end (a variable
-// for tests). Searches that begin a read meanwhile wait too, so it is
-// short; a slow disk only costs the pins.
+// before the backstop looks whether it grew past the map anyway and waits
+// for the pinned reads to end (remapping), and evicts them if so; then
+// again every quarter of it while the write runs (a variable for tests).
+// Searches that begin a read meanwhile wait too, so it is short. A write
+// that is only slow (a sync behind other I/O, a busy CPU) keeps the pins:
+// evicting them at a fixed time made a loaded host's ingest copy its whole
+// BM25 segment out of the map at most segment writes
+// (docs/benchmarks/ingest-1m.md).
 var smallWriteWait = time.Second
 
 // updateSmall is update for a write of a few records: it keeps the pins
 // while the memory map has smallWriteRoom to spare past the file's data,
-// and evicts them otherwise, or once the write has run smallWriteWait.
+// and evicts them otherwise, or once the write, past smallWriteWait, waits
+// for a remap.
 func (db *DB) updateSmall(fn func(tx *bolt.Tx) error) error { return db.updateSized(0, fn) }
 
 // updateSized is updateSmall for a write of about size bytes: the map must
@@ -75,8 +82,8 @@ func (db *DB) updateSized(size int64, fn func(tx *bolt.Tx) error) error {
 			db.evictPins(false)
 			return db.boltUpdate(fn)
 		}
-		backstop := time.AfterFunc(smallWriteWait, func() { db.evictPins(false) })
-		defer backstop.Stop()
+		stop := db.backstop(smallWriteWait)
+		defer stop()
 		return db.boltUpdate(fn)
 	})
 }
@@ -108,3 +115,46 @@ func (db *DB) mapHasRoom(extra int64) bool {
 	mapped, ok := mappedLen(db.bolt.Info().Data)
 	return ok && size+smallWriteRoom+extra <= mapped
 }
+
+// backstop evicts the pins, after wait and then every quarter of it until
+// stop is called, once bbolt is remapping the file (remapping): a remap
+// waits for every read, the pins' included, to end. stop does not wait
+// for an evict under way.
+func (db *DB) backstop(wait time.Duration) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			if remapping() {
+				db.evictPins(false)
+				return
+			}
+			t.Reset(wait / 4)
+		}
+	}()
+	return func() { close(done) }
+}
+
+// remapping reports whether a goroutine is in bbolt's remap of a file
+// (DB.mmap), from the stacks of all goroutines: bbolt shows no other sign
+// of a write waiting for the reads to end. Another DB's remap counts too,
+// which only evicts pins as every write once did.
+func remapping() bool {
+	buf := make([]byte, 256<<10)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return bytes.Contains(buf[:n], bboltRemap)
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
+
+// bboltRemap is how bbolt's remap appears in a goroutine's stack.
+var bboltRemap = []byte("go.etcd.io/bbolt.(*DB).mmap(")

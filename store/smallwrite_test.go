@@ -76,3 +76,28 @@ func TestSmallWriteThatRemapsEvicts(t *testing.T) {
 		t.Errorf("the evicted copy: %d bytes", len(p.v))
 	}
 }
+
+// TestSlowSmallWriteKeepsPin: a write that kept the pins and runs past
+// the backstop's wait without growing past the map (a slow sync, a busy
+// CPU: here it sleeps) keeps them; the backstop evicts only a write that
+// waits for a remap (TestSmallWriteThatRemapsEvicts).
+func TestSlowSmallWriteKeepsPin(t *testing.T) {
+	defer store.SetSmallWrites(1<<20, 50*time.Millisecond)()
+	db, _ := openNew(t, &store.Options{NoSync: true, MapRoom: 64 << 20})
+	defer db.Close()
+	putAux(t, db, 1, 64<<10)
+	p := pinValue(t, db, 0)
+	within(t, 30*time.Second, "a slow small write while pinned", func() error {
+		return db.UpdateSized(1<<10, func(tx *store.Tx) error {
+			time.Sleep(400 * time.Millisecond) // eight times the backstop's wait
+			b, err := tx.Aux("slow")
+			if err != nil {
+				return err
+			}
+			return b.Put([]byte("k"), []byte("v"))
+		})
+	})
+	if got := p.seen(); got != "[]" {
+		t.Fatalf("a slow small write evicted the pin: %s", got)
+	}
+}
