@@ -19,3 +19,26 @@ import (
 func (l *Library) Listing(ctx context.Context) ([]*store.Document, error) {
 	return l.documents(ctx)
 }
+
+// TitlePager is a Backend that lists its documents a page at a time in
+// title order, reading only that page and its totals (the embedded
+// backend's store keeps a row and a title key for each document). ok is
+// false when it cannot for this library (a file of an older schema opened
+// read-only); the caller then uses Listing.
+type TitlePager interface {
+	TitlePage(ctx context.Context, from, n int, desc bool) (p store.RowPage, ok bool, err error)
+}
+
+// TitlePage returns the documents from..from+n-1 (from 0) in title order
+// (case folded, ties by id; desc reverses both), with the library's totals
+// and media types, as of one moment: a page read after a write shows it.
+// ok is false when the backend cannot page (Weaviate, an old file opened
+// read-only): Listing has them all. It is safe for concurrent use; errors
+// are the backend's.
+func (l *Library) TitlePage(ctx context.Context, from, n int, desc bool) (store.RowPage, bool, error) {
+	p, ok := l.be.(TitlePager)
+	if !ok {
+		return store.RowPage{}, false, nil
+	}
+	return p.TitlePage(ctx, from, n, desc)
+}

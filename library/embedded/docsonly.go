@@ -38,6 +38,11 @@ func (d docsOnly) DocumentByPath(_ context.Context, path string) (*store.Documen
 	return d.db.DocumentByPath(path)
 }
 func (d docsOnly) Documents(context.Context) ([]*store.Document, error) { return d.db.Documents() }
+
+// TitlePage reads one page of the store's rows (library.TitlePager).
+func (d docsOnly) TitlePage(_ context.Context, from, n int, desc bool) (store.RowPage, bool, error) {
+	return d.db.TitlePage(from, n, desc)
+}
 func (d docsOnly) Chunks(_ context.Context, seqs []uint64) ([]*store.Chunk, error) {
 	return d.db.Chunks(seqs)
 }

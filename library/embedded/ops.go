@@ -48,10 +48,13 @@ func (l *Backend) Document(_ context.Context, id string, text bool) (*store.Docu
 	return l.docs.get(id, l.db.DocumentInfo)
 }
 
-// Documents, DocumentByPath, Chunks and Original read the store as
+// Documents, TitlePage, DocumentByPath, Chunks and Original read the store as
 // OpenDocuments' backend does.
 func (l *Backend) Documents(ctx context.Context) ([]*store.Document, error) {
 	return docsOnly{l.db}.Documents(ctx)
+}
+func (l *Backend) TitlePage(ctx context.Context, from, n int, desc bool) (store.RowPage, bool, error) {
+	return docsOnly{l.db}.TitlePage(ctx, from, n, desc)
 }
 func (l *Backend) DocumentByPath(ctx context.Context, path string) (*store.Document, error) {
 	return docsOnly{l.db}.DocumentByPath(ctx, path)
