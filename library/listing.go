@@ -20,13 +20,16 @@ func (l *Library) Listing(ctx context.Context) ([]*store.Document, error) {
 	return l.documents(ctx)
 }
 
-// TitlePager is a Backend that lists its documents a page at a time in
-// title order, reading only that page and its totals (the embedded
-// backend's store keeps a row and a title key for each document). ok is
-// false when it cannot for this library (a file of an older schema opened
+// RowLister is a Backend that keeps a short row for each document (the
+// embedded backend's store: store.Row): it lists them a page at a time in
+// title order, reading only that page and its totals (TitlePage), all of
+// them (AllRows), and tells when any changed (RowsVersion). ok is false
+// when it cannot for this library (a file of an older schema opened
 // read-only); the caller then uses Listing.
-type TitlePager interface {
+type RowLister interface {
 	TitlePage(ctx context.Context, from, n int, desc bool) (p store.RowPage, ok bool, err error)
+	AllRows(ctx context.Context) (p store.RowPage, ok bool, err error)
+	RowsVersion(ctx context.Context) (v uint64, ok bool, err error)
 }
 
 // TitlePage returns the documents from..from+n-1 (from 0) in title order
@@ -36,9 +39,32 @@ type TitlePager interface {
 // read-only): Listing has them all. It is safe for concurrent use; errors
 // are the backend's.
 func (l *Library) TitlePage(ctx context.Context, from, n int, desc bool) (store.RowPage, bool, error) {
-	p, ok := l.be.(TitlePager)
+	p, ok := l.be.(RowLister)
 	if !ok {
 		return store.RowPage{}, false, nil
 	}
 	return p.TitlePage(ctx, from, n, desc)
+}
+
+// Rows returns every document's row, in id order, with the library's
+// totals, as of one moment; ok is false as for TitlePage. It is safe for
+// concurrent use; errors are the backend's.
+func (l *Library) Rows(ctx context.Context) (store.RowPage, bool, error) {
+	p, ok := l.be.(RowLister)
+	if !ok {
+		return store.RowPage{}, false, nil
+	}
+	return p.AllRows(ctx)
+}
+
+// RowsVersion returns a number that changes whenever any document's row
+// does, whichever process wrote it, so that what a caller derived from
+// Rows (at RowPage.Version) may be kept until then; ok is false as for
+// TitlePage. It is a short read; safe for concurrent use.
+func (l *Library) RowsVersion(ctx context.Context) (uint64, bool, error) {
+	p, ok := l.be.(RowLister)
+	if !ok {
+		return 0, false, nil
+	}
+	return p.RowsVersion(ctx)
 }

@@ -44,8 +44,11 @@ var (
 
 // rowSum is what the rows add up to besides Totals.
 type rowSum struct {
-	Bytes int64          `json:"bytes"`
-	Types map[string]int `json:"types"` // documents per media type
+	// Version grows with every row written or removed, moves included
+	// (which leave the write generation as it was).
+	Version uint64         `json:"version"`
+	Bytes   int64          `json:"bytes"`
+	Types   map[string]int `json:"types"` // documents per media type
 }
 
 // titleKey is doc's key in bucketTitles: sorted as a listing in title
@@ -83,6 +86,7 @@ func addRowSum(tx *bolt.Tx, r *Row, n int) error {
 	if err != nil {
 		return err
 	}
+	s.Version++
 	s.Bytes += int64(n) * r.Size
 	s.Types[r.MediaType] += n
 	if s.Types[r.MediaType] <= 0 {
@@ -115,7 +119,11 @@ func fillRows(tx *bolt.Tx) error {
 			return err
 		}
 	}
-	if err := tx.Bucket(bucketMeta).Delete(rowSumKey); err != nil {
+	s, err := getRowSum(tx) // an earlier version, kept: it only grows
+	if err != nil {
+		s = rowSum{}
+	}
+	if err := putJSON(tx.Bucket(bucketMeta), rowSumKey, rowSum{Version: s.Version + 1}); err != nil {
 		return err
 	}
 	return tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
@@ -236,7 +244,7 @@ func checkRowCounts(tx *bolt.Tx, counted Totals, errs *[]error) {
 		}
 		return nil
 	})
-	if !maps.Equal(s.Types, want.Types) || s.Bytes != want.Bytes {
+	if want.Version = s.Version; !maps.Equal(s.Types, want.Types) || s.Bytes != want.Bytes {
 		*errs = append(*errs, fmt.Errorf("row sum says %d bytes, types %v; the rows hold %d, %v", s.Bytes, s.Types, want.Bytes, want.Types))
 	}
 }

@@ -58,6 +58,19 @@ func wantPages(t *testing.T, db *store.DB, n int) {
 			t.Errorf("desc %v: pages list %v, want %v", desc, got, want)
 		}
 	}
+	all, ok, err := db.AllRows()
+	if err != nil || !ok {
+		t.Fatalf("AllRows: ok %v, %v", ok, err)
+	}
+	docs, _ := db.Documents()
+	if len(all.Rows) != len(docs) {
+		t.Fatalf("AllRows lists %d rows, want %d", len(all.Rows), len(docs))
+	}
+	for i, d := range docs {
+		if got, want := all.Rows[i], store.RowOf(d); got.ID != want.ID || got.Title != want.Title || got.Passages != want.Passages || got.SourcePath != want.SourcePath {
+			t.Errorf("row %d %+v, want %+v", i, got, want)
+		}
+	}
 	if err := db.Check(); err != nil {
 		t.Error(err)
 	}
@@ -80,8 +93,12 @@ func TestTitlePageFollowsWrites(t *testing.T) {
 	if _, err := db.PutDocument(d, c, v, nil); err != nil {
 		t.Fatal(err)
 	}
+	before, _, _ := db.RowsVersion()
 	if _, err := db.MoveDocument("b", "/moved/0 first.txt", "", time.Now()); err != nil {
 		t.Fatal(err)
+	}
+	if after, ok, err := db.RowsVersion(); after == before || !ok || err != nil {
+		t.Errorf("rows version %d before a move, %d after (ok %v, %v); want it changed", before, after, ok, err)
 	}
 	wantPages(t, db, 2)
 	p, _, err := db.TitlePage(0, 1, false)

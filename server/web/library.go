@@ -111,14 +111,38 @@ func (h *Handler) titlePage(r *http.Request, d *libraryData) (bool, error) {
 	return true, nil
 }
 
-// listPage fills d from the library's whole listing, filtered and sorted
-// as d asks (kept per order in h.lists while the listing stays the same).
+// listPage fills d from all of the library's rows (or, for a library
+// that keeps none, its whole listing), filtered and sorted as d asks, kept
+// per order in h.lists while the rows stay the same.
 func (h *Handler) listPage(r *http.Request, d *libraryData) error {
-	docs, err := h.opts.Library.Current().Listing(r.Context())
+	lib, ctx := h.opts.Library.Current(), r.Context()
+	v, ok, err := lib.RowsVersion(ctx)
 	if err != nil {
 		return err
 	}
-	l := h.lists.get(docs, listKey{d.Q, d.Type, d.Sort, d.Dir}, func() *listing { return d.list(docs) })
+	src := listSource{rows: ok, version: v}
+	build := func() (*listing, listSource, error) {
+		p, _, err := lib.Rows(ctx)
+		return d.list(p.Rows), listSource{rows: true, version: p.Version}, err
+	}
+	if !ok {
+		docs, err := lib.Listing(ctx)
+		if err != nil {
+			return err
+		}
+		src.docs = docs
+		build = func() (*listing, listSource, error) {
+			rows := make([]store.Row, len(docs))
+			for i, doc := range docs {
+				rows[i] = store.RowOf(doc)
+			}
+			return d.list(rows), src, nil
+		}
+	}
+	l, err := h.lists.get(src, listKey{d.Q, d.Type, d.Sort, d.Dir}, build)
+	if err != nil {
+		return err
+	}
 	d.Docs, d.Types, d.Documents, d.Passages, d.Pages, d.Bytes = l.rows, l.types, l.documents, l.passages, l.pages, l.bytes
 	d.Shown = len(d.Docs)
 	d.paginate(r, h.opts.Base)
@@ -164,25 +188,26 @@ func (d *libraryData) setPage(r *http.Request, base string) {
 	}
 }
 
-// list filters docs by d's query and type and sorts the rows by its
-// order, counting totals over all docs.
-func (d *libraryData) list(docs []*store.Document) *listing {
+// list filters rows by d's query and type and sorts them by its order,
+// counting totals over all rows.
+func (d *libraryData) list(rows []store.Row) *listing {
 	l := &listing{}
 	types := map[string]bool{}
 	needle := strings.ToLower(strings.TrimSpace(d.Q))
-	for _, doc := range docs {
+	for i := range rows {
+		r := &rows[i]
 		l.documents++
-		l.passages += len(doc.Chunks)
-		l.pages += doc.Pages
-		l.bytes += doc.Size
-		types[doc.MediaType] = true
-		if d.Type != "" && doc.MediaType != d.Type {
+		l.passages += r.Passages
+		l.pages += r.Pages
+		l.bytes += r.Size
+		types[r.MediaType] = true
+		if d.Type != "" && r.MediaType != d.Type {
 			continue
 		}
-		if needle != "" && !strings.Contains(strings.ToLower(doc.Title+" "+doc.SourcePath+" "+doc.ID), needle) {
+		if needle != "" && !strings.Contains(strings.ToLower(r.Title+" "+r.SourcePath+" "+r.ID), needle) {
 			continue
 		}
-		l.rows = append(l.rows, rowOf(doc))
+		l.rows = append(l.rows, rowFrom(r))
 	}
 	l.types = sortTypes(slices.Collect(maps.Keys(types)))
 	slices.SortFunc(l.rows, func(a, b docRow) int {
