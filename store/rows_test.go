@@ -162,7 +162,7 @@ func TestSchema3FileGetsRows(t *testing.T) {
 	wantPages(t, db, 3)
 }
 
-func copyFile(t *testing.T, from, to string) {
+func copyFile(t testing.TB, from, to string) {
 	t.Helper()
 	src, err := os.Open(from)
 	if err != nil {
