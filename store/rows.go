@@ -13,6 +13,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // Row is what a listing of the library shows of one document: its record
@@ -113,7 +114,7 @@ func getRowSum(tx *bolt.Tx) (rowSum, error) {
 // upgrade to schema 4. Callers hold a write transaction.
 func fillRows(tx *bolt.Tx) error {
 	for _, b := range [][]byte{bucketRows, bucketTitles} {
-		if err := tx.DeleteBucket(b); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
+		if err := tx.DeleteBucket(b); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
 			return err
 		}
 		if _, err := tx.CreateBucket(b); err != nil {
