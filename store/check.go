@@ -13,7 +13,7 @@ import (
 // own page consistency, every document's passages exist with a vector of the
 // library's dimensions (and its checksum) and point back at it, no passage,
 // vector or checksum is orphaned, every path and text belongs to a
-// document, and the totals record agrees with the documents. It returns all problems joined, or nil.
+// document, and the totals record and the listing rows agree with the documents. It returns all problems joined, or nil.
 // It is safe for concurrent use, writes included: on a writable handle it
 // runs in a write transaction it rolls back, so no write commits meanwhile.
 func (db *DB) Check() error {
@@ -27,6 +27,7 @@ func (db *DB) Check() error {
 			return err
 		}
 		checkTotals(tx, counted, &errs)
+		checkRowCounts(tx, counted, &errs)
 		checkOrphans(tx, owned, &errs)
 		return nil
 	})
@@ -81,6 +82,9 @@ func checkDocuments(tx *bolt.Tx, errs *[]error) (map[uint64]string, Totals, erro
 			*errs = append(*errs, fmt.Errorf("document %s: no text", k))
 		}
 		counted.Documents, counted.Passages, counted.Pages = counted.Documents+1, counted.Passages+len(d.Chunks), counted.Pages+d.Pages
+		if err := checkRow(tx, &d); err != nil {
+			*errs = append(*errs, fmt.Errorf("document %s: %w", k, err))
+		}
 		for i, seq := range d.Chunks {
 			owned[seq] = d.ID
 			if err := checkPassage(tx, &d, i, seq, emb); err != nil {

@@ -19,8 +19,9 @@ import (
 
 // SchemaVersion is the on-disk layout this package reads and writes.
 // Version 2 added the vector checksums (bucket vsums), version 3 the totals
-// record (Totals); an older file is upgraded when first opened for writing.
-const SchemaVersion = 3
+// record (Totals), version 4 the listing rows (Row, bucketRows); an older
+// file is upgraded when first opened for writing.
+const SchemaVersion = 4
 
 var (
 	bucketMeta      = []byte("meta")
@@ -34,7 +35,7 @@ var (
 	bucketSums      = []byte("vsums")
 	bucketAux       = []byte("aux")
 	allBuckets      = [][]byte{bucketMeta, bucketSettings, bucketDocs, bucketTexts,
-		bucketOriginals, bucketPaths, bucketChunks, bucketVectors, bucketAux}
+		bucketOriginals, bucketPaths, bucketChunks, bucketVectors, bucketAux, bucketRows, bucketTitles}
 )
 
 // Options configures Open. A nil *Options means the defaults.
@@ -235,7 +236,7 @@ func hasBuckets(tx *bolt.Tx) bool {
 }
 
 // upgrade brings a file of an older schema (or a new one) to SchemaVersion:
-// the vector checksums (2) and the totals record (3).
+// the vector checksums (2), the totals record (3) and the rows (4).
 func upgrade(tx *bolt.Tx, m *bolt.Bucket) error {
 	if string(m.Get([]byte("schema"))) == strconv.Itoa(SchemaVersion) && tx.Bucket(bucketSums) != nil {
 		return nil
@@ -247,6 +248,11 @@ func upgrade(tx *bolt.Tx, m *bolt.Bucket) error {
 	}
 	if m.Get(totalsKey) == nil {
 		if err := fillTotals(tx); err != nil {
+			return err
+		}
+	}
+	if v, _ := strconv.Atoi(string(m.Get([]byte("schema")))); v < 4 || m.Get(rowSumKey) == nil {
+		if err := fillRows(tx); err != nil {
 			return err
 		}
 	}

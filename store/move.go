@@ -34,11 +34,17 @@ func (db *DB) MoveDocument(id, path, sourceURL string, modTime time.Time) (PutRe
 				return err
 			}
 		}
+		if err := deleteRow(tx, d); err != nil {
+			return err
+		}
 		if d.Title == filepath.Base(d.SourcePath) && path != "" {
 			d.Title = filepath.Base(path) // a title taken from the file name follows it
 		}
 		d.SourcePath, d.SourceURL, d.ModTime = path, sourceURL, modTime.UTC()
 		if err := putJSON(tx.Bucket(bucketDocs), []byte(id), d); err != nil {
+			return err
+		}
+		if err := putRow(tx, d); err != nil {
 			return err
 		}
 		if len(res.Replaced) > 0 {

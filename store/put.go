@@ -114,6 +114,9 @@ func putRecord(tx *bolt.Tx, doc *Document, original []byte) error {
 	if err := putJSON(tx.Bucket(bucketDocs), []byte(doc.ID), doc); err != nil {
 		return err
 	}
+	if err := putRow(tx, doc); err != nil {
+		return err
+	}
 	if err := tx.Bucket(bucketTexts).Put([]byte(doc.ID), aliasBytes(doc.Text)); err != nil {
 		return err
 	}
@@ -181,6 +184,9 @@ func deleteDoc(tx *bolt.Tx, id string, res *PutResult) error {
 		if err := tx.Bucket(b).Delete([]byte(id)); err != nil {
 			return err
 		}
+	}
+	if err := deleteRow(tx, d); err != nil {
+		return err
 	}
 	res.Replaced = append(res.Replaced, id)
 	return addTotals(tx, -1, -len(d.Chunks), -d.Pages)

@@ -126,7 +126,7 @@ func TestSchema2UpgradeFillsTotals(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if m, _ := db.Meta(); m.SchemaVersion != 3 {
+	if m, _ := db.Meta(); m.SchemaVersion != store.SchemaVersion {
 		t.Errorf("schema after upgrade = %d", m.SchemaVersion)
 	}
 	wantTotals(t, db, 1, 3, 6, 6)

@@ -38,6 +38,14 @@ func (d docsOnly) DocumentByPath(_ context.Context, path string) (*store.Documen
 	return d.db.DocumentByPath(path)
 }
 func (d docsOnly) Documents(context.Context) ([]*store.Document, error) { return d.db.Documents() }
+
+// TitlePage, AllRows and RowsVersion read the store's rows
+// (library.RowLister).
+func (d docsOnly) TitlePage(_ context.Context, from, n int, desc bool) (store.RowPage, bool, error) {
+	return d.db.TitlePage(from, n, desc)
+}
+func (d docsOnly) AllRows(context.Context) (store.RowPage, bool, error) { return d.db.AllRows() }
+func (d docsOnly) RowsVersion(context.Context) (uint64, bool, error)    { return d.db.RowsVersion() }
 func (d docsOnly) Chunks(_ context.Context, seqs []uint64) ([]*store.Chunk, error) {
 	return d.db.Chunks(seqs)
 }

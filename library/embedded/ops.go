@@ -48,10 +48,19 @@ func (l *Backend) Document(_ context.Context, id string, text bool) (*store.Docu
 	return l.docs.get(id, l.db.DocumentInfo)
 }
 
-// Documents, DocumentByPath, Chunks and Original read the store as
+// Documents, TitlePage, AllRows, RowsVersion, DocumentByPath, Chunks and Original read the store as
 // OpenDocuments' backend does.
 func (l *Backend) Documents(ctx context.Context) ([]*store.Document, error) {
 	return docsOnly{l.db}.Documents(ctx)
+}
+func (l *Backend) TitlePage(ctx context.Context, from, n int, desc bool) (store.RowPage, bool, error) {
+	return docsOnly{l.db}.TitlePage(ctx, from, n, desc)
+}
+func (l *Backend) AllRows(ctx context.Context) (store.RowPage, bool, error) {
+	return docsOnly{l.db}.AllRows(ctx)
+}
+func (l *Backend) RowsVersion(ctx context.Context) (uint64, bool, error) {
+	return docsOnly{l.db}.RowsVersion(ctx)
 }
 func (l *Backend) DocumentByPath(ctx context.Context, path string) (*store.Document, error) {
 	return docsOnly{l.db}.DocumentByPath(ctx, path)

@@ -22,44 +22,66 @@ type listing struct {
 // listCacheSize bounds the orders and filters kept for one document list.
 const listCacheSize = 16
 
-// listCache keeps the library page's filtered and sorted rows for the
-// document list they were made from (library.Library.Listing returns the
-// same slice until a write changes it), so that paging through a large
-// library, or viewing it again, neither decodes nor sorts its documents:
-// at 250,000 documents a view took about 2 s. A new list, after any write,
-// starts it over. Rows are shared: a page copies those it shows before
-// changing them. It is safe for concurrent use.
+// listCache keeps the library page's filtered and sorted rows for what
+// they were made from (listSource: the store's rows at a version, or the
+// list library.Library.Listing returns, the same slice until a write), so
+// that paging through a large library, or viewing it again, neither
+// decodes nor sorts its documents: at 250,000 documents a view took about
+// 2 s. A write starts it over. Rows are shared: a page copies those it
+// shows before changing them. It is safe for concurrent use.
 type listCache struct {
-	mu   sync.Mutex
-	docs []*store.Document // the list the entries were made from
-	m    map[listKey]*listing
+	mu  sync.Mutex
+	src listSource // what the entries were made from
+	m   map[listKey]*listing
 }
 
-// get returns the listing of docs for k, made by build when not kept.
-// Concurrent views of the same key may both build it; one is kept.
-func (c *listCache) get(docs []*store.Document, k listKey, build func() *listing) *listing {
+// listSource is what a listing was made from: the library's rows at
+// version (library.Library.Rows), or, for a library that keeps none, the
+// document list docs.
+type listSource struct {
+	rows    bool
+	version uint64
+	docs    []*store.Document
+}
+
+func (a listSource) same(b listSource) bool {
+	if a.rows || b.rows {
+		return a.rows == b.rows && a.version == b.version
+	}
+	return sameList(a.docs, b.docs)
+}
+
+// get returns the listing for k made from src, made by build when not
+// kept; build reports what it made it from (rows read at a later version
+// than src are kept for that one). Concurrent views of the same key may
+// both build it; one is kept. Errors are build's.
+func (c *listCache) get(src listSource, k listKey, build func() (*listing, listSource, error)) (*listing, error) {
 	c.mu.Lock()
-	if !sameList(c.docs, docs) {
-		c.docs, c.m = docs, nil
+	if !c.src.same(src) {
+		c.src, c.m = src, nil
 	}
 	if l, ok := c.m[k]; ok {
 		c.mu.Unlock()
-		return l
+		return l, nil
 	}
 	c.mu.Unlock()
 	if listBuilt != nil {
 		listBuilt()
 	}
-	l := build()
+	l, built, err := build()
+	if err != nil {
+		return nil, err
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if sameList(c.docs, docs) {
-		if c.m == nil || len(c.m) >= listCacheSize {
-			c.m = make(map[listKey]*listing)
-		}
-		c.m[k] = l
+	if !c.src.same(built) {
+		c.src, c.m = built, nil
 	}
-	return l
+	if c.m == nil || len(c.m) >= listCacheSize {
+		c.m = make(map[listKey]*listing)
+	}
+	c.m[k] = l
+	return l, nil
 }
 
 // listBuilt, set by tests, runs whenever a listing is built.
