@@ -34,8 +34,8 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 	for i := range pos {
 		pos[i] = absPath(e, pos[i])
 	}
-	largest := largestFile(pos, ff.maxBytes())
-	lf.mapRoom = ingestRoom(pos, largest, ff.maxBytes())
+	total, largest := corpusSize(pos, ff.maxBytes())
+	lf.mapRoom = ingestRoom(largest, total)
 	if e.forwarded == nil { // not inside a server, whose memory is not this command's
 		defer limitMemory(largest, e.getenv("GOMEMLIMIT"))()
 		defer lowerGC(e.getenv("GOGC"))()

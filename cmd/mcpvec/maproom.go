@@ -23,8 +23,6 @@ const (
 	// (bbolt's remaps of a small write copy little, and a larger map would
 	// make bbolt grow a small library in 16 MiB steps).
 	roomFloor = 16 << 20
-	// roomWalkLimit bounds the entries looked at to find the largest file.
-	roomWalkLimit = 100000
 )
 
 // writeRoom returns store.Options.MapRoom for ingesting a largest file of
@@ -51,36 +49,40 @@ const (
 	corpusWalkLimit   = 2000000 // entries looked at to size the corpus
 )
 
-// ingestRoom returns store.Options.MapRoom for an ingest of paths whose
-// largest file has largest bytes: writeRoom's, or the corpus's room when
-// that is larger (see corpusRoomPerByte).
-func ingestRoom(paths []string, largest, maxBytes int64) int64 {
+// ingestRoom returns store.Options.MapRoom for an ingest of a corpus of
+// total bytes whose largest file has largest bytes: writeRoom's, or the
+// corpus's room when that is larger (see corpusRoomPerByte).
+func ingestRoom(largest, total int64) int64 {
 	room := writeRoom(largest)
 	if runtime.GOOS == "windows" || bits.UintSize < 64 {
 		return room
 	}
-	return max(room, corpusRoomPerByte*corpusBytes(paths, maxBytes))
+	return max(room, corpusRoomPerByte*total)
 }
 
-// corpusBytes returns the bytes of the regular files among paths (folders
-// walked, at most corpusWalkLimit entries), each capped at maxBytes.
-func corpusBytes(paths []string, maxBytes int64) int64 {
-	var total int64
+// corpusSize returns the bytes of the regular files among paths and the
+// size of the largest (folders walked once, at most corpusWalkLimit
+// entries), each capped at maxBytes, the size limit. Unreadable entries
+// are skipped: ingest reports them.
+func corpusSize(paths []string, maxBytes int64) (total, largest int64) {
 	seen := 0
 	for _, p := range paths {
 		filepath.WalkDir(p, func(_ string, d fs.DirEntry, err error) error {
 			if seen++; seen > corpusWalkLimit {
 				return filepath.SkipAll
 			}
-			if err == nil && d.Type().IsRegular() {
-				if fi, err := d.Info(); err == nil {
-					total += min(fi.Size(), maxBytes)
-				}
+			if err != nil || !d.Type().IsRegular() {
+				return nil
+			}
+			if fi, err := d.Info(); err == nil {
+				size := min(fi.Size(), maxBytes)
+				total += size
+				largest = max(largest, size)
 			}
 			return nil
 		})
 	}
-	return total
+	return total, largest
 }
 
 // A document's write holds its records twice at the commit (as records and
@@ -104,29 +106,6 @@ func limitMemory(largest int64, goMemLimit string) (restore func()) {
 	}
 	debug.SetMemoryLimit(limitPerByte * largest)
 	return func() { debug.SetMemoryLimit(prev) }
-}
-
-// largestFile returns the size of the largest regular file among paths
-// (folders walked, at most roomWalkLimit entries), capped at maxBytes, the
-// size limit. Unreadable entries are skipped: ingest reports them.
-func largestFile(paths []string, maxBytes int64) int64 {
-	var largest int64
-	seen := 0
-	for _, p := range paths {
-		filepath.WalkDir(p, func(_ string, d fs.DirEntry, err error) error {
-			if seen++; seen > roomWalkLimit {
-				return filepath.SkipAll
-			}
-			if err != nil || !d.Type().IsRegular() {
-				return nil
-			}
-			if fi, err := d.Info(); err == nil {
-				largest = max(largest, min(fi.Size(), maxBytes))
-			}
-			return nil
-		})
-	}
-	return largest
 }
 
 // ingestGCPercent is the collector's target during an ingest: the heap may

@@ -45,8 +45,8 @@ func TestWriteRoom(t *testing.T) {
 		{[]string{dir}, 20 << 20, 8 * 20 << 20},
 		{[]string{filepath.Join(dir, "missing")}, 256 << 20, 0},
 	} {
-		if got := writeRoom(largestFile(c.paths, c.maxBytes)); got != c.want {
-			t.Errorf("writeRoom(largestFile(%v, %d)) = %d, want %d", c.paths, c.maxBytes, got, c.want)
+		if _, largest := corpusSize(c.paths, c.maxBytes); writeRoom(largest) != c.want {
+			t.Errorf("writeRoom(largest of corpusSize(%v, %d)) = %d, want %d", c.paths, c.maxBytes, writeRoom(largest), c.want)
 		}
 	}
 	// An ingest also maps room for the library it grows: eight times the
@@ -55,7 +55,8 @@ func TestWriteRoom(t *testing.T) {
 	if runtime.GOOS == "windows" || strconv.IntSize < 64 {
 		want = 8 * 40 << 20
 	}
-	if got := ingestRoom([]string{dir}, largestFile([]string{dir}, 256<<20), 256<<20); got != want {
+	total, largest := corpusSize([]string{dir}, 256<<20)
+	if got := ingestRoom(largest, total); got != want {
 		t.Errorf("ingestRoom(%s) = %d, want %d", dir, got, want)
 	}
 }
