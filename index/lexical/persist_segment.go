@@ -328,6 +328,7 @@ func blocksSane(bs []block, dataLen int, docs uint32) bool {
 // resetPassages empties the passages and postings of an index being
 // loaded, keeping its dictionary.
 func (ix *Index) resetPassages() {
+	ix.pre = nil
 	ix.docs, ix.lens, ix.alive, ix.totalLen, ix.livePost, ix.deadPost = nil, nil, 0, 0, 0, 0
 	clear(ix.slot)
 	clear(ix.df)
