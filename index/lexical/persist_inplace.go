@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"runtime/debug"
+	"sync"
 
 	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/index/internal/parallel"
@@ -81,8 +82,42 @@ type segStream struct {
 // readStreams reads the segment's streams as their chunks and checks their
 // CRC-32C, the streams on all CPUs. The tables, and every stream when
 // inPlace, are kv's values; the others are copied into one allocation
-// each, their only chunk.
-func readStreams(kv index.KV, specs []segStream, inPlace bool) ([]*stream, error) {
+// each, their only chunk. When inPlace, only the first stream (the
+// tables) is checked before it returns; the others are checked on
+// goroutines of their own meanwhile, so that decoding the tables overlaps
+// them, and wait returns their result. The caller must call wait before
+// the chunks may go, and use nothing it decoded when wait fails.
+func readStreams(kv index.KV, specs []segStream, inPlace bool) (streams []*stream, wait func() error, err error) {
+	if streams, err = gatherStreams(kv, specs); err != nil {
+		return nil, nil, err
+	}
+	populate := func([]byte) {}
+	if p, ok := kv.(Populater); ok {
+		populate = p.Populate
+	}
+	errs := make([]error, len(specs))
+	if !inPlace {
+		parallel.Ranges(len(specs), 1, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				errs[i] = verifyStream(streams[i], specs[i], specs[i].id == streamTables, populate)
+			}
+		})
+		return streams, func() error { return nil }, errors.Join(errs...)
+	}
+	var wg sync.WaitGroup
+	for i := 1; i < len(specs); i++ {
+		wg.Go(func() { errs[i] = verifyStream(streams[i], specs[i], true, populate) })
+	}
+	wait = func() error { wg.Wait(); return errors.Join(errs[1:]...) }
+	if errs[0] = verifyStream(streams[0], specs[0], true, populate); errs[0] != nil {
+		return nil, nil, errors.Join(errs[0], wait())
+	}
+	return streams, wait, nil
+}
+
+// gatherStreams gathers the chunks of each stream of specs and asks the
+// kernel to read them ahead.
+func gatherStreams(kv index.KV, specs []segStream) ([]*stream, error) {
 	streams := make([]*stream, len(specs))
 	for i, sp := range specs {
 		chunks, err := gatherChunks(kv, sp.id, sp.n)
@@ -98,17 +133,7 @@ func readStreams(kv index.KV, specs []segStream, inPlace bool) ([]*stream, error
 			}
 		}
 	}
-	populate := func([]byte) {}
-	if p, ok := kv.(Populater); ok {
-		populate = p.Populate
-	}
-	errs := make([]error, len(specs))
-	parallel.Ranges(len(specs), 1, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			errs[i] = verifyStream(streams[i], specs[i], inPlace || specs[i].id == streamTables, populate)
-		}
-	})
-	return streams, errors.Join(errs...)
+	return streams, nil
 }
 
 // gatherChunks returns the chunks of stream id, n bytes in all.

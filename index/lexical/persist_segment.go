@@ -230,32 +230,40 @@ func (ix *Index) loadSegmentLocked(kv index.KV) (found bool, err error) {
 		return true, fmt.Errorf("%w: it uses %d terms, the dictionary holds %d", errSegment, m.terms, len(ix.termStr))
 	}
 	_, inPlace := kv.(inPlaceKV)
-	streams, err := readStreams(kv, []segStream{{streamTables, m.tablesLen(), m.crcTables},
+	streams, wait, err := readStreams(kv, []segStream{{streamTables, m.tablesLen(), m.crcTables},
 		{streamFwd, m.fwdLen, m.crcFwd}, {streamPost, m.postLen, m.crcPost}}, inPlace)
 	if err != nil {
 		return true, err
 	}
-	tables, fwd, post := streams[0], streams[1], streams[2]
-	docs, postings, err := decodeDocs(tables, m.docs, fwd)
-	if err != nil {
-		return true, err
-	}
-	if err := ix.decodePostings(&m, tables, post, postings); err != nil {
+	if err := errors.Join(ix.decodeSegment(&m, streams), wait()); err != nil {
 		ix.resetPassages()
 		return true, err
 	}
-	if !ix.setDocs(docs) {
-		ix.resetPassages()
-		return true, fmt.Errorf("%w: a passage id appears twice", errSegment)
-	}
-	ix.alive, ix.livePost = len(docs), postings
 	if inPlace {
-		ix.inPlace = append(fwd.chunks, post.chunks...)
+		ix.inPlace = append(streams[1].chunks, streams[2].chunks...)
 		for t := range ix.post {
 			ix.post[t].fixed = true // extended in a tail, not copied (postings)
 		}
 	}
 	return true, nil
+}
+
+// decodeSegment decodes the segment's tables into the index's passages and
+// posting lists, which keep their bytes in the other two streams.
+func (ix *Index) decodeSegment(m *manifest, streams []*stream) error {
+	tables, fwd, post := streams[0], streams[1], streams[2]
+	docs, postings, err := decodeDocs(tables, m.docs, fwd)
+	if err != nil {
+		return err
+	}
+	if err := ix.decodePostings(m, tables, post, postings); err != nil {
+		return err
+	}
+	if !ix.setDocs(docs) {
+		return fmt.Errorf("%w: a passage id appears twice", errSegment)
+	}
+	ix.alive, ix.livePost = len(docs), postings
+	return nil
 }
 
 // setDocs makes docs, read from a segment, the index's passages, and
