@@ -1,11 +1,14 @@
 package lexical
 
+import "time"
+
 // The map from passage id to slot (Index.slot). A load from a segment whose
 // ids ascend leaves it unbuilt (setDocs): the passages are known to be
 // distinct, and only writes, filtered searches and Save look a passage up
 // by id. slots builds it the first time it is needed, and a load starts
-// that build in the background (buildSlotsSoon), so that the first write
-// or filtered search rarely waits for it.
+// that build in the background a little later (buildSlotsSoon), so that
+// the first write or filtered search rarely waits for it and the build
+// (0.2 s of CPU at 1M passages) does not compete with serve's start.
 
 // slots returns the map from passage id to slot, building it first when a
 // load left it unbuilt. The caller holds ix.mu, at least for reading; the
@@ -46,18 +49,21 @@ func (ix *Index) setSlots(m map[uint64]uint32) {
 	ix.slotLate.Store(false)
 }
 
-// buildSlotsSoon builds the map in a goroutine of its own, under the read
-// lock, when a load left it unbuilt.
+// buildSlotsSoon builds the map slotsAfter from now, in a goroutine of its
+// own, under the read lock, when a load left it unbuilt.
 func (ix *Index) buildSlotsSoon() {
 	if !ix.slotLate.Load() || !slotsSoon {
 		return
 	}
-	go func() {
+	time.AfterFunc(slotsAfter, func() {
 		ix.mu.RLock()
 		defer ix.mu.RUnlock()
 		ix.slots()
-	}()
+	})
 }
+
+// slotsAfter is how long after a load the map is built in the background.
+const slotsAfter = 2 * time.Second
 
 // slotsSoon turns the background build off (tests).
 var slotsSoon = true
