@@ -1,6 +1,9 @@
 package lexical
 
-import "time"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // The map from passage id to slot (Index.slot). A load from a segment whose
 // ids ascend leaves it unbuilt (setDocs): the passages are known to be
@@ -29,8 +32,8 @@ func (ix *Index) buildSlots() {
 	if !ix.slotLate.Load() {
 		return
 	}
-	if slotsBuilt != nil {
-		slotsBuilt()
+	if h := slotsBuilt.Load(); h != nil {
+		(*h)(ix)
 	}
 	m := make(map[uint64]uint32, ix.alive)
 	for s := range ix.docs {
@@ -52,7 +55,7 @@ func (ix *Index) setSlots(m map[uint64]uint32) {
 // buildSlotsSoon builds the map slotsAfter from now, in a goroutine of its
 // own, under the read lock, when a load left it unbuilt.
 func (ix *Index) buildSlotsSoon() {
-	if !ix.slotLate.Load() || !slotsSoon {
+	if !ix.slotLate.Load() || noSlotsSoon.Load() {
 		return
 	}
 	time.AfterFunc(slotsAfter, func() {
@@ -65,9 +68,9 @@ func (ix *Index) buildSlotsSoon() {
 // slotsAfter is how long after a load the map is built in the background.
 const slotsAfter = 2 * time.Second
 
-// slotsSoon turns the background build off (tests).
-var slotsSoon = true
+// noSlotsSoon turns the background build off (tests).
+var noSlotsSoon atomic.Bool
 
-// slotsBuilt, set by tests, runs each time the map is built from the
-// passages.
-var slotsBuilt func()
+// slotsBuilt, set by tests, runs each time an index builds its map from its
+// passages (also on the background builds of other tests' indexes).
+var slotsBuilt atomic.Pointer[func(*Index)]

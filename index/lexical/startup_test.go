@@ -3,6 +3,7 @@ package lexical
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/mcpvec/mcpvec/index/indextest"
@@ -45,15 +46,25 @@ func TestInPlaceListsNotCopied(t *testing.T) {
 	}
 }
 
-// countSlotBuilds counts the builds of the map from id to slot for the
-// rest of the test, with the background build off.
-func countSlotBuilds(t *testing.T) *int {
+// countSlotBuilds counts each index's builds of its map from id to slot
+// for the rest of the test, with the background build off.
+func countSlotBuilds(t *testing.T) (builds func(*Index) int) {
 	t.Helper()
-	n := new(int)
-	oldSoon, oldBuilt := slotsSoon, slotsBuilt
-	slotsSoon, slotsBuilt = false, func() { *n++ }
-	t.Cleanup(func() { slotsSoon, slotsBuilt = oldSoon, oldBuilt })
-	return n
+	var mu sync.Mutex
+	counts := map[*Index]int{}
+	count := func(ix *Index) {
+		mu.Lock()
+		defer mu.Unlock()
+		counts[ix]++
+	}
+	noSlotsSoon.Store(true)
+	slotsBuilt.Store(&count)
+	t.Cleanup(func() { noSlotsSoon.Store(false); slotsBuilt.Store(nil) })
+	return func(ix *Index) int {
+		mu.Lock()
+		defer mu.Unlock()
+		return counts[ix]
+	}
 }
 
 // TestLoadSyncedLeavesSlotsUnbuilt: a load of a KV in step with its
@@ -72,8 +83,8 @@ func TestLoadSyncedLeavesSlotsUnbuilt(t *testing.T) {
 	for _, q := range segmentQueries {
 		ix.Search(q, 10)
 	}
-	if ix.slot != nil || *builds != 0 {
-		t.Fatalf("the load and searches built the id map (%d entries, %d builds), want none", len(ix.slot), *builds)
+	if ix.slot != nil || builds(ix) != 0 {
+		t.Fatalf("the load and searches built the id map (%d entries, %d builds), want none", len(ix.slot), builds(ix))
 	}
 	ids := slices.Sorted(func(yield func(uint64) bool) {
 		for id := range texts {
@@ -97,8 +108,8 @@ func TestLoadSyncedLeavesSlotsUnbuilt(t *testing.T) {
 		t.Errorf("Delete(%d) = false", gone)
 	}
 	delete(texts, gone)
-	if *builds != 1 {
-		t.Errorf("the id map was built %d times, want once", *builds)
+	if n := builds(ix); n != 1 {
+		t.Errorf("the id map was built %d times, want once", n)
 	}
 	sameAsFresh(t, ix, texts)
 }
