@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Why known-item queries miss their passage (issue 41; docs/benchmarks/known-item.md).
 
-  known-item-causes.py pick SET ROWS [mcpvec|lucene]
+  known-item-causes.py pick SET ROWS [mcpvec|lucene|found]
       prints the query numbers (0-based lines of SET/queries.tsv) whose passage
       Lucene's top 10 holds and mcpvec's does not (or, with "mcpvec", the
-      reverse), from bench/anchors -save ROWS
+      reverse; with "found", every query Lucene finds, so that
+      TestKnownItemCauses ranks them with the code under test), from
+      bench/anchors -save ROWS
   known-item-causes.py tally CAUSES CLASSES
       reads TestKnownItemCauses' output (CAUSES), runs Lucene's EnglishAnalyzer
       on each query (bench/anchors/lucene/Tok.java, compiled into CLASSES) and
@@ -28,7 +30,7 @@ def pick(setdir, rowdir, winner):
     hit = lambda ids, q: any(ps[i] == (q[1], q[2]) for i in ids)
     for i, q in enumerate(qs):
         a, b = hit(m[i], q), hit(lu[i], q)
-        if (winner == 'lucene' and b and not a) or (winner == 'mcpvec' and a and not b):
+        if (winner == 'lucene' and b and not a) or (winner == 'mcpvec' and a and not b) or (winner == 'found' and b):
             print(i)
 
 
