@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Why known-item queries miss their passage (issue 41; docs/benchmarks/known-item.md).
 
-  known-item-causes.py pick SET ROWS [mcpvec|lucene]
+  known-item-causes.py pick SET ROWS [mcpvec|lucene|found]
       prints the query numbers (0-based lines of SET/queries.tsv) whose passage
       Lucene's top 10 holds and mcpvec's does not (or, with "mcpvec", the
-      reverse), from bench/anchors -save ROWS
+      reverse; with "found", every query Lucene finds, so that
+      TestKnownItemCauses ranks them with the code under test), from
+      bench/anchors -save ROWS
   known-item-causes.py tally CAUSES CLASSES
       reads TestKnownItemCauses' output (CAUSES), runs Lucene's EnglishAnalyzer
       on each query (bench/anchors/lucene/Tok.java, compiled into CLASSES) and
@@ -28,7 +30,7 @@ def pick(setdir, rowdir, winner):
     hit = lambda ids, q: any(ps[i] == (q[1], q[2]) for i in ids)
     for i, q in enumerate(qs):
         a, b = hit(m[i], q), hit(lu[i], q)
-        if (winner == 'lucene' and b and not a) or (winner == 'mcpvec' and a and not b):
+        if (winner == 'lucene' and b and not a) or (winner == 'mcpvec' and a and not b) or (winner == 'found' and b):
             print(i)
 
 
@@ -53,11 +55,26 @@ def stopish(w):
     return w in STOP or any(s.startswith(w) and len(w) >= len(s) - 2 for s in STOP if len(s) > 2)
 
 
+GO_ESCAPE = re.compile(r'\\(x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|.)')
+
+
+def go_unquote(s):
+    # the inside of a Go %q string: printable runes stay as they are; \xNN
+    # (a byte of invalid UTF-8) comes back as U+FFFD
+    def one(m):
+        e = m.group(1)
+        if e[0] in 'uU' and len(e) > 1:
+            return chr(int(e[1:], 16))
+        if e[0] == 'x' and len(e) == 3:
+            return '\ufffd'
+        return {'n': '\n', 't': '\t', 'r': '\r', 'a': '\a', 'b': '\b', 'f': '\f', 'v': '\v'}.get(e, e)
+    return GO_ESCAPE.sub(one, s)
+
+
 def tally(causes, classes):
     txt = open(causes, encoding='utf-8').read()
     blocks = re.findall(r'FLAGS q(\d+) (\S*)\n=== q\d+ (\w+) rank=(-?\d+)  query="(.*)"\n   terms=\[(.*)\]', txt)
-    queries = [b[4].encode('latin1', 'backslashreplace').decode('unicode_escape').encode('latin1').decode('utf-8')
-               if '\\' in b[4] else b[4] for b in blocks]
+    queries = [go_unquote(b[4]) for b in blocks]
     count = Counter()
     for b, q, luc in zip(blocks, queries, lucene_terms(queries, classes)):
         flags, rank = b[1], int(b[3])

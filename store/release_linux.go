@@ -35,6 +35,19 @@ func readAhead(v []byte) {
 	readAheadRange(start, start+uintptr(len(v)))
 }
 
+// populate maps the bytes of v into the process (MADV_POPULATE_READ).
+// Errors are ignored: an older kernel refuses the advice (EINVAL), and a
+// range past the file's end (EFAULT) faults when it is read, under the
+// reader's guard.
+func populate(v []byte) {
+	if len(v) == 0 {
+		return
+	}
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(v))) &^ (pageSize - 1)
+	hi := (uintptr(unsafe.Pointer(unsafe.SliceData(v))) + uintptr(len(v)) + pageSize - 1) &^ (pageSize - 1)
+	_, _, _ = unix.Syscall(unix.SYS_MADVISE, lo, hi-lo, unix.MADV_POPULATE_READ)
+}
+
 // readAheadRange is readAhead for the mapped bytes [lo, hi).
 func readAheadRange(lo, hi uintptr) {
 	lo &^= pageSize - 1

@@ -150,10 +150,13 @@ func (b *bench) measureServe(ctx context.Context) error {
 		if s, err = startServe(ctx, b.bin, b.env, b.db, 10*time.Minute); err != nil {
 			return err
 		}
-		st := startFigures{ReadyMs: float64(s.ready.Microseconds()) / 1000, FreshPageUs: pages}
+		st := startFigures{ReadyMs: float64(s.ready.Microseconds()) / 1000, FreshPageUs: pages, ReadyCPUms: perCall(childproc.CPU(s.Pid()), 1)}
 		st.RSSAfterLoad, _, _ = childproc.Memory(s.Pid())
 		st.Breakdown, _ = readBreakdown(s.Pid())
-		fmt.Fprintf(log, "serve start %d: ready %.0f ms, RSS %s (fresh memory %.2f µs a page)\n", i+1, st.ReadyMs, mib(st.RSSAfterLoad), pages)
+		if f, err := runLoad(ctx, s.url, 1, 1, c.limit, b.queries, c.raw()); err == nil && f.Errors == 0 {
+			st.FirstSearchMs = f.Maxms
+		}
+		fmt.Fprintf(log, "serve start %d: ready %.0f ms, CPU %.0f ms, RSS %s (fresh memory %.2f µs a page), first search %.1f ms\n", i+1, st.ReadyMs, st.ReadyCPUms, mib(st.RSSAfterLoad), pages, st.FirstSearchMs)
 		if c.rssAfter > 0 {
 			time.Sleep(c.rssAfter)
 			st.RSSLater, _, _ = childproc.Memory(s.Pid())

@@ -70,8 +70,10 @@ type Index struct {
 	df         []uint32   // live documents per term
 	post       []postings // per term; may point at deleted slots
 	docs       []docEntry
-	lens       []uint32 // per slot: docs[s].length, or deadLen once deleted; what the scorers read
-	slot       map[uint64]uint32
+	lens       []uint32          // per slot: docs[s].length, or deadLen once deleted; what the scorers read
+	slot       map[uint64]uint32 // passage id → slot; read through slots()
+	slotLate   atomic.Bool       // slot is still to be built from docs (slots.go)
+	slotBuild  sync.Mutex        // held while slot is built
 	alive      int
 	totalLen   uint64
 	livePost   int
@@ -203,7 +205,7 @@ func (ix *Index) insertLocked(id uint64, sum, length, nterms uint32, terms []byt
 	s := uint32(len(ix.docs))
 	ix.docs = append(ix.docs, docEntry{id: id, length: length, alive: true, sum: sum, nterms: nterms, terms: terms})
 	ix.lens = append(ix.lens, length)
-	ix.slot[id] = s
+	ix.slots()[id] = s
 	for t, tf := range unpackTerms(terms) {
 		ix.df[t]++
 		if !ix.deferPost && !ix.loading {
@@ -229,7 +231,7 @@ func (ix *Index) Delete(id uint64) bool {
 }
 
 func (ix *Index) deleteLocked(id uint64) bool {
-	s, ok := ix.slot[id]
+	s, ok := ix.slots()[id]
 	if !ok {
 		return false
 	}
@@ -244,7 +246,7 @@ func (ix *Index) deleteLocked(id uint64) bool {
 	ix.deadPost += int(d.nterms)
 	d.alive, d.terms = false, nil
 	ix.lens[s] = deadLen
-	delete(ix.slot, id)
+	delete(ix.slots(), id)
 	if !ix.loading && ix.deadPost > 4096 && ix.deadPost > ix.livePost {
 		ix.compactLocked()
 	}
@@ -259,7 +261,7 @@ func (ix *Index) compactLocked() {
 	ix.pre = nil // its slots are renumbered
 	ix.docs = make([]docEntry, 0, ix.alive)
 	ix.lens = make([]uint32, 0, ix.alive)
-	ix.slot = make(map[uint64]uint32, ix.alive)
+	ix.setSlots(make(map[uint64]uint32, ix.alive))
 	clear(ix.df)
 	ix.alive, ix.totalLen, ix.livePost, ix.deadPost = 0, 0, 0, 0
 	deferred := ix.deferPost

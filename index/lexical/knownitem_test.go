@@ -132,7 +132,7 @@ func afterHeading(s string) string {
 // query term.
 func explainPassage(out io.Writer, ix *Index, label string, id int, texts []string, toks []string) {
 	bm := ix.bm25()
-	d := ix.docs[ix.slot[uint64(id)]]
+	d := ix.docs[ix.slots()[uint64(id)]]
 	tf := map[string]uint32{}
 	for tid, c := range unpackTerms(d.terms) {
 		tf[ix.termStr[tid]] = c

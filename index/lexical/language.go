@@ -89,7 +89,8 @@ func (ix *Index) languages() (held []analysis.Language, dominant analysis.Langua
 // entfernen" is stemmed as German in a German library. An index of
 // English passages alone searches the tokens as they are. A short query
 // (at most shortQueryTerms terms besides its stop words) is also scored
-// by its stop words, with BM25's k1 at shortQueryK1 (query_short.go). It
+// by its stop words, with BM25's k1 and b at shortQueryK1 and shortQueryB
+// (query_short.go). It
 // is safe for concurrent use.
 func (ix *Index) SearchQuery(text string, tokens []string, k int) []Result {
 	return ix.SearchQueryIn(text, tokens, k, nil)
@@ -110,9 +111,9 @@ func (ix *Index) SearchQueryIn(text string, tokens []string, k int, f Filter) []
 			}
 		}
 	}
-	tokens, k1 := ix.shortQuery(text, tokens, lang)
+	tokens, short := ix.shortQuery(text, tokens, lang)
 	qtf, _ := ix.countTerms(queryRunTerms(tokens))
-	return ix.searchCountedK1(qtf, k, f, k1)
+	return ix.searchCountedAs(qtf, k, f, short)
 }
 
 // queryRunTerms drops from a query's tokens the single characters of runs

@@ -165,7 +165,7 @@ func (ix *Index) saveDocsLocked(kv index.KV) error {
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(ix.dirty)) {
-		s, ok := ix.slot[id]
+		s, ok := ix.slots()[id]
 		if !ok {
 			continue
 		}
@@ -267,7 +267,7 @@ func loadIDs(kv index.KV, cfg Config, ids iter.Seq[uint64], text func(id uint64)
 		return nil, st, err
 	}
 	if synced && ix.metaOK && st.Reason == nil {
-		ids = slices.Values(ix.storedIDs(recs))
+		ids = slices.Values(ix.keepSegment(recs, &st))
 	}
 	for id := range ids {
 		if ix.reuse(id, false, 0, recs, &st) {
@@ -281,25 +281,37 @@ func loadIDs(kv index.KV, cfg Config, ids iter.Seq[uint64], text func(id uint64)
 		st.Tokenized++
 	}
 	ix.finishLoad(recs, &st)
+	ix.buildSlotsSoon()
 	return ix, st, nil
 }
 
-// storedIDs lists the passages the KV holds: the
-// segment's, less those a tombstone deletes, and those of other records.
-func (ix *Index) storedIDs(recs map[uint64]record) []uint64 {
-	ids := make([]uint64, 0, ix.nbase+len(recs))
+// keepSegment keeps, for a KV in step with its passages, every passage of
+// the segment that no record replaces or tombstone deletes, as reuse
+// would, by slot: no lookup by id. It returns the ids still to be reused:
+// the segment's passages that a record replaces, in slot order, then those
+// of the other records, in id order (the order LoadIDs gives them slots).
+func (ix *Index) keepSegment(recs map[uint64]record, st *LoadStats) []uint64 {
+	var ids []uint64
 	for s := range ix.nbase {
-		if r, ok := recs[ix.docs[s].id]; !ok || !r.tomb {
+		r, ok := recs[ix.docs[s].id]
+		switch {
+		case !ok:
+			ix.seen[s] = true
+			st.Loaded++
+		case !r.tomb:
 			ids = append(ids, ix.docs[s].id)
 		}
 	}
+	if len(recs) == 0 {
+		return ids
+	}
 	seg := len(ids)
 	for id, r := range recs {
-		if _, inSeg := ix.slot[id]; !r.tomb && !inSeg {
+		if _, inSeg := ix.slots()[id]; !r.tomb && !inSeg {
 			ids = append(ids, id)
 		}
 	}
-	slices.Sort(ids[seg:]) // records get slots in id order, as LoadIDs gives them
+	slices.Sort(ids[seg:])
 	return ids
 }
 
@@ -379,7 +391,7 @@ func (ix *Index) reuse(id uint64, check bool, sum uint32, recs map[uint64]record
 		st.Loaded++
 		return true
 	}
-	s, ok := ix.slot[id]
+	s, ok := ix.slots()[id]
 	if !ok || int(s) >= ix.nbase || (check && ix.docs[s].sum != sum) {
 		return false
 	}

@@ -46,8 +46,11 @@ func (ix *Index) Adopt(kv index.KV) (bool, error) {
 	if err != nil || int(m.docs) > len(ix.docs) || int(m.terms) > len(ix.post) {
 		return false, nil
 	}
-	streams, err := readStreams(kv, []segStream{{streamTables, m.tablesLen(), m.crcTables},
+	streams, wait, err := readStreams(kv, []segStream{{streamTables, m.tablesLen(), m.crcTables},
 		{streamFwd, m.fwdLen, m.crcFwd}, {streamPost, m.postLen, m.crcPost}}, true)
+	if err == nil {
+		err = wait()
+	}
 	if err != nil {
 		return false, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"runtime/debug"
+	"sync"
 
 	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/index/internal/parallel"
@@ -40,6 +41,22 @@ func (k inPlaceKV) ReadAhead(v []byte) {
 	}
 }
 
+// Populater is a KV whose values lie in a memory-mapped file and that can
+// map a value's pages into the process at once: Load asks it for each
+// chunk of the segment before it checks the chunk's bytes, which costs
+// about half of faulting the pages in as the check reads them
+// (store.Bucket.Populate).
+type Populater interface {
+	Populate(value []byte)
+}
+
+// Populate passes the request on to the wrapped KV, when it takes it.
+func (k inPlaceKV) Populate(v []byte) {
+	if p, ok := k.KV.(Populater); ok {
+		p.Populate(v)
+	}
+}
+
 // InPlace wraps kv for Load, LoadIDs and LoadSynced: the values kv.Get
 // returns must stay valid and unchanged until the loaded index's Detach or
 // Unload returns; Load keeps the segment's records and posting lists in
@@ -65,8 +82,42 @@ type segStream struct {
 // readStreams reads the segment's streams as their chunks and checks their
 // CRC-32C, the streams on all CPUs. The tables, and every stream when
 // inPlace, are kv's values; the others are copied into one allocation
-// each, their only chunk.
-func readStreams(kv index.KV, specs []segStream, inPlace bool) ([]*stream, error) {
+// each, their only chunk. When inPlace, only the first stream (the
+// tables) is checked before it returns; the others are checked on
+// goroutines of their own meanwhile, so that decoding the tables overlaps
+// them, and wait returns their result. The caller must call wait before
+// the chunks may go, and use nothing it decoded when wait fails.
+func readStreams(kv index.KV, specs []segStream, inPlace bool) (streams []*stream, wait func() error, err error) {
+	if streams, err = gatherStreams(kv, specs); err != nil {
+		return nil, nil, err
+	}
+	populate := func([]byte) {}
+	if p, ok := kv.(Populater); ok {
+		populate = p.Populate
+	}
+	errs := make([]error, len(specs))
+	if !inPlace {
+		parallel.Ranges(len(specs), 1, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				errs[i] = verifyStream(streams[i], specs[i], specs[i].id == streamTables, populate)
+			}
+		})
+		return streams, func() error { return nil }, errors.Join(errs...)
+	}
+	var wg sync.WaitGroup
+	for i := 1; i < len(specs); i++ {
+		wg.Go(func() { errs[i] = verifyStream(streams[i], specs[i], true, populate) })
+	}
+	wait = func() error { wg.Wait(); return errors.Join(errs[1:]...) }
+	if errs[0] = verifyStream(streams[0], specs[0], true, populate); errs[0] != nil {
+		return nil, nil, errors.Join(errs[0], wait())
+	}
+	return streams, wait, nil
+}
+
+// gatherStreams gathers the chunks of each stream of specs and asks the
+// kernel to read them ahead.
+func gatherStreams(kv index.KV, specs []segStream) ([]*stream, error) {
 	streams := make([]*stream, len(specs))
 	for i, sp := range specs {
 		chunks, err := gatherChunks(kv, sp.id, sp.n)
@@ -82,13 +133,7 @@ func readStreams(kv index.KV, specs []segStream, inPlace bool) ([]*stream, error
 			}
 		}
 	}
-	errs := make([]error, len(specs))
-	parallel.Ranges(len(specs), 1, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			errs[i] = verifyStream(streams[i], specs[i], inPlace || specs[i].id == streamTables)
-		}
-	})
-	return streams, errors.Join(errs...)
+	return streams, nil
 }
 
 // gatherChunks returns the chunks of stream id, n bytes in all.
@@ -109,11 +154,11 @@ func gatherChunks(kv index.KV, id byte, n uint64) ([][]byte, error) {
 	return chunks, nil
 }
 
-// verifyStream checks s's CRC-32C and, unless keep, copies it into one
-// allocation. A memory fault reading the chunks (a file cut short under a
-// memory map) is an error, as it is in the caller's goroutine (store's
-// guard).
-func verifyStream(s *stream, sp segStream, keep bool) (err error) {
+// verifyStream checks s's CRC-32C, each chunk populated first, and, unless
+// keep, copies it into one allocation. A memory fault reading the chunks (a
+// file cut short under a memory map) is an error, as it is in the caller's
+// goroutine (store's guard).
+func verifyStream(s *stream, sp segStream, keep bool, populate func([]byte)) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
@@ -122,6 +167,7 @@ func verifyStream(s *stream, sp segStream, keep bool) (err error) {
 	}()
 	sum := uint32(0)
 	for _, c := range s.chunks {
+		populate(c)
 		sum = crc32.Update(sum, castagnoli, c)
 	}
 	if sum != sp.crc {

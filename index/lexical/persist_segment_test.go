@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpvec/mcpvec/analysis"
+	"github.com/mcpvec/mcpvec/index"
 	"github.com/mcpvec/mcpvec/index/indextest"
 )
 
@@ -206,7 +207,8 @@ func TestSegmentReconciles(t *testing.T) {
 
 // TestSegmentDamaged: a damaged or truncated segment is reported in
 // LoadStats.Reason and its passages are tokenised from the store again;
-// the next Save writes a sound segment. Nothing panics.
+// the next Save writes a sound segment. Nothing panics. Read in place too,
+// where the records and postings are checked while the tables are decoded.
 func TestSegmentDamaged(t *testing.T) {
 	damages := map[string]func(kv *indextest.KV){
 		"truncated chunk": func(kv *indextest.KV) {
@@ -215,8 +217,11 @@ func TestSegmentDamaged(t *testing.T) {
 		},
 		"missing chunk": func(kv *indextest.KV) { delete(kv.M, string(segChunkKey(streamTables, 0))) },
 		"flipped byte":  func(kv *indextest.KV) { kv.M[string(segChunkKey(streamFwd, 0))][77] ^= 0x10 },
-		"extra chunk":   func(kv *indextest.KV) { kv.M[string(segChunkKey(streamTables, 0))] = make([]byte, 1<<16) },
-		"manifest":      func(kv *indextest.KV) { kv.M[string(segMetaKey)][3] ^= 1 },
+		"flipped posting byte": func(kv *indextest.KV) {
+			kv.M[string(segChunkKey(streamPost, 2))][5] ^= 0x01
+		},
+		"extra chunk": func(kv *indextest.KV) { kv.M[string(segChunkKey(streamTables, 0))] = make([]byte, 1<<16) },
+		"manifest":    func(kv *indextest.KV) { kv.M[string(segMetaKey)][3] ^= 1 },
 		"short manifest": func(kv *indextest.KV) {
 			kv.M[string(segMetaKey)] = kv.M[string(segMetaKey)][:9]
 		},
@@ -229,20 +234,34 @@ func TestSegmentDamaged(t *testing.T) {
 		},
 	}
 	for name, damage := range damages {
-		t.Run(name, func(t *testing.T) {
-			smallSegments(t, 16)
-			texts, _, kv := savedCorpus(t, 5, 300)
-			damage(kv)
-			got, st, err := LoadIDs(kv, DefaultConfig(), idsOf(texts), func(id uint64) (string, error) { return texts[id], nil })
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !errors.Is(st.Reason, errSegment) || st.Tokenized != len(texts) || !st.Rewrite {
-				t.Errorf("LoadStats = %+v; want the segment reported and every passage tokenised", st)
-			}
-			sameAsFresh(t, got, texts)
-			saveReloads(t, got, kv, texts)
-		})
+		for _, inPlace := range []bool{false, true} {
+			t.Run(fmt.Sprint(name, " in place ", inPlace), func(t *testing.T) {
+				damagedLoad(t, damage, inPlace)
+			})
+		}
+	}
+}
+
+// damagedLoad saves a corpus, damages the KV, and checks that the load
+// notices and tokenises every passage again.
+func damagedLoad(t *testing.T, damage func(kv *indextest.KV), inPlace bool) {
+	smallSegments(t, 16)
+	texts, _, kv := savedCorpus(t, 5, 300)
+	damage(kv)
+	var load index.KV = kv
+	if inPlace {
+		load = InPlace(mappedKV{kv})
+	}
+	got, st, err := LoadIDs(load, DefaultConfig(), idsOf(texts), func(id uint64) (string, error) { return texts[id], nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(st.Reason, errSegment) || st.Tokenized != len(texts) || !st.Rewrite {
+		t.Errorf("LoadStats = %+v; want the segment reported and every passage tokenised", st)
+	}
+	sameAsFresh(t, got, texts)
+	if !inPlace {
+		saveReloads(t, got, kv, texts)
 	}
 }
 

@@ -16,6 +16,10 @@ const (
 	shortQueryTerms = 4
 	// shortQueryK1 is BM25's k1 for a short query.
 	shortQueryK1 = 0.9
+	// shortQueryB is BM25's b for a short query: a heading or a title
+	// names a passage whatever its length, so a long passage is
+	// discounted less than for a longer query (the index's b, 0.75).
+	shortQueryB = 0.6
 )
 
 // shortQueries turns the short-query rule on; this package's tests turn it
@@ -23,24 +27,24 @@ const (
 // and without stop words, rank what Search ranks.
 var shortQueries = true
 
-// shortQuery returns the terms to search a query with and its k1 (0: the
-// index's). tokens are the query's terms without stop words, read in
-// lang; a short query (at most shortQueryTerms of them) that has stop
-// words of lang gets them added, and every short query gets
-// shortQueryK1. It is safe for concurrent use.
-func (ix *Index) shortQuery(text string, tokens []string, lang analysis.Language) ([]string, float64) {
+// shortQuery returns the terms to search a query with and whether it is
+// short (then scored with shortQueryK1 and shortQueryB). tokens are the
+// query's terms without stop words, read in lang; a short query (at most
+// shortQueryTerms of them) that has stop words of lang gets them added.
+// It is safe for concurrent use.
+func (ix *Index) shortQuery(text string, tokens []string, lang analysis.Language) ([]string, bool) {
 	if !shortQueries || len(tokens) > shortQueryTerms || len(text) > shortQueryBytes {
-		return tokens, 0
+		return tokens, false
 	}
 	all, stops := analysis.TokenizeStored(text, lang)
 	if n := len(all) - stops; n > shortQueryTerms {
-		return tokens, 0
+		return tokens, false
 	} else if stops == 0 || n != len(tokens) {
 		// No stop word, or tokens are not text's terms in lang (a
 		// caller's own split): search them as they are.
-		return tokens, shortQueryK1
+		return tokens, true
 	}
-	return ix.rareStopWords(all, lang), shortQueryK1
+	return ix.rareStopWords(all, lang), true
 }
 
 // stopWordShare is the largest share of the passages a short query's

@@ -1,6 +1,8 @@
 package lexical
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -40,4 +42,29 @@ func TestShortQueryScoresStopWords(t *testing.T) {
 func withShortQueries(t *testing.T) {
 	shortQueries = true
 	t.Cleanup(func() { shortQueries = false })
+}
+
+// TestShortQueryDiscountsLengthLess: a short query (a heading) ranks a
+// long passage that names it twice above a short one that names it once,
+// scored with shortQueryB; a longer query over the same terms keeps the
+// index's b and k1, which rank the short passage first.
+func TestShortQueryDiscountsLengthLess(t *testing.T) {
+	withShortQueries(t)
+	filler := func(prefix string, n int) string {
+		w := make([]string, n)
+		for i := range w {
+			w[i] = fmt.Sprintf("%s%d", prefix, i)
+		}
+		return strings.Join(w, " ")
+	}
+	ix := New(DefaultConfig())
+	ix.Add(1, "wait exit wait exit "+filler("l", 31)) // length 35
+	ix.Add(2, "wait exit "+filler("s", 8))            // length 10
+	ix.Add(3, filler("f", 45))                        // average length 30
+	if rs := ix.SearchQuery("Waiting for exit", nil, 2); len(rs) != 2 || rs[0].ID != 1 {
+		t.Errorf("short query: got %v, want the long passage 1 first", rs)
+	}
+	if rs := ix.SearchQuery("waiting exit zq1 zq2 zq3", nil, 2); len(rs) != 2 || rs[0].ID != 2 {
+		t.Errorf("long query: got %v, want the short passage 2 first (the index's b and k1)", rs)
+	}
 }

@@ -302,7 +302,7 @@ func (ix *Index) applyOrder(order []uint32) {
 	ix.docs = make([]docEntry, len(old))
 	for i, s := range order {
 		d := old[s]
-		ix.docs[i], ix.lens[i], ix.slot[d.id] = d, d.length, uint32(i)
+		ix.docs[i], ix.lens[i], ix.slots()[d.id] = d, d.length, uint32(i)
 	}
 	ix.invert()
 }

@@ -29,12 +29,12 @@ func (ix *Index) searchCounted(qtf map[string]uint32, k int) []Result {
 
 // searchCountedIn is searchCounted among the passages f allows (nil: all).
 func (ix *Index) searchCountedIn(qtf map[string]uint32, k int, f Filter) []Result {
-	return ix.searchCountedK1(qtf, k, f, 0)
+	return ix.searchCountedAs(qtf, k, f, false)
 }
 
-// searchCountedK1 is searchCountedIn with BM25's k1 set to k1 for this
-// query (0: the index's).
-func (ix *Index) searchCountedK1(qtf map[string]uint32, k int, f Filter, k1 float64) []Result {
+// searchCountedAs is searchCountedIn scoring with a short query's k1 and
+// b when short (query_short.go), the index's otherwise.
+func (ix *Index) searchCountedAs(qtf map[string]uint32, k int, f Filter, short bool) []Result {
 	if k <= 0 {
 		return nil
 	}
@@ -50,7 +50,7 @@ func (ix *Index) searchCountedK1(qtf map[string]uint32, k int, f Filter, k1 floa
 		sc = new(scratch)
 	}
 	defer ix.scratch.Put(sc)
-	bm := ix.bm25With(k1)
+	bm := ix.bm25With(short)
 	sc.sat = ix.satTable(bm)
 	ix.openCursors(sc, qtf, bm)
 	if len(sc.cursors) == 0 {
@@ -128,22 +128,27 @@ type scratch struct {
 
 // bm25 holds what scoring needs of the index statistics. The length
 // normalisation k1·(1−b+b·len/avgdl) is kept as base + per·len, so that a
-// posting costs one multiply-add and one division.
-type bm25 struct{ k1, n, base, per float64 }
+// posting costs one multiply-add and one division; short tells a short
+// query's parameters (query_short.go) from the index's.
+type bm25 struct {
+	k1, n, base, per float64
+	short            bool
+}
 
-func (ix *Index) bm25() bm25 { return ix.bm25With(0) }
+func (ix *Index) bm25() bm25 { return ix.bm25With(false) }
 
-// bm25With is bm25 with k1 in place of the index's (0: the index's).
-func (ix *Index) bm25With(k1 float64) bm25 {
+// bm25With is bm25 with a short query's k1 and b (shortQueryK1,
+// shortQueryB) in place of the index's when short.
+func (ix *Index) bm25With(short bool) bm25 {
 	avgdl := float64(ix.totalLen) / float64(ix.alive)
 	if avgdl == 0 {
 		avgdl = 1
 	}
-	b := ix.cfg.B
-	if k1 == 0 {
-		k1 = ix.cfg.K1
+	k1, b := ix.cfg.K1, ix.cfg.B
+	if short {
+		k1, b = shortQueryK1, shortQueryB
 	}
-	return bm25{k1: k1, n: float64(ix.alive), base: k1 * (1 - b), per: k1 * b / avgdl}
+	return bm25{k1: k1, n: float64(ix.alive), base: k1 * (1 - b), per: k1 * b / avgdl, short: short}
 }
 
 // weight is qtf · idf · (k1+1), with Lucene's idf (never negative).

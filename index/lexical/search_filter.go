@@ -53,7 +53,7 @@ func (ix *Index) scoreFew(sc *scratch, bm bm25, k int, ids []uint64) []Result {
 	sc.remaining(0)
 	sc.heap = sc.heap[:0]
 	for _, id := range ids {
-		s, ok := ix.slot[id]
+		s, ok := ix.slots()[id]
 		if !ok {
 			continue
 		}

@@ -31,7 +31,7 @@ type satTable struct {
 // concurrent use: concurrent builders each store an equal table.
 func (ix *Index) satTable(bm bm25) *satTable {
 	slot := &ix.sat
-	if bm.k1 != ix.cfg.K1 {
+	if bm.short {
 		slot = &ix.satShort // a short query's (query_short.go)
 	}
 	if t := slot.Load(); t != nil && t.base == bm.base && t.per == bm.per {
