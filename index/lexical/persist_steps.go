@@ -179,9 +179,10 @@ func (ix *Index) savePrewrittenLocked(kv index.KV) (bool, error) {
 // added again. It returns how many it wrote.
 func (ix *Index) saveSinceLocked(kv index.KV, base int) (int, error) {
 	var ids []uint64
+	slot := ix.slots()
 	for s := range ix.docs {
 		d := &ix.docs[s]
-		_, live := ix.slot[d.id]
+		_, live := slot[d.id]
 		if s >= base && d.alive || s < base && !live {
 			ids = append(ids, d.id)
 		}
@@ -189,7 +190,7 @@ func (ix *Index) saveSinceLocked(kv index.KV, base int) (int, error) {
 	slices.Sort(ids)
 	for _, id := range ids {
 		v := []byte{tombstone}
-		if s, ok := ix.slot[id]; ok {
+		if s, ok := slot[id]; ok {
 			v = encodeDoc(&ix.docs[s])
 		}
 		if err := kv.Put(docKey(id), v); err != nil {
