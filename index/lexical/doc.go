@@ -134,7 +134,9 @@
 // transaction holds the whole segment (bbolt keeps every value put until
 // the commit, then copies them into page buffers: twice the segment in
 // memory); meanwhile the manifest reads as damaged, so a Load tokenises
-// rather than mix two segments (persist_steps.go). SavePlan tells a caller
+// rather than mix two segments (persist_steps.go). Passages added or
+// deleted between the steps and that Save are saved as records and
+// tombstones beside the new segment. SavePlan tells a caller
 // whether a Save writes a segment or records only.
 //
 // Writing a segment can first reorder its passages by recursive graph

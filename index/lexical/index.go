@@ -258,6 +258,7 @@ func (ix *Index) deleteLocked(id uint64) bool {
 // stay in the dictionary with df 0.
 func (ix *Index) compactLocked() {
 	old := ix.docs
+	ix.pre = nil // its slots are renumbered
 	ix.docs = make([]docEntry, 0, ix.alive)
 	ix.lens = make([]uint32, 0, ix.alive)
 	ix.setSlots(make(map[uint64]uint32, ix.alive))

@@ -67,7 +67,7 @@ var (
 func (ix *Index) Save(kv index.KV) error {
 	ix.lock()
 	defer ix.mu.Unlock()
-	if ix.segmentDueLocked() {
+	if ix.pre != nil || ix.segmentDueLocked() {
 		return ix.saveSegmentLocked(kv)
 	}
 	if err := ix.saveDictLocked(kv); err != nil {

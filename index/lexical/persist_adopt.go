@@ -125,13 +125,14 @@ func (ix *Index) matchSegment(m *manifest, tables, fwd, post *stream) (terms, da
 }
 
 // Prewritten reports whether PrewriteSegment has written the segment the
-// next Save would write, nothing having changed since: that Save then
-// writes only the segment's manifest and dictionary and deletes what the
-// segment replaces, a small write. It is safe for concurrent use.
+// next Save will use, no slots having been renumbered since: that Save
+// then writes only the segment's manifest and dictionary and the records
+// and tombstones of the changes since (SavePlan counts them), and deletes
+// what the segment replaces, a small write. It is safe for concurrent use.
 func (ix *Index) Prewritten() bool {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	return ix.pre != nil && ix.pre.gen == ix.gen
+	return ix.pre != nil
 }
 
 // SegmentBytes is about how many bytes a segment of the index as it is

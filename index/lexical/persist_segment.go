@@ -390,6 +390,7 @@ func blocksSane(bs []block, dataLen int, docs uint32) bool {
 // resetPassages empties the passages and postings of an index being
 // loaded, keeping its dictionary.
 func (ix *Index) resetPassages() {
+	ix.pre = nil
 	ix.docs, ix.lens, ix.alive, ix.totalLen, ix.livePost, ix.deadPost = nil, nil, 0, 0, 0, 0
 	ix.setSlots(make(map[uint64]uint32))
 	clear(ix.df)

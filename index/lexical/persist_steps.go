@@ -17,13 +17,23 @@ import (
 // 100k passages, +18-23 MiB in steps; docs/benchmarks/ingest-memory.md). PrewriteSegment
 // writes the new segment's chunks ahead of that Save, stepBytes a
 // transaction the caller commits, and the Save that follows writes only
-// its manifest and deletes the records and the old chunks left over.
+// its manifest, records and tombstones for what changed since the steps,
+// and deletes the older records and the old chunks left over.
 //
 // While the chunks are being replaced the manifest reads as damaged
 // (rewritingManifest): a Load then (a crash between the steps, another
 // process opening the file) ignores the segment and tokenises its
 // passages from the store, as for any damaged segment (LoadStats.Reason),
 // never mixing chunks of two segments. The format on disk is unchanged.
+//
+// Passages added or deleted between the steps and the Save (an ingest's
+// document writes go on meanwhile) do not undo the steps: the segment
+// holds the index's first slots as they were, and the Save writes the rest
+// as records and tombstones beside it, as a Save of records does. Once it
+// wrote the whole segment again in its one transaction, which during a
+// million-passage ingest was most segment writes: spikes of up to 1.7 GB
+// (docs/benchmarks/ingest-spikes.md). Only a renumbering of the slots (a
+// compaction) makes the steps' segment unusable.
 
 // stepBytes is how much of a segment one step writes (a variable for
 // tests).
@@ -33,19 +43,22 @@ var stepBytes = 32 << 20
 // replaced: not a manifest any version decodes.
 var rewritingManifest = []byte("segment being rewritten")
 
-// prewritten is a segment whose chunks are in the KV, its manifest not.
+// prewritten is a segment whose chunks are in the KV, its manifest not. It
+// holds the index's first m.docs slots as they were when written; whatever
+// renumbers slots (compactLocked, applyOrder, resetPassages) drops it.
 type prewritten struct {
-	m      manifest
-	gen    uint64 // ix.gen when it was written: the index has not changed since
-	chunks [3]uint32
+	m       manifest
+	chunks  [3]uint32
+	removed int // len(ix.removed) then, for SavePlan
 }
 
 // PrewriteSegment writes the segment the next Save would write, when it
 // would write one, in steps: each call of step must run write in a
 // transaction of its own on the KV Save is given, and commit it. The Save
-// that follows, if nothing was added or removed meanwhile, only writes the
-// manifest (and the dictionary, and deletes the records and stale chunks);
-// otherwise it writes a whole segment as usual. It takes the write lock
+// that follows writes the manifest, the dictionary and a record or
+// tombstone for each passage added or deleted since, and deletes the older
+// records and stale chunks; only if slots were renumbered meanwhile (a
+// compaction) does it write a whole segment as usual. It takes the write lock
 // for its duration, as Save does. On error the KV holds no usable segment
 // until the next Save writes one (the index knows it is due); the next
 // Load tokenises what it held. Errors are step's and the KV's, wrapped.
@@ -95,7 +108,8 @@ func (ix *Index) PrewriteSegment(step func(write func(kv index.KV) error) error)
 	if werr != nil {
 		return werr
 	}
-	ix.pre = &prewritten{m: m, gen: ix.gen, chunks: [3]uint32{chunksOf(m.tablesLen()), chunksOf(m.fwdLen), chunksOf(m.postLen)}}
+	ix.pre = &prewritten{m: m, removed: len(ix.removed),
+		chunks: [3]uint32{chunksOf(m.tablesLen()), chunksOf(m.fwdLen), chunksOf(m.postLen)}}
 	return nil
 }
 
@@ -120,14 +134,14 @@ func (c chanKV) Delete([]byte) error { return errors.ErrUnsupported }
 func (c chanKV) ForEach(func(k, v []byte) error) error { return errors.ErrUnsupported }
 
 // savePrewrittenLocked is saveSegmentLocked for a segment PrewriteSegment
-// wrote, when the index has not changed since (Save's own lock counts one
-// change): it writes the dictionary and the manifest and deletes every
-// record, tombstone and chunk the new segment does not use. It reports
-// false, having written nothing, when there is no such segment.
+// wrote: it writes the dictionary, the manifest and the changes since
+// (saveSinceLocked), and deletes every other record and tombstone and
+// every chunk the new segment does not use. It reports false, having
+// written nothing, when there is no such segment.
 func (ix *Index) savePrewrittenLocked(kv index.KV) (bool, error) {
 	pre := ix.pre
 	ix.pre = nil
-	if pre == nil || pre.gen+1 != ix.gen {
+	if pre == nil {
 		return false, nil
 	}
 	if err := ix.saveDictLocked(kv); err != nil {
@@ -147,10 +161,41 @@ func (ix *Index) savePrewrittenLocked(kv index.KV) (bool, error) {
 	if err != nil {
 		return true, fmt.Errorf("clear lexical records: %w", err)
 	}
+	n, err := ix.saveSinceLocked(kv, int(pre.m.docs))
+	if err != nil {
+		return true, err
+	}
 	if err := kv.Put(slices.Clone(segMetaKey), pre.m.encode()); err != nil {
 		return true, fmt.Errorf("put lexical segment manifest: %w", err)
 	}
 	ix.savedLocked()
-	ix.hasSeg, ix.segDocs, ix.deltaKeys, ix.rewrite = true, len(ix.docs), 0, false
+	ix.hasSeg, ix.segDocs, ix.deltaKeys, ix.rewrite = true, int(pre.m.docs), n, false
 	return true, nil
+}
+
+// saveSinceLocked writes, in key order, a record for every live passage
+// past the first base slots (added since those were written as a segment)
+// and a tombstone for every passage of those slots deleted since and not
+// added again. It returns how many it wrote.
+func (ix *Index) saveSinceLocked(kv index.KV, base int) (int, error) {
+	var ids []uint64
+	slot := ix.slots()
+	for s := range ix.docs {
+		d := &ix.docs[s]
+		_, live := slot[d.id]
+		if s >= base && d.alive || s < base && !live {
+			ids = append(ids, d.id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		v := []byte{tombstone}
+		if s, ok := slot[id]; ok {
+			v = encodeDoc(&ix.docs[s])
+		}
+		if err := kv.Put(docKey(id), v); err != nil {
+			return 0, fmt.Errorf("put lexical record %d: %w", id, err)
+		}
+	}
+	return len(ids), nil
 }

@@ -298,6 +298,7 @@ func (ix *Index) reorderLocked() bool {
 // posting lists. Every slot must be live.
 func (ix *Index) applyOrder(order []uint32) {
 	old := ix.docs
+	ix.pre = nil // its slots are renumbered
 	ix.docs = make([]docEntry, len(old))
 	for i, s := range order {
 		d := old[s]

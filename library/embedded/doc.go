@@ -70,7 +70,8 @@
 //     transactions of their own (lexical.Index.PrewriteSegment), and then
 //     its manifest with the vector index and the generation: one
 //     transaction holding the whole segment held it twice in memory at
-//     its commit.
+//     its commit. Document writes applied between the two (an ingest's)
+//     are saved as records beside the new segment.
 //   - A Save (or Fold, or the end of a write session) with nothing to save
 //     (neither index has unsaved changes, lexical.Index.Unsaved and
 //     index.Index.Unsaved, and the generation recorded is the indexes')

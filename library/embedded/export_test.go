@@ -80,6 +80,13 @@ func SetPrewrite(on bool) (restore func()) {
 	return func() { noPrewrite = old }
 }
 
+// AfterPrewrite makes fn run in every Save between the BM25 segment's
+// steps (PrewriteSegment) and the Save's transaction; restore undoes it.
+func AfterPrewrite(fn func()) (restore func()) {
+	afterPrewrite = fn
+	return func() { afterPrewrite = nil }
+}
+
 // SetAdopt makes a Save that wrote a BM25 segment have the index read it in
 // place (on, the default) or keep holding it, from min passages on (the
 // prewrite's threshold too); restore undoes both.

@@ -27,6 +27,9 @@ func (l *Backend) Save(ctx context.Context) error {
 		l.mark.lose()
 		return err
 	}
+	if afterPrewrite != nil {
+		afterPrewrite()
+	}
 	err := l.updateIndexes(l.saveSize(), func(tx *store.Tx) error {
 		gen := l.mark.value()
 		if err := l.saveIndexes(tx, vec); err != nil {
@@ -99,6 +102,10 @@ func (l *Backend) prewriteSegment() error {
 	}
 	return nil
 }
+
+// afterPrewrite, set by tests, runs in Save between prewriteSegment and
+// the Save's transaction, where an ingest's document writes go on.
+var afterPrewrite func()
 
 // noPrewrite, set by tests, makes a Save write a new segment in its own
 // transaction, as before PrewriteSegment (to measure the difference).
