@@ -141,22 +141,6 @@ func (w *chunkWriter) write(p []byte) {
 	}
 }
 
-// whole makes the next n bytes written lie in one chunk: it ends the
-// chunk being filled when they would not fit in it, and the next chunk
-// is n bytes long when n exceeds segChunkSize. A posting list read in
-// place is then one slice of one chunk: one that straddled two was copied
-// at every load (persist_inplace.go), 92 MiB at 1M passages, where the
-// lists of the commonest words run to megabytes.
-func (w *chunkWriter) whole(n int) {
-	if len(w.buf)+n <= segChunkSize {
-		return
-	}
-	w.flush()
-	if n > segChunkSize && w.err == nil {
-		w.buf = make([]byte, 0, n)
-	}
-}
-
 func (w *chunkWriter) flush() {
 	if w.err != nil || len(w.buf) == 0 {
 		return
@@ -201,7 +185,6 @@ func (ix *Index) writeSegmentLocked(kv index.KV) (manifest, error) {
 			le.PutUint32(row[12:], b.minLen)
 			tw.write(row[:blockRowSize])
 		}
-		pw.whole(ix.post[i].size())
 		pw.write(ix.post[i].data)
 		pw.write(ix.post[i].tail)
 	}

@@ -9,43 +9,6 @@ import (
 	"github.com/mcpvec/mcpvec/index/indextest"
 )
 
-// TestInPlaceListsNotCopied: a saved segment's posting lists each lie in
-// one chunk, so a load in place reads every list where it lies and copies
-// none (the lists of the commonest words run to megabytes at 1M passages,
-// and a list that straddled two chunks was copied at every start), also
-// when a list is longer than a chunk.
-func TestInPlaceListsNotCopied(t *testing.T) {
-	for _, chunk := range []int{64, 512, 4096} {
-		t.Run(fmt.Sprint(chunk), func(t *testing.T) {
-			smallSegments(t, 16)
-			segChunkSize = chunk
-			texts, _, kv := savedCorpus(t, 11, 600)
-			ix, st, err := LoadSynced(InPlace(mappedKV{kv}), DefaultConfig(), idsOf(texts), nil)
-			if err != nil || st != (LoadStats{Loaded: len(texts)}) {
-				t.Fatalf("LoadSynced in place = %+v, %v", st, err)
-			}
-			lists, longer := 0, 0
-			for i := range ix.post {
-				if n := len(ix.post[i].data); n > 0 {
-					lists++
-					if n > chunk {
-						longer++
-					}
-				}
-			}
-			if _, got := aliased(ix, kv); got != lists {
-				t.Errorf("%d of %d posting lists read in place, want all", got, lists)
-			}
-			if chunk == 64 && longer == 0 {
-				t.Error("no list is longer than a chunk: the case is not tested")
-			}
-			sameAsFresh(t, ix, texts)
-			ix.Detach()
-			wantDetached(t, ix, kv, texts)
-		})
-	}
-}
-
 // countSlotBuilds counts each index's builds of its map from id to slot
 // for the rest of the test, with the background build off.
 func countSlotBuilds(t *testing.T) (builds func(*Index) int) {
