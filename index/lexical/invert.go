@@ -100,7 +100,7 @@ func (ix *Index) appendPending(from int) {
 			p := &ix.post[t]
 			d, b := data[dataOff[t]:dataOff[t+1]], blocks[blockOff[t]:blockOff[t+1]]
 			// Exact capacities: add writes into the arenas in place.
-			q := postings{data: d[:copy(d, p.data)+copy(d[len(p.data):], p.tail)], blocks: b[:copy(b, p.blocks)], n: p.n}
+			q := postings{data: p.appendFrom(d[:0:len(d)], 0), blocks: b[:copy(b, p.blocks)], n: p.n}
 			for _, e := range ps[start[t]:start[t+1]] {
 				q.add(e.slot, e.tf, ix.docs[e.slot].length)
 			}
