@@ -1,11 +1,15 @@
 package embedded_test
 
 import (
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/ingest/chunk"
 	"github.com/mcpvec/mcpvec/internal/cputime"
 	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
@@ -50,4 +54,56 @@ func BenchmarkLexicalLoad(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+}
+
+// TestWriteLexicalOnly writes, when MCPVEC_BENCH_CORPUS and
+// MCPVEC_BENCH_LEXICAL_OUT are set, a file holding only the BM25 index of
+// the corpus folder's .md files (cut into passages by the default chunk
+// options, ids in file order), saved as an ingest saves it: a stand-in for
+// a library's BM25 segment that BenchmarkLexicalLoad reads
+// (MCPVEC_BENCH_LIBRARY), built in minutes where a 1M ingest takes an hour
+// (docs/benchmarks/serve-1m.md#s24). Skipped without them.
+//
+//	MCPVEC_BENCH_CORPUS=c1m MCPVEC_BENCH_LEXICAL_OUT=lex1m.db go test -run WriteLexicalOnly -timeout 2h ./library/embedded/
+func TestWriteLexicalOnly(t *testing.T) {
+	dir, out := os.Getenv("MCPVEC_BENCH_CORPUS"), os.Getenv("MCPVEC_BENCH_LEXICAL_OUT")
+	if dir == "" || out == "" {
+		t.Skip("set MCPVEC_BENCH_CORPUS and MCPVEC_BENCH_LEXICAL_OUT")
+	}
+	ix := lexical.New(lexical.DefaultConfig())
+	id := uint64(1)
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return err
+		}
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		chunks, err := chunk.Split(string(text), nil, chunk.DefaultOptions())
+		for _, c := range chunks {
+			ix.Add(id, c.Text)
+			id++
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *store.Tx) error {
+		kv, err := tx.Aux(embedded.AuxLexical)
+		if err != nil {
+			return err
+		}
+		return ix.Save(kv)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d passages", ix.Len())
 }
