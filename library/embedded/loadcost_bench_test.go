@@ -1,10 +1,14 @@
 package embedded_test
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -59,7 +63,7 @@ func BenchmarkLexicalLoad(b *testing.B) {
 // TestWriteLexicalOnly writes, when MCPVEC_BENCH_CORPUS and
 // MCPVEC_BENCH_LEXICAL_OUT are set, a file holding only the BM25 index of
 // the corpus folder's .md files (cut into passages by the default chunk
-// options, ids in file order), saved as an ingest saves it: a stand-in for
+// options, added on all CPUs), saved as an ingest saves it: a stand-in for
 // a library's BM25 segment that BenchmarkLexicalLoad reads
 // (MCPVEC_BENCH_LIBRARY), built in minutes where a 1M ingest takes an hour
 // (docs/benchmarks/serve-1m.md#s24). Skipped without them.
@@ -70,24 +74,38 @@ func TestWriteLexicalOnly(t *testing.T) {
 	if dir == "" || out == "" {
 		t.Skip("set MCPVEC_BENCH_CORPUS and MCPVEC_BENCH_LEXICAL_OUT")
 	}
-	ix := lexical.New(lexical.DefaultConfig())
-	id := uint64(1)
+	var files []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
-			return err
-		}
-		text, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		chunks, err := chunk.Split(string(text), nil, chunk.DefaultOptions())
-		for _, c := range chunks {
-			ix.Add(id, c.Text)
-			id++
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".md") {
+			files = append(files, path)
 		}
 		return err
 	})
 	if err != nil {
+		t.Fatal(err)
+	}
+	ix := lexical.New(lexical.DefaultConfig())
+	var next, id atomic.Uint64
+	errs := make([]error, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for w := range errs {
+		wg.Go(func() { // Add tokenises outside its lock
+			for i := next.Add(1) - 1; i < uint64(len(files)) && errs[w] == nil; i = next.Add(1) - 1 {
+				text, err := os.ReadFile(files[i])
+				if err != nil {
+					errs[w] = err
+					break
+				}
+				chunks, err := chunk.Split(string(text), nil, chunk.DefaultOptions())
+				for _, c := range chunks {
+					ix.Add(id.Add(1), c.Text)
+				}
+				errs[w] = err
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
 		t.Fatal(err)
 	}
 	db, err := store.Open(out, nil)
