@@ -300,12 +300,7 @@ func TestInPlaceStraddlingLists(t *testing.T) {
 // span several chunks (so that the check means something).
 func wantPieces(t *testing.T, ix *Index, kv *indextest.KV) {
 	t.Helper()
-	vs, chunks := segmentValues(kv), 0
-	for k := range kv.M {
-		if bytes.HasPrefix([]byte(k), append(bytes.Clone(segChunkPrefix), streamPost)) {
-			chunks++
-		}
-	}
+	vs, chunks := segmentValues(kv), streamChunks(kv, streamPost)
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	copies, long := 0, 0
@@ -333,4 +328,51 @@ func wantPieces(t *testing.T, ix *Index, kv *indextest.KV) {
 	if long < 2 || copies > chunks-1 {
 		t.Errorf("%d lists longer than a chunk, %d blocks copied for %d postings chunks; want ≥ 2 and at most one a boundary", long, copies, chunks)
 	}
+}
+
+// TestInPlaceLoadWithRecords: passages saved as records beside the
+// segment add their postings to the lists read in place in tails; the
+// lists stay in the segment's chunks instead of being copied whole.
+func TestInPlaceLoadWithRecords(t *testing.T) {
+	smallSegments(t, 16)
+	texts, ix, kv := savedCorpus(t, 13, 400)
+	churn(texts, ix, 13)
+	saves := ix.SegmentSaves()
+	if err := ix.Save(kv); err != nil || ix.SegmentSaves() != saves {
+		t.Fatalf("Save = %v, segment saves %d → %d; want records only", err, saves, ix.SegmentSaves())
+	}
+	noText := func(id uint64) (string, error) { return "", fmt.Errorf("passage %d tokenised", id) }
+	got, st, err := LoadSynced(InPlace(mappedKV{kv}), DefaultConfig(), idsOf(texts), noText)
+	if err != nil || st.Loaded != len(texts) {
+		t.Fatalf("LoadSynced in place = %+v, %v", st, err)
+	}
+	sameAsFresh(t, got, texts)
+	vs, tails, copied := segmentValues(kv), 0, 0
+	for i := range got.post {
+		p := &got.post[i]
+		switch {
+		case p.tail != nil:
+			tails++
+		case p.size() > 0 && !slices.ContainsFunc(slices.Collect(p.parts()), func(b []byte) bool { return within(b, vs) }):
+			copied++
+		}
+	}
+	// Only a list of one block that straddles two chunks is copied whole
+	// without postings added: at most one a boundary.
+	if boundaries := streamChunks(kv, streamPost) - 1; tails == 0 || copied > boundaries {
+		t.Errorf("%d of %d lists copied without postings added (%d chunk boundaries), %d with tails; want some tails", copied, len(got.post), boundaries, tails)
+	}
+	got.Detach()
+	wantDetached(t, got, kv, texts)
+}
+
+// streamChunks counts the chunks of a segment stream in kv.
+func streamChunks(kv *indextest.KV, stream byte) int {
+	n := 0
+	for k := range kv.M {
+		if bytes.HasPrefix([]byte(k), append(bytes.Clone(segChunkPrefix), stream)) {
+			n++
+		}
+	}
+	return n
 }
