@@ -70,28 +70,24 @@ func (ix *Index) scatter(start []uint32) (ps []slotTF, lengths []uint32) {
 
 // appendPending adds the postings of slots from and above (passages Load
 // inserted beside a segment, whose postings insertLocked deferred) to the
-// lists read from the segment, laying every list out in one arena of exact
-// size (releasing the segment's stream): each list is copied once instead
-// of growing posting by posting from the segment's exact-size slices. The
-// lists are independent, so they are built on all CPUs. Callers hold the
-// write lock.
+// lists read from the segment. Lists read in place (fixed) take them in
+// their tails (postings.add): a list with none keeps its bytes in the
+// segment, and one with some copies only its last block if that was not
+// full. Other lists are laid out in one arena of exact size (releasing the
+// segment's stream): each list is copied once instead of growing posting by
+// posting from the segment's exact-size slices. The lists are independent,
+// so they are built on all CPUs. Callers hold the write lock.
 func (ix *Index) appendPending(from int) {
-	start := make([]uint32, len(ix.post)+1)
-	for s := from; s < len(ix.docs); s++ {
-		for t := range unpackTerms(ix.docs[s].terms) {
-			start[t+1]++
-		}
-	}
-	for t := range ix.post {
-		start[t+1] += start[t]
-	}
-	ps := make([]slotTF, start[len(ix.post)])
-	next := append([]uint32(nil), start[:len(ix.post)]...)
-	for s := from; s < len(ix.docs); s++ {
-		for t, tf := range unpackTerms(ix.docs[s].terms) {
-			ps[next[t]] = slotTF{uint32(s), tf}
-			next[t]++
-		}
+	start, ps := ix.pending(from)
+	if ix.inPlace != nil {
+		parallel.Ranges(len(ix.post), 1024, func(lo, hi int) {
+			for t := lo; t < hi; t++ {
+				for _, e := range ps[start[t]:start[t+1]] {
+					ix.post[t].add(e.slot, e.tf, ix.docs[e.slot].length)
+				}
+			}
+		})
+		return
 	}
 	dataOff, blockOff := ix.pendingSize(start, ps)
 	data, blocks := make([]byte, dataOff[len(ix.post)]), make([]block, blockOff[len(ix.post)])
@@ -100,13 +96,36 @@ func (ix *Index) appendPending(from int) {
 			p := &ix.post[t]
 			d, b := data[dataOff[t]:dataOff[t+1]], blocks[blockOff[t]:blockOff[t+1]]
 			// Exact capacities: add writes into the arenas in place.
-			q := postings{data: d[:copy(d, p.data)+copy(d[len(p.data):], p.tail)], blocks: b[:copy(b, p.blocks)], n: p.n}
+			q := postings{data: p.appendFrom(d[:0:len(d)], 0), blocks: b[:copy(b, p.blocks)], n: p.n}
 			for _, e := range ps[start[t]:start[t+1]] {
 				q.add(e.slot, e.tf, ix.docs[e.slot].length)
 			}
 			*p = postings{data: slices.Clip(q.data), blocks: slices.Clip(q.blocks), n: q.n}
 		}
 	})
+}
+
+// pending returns the postings of slots from and above grouped by term,
+// in slot order: term t's at ps[start[t]:start[t+1]].
+func (ix *Index) pending(from int) (start []uint32, ps []slotTF) {
+	start = make([]uint32, len(ix.post)+1)
+	for s := from; s < len(ix.docs); s++ {
+		for t := range unpackTerms(ix.docs[s].terms) {
+			start[t+1]++
+		}
+	}
+	for t := range ix.post {
+		start[t+1] += start[t]
+	}
+	ps = make([]slotTF, start[len(ix.post)])
+	next := append([]uint32(nil), start[:len(ix.post)]...)
+	for s := from; s < len(ix.docs); s++ {
+		for t, tf := range unpackTerms(ix.docs[s].terms) {
+			ps[next[t]] = slotTF{uint32(s), tf}
+			next[t]++
+		}
+	}
+	return start, ps
 }
 
 // pendingSize returns where each posting list starts in the data and block

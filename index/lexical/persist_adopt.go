@@ -63,8 +63,8 @@ func (ix *Index) Adopt(kv index.KV) (bool, error) {
 			ix.docs[s].terms = b
 		}
 	}
-	for t, b := range data {
-		ix.post[t].adopt(b, counts[t])
+	for t := range data {
+		ix.post[t].adopt(&data[t], counts[t])
 	}
 	for t := range ix.post[len(data):] {
 		ix.post[len(data)+t].fixed = false // nothing of theirs in the segment
@@ -74,34 +74,32 @@ func (ix *Index) Adopt(kv index.KV) (bool, error) {
 }
 
 // adopt makes b, the segment's bytes of the list's first n postings (the
-// list when the segment was written), the list's data, read in place.
-// When postings were added since, the bytes after b go to the list's tail,
-// from the start of the block b ends inside, if it does, so that no block
-// straddles the two.
-func (p *postings) adopt(b []byte, n int) {
-	if p.size() == len(b) {
-		p.data, p.tail, p.fixed = b, nil, true
+// list when the segment was written, as stream.nextList returned them),
+// the list's data, read in place. When postings were added since, the
+// bytes after b go to the list's tail, from the start of the block b ends
+// inside, if it does, so that no block straddles the two.
+func (p *postings) adopt(b *postings, n int) {
+	if p.size() == b.fixedLen() {
+		p.data, p.more, p.tail, p.fixed = b.data, b.more, nil, true
 		return
 	}
-	cut := len(b)
+	cut := b.fixedLen()
 	if n%blockSize != 0 {
 		cut = int(p.blocks[n/blockSize].off)
 	}
-	rest := make([]byte, 0, p.size()-cut+64)
-	if cut < len(p.data) {
-		rest = append(rest, p.data[cut:]...)
-	}
-	p.tail = append(rest, p.tail[max(0, cut-len(p.data)):]...)
-	p.data, p.fixed = b[:cut:cut], false
+	p.tail = p.appendFrom(make([]byte, 0, p.size()-cut+64), cut)
+	b.cutFixed(cut)
+	p.data, p.more, p.fixed = b.data, b.more, false
 }
 
 // matchSegment walks the segment's passage and term rows and returns, by
 // slot and by term, the slices of fwd and post that hold the index's
-// packed terms and the first bytes of its posting lists, and how many
-// postings those bytes hold; ok is false when
+// packed terms and the first bytes of its posting lists (as data and
+// pieces, stream.nextList), and how many postings those bytes hold; ok is
+// false when
 // a row differs from the index (another passage, a list shorter than the
 // segment's). The caller holds the write lock.
-func (ix *Index) matchSegment(m *manifest, tables, fwd, post *stream) (terms, data [][]byte, counts []int, ok bool) {
+func (ix *Index) matchSegment(m *manifest, tables, fwd, post *stream) (terms [][]byte, data []postings, counts []int, ok bool) {
 	le := binary.LittleEndian
 	terms = make([][]byte, m.docs)
 	for s := range terms {
@@ -112,14 +110,15 @@ func (ix *Index) matchSegment(m *manifest, tables, fwd, post *stream) (terms, da
 		}
 		terms[s] = fwd.next(int(n))
 	}
-	data, counts = make([][]byte, m.terms), make([]int, m.terms)
+	data, counts = make([]postings, m.terms), make([]int, m.terms)
 	for t := range data {
 		r, p := tables.next(termRowSize), &ix.post[t]
 		n, dl := le.Uint32(r), le.Uint32(r[4:])
 		if int(n) > p.n || int(dl) > p.size() || uint64(dl) > post.left {
 			return nil, nil, nil, false
 		}
-		data[t], counts[t] = post.next(int(dl)), int(n)
+		d, more := post.nextList(int(dl), p.blocks[:(n+blockSize-1)/blockSize])
+		data[t], counts[t] = postings{data: d, more: more}, int(n)
 	}
 	return terms, data, counts, fwd.left == 0 && post.left == 0
 }

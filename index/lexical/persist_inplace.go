@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"runtime/debug"
+	"sort"
 	"sync"
 
 	"github.com/mcpvec/mcpvec/index"
@@ -232,6 +233,52 @@ func (s *stream) next(n int) []byte {
 	return b
 }
 
+// nextList returns the reader's next n bytes, n ≤ s.left, a posting list
+// whose blocks are bs (checked by blocksSane), and moves past them. When
+// they lie in one chunk, they come back as a slice of it (next) and more
+// is nil. Otherwise they come back as pieces read in place, data the
+// first: only a block that straddles two chunks is copied, into a piece
+// of its own, so no block straddles two pieces (postings).
+func (s *stream) nextList(n int, bs []block) (data []byte, more *[]piece) {
+	for s.i < len(s.chunks) && s.pos == len(s.chunks[s.i]) {
+		s.i, s.pos = s.i+1, 0
+	}
+	if n == 0 || len(s.chunks[s.i])-s.pos >= n || len(bs) == 0 || bs[0].off != 0 {
+		return s.next(n), nil
+	}
+	var ps []piece
+	for off := 0; off < n; {
+		for s.pos == len(s.chunks[s.i]) {
+			s.i, s.pos = s.i+1, 0
+		}
+		room := len(s.chunks[s.i]) - s.pos
+		if n-off <= room {
+			ps = append(ps, piece{uint32(off), s.next(n - off)})
+			break
+		}
+		end := off + room // the chunk ends inside the list
+		k := sort.Search(len(bs), func(i int) bool { return int(bs[i].off) > end }) - 1
+		if start := int(bs[k].off); start > off { // the blocks wholly in the chunk, in place
+			ps = append(ps, piece{uint32(off), s.next(start - off)})
+			off = start
+		}
+		if off == end {
+			continue
+		}
+		stop := n // block k straddles: copied
+		if k+1 < len(bs) && int(bs[k+1].off) > end && int(bs[k+1].off) <= n {
+			stop = int(bs[k+1].off)
+		}
+		ps = append(ps, piece{uint32(off), s.next(stop - off)})
+		off = stop
+	}
+	if len(ps) == 1 { // one block, copied
+		return ps[0].b, nil
+	}
+	rest := ps[1:len(ps):len(ps)]
+	return ps[0].b, &rest
+}
+
 // InPlaceBytes returns the values of the KV that the index reads in place
 // (loaded through InPlace, not yet detached), nil when it reads none: what
 // must stay mapped. It is safe for concurrent use.
@@ -272,7 +319,7 @@ func (ix *Index) Detach() {
 		}
 	}
 	for t := range ix.post {
-		ix.post[t].data, ix.post[t].tail, ix.post[t].fixed = data[t], nil, false
+		ix.post[t].data, ix.post[t].more, ix.post[t].tail, ix.post[t].fixed = data[t], nil, nil, false
 	}
 	ix.inPlace = nil
 }
@@ -300,7 +347,7 @@ func (ix *Index) copyOut() (terms, data [][]byte) {
 	}
 	for t := range ix.post {
 		p := &ix.post[t]
-		da = append(append(da, p.data...), p.tail...)
+		da = p.appendFrom(da, 0)
 		data[t] = da[len(da)-p.size() : len(da) : len(da)]
 	}
 	return terms, data

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"unsafe"
@@ -56,8 +57,11 @@ func aliased(ix *Index, kv *indextest.KV) (terms, lists int) {
 		}
 	}
 	for i := range ix.post {
-		if within(ix.post[i].data, vs) {
-			lists++
+		for b := range ix.post[i].parts() {
+			if within(b, vs) {
+				lists++
+				break
+			}
 		}
 	}
 	return terms, lists
@@ -103,7 +107,8 @@ func TestInPlaceLoad(t *testing.T) {
 			smallSegments(t, 16)
 			segChunkSize = chunk
 			texts, _, kv := savedCorpus(t, 7, 400)
-			ix, st, err := LoadSynced(InPlace(mappedKV{kv}), DefaultConfig(), idsOf(texts), nil)
+			noText := func(id uint64) (string, error) { return "", fmt.Errorf("passage %d tokenised", id) }
+			ix, st, err := LoadSynced(InPlace(mappedKV{kv}), DefaultConfig(), idsOf(texts), noText)
 			if err != nil || st != (LoadStats{Loaded: len(texts)}) {
 				t.Fatalf("LoadSynced in place = %+v, %v", st, err)
 			}
@@ -244,4 +249,130 @@ func TestLoadReadsSegmentAhead(t *testing.T) {
 		}
 		ix.Detach()
 	}
+}
+
+// TestInPlaceStraddlingLists: a posting list whose bytes lie in several of
+// the segment's chunks is read in place, in pieces; only a block that
+// straddles two chunks is copied, at most one a chunk boundary. The index
+// then searches, grows (a tail after the last piece), saves and detaches
+// like a fresh one.
+func TestInPlaceStraddlingLists(t *testing.T) {
+	for _, chunk := range []int{512, 1000, 4096} {
+		t.Run(fmt.Sprint(chunk), func(t *testing.T) {
+			smallSegments(t, 16)
+			segChunkSize = chunk
+			texts := segmentCorpus(12, 3000)
+			for id, s := range texts {
+				texts[id] = "the common " + s + " the" // lists of several chunks
+			}
+			kv := indextest.NewKV()
+			if err := indexOf(texts).Save(kv); err != nil {
+				t.Fatal(err)
+			}
+			noText := func(id uint64) (string, error) { return "", fmt.Errorf("passage %d tokenised", id) }
+			ix, st, err := LoadSynced(InPlace(mappedKV{kv}), DefaultConfig(), idsOf(texts), noText)
+			if err != nil || st != (LoadStats{Loaded: len(texts)}) {
+				t.Fatalf("LoadSynced in place = %+v, %v", st, err)
+			}
+			wantPieces(t, ix, kv)
+			sameAsFresh(t, ix, texts)
+			churn(texts, ix, 12)
+			for i := range 300 { // past a block of every long list: tails
+				id := uint64(5000 + i)
+				texts[id] = "the common tail" + fmt.Sprint(i%7)
+				ix.Add(id, texts[id])
+			}
+			sameAsFresh(t, ix, texts)
+			saves := ix.SegmentSaves()
+			saveReloads(t, ix, kv, texts) // a new segment, written from the pieces
+			if ix.SegmentSaves() == saves {
+				t.Error("Save wrote no segment")
+			}
+			ix.Detach()
+			wantDetached(t, ix, kv, texts)
+		})
+	}
+}
+
+// wantPieces checks that every posting list of ix, just loaded in place
+// from kv, lies in kv's segment chunks but for copies of single blocks,
+// at most one a boundary between two postings chunks, and that some lists
+// span several chunks (so that the check means something).
+func wantPieces(t *testing.T, ix *Index, kv *indextest.KV) {
+	t.Helper()
+	vs, chunks := segmentValues(kv), streamChunks(kv, streamPost)
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	copies, long := 0, 0
+	for t0 := range ix.post {
+		p := &ix.post[t0]
+		if p.size() > segChunkSize {
+			long++
+		}
+		off := 0
+		for b := range p.parts() {
+			if len(b) > 0 && !within(b, vs) {
+				copies++
+				bi, _ := slices.BinarySearchFunc(p.blocks, off, func(bl block, off int) int { return int(bl.off) - off })
+				end := p.size()
+				if bi+1 < len(p.blocks) {
+					end = int(p.blocks[bi+1].off)
+				}
+				if bi == len(p.blocks) || int(p.blocks[bi].off) != off || off+len(b) != end {
+					t.Errorf("term %d: %d bytes copied at %d, not one block", t0, len(b), off)
+				}
+			}
+			off += len(b)
+		}
+	}
+	if long < 2 || copies > chunks-1 {
+		t.Errorf("%d lists longer than a chunk, %d blocks copied for %d postings chunks; want ≥ 2 and at most one a boundary", long, copies, chunks)
+	}
+}
+
+// TestInPlaceLoadWithRecords: passages saved as records beside the
+// segment add their postings to the lists read in place in tails; the
+// lists stay in the segment's chunks instead of being copied whole.
+func TestInPlaceLoadWithRecords(t *testing.T) {
+	smallSegments(t, 16)
+	texts, ix, kv := savedCorpus(t, 13, 400)
+	churn(texts, ix, 13)
+	saves := ix.SegmentSaves()
+	if err := ix.Save(kv); err != nil || ix.SegmentSaves() != saves {
+		t.Fatalf("Save = %v, segment saves %d → %d; want records only", err, saves, ix.SegmentSaves())
+	}
+	noText := func(id uint64) (string, error) { return "", fmt.Errorf("passage %d tokenised", id) }
+	got, st, err := LoadSynced(InPlace(mappedKV{kv}), DefaultConfig(), idsOf(texts), noText)
+	if err != nil || st.Loaded != len(texts) {
+		t.Fatalf("LoadSynced in place = %+v, %v", st, err)
+	}
+	sameAsFresh(t, got, texts)
+	vs, tails, copied := segmentValues(kv), 0, 0
+	for i := range got.post {
+		p := &got.post[i]
+		switch {
+		case p.tail != nil:
+			tails++
+		case p.size() > 0 && !slices.ContainsFunc(slices.Collect(p.parts()), func(b []byte) bool { return within(b, vs) }):
+			copied++
+		}
+	}
+	// Only a list of one block that straddles two chunks is copied whole
+	// without postings added: at most one a boundary.
+	if boundaries := streamChunks(kv, streamPost) - 1; tails == 0 || copied > boundaries {
+		t.Errorf("%d of %d lists copied without postings added (%d chunk boundaries), %d with tails; want some tails", copied, len(got.post), boundaries, tails)
+	}
+	got.Detach()
+	wantDetached(t, got, kv, texts)
+}
+
+// streamChunks counts the chunks of a segment stream in kv.
+func streamChunks(kv *indextest.KV, stream byte) int {
+	n := 0
+	for k := range kv.M {
+		if bytes.HasPrefix([]byte(k), append(bytes.Clone(segChunkPrefix), stream)) {
+			n++
+		}
+	}
+	return n
 }

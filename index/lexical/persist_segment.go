@@ -28,7 +28,8 @@ import (
 // where they lie. Records and postings are read into an allocation each, so
 // that rebuilding the posting lists (finishLoad) can release theirs, or, for
 // a KV wrapped by InPlace, left in its chunks (persist_inplace.go): a passage's
-// terms or a list's data that straddles two chunks is copied.
+// terms that straddle two chunks are copied, and of a posting list that
+// does, only the block that straddles (stream.nextList).
 var (
 	segMetaKey     = []byte("\x00lexical-segm")
 	segChunkPrefix = []byte("\x00lexical-segc")
@@ -185,8 +186,9 @@ func (ix *Index) writeSegmentLocked(kv index.KV) (manifest, error) {
 			le.PutUint32(row[12:], b.minLen)
 			tw.write(row[:blockRowSize])
 		}
-		pw.write(ix.post[i].data)
-		pw.write(ix.post[i].tail)
+		for b := range ix.post[i].parts() {
+			pw.write(b)
+		}
 	}
 	for _, w := range []*chunkWriter{tw, fw, pw} {
 		w.flush()
@@ -346,7 +348,8 @@ func (ix *Index) decodePostings(m *manifest, tables, data *stream, want int) err
 		if !blocksSane(bs, int(dl), m.docs) {
 			return fmt.Errorf("%w: blocks of term %d out of order", errSegment, t)
 		}
-		ix.post[t] = postings{data: data.next(int(dl)), blocks: bs, n: n}
+		d, more := data.nextList(int(dl), bs)
+		ix.post[t] = postings{data: d, more: more, blocks: bs, n: n}
 		ix.df[t] = uint32(n)
 		bi, total = bi+nb, total+n
 	}

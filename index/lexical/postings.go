@@ -2,7 +2,9 @@ package lexical
 
 import (
 	"encoding/binary"
+	"iter"
 	"math"
+	"sort"
 	"sync/atomic"
 )
 
@@ -14,7 +16,7 @@ const blockSize = 128
 // block describes one block of a posting list.
 type block struct {
 	last   uint32 // last document slot in the block
-	off    uint32 // offset of the block's first byte in postings.data
+	off    uint32 // offset of the block's first byte in the list (postings.at)
 	maxTF  uint32 // largest term frequency in the block
 	minLen uint32 // shortest document in the block (for the score bound)
 }
@@ -28,10 +30,16 @@ type block struct {
 // file, persist_adopt.go) is never copied to be extended: the postings
 // added to it go to tail, its own allocation, the bytes of a block that
 // was not full moved there first, so that no block straddles the two. A
-// block's off counts across both: data's bytes, then tail's (at).
+// list read in place whose bytes lie in several of the segment's chunks
+// keeps them there too, as pieces (more): data is the first, and only a
+// block that straddles two chunks is copied, into a piece of its own
+// (stream.nextList), so that no block straddles two pieces either. A
+// block's off counts across all of them: data's bytes, the pieces', then
+// tail's (at).
 type postings struct {
 	data   []byte
-	tail   []byte // postings added after data became fixed; nil until then
+	more   *[]piece // the pieces after data, nil unless the list is read in place from several chunks
+	tail   []byte   // postings added after data became fixed; nil until then
 	blocks []block
 	n      int                   // postings, including those of deleted slots
 	flat   atomic.Pointer[flat]  // the scoring copy of a long list, nil until read (search_flat.go)
@@ -39,27 +47,117 @@ type postings struct {
 	fixed  bool                  // data is read in place: never appended to
 }
 
-// size is the list's bytes, data and tail.
-func (p *postings) size() int { return len(p.data) + len(p.tail) }
+// piece is a run of a list's bytes after its data (postings.more), from
+// off in the list; it starts at a block's start and ends at one or at the
+// end of the list's fixed bytes.
+type piece struct {
+	off uint32
+	b   []byte
+}
 
-// at returns the list's bytes from off (counted across data and tail) to
-// the end of the part, data or tail, that holds off.
+// fixedLen is the list's bytes before tail: data's and the pieces'.
+func (p *postings) fixedLen() int {
+	if p.more == nil {
+		return len(p.data)
+	}
+	last := (*p.more)[len(*p.more)-1]
+	return int(last.off) + len(last.b)
+}
+
+// size is the list's bytes, data, pieces and tail.
+func (p *postings) size() int { return p.fixedLen() + len(p.tail) }
+
+// parts yields the list's bytes in order: data, the pieces, tail.
+func (p *postings) parts() iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		if !yield(p.data) {
+			return
+		}
+		if p.more != nil {
+			for _, pc := range *p.more {
+				if !yield(pc.b) {
+					return
+				}
+			}
+		}
+		yield(p.tail)
+	}
+}
+
+// appendFrom appends the list's bytes from off on to dst.
+func (p *postings) appendFrom(dst []byte, off int) []byte {
+	for b := range p.parts() {
+		if off < len(b) {
+			dst = append(dst, b[off:]...)
+		}
+		off = max(0, off-len(b))
+	}
+	return dst
+}
+
+// at returns the list's bytes from off (counted across data, the pieces
+// and tail) to the end of the part that holds off.
 func (p *postings) at(off uint32) []byte {
 	if int(off) < len(p.data) {
 		return p.data[off:]
 	}
+	if p.more != nil {
+		return p.atMore(off)
+	}
 	return p.tail[int(off)-len(p.data):]
 }
 
+// atMore is at for an offset past data in a list with pieces.
+func (p *postings) atMore(off uint32) []byte {
+	ps := *p.more
+	i := sort.Search(len(ps), func(i int) bool { return ps[i].off > off }) - 1
+	if i >= 0 && int(off-ps[i].off) < len(ps[i].b) {
+		return ps[i].b[off-ps[i].off:]
+	}
+	return p.tail[int(off)-p.fixedLen():]
+}
+
+// part returns the list's bytes from block bi's start to the end of the
+// part (data, a piece or tail) that holds it, and how many postings they
+// hold: a part begins and ends at block boundaries.
+func (p *postings) part(bi int) ([]byte, int) {
+	b := p.at(p.blocks[bi].off)
+	end := int(p.blocks[bi].off) + len(b)
+	if end == p.size() {
+		return b, p.n - bi*blockSize
+	}
+	nb := bi + sort.Search(len(p.blocks)-bi, func(i int) bool { return int(p.blocks[bi+i].off) >= end })
+	return b, (nb - bi) * blockSize
+}
+
+// cutFixed drops the list's fixed bytes from cut on (a block's start, or
+// the end of the fixed bytes).
+func (p *postings) cutFixed(cut int) {
+	if cut <= len(p.data) {
+		p.data, p.more = p.data[:cut:cut], nil
+		return
+	}
+	var kept []piece
+	for _, pc := range *p.more {
+		if int(pc.off) >= cut {
+			break
+		}
+		n := min(len(pc.b), cut-int(pc.off))
+		kept = append(kept, piece{pc.off, pc.b[:n:n]})
+	}
+	p.more = &kept
+}
+
 // startTail makes a fixed list take its next postings in tail: the bytes
-// of its last block, when that block is not full, move there from data.
+// of its last block, when that block is not full, move there from data (or
+// the last piece).
 func (p *postings) startTail() {
-	cut := len(p.data)
+	cut := p.fixedLen()
 	if nb := len(p.blocks); nb > 0 && p.n%blockSize != 0 {
 		cut = int(p.blocks[nb-1].off)
 	}
-	p.tail = append(make([]byte, 0, 64), p.data[cut:]...)
-	p.data = p.data[:cut:cut]
+	p.tail = p.appendFrom(make([]byte, 0, 64), cut)
+	p.cutFixed(cut)
 	p.fixed = false
 }
 

@@ -1,11 +1,19 @@
 package embedded_test
 
 import (
+	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mcpvec/mcpvec/index/lexical"
+	"github.com/mcpvec/mcpvec/ingest/chunk"
 	"github.com/mcpvec/mcpvec/internal/cputime"
 	"github.com/mcpvec/mcpvec/library/embedded"
 	"github.com/mcpvec/mcpvec/store"
@@ -50,4 +58,70 @@ func BenchmarkLexicalLoad(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+}
+
+// TestWriteLexicalOnly writes, when MCPVEC_BENCH_CORPUS and
+// MCPVEC_BENCH_LEXICAL_OUT are set, a file holding only the BM25 index of
+// the corpus folder's .md files (cut into passages by the default chunk
+// options, added on all CPUs), saved as an ingest saves it: a stand-in for
+// a library's BM25 segment that BenchmarkLexicalLoad reads
+// (MCPVEC_BENCH_LIBRARY), built in minutes where a 1M ingest takes an hour
+// (docs/benchmarks/serve-1m.md#s24). Skipped without them.
+//
+//	MCPVEC_BENCH_CORPUS=c1m MCPVEC_BENCH_LEXICAL_OUT=lex1m.db go test -run WriteLexicalOnly -timeout 2h ./library/embedded/
+func TestWriteLexicalOnly(t *testing.T) {
+	dir, out := os.Getenv("MCPVEC_BENCH_CORPUS"), os.Getenv("MCPVEC_BENCH_LEXICAL_OUT")
+	if dir == "" || out == "" {
+		t.Skip("set MCPVEC_BENCH_CORPUS and MCPVEC_BENCH_LEXICAL_OUT")
+	}
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".md") {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := lexical.New(lexical.DefaultConfig())
+	var next, id atomic.Uint64
+	errs := make([]error, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for w := range errs {
+		wg.Go(func() { // Add tokenises outside its lock
+			for i := next.Add(1) - 1; i < uint64(len(files)) && errs[w] == nil; i = next.Add(1) - 1 {
+				text, err := os.ReadFile(files[i])
+				if err != nil {
+					errs[w] = err
+					break
+				}
+				chunks, err := chunk.Split(string(text), nil, chunk.DefaultOptions())
+				for _, c := range chunks {
+					ix.Add(id.Add(1), c.Text)
+				}
+				errs[w] = err
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *store.Tx) error {
+		kv, err := tx.Aux(embedded.AuxLexical)
+		if err != nil {
+			return err
+		}
+		return ix.Save(kv)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d passages", ix.Len())
 }
