@@ -145,6 +145,15 @@ type CachingEmbedder interface {
 	Stats() EmbedCacheStats
 }
 
+// WriteSessioner is a Backend whose commits can write less while a write
+// session (BeginWrites to Finish) runs: the embedded backend leaves
+// bbolt's freelist unwritten until the session ends
+// (store.DB.DeferFreelist). BeginSession returns the func that ends the
+// session, whose errors are the store's; it is idempotent.
+type WriteSessioner interface {
+	BeginSession() (end func() error)
+}
+
 // capabilities are the optional interfaces of a Library's Backend, looked
 // up once by New; nil (false) where the backend lacks one.
 type capabilities struct {
@@ -159,6 +168,7 @@ type capabilities struct {
 	cache    EmbedCacher
 	version  DocumentsVersioner
 	dfs      DocFreqer
+	session  WriteSessioner
 }
 
 // capabilitiesOf looks up be's optional interfaces.
@@ -177,6 +187,7 @@ func capabilitiesOf(be Backend) capabilities {
 	c.cache, _ = be.(EmbedCacher)
 	c.version, _ = be.(DocumentsVersioner)
 	c.dfs, _ = be.(DocFreqer)
+	c.session, _ = be.(WriteSessioner)
 	return c
 }
 

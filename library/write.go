@@ -21,6 +21,7 @@ type Writes struct {
 	emb   Embedder
 	cache CachingEmbedder
 	stop  func()
+	end   func() error // ends the backend's write session (WriteSessioner)
 }
 
 // BeginWrites starts a write session embedding with emb, whose identity is
@@ -29,9 +30,13 @@ type Writes struct {
 // not wrapped in the cache: recomputing is cheaper than a transaction per
 // batch, nor is anything for a backend that keeps no cache (EmbedCacher:
 // the cache lives in the embedded store). The indexes are saved every
-// saveEvery (0: never) until Finish.
+// saveEvery (0: never) until Finish. A backend that writes less per
+// commit during a session (WriteSessioner) does so until Finish.
 func (l *Library) BeginWrites(ctx context.Context, emb Embedder, id embed.Identity, size, par int, saveEvery time.Duration) *Writes {
-	w := &Writes{lib: l, emb: emb, stop: func() {}}
+	w := &Writes{lib: l, emb: emb, stop: func() {}, end: func() error { return nil }}
+	if l.caps.session != nil {
+		w.end = l.caps.session.BeginSession()
+	}
 	if !embed.TraitsOf(id).Local && l.caps.cache != nil {
 		w.cache = l.caps.cache.EmbedCache(emb, id, EmbedCacheOptions{Batch: size, Parallel: par, Logger: l.opts.Logger})
 		w.emb = w.cache
@@ -94,7 +99,8 @@ func (w *Writes) Put(ctx context.Context, doc *store.Document, chunks []store.Ch
 // indexes, folding BM25's records into a new segment when there are more
 // than a few (Library.Fold). A caller ending a run that ctx cancelled,
 // whose writes should still be saved, passes context.WithoutCancel(ctx).
-// Errors are Save's; a failure to clear the cache is only logged.
+// It then ends the backend's write session. Errors are Save's and the
+// session's end; a failure to clear the cache is only logged.
 func (w *Writes) Finish(ctx context.Context, clean bool) error {
 	w.stop()
 	if w.cache != nil && clean {
@@ -103,7 +109,10 @@ func (w *Writes) Finish(ctx context.Context, clean bool) error {
 		}
 	}
 	if err := w.lib.Fold(ctx); err != nil {
-		return fmt.Errorf("save indexes: %w", err)
+		return errors.Join(fmt.Errorf("save indexes: %w", err), w.end())
+	}
+	if err := w.end(); err != nil {
+		return fmt.Errorf("end write session: %w", err)
 	}
 	return nil
 }
