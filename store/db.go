@@ -286,6 +286,9 @@ func (db *DB) Close() error {
 			os.Remove(db.pidFile)
 		}
 	}
+	db.freelist.mu.Lock()
+	db.freelist.closing = true
+	db.freelist.mu.Unlock()
 	serr := db.syncFreelist()
 	db.gate.Lock() // a Pin under way registers before its pin is evicted
 	defer db.gate.Unlock()
@@ -451,7 +454,7 @@ func (db *DB) boltUpdate(fn func(tx *bolt.Tx) error) error {
 	f.mu.Lock() // bbolt runs one write at a time anyway
 	defer f.mu.Unlock()
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
-		skip := f.deferred > 0
+		skip := f.skip()
 		tx.DB().NoFreelistSync = skip // under bbolt's writer lock, read by Commit
 		tx.OnCommit(func() {
 			db.volume.add(tx, db.bolt, !skip)

@@ -25,8 +25,13 @@ import (
 type freelist struct {
 	mu       sync.Mutex // held across every write transaction (boltUpdate)
 	deferred int        // DeferFreelist calls not yet ended
+	closing  bool       // Close has begun: commits write the freelist
 	unsynced bool       // the last commit left the freelist unwritten
 }
+
+// skip reports whether a commit beginning now leaves the freelist
+// unwritten; f.mu must be held.
+func (f *freelist) skip() bool { return f.deferred > 0 && !f.closing }
 
 // DeferFreelist makes the commits that follow leave bbolt's freelist
 // unwritten until the returned end is called (calls nest: the last end
@@ -57,11 +62,11 @@ func (db *DB) DeferFreelist() (end func() error) {
 
 // syncFreelist commits an empty transaction, which writes the freelist,
 // when the last commit left it unwritten and no DeferFreelist is in
-// effect.
+// effect (or Close has begun).
 func (db *DB) syncFreelist() error {
 	f := &db.freelist
 	f.mu.Lock()
-	need := f.unsynced && f.deferred == 0 && !db.readOnly
+	need := f.unsynced && !f.skip() && !db.readOnly
 	f.mu.Unlock()
 	if !need {
 		return nil
