@@ -154,6 +154,14 @@ type WriteSessioner interface {
 	BeginSession() (end func() error)
 }
 
+// BatchPutter is a Backend that stores several documents in one commit
+// (the embedded backend: store.DB.PutDocuments) and indexes them after it,
+// as Put does one; nothing is stored when it fails. Writes.GroupCommits
+// uses it.
+type BatchPutter interface {
+	PutBatch(ctx context.Context, items []store.PutItem) ([]store.PutResult, error)
+}
+
 // capabilities are the optional interfaces of a Library's Backend, looked
 // up once by New; nil (false) where the backend lacks one.
 type capabilities struct {
@@ -169,6 +177,7 @@ type capabilities struct {
 	version  DocumentsVersioner
 	dfs      DocFreqer
 	session  WriteSessioner
+	batch    BatchPutter
 }
 
 // capabilitiesOf looks up be's optional interfaces.
@@ -188,6 +197,7 @@ func capabilitiesOf(be Backend) capabilities {
 	c.version, _ = be.(DocumentsVersioner)
 	c.dfs, _ = be.(DocFreqer)
 	c.session, _ = be.(WriteSessioner)
+	c.batch, _ = be.(BatchPutter)
 	return c
 }
 
