@@ -96,4 +96,3 @@ func TestIngestWriteVolumeUngrouped(t *testing.T) {
 	t.Logf("commits %d, pages %d KiB (freelist %d KiB), meta %d KiB; file %d KiB; written / file %.2f",
 		v.Commits, v.PageBytes>>10, v.FreelistBytes>>10, v.MetaBytes>>10, size>>10, float64(v.Bytes())/float64(size))
 }
-
