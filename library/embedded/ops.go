@@ -38,8 +38,8 @@ func (l *Backend) PutBatch(ctx context.Context, items []store.PutItem) ([]store.
 	if err != nil {
 		return nil, err
 	}
-	l.live.wrote()
 	for i, res := range results {
+		l.live.wrote() // counted per document: the pin is renewed at least once a group of 16
 		if err := l.apply(res, &handed{items[i].Chunks, items[i].Vectors}); err != nil {
 			return results, err
 		}
