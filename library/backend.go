@@ -145,15 +145,6 @@ type CachingEmbedder interface {
 	Stats() EmbedCacheStats
 }
 
-// WriteSessioner is a Backend whose commits can write less while a write
-// session (BeginWrites to Finish) runs: the embedded backend leaves
-// bbolt's freelist unwritten until the session ends
-// (store.DB.DeferFreelist). BeginSession returns the func that ends the
-// session, whose errors are the store's; it is idempotent.
-type WriteSessioner interface {
-	BeginSession() (end func() error)
-}
-
 // BatchPutter is a Backend that stores several documents in one commit
 // (the embedded backend: store.DB.PutDocuments) and indexes them after it,
 // as Put does one; nothing is stored when it fails. Writes.GroupCommits
@@ -176,7 +167,6 @@ type capabilities struct {
 	cache    EmbedCacher
 	version  DocumentsVersioner
 	dfs      DocFreqer
-	session  WriteSessioner
 	batch    BatchPutter
 }
 
@@ -196,7 +186,6 @@ func capabilitiesOf(be Backend) capabilities {
 	c.cache, _ = be.(EmbedCacher)
 	c.version, _ = be.(DocumentsVersioner)
 	c.dfs, _ = be.(DocFreqer)
-	c.session, _ = be.(WriteSessioner)
 	c.batch, _ = be.(BatchPutter)
 	return c
 }

@@ -21,7 +21,6 @@ type Writes struct {
 	emb   Embedder
 	cache CachingEmbedder
 	stop  func()
-	end   func() error // ends the backend's write session (WriteSessioner)
 	group *group       // documents held for a group commit (GroupCommits)
 }
 
@@ -31,13 +30,9 @@ type Writes struct {
 // not wrapped in the cache: recomputing is cheaper than a transaction per
 // batch, nor is anything for a backend that keeps no cache (EmbedCacher:
 // the cache lives in the embedded store). The indexes are saved every
-// saveEvery (0: never) until Finish. A backend that writes less per
-// commit during a session (WriteSessioner) does so until Finish.
+// saveEvery (0: never) until Finish.
 func (l *Library) BeginWrites(ctx context.Context, emb Embedder, id embed.Identity, size, par int, saveEvery time.Duration) *Writes {
-	w := &Writes{lib: l, emb: emb, stop: func() {}, end: func() error { return nil }}
-	if l.caps.session != nil {
-		w.end = l.caps.session.BeginSession()
-	}
+	w := &Writes{lib: l, emb: emb, stop: func() {}}
 	if !embed.TraitsOf(id).Local && l.caps.cache != nil {
 		w.cache = l.caps.cache.EmbedCache(emb, id, EmbedCacheOptions{Batch: size, Parallel: par, Logger: l.opts.Logger})
 		w.emb = w.cache
@@ -129,8 +124,9 @@ func (w *Writes) forget(items []store.PutItem) {
 // indexes, folding BM25's records into a new segment when there are more
 // than a few (Library.Fold). A caller ending a run that ctx cancelled,
 // whose writes should still be saved, passes context.WithoutCancel(ctx).
-// It then ends the backend's write session. Errors are Save's and the
-// session's end; a failure to clear the cache is only logged.
+// It first commits the documents held for a group commit
+// (GroupCommits). Errors are Save's and those of the documents a group
+// commit could not store; a failure to clear the cache is only logged.
 func (w *Writes) Finish(ctx context.Context, clean bool) error {
 	gerr := w.group.finish(ctx, w.lib.opts.Logger.Warn)
 	if gerr != nil {
@@ -143,10 +139,7 @@ func (w *Writes) Finish(ctx context.Context, clean bool) error {
 		}
 	}
 	if err := w.lib.Fold(ctx); err != nil {
-		return errors.Join(fmt.Errorf("save indexes: %w", err), w.end(), storeErr(gerr))
-	}
-	if err := w.end(); err != nil {
-		return errors.Join(fmt.Errorf("end write session: %w", err), storeErr(gerr))
+		return errors.Join(fmt.Errorf("save indexes: %w", err), storeErr(gerr))
 	}
 	return storeErr(gerr)
 }

@@ -73,7 +73,6 @@ type DB struct {
 	begun    atomic.Uint64 // write transactions begun (WriteStats)
 	commits  atomic.Uint64 // of them, committed
 	volume   volume        // what the commits wrote (WriteVolume)
-	freelist freelist      // deferred freelist writes (DeferFreelist)
 	backups  backups       // in progress; writes that might remap wait (backup.go)
 }
 
@@ -277,8 +276,7 @@ func checkSchema(path string, v []byte) error {
 // Path returns the file's path.
 func (db *DB) Path() string { return db.path }
 
-// Close writes the freelist if a commit under DeferFreelist left it
-// unwritten, evicts the pins (Pin), closes the file and removes the PID
+// Close evicts the pins (Pin), closes the file and removes the PID
 // sidecar.
 func (db *DB) Close() error {
 	if db.pidFile != "" {
@@ -286,10 +284,6 @@ func (db *DB) Close() error {
 			os.Remove(db.pidFile)
 		}
 	}
-	db.freelist.mu.Lock()
-	db.freelist.closing = true
-	db.freelist.mu.Unlock()
-	serr := db.syncFreelist()
 	db.gate.Lock() // a Pin under way registers before its pin is evicted
 	defer db.gate.Unlock()
 	db.evictPins(true)
@@ -297,7 +291,7 @@ func (db *DB) Close() error {
 		slog.Debug("store write totals", "path", db.path, "commits", v.Commits, "page_bytes", v.PageBytes,
 			"freelist_bytes", v.FreelistBytes, "meta_bytes", v.MetaBytes, "largest_freelist", v.LargestFreelist)
 	}
-	return errors.Join(serr, db.bolt.Close())
+	return db.bolt.Close()
 }
 
 // EmbedderInfo is the embedder identity as the meta record persists it
@@ -445,21 +439,11 @@ func (db *DB) WriteStats() WriteStats {
 	return WriteStats{Begun: db.begun.Load(), Committed: db.commits.Load()}
 }
 
-// boltUpdate is bbolt's Update, counted in WriteStats and WriteVolume;
-// while DeferFreelist is in effect its commit leaves the freelist
-// unwritten.
+// boltUpdate is bbolt's Update, counted in WriteStats and WriteVolume.
 func (db *DB) boltUpdate(fn func(tx *bolt.Tx) error) error {
 	db.begun.Add(1)
-	f := &db.freelist
-	f.mu.Lock() // bbolt runs one write at a time anyway
-	defer f.mu.Unlock()
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
-		skip := f.skip()
-		tx.DB().NoFreelistSync = skip // under bbolt's writer lock, read by Commit
-		tx.OnCommit(func() {
-			db.volume.add(tx, db.bolt, !skip)
-			f.unsynced = skip
-		})
+		tx.OnCommit(func() { db.volume.add(tx, db.bolt) })
 		return fn(tx)
 	})
 	if err != nil {

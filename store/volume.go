@@ -41,12 +41,12 @@ type volume struct {
 // handler): its own page allocations, and the freelist bbolt wrote with it,
 // estimated as bbolt sizes its allocation (a header and eight bytes a free
 // or pending page, plus one page) from the freelist as the commit left it.
-func (v *volume) add(tx *bolt.Tx, bdb *bolt.DB, wroteFreelist bool) {
+func (v *volume) add(tx *bolt.Tx, bdb *bolt.DB) {
 	page := int64(bdb.Info().PageSize)
 	st := tx.Stats()
 	bs := bdb.Stats()
 	var freelist int64
-	if wroteFreelist {
+	if !bdb.NoFreelistSync { // set at Open only
 		freelist = (int64(bs.FreelistInuse)/page + 1) * page
 	}
 	v.mu.Lock()

@@ -57,10 +57,6 @@ func (l *Backend) Delete(ctx context.Context, id string) ([]uint64, error) {
 	return res.Removed, l.Apply(ctx, res)
 }
 
-// BeginSession leaves bbolt's freelist unwritten by the commits of a
-// write session until the returned end (store.DB.DeferFreelist).
-func (l *Backend) BeginSession() (end func() error) { return l.db.DeferFreelist() }
-
 // Document returns a document with its text (read from the store), or its
 // record without text (through the cache; shared, not to be modified).
 func (l *Backend) Document(_ context.Context, id string, text bool) (*store.Document, error) {
