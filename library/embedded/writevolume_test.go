@@ -72,7 +72,7 @@ func ingestVolume(t *testing.T, path string, docs, per, save int, grouped bool) 
 // TestIngestWriteVolume: an ingest of 2,000 small documents (8,000
 // passages) writes at most 3 times the final file's size. Committing each
 // document on its own, with bbolt's freelist rewritten at every commit,
-// wrote 6-7 times it here (and 5-8 times at 100k passages, where the
+// wrote 6.3 times it here (and 8.9 times at 100k passages, where the
 // freelist grows with the free pages of rewritten BM25 segments; see
 // docs/benchmarks/ingest-writes.md). The store's counts are checked
 // against the library's document count too.
