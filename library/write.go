@@ -21,7 +21,7 @@ type Writes struct {
 	emb   Embedder
 	cache CachingEmbedder
 	stop  func()
-	group *group       // documents held for a group commit (GroupCommits)
+	group *group // documents held for a group commit (GroupCommits)
 }
 
 // BeginWrites starts a write session embedding with emb, whose identity is
