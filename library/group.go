@@ -21,10 +21,13 @@ import (
 // transaction); a process killed loses the group not yet committed, which
 // the next run ingests again, as it does a document in flight.
 
-// Limits of a group of documents (variables for tests).
+// Limits of a group of documents (variables for tests). A group costs
+// the heap more than its documents: bbolt keeps every value put until the
+// commit, then copies the pages it dirtied. At 16 MiB a 100k ingest's peak
+// anonymous memory was 210-237 MiB against 164 with a commit per document.
 var (
 	groupMaxDocs        = 512
-	groupMaxBytes int64 = 16 << 20
+	groupMaxBytes int64 = 4 << 20
 	groupMaxAge         = time.Second
 )
 
