@@ -46,11 +46,13 @@ func (e *env) write(t testing.TB, rel, content string) string {
 	return p
 }
 
-// run ingests args through the library's write door, as cmd does.
+// run ingests args through the library's write door, as cmd does: new
+// documents committed in groups (Writes.GroupCommits).
 func (e *env) run(t testing.TB, opts ingest.Options, args ...string) ingest.Summary {
 	t.Helper()
 	ctx := context.Background()
 	w := e.lib.BeginWrites(ctx, e.emb, e.emb.Identity(), 0, 0, 0)
+	w.GroupCommits()
 	sum, err := ingest.New(w, e.ex, w.Embedder(), opts).Run(ctx, args)
 	if err != nil {
 		t.Fatal(err)

@@ -145,6 +145,14 @@ type CachingEmbedder interface {
 	Stats() EmbedCacheStats
 }
 
+// BatchPutter is a Backend that stores several documents in one commit
+// (the embedded backend: store.DB.PutDocuments) and indexes them after it,
+// as Put does one; nothing is stored when it fails. Writes.GroupCommits
+// uses it.
+type BatchPutter interface {
+	PutBatch(ctx context.Context, items []store.PutItem) ([]store.PutResult, error)
+}
+
 // capabilities are the optional interfaces of a Library's Backend, looked
 // up once by New; nil (false) where the backend lacks one.
 type capabilities struct {
@@ -159,6 +167,7 @@ type capabilities struct {
 	cache    EmbedCacher
 	version  DocumentsVersioner
 	dfs      DocFreqer
+	batch    BatchPutter
 }
 
 // capabilitiesOf looks up be's optional interfaces.
@@ -177,6 +186,7 @@ func capabilitiesOf(be Backend) capabilities {
 	c.cache, _ = be.(EmbedCacher)
 	c.version, _ = be.(DocumentsVersioner)
 	c.dfs, _ = be.(DocFreqer)
+	c.batch, _ = be.(BatchPutter)
 	return c
 }
 

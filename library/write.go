@@ -21,6 +21,7 @@ type Writes struct {
 	emb   Embedder
 	cache CachingEmbedder
 	stop  func()
+	group *group // documents held for a group commit (GroupCommits)
 }
 
 // BeginWrites starts a write session embedding with emb, whose identity is
@@ -58,6 +59,9 @@ func (w *Writes) Cached() (EmbedCacheStats, bool) {
 // text, or an error wrapping store.ErrNotFound: ingest's lookup of a file
 // already stored. Errors are the backend's.
 func (w *Writes) DocumentByPath(ctx context.Context, path string) (*store.Document, error) {
+	if d := w.group.held(path, ""); d != nil {
+		return d, nil
+	}
 	return w.lib.be.DocumentByPath(ctx, path)
 }
 
@@ -65,6 +69,9 @@ func (w *Writes) DocumentByPath(ctx context.Context, path string) (*store.Docume
 // store.ErrNotFound: ingest's check for the same content at another path.
 // The record may be shared: it must not be modified.
 func (w *Writes) DocumentInfo(ctx context.Context, id string) (*store.Document, error) {
+	if d := w.group.held("", id); d != nil {
+		return d, nil
+	}
 	return w.lib.be.Document(ctx, id, false)
 }
 
@@ -73,20 +80,43 @@ func (w *Writes) DocumentInfo(ctx context.Context, id string) (*store.Document, 
 // is handed, and drops the passages' cache entries. A failure to drop them
 // is only logged (it costs disk, not correctness, and the next clean run
 // clears the cache). Errors are the backend's. With DocumentByPath and
-// DocumentInfo it is ingest's door to the library (ingest.Library).
+// DocumentInfo it is ingest's door to the library (ingest.Library). With
+// GroupCommits, a new document is held for a group commit instead.
 func (w *Writes) Put(ctx context.Context, doc *store.Document, chunks []store.Chunk, vecs [][]float32, original []byte) (store.PutResult, error) {
+	if w.group != nil {
+		replaces, err := w.replaces(ctx, doc)
+		if err != nil {
+			return store.PutResult{}, err
+		}
+		if !replaces && len(chunks) == len(vecs) {
+			w.hold(store.PutItem{Doc: doc, Chunks: chunks, Vectors: vecs, Original: original})
+			return store.PutResult{}, nil
+		}
+		w.group.commit(ctx, w.lib.opts.Logger.Warn) // what came first is stored first
+	}
 	res, err := w.lib.be.Put(ctx, doc, chunks, vecs, original)
-	if err != nil || w.cache == nil {
+	if err != nil {
 		return res, err
 	}
-	texts := make([]string, len(chunks))
-	for i, c := range chunks {
-		texts[i] = c.IndexText()
+	w.forget([]store.PutItem{{Chunks: chunks}})
+	return res, nil
+}
+
+// forget drops the cache entries of the passages of items, which are
+// stored; a failure is only logged.
+func (w *Writes) forget(items []store.PutItem) {
+	if w.cache == nil {
+		return
+	}
+	var texts []string
+	for _, it := range items {
+		for _, c := range it.Chunks {
+			texts = append(texts, c.IndexText())
+		}
 	}
 	if err := w.cache.Forget(texts); err != nil {
 		w.lib.opts.Logger.Warn("could not drop cached embeddings", "err", err)
 	}
-	return res, nil
 }
 
 // Finish stops the periodic save, clears the embed cache when clean (every
@@ -94,8 +124,14 @@ func (w *Writes) Put(ctx context.Context, doc *store.Document, chunks []store.Ch
 // indexes, folding BM25's records into a new segment when there are more
 // than a few (Library.Fold). A caller ending a run that ctx cancelled,
 // whose writes should still be saved, passes context.WithoutCancel(ctx).
-// Errors are Save's; a failure to clear the cache is only logged.
+// It first commits the documents held for a group commit
+// (GroupCommits). Errors are Save's and those of the documents a group
+// commit could not store; a failure to clear the cache is only logged.
 func (w *Writes) Finish(ctx context.Context, clean bool) error {
+	gerr := w.group.finish(ctx, w.lib.opts.Logger.Warn)
+	if gerr != nil {
+		clean = false // the cache keeps the vectors of what was not stored
+	}
 	w.stop()
 	if w.cache != nil && clean {
 		if err := w.cache.Clear(); err != nil {
@@ -103,9 +139,17 @@ func (w *Writes) Finish(ctx context.Context, clean bool) error {
 		}
 	}
 	if err := w.lib.Fold(ctx); err != nil {
-		return fmt.Errorf("save indexes: %w", err)
+		return errors.Join(fmt.Errorf("save indexes: %w", err), storeErr(gerr))
 	}
-	return nil
+	return storeErr(gerr)
+}
+
+// storeErr wraps the errors of documents a group commit could not store.
+func storeErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("store documents: %w", err)
 }
 
 // saveEvery persists the indexes periodically during a long write so a

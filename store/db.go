@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -71,6 +72,7 @@ type DB struct {
 	pins     map[*Pin]struct{}
 	begun    atomic.Uint64 // write transactions begun (WriteStats)
 	commits  atomic.Uint64 // of them, committed
+	volume   volume        // what the commits wrote (WriteVolume)
 	backups  backups       // in progress; writes that might remap wait (backup.go)
 }
 
@@ -285,6 +287,10 @@ func (db *DB) Close() error {
 	db.gate.Lock() // a Pin under way registers before its pin is evicted
 	defer db.gate.Unlock()
 	db.evictPins(true)
+	if v := db.WriteVolume(); v.Commits > 0 {
+		slog.Debug("store write totals", "path", db.path, "commits", v.Commits, "page_bytes", v.PageBytes,
+			"freelist_bytes", v.FreelistBytes, "meta_bytes", v.MetaBytes, "largest_freelist", v.LargestFreelist)
+	}
 	return db.bolt.Close()
 }
 
@@ -433,10 +439,14 @@ func (db *DB) WriteStats() WriteStats {
 	return WriteStats{Begun: db.begun.Load(), Committed: db.commits.Load()}
 }
 
-// boltUpdate is bbolt's Update, counted in WriteStats.
+// boltUpdate is bbolt's Update, counted in WriteStats and WriteVolume.
 func (db *DB) boltUpdate(fn func(tx *bolt.Tx) error) error {
 	db.begun.Add(1)
-	if err := db.bolt.Update(fn); err != nil {
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		tx.OnCommit(func() { db.volume.add(tx, db.bolt) })
+		return fn(tx)
+	})
+	if err != nil {
 		return err
 	}
 	db.commits.Add(1)

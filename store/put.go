@@ -30,23 +30,7 @@ func (db *DB) PutDocument(doc *Document, chunks []Chunk, vectors [][]float32, or
 		return res, fmt.Errorf("put document: empty id")
 	}
 	err := db.updateSized(putSize(doc, chunks, vectors, original), func(tx *bolt.Tx) error {
-		res = PutResult{}
-		if err := checkVectors(tx, doc.ID, vectors); err != nil {
-			return err
-		}
-		if err := replaceOld(tx, doc, &res); err != nil {
-			return err
-		}
-		if err := putChunks(tx, doc, chunks, vectors, &res); err != nil {
-			return err
-		}
-		if err := putRecord(tx, doc, original); err != nil {
-			return err
-		}
-		if err := addTotals(tx, 1, len(chunks), doc.Pages); err != nil {
-			return err
-		}
-		return bumpGeneration(tx, &res)
+		return putOne(tx, PutItem{Doc: doc, Chunks: chunks, Vectors: vectors, Original: original}, &res)
 	})
 	if err != nil {
 		return PutResult{}, fmt.Errorf("put document %s: %w", doc.ID, err)
@@ -209,4 +193,66 @@ func putSize(doc *Document, chunks []Chunk, vectors [][]float32, original []byte
 		n += 4 * int64(len(v))
 	}
 	return n
+}
+
+// PutItem is one document of PutDocuments, with PutDocument's arguments.
+type PutItem struct {
+	Doc      *Document
+	Chunks   []Chunk
+	Vectors  [][]float32
+	Original []byte // nil: none
+}
+
+// PutDocuments writes several documents as PutDocument writes one, in one
+// transaction: each replaces what PutDocument's would, in turn, and they
+// are all stored or, on any error, none. One commit for many documents
+// writes the pages they share once (each bucket's path from leaf to root,
+// the meta page), where a commit each rewrote them per document: most of
+// what an ingest of small files wrote (docs/benchmarks/ingest-writes.md).
+// The results are in the order of items. Errors are PutDocument's.
+func (db *DB) PutDocuments(items []PutItem) ([]PutResult, error) {
+	var size int64
+	for _, it := range items {
+		if len(it.Chunks) != len(it.Vectors) {
+			return nil, fmt.Errorf("put document %s: %d chunks but %d vectors", it.Doc.ID, len(it.Chunks), len(it.Vectors))
+		}
+		if it.Doc.ID == "" {
+			return nil, fmt.Errorf("put document: empty id")
+		}
+		size += putSize(it.Doc, it.Chunks, it.Vectors, it.Original)
+	}
+	results := make([]PutResult, len(items))
+	err := db.updateSized(size, func(tx *bolt.Tx) error {
+		for i, it := range items {
+			if err := putOne(tx, it, &results[i]); err != nil {
+				return fmt.Errorf("put document %s: %w", it.Doc.ID, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// putOne is PutDocument's transaction for it, its result in res.
+func putOne(tx *bolt.Tx, it PutItem, res *PutResult) error {
+	*res = PutResult{}
+	if err := checkVectors(tx, it.Doc.ID, it.Vectors); err != nil {
+		return err
+	}
+	if err := replaceOld(tx, it.Doc, res); err != nil {
+		return err
+	}
+	if err := putChunks(tx, it.Doc, it.Chunks, it.Vectors, res); err != nil {
+		return err
+	}
+	if err := putRecord(tx, it.Doc, it.Original); err != nil {
+		return err
+	}
+	if err := addTotals(tx, 1, len(it.Chunks), it.Doc.Pages); err != nil {
+		return err
+	}
+	return bumpGeneration(tx, res)
 }

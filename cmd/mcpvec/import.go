@@ -110,6 +110,7 @@ func importInto(ctx context.Context, e *env, h *handle, in io.Reader, replace bo
 	// The session embeds nothing: it is given the offline identity, so
 	// no embedding cache is wrapped around it.
 	w := h.lib.BeginWrites(ctx, h.emb, embed.Identity{Provider: embed.HashProvider}, 1, 1, 30*time.Second)
+	w.GroupCommits()
 	for {
 		d, err := x.Next()
 		if errors.Is(err, io.EOF) {

@@ -109,6 +109,7 @@ func ingestFiles(ctx context.Context, e *env, h *handle, paths []string, xo extr
 	defer ex.Close()
 	batch, par := embedBatching(e, h.emb.Identity())
 	w := h.lib.BeginWrites(ctx, h.emb, h.emb.Identity(), batch, par, 30*time.Second)
+	w.GroupCommits() // new documents committed together: a fraction of the writes
 	if to := progressTo(e); to != nil {
 		opts.Progress = newProgressLine(to, embedNote(w, h.emb, time.Now()))
 	}

@@ -30,6 +30,24 @@ func (l *Backend) Put(ctx context.Context, doc *store.Document, chunks []store.C
 	return res, nil
 }
 
+// PutBatch stores the documents in one transaction (store.DB.PutDocuments)
+// and then indexes each as Put does; nothing is indexed when the
+// transaction fails.
+func (l *Backend) PutBatch(ctx context.Context, items []store.PutItem) ([]store.PutResult, error) {
+	results, err := l.db.PutDocuments(items)
+	if err != nil {
+		return nil, err
+	}
+	for i, res := range results {
+		l.live.wrote() // counted per document: the pin is renewed at least once a group of 16
+		if err := l.apply(res, &handed{items[i].Chunks, items[i].Vectors}); err != nil {
+			return results, err
+		}
+		l.mark.applied(res.Generation)
+	}
+	return results, nil
+}
+
 // Delete removes the document from the store and the indexes.
 func (l *Backend) Delete(ctx context.Context, id string) ([]uint64, error) {
 	res, err := l.db.RemoveDocument(id)
