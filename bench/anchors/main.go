@@ -35,6 +35,7 @@ type config struct {
 	work, src, label               string
 	positions                      bool
 	save, combine                  string
+	mcpvecIndex                    string
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -54,6 +55,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.label, "label", "", "a name for this run in the report")
 	fs.BoolVar(&c.positions, "lucene-positions", false, "also build Lucene with term positions (TextField's default) for its size")
 	fs.StringVar(&c.save, "save", "", "also write each engine's row (build, size, per-query CPU and top 10) to a file in this folder, to -combine later")
+	fs.StringVar(&c.mcpvecIndex, "mcpvec-index", "", "search this mcpvec.db, saved by an earlier run's mcpvec engine (-work) over the same passages, instead of building one: its row's build times are 0 (not measured)")
 	fs.StringVar(&c.combine, "combine", "", "report the rows saved in this folder (by runs with -save, one engine each, run side by side) instead of running engines; with -max-queries, rows saved with every query are cut to the same N")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -175,7 +177,7 @@ func runEngines(c config, ps []passage, qs []query, work string, log io.Writer) 
 		switch e {
 		case "mcpvec":
 			var s sizeReport
-			r, s, err = runMcpvec(c.passages, len(ps), qs, work, c.rounds)
+			r, s, err = runMcpvec(c.passages, len(ps), qs, work, c.rounds, c.mcpvecIndex)
 			sizes = &s
 		case "lucene":
 			r, err = runLucene(c.src, c.passages, qs, work, c.rounds, false)

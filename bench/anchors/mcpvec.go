@@ -26,17 +26,29 @@ func (k boltKV) ForEach(fn func(k, v []byte) error) error { return k.b.ForEach(f
 // bbolt file as an ingest does (the segment in steps), loads it back in
 // place (as `serve` does) and searches with SearchQuery, the call the
 // library makes for a lexical search.
-func runMcpvec(passagesPath string, n int, qs []query, dir string, rounds int) (result, sizeReport, error) {
+//
+// With saved set it builds nothing: it searches that file, written by an
+// earlier run over the same passages (opened read-only), and reports no
+// build time.
+func runMcpvec(passagesPath string, n int, qs []query, dir string, rounds int, saved string) (result, sizeReport, error) {
 	r := result{engine: "mcpvec BM25 (index/lexical)"}
 	path := filepath.Join(dir, "mcpvec.db")
-	db, err := bbolt.Open(path, 0o600, nil)
+	opts := &bbolt.Options{}
+	if saved != "" {
+		path, opts.ReadOnly = saved, true
+	}
+	db, err := bbolt.Open(path, 0o600, opts)
 	if err != nil {
 		return r, sizeReport{}, err
 	}
 	defer db.Close()
-	r.buildWall, r.build, err = timeBuild(func() error { return buildMcpvec(db, passagesPath, n) })
-	if err != nil {
-		return r, sizeReport{}, fmt.Errorf("mcpvec build: %w", err)
+	if saved == "" {
+		r.buildWall, r.build, err = timeBuild(func() error { return buildMcpvec(db, passagesPath, n) })
+		if err != nil {
+			return r, sizeReport{}, fmt.Errorf("mcpvec build: %w", err)
+		}
+	} else {
+		r.note = "index read from " + saved + ": build not measured"
 	}
 	if st, err := os.Stat(path); err == nil {
 		r.size = st.Size()

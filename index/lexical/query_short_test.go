@@ -39,7 +39,7 @@ func TestShortQueryScoresStopWords(t *testing.T) {
 
 // withShortQueries turns the short-query rule on for t (TestMain turns it
 // off). Tests that use it must not run in parallel.
-func withShortQueries(t *testing.T) {
+func withShortQueries(t testing.TB) {
 	shortQueries = true
 	t.Cleanup(func() { shortQueries = false })
 }

@@ -111,17 +111,50 @@ func eachTSV(path string, n int, fn func([]string)) error {
 //	MCPVEC_BENCH_LEXDB=/tmp/rt100k-lex.db \
 //	  go test -run '^$' -bench RealText -cpu 1 -benchtime 20000x ./index/lexical/
 func BenchmarkRealText(b *testing.B) {
+	benchRealText(b, 12, nil)
+}
+
+// benchRealText measures SearchQuery at k over the real-text queries in
+// turn, after one warm-up pass (then it calls warm, when not nil), in
+// process CPU per search.
+func benchRealText(b *testing.B, k int, warm func()) {
 	ix, queries := openRealText(b)
 	for _, q := range queries {
-		ix.SearchQuery(q, nil, 12)
+		ix.SearchQuery(q, nil, k)
+	}
+	if warm != nil {
+		warm()
 	}
 	b.ReportAllocs()
 	i, c0 := 0, cputime.Process()
 	for b.Loop() {
-		ix.SearchQuery(queries[i%len(queries)], nil, 12)
+		ix.SearchQuery(queries[i%len(queries)], nil, k)
 		i++
 	}
 	b.ReportMetric(float64(cputime.Process()-c0)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkRealTextRule is BenchmarkRealText as the anchors harness and
+// serve's lexical search ask: k 10 with the short-query rule on
+// (query_short.go; this package's TestMain turns it off). It reports the
+// postings read (the lengths of the lists scored) and the passages
+// rescored per search besides the CPU. Run it with -cpu 1.
+//
+//	MCPVEC_BENCH_PASSAGES=/tmp/rtc/all/passages.tsv MCPVEC_BENCH_QUERYTSV=/tmp/rtc/all/queries.tsv \
+//	MCPVEC_BENCH_LEXDB=/tmp/rt1m-lex.db \
+//	  go test -run '^$' -bench RealTextRule -cpu 1 -benchtime 10000x ./index/lexical/
+func BenchmarkRealTextRule(b *testing.B) {
+	withShortQueries(b)
+	read, rescored, counting := 0, 0, false // the warm-up pass is not counted
+	onSearch = func(r, s int) {
+		if counting {
+			read, rescored = read+r, rescored+s
+		}
+	}
+	defer func() { onSearch = nil }()
+	benchRealText(b, 10, func() { counting = true })
+	b.ReportMetric(float64(read)/float64(b.N), "postings/op")
+	b.ReportMetric(float64(rescored)/float64(b.N), "rescored/op")
 }
 
 // TestRealTextDigest writes the ids and scores every real-text query gets
@@ -137,9 +170,15 @@ func TestRealTextDigest(t *testing.T) {
 	if out == "" {
 		t.Skip("set MCPVEC_BENCH_RESULTS")
 	}
+	realTextDigest(t, out, 1, 10, 12, 20, 40, 100)
+}
+
+// realTextDigest writes the ids and scores every real-text query gets at
+// each of ks to out and logs their SHA-256.
+func realTextDigest(t *testing.T, out string, ks ...int) {
 	ix, queries := openRealText(t)
 	var b bytes.Buffer
-	for _, k := range []int{1, 10, 12, 20, 40, 100} {
+	for _, k := range ks {
 		for _, q := range queries {
 			fmt.Fprintf(&b, "%d %q %v\n", k, q, ix.SearchQuery(q, nil, k))
 		}
@@ -148,4 +187,19 @@ func TestRealTextDigest(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("sha256 %x, %d queries", sha256.Sum256(b.Bytes()), len(queries))
+}
+
+// TestRealTextDigestRule is TestRealTextDigest with the short-query rule
+// on, as serve and the anchors harness search (k 1, 10, 12, 20 and 40:
+// pruned), into MCPVEC_BENCH_RESULTS_RULE.
+//
+//	MCPVEC_BENCH_RESULTS_RULE=/tmp/r.txt MCPVEC_BENCH_PASSAGES=… MCPVEC_BENCH_QUERYTSV=… MCPVEC_BENCH_LEXDB=… \
+//	  go test -run RealTextDigestRule -v ./index/lexical/
+func TestRealTextDigestRule(t *testing.T) {
+	out := os.Getenv("MCPVEC_BENCH_RESULTS_RULE")
+	if out == "" {
+		t.Skip("set MCPVEC_BENCH_RESULTS_RULE")
+	}
+	withShortQueries(t)
+	realTextDigest(t, out, 1, 10, 12, 20, 40)
 }
