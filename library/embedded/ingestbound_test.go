@@ -55,12 +55,11 @@ func TestIngestHeapSlope(t *testing.T) {
 	}
 }
 
-// putZipf stores document d of 100 passages of 40-80 words drawn from
-// zipf, with 64-dimension vectors, and applies it to lib.
-func putZipf(t *testing.T, lib *library.Library, db *store.DB, d int, rng *rand.Rand, zipf *rand.Zipf) {
-	t.Helper()
-	chunks := make([]store.Chunk, 100)
-	vecs := make([][]float32, len(chunks))
+// zipfChunks makes n one-page passages of 40 to 79 words drawn from zipf
+// ("w123"), each with a 64-dimension vector of one 1 at a place rng picks.
+func zipfChunks(n int, rng *rand.Rand, zipf *rand.Zipf) ([]store.Chunk, [][]float32) {
+	chunks := make([]store.Chunk, n)
+	vecs := make([][]float32, n)
 	var b strings.Builder
 	for i := range chunks {
 		b.Reset()
@@ -71,6 +70,14 @@ func putZipf(t *testing.T, lib *library.Library, db *store.DB, d int, rng *rand.
 		vecs[i] = make([]float32, 64)
 		vecs[i][rng.IntN(64)] = 1
 	}
+	return chunks, vecs
+}
+
+// putZipf stores document d of 100 passages of 40-80 words drawn from
+// zipf, with 64-dimension vectors, and applies it to lib.
+func putZipf(t *testing.T, lib *library.Library, db *store.DB, d int, rng *rand.Rand, zipf *rand.Zipf) {
+	t.Helper()
+	chunks, vecs := zipfChunks(100, rng, zipf)
 	doc := &store.Document{ID: fmt.Sprintf("zipf-%d", d), Title: "doc.txt", SourcePath: fmt.Sprintf("/zipf/%d", d), MediaType: "text/plain", Pages: 1, PageStarts: []int{0}}
 	res, err := db.PutDocument(doc, chunks, vecs, nil)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/mcpvec/mcpvec/ingest/embed"
@@ -28,19 +27,8 @@ func ingestVolume(t *testing.T, path string, docs, per, save int, grouped bool) 
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	zipf := rand.NewZipf(rand.New(rand.NewPCG(3, 4)), 1.1, 2, 50000)
-	var b strings.Builder
 	for d := range docs {
-		chunks := make([]store.Chunk, per)
-		vecs := make([][]float32, per)
-		for i := range chunks {
-			b.Reset()
-			for range 40 + rng.IntN(40) {
-				fmt.Fprintf(&b, "w%d ", zipf.Uint64())
-			}
-			chunks[i] = store.Chunk{Text: b.String(), End: b.Len(), PageStart: 1, PageEnd: 1}
-			vecs[i] = make([]float32, 64)
-			vecs[i][rng.IntN(64)] = 1
-		}
+		chunks, vecs := zipfChunks(per, rng, zipf)
 		doc := &store.Document{ID: fmt.Sprintf("vol-%d", d), Title: "doc.txt", SourcePath: fmt.Sprintf("/vol/%d", d),
 			MediaType: "text/plain", Pages: 1, PageStarts: []int{0}}
 		if _, err := w.Put(ctx, doc, chunks, vecs, nil); err != nil {
