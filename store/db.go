@@ -443,7 +443,11 @@ func (db *DB) WriteStats() WriteStats {
 func (db *DB) boltUpdate(fn func(tx *bolt.Tx) error) error {
 	db.begun.Add(1)
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
-		tx.OnCommit(func() { db.volume.add(tx, db.bolt) })
+		// The page size is read here, inside the write transaction: the
+		// commit handler runs after bbolt released its locks, when another
+		// writer may be remapping the file, and DB.Info reads the mapping.
+		page := int64(tx.DB().Info().PageSize)
+		tx.OnCommit(func() { db.volume.add(tx, db.bolt, page) })
 		return fn(tx)
 	})
 	if err != nil {

@@ -41,8 +41,10 @@ type volume struct {
 // handler): its own page allocations, and the freelist bbolt wrote with it,
 // estimated as bbolt sizes its allocation (a header and eight bytes a free
 // or pending page, plus one page) from the freelist as the commit left it.
-func (v *volume) add(tx *bolt.Tx, bdb *bolt.DB) {
-	page := int64(bdb.Info().PageSize)
+// page is the file's page size, read by the caller while tx was open (the
+// handler runs after bbolt's locks are released, so it must not read
+// bdb.Info: another commit may be remapping the file).
+func (v *volume) add(tx *bolt.Tx, bdb *bolt.DB, page int64) {
 	st := tx.Stats()
 	bs := bdb.Stats()
 	var freelist int64
