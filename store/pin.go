@@ -100,11 +100,15 @@ func (p *Pin) end() {
 }
 
 // Renew moves the pin to a read transaction of the file as it is now and
-// ends the one it held, when live reports (with no write in flight) that
-// every value kept through the pin is still in the file as it is now, not
-// freed by a write since the pin began. The values stay where they are:
-// no write could remap the file while the old transaction was open, and
-// the new one begins before it ends. What it spares the writes: bbolt
+// ends the one it held, when live, given the new transaction (with no
+// write in flight), reports that every value kept through the pin is the
+// new transaction's value too, where it was: not freed by a write since
+// the pin began. That a key still holds the same bytes is not enough:
+// bbolt moves every value of a leaf page when it writes any key on it,
+// and frees the old page, which a write may reuse once no reader that
+// began before the move is left. A value that did not move stays where it
+// is: no write could remap the file while the old transaction was open,
+// and the new one begins before it ends. What it spares the writes: bbolt
 // cannot reuse a page freed after the oldest read transaction began, and
 // rewrites the list of all such pages, sorted, at every commit, which cost
 // an ingest holding a pin over thousands of document writes more CPU than
@@ -113,17 +117,17 @@ func (p *Pin) end() {
 // false. Errors are bbolt's (beginning the transaction), the pin then
 // left as it was. It waits for the writes in flight; it is safe for
 // concurrent use.
-func (p *Pin) Renew(live func() bool) error {
+func (p *Pin) Renew(live func(now *Tx) bool) error {
 	db := p.db
 	db.gate.Lock()
 	defer db.gate.Unlock()
-	if !live() {
-		return nil
-	}
 	return db.guard(func() error {
 		tx, err := db.bolt.Begin(false)
 		if err != nil {
 			return err
+		}
+		if !live(&Tx{tx: tx}) {
+			return tx.Rollback()
 		}
 		db.pinMu.Lock()
 		old := p.tx

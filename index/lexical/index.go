@@ -98,6 +98,7 @@ type Index struct {
 	nbase      int                      // Load: slots read from the segment
 	seen       []bool                   // Load: segment slots whose passage exists
 	inPlace    [][]byte                 // the KV's values read in place (persist_inplace.go)
+	inPlaceFwd int                      // how many of them are packed-terms chunks, the rest posting chunks
 	gen        uint64                   // changes made (lock), for Detach
 	pre        *prewritten              // a segment written ahead of Save (persist_steps.go)
 }

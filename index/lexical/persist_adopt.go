@@ -69,7 +69,7 @@ func (ix *Index) Adopt(kv index.KV) (bool, error) {
 	for t := range ix.post[len(data):] {
 		ix.post[len(data)+t].fixed = false // nothing of theirs in the segment
 	}
-	ix.inPlace = append(streams[1].chunks, streams[2].chunks...)
+	ix.readInPlace(streams[1], streams[2])
 	return true, nil
 }
 

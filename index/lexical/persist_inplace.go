@@ -1,10 +1,13 @@
 package lexical
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math/bits"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"sync"
 
@@ -71,6 +74,7 @@ type stream struct {
 	chunks [][]byte
 	i, pos int    // the reader: chunk, offset in it
 	left   uint64 // bytes after the reader
+	ends   uint64 // the packed terms' stream: bytes that end a uvarint (verifyStream)
 }
 
 // segStream names a stream of the segment and what its manifest says of it.
@@ -170,6 +174,9 @@ func verifyStream(s *stream, sp segStream, keep bool, populate func([]byte)) (er
 	for _, c := range s.chunks {
 		populate(c)
 		sum = crc32.Update(sum, castagnoli, c)
+		if sp.id == streamFwd {
+			s.ends += varintEnds(c)
+		}
 	}
 	if sum != sp.crc {
 		return fmt.Errorf("%w: stream %c checksum mismatch", errSegment, sp.id)
@@ -182,6 +189,21 @@ func verifyStream(s *stream, sp segStream, keep bool, populate func([]byte)) (er
 		s.chunks = [][]byte{buf}
 	}
 	return nil
+}
+
+// varintEnds counts the bytes of b below 0x80, each the last of a uvarint,
+// eight at a time.
+func varintEnds(b []byte) uint64 {
+	n := 0
+	for ; len(b) >= 8; b = b[8:] {
+		n += bits.OnesCount64(^binary.LittleEndian.Uint64(b) & 0x8080808080808080)
+	}
+	for _, c := range b {
+		if c < 0x80 {
+			n++
+		}
+	}
+	return uint64(n)
 }
 
 // at returns a reader of the same chunks positioned off bytes in (off must
@@ -277,6 +299,43 @@ func (s *stream) nextList(n int, bs []block) (data []byte, more *[]piece) {
 	}
 	rest := ps[1:len(ps):len(ps)]
 	return ps[0].b, &rest
+}
+
+// readInPlace notes the chunks of fwd and post, the segment's streams of
+// packed terms and posting lists, as what the index reads in place. The
+// caller holds the write lock.
+func (ix *Index) readInPlace(fwd, post *stream) {
+	ix.inPlace = append(slices.Clip(fwd.chunks), post.chunks...)
+	ix.inPlaceFwd = len(fwd.chunks)
+}
+
+// StillInPlace reports whether every value the index reads in place (see
+// InPlace) is still kv's value of its key, at the same address. A store
+// may move a value nobody changed: bbolt rewrites a whole leaf page, every
+// value on it, when one of its keys is written, and frees the old page,
+// which a later write reuses once the last reader that began before the
+// move has ended. The index keeps reading the old value, so whoever holds
+// that reader (store.Pin) may end it, for kv's, only while this reports
+// true. It reports true for an index that reads nothing in place. It never
+// waits for the index's lock (its caller may hold what a change under
+// that lock waits for): while a change holds it, it reports false. It is
+// safe for concurrent use.
+func (ix *Index) StillInPlace(kv index.KV) bool {
+	if !ix.mu.TryRLock() {
+		return false
+	}
+	defer ix.mu.RUnlock()
+	for i, b := range ix.inPlace {
+		key := segChunkKey(streamFwd, uint32(i))
+		if i >= ix.inPlaceFwd {
+			key = segChunkKey(streamPost, uint32(i-ix.inPlaceFwd))
+		}
+		v := kv.Get(key)
+		if len(v) != len(b) || len(v) > 0 && &v[0] != &b[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // InPlaceBytes returns the values of the KV that the index reads in place

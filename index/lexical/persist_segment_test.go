@@ -2,9 +2,12 @@ package lexical
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -225,6 +228,7 @@ func TestSegmentDamaged(t *testing.T) {
 		"short manifest": func(kv *indextest.KV) {
 			kv.M[string(segMetaKey)] = kv.M[string(segMetaKey)][:9]
 		},
+		"garbled terms, checksum good": garbleTerms,
 		"dictionary lost": func(kv *indextest.KV) {
 			for k := range kv.M {
 				if bytes.HasPrefix([]byte(k), dictPrefix) {
@@ -240,6 +244,31 @@ func TestSegmentDamaged(t *testing.T) {
 			})
 		}
 	}
+}
+
+// garbleTerms overwrites the first chunk of packed terms with the bytes of
+// float32s (what a library's vector pages hold) and writes the checksum of
+// the garbled stream into the manifest: a segment written from packed terms
+// read in place out of pages bbolt had reused (TestRenewedPinKeepsTermsInPlace
+// in library/embedded), whose checksums all pass.
+func garbleTerms(kv *indextest.KV) {
+	c := kv.M[string(segChunkKey(streamFwd, 0))]
+	for i := 0; i+4 <= len(c); i += 4 {
+		binary.LittleEndian.PutUint32(c[i:], math.Float32bits(float32(i%97-48)/700))
+	}
+	m, err := decodeManifest(kv.M[string(segMetaKey)])
+	if err != nil {
+		panic(err)
+	}
+	m.crcFwd = 0
+	for i := uint32(0); ; i++ {
+		v, ok := kv.M[string(segChunkKey(streamFwd, i))]
+		if !ok {
+			break
+		}
+		m.crcFwd = crc32.Update(m.crcFwd, castagnoli, v)
+	}
+	kv.M[string(segMetaKey)] = m.encode()
 }
 
 // damagedLoad saves a corpus, damages the KV, and checks that the load

@@ -50,6 +50,9 @@ func (ix *Index) rescore(sc *scratch, s uint32, bm bm25, from int) Result {
 			v, n := binary.Uvarint(b[pos:])
 			dt, pos = uint32(v), pos+n
 		}
+		if pos >= len(b) { // cut short: Load checks the segment's, so never
+			break
+		}
 		tf := uint32(b[pos])
 		if tf < 0x80 {
 			pos++

@@ -98,14 +98,25 @@ const renewEvery = 16
 func (lp *livePin) set(p *store.Pin) { lp.pin.Store(p) }
 
 // wrote counts a document write and renews the pin every renewEvery of
-// them. A pin set to nil meanwhile (set) is not renewed: Renew checks with
-// no write in flight. Its errors only leave the pin as it was.
-func (lp *livePin) wrote() {
+// them, when inPlace reports, in the transaction it would be renewed to,
+// that the values read through it did not move (store.Pin.Renew): a Save
+// of records that adds dictionary terms moves the segment's first chunk,
+// which shares bbolt's leaf page with the dictionary's last. A pin set to
+// nil meanwhile (set) is not renewed: Renew checks with no write in
+// flight. Its errors only leave the pin as it was.
+func (lp *livePin) wrote(inPlace func(now *store.Tx) bool) {
 	p := lp.pin.Load()
 	if p == nil || lp.writes.Add(1)%renewEvery != 0 {
 		return
 	}
-	_ = p.Renew(func() bool { return lp.pin.Load() == p })
+	_ = p.Renew(func(now *store.Tx) bool { return lp.pin.Load() == p && inPlace(now) })
+}
+
+// lexicalInPlace reports whether what the BM25 index reads in place is
+// still tx's (lexical.Index.StillInPlace).
+func (l *Backend) lexicalInPlace(tx *store.Tx) bool {
+	kv, err := tx.Aux(AuxLexical)
+	return err == nil && l.lex.StillInPlace(kv)
 }
 
 // noAdopt, set by tests and measurements, leaves the BM25 index holding

@@ -22,7 +22,7 @@ func (l *Backend) Put(ctx context.Context, doc *store.Document, chunks []store.C
 	if err != nil {
 		return res, err
 	}
-	l.live.wrote()
+	l.live.wrote(l.lexicalInPlace)
 	if err := l.apply(res, &handed{chunks, vecs}); err != nil {
 		return res, err
 	}
@@ -39,7 +39,7 @@ func (l *Backend) PutBatch(ctx context.Context, items []store.PutItem) ([]store.
 		return nil, err
 	}
 	for i, res := range results {
-		l.live.wrote() // counted per document: the pin is renewed at least once a group of 16
+		l.live.wrote(l.lexicalInPlace) // counted per document: the pin is renewed at least once a group of 16
 		if err := l.apply(res, &handed{items[i].Chunks, items[i].Vectors}); err != nil {
 			return results, err
 		}
