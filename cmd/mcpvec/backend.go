@@ -152,6 +152,7 @@ func (b fileBackend) file() *store.DB { return b.db }
 func (b fileBackend) Close() error    { return b.db.Close() }
 
 func (b fileBackend) queryPath(ctx context.Context, emb embed.Embedder) (*library.Library, error) {
+	defer pauseGC(openGCLimit, openGCPause)()
 	return embedded.Open(ctx, b.db, queryEmbedder(emb), libOptions(emb))
 }
 
