@@ -17,6 +17,10 @@ type Health struct {
 	// Consistent: no problems, every passage has a vector, and the index
 	// sizes equal the passage count.
 	Consistent bool
+	// Writing (Overview only): writes kept landing while it read, for as
+	// long as it waits, so the store's counts and the indexes' may differ
+	// by the writes in flight and Consistent is no finding either way.
+	Writing bool
 }
 
 // Check verifies the library's consistency rule: the store's own check
@@ -31,7 +35,8 @@ func (l *Library) Check(ctx context.Context) (Health, error) { return l.be.Check
 // and that every passage has a vector. A backend with no quicker way
 // (no Overviewer, as Weaviate) runs Check. Problems stays nil; Check finds damage. It is
 // safe beside writes: a write stored but not yet in the indexes is waited
-// for (up to 200 ms), not reported as a mismatch.
+// for (up to 200 ms), not reported as a mismatch; when writes keep landing
+// that long, the reading says so (Health.Writing).
 func (l *Library) Overview(ctx context.Context) (Health, error) {
 	if l.caps.overview != nil {
 		return l.caps.overview.Overview(ctx)

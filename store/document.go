@@ -314,6 +314,9 @@ type Stats struct {
 	Documents, Chunks, Vectors int
 	Pages                      int
 	FileBytes                  int64
+	// Generation is the write generation the counts are of (read with
+	// them; 0 for a library without a totals record).
+	Generation uint64
 }
 
 // Counts is Stats read from the totals record instead of a walk over every
@@ -330,7 +333,7 @@ func (db *DB) Counts() (s Stats, ok bool, err error) {
 		if err != nil || !has || sums == nil {
 			return err
 		}
-		s = Stats{Documents: t.Documents, Chunks: t.Passages, Pages: t.Pages, FileBytes: tx.Size()}
+		s = Stats{Documents: t.Documents, Chunks: t.Passages, Pages: t.Pages, FileBytes: tx.Size(), Generation: t.Generation}
 		s.Vectors, ok = sums.Stats().KeyN, true
 		return nil
 	})
@@ -344,6 +347,9 @@ func (db *DB) Stats() (Stats, error) {
 		s.Chunks = tx.Bucket(bucketChunks).Stats().KeyN
 		s.Vectors = tx.Bucket(bucketVectors).Stats().KeyN
 		s.FileBytes = tx.Size()
+		if t, ok, err := getTotals(tx); err == nil && ok {
+			s.Generation = t.Generation
+		}
 		return tx.Bucket(bucketDocs).ForEach(func(_, v []byte) error {
 			var d struct {
 				Pages int `json:"pages"`

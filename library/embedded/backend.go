@@ -49,7 +49,8 @@ type Backend struct {
 	// once stay bounded: at most twice Options.Concurrency.
 	again turns
 	// retokenized: Open tokenised every passage again, the index having
-	// been saved by older word rules (retokenizing).
+	// been saved by older word rules (retokenizing) or its segment being
+	// unusable.
 	retokenized bool
 }
 
@@ -200,6 +201,7 @@ func (l *Backend) loadLexical(tx *store.Tx, kv index.KV, synced bool) (repaired 
 	}
 	if lst.Reason != nil {
 		opts.Logger.Warn("lexical index rebuilt from the store", "reason", lst.Reason)
+		l.retokenized = true // done again at every read-only open until a write saves it
 	}
 	if lst.Tokenized > 0 || lst.Dropped > 0 {
 		opts.Logger.Info("lexical index reconciled with the store", "indexed", lst.Tokenized, "dropped", lst.Dropped)

@@ -283,14 +283,17 @@ func TestOverviewAgreesWithCheck(t *testing.T) {
 		t.Fatalf("overview %+v, want 3 passages, vectors and index entries", o)
 	}
 	f.putDirect(t, "z", "Stored but never indexed.")
-	if o, err = f.Lib.Overview(ctx); err != nil || o.Consistent || o.Stats.Chunks != 4 {
-		t.Fatalf("overview after a write the indexes missed: %+v, %v; want 4 passages, inconsistent", o, err)
+	if o, err = f.Lib.Overview(ctx); err != nil || o.Consistent || o.Writing || o.Stats.Chunks != 4 {
+		t.Fatalf("overview after a write the indexes missed: %+v, %v; want 4 passages, inconsistent, no writes landing", o, err)
 	}
 }
 
 // TestOverviewDuringWrites: a write is stored and then applied to the
 // indexes; an Overview between the two (`mcpvec info` answered by a
-// running ingest) must not call the library inconsistent.
+// running ingest) must not call the library inconsistent: it waits for a
+// reading between writes, or says that writes kept landing (Writing). On
+// a loaded host it used to find none within its 200 ms wait, and call the
+// library inconsistent (7-8 readings in 11k).
 func TestOverviewDuringWrites(t *testing.T) {
 	f := newFixture(t, library.Options{})
 	stop := make(chan struct{})
@@ -314,7 +317,7 @@ func TestOverviewDuringWrites(t *testing.T) {
 				s.err = err
 				return
 			}
-			if !h.Consistent {
+			if !h.Consistent && !h.Writing {
 				s.inconsistent++
 				s.last = h
 			}

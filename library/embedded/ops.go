@@ -176,17 +176,32 @@ func (l *Backend) Check(ctx context.Context) (library.Health, error) {
 // without the record is counted by a walk.
 //
 // A write is stored before its passages reach the indexes (Put: PutDocument,
-// then Apply), so counts read in between differ by that write: an
-// inconsistent reading is taken again every overviewRetry for up to
-// overviewWait, and only one that lasts is reported (a library being
-// written, e.g. `mcpvec info` answered by a running ingest, is not called
-// inconsistent; a damaged one costs overviewWait more).
+// then Apply), so counts read in between differ by that write. A reading
+// is settled when the store's write generation did not move while it read
+// and every write up to it was in the indexes before and after
+// (genMark); an unsettled one is taken again every overviewRetry, and so
+// is an inconsistent one, for up to overviewWait. A settled inconsistent
+// reading that lasts is reported; when writes kept landing throughout (a
+// library being written, e.g. `mcpvec info` answered by a running ingest:
+// unsettled to the end, the store's generation moving), the last reading
+// comes back with Writing set. A damaged library costs overviewWait more.
 func (l *Backend) Overview(ctx context.Context) (library.Health, error) {
 	deadline := time.Now().Add(overviewWait)
-	for {
-		h, err := l.overviewOnce()
-		if err != nil || h.Consistent || time.Now().After(deadline) {
+	var first uint64
+	for i := 0; ; i++ {
+		h, settled, err := l.overviewOnce()
+		if err != nil || settled && h.Consistent {
 			return h, err
+		}
+		if i == 0 {
+			first = h.Stats.Generation
+		}
+		// Writes kept landing: unsettled, and the store moved on since the
+		// first reading (a mark stuck behind a write that never reached
+		// the indexes is no write landing).
+		h.Writing = !settled && h.Stats.Generation != first
+		if time.Now().After(deadline) {
+			return h, nil
 		}
 		select {
 		case <-ctx.Done():
@@ -203,27 +218,37 @@ const (
 	overviewRetry = 2 * time.Millisecond
 )
 
-// overviewOnce is one reading of Overview.
-func (l *Backend) overviewOnce() (library.Health, error) {
-	var h library.Health
+// overviewOnce is one reading of Overview, and whether it is settled (see
+// there). A library without a totals record has no generation to read:
+// its readings count as settled.
+func (l *Backend) overviewOnce() (h library.Health, settled bool, err error) {
+	before := l.mark.upTo()
 	st, ok, err := l.db.Counts()
 	if err != nil {
-		return h, err
+		return h, false, err
 	}
 	if !ok {
 		if st, err = l.db.Stats(); err != nil {
-			return h, err
+			return h, false, err
 		}
 	}
 	h.Stats = st
 	if h.Meta, err = l.db.Meta(); err != nil {
-		return h, err
+		return h, false, err
 	}
 	h.Index = l.LoadedCounts()
+	settled = !ok
+	if ok {
+		var now uint64
+		if err := l.db.View(func(tx *store.Tx) error { now, _ = tx.Generation(); return nil }); err != nil {
+			return h, false, err
+		}
+		settled = now == st.Generation && before == now && l.mark.upTo() == now
+	}
 	n := st.Chunks
 	h.Consistent = n == st.Vectors && h.Index.LexicalPassages == n &&
 		(h.Meta.Embedder == nil || h.Index.VectorsDeferred || h.Index.VectorPassages == n)
-	return h, nil
+	return h, settled, nil
 }
 
 // LoadedCounts is Counts without starting or waiting for a vector load

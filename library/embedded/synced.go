@@ -66,6 +66,14 @@ func (m *genMark) applied(gen uint64) {
 	}
 }
 
+// upTo is the generation up to which every write is in the indexes, lost
+// or not (value is what a Save may record).
+func (m *genMark) upTo() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.done
+}
+
 // value is the generation every applied write up to which is in the
 // indexes, or 0 once an index Save was lost.
 func (m *genMark) value() uint64 {
