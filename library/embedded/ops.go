@@ -189,17 +189,18 @@ func (l *Backend) Overview(ctx context.Context) (library.Health, error) {
 	deadline := time.Now().Add(overviewWait)
 	var first uint64
 	for i := 0; ; i++ {
-		h, settled, err := l.overviewOnce()
+		h, settled, moved, err := l.overviewOnce()
 		if err != nil || settled && h.Consistent {
 			return h, err
 		}
 		if i == 0 {
 			first = h.Stats.Generation
 		}
-		// Writes kept landing: unsettled, and the store moved on since the
-		// first reading (a mark stuck behind a write that never reached
-		// the indexes is no write landing).
-		h.Writing = !settled && h.Stats.Generation != first
+		// Writes kept landing: unsettled, and the store or the indexes
+		// moved on, during this reading (one reading may outlast the wait
+		// on a loaded host) or since the first. A mark stuck behind a
+		// write that never reached the indexes is no write landing.
+		h.Writing = !settled && (moved || h.Stats.Generation != first)
 		if time.Now().After(deadline) {
 			return h, nil
 		}
@@ -218,37 +219,40 @@ const (
 	overviewRetry = 2 * time.Millisecond
 )
 
-// overviewOnce is one reading of Overview, and whether it is settled (see
-// there). A library without a totals record has no generation to read:
-// its readings count as settled.
-func (l *Backend) overviewOnce() (h library.Health, settled bool, err error) {
+// overviewOnce is one reading of Overview, whether it is settled (see
+// there), and whether a write landed in the store or the indexes while it
+// read. A library without a totals record has no generation to read: its
+// readings count as settled.
+func (l *Backend) overviewOnce() (h library.Health, settled, moved bool, err error) {
 	before := l.mark.upTo()
 	st, ok, err := l.db.Counts()
 	if err != nil {
-		return h, false, err
+		return h, false, false, err
 	}
 	if !ok {
 		if st, err = l.db.Stats(); err != nil {
-			return h, false, err
+			return h, false, false, err
 		}
 	}
 	h.Stats = st
 	if h.Meta, err = l.db.Meta(); err != nil {
-		return h, false, err
+		return h, false, false, err
 	}
 	h.Index = l.LoadedCounts()
 	settled = !ok
 	if ok {
 		var now uint64
 		if err := l.db.View(func(tx *store.Tx) error { now, _ = tx.Generation(); return nil }); err != nil {
-			return h, false, err
+			return h, false, false, err
 		}
-		settled = now == st.Generation && before == now && l.mark.upTo() == now
+		after := l.mark.upTo()
+		settled = now == st.Generation && before == now && after == now
+		moved = now != st.Generation || after != before
 	}
 	n := st.Chunks
 	h.Consistent = n == st.Vectors && h.Index.LexicalPassages == n &&
 		(h.Meta.Embedder == nil || h.Index.VectorsDeferred || h.Index.VectorPassages == n)
-	return h, settled, nil
+	return h, settled, moved, nil
 }
 
 // LoadedCounts is Counts without starting or waiting for a vector load
