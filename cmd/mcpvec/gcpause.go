@@ -26,17 +26,28 @@ const (
 // pauseGC turns the garbage collector off until the returned restore is
 // called, the heap reaches limit (or the memory limit set before, when
 // lower), or d has passed, whichever comes first; then the collector's
-// settings are those before. restore may be called more than once, from
-// any goroutine.
+// settings are those before. Pauses may overlap (libraries opened at
+// once): the collector stays off until the last one ends, and the
+// settings come back from before the first. restore may be called more
+// than once, from any goroutine.
 func pauseGC(limit int64, d time.Duration) (restore func()) {
-	percent := debug.SetGCPercent(-1)
-	memLimit := debug.SetMemoryLimit(-1)
-	debug.SetMemoryLimit(min(memLimit, limit))
+	gcPause.mu.Lock()
+	if gcPause.n == 0 {
+		gcPause.percent = debug.SetGCPercent(-1)
+		gcPause.limit = debug.SetMemoryLimit(-1)
+		debug.SetMemoryLimit(min(gcPause.limit, limit))
+	}
+	gcPause.n++
+	gcPause.mu.Unlock()
 	var once sync.Once
 	back := func() {
 		once.Do(func() {
-			debug.SetGCPercent(percent)
-			debug.SetMemoryLimit(memLimit)
+			gcPause.mu.Lock()
+			defer gcPause.mu.Unlock()
+			if gcPause.n--; gcPause.n == 0 {
+				debug.SetGCPercent(gcPause.percent)
+				debug.SetMemoryLimit(gcPause.limit)
+			}
 		})
 	}
 	t := time.AfterFunc(d, back)
@@ -44,4 +55,13 @@ func pauseGC(limit int64, d time.Duration) (restore func()) {
 		t.Stop()
 		back()
 	}
+}
+
+// gcPause is what the pauses under way share: how many there are, and the
+// collector's settings from before the first.
+var gcPause struct {
+	mu      sync.Mutex
+	n       int
+	percent int
+	limit   int64
 }

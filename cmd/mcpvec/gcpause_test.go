@@ -9,7 +9,8 @@ import (
 
 // TestPauseGC: the collector is off while paused, with the memory limit
 // lowered to the pause's; restore, or the end of the pause, gives back
-// the settings from before, and a second restore changes nothing.
+// the settings from before, and a second restore changes nothing. Two
+// pauses that overlap leave it off until both end.
 func TestPauseGC(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(70))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(3 << 30))
@@ -47,5 +48,16 @@ func TestPauseGC(t *testing.T) {
 	}
 	if p, l := settings(); p != 90 || l != 512<<20 {
 		t.Errorf("after the pause: GC percent %d, memory limit %d; want 90 and 512 MiB", p, l)
+	}
+
+	first := pauseGC(1<<30, time.Hour) // overlapping pauses: off until the last ends
+	second := pauseGC(1<<30, time.Hour)
+	first()
+	if p, _ := settings(); p != -1 {
+		t.Errorf("one of two pauses ended: GC percent %d, want -1", p)
+	}
+	second()
+	if p, l := settings(); p != 90 || l != 512<<20 {
+		t.Errorf("both pauses ended: GC percent %d, memory limit %d; want 90 and 512 MiB", p, l)
 	}
 }
