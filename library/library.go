@@ -262,6 +262,11 @@ type IndexStats struct {
 	// VectorsDeferred: the vector index is not loaded yet (LoadedIndexStats
 	// only); it loads at the first search, count or write that needs it.
 	VectorsDeferred bool `json:"vectors_deferred,omitempty"`
+	// LexicalRebuilt is why the open rebuilt the BM25 index from the
+	// stored passages, its saved form being unusable (a damaged segment),
+	// when the rebuilt index is not saved yet (a read-only open): the next
+	// open rebuilds it again until a write saves it. Empty otherwise.
+	LexicalRebuilt string `json:"lexical_rebuilt,omitempty"`
 }
 
 // IndexStats reports the sizes of the indexes; it waits for an index whose

@@ -134,6 +134,9 @@ func healthProblems(h library.Health, err error) []string {
 	if h.Meta.Embedder != nil && h.Index.VectorPassages != n {
 		problems = append(problems, fmt.Sprintf("vector index holds %d passages, the library %d", h.Index.VectorPassages, n))
 	}
+	if r := h.Index.LexicalRebuilt; r != "" {
+		problems = append(problems, "BM25 index unusable as saved, rebuilt from the passages for this command only ("+r+"); `mcpvec check --repair` saves a sound one")
+	}
 	if len(problems) == 0 && !h.Consistent {
 		problems = append(problems, "inconsistent indexes")
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpvec/mcpvec/library/embedded/embeddedtest"
+	"github.com/mcpvec/mcpvec/store"
 	"github.com/mcpvec/mcpvec/store/storetest"
 )
 
@@ -182,5 +184,42 @@ func TestCheckForwardedToServer(t *testing.T) {
 	}
 	if r := mcpvec(t, db, "check", "--repair"); r.code == 0 || !strings.Contains(r.stderr, "stop it") {
 		t.Fatalf("check --repair while served: %+v", r)
+	}
+}
+
+// TestCheckReportsUnusableLexicalSegment: a library whose saved BM25
+// segment is unusable (its chunks cut short here; a library written by an
+// ingest whose renewed pin let bbolt reuse a chunk's pages read as one
+// whose packed terms fail their count, session 25) is searchable, the
+// index rebuilt for the command, but `mcpvec check` reports it until
+// `check --repair` saves a sound one.
+func TestCheckReportsUnusableLexicalSegment(t *testing.T) {
+	t.Parallel()
+	db, files := libAndFolder(t, "files")
+	var text strings.Builder
+	for i := range 40000 { // over the 1,024 passages from which a segment is saved
+		fmt.Fprintf(&text, "Harbour %d keeps lantern l%dx and rope r%dy. ", i, i, i%37)
+	}
+	writeFile(t, filepath.Join(files, "harbour.txt"), text.String())
+	mustRun(t, db, "ingest", files)
+	s, err := store.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := embeddedtest.CutLexicalSegment(t, s)
+	if err := s.Close(); err != nil || cut == 0 {
+		t.Fatalf("cutting the segment short: %v, %d chunks", err, cut)
+	}
+	if out := mustRun(t, db, "search", "lantern l4321x"); !strings.Contains(out, "Harbour 4321") {
+		t.Fatalf("search of the library with an unusable segment: %s", out)
+	}
+	if r := mcpvec(t, db, "check"); r.code != 1 || !strings.Contains(r.stdout, "BM25 index unusable as saved") || !strings.Contains(r.stdout, "--repair") {
+		t.Fatalf("check of a library with an unusable BM25 segment: %+v", r)
+	}
+	if r := mcpvec(t, db, "check", "--repair"); r.code != 0 {
+		t.Fatalf("check --repair: %+v", r)
+	}
+	if r := mcpvec(t, db, "check"); r.code != 0 || !strings.Contains(r.stdout, ": ok") {
+		t.Fatalf("check after --repair: %+v", r)
 	}
 }

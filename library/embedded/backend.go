@@ -52,6 +52,9 @@ type Backend struct {
 	// been saved by older word rules (retokenizing) or its segment being
 	// unusable.
 	retokenized bool
+	// lexRebuilt: why Open rebuilt the BM25 index, until a Save in Open
+	// saved it (IndexStats.LexicalRebuilt). Set before Open returns.
+	lexRebuilt string
 }
 
 var _ library.Backend = (*Backend)(nil)
@@ -164,7 +167,9 @@ func openEmbedded(ctx context.Context, db *store.DB, opts library.Options) (*Bac
 	if repaired || (gen > 0 && !synced) {
 		if err := l.Save(ctx); err != nil && !errors.Is(err, store.ErrReadOnly) {
 			return nil, err
-		} else if err != nil && l.retokenized {
+		} else if err == nil {
+			l.lexRebuilt = "" // saved
+		} else if l.retokenized {
 			opts.Logger.Info("the re-indexed words last for this command only, which opens the library read-only; the next command that writes to it (ingest, sync, serve) saves them")
 		}
 	}
@@ -202,6 +207,7 @@ func (l *Backend) loadLexical(tx *store.Tx, kv index.KV, synced bool) (repaired 
 	if lst.Reason != nil {
 		opts.Logger.Warn("lexical index rebuilt from the store", "reason", lst.Reason)
 		l.retokenized = true // done again at every read-only open until a write saves it
+		l.lexRebuilt = lst.Reason.Error()
 	}
 	if lst.Tokenized > 0 || lst.Dropped > 0 {
 		opts.Logger.Info("lexical index reconciled with the store", "indexed", lst.Tokenized, "dropped", lst.Dropped)
@@ -460,7 +466,7 @@ func (l *Backend) Counts(ctx context.Context) library.IndexStats {
 	}
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	st := library.IndexStats{LexicalPassages: l.lex.Len(), Dimensions: l.dim}
+	st := library.IndexStats{LexicalPassages: l.lex.Len(), Dimensions: l.dim, LexicalRebuilt: l.lexRebuilt}
 	if l.vec != nil {
 		st.VectorPassages = l.vec.Len()
 	}

@@ -266,7 +266,7 @@ func (l *Backend) LoadedCounts() library.IndexStats {
 	}
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	return library.IndexStats{LexicalPassages: l.lex.Len(), Dimensions: l.dim, VectorsDeferred: true}
+	return library.IndexStats{LexicalPassages: l.lex.Len(), Dimensions: l.dim, VectorsDeferred: true, LexicalRebuilt: l.lexRebuilt}
 }
 
 // lexical returns BM25's q.N best and, for a hybrid search with a vector,

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpvec/mcpvec/index/vector"
 	"github.com/mcpvec/mcpvec/library"
 	"github.com/mcpvec/mcpvec/library/embedded"
+	"github.com/mcpvec/mcpvec/library/embedded/embeddedtest"
 	"github.com/mcpvec/mcpvec/store"
 )
 
@@ -151,7 +152,9 @@ func toFormat1(t *testing.T, db *store.DB) {
 // TestReopenRebuildsDamagedLexicalSegment: with enough passages the BM25
 // index is saved as a segment; when its chunks are cut short the library
 // still opens, says so in the log, rebuilds the index from the stored
-// passages and saves a sound one.
+// passages and saves a sound one. An open that cannot save it (read-only)
+// says so in its index counts (LexicalRebuilt), which `mcpvec check`
+// reports.
 func TestReopenRebuildsDamagedLexicalSegment(t *testing.T) {
 	f := newFixture(t, library.Options{})
 	pages := harbourPages(1500)
@@ -159,32 +162,20 @@ func TestReopenRebuildsDamagedLexicalSegment(t *testing.T) {
 	if err := f.Lib.Save(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	cut := 0
-	err := f.DB.Update(func(tx *store.Tx) error {
-		kv, err := tx.Aux(embedded.AuxLexical)
-		if err != nil {
-			return err
-		}
-		chunks := map[string][]byte{}
-		kv.ForEach(func(k, v []byte) error {
-			if bytes.HasPrefix(k, []byte("\x00lexical-segc")) {
-				chunks[string(k)] = bytes.Clone(v[:len(v)/2])
-			}
-			return nil
-		})
-		for k, v := range chunks {
-			if err := kv.Put([]byte(k), v); err != nil {
-				return err
-			}
-			cut++
-		}
-		return nil
-	})
-	if err != nil || cut == 0 {
-		t.Fatalf("cutting the segment short: %v, %d chunks", err, cut)
+	if cut := embeddedtest.CutLexicalSegment(t, f.DB); cut == 0 {
+		t.Fatal("no BM25 segment to cut short")
+	}
+	restore := embedded.FailIndexSaves(store.ErrReadOnly) // as a read-only open: rebuilt, not saved
+	lib, _ := reopen(t, f.DB, library.Options{})
+	restore()
+	if got := lib.IndexStats(context.Background()).LexicalRebuilt; !strings.Contains(got, "lexical segment unusable") {
+		t.Errorf("an open that could not save the rebuilt index says LexicalRebuilt %q", got)
 	}
 	for round, wantWarn := range []bool{true, false} {
 		lib, log := reopen(t, f.DB, library.Options{})
+		if got := lib.IndexStats(context.Background()).LexicalRebuilt; got != "" {
+			t.Errorf("open %d: LexicalRebuilt %q after an open that saved", round, got)
+		}
 		if got := strings.Contains(log, "lexical index rebuilt from the store"); got != wantWarn {
 			t.Errorf("open %d: rebuild logged %v, want %v; log:\n%s", round, got, wantWarn, log)
 		}

@@ -91,3 +91,38 @@ func (f *Fixture) PutDocument(tb testing.TB, d *store.Document, heads [][]string
 		tb.Fatal(err)
 	}
 }
+
+// CutLexicalSegment cuts every chunk of the BM25 segment saved in db to
+// half its length, as a damaged file would hold it, and reports how many
+// it cut (0: the library has no segment).
+func CutLexicalSegment(t testing.TB, db *store.DB) int {
+	t.Helper()
+	cut := 0
+	err := db.Update(func(tx *store.Tx) error {
+		kv, err := tx.Aux(embedded.AuxLexical)
+		if err != nil {
+			return err
+		}
+		chunks := map[string][]byte{}
+		err = kv.ForEach(func(k, v []byte) error {
+			if strings.HasPrefix(string(k), "\x00lexical-segc") {
+				chunks[string(k)] = append([]byte(nil), v[:len(v)/2]...)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for k, v := range chunks {
+			if err := kv.Put([]byte(k), v); err != nil {
+				return err
+			}
+			cut++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("cutting the BM25 segment short: %v", err)
+	}
+	return cut
+}
