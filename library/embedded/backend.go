@@ -165,18 +165,30 @@ func openEmbedded(ctx context.Context, db *store.DB, opts library.Options) (*Bac
 	repaired := lexRepaired || vecRepaired
 	opts.Logger.Debug("library indexes loaded", "passages", l.lex.Len(), "took", time.Since(start), "synced", synced, "vectors deferred", l.lazy != nil)
 	if repaired || (gen > 0 && !synced) {
-		if err := l.Save(ctx); err != nil && !errors.Is(err, store.ErrReadOnly) {
+		if err := l.saveRepaired(ctx); err != nil {
 			return nil, err
-		} else if err == nil {
-			l.lexRebuilt = "" // saved
-		} else if l.retokenized {
-			opts.Logger.Info("the re-indexed words last for this command only, which opens the library read-only; the next command that writes to it (ingest, sync, serve) saves them")
 		}
 	}
 	if opts.UseIDF != nil {
 		opts.UseIDF(l.lex.IDF)
 	}
 	return l, nil
+}
+
+// saveRepaired saves the indexes an open repaired or reconciled with the
+// store. A read-only library keeps them for this command only (and says
+// so when every passage was tokenised again); that is no error.
+func (l *Backend) saveRepaired(ctx context.Context) error {
+	err := l.Save(ctx)
+	switch {
+	case err == nil:
+		l.lexRebuilt = "" // saved
+	case !errors.Is(err, store.ErrReadOnly):
+		return err
+	case l.retokenized:
+		l.opts.Logger.Info("the re-indexed words last for this command only, which opens the library read-only; the next command that writes to it (ingest, sync, serve) saves them")
+	}
+	return nil
 }
 
 // loadLexical loads the BM25 index, reconciled with the store by passage
