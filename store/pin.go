@@ -126,18 +126,25 @@ func (p *Pin) Renew(live func(now *Tx) bool) error {
 		if err != nil {
 			return err
 		}
+		kept := false
+		defer func() {
+			if !kept { // live said no, or panicked (a fault in a damaged file)
+				tx.Rollback()
+			}
+		}()
 		if !live(&Tx{tx: tx}) {
-			return tx.Rollback()
+			return nil
 		}
 		db.pinMu.Lock()
 		old := p.tx
 		_, held := db.pins[p]
 		if held && !p.ended {
-			p.tx = tx
-		} else {
-			old = tx
+			p.tx, kept = tx, true
 		}
 		db.pinMu.Unlock()
+		if !kept {
+			return nil
+		}
 		return old.Rollback()
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/mcpvec/mcpvec/store"
 )
@@ -137,4 +138,30 @@ func TestPinRenewSeesMovedValue(t *testing.T) {
 	if want := bytes.Repeat([]byte{1}, 16<<10); !bytes.Equal(p.v, want) {
 		t.Fatal("the pinned value changed: its old page was reused")
 	}
+}
+
+// TestPinRenewLivePanics: a live function that panics (a fault reading a
+// damaged file) leaves the pin as it was and no read transaction behind:
+// a write that must remap the file still goes through once the pin is
+// evicted.
+func TestPinRenewLivePanics(t *testing.T) {
+	db, _ := openNew(t, &store.Options{NoSync: true})
+	defer db.Close()
+	putAux(t, db, 1, 1<<10)
+	p := pinValue(t, db, 0)
+	if err := p.pin.Renew(func(*store.Tx) bool { panic("fault") }); err == nil {
+		t.Fatal("Renew with a panicking live function returned no error")
+	}
+	if want := bytes.Repeat([]byte{1}, 1<<10); !bytes.Equal(p.v, want) {
+		t.Fatal("the pinned value changed")
+	}
+	within(t, time.Minute, "a large write after the panic", func() error {
+		return db.Update(func(tx *store.Tx) error { // evicts the pin, then grows the file past its map
+			b, err := tx.Aux("big")
+			if err != nil {
+				return err
+			}
+			return b.Put([]byte("k"), make([]byte, 8<<20))
+		})
+	})
 }
