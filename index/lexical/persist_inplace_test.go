@@ -376,3 +376,28 @@ func streamChunks(kv *indextest.KV, stream byte) int {
 	}
 	return n
 }
+
+// TestVarintEnds: the lane-wise count of bytes below 0x80 agrees with a
+// byte-by-byte count at every length around its 32-byte rounds and its
+// 63-round flushes, on bytes of every value.
+func TestVarintEnds(t *testing.T) {
+	buf := make([]byte, 3*63*32+77)
+	for i := range buf {
+		buf[i] = byte(i*7 + i>>9)
+	}
+	for _, n := range []int{0, 1, 31, 32, 33, 63 * 32, 63*32 + 1, 64 * 32, 2*63*32 + 5, len(buf)} {
+		want := uint64(0)
+		for _, c := range buf[:n] {
+			if c < 0x80 {
+				want++
+			}
+		}
+		if got := varintEnds(buf[:n]); got != want {
+			t.Errorf("%d bytes: %d ends, want %d", n, got, want)
+		}
+	}
+	low := make([]byte, 5000) // every byte an end: the lanes at their fullest
+	if got := varintEnds(low); got != 5000 {
+		t.Errorf("5000 zero bytes: %d ends", got)
+	}
+}

@@ -1,8 +1,7 @@
 // Package swar tests eight bytes of a string at a time (SIMD within a
 // register: bit tricks on a uint64 that hold in every byte at once), for
 // the scans of the query path that read every byte of a passage or a
-// response (snippets and JSON strings), and for counting the bytes that
-// end a uvarint in a BM25 segment as it loads.
+// response: snippets and JSON strings.
 //
 // A mask marks a byte by its high bit (0x80) and nothing else. The
 // functions that take bytes below 0x80 (Range) never carry from one byte
@@ -53,28 +52,3 @@ func Zero(x uint64) uint64 { return (x - Ones) &^ x & High }
 // Less marks the lowest byte of w below n (n ≤ 0x80), and no byte when
 // there is none; bytes above it may be marked or not.
 func Less(w uint64, n byte) uint64 { return (w - Ones*uint64(n)) &^ w & High }
-
-// CountASCII counts the bytes of b below 0x80: the high bits of the
-// others are summed in the byte lanes of a word, 32 bytes a round, and
-// the lanes added up before any can overflow (~10 GB/s, twice a popcount
-// a word).
-func CountASCII(b []byte) uint64 {
-	const lanes = 0x00ff00ff00ff00ff
-	n := uint64(0)
-	for len(b) >= 32 {
-		var acc uint64
-		for range min(len(b)/32, 63) { // a byte lane gains at most 4 a round
-			w0, w1, w2, w3 := Load(b), Load(b[8:]), Load(b[16:]), Load(b[24:])
-			acc += (^w0&High)>>7 + (^w1&High)>>7 + (^w2&High)>>7 + (^w3&High)>>7
-			b = b[32:]
-		}
-		s := acc&lanes + acc>>8&lanes       // four 16-bit lanes
-		n += (s * 0x0001000100010001) >> 48 // their sum, in the top lane
-	}
-	for _, c := range b {
-		if c < 0x80 {
-			n++
-		}
-	}
-	return n
-}

@@ -74,28 +74,3 @@ var lowest = func() (out [][]byte) {
 
 // lowestMark is the index of the lowest marked byte, 8 when none is.
 func lowestMark(m uint64) int { return bits.TrailingZeros64(m) / 8 }
-
-// TestCountASCII: the lane-wise count of bytes below 0x80 agrees with a
-// byte-by-byte count at every length around its 32-byte rounds and its
-// 63-round flushes, on bytes of every value, and with every byte counted
-// (the lanes at their fullest).
-func TestCountASCII(t *testing.T) {
-	buf := make([]byte, 3*63*32+77)
-	for i := range buf {
-		buf[i] = byte(i*7 + i>>9)
-	}
-	for _, n := range []int{0, 1, 31, 32, 33, 63 * 32, 63*32 + 1, 64 * 32, 2*63*32 + 5, len(buf)} {
-		want := uint64(0)
-		for _, c := range buf[:n] {
-			if c < 0x80 {
-				want++
-			}
-		}
-		if got := CountASCII(buf[:n]); got != want {
-			t.Errorf("%d bytes: %d below 0x80, want %d", n, got, want)
-		}
-	}
-	if got := CountASCII(make([]byte, 5000)); got != 5000 {
-		t.Errorf("5000 zero bytes: %d below 0x80", got)
-	}
-}
