@@ -111,9 +111,10 @@ func (ix *Index) SearchQueryIn(text string, tokens []string, k int, f Filter) []
 			}
 		}
 	}
-	tokens, short := ix.shortQuery(text, tokens, lang)
+	parts := analysis.CompoundParts(text, lang)
+	tokens, short := ix.shortQuery(text, tokens, lang, countParts(parts))
 	qtf, _ := ix.countTerms(queryRunTerms(tokens))
-	return ix.searchCountedAs(qtf, k, f, short)
+	return ix.searchCountedAs(qtf, parts, k, f, short)
 }
 
 // queryRunTerms drops from a query's tokens the single characters of runs

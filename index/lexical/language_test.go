@@ -142,9 +142,20 @@ func TestSearchQueryEnglishStopWords(t *testing.T) {
 		{"This shows a reference looks like when a", 1},
 		{"source: fanotify_example.c", 2},
 	} {
+		// The same passages in the same order (the scores differ where
+		// the query names an identifier, whose words SearchQuery weighs
+		// less, query_parts.go).
 		english := ix.SearchTokens(analysis.TokenizeAs(c.q, analysis.English), 2)
-		if rs := ix.SearchQuery(c.q, nil, 2); len(rs) == 0 || rs[0].ID != c.want || !slices.Equal(rs, english) {
+		if rs := ix.SearchQuery(c.q, nil, 2); len(rs) == 0 || rs[0].ID != c.want || !slices.Equal(resultIDs(rs), resultIDs(english)) {
 			t.Errorf("SearchQuery(%q) = %v, want passage %d first as the English reading ranks it: %v", c.q, rs, c.want, english)
 		}
 	}
+}
+
+func resultIDs(rs []Result) []uint64 {
+	ids := make([]uint64, len(rs))
+	for i, r := range rs {
+		ids[i] = r.ID
+	}
+	return ids
 }

@@ -29,15 +29,16 @@ var shortQueries = true
 
 // shortQuery returns the terms to search a query with and whether it is
 // short (then scored with shortQueryK1 and shortQueryB). tokens are the
-// query's terms without stop words, read in lang; a short query (at most
-// shortQueryTerms of them) that has stop words of lang gets them added.
-// It is safe for concurrent use.
-func (ix *Index) shortQuery(text string, tokens []string, lang analysis.Language) ([]string, bool) {
-	if !shortQueries || len(tokens) > shortQueryTerms || len(text) > shortQueryBytes {
+// query's terms without stop words, read in lang, parts of them words of
+// its identifiers (query_parts.go), which are not counted; a short query
+// (at most shortQueryTerms others) that has stop words of lang gets them
+// added. It is safe for concurrent use.
+func (ix *Index) shortQuery(text string, tokens []string, lang analysis.Language, parts int) ([]string, bool) {
+	if !shortQueries || len(tokens)-parts > shortQueryTerms || len(text) > shortQueryBytes {
 		return tokens, false
 	}
 	all, stops := analysis.TokenizeStored(text, lang)
-	if n := len(all) - stops; n > shortQueryTerms {
+	if n := len(all) - stops; n-parts > shortQueryTerms {
 		return tokens, false
 	} else if stops == 0 || n != len(tokens) {
 		// No stop word, or tokens are not text's terms in lang (a

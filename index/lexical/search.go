@@ -29,12 +29,14 @@ func (ix *Index) searchCounted(qtf map[string]uint32, k int) []Result {
 
 // searchCountedIn is searchCounted among the passages f allows (nil: all).
 func (ix *Index) searchCountedIn(qtf map[string]uint32, k int, f Filter) []Result {
-	return ix.searchCountedAs(qtf, k, f, false)
+	return ix.searchCountedAs(qtf, nil, k, f, false)
 }
 
 // searchCountedAs is searchCountedIn scoring with a short query's k1 and
-// b when short (query_short.go), the index's otherwise.
-func (ix *Index) searchCountedAs(qtf map[string]uint32, k int, f Filter, short bool) []Result {
+// b when short (query_short.go), the index's otherwise, and the terms of
+// parts, which came from words of identifiers (analysis.CompoundParts),
+// at compoundPartWeight for as many of their occurrences (query_parts.go).
+func (ix *Index) searchCountedAs(qtf map[string]uint32, parts map[string]int, k int, f Filter, short bool) []Result {
 	if k <= 0 {
 		return nil
 	}
@@ -52,7 +54,7 @@ func (ix *Index) searchCountedAs(qtf map[string]uint32, k int, f Filter, short b
 	defer ix.scratch.Put(sc)
 	bm := ix.bm25With(short)
 	sc.sat = ix.satTable(bm)
-	ix.openCursors(sc, qtf, bm)
+	ix.openCursors(sc, qtf, parts, bm)
 	if len(sc.cursors) == 0 {
 		return nil
 	}
@@ -151,10 +153,12 @@ func (ix *Index) bm25With(short bool) bm25 {
 	return bm25{k1: k1, n: float64(ix.alive), base: k1 * (1 - b), per: k1 * b / avgdl, short: short}
 }
 
-// weight is qtf · idf · (k1+1), with Lucene's idf (never negative).
-func (m bm25) weight(qtf, df uint32) float64 {
+// weight is qw · idf · (k1+1), with Lucene's idf (never negative); qw is
+// the term's weight in the query, its count there unless some of those
+// are words of identifiers (queryWeight).
+func (m bm25) weight(qw float64, df uint32) float64 {
 	d := float64(df)
-	return float64(qtf) * math.Log(1+(m.n-d+0.5)/(d+0.5)) * (m.k1 + 1)
+	return qw * math.Log(1+(m.n-d+0.5)/(d+0.5)) * (m.k1 + 1)
 }
 
 // term is one term's contribution for a passage of length tokens: w times
@@ -178,7 +182,7 @@ func (m bm25) sat(tf, length uint32) float64 {
 // contributions in this order, which makes float32 scores identical run to
 // run, between the scorers and whatever the passages' slots (reorder.go);
 // pruned reads the lists in it.
-func (ix *Index) openCursors(sc *scratch, qtf map[string]uint32, bm bm25) {
+func (ix *Index) openCursors(sc *scratch, qtf map[string]uint32, parts map[string]int, bm bm25) {
 	sc.cursors = sc.cursors[:0]
 	for t, qf := range qtf {
 		id, ok := ix.termIDs[t]
@@ -186,7 +190,7 @@ func (ix *Index) openCursors(sc *scratch, qtf map[string]uint32, bm bm25) {
 			continue
 		}
 		p := &ix.post[id]
-		w := bm.weight(qf, ix.df[id])
+		w := bm.weight(queryWeight(qf, parts[t]), ix.df[id])
 		pk := p.peaksOf()
 		c := cursor{p: p, term: id, w: w, maxTF: pk.maxTF}
 		for _, b := range pk.front { // a block's largest tf and shortest passage bound its postings

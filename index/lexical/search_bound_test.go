@@ -46,7 +46,7 @@ func TestCursorBoundsMatchBlocks(t *testing.T) {
 				query := strings.Join([]string{word(), word(), word(), word(), word()}[:1+rng.IntN(5)], " ")
 				qtf, _ := ix.countTerms(analysis.Tokenize(query))
 				sc, bm := new(scratch), ix.bm25()
-				ix.openCursors(sc, qtf, bm)
+				ix.openCursors(sc, qtf, nil, bm)
 				for _, c := range sc.cursors {
 					ub, order := blockBounds(bm, c.w, c.p)
 					if c.ub != ub || c.order != order {

@@ -33,7 +33,7 @@ func (ix *Index) searchExhaustive(query string, k int) []Result {
 		if !ok || ix.df[id] == 0 {
 			continue
 		}
-		w, maxTF, minLen := bm.weight(qf, ix.df[id]), uint32(0), uint32(math.MaxUint32)
+		w, maxTF, minLen := bm.weight(float64(qf), ix.df[id]), uint32(0), uint32(math.MaxUint32)
 		for _, b := range ix.post[id].blocks {
 			maxTF, minLen = max(maxTF, b.maxTF), min(minLen, b.minLen)
 		}
