@@ -216,8 +216,9 @@ func decide(counts [numLanguages + 1]int, words, cyrillic int) Language {
 // which leaves out "a", "can" or "when", so "This shows a reference" held
 // more Portuguese stop words than English), and only words standing
 // alone count, not the letters of an identifier, a file name or an
-// address (the c of fanotify_example.c is not French). It is pure and
-// safe for concurrent use.
+// address (the c of fanotify_example.c is not French), nor a single
+// letter that is not written as a word (letterAsWord: the y of
+// "(y: B)" is no Spanish "and"). It is pure and safe for concurrent use.
 func CountQueryStopWords(text string) StopWordCounts {
 	var c StopWordCounts
 	for i := 0; i < len(text) && c.words < detectWords; {
@@ -226,10 +227,10 @@ func CountQueryStopWords(text string) StopWordCounts {
 			i += size
 			continue
 		}
-		end := spanEnd(text, i)
+		start, end := i, spanEnd(text, i)
 		span := text[i:end]
 		i = end
-		if strings.ContainsFunc(span, isCodeJoiner) {
+		if strings.ContainsFunc(span, isCodeJoiner) || size == len(span) && !letterAsWord(text, start, end) {
 			c.words++
 			continue
 		}
@@ -246,6 +247,28 @@ func CountQueryStopWords(text string) StopWordCounts {
 		}
 	}
 	return c
+}
+
+// letterAsWord reports whether the one-letter span text[start:end] is
+// written as a word of prose: lower-case between spaces or the text's
+// ends, capitalised at the text's start, or before an apostrophe (French
+// l', d', c'). A letter against code punctuation — c(Module, (y: B),
+// __d), <T> — or a capital inside the text (typedef C, impl<A> A where)
+// names a variable or a type parameter, not a stop word of some language.
+func letterAsWord(text string, start, end int) bool {
+	next, _ := utf8.DecodeRuneInString(text[end:])
+	if end < len(text) && (next == '\'' || next == '\u2019') {
+		return true
+	}
+	if end < len(text) && !unicode.IsSpace(next) {
+		return false
+	}
+	if start == 0 {
+		return true
+	}
+	prev, _ := utf8.DecodeLastRuneInString(text[:start])
+	r, _ := utf8.DecodeRuneInString(text[start:])
+	return unicode.IsSpace(prev) && unicode.IsLower(r)
 }
 
 // isCodeJoiner reports the joiners that make a span an identifier, a path,

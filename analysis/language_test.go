@@ -151,18 +151,28 @@ func TestMixedScriptsNoPanic(t *testing.T) {
 // addresses are no stop words, while elided words (l'option) are.
 func TestCountQueryStopWords(t *testing.T) {
 	for _, c := range []struct {
-		q          string
-		en, pt, fr int
+		q              string
+		en, pt, fr, es int
 	}{
-		{q: "This shows a reference looks like when a", en: 4, pt: 2},
+		{q: "This shows a reference looks like when a", en: 4, pt: 2, es: 0},
 		{q: "source: fanotify_example.c", en: 0, fr: 0},
-		{q: "commit(l) and a.b@example.org", en: 1, fr: 1},
-		{q: "l'option de la commande", en: 0, pt: 1, fr: 3},
+		{q: "commit(l) and a.b@example.org", en: 1, fr: 0}, // the l of commit(l) is no French l'
+		{q: "l'option de la commande", en: 0, pt: 1, fr: 3, es: 1},
+		// One letter against code punctuation, or a capital inside the
+		// text, names a variable or a type parameter.
+		{q: "c(Module, Options, Filter) -> {ok, ModuleName} errorOTP", fr: 0},
+		{q: "def ->[B](y: (MatchOptimizer, B)", es: 0},
+		{q: "impl<A: ?Sized> A where A: Eq,", en: 1, pt: 0, es: 0},
+		{q: "typename _Alloc typedef C", fr: 0},
+		// Letters written as words still count.
+		{q: "Copiar y pegar", es: 1},
+		{q: "A la carte", en: 1, pt: 1, fr: 1, es: 1},
+		{q: "de la maison à la mer", fr: 4, es: 2, pt: 1},
 	} {
 		got := CountQueryStopWords(c.q)
-		if got.Of(English) != c.en || got.Of(Portuguese) != c.pt || got.Of(French) != c.fr {
-			t.Errorf("CountQueryStopWords(%q): en %d pt %d fr %d, want %d %d %d", c.q,
-				got.Of(English), got.Of(Portuguese), got.Of(French), c.en, c.pt, c.fr)
+		if got.Of(English) != c.en || got.Of(Portuguese) != c.pt || got.Of(French) != c.fr || got.Of(Spanish) != c.es {
+			t.Errorf("CountQueryStopWords(%q): en %d pt %d fr %d es %d, want %d %d %d %d", c.q,
+				got.Of(English), got.Of(Portuguese), got.Of(French), got.Of(Spanish), c.en, c.pt, c.fr, c.es)
 		}
 	}
 }

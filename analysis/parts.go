@@ -8,10 +8,13 @@ import (
 // CompoundParts returns how many times each term of text, read in lang as
 // TokenizeAs reads it, comes from a word of a code-like compound span
 // rather than from a plain word or from the whole of a span or segment. A
-// span is code-like when it splits at a joiner other than a hyphen or at a
-// camelCase boundary (RefUnwindSafe, std::panic::Any, Global.icodes.Local,
-// sort_func); one split at hyphens alone (floating-point, IL-6) is prose,
-// as often written with spaces, and gives none. index/lexical weighs these
+// span is code-like when it splits at a camelCase boundary or holds a
+// joiner of identifiers, paths and addresses (RefUnwindSafe,
+// std::panic::Any, Global.icodes.Local, sort_func, /etc/group); one joined
+// by hyphens or apostrophes alone (floating-point, IL-6, l'utente,
+// Alzheimer's) is prose, as often written apart, and gives none. Numbers
+// are not counted either (iso_8859-1 gives iso alone): a version or a
+// charset's number tells identifiers apart. index/lexical weighs these
 // words less in a query and does not count them as words of their own, so
 // that an identifier does not weigh as many words as it holds. It is safe
 // for concurrent use; text without such a span gives nil.
@@ -51,10 +54,13 @@ func countParts(parts map[string]int, span string, lang Language) map[string]int
 			words = appendNorm(words, w, lang, nil)
 		}
 	}
-	if len(segs) < 2 && split == pieces {
-		return parts // split at hyphens alone, or not at all
+	if split == pieces && !strings.ContainsFunc(span, isCodeJoiner) {
+		return parts // no camelCase, and joined by hyphens or apostrophes alone (prose), or not at all
 	}
 	for _, t := range words {
+		if isNumber(t) {
+			continue // a version or a charset's number tells the identifier apart
+		}
 		if parts == nil {
 			parts = map[string]int{}
 		}

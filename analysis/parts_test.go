@@ -11,7 +11,9 @@ func TestCompoundParts(t *testing.T) {
 		want map[string]int
 	}{
 		{"plain words only", nil},
-		{"floating-point IL-6 cross-linking 1,000 0.05", nil}, // prose compounds, numbers
+		{"floating-point IL-6 cross-linking 1,000 0.05", nil},                 // prose compounds, numbers
+		{"l'utente post-installazione, Alzheimer's", nil},                     // apostrophes join prose too
+		{"iso_8859-1 and python3.11", map[string]int{"iso": 1, "python3": 1}}, // numbers tell identifiers apart
 		{"RefUnwindSafe", map[string]int{"ref": 1, "unwind": 1, "safe": 1}},
 		{"impl<I> RefUnwindSafe for FromIter<I>", map[string]int{"ref": 1, "unwind": 1, "safe": 1, "iter": 1}}, // "from" is a stop word
 		{"sort_func and sort_key", map[string]int{"sort": 2, "func": 1, "key": 1}},
