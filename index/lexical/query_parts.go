@@ -12,9 +12,10 @@ package lexical
 // an identifier counts by its wholes. Compounds joined by hyphens or
 // apostrophes alone (floating-point, l'utente) are prose, and numbers tell
 // identifiers apart (iso_8859-1): they keep their full weight. Real-text
-// known-item queries, success@10 of 2,000: 20k 1389 → 1399, 100k 1171 →
-// 1180, 1M 823 → 835 (Lucene 8.7: 1432, 1232, 878); SciFact, Cranfield
-// and the long-PDF check not lower (docs/benchmarks/known-item.md#s26).
+// known-item queries, success@10 of 2,000 (with the reading of one-letter
+// names, analysis.CountQueryStopWords): 20k 1389 → 1399, 100k 1171 → 1181,
+// 1M 823 → 840 (Lucene 8.7: 1432, 1232, 878); SciFact, Cranfield and the
+// long-PDF check not lower (docs/benchmarks/known-item.md#s26).
 const compoundPartWeight = 0.5
 
 // queryWeight is the weight in a query of a term it holds qf times, parts
