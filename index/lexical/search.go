@@ -117,6 +117,7 @@ type scratch struct {
 	segUB    []float32          // segUB[j]: a bound of those first touched by list j (segBounds)
 	preFrom  int                // where in touched pre began, -1 if it did not
 	preLow   float32            // the floor pre was cut at last
+	preEnd   int                // where in touched bestPartial stopped reading (pre holds none beyond)
 	qterms   []qterm            // query terms by term id
 	rest     []float64          // rest[j]: summed bounds of cursors[j:]
 	restPost []int              // restPost[j]: postings of cursors[j:]

@@ -192,6 +192,14 @@ func (ix *Index) tryStop(sc *scratch, bm bm25, k, from int, margin float64, forc
 // floor(θ, r) either. A positive seed, floor(θ, r) of the θ of the results
 // tryStop holds already, is such a floor from the first slot on: a slot
 // below it can neither be a candidate nor enter those results.
+//
+// Once k partial sums are held it stops at the first segment whose bound
+// is below the k-th of them: no later slot can enter best, and a stop that
+// fails (at 1M real-text passages a search tries 2.1 on average) never
+// needs the candidates among them. sc.preEnd is where it stopped;
+// candidates reads the segments from there that its floor needs. At 1M
+// real-text passages this pass was 22% of a search's CPU and is 14%
+// (docs/benchmarks/anchors-1m.md#s27).
 func (sc *scratch) bestPartial(k int, r, margin float64, seed float32) []Result {
 	best, pre, from := sc.best[:0], sc.pre[:0], -1
 	low, start := float32(0), 0
@@ -202,6 +210,11 @@ func (sc *scratch) bestPartial(k int, r, margin float64, seed float32) []Result 
 	for j, end := range sc.segEnd {
 		if from >= 0 && sc.segUB[j] < low {
 			break // low is at most the k-th partial sum held
+		}
+		if len(best) == k && sc.segUB[j] < best[0].Score && gatherPre {
+			// No slot from here on can enter best; the candidates
+			// among them, if a stop gets that far, are read there.
+			break
 		}
 		for i := start; i < end; i++ {
 			s := sc.touched[i]
@@ -224,7 +237,7 @@ func (sc *scratch) bestPartial(k int, r, margin float64, seed float32) []Result 
 		}
 		start = end
 	}
-	sc.best, sc.pre, sc.preFrom, sc.preLow = best, pre, from, low
+	sc.best, sc.pre, sc.preFrom, sc.preLow, sc.preEnd = best, pre, from, low, start
 	return best
 }
 
@@ -288,6 +301,10 @@ func (ix *Index) candidates(sc *scratch, bm bm25, low float32, theta float64, fr
 		cand = ix.appendCandidates(cand, sc, sc.touched[:sc.preFrom], bm, low, theta, from, margin, most)
 		if most < 0 || len(cand) <= most {
 			cand = ix.appendCandidates(cand, sc, sc.pre, bm, low, theta, from, margin, most)
+		}
+		// The segments bestPartial did not read, as far as low needs.
+		if above := sc.touchedAbove(low); sc.preEnd < len(above) && (most < 0 || len(cand) <= most) {
+			cand = ix.appendCandidates(cand, sc, above[sc.preEnd:], bm, low, theta, from, margin, most)
 		}
 	}
 	sc.cand = cand
