@@ -71,6 +71,7 @@ func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
 	for j := range sc.cursors {
 		sc.read += sc.cursors[j].p.n
 		if cut(rest[j], margin, theta) {
+			sc.dropDead(floor(theta, rest[j], margin), sc.cursors[j].p.n)
 			ix.addTouched(&sc.cursors[j], sc, bm)
 		} else {
 			sc.touched = ix.addList(&sc.cursors[j], sc, sc.acc, sc.touched, bm, 0, exhausted)
@@ -108,6 +109,7 @@ func (ix *Index) finish(sc *scratch, bm bm25, k, from int, margin, theta float64
 	for j := from; j < len(sc.cursors); j++ {
 		sc.read += sc.cursors[j].p.n
 		if cut(sc.rest[j], margin, theta) {
+			sc.dropDead(floor(theta, sc.rest[j], margin), sc.cursors[j].p.n)
 			ix.addTouched(&sc.cursors[j], sc, bm)
 			continue
 		}
