@@ -105,17 +105,20 @@ func TestMaxScoreMatchesExhaustive(t *testing.T) {
 				query, k := strings.Join(ws, " "), 1+rng.IntN(120)
 				want := ix.searchExhaustive(query, k)
 				// Pruned (eager or not, candidates gathered by bestPartial
-				// or not), term at a time, term at a time split by slot
-				// range.
-				for _, from := range [][5]int{{1 << 30, 1 << 30, 0, 1, 0}, {1 << 30, 1 << 30, 1, 1, 0},
-					{1 << 30, 1 << 30, 0, 0, 0}, {1 << 30, 1 << 30, 1, 0, 0}, {1 << 30, 1 << 30, 0, 1, 1},
-					{1, 1 << 30, 0, 1, 0}, {1, 1, 0, 1, 0}} {
+				// or not, a first stop that reads 1024 slots or 1 before
+				// it settles), term at a time, term at a time split by
+				// slot range.
+				for _, from := range [][6]int{{1 << 30, 1 << 30, 0, 1, 0, 1024}, {1 << 30, 1 << 30, 1, 1, 0, 1024},
+					{1 << 30, 1 << 30, 0, 0, 0, 1024}, {1 << 30, 1 << 30, 1, 0, 0, 1024}, {1 << 30, 1 << 30, 0, 1, 1, 1024},
+					{1 << 30, 1 << 30, 0, 1, 0, 1}, {1 << 30, 1 << 30, 1, 1, 0, 1},
+					{1, 1 << 30, 0, 1, 0, 1024}, {1, 1, 0, 1, 0, 1024}} {
 					exhaustiveFrom, splitFrom, pruneEager, gatherPre, finishEager = from[0], from[1], from[2] == 1, from[3] == 1, from[4] == 1
+					firstStopReads = from[5]
 					if got := ix.Search(query, k); fmt.Sprint(got) != fmt.Sprint(want) {
-						t.Fatalf("query %d %q k %d (exhaustive from k %d, split from %d postings, eager %v, gathered %v, finish at the first crowded stop %v):\n got       %v\n reference %v", q, query, k, from[0], from[1], pruneEager, gatherPre, finishEager, got, want)
+						t.Fatalf("query %d %q k %d (exhaustive from k %d, split from %d postings, eager %v, gathered %v, finish at the first crowded stop %v, first stop reads %d):\n got       %v\n reference %v", q, query, k, from[0], from[1], pruneEager, gatherPre, finishEager, firstStopReads, got, want)
 					}
 				}
-				exhaustiveFrom, splitFrom, pruneEager, gatherPre, finishEager = 50, 1<<15, false, true, false
+				exhaustiveFrom, splitFrom, pruneEager, gatherPre, finishEager, firstStopReads = 50, 1<<15, false, true, false, 1024
 			}
 		})
 	}

@@ -20,7 +20,7 @@ func TestThetaCutMatchesExhaustive(t *testing.T) {
 	cuts := 0
 	onCut = func() { cuts++ }
 	defer func() {
-		onCut, pruneEager, finishEager, flatFrom = nil, false, false, 1024
+		onCut, pruneEager, finishEager, flatFrom, firstStopReads = nil, false, false, 1024, 1024
 	}()
 	for seed := range uint64(4) {
 		rng := rand.New(rand.NewPCG(seed, 16))
@@ -60,8 +60,8 @@ func TestThetaCutMatchesExhaustive(t *testing.T) {
 			}
 			query, k := strings.Join(ws, " "), 1+rng.IntN(40)
 			want := ix.searchExhaustive(query, k)
-			for _, m := range [][3]int{{1024, 0, 0}, {1024, 1, 0}, {1, 0, 0}, {1, 1, 0}, {1, 0, 1}} {
-				flatFrom, pruneEager, finishEager = m[0], m[1] == 1, m[2] == 1
+			for _, m := range [][4]int{{1024, 0, 0, 1024}, {1024, 1, 0, 1024}, {1, 0, 0, 1024}, {1, 1, 0, 1024}, {1, 0, 1, 1024}, {1, 0, 0, 1}} {
+				flatFrom, pruneEager, finishEager, firstStopReads = m[0], m[1] == 1, m[2] == 1, m[3]
 				if got := ix.Search(query, k); fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Fatalf("seed %d query %d %q k %d (flat from %d, eager %v, finish %v):\n got       %v\n reference %v",
 						seed, q, query, k, flatFrom, pruneEager, finishEager, got, want)
