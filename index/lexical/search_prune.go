@@ -132,8 +132,8 @@ type stop struct {
 }
 
 // tryStop, with the cursors from on not read yet, rescores the k passages
-// with the best partial sums (bestPartial's) that sc.heap (a failed stop's results, or
-// empty) does not hold into it, and when the bound r of the remaining lists
+// with the best partial sums (bestPartial's) that sc.heap (a failed stop's
+// results, or empty) does not hold into it, and when the bound r of the remaining lists
 // (times margin) is below the k-th of those scores and at most maxCand
 // candidates remain (any number when force), rescores the candidates into
 // sc.heap and stops. A candidate is a touched passage whose partial sum
@@ -201,7 +201,8 @@ func (ix *Index) tryStop(sc *scratch, bm bm25, k, from int, margin float64, forc
 // fails (at 1M real-text passages a search tries 2.1 on average) never
 // needs the candidates among them. sc.preEnd is where it stopped;
 // candidates reads the slots from there that its floor needs. At 1M
-// real-text passages this pass was 22% of a search's CPU and is 14%
+// real-text passages this pass was 22% of a search's CPU; 14% with this
+// stop, 10% with the first stop's limit below
 // (docs/benchmarks/anchors-1m.md#s27).
 //
 // Without a seed (a search's first stop) it also stops once it has read
