@@ -78,6 +78,9 @@ func (ix *Index) rank(sc *scratch, bm bm25, k int, f Filter) []Result {
 	if f != nil && f.Few() != nil && len(f.Few()) <= fewMax {
 		return ix.scoreFew(sc, bm, k, f.Few())
 	}
+	if len(sc.cursors) == 1 && !oneOff {
+		return ix.one(sc, bm, k)
+	}
 	if k >= exhaustiveFrom {
 		return ix.exhaustive(sc, bm, k)
 	}
@@ -97,6 +100,9 @@ var exhaustiveFrom = 50
 // pruneEager makes pruned check whether it can stop after every list and
 // accept any number of candidates (tests: more early stops).
 var pruneEager = false
+
+// oneOff makes a one-list query go the way of the others (tests).
+var oneOff = false
 
 // scratch is per-search working memory, pooled.
 type scratch struct {
@@ -121,6 +127,7 @@ type scratch struct {
 	qterms   []qterm            // query terms by term id
 	rest     []float64          // rest[j]: summed bounds of cursors[j:]
 	restPost []int              // restPost[j]: postings of cursors[j:]
+	blockUB  []float64          // one: each block's bound, -1 once scored
 	// allow, when not nil, tells the slots a filtered search may return
 	// (SearchFiltered); the others never enter heap, best or cand.
 	allow func(s uint32) bool
