@@ -81,6 +81,11 @@ func (ix *Index) rank(sc *scratch, bm bm25, k int, f Filter) []Result {
 	if len(sc.cursors) == 1 && !oneOff {
 		return ix.one(sc, bm, k)
 	}
+	if len(sc.cursors) == 2 {
+		if res, ok := ix.two(sc, bm, k); ok {
+			return res
+		}
+	}
 	if k >= exhaustiveFrom {
 		return ix.exhaustive(sc, bm, k)
 	}
@@ -114,20 +119,21 @@ type scratch struct {
 	touched []uint32   // slots scored
 	parts   []*scratch // one per slot range scored concurrently (exhaustive)
 	// pruned:
-	best     []Result           // the best partial sums (ID: slot)
-	cand     []uint32           // slots that may reach the results
-	candUB   []float64          // their score bounds (blockBound)
-	rdLen    [boundLens]float64 // bound's remaining lists' part by passage length, -1 until computed
-	pre      []uint32           // bestPartial's slots for candidates to filter (see there)
-	segEnd   []int              // segEnd[j]: the slots first touched by lists up to j end here in touched
-	segUB    []float32          // segUB[j]: a bound of those first touched by list j (segBounds)
-	preFrom  int                // where in touched pre began, -1 if it did not
-	preLow   float32            // the floor pre was cut at last
-	preEnd   int                // where in touched bestPartial stopped reading (pre holds none beyond)
-	qterms   []qterm            // query terms by term id
-	rest     []float64          // rest[j]: summed bounds of cursors[j:]
-	restPost []int              // restPost[j]: postings of cursors[j:]
-	blockUB  []float64          // one: each block's bound, -1 once scored
+	best      []Result           // the best partial sums (ID: slot)
+	cand      []uint32           // slots that may reach the results
+	candUB    []float64          // their score bounds (blockBound)
+	rdLen     [boundLens]float64 // bound's remaining lists' part by passage length, -1 until computed
+	pre       []uint32           // bestPartial's slots for candidates to filter (see there)
+	segEnd    []int              // segEnd[j]: the slots first touched by lists up to j end here in touched
+	segUB     []float32          // segUB[j]: a bound of those first touched by list j (segBounds)
+	preFrom   int                // where in touched pre began, -1 if it did not
+	preLow    float32            // the floor pre was cut at last
+	preEnd    int                // where in touched bestPartial stopped reading (pre holds none beyond)
+	qterms    []qterm            // query terms by term id
+	rest      []float64          // rest[j]: summed bounds of cursors[j:]
+	restPost  []int              // restPost[j]: postings of cursors[j:]
+	blockUB   []float64          // one: each block's bound, -1 once scored
+	topBlocks []int              // two: a list's blocks with the largest bounds
 	// allow, when not nil, tells the slots a filtered search may return
 	// (SearchFiltered); the others never enter heap, best or cand.
 	allow func(s uint32) bool
