@@ -46,15 +46,7 @@ func TestOneListMatchesExhaustive(t *testing.T) {
 			return strings.Join(ws, " ")
 		}
 		n := 2000 + rng.IntN(3000)
-		texts := make([]string, 0, n)
-		for i := range n {
-			tx := text()
-			if i > 0 && rng.IntN(10) == 0 { // the same text again: equal scores
-				tx = texts[rng.IntN(len(texts))]
-			}
-			texts = append(texts, tx)
-			ix.Add(uint64(i), tx)
-		}
+		addRepeating(ix, rng, n, text)
 		if seed%2 == 0 {
 			flatFrom = 1
 		} else {
@@ -101,4 +93,19 @@ func TestOneListMatchesExhaustive(t *testing.T) {
 		t.Fatalf("%d of %d blocks skipped: the bounds were not tested", skipped, blocks)
 	}
 	t.Logf("%d of %d blocks skipped", skipped, blocks)
+}
+
+// addRepeating adds passages 0 to n-1 to ix, each text(), or a tenth of
+// them (after the first) an earlier one's text again: passages with equal
+// scores, whose order the ids decide.
+func addRepeating(ix *Index, rng *rand.Rand, n int, text func() string) {
+	texts := make([]string, 0, n)
+	for i := range n {
+		tx := text()
+		if i > 0 && rng.IntN(10) == 0 {
+			tx = texts[rng.IntN(len(texts))]
+		}
+		texts = append(texts, tx)
+		ix.Add(uint64(i), tx)
+	}
 }

@@ -48,15 +48,7 @@ func TestTwoListsMatchExhaustive(t *testing.T) {
 			return strings.Join(ws, " ")
 		}
 		n := 3000 + rng.IntN(3000)
-		var texts []string
-		for i := range n {
-			tx := text()
-			if i > 0 && rng.IntN(10) == 0 { // the same text again: equal scores
-				tx = texts[rng.IntN(len(texts))]
-			}
-			texts = append(texts, tx)
-			ix.Add(uint64(i), tx)
-		}
+		addRepeating(ix, rng, n, text)
 		if seed%3 == 1 {
 			for range n / 20 {
 				ix.Delete(uint64(rng.IntN(n)))
