@@ -173,8 +173,10 @@ func startServe(tb testing.TB, db string, env []string, args ...string) *served 
 }
 
 // waitOutput returns what b holds once it contains want, or fails t after
-// a minute.
-func waitOutput(t *testing.T, b *childproc.Buffer, want string) string {
+// a minute. A child's stderr reaches b through a pipe that os/exec copies
+// from a goroutine of its own (and serve writes its log lines from another),
+// so a line may land a moment after the reply to the request it tells of.
+func waitOutput(t *testing.T, b interface{ String() string }, want string) string {
 	t.Helper()
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
 		if s := b.String(); strings.Contains(s, want) {
