@@ -61,7 +61,12 @@ func TestCheckCleanLibrary(t *testing.T) {
 
 // TestDamagedLibraryEveryCommand is issue 15 finding 4 through the real
 // binary: every command on a damaged copy of a real library fails with one
-// line pointing to `mcpvec check --repair`, never a stack trace.
+// line pointing to `mcpvec check --repair`, never a stack trace. `fetch x`
+// (an id that never existed) reads only the pages on x's path through the
+// documents' tree, and where the ingest's pages fall differs run to run:
+// when the overwritten half misses that path it says, truly, that there is
+// no such id (3 runs in 36 failed on that before this allowance, on main
+// before session 28 as after).
 func TestDamagedLibraryEveryCommand(t *testing.T) {
 	t.Parallel()
 	db, files := checkLibrary(t, 60)
@@ -74,7 +79,11 @@ func TestDamagedLibraryEveryCommand(t *testing.T) {
 				t.Errorf("%v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
 				continue
 			}
-			if args[0] != "check" && (!strings.Contains(r.stderr, "check --repair") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0) {
+			oneLine := strings.Count(strings.TrimSpace(r.stderr), "\n") == 0
+			if args[0] == "fetch" && oneLine && strings.Contains(r.stderr, `no document or passage with that id: "x"`) {
+				continue // x's path through the file was intact: true, x never existed (see above)
+			}
+			if args[0] != "check" && (!strings.Contains(r.stderr, "check --repair") || !oneLine) {
 				t.Errorf("%v: want one line pointing to check --repair, got:\n%s", args, r.stderr)
 			}
 		}
