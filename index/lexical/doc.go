@@ -46,8 +46,14 @@
 // terms, so lists of words like "show" or "effect" (tens of thousands of
 // postings at 100k passages) are never read. From k 50 the k-th score is low,
 // few lists can be skipped, and Search scores every posting term at a time.
-// Both return exactly the passages and scores of exhaustive scoring
-// (TestMaxScoreMatchesExhaustive compares them on random corpora).
+// A query of one list, at any k, is scored block by block instead, skipping
+// the blocks whose bound is below the k-th score held; one of two lists by
+// a walk along the first list that looks the second term up, when the best
+// blocks' exact scores rule out the second list's own passages (the idea of
+// block-max scoring, Ding & Suel 2011). All of them return exactly the
+// passages and scores of exhaustive scoring (TestMaxScoreMatchesExhaustive,
+// TestOneListMatchesExhaustive, TestTwoListsMatchExhaustive compare them on
+// random corpora).
 //
 // # Memory
 //
@@ -171,8 +177,10 @@
 //
 // Query strategies, files search_*: search.go (Search, BM25, the scratch
 // space), search_taat.go (exhaustive, term at a time), search_prune.go
-// (MaxScore pruning below k 50) with search_theta.go (its score threshold)
-// and search_rescore.go (exact scores from packed terms), search_sat.go
+// (MaxScore pruning below k 50) with search_theta.go (its score threshold),
+// search_rescore.go (exact scores from packed terms) and search_final.go
+// (its end once every list is read), search_one.go and search_two.go
+// (queries of one and two lists), search_sat.go
 // (saturation tables), search_bound.go (lists' score bounds, kept with
 // them), search_flat.go (flat copies of long lists),
 // search_tokens.go (SearchTokens).
