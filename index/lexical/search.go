@@ -133,7 +133,7 @@ type scratch struct {
 	rest      []float64          // rest[j]: summed bounds of cursors[j:]
 	restPost  []int              // restPost[j]: postings of cursors[j:]
 	blockUB   []float64          // one: each block's bound, -1 once scored
-	topBlocks []int              // two: a list's blocks with the largest bounds
+	topBlocks []int              // one, two: a list's blocks with the largest bounds
 	// allow, when not nil, tells the slots a filtered search may return
 	// (SearchFiltered); the others never enter heap, best or cand.
 	allow func(s uint32) bool

@@ -18,11 +18,12 @@ import (
 // untested. Looking up from where the last slot was found, without
 // starting over at a slot below it, makes it fail.
 func TestFewTouchedMatchesExhaustive(t *testing.T) {
+	checkCleared(t)
 	fews, restarts, cuts := 0, 0, 0
 	onFew = func(r int) { fews, restarts = fews+1, restarts+r }
 	onCut = func() { cuts++ }
 	defer func() {
-		onFew, onCut, pruneEager, flatFrom, fewTouched = nil, nil, false, 1024, 8
+		onFew, onCut, pruneEager, finishEager, flatFrom, fewTouched = nil, nil, false, false, 1024, 8
 	}()
 	for seed := range uint64(4) {
 		rng := rand.New(rand.NewPCG(seed, 27))
@@ -69,11 +70,11 @@ func TestFewTouchedMatchesExhaustive(t *testing.T) {
 		for q, query := range queries {
 			k := 1 + rng.IntN(30)
 			want := ix.searchExhaustive(query, k)
-			for _, m := range [][2]int{{1, 0}, {1, 1}, {8, 0}} {
-				fewTouched, pruneEager = m[0], m[1] == 1
+			for _, m := range [][3]int{{1, 0, 0}, {1, 1, 0}, {8, 0, 0}, {1, 0, 1}} {
+				fewTouched, pruneEager, finishEager = m[0], m[1] == 1, m[2] == 1
 				if got := ix.Search(query, k); fmt.Sprint(got) != fmt.Sprint(want) {
-					t.Fatalf("seed %d query %d %q k %d (few from %d, eager %v):\n got       %v\n reference %v",
-						seed, q, query, k, fewTouched, pruneEager, got, want)
+					t.Fatalf("seed %d query %d %q k %d (few from %d, eager %v, finish at the first crowded stop %v):\n got       %v\n reference %v",
+						seed, q, query, k, fewTouched, pruneEager, finishEager, got, want)
 				}
 			}
 		}

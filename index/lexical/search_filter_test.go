@@ -22,6 +22,7 @@ func (f *idFilter) Few() []uint64        { return f.few }
 // every strategy (pruned, eager, finished in full, term at a time, split,
 // and scoring the few allowed one by one).
 func TestFilteredMatchesExhaustive(t *testing.T) {
+	checkCleared(t)
 	for seed := range uint64(4) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 7))

@@ -52,23 +52,20 @@ func (sc *scratch) final(ix *Index, k int, margin float64) []Result {
 var finishEager = false
 
 // finish scores the lists from cursor from on in full, as exhaustive does,
-// and keeps the k best of every touched slot: the partial sums are those
-// exhaustive makes, so are the results.
+// and keeps the k best of every touched slot (final): the partial sums are
+// those exhaustive makes, so are the results. pruned calls it at a crowded
+// stop, whose θ is above the remaining lists' bound, so those lists only
+// add to touched slots.
 func (ix *Index) finish(sc *scratch, bm bm25, k, from int, margin, theta float64) []Result {
 	for j := from; j < len(sc.cursors); j++ {
 		sc.read += sc.cursors[j].p.n
 		if cut(sc.rest[j], margin, theta) {
 			sc.dropDead(floor(theta, sc.rest[j], margin), sc.cursors[j].p.n)
 			ix.addTouched(&sc.cursors[j], sc, bm)
-			continue
+		} else {
+			sc.touched = ix.addList(&sc.cursors[j], sc, sc.acc, sc.touched, bm, 0, exhausted)
 		}
-		sc.touched = ix.addList(&sc.cursors[j], sc, sc.acc, sc.touched, bm, 0, exhausted)
+		sc.segEnd = append(sc.segEnd, len(sc.touched))
 	}
-	sc.heap = sc.heap[:0]
-	for _, s := range sc.touched {
-		if a := sc.acc[s]; (len(sc.heap) < k || a >= sc.heap[0].Score) && (sc.allow == nil || sc.allow(s)) {
-			sc.offer(Result{ID: ix.docs[s].id, Score: a}, k)
-		}
-	}
-	return sc.heap.sorted()
+	return sc.final(ix, k, margin)
 }

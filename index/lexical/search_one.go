@@ -42,24 +42,12 @@ func (ix *Index) one(sc *scratch, bm bm25, k int) []Result {
 		sc.read += len(f.xslots)
 	}
 	ub := sc.blockUB[:0]
-	var top [seedBlocks]int
-	nt := 0
 	for bi := range p.blocks {
 		b := &p.blocks[bi]
-		u := c.w * sc.sat.get(bm, b.maxTF, b.minLen) * margin
-		ub = append(ub, u)
-		// Insert bi among the seedBlocks largest bounds, largest first.
-		j := min(nt, seedBlocks-1)
-		if nt == seedBlocks && u <= ub[top[j]] {
-			continue
-		}
-		for ; j > 0 && ub[top[j-1]] < u; j-- {
-			top[j] = top[j-1]
-		}
-		top[j], nt = bi, min(nt+1, seedBlocks)
+		ub = append(ub, c.w*sc.sat.get(bm, b.maxTF, b.minLen)*margin)
 	}
 	sc.blockUB = ub
-	for _, bi := range top[:nt] {
+	for _, bi := range sc.bestBlocks(bm, c) {
 		ix.scoreBlock(sc, bm, c, f, bi, 0, k)
 		ub[bi] = -1 // scored
 	}
@@ -130,4 +118,30 @@ func (sc *scratch) offerSlot(ix *Index, s uint32, score float32, k int) {
 		return
 	}
 	sc.offer(Result{ID: ix.docs[s].id, Score: score}, k)
+}
+
+// bestBlocks returns the seedBlocks blocks of c's list with the largest
+// bounds, the largest first: the seeds of one and two.
+func (sc *scratch) bestBlocks(bm bm25, c *cursor) []int {
+	var ub [seedBlocks]float64
+	top := sc.topBlocks[:0]
+	for bi := range c.p.blocks {
+		bl := &c.p.blocks[bi]
+		u := sc.sat.get(bm, bl.maxTF, bl.minLen)
+		j := len(top)
+		if j == seedBlocks {
+			if u <= ub[j-1] {
+				continue
+			}
+			j--
+		} else {
+			top = append(top, 0)
+		}
+		for ; j > 0 && ub[j-1] < u; j-- {
+			top[j], ub[j] = top[j-1], ub[j-1]
+		}
+		top[j], ub[j] = bi, u
+	}
+	sc.topBlocks = top
+	return top
 }

@@ -64,7 +64,12 @@ func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
 	margin := 1 + float64(n+2)*0x1p-22
 	fwd := rescoreCost + packedCost*ix.livePost/max(ix.alive, 1)
 	sc.touched, sc.segEnd, sc.heap = sc.touched[:0], sc.segEnd[:0], sc.heap[:0]
-	defer sc.clearAcc()
+	defer func() {
+		sc.clearAcc()
+		if onCleared != nil {
+			onCleared(sc.acc)
+		}
+	}()
 	// After a failed check: the θ it found, and the bound at which it found
 	// too many candidates. The next check waits until it could succeed.
 	theta, crowded := 0.0, -1.0
@@ -101,6 +106,11 @@ func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
 	}
 	return sc.heap.sorted() // not reached: the last list returns through final
 }
+
+// onCleared, when set (tests), is given the accumulator as a pruned
+// search leaves it, which must be all zero: a partial sum left behind
+// would be added to by the next search.
+var onCleared func(acc []float32)
 
 // stop is what tryStop found.
 type stop struct {

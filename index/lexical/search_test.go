@@ -73,6 +73,7 @@ func (ix *Index) searchExhaustive(query string, k int) []Result {
 // scores of a plain reference scorer, ties included; pruned also when it
 // finishes in full at its first crowded stop.
 func TestMaxScoreMatchesExhaustive(t *testing.T) {
+	checkCleared(t)
 	for seed := range uint64(6) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 99))
@@ -122,4 +123,17 @@ func TestMaxScoreMatchesExhaustive(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkCleared fails t when a pruned search leaves a partial sum in its
+// accumulator (onCleared), for the rest of the test.
+func checkCleared(t *testing.T) {
+	onCleared = func(acc []float32) {
+		for s, a := range acc {
+			if a != 0 {
+				t.Fatalf("a pruned search left slot %d's partial sum %v behind", s, a)
+			}
+		}
+	}
+	t.Cleanup(func() { onCleared = nil })
 }

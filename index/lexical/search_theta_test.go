@@ -17,6 +17,7 @@ import (
 // checks cannot silently go unused. Cutting a list by the bound of the
 // lists after it, or offering a seed's passage twice, makes it fail.
 func TestThetaCutMatchesExhaustive(t *testing.T) {
+	checkCleared(t)
 	cuts := 0
 	onCut = func() { cuts++ }
 	defer func() {

@@ -168,29 +168,3 @@ func blockFrom(p *postings, bi int) uint32 {
 	}
 	return p.blocks[bi-1].last + 1
 }
-
-// bestBlocks returns the seedBlocks blocks of c's list with the largest
-// bounds.
-func (sc *scratch) bestBlocks(bm bm25, c *cursor) []int {
-	var ub [seedBlocks]float64
-	top := sc.topBlocks[:0]
-	for bi := range c.p.blocks {
-		bl := &c.p.blocks[bi]
-		u := sc.sat.get(bm, bl.maxTF, bl.minLen)
-		j := len(top)
-		if j == seedBlocks {
-			if u <= ub[j-1] {
-				continue
-			}
-			j--
-		} else {
-			top = append(top, 0)
-		}
-		for ; j > 0 && ub[j-1] < u; j-- {
-			top[j], ub[j] = top[j-1], ub[j-1]
-		}
-		top[j], ub[j] = bi, u
-	}
-	sc.topBlocks = top
-	return top
-}
