@@ -64,12 +64,7 @@ func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
 	margin := 1 + float64(n+2)*0x1p-22
 	fwd := rescoreCost + packedCost*ix.livePost/max(ix.alive, 1)
 	sc.touched, sc.segEnd, sc.heap = sc.touched[:0], sc.segEnd[:0], sc.heap[:0]
-	defer func() {
-		sc.clearAcc()
-		if onCleared != nil {
-			onCleared(sc.acc)
-		}
-	}()
+	defer sc.clearAcc()
 	// After a failed check: the θ it found, and the bound at which it found
 	// too many candidates. The next check waits until it could succeed.
 	theta, crowded := 0.0, -1.0
@@ -108,7 +103,7 @@ func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
 }
 
 // onCleared, when set (tests), is given the accumulator as a pruned
-// search leaves it, which must be all zero: a partial sum left behind
+// search leaves it (clearAcc), which must be all zero: a partial sum left behind
 // would be added to by the next search.
 var onCleared func(acc []float32)
 
@@ -462,9 +457,12 @@ func pushBest(h []Result, r Result, k int) []Result {
 func (sc *scratch) clearAcc() {
 	if len(sc.touched) > len(sc.acc)/8 {
 		clear(sc.acc)
-		return
+	} else {
+		for _, s := range sc.touched {
+			sc.acc[s] = 0
+		}
 	}
-	for _, s := range sc.touched {
-		sc.acc[s] = 0
+	if onCleared != nil {
+		onCleared(sc.acc)
 	}
 }
