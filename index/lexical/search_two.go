@@ -107,7 +107,8 @@ func (ix *Index) twoPass(sc *scratch, bm bm25, a, b *cursor, fa, fb *flat, margi
 		if (ub+ubB)*margin < float64(sc.heap[0].Score) {
 			continue
 		}
-		low := floor(float64(sc.heap[0].Score), ubB, margin) // a passage below it cannot enter
+		theta := sc.heap[0].Score
+		low := floor(float64(theta), ubB, margin) // a passage below it cannot enter
 		for ; i < len(fa.slots) && fa.slots[i] <= last; i++ {
 			ca := float32(a.w * tab[fa.sat[i]&(satTFs*satLens-1)])
 			if ca < low {
@@ -116,7 +117,9 @@ func (ix *Index) twoPass(sc *scratch, bm bm25, a, b *cursor, fa, fb *flat, margi
 			s := fa.slots[i]
 			lookups++
 			sc.offerTwo(ix, s, ca, ix.lookup(sc, bm, b, fb, s, &pb), k)
-			low = floor(float64(sc.heap[0].Score), ubB, margin)
+			if th := sc.heap[0].Score; th != theta { // an offer raised the k-th score
+				theta, low = th, floor(float64(th), ubB, margin)
+			}
 		}
 	}
 	return true
@@ -148,6 +151,9 @@ func (ix *Index) lookup(sc *scratch, bm bm25, c *cursor, f *flat, s uint32, p *a
 	p.i = gallop(f.slots, p.i, s)
 	if p.i < len(f.slots) && f.slots[p.i] == s {
 		return float32(c.w * sc.sat.v[f.sat[p.i]&(satTFs*satLens-1)])
+	}
+	if len(f.xslots) == 0 {
+		return 0
 	}
 	p.x = gallop(f.xslots, p.x, s)
 	if p.x < len(f.xslots) && f.xslots[p.x] == s {
