@@ -50,10 +50,12 @@
 // the blocks whose bound is below the k-th score held; one of two lists by
 // a walk along the first list that looks the second term up, when the best
 // blocks' exact scores rule out the second list's own passages (the idea of
-// block-max scoring, Ding & Suel 2011). All of them return exactly the
-// passages and scores of exhaustive scoring (TestMaxScoreMatchesExhaustive,
-// TestOneListMatchesExhaustive, TestTwoListsMatchExhaustive compare them on
-// random corpora).
+// block-max scoring, Ding & Suel 2011); one of three to eight lists led by
+// a rare term likewise, when the first list's best blocks rule out every
+// passage without its term. All of them return exactly the passages and
+// scores of exhaustive scoring (TestMaxScoreMatchesExhaustive,
+// TestOneListMatchesExhaustive, TestTwoListsMatchExhaustive,
+// TestWalkMatchesExhaustive compare them on random corpora).
 //
 // # Memory
 //
@@ -180,7 +182,8 @@
 // (MaxScore pruning below k 50) with search_theta.go (its score threshold),
 // search_rescore.go (exact scores from packed terms) and search_final.go
 // (its end once every list is read), search_one.go and search_two.go
-// (queries of one and two lists), search_sat.go
+// (queries of one and two lists), search_walk.go (queries of three to
+// eight lists led by a rare term), search_sat.go
 // (saturation tables), search_bound.go (lists' score bounds, kept with
 // them), search_flat.go (flat copies of long lists),
 // search_tokens.go (SearchTokens).

@@ -89,6 +89,9 @@ func (ix *Index) rank(sc *scratch, bm bm25, k int, f Filter) []Result {
 	if k >= exhaustiveFrom {
 		return ix.exhaustive(sc, bm, k)
 	}
+	if res, ok := ix.walk(sc, bm, k); ok {
+		return res
+	}
 	return ix.pruned(sc, bm, k)
 }
 
@@ -111,13 +114,14 @@ var oneOff = false
 
 // scratch is per-search working memory, pooled.
 type scratch struct {
-	cursors []cursor
-	contrib []float32 // pruned: the rescored passage's contribution per cursor
-	heap    resultHeap
-	sat     *satTable  // the saturation table of this search's statistics
-	acc     []float32  // score (pruned: partial sum) per slot, zero between searches
-	touched []uint32   // slots scored
-	parts   []*scratch // one per slot range scored concurrently (exhaustive)
+	cursors   []cursor
+	walkFlats []*flat   // walk: the cursors' flat copies
+	contrib   []float32 // pruned: the rescored passage's contribution per cursor
+	heap      resultHeap
+	sat       *satTable  // the saturation table of this search's statistics
+	acc       []float32  // score (pruned: partial sum) per slot, zero between searches
+	touched   []uint32   // slots scored
+	parts     []*scratch // one per slot range scored concurrently (exhaustive)
 	// pruned:
 	best      []Result           // the best partial sums (ID: slot)
 	cand      []uint32           // slots that may reach the results

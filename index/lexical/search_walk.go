@@ -1,0 +1,191 @@
+package lexical
+
+// A query of three to eight lists whose first list (the largest bound)
+// outweighs the others is answered the way two answers two lists: once
+// the exact scores of the passages in the first list's best blocks put
+// the k-th score held above the other lists' bounds together, every
+// result holds the first list's term, so walk reads that list block by
+// block, skips a block whenever its bound plus the other lists' bounds
+// over its slots is below the k-th score held, and looks each passage it
+// does not skip up in the other lists' flat copies, list by list,
+// stopping once what it has plus what the rest can add over its slots
+// falls below that score. pruned would read the first list through into
+// partial sums, and the next ones until a stop.
+//
+// It is tried when the first list's bound is at least walkShare of the
+// others' together: below that, the seeds seldom rule those lists out
+// and cost more than they save. It gives way to pruned, as two does, when
+// the seeds do not rule them out, when a list holds postings added since
+// its flat copy, or when the first eighth of the first list projects
+// more lookups than twoLookups allows. Interleaved with pruned in one
+// process on the 1M real-text set (2,000 queries, each query's least CPU
+// of 5 rounds): p50 -7% to -8% over six runs, queries of three lists
+// median 436 -> 325 µs, four 330 -> 295, six 447 -> 363; sums of the
+// classes -1% to -7% (docs/benchmarks/anchors-1m.md#s29).
+//
+// Scores are summed in cursor order from float32 0 as exhaustive sums
+// them, ties go by id (offerOnce): results are exactly exhaustive's
+// (TestWalkMatchesExhaustive).
+
+// walkOff makes pruned answer every query of three or more lists (tests,
+// benchmarks).
+var walkOff = false
+
+// walkShare is the least share of the other lists' summed bounds the
+// first list's bound must reach for walk to be tried.
+const walkShare = 0.5
+
+// maxWalk is the most lists walk takes.
+const maxWalk = 8
+
+// onWalk, when set (tests), is called when walk answers a query.
+var onWalk func()
+
+// walk is pruned for a query of three to maxWalk lists, and false when it
+// gives way.
+func (ix *Index) walk(sc *scratch, bm bm25, k int) ([]Result, bool) {
+	n := len(sc.cursors)
+	if walkOff || n < 3 || n > maxWalk {
+		return nil, false
+	}
+	rest := 0.0 // the bounds of every list but the first
+	for j := 1; j < n; j++ {
+		rest += sc.cursors[j].ub
+	}
+	if sc.cursors[0].ub < walkShare*rest {
+		return nil, false
+	}
+	flats, total := sc.walkFlats[:0], 0
+	for i := range sc.cursors {
+		c := &sc.cursors[i]
+		f := ix.flat(c.p)
+		if f == nil || tailed(c.p, f) {
+			return nil, false
+		}
+		flats, total = append(flats, f), total+c.p.n
+	}
+	sc.walkFlats = flats
+	if total < twoFrom {
+		return nil, false
+	}
+	margin := 1 + float64(n+2)*0x1p-22
+	var pos [maxWalk]at
+	sc.heap = sc.heap[:0]
+	a, fa := &sc.cursors[0], flats[0]
+	for _, bi := range sc.bestBlocks(bm, a) { // seeds, scored exactly
+		clear(pos[:n])
+		for i, j := span(fa.slots, blockFrom(a.p, bi), a.p.blocks[bi].last+1); i < j; i++ {
+			sc.offerWalk(ix, fa.slots[i], ix.walkScore(sc, bm, fa.slots[i], pos[:n]), k)
+		}
+	}
+	if len(sc.heap) < k || rest*margin >= float64(sc.heap[0].Score) {
+		sc.heap = sc.heap[:0]
+		return nil, false // a passage without the first list's term may still enter
+	}
+	if !ix.walkPass(sc, bm, margin, k, total) {
+		sc.heap = sc.heap[:0]
+		return nil, false
+	}
+	if onWalk != nil {
+		onWalk()
+	}
+	clear(pos[:n])
+	for _, s := range fa.xslots { // the first list's postings beyond the table
+		sc.offerWalk(ix, s, ix.walkScore(sc, bm, s, pos[:n]), k)
+	}
+	return sc.heap.sorted(), true
+}
+
+// walkScore is slot s's exact score: the contributions of every list,
+// looked up from pos, added in cursor order as exhaustive adds them.
+func (ix *Index) walkScore(sc *scratch, bm bm25, s uint32, pos []at) float32 {
+	sum := float32(0)
+	for j := range sc.cursors {
+		sum += ix.lookup(sc, bm, &sc.cursors[j], sc.walkFlats[j], s, &pos[j])
+	}
+	return sum
+}
+
+// offerWalk offers sc.heap slot s at score, once, when it may enter.
+func (sc *scratch) offerWalk(ix *Index, s uint32, score float32, k int) {
+	if len(sc.heap) == k && score < sc.heap[0].Score || sc.allow != nil && !sc.allow(s) {
+		return
+	}
+	sc.offerOnce(Result{ID: ix.docs[s].id, Score: score}, k)
+}
+
+// walkPass offers sc.heap the passages of the first list's flat copy,
+// block by block, skipping the blocks and the postings whose bound with
+// the other lists' over their slots is below the k-th score held; false
+// when the first eighth projects more lookups than twoLookups allows.
+func (ix *Index) walkPass(sc *scratch, bm bm25, margin float64, k, total int) bool {
+	n, flats := len(sc.cursors), sc.walkFlats
+	a, fa, tab := &sc.cursors[0], flats[0], &sc.sat.v
+	var blk [maxWalk]int            // each other list's block at or after the slots
+	var bounds [maxWalk + 1]float64 // bounds[j]: the lists from j on over the block's slots
+	var pos [maxWalk]at
+	i, lookups, check := 0, 0, len(a.p.blocks)/8
+	for bi := range a.p.blocks {
+		if bi == check && lookups*8 > total/twoLookups {
+			return false // too many passages to look up: reading the lists costs less
+		}
+		lo, last := blockFrom(a.p, bi), a.p.blocks[bi].last
+		for j := n - 1; j >= 1; j-- {
+			bounds[j] = bounds[j+1] + sc.rangeBound(bm, &sc.cursors[j], &blk[j], lo, last)
+		}
+		ub := a.w * sc.sat.get(bm, a.p.blocks[bi].maxTF, a.p.blocks[bi].minLen)
+		i = gallop(fa.slots, i, lo)
+		theta := float64(sc.heap[0].Score)
+		if (ub+bounds[1])*margin < theta {
+			continue
+		}
+		low := floor(theta, bounds[1], margin) // a passage below it cannot enter
+		for ; i < len(fa.slots) && fa.slots[i] <= last; i++ {
+			ca := float32(0) + float32(a.w*tab[fa.sat[i]&(satTFs*satLens-1)])
+			if ca < low {
+				continue
+			}
+			s := fa.slots[i]
+			lookups++
+			if score, ok := ix.walkRest(sc, bm, s, ca, bounds[:n+1], pos[:n], margin, theta); ok {
+				sc.offerWalk(ix, s, score, k)
+				if th := float64(sc.heap[0].Score); th != theta { // an offer raised the k-th score
+					theta, low = th, floor(th, bounds[1], margin)
+				}
+			}
+		}
+	}
+	return true
+}
+
+// walkRest adds to ca, the first list's contribution to slot s, the other
+// lists' (looked up from pos), in cursor order; false as soon as what it
+// has plus their bounds over s's block (bounds) cannot reach theta.
+func (ix *Index) walkRest(sc *scratch, bm bm25, s uint32, ca float32, bounds []float64, pos []at, margin, theta float64) (float32, bool) {
+	score := ca
+	for j := 1; j < len(pos); j++ {
+		if (float64(score)+bounds[j])*margin < theta {
+			return 0, false // what is left cannot lift it to the results
+		}
+		score += ix.lookup(sc, bm, &sc.cursors[j], sc.walkFlats[j], s, &pos[j])
+	}
+	return score, true
+}
+
+// rangeBound is the largest bound of c's blocks that may hold a slot in
+// [lo, last], starting from block *b (moved to the first whose last slot
+// is at least lo).
+func (sc *scratch) rangeBound(bm bm25, c *cursor, b *int, lo, last uint32) float64 {
+	blocks := c.p.blocks
+	for *b < len(blocks) && blocks[*b].last < lo {
+		*b++
+	}
+	ub := 0.0
+	for x := *b; x < len(blocks); x++ {
+		ub = max(ub, c.w*sc.sat.get(bm, blocks[x].maxTF, blocks[x].minLen))
+		if blocks[x].last >= last {
+			break
+		}
+	}
+	return ub
+}
