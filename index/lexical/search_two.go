@@ -109,8 +109,10 @@ func (ix *Index) twoPass(sc *scratch, bm bm25, a, b *cursor, fa, fb *flat, margi
 		}
 		theta := sc.heap[0].Score
 		low := floor(float64(theta), ubB, margin) // a passage below it cannot enter
-		for ; i < len(fa.slots) && fa.slots[i] <= last; i++ {
-			ca := float32(a.w * tab[fa.sat[i]&(satTFs*satLens-1)])
+		// The block's postings end where its last slot's do: found once,
+		// the loop reads only their saturations until one may enter.
+		for sat := fa.sat[:gallop(fa.slots, i, last+1)]; i < len(sat); i++ {
+			ca := float32(a.w * tab[sat[i]&(satTFs*satLens-1)])
 			if ca < low {
 				continue
 			}

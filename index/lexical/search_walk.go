@@ -140,8 +140,9 @@ func (ix *Index) walkPass(sc *scratch, bm bm25, margin float64, k, total int) bo
 			continue
 		}
 		low := floor(theta, bounds[1], margin) // a passage below it cannot enter
-		for ; i < len(fa.slots) && fa.slots[i] <= last; i++ {
-			ca := float32(0) + float32(a.w*tab[fa.sat[i]&(satTFs*satLens-1)])
+		// The block's postings, read by their saturations (as twoPass).
+		for sat := fa.sat[:gallop(fa.slots, i, last+1)]; i < len(sat); i++ {
+			ca := float32(0) + float32(a.w*tab[sat[i]&(satTFs*satLens-1)])
 			if ca < low {
 				continue
 			}
