@@ -71,11 +71,12 @@ func (ix *Index) walk(sc *scratch, bm bm25, k int) ([]Result, bool) {
 	margin := 1 + float64(n+2)*0x1p-22
 	var pos [maxWalk]at
 	sc.heap = sc.heap[:0]
-	a, fa := &sc.cursors[0], flats[0]
+	a, fa, tab := &sc.cursors[0], flats[0], &sc.sat.v
 	for _, bi := range sc.bestBlocks(bm, a) { // seeds, scored exactly
 		clear(pos[:n])
 		for i, j := span(fa.slots, blockFrom(a.p, bi), a.p.blocks[bi].last+1); i < j; i++ {
-			sc.offerWalk(ix, fa.slots[i], ix.walkScore(sc, bm, fa.slots[i], pos[:n]), k)
+			ca := float32(0) + float32(a.w*tab[fa.sat[i]&(satTFs*satLens-1)])
+			sc.offerWalk(ix, fa.slots[i], ix.walkScore(sc, bm, fa.slots[i], pos[:n], 1, ca), k)
 		}
 	}
 	if len(sc.heap) < k || rest*margin >= float64(sc.heap[0].Score) {
@@ -91,16 +92,16 @@ func (ix *Index) walk(sc *scratch, bm bm25, k int) ([]Result, bool) {
 	}
 	clear(pos[:n])
 	for _, s := range fa.xslots { // the first list's postings beyond the table
-		sc.offerWalk(ix, s, ix.walkScore(sc, bm, s, pos[:n]), k)
+		sc.offerWalk(ix, s, ix.walkScore(sc, bm, s, pos[:n], 0, 0), k)
 	}
 	return sc.heap.sorted(), true
 }
 
-// walkScore is slot s's exact score: the contributions of every list,
-// looked up from pos, added in cursor order as exhaustive adds them.
-func (ix *Index) walkScore(sc *scratch, bm bm25, s uint32, pos []at) float32 {
-	sum := float32(0)
-	for j := range sc.cursors {
+// walkScore is slot s's exact score: sum, the contributions of the
+// lists before from, plus those of the others, looked up from pos, added
+// in cursor order as exhaustive adds them.
+func (ix *Index) walkScore(sc *scratch, bm bm25, s uint32, pos []at, from int, sum float32) float32 {
+	for j := from; j < len(sc.cursors); j++ {
 		sum += ix.lookup(sc, bm, &sc.cursors[j], sc.walkFlats[j], s, &pos[j])
 	}
 	return sum
