@@ -25,41 +25,9 @@ func TestTwoListsMatchExhaustive(t *testing.T) {
 	searches := 0
 	for seed := range uint64(8) {
 		rng := rand.New(rand.NewPCG(seed, 282))
-		ix := New(Config{K1: 0.8 + 2*rng.Float64(), B: 0.3 + 0.7*rng.Float64()})
 		words := []string{"wa", "wb", "wc", "wd"}
 		share := []int{2, 3, 5, 12} // one passage in share[i] holds words[i]
-		text := func() string {
-			var ws []string
-			for range 1 + rng.IntN(50) {
-				ws = append(ws, fmt.Sprintf("f%d", rng.IntN(400)))
-			}
-			for i, w := range words {
-				if rng.IntN(share[i]) == 0 {
-					n := 1 + rng.IntN(2)
-					if rng.IntN(25) == 0 {
-						n += rng.IntN(satTFs + 6)
-					}
-					ws = append(ws, strings.Repeat(w+" ", n))
-				}
-			}
-			if rng.IntN(40) == 0 { // longer than the table's lengths
-				ws = append(ws, strings.Repeat("pad ", satLens+rng.IntN(100)))
-			}
-			return strings.Join(ws, " ")
-		}
-		n := 3000 + rng.IntN(3000)
-		addRepeating(ix, rng, n, text)
-		if seed%3 == 1 {
-			for range n / 20 {
-				ix.Delete(uint64(rng.IntN(n)))
-			}
-		}
-		allow := &idFilter{set: map[uint64]bool{}}
-		for i := range n + n/10 {
-			if rng.IntN(4) != 0 {
-				allow.set[uint64(i)] = true
-			}
-		}
+		ix, text, n, allow := wordCorpus(rng, words, share, seed%3 == 1)
 		check := func(stage string) {
 			for qi := range 16 {
 				q := words[rng.IntN(len(words))] + " " + words[rng.IntN(len(words))]
@@ -68,17 +36,9 @@ func TestTwoListsMatchExhaustive(t *testing.T) {
 				}
 				k := []int{1, 5, 10, 12, 30, 60}[rng.IntN(6)]
 				twoLookups = []int{8, 1, 1 << 30}[qi%3]
-				want := ix.searchExhaustive(q, k)
-				got := ix.Search(q, k)
-				twoOff = true
-				general := ix.Search(q, k)
-				wantF := ix.SearchIn(q, k, allow)
-				twoOff = false
-				gotF := ix.SearchIn(q, k, allow)
 				searches++
-				if fmt.Sprint(got) != fmt.Sprint(want) || fmt.Sprint(general) != fmt.Sprint(want) || fmt.Sprint(gotF) != fmt.Sprint(wantF) {
-					t.Fatalf("seed %d %s %q k %d (lookups 1/%d):\n got       %v\n general   %v\n reference %v\n filtered  %v\n general   %v",
-						seed, stage, q, k, twoLookups, got, general, want, gotF, wantF)
+				if d := differsFromReference(ix, q, k, allow, &twoOff); d != "" {
+					t.Fatalf("seed %d %s %q k %d (lookups 1/%d):%s", seed, stage, q, k, twoLookups, d)
 				}
 			}
 		}
@@ -92,4 +52,66 @@ func TestTwoListsMatchExhaustive(t *testing.T) {
 		t.Fatalf("two answered %d of %d searches: both ways must be tested", answered, searches*2)
 	}
 	t.Logf("two answered %d of %d searches", answered, searches*2)
+}
+
+// wordCorpus is the random corpus of the walks' tests: 3,000-6,000
+// passages of filler words, each holding words[i] in one of share[i]
+// (once or twice, now and then beyond the saturation table's tfs), now
+// and then longer than the table's lengths, a tenth repeating an earlier
+// text (equal scores); a twentieth deleted when deleting. It returns the
+// index, the text maker (for passages added later), the number of
+// passages and a filter allowing about three in four of the ids.
+func wordCorpus(rng *rand.Rand, words []string, share []int, deleting bool) (*Index, func() string, int, *idFilter) {
+	ix := New(Config{K1: 0.8 + 2*rng.Float64(), B: 0.3 + 0.7*rng.Float64()})
+	text := func() string {
+		var ws []string
+		for range 1 + rng.IntN(50) {
+			ws = append(ws, fmt.Sprintf("f%d", rng.IntN(400)))
+		}
+		for i, w := range words {
+			if rng.IntN(share[i]) == 0 {
+				n := 1 + rng.IntN(2)
+				if rng.IntN(25) == 0 {
+					n += rng.IntN(satTFs + 6)
+				}
+				ws = append(ws, strings.Repeat(w+" ", n))
+			}
+		}
+		if rng.IntN(40) == 0 { // longer than the table's lengths
+			ws = append(ws, strings.Repeat("pad ", satLens+rng.IntN(100)))
+		}
+		return strings.Join(ws, " ")
+	}
+	n := 3000 + rng.IntN(3000)
+	addRepeating(ix, rng, n, text)
+	if deleting {
+		for range n / 20 {
+			ix.Delete(uint64(rng.IntN(n)))
+		}
+	}
+	allow := &idFilter{set: map[uint64]bool{}}
+	for i := range n + n/10 {
+		if rng.IntN(4) != 0 {
+			allow.set[uint64(i)] = true
+		}
+	}
+	return ix, text, n, allow
+}
+
+// differsFromReference searches query at k four ways, the strategy under
+// test on and off (*off), with and without allow, and describes how the
+// results differ from the reference scorer's (and the filtered ones
+// between the two ways), "" when they are identical.
+func differsFromReference(ix *Index, query string, k int, allow *idFilter, off *bool) string {
+	want := ix.searchExhaustive(query, k)
+	got := ix.Search(query, k)
+	*off = true
+	general := ix.Search(query, k)
+	wantF := ix.SearchIn(query, k, allow)
+	*off = false
+	gotF := ix.SearchIn(query, k, allow)
+	if fmt.Sprint(got) != fmt.Sprint(want) || fmt.Sprint(general) != fmt.Sprint(want) || fmt.Sprint(gotF) != fmt.Sprint(wantF) {
+		return fmt.Sprintf("\n got       %v\n general   %v\n reference %v\n filtered  %v\n general   %v", got, general, want, gotF, wantF)
+	}
+	return ""
 }

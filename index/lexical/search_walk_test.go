@@ -1,7 +1,6 @@
 package lexical
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -28,39 +27,7 @@ func TestWalkMatchesExhaustive(t *testing.T) {
 	share := []int{2, 3, 4, 5, 8, 12, 20, 40, 90} // one passage in share[i] holds words[i]
 	for seed := range uint64(16) {
 		rng := rand.New(rand.NewPCG(seed, 291))
-		ix := New(Config{K1: 0.8 + 2*rng.Float64(), B: 0.3 + 0.7*rng.Float64()})
-		text := func() string {
-			var ws []string
-			for range 1 + rng.IntN(50) {
-				ws = append(ws, fmt.Sprintf("f%d", rng.IntN(400)))
-			}
-			for i, w := range words {
-				if rng.IntN(share[i]) == 0 {
-					n := 1 + rng.IntN(2)
-					if rng.IntN(25) == 0 {
-						n += rng.IntN(satTFs + 6)
-					}
-					ws = append(ws, strings.Repeat(w+" ", n))
-				}
-			}
-			if rng.IntN(40) == 0 { // longer than the table's lengths
-				ws = append(ws, strings.Repeat("pad ", satLens+rng.IntN(100)))
-			}
-			return strings.Join(ws, " ")
-		}
-		n := 3000 + rng.IntN(3000)
-		addRepeating(ix, rng, n, text)
-		if seed%3 == 1 {
-			for range n / 20 {
-				ix.Delete(uint64(rng.IntN(n)))
-			}
-		}
-		allow := &idFilter{set: map[uint64]bool{}}
-		for i := range n + n/10 {
-			if rng.IntN(4) != 0 {
-				allow.set[uint64(i)] = true
-			}
-		}
+		ix, text, n, allow := wordCorpus(rng, words, share, seed%3 == 1)
 		check := func(stage string) {
 			for qi := range 24 {
 				var q []string
@@ -79,17 +46,9 @@ func TestWalkMatchesExhaustive(t *testing.T) {
 				query := strings.Join(q, " ")
 				k := []int{1, 5, 10, 12, 30}[rng.IntN(5)]
 				twoLookups = []int{8, 1, 1 << 30}[qi%3]
-				want := ix.searchExhaustive(query, k)
-				got := ix.Search(query, k)
-				walkOff = true
-				general := ix.Search(query, k)
-				wantF := ix.SearchIn(query, k, allow)
-				walkOff = false
-				gotF := ix.SearchIn(query, k, allow)
 				searches++
-				if fmt.Sprint(got) != fmt.Sprint(want) || fmt.Sprint(general) != fmt.Sprint(want) || fmt.Sprint(gotF) != fmt.Sprint(wantF) {
-					t.Fatalf("seed %d %s %q k %d (lookups 1/%d):\n got       %v\n general   %v\n reference %v\n filtered  %v\n general   %v",
-						seed, stage, query, k, twoLookups, got, general, want, gotF, wantF)
+				if d := differsFromReference(ix, query, k, allow, &walkOff); d != "" {
+					t.Fatalf("seed %d %s %q k %d (lookups 1/%d):%s", seed, stage, query, k, twoLookups, d)
 				}
 			}
 		}
