@@ -20,8 +20,8 @@ import (
 func TestWalkMatchesExhaustive(t *testing.T) {
 	answered := 0
 	onWalk = func() { answered++ }
-	defer func() { onWalk, flatFrom, twoFrom, twoLookups = nil, 1024, 1<<15, 8 }()
-	flatFrom, twoFrom = 1, 0
+	defer func() { onWalk, flatFrom, walkFrom, twoLookups = nil, 1024, 1<<17, 8 }()
+	flatFrom, walkFrom = 1, 0
 	searches := 0
 	words := []string{"wa", "wb", "wc", "wd", "we", "wf", "wg", "wh", "wi"}
 	share := []int{2, 3, 4, 5, 8, 12, 20, 40, 90} // one passage in share[i] holds words[i]
