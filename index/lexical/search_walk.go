@@ -57,26 +57,23 @@ func (ix *Index) walk(sc *scratch, bm bm25, k int) ([]Result, bool) {
 	if walkOff || n < 3 || n > maxWalk {
 		return nil, false
 	}
-	rest := 0.0 // the bounds of every list but the first
+	rest, total := 0.0, sc.cursors[0].p.n // the bounds of every list but the first; all postings
 	for j := 1; j < n; j++ {
-		rest += sc.cursors[j].ub
+		rest, total = rest+sc.cursors[j].ub, total+sc.cursors[j].p.n
 	}
-	if sc.cursors[0].ub < walkShare*rest {
+	if sc.cursors[0].ub < walkShare*rest || total < walkFrom {
 		return nil, false
 	}
-	flats, total := sc.walkFlats[:0], 0
+	flats := sc.walkFlats[:0]
 	for i := range sc.cursors {
 		c := &sc.cursors[i]
 		f := ix.flat(c.p)
 		if f == nil || tailed(c.p, f) {
 			return nil, false
 		}
-		flats, total = append(flats, f), total+c.p.n
+		flats = append(flats, f)
 	}
 	sc.walkFlats = flats
-	if total < walkFrom {
-		return nil, false
-	}
 	margin := 1 + float64(n+2)*0x1p-22
 	var pos [maxWalk]at
 	sc.heap = sc.heap[:0]
