@@ -16,7 +16,7 @@ package lexical
 func (sc *scratch) final(ix *Index, k int, margin float64) []Result {
 	acc := sc.acc
 	sc.heap = sc.heap[:0]
-	zero := len(sc.touched) <= len(acc)/8
+	zero := !sc.clearsWhole()
 	sc.segBounds(margin)
 	start := 0
 	for j, end := range sc.segEnd {

@@ -37,7 +37,7 @@ func (ix *Index) one(sc *scratch, bm bm25, k int) []Result {
 		// The postings the flat copy keeps apart (a tf or a length beyond
 		// the table): few, and often the highest scores.
 		for i, s := range f.xslots {
-			sc.offerSlot(ix, s, float32(c.w*bm.sat(f.xtf[i], ix.lens[s])), k)
+			sc.offerSlot(ix, s, float32(c.w*bm.sat(f.xtf[i], ix.lens[s])), k, false)
 		}
 		sc.read += len(f.xslots)
 	}
@@ -90,7 +90,7 @@ func (ix *Index) scoreBlock(sc *scratch, bm bm25, c *cursor, f *flat, bi, fi, k 
 			if len(sc.heap) == k && score < sc.heap[0].Score {
 				continue
 			}
-			sc.offerSlot(ix, f.slots[i], score, k)
+			sc.offerSlot(ix, f.slots[i], score, k, false)
 		}
 		sc.read += i - fi
 		fi = i
@@ -105,23 +105,28 @@ func (ix *Index) scoreBlock(sc *scratch, bm bm25, c *cursor, f *flat, bi, fi, k 
 		if s < decodeFrom || ix.lens[s] == deadLen {
 			continue
 		}
-		sc.offerSlot(ix, s, float32(c.w*sc.sat.get(bm, tfs[j], ix.lens[s])), k)
+		sc.offerSlot(ix, s, float32(c.w*sc.sat.get(bm, tfs[j], ix.lens[s])), k, false)
 	}
 	sc.read += n
 	return fi
 }
 
 // offerSlot offers sc.heap slot s at score when it may enter the k best
-// and the search's filter allows it.
-func (sc *scratch) offerSlot(ix *Index, s uint32, score float32, k int) {
+// and the search's filter allows it; once when the heap may hold it
+// already (two's and walk's seeds are met again on their walk).
+func (sc *scratch) offerSlot(ix *Index, s uint32, score float32, k int, once bool) {
 	if len(sc.heap) == k && score < sc.heap[0].Score || sc.allow != nil && !sc.allow(s) {
 		return
 	}
-	sc.offer(Result{ID: ix.docs[s].id, Score: score}, k)
+	if r := (Result{ID: ix.docs[s].id, Score: score}); once {
+		sc.offerOnce(r, k)
+	} else {
+		sc.offer(r, k)
+	}
 }
 
 // bestBlocks returns the seedBlocks blocks of c's list with the largest
-// bounds, the largest first: the seeds of one and two.
+// bounds, the largest first: the seeds of one, two and walk.
 func (sc *scratch) bestBlocks(bm bm25, c *cursor) []int {
 	var ub [seedBlocks]float64
 	top := sc.topBlocks[:0]

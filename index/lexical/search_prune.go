@@ -102,6 +102,10 @@ func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
 	return sc.heap.sorted() // not reached: the last list returns through final
 }
 
+// clearsWhole reports whether clearAcc clears the whole accumulator (the
+// touched slots are many) rather than slot by slot.
+func (sc *scratch) clearsWhole() bool { return len(sc.touched) > len(sc.acc)/8 }
+
 // onCleared, when set (tests), is given the accumulator as a pruned
 // search leaves it (clearAcc), which must be all zero: a partial sum left behind
 // would be added to by the next search.
@@ -455,7 +459,7 @@ func pushBest(h []Result, r Result, k int) []Result {
 // cheaper than a store per slot scattered over it (1M passages: 1.2 ms a
 // search went to these stores).
 func (sc *scratch) clearAcc() {
-	if len(sc.touched) > len(sc.acc)/8 {
+	if sc.clearsWhole() {
 		clear(sc.acc)
 	} else {
 		for _, s := range sc.touched {

@@ -132,10 +132,7 @@ func (ix *Index) twoPass(sc *scratch, bm bm25, a, b *cursor, fa, fb *flat, margi
 func (sc *scratch) offerTwo(ix *Index, s uint32, ca, cb float32, k int) {
 	score := float32(0) + ca
 	score += cb
-	if len(sc.heap) == k && score < sc.heap[0].Score || sc.allow != nil && !sc.allow(s) {
-		return
-	}
-	sc.offerOnce(Result{ID: ix.docs[s].id, Score: score}, k)
+	sc.offerSlot(ix, s, score, k, true)
 }
 
 // at is where a walk of ascending slots has got to in a flat copy: the

@@ -82,7 +82,7 @@ func (ix *Index) walk(sc *scratch, bm bm25, k int) ([]Result, bool) {
 		clear(pos[:n])
 		for i, j := span(fa.slots, blockFrom(a.p, bi), a.p.blocks[bi].last+1); i < j; i++ {
 			ca := float32(0) + float32(a.w*tab[fa.sat[i]&(satTFs*satLens-1)])
-			sc.offerWalk(ix, fa.slots[i], ix.walkScore(sc, bm, fa.slots[i], pos[:n], 1, ca), k)
+			sc.offerSlot(ix, fa.slots[i], ix.walkScore(sc, bm, fa.slots[i], pos[:n], 1, ca), k, true)
 		}
 	}
 	if len(sc.heap) < k || rest*margin >= float64(sc.heap[0].Score) {
@@ -98,7 +98,7 @@ func (ix *Index) walk(sc *scratch, bm bm25, k int) ([]Result, bool) {
 	}
 	clear(pos[:n])
 	for _, s := range fa.xslots { // the first list's postings beyond the table
-		sc.offerWalk(ix, s, ix.walkScore(sc, bm, s, pos[:n], 0, 0), k)
+		sc.offerSlot(ix, s, ix.walkScore(sc, bm, s, pos[:n], 0, 0), k, true)
 	}
 	return sc.heap.sorted(), true
 }
@@ -111,14 +111,6 @@ func (ix *Index) walkScore(sc *scratch, bm bm25, s uint32, pos []at, from int, s
 		sum += ix.lookup(sc, bm, &sc.cursors[j], sc.walkFlats[j], s, &pos[j])
 	}
 	return sum
-}
-
-// offerWalk offers sc.heap slot s at score, once, when it may enter.
-func (sc *scratch) offerWalk(ix *Index, s uint32, score float32, k int) {
-	if len(sc.heap) == k && score < sc.heap[0].Score || sc.allow != nil && !sc.allow(s) {
-		return
-	}
-	sc.offerOnce(Result{ID: ix.docs[s].id, Score: score}, k)
 }
 
 // walkPass offers sc.heap the passages of the first list's flat copy,
@@ -156,7 +148,7 @@ func (ix *Index) walkPass(sc *scratch, bm bm25, margin float64, k, total int) bo
 			s := fa.slots[i]
 			lookups++
 			if score, ok := ix.walkRest(sc, bm, s, ca, bounds[:n+1], pos[:n], margin, theta); ok {
-				sc.offerWalk(ix, s, score, k)
+				sc.offerSlot(ix, s, score, k, true)
 				if th := float64(sc.heap[0].Score); th != theta { // an offer raised the k-th score
 					theta, low = th, floor(th, bounds[1], margin)
 				}
