@@ -138,9 +138,12 @@ type scratch struct {
 	restPost  []int              // restPost[j]: postings of cursors[j:]
 	blockUB   []float64          // one: each block's bound, -1 once scored
 	topBlocks []int              // one, two: a list's blocks with the largest bounds
+	blockRest []float64          // walk: per block of the first list, its bounds (walkBounds)
 	// allow, when not nil, tells the slots a filtered search may return
 	// (SearchFiltered); the others never enter heap, best or cand.
 	allow func(s uint32) bool
+	// two, walk: the copies of lists too short to keep one (flatFor)
+	shortFlats [maxWalk]flat
 	// What the search read (onSearch): postings of the lists scored, and
 	// passages rescored.
 	read, rescored int

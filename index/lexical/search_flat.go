@@ -73,8 +73,20 @@ func made(f *flat) *flat {
 
 // flatten lays out p's live postings as a flat.
 func (ix *Index) flatten(p *postings) *flat {
-	slots, sat := make([]uint32, p.n), make([]uint16, p.n)
-	f, n := &flat{}, 0
+	f := &flat{}
+	ix.flatInto(p, f)
+	if len(f.slots) < cap(f.slots)*3/4 { // deleted passages or many others: give the room back
+		f.slots, f.sat = slices.Clone(f.slots), slices.Clone(f.sat)
+	}
+	return f
+}
+
+// flatInto lays out p's live postings in f, reusing the room of f's
+// slices.
+func (ix *Index) flatInto(p *postings, f *flat) {
+	slots, sat := slices.Grow(f.slots[:0], p.n)[:p.n], slices.Grow(f.sat[:0], p.n)[:p.n]
+	xslots, xtf := f.xslots[:0], f.xtf[:0]
+	n := 0
 	var docs, tfs [blockSize]uint32
 	for bi := range p.blocks {
 		for j := range p.decode(bi, &docs, &tfs) {
@@ -85,16 +97,26 @@ func (ix *Index) flatten(p *postings) *flat {
 				slots[n], sat[n] = s, uint16((tf-1)*satLens+length)
 				n++
 			default:
-				f.xslots, f.xtf = append(f.xslots, s), append(f.xtf, tf)
+				xslots, xtf = append(xslots, s), append(xtf, tf)
 			}
 		}
 	}
-	f.slots, f.sat = slots[:n], sat[:n]
-	f.end, f.n = p.blocks[len(p.blocks)-1].last+1, p.n
-	if n < len(slots)*3/4 { // deleted passages or many others: give the room back
-		f.slots, f.sat = slices.Clone(f.slots), slices.Clone(f.sat)
+	*f = flat{slots: slots[:n], sat: sat[:n], xslots: xslots, xtf: xtf, n: p.n}
+	if len(p.blocks) > 0 {
+		f.end = p.blocks[len(p.blocks)-1].last + 1
 	}
-	return f
+}
+
+// flatFor is p's flat copy for one search: its kept copy, or for a list
+// too short to keep one (below flatFrom) a copy made into room (which
+// the search owns until it ends); nil while another search makes p's
+// kept copy.
+func (ix *Index) flatFor(p *postings, room *flat) *flat {
+	if p.n < flatFrom {
+		ix.flatInto(p, room)
+		return room
+	}
+	return ix.flat(p)
 }
 
 // span is the range of slots, ascending, that lie in [lo, hi). A whole

@@ -132,21 +132,28 @@ func (sc *scratch) bestBlocks(bm bm25, c *cursor) []int {
 	top := sc.topBlocks[:0]
 	for bi := range c.p.blocks {
 		bl := &c.p.blocks[bi]
-		u := sc.sat.get(bm, bl.maxTF, bl.minLen)
-		j := len(top)
-		if j == seedBlocks {
-			if u <= ub[j-1] {
-				continue
-			}
-			j--
-		} else {
-			top = append(top, 0)
-		}
-		for ; j > 0 && ub[j-1] < u; j-- {
-			top[j], ub[j] = top[j-1], ub[j-1]
-		}
-		top[j], ub[j] = bi, u
+		top = pushTop(top, &ub, bi, sc.sat.get(bm, bl.maxTF, bl.minLen))
 	}
 	sc.topBlocks = top
+	return top
+}
+
+// pushTop keeps in top the seedBlocks blocks with the largest bounds
+// (ub, alongside), the largest first: it places block bi, of bound u,
+// among them when it is larger than the last, and returns top.
+func pushTop(top []int, ub *[seedBlocks]float64, bi int, u float64) []int {
+	j := len(top)
+	if j == seedBlocks {
+		if u <= ub[j-1] {
+			return top
+		}
+		j--
+	} else {
+		top = append(top, 0)
+	}
+	for ; j > 0 && ub[j-1] < u; j-- {
+		top[j], ub[j] = top[j-1], ub[j-1]
+	}
+	top[j], ub[j] = bi, u
 	return top
 }

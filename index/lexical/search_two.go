@@ -39,8 +39,11 @@ var onTwo func()
 // two is pruned for a query of two lists, and false when it gives way.
 func (ix *Index) two(sc *scratch, bm bm25, k int) ([]Result, bool) {
 	a, b := &sc.cursors[0], &sc.cursors[1]
-	fa, fb := ix.flat(a.p), ix.flat(b.p)
-	if twoOff || fa == nil || fb == nil || a.p.n+b.p.n < twoFrom || tailed(a.p, fa) || tailed(b.p, fb) {
+	if twoOff || a.p.n+b.p.n < twoFrom {
+		return nil, false
+	}
+	fa, fb := ix.flatFor(a.p, &sc.shortFlats[0]), ix.flatFor(b.p, &sc.shortFlats[1])
+	if fa == nil || fb == nil || tailed(a.p, fa) || tailed(b.p, fb) {
 		return nil, false
 	}
 	margin := 1 + 4*0x1p-22

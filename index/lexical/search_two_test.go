@@ -13,7 +13,9 @@ import (
 // times, a passage of 1,024+ tokens), repeated texts (equal scores),
 // deletions and filters; and when two gives way (a second list that may
 // still bring passages of its own, postings added after the flat copies,
-// too many passages to look up) the general path answers the same. The
+// too many passages to look up) the general path answers the same,
+// whether the lists' flat copies are kept or, for short lists, made for
+// the search. The
 // test fails if two never answered or never gave way. Leaving out the
 // second list's bound in the postings' test (a block's alone) makes it
 // fail.
@@ -36,6 +38,7 @@ func TestTwoListsMatchExhaustive(t *testing.T) {
 				}
 				k := []int{1, 5, 10, 12, 30, 60}[rng.IntN(6)]
 				twoLookups = []int{8, 1, 1 << 30}[qi%3]
+				flatFrom = []int{1, 200, 1 << 30}[qi/3%3] // kept copies, the rare lists' copied per search, all copied per search
 				searches++
 				if d := differsFromReference(ix, q, k, allow, &twoOff); d != "" {
 					t.Fatalf("seed %d %s %q k %d (lookups 1/%d):%s", seed, stage, q, k, twoLookups, d)

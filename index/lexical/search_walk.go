@@ -1,5 +1,7 @@
 package lexical
 
+import "slices"
+
 // A query of three to eight lists whose first list (the largest bound)
 // outweighs the others is answered the way two answers two lists: once
 // the exact scores of the passages in the first list's best blocks put
@@ -67,7 +69,7 @@ func (ix *Index) walk(sc *scratch, bm bm25, k int) ([]Result, bool) {
 	flats := sc.walkFlats[:0]
 	for i := range sc.cursors {
 		c := &sc.cursors[i]
-		f := ix.flat(c.p)
+		f := ix.flatFor(c.p, &sc.shortFlats[i])
 		if f == nil || tailed(c.p, f) {
 			return nil, false
 		}
@@ -78,7 +80,7 @@ func (ix *Index) walk(sc *scratch, bm bm25, k int) ([]Result, bool) {
 	var pos [maxWalk]at
 	sc.heap = sc.heap[:0]
 	a, fa, tab := &sc.cursors[0], flats[0], &sc.sat.v
-	for _, bi := range sc.bestBlocks(bm, a) { // seeds, scored exactly
+	for _, bi := range sc.walkBounds(bm) { // seeds, scored exactly
 		clear(pos[:n])
 		for i, j := span(fa.slots, blockFrom(a.p, bi), a.p.blocks[bi].last+1); i < j; i++ {
 			ca := float32(0) + float32(a.w*tab[fa.sat[i]&(satTFs*satLens-1)])
@@ -120,22 +122,17 @@ func (ix *Index) walkScore(sc *scratch, bm bm25, s uint32, pos []at, from int, s
 func (ix *Index) walkPass(sc *scratch, bm bm25, margin float64, k, total int) bool {
 	n, flats := len(sc.cursors), sc.walkFlats
 	a, fa, tab := &sc.cursors[0], flats[0], &sc.sat.v
-	var blk [maxWalk]int            // each other list's block at or after the slots
-	var bounds [maxWalk + 1]float64 // bounds[j]: the lists from j on over the block's slots
 	var pos [maxWalk]at
 	i, lookups, check := 0, 0, len(a.p.blocks)/8
 	for bi := range a.p.blocks {
 		if bi == check && lookups*8 > total/twoLookups {
 			return false // too many passages to look up: reading the lists costs less
 		}
+		bounds := sc.blockRest[bi*(n+1) : (bi+1)*(n+1)] // bounds[0]: the block's own
 		lo, last := blockFrom(a.p, bi), a.p.blocks[bi].last
-		for j := n - 1; j >= 1; j-- {
-			bounds[j] = bounds[j+1] + sc.rangeBound(bm, &sc.cursors[j], &blk[j], lo, last)
-		}
-		ub := a.w * sc.sat.get(bm, a.p.blocks[bi].maxTF, a.p.blocks[bi].minLen)
 		i = gallop(fa.slots, i, lo)
 		theta := float64(sc.heap[0].Score)
-		if (ub+bounds[1])*margin < theta {
+		if (bounds[0]+bounds[1])*margin < theta {
 			continue
 		}
 		low := floor(theta, bounds[1], margin) // a passage below it cannot enter
@@ -156,6 +153,32 @@ func (ix *Index) walkPass(sc *scratch, bm bm25, margin float64, k, total int) bo
 		}
 	}
 	return true
+}
+
+// walkBounds fills sc.blockRest, n+1 bounds per block of the first list
+// (n lists): the block's own, then for j from 1 the bound of the lists
+// from j on over the block's slots (the last 0), and returns the
+// seedBlocks blocks whose bounds with the others' are the largest, the
+// largest first: where the query's terms meet.
+func (sc *scratch) walkBounds(bm bm25) []int {
+	n, a := len(sc.cursors), &sc.cursors[0]
+	rest := slices.Grow(sc.blockRest[:0], len(a.p.blocks)*(n+1))[:len(a.p.blocks)*(n+1)]
+	sc.blockRest = rest
+	var blk [maxWalk]int // each other list's block at or after the slots
+	var ub [seedBlocks]float64
+	top := sc.topBlocks[:0]
+	for bi := range a.p.blocks {
+		b := rest[bi*(n+1) : (bi+1)*(n+1)]
+		lo, last := blockFrom(a.p, bi), a.p.blocks[bi].last
+		b[n] = 0
+		for j := n - 1; j >= 1; j-- {
+			b[j] = b[j+1] + sc.rangeBound(bm, &sc.cursors[j], &blk[j], lo, last)
+		}
+		b[0] = a.w * sc.sat.get(bm, a.p.blocks[bi].maxTF, a.p.blocks[bi].minLen)
+		top = pushTop(top, &ub, bi, b[0]+b[1])
+	}
+	sc.topBlocks = top
+	return top
 }
 
 // walkRest adds to ca, the first list's contribution to slot s, the other

@@ -12,7 +12,8 @@ import (
 // repeated texts (equal scores), deletions and filters; and when walk
 // gives way (the seeds do not rule the other lists out, postings added
 // after the flat copies, too many passages to look up) the general path
-// answers the same. The test fails if walk never answered or never gave
+// answers the same, whether the lists' flat copies are kept or, for short
+// lists, made for the search. The test fails if walk never answered or never gave
 // way. Leaving out the other lists' bound in the block test or in the
 // postings' test, bounding a passage's remaining lookups without the next
 // list's bound, or walking when the seeds do not rule the other lists out
@@ -46,6 +47,7 @@ func TestWalkMatchesExhaustive(t *testing.T) {
 				query := strings.Join(q, " ")
 				k := []int{1, 5, 10, 12, 30}[rng.IntN(5)]
 				twoLookups = []int{8, 1, 1 << 30}[qi%3]
+				flatFrom = []int{1, 200, 1 << 30}[qi/3%3] // kept copies, the rare lists' copied per search, all copied per search
 				searches++
 				if d := differsFromReference(ix, query, k, allow, &walkOff); d != "" {
 					t.Fatalf("seed %d %s %q k %d (lookups 1/%d):%s", seed, stage, query, k, twoLookups, d)
