@@ -9,24 +9,26 @@ import (
 
 // TestFewTouchedMatchesExhaustive: lists cut after the rare words are
 // read add to the few touched slots by looking each up in the flat copy
-// (addTableFew), after the slots that cannot reach the results are dropped
+// (addTableFew, or its rank: addTableRanked), after the slots that cannot reach the results are dropped
 // (dropDead). Touched slots are ascending only in runs: a list's flat
 // slots, then its postings beyond the saturation table (a word said 17+
 // times) and those added after its copy was made. Search must still return
 // exactly the reference scorer's ids and scores, ties included; the test
 // fails if no lookup started over, so the runs cannot silently go
 // untested. Looking up from where the last slot was found, without
-// starting over at a slot below it, makes it fail.
+// starting over at a slot below it, makes it fail, and so does a ranked
+// lookup that reads the next posting's saturation.
 func TestFewTouchedMatchesExhaustive(t *testing.T) {
 	checkCleared(t)
 	fews, restarts, cuts := 0, 0, 0
 	onFew = func(r int) { fews, restarts = fews+1, restarts+r }
 	onCut = func() { cuts++ }
 	defer func() {
-		onFew, onCut, pruneEager, finishEager, flatFrom, fewTouched = nil, nil, false, false, 1024, 8
+		onFew, onCut, pruneEager, finishEager, flatFrom, fewTouched, rankDensity = nil, nil, false, false, 1024, 8, 32
 	}()
 	for seed := range uint64(4) {
 		rng := rand.New(rand.NewPCG(seed, 27))
+		rankDensity = []int{1, 1 << 30}[seed%2] // copies without ranks (galloped), with (looked up)
 		ix := New(Config{K1: 0.8 + 2*rng.Float64(), B: 0.3 + 0.7*rng.Float64()})
 		common := []string{"ca", "cb", "cc"}
 		rare := func() string { return fmt.Sprintf("r%d", rng.IntN(200)) }

@@ -26,6 +26,9 @@ type flat struct {
 	// The other live postings (tf above satTFs or a passage of satLens
 	// tokens or more; 0.2% on the 100k scale library), ascending.
 	xslots, xtf []uint32
+	// rank, for a list in rankDensity of the passages or more, tells
+	// where a slot lies in slots without a search (search_rank.go).
+	rank rank
 	// The copy covers the list's slots below end, its first n postings;
 	// postings added since (the tail) are read compressed.
 	end uint32
@@ -77,6 +80,9 @@ func (ix *Index) flatten(p *postings) *flat {
 	ix.flatInto(p, f)
 	if len(f.slots) < cap(f.slots)*3/4 { // deleted passages or many others: give the room back
 		f.slots, f.sat = slices.Clone(f.slots), slices.Clone(f.sat)
+	}
+	if len(f.slots) > 0 && len(f.slots) >= len(ix.lens)/rankDensity {
+		f.rank = rankSlots(f.slots, f.end)
 	}
 	return f
 }

@@ -63,7 +63,9 @@ func (ix *Index) addTouched(c *cursor, sc *scratch, bm bm25) {
 	}
 	acc, lo := sc.acc, uint32(0)
 	if f := ix.flat(c.p); f != nil {
-		if len(sc.touched)*fewTouched <= len(f.slots) {
+		if f.rank.bits != nil && len(sc.touched)*rankTouched <= len(f.slots) {
+			sc.addTableRanked(&sc.sat.v, c.w, f)
+		} else if len(sc.touched)*fewTouched <= len(f.slots) {
 			sc.addTableFew(&sc.sat.v, c.w, f.slots, f.sat)
 		} else {
 			addTableTouched(acc, &sc.sat.v, c.w, f.slots, f.sat)
@@ -174,6 +176,19 @@ func (sc *scratch) addTableFew(tab *[satTFs * satLens]float64, w float64, slots 
 	}
 	if onFew != nil {
 		onFew(restarts)
+	}
+}
+
+// addTableRanked is addTableFew for a flat copy with a rank: each touched
+// slot is looked up in it.
+func (sc *scratch) addTableRanked(tab *[satTFs * satLens]float64, w float64, f *flat) {
+	acc := sc.acc
+	for _, s := range sc.touched {
+		if i, ok := f.rank.index(s); ok {
+			if v := acc[s]; v != 0 {
+				acc[s] = v + float32(w*tab[f.sat[i]&(satTFs*satLens-1)])
+			}
+		}
 	}
 }
 

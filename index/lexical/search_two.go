@@ -144,15 +144,22 @@ type at struct{ i, x int }
 
 // lookup is c's contribution to slot s (0 when its list does not hold
 // it), looked up in its flat copy f, which holds all of c's postings
-// (tailed is false), galloping on from p, which it moves to s (back to
-// the start when s is below where p stands).
+// (tailed is false): in f's rank when it has one, otherwise galloping on
+// from p, which it moves to s (back to the start when s is below where p
+// stands); p also tracks the postings beyond the table.
 func (ix *Index) lookup(sc *scratch, bm bm25, c *cursor, f *flat, s uint32, p *at) float32 {
 	if p.i > 0 && f.slots[p.i-1] >= s || p.x > 0 && f.xslots[p.x-1] >= s {
 		*p = at{}
 	}
-	p.i = gallop(f.slots, p.i, s)
-	if p.i < len(f.slots) && f.slots[p.i] == s {
-		return float32(c.w * sc.sat.v[f.sat[p.i]&(satTFs*satLens-1)])
+	if f.rank.bits != nil {
+		if i, ok := f.rank.index(s); ok {
+			return float32(c.w * sc.sat.v[f.sat[i]&(satTFs*satLens-1)])
+		}
+	} else {
+		p.i = gallop(f.slots, p.i, s)
+		if p.i < len(f.slots) && f.slots[p.i] == s {
+			return float32(c.w * sc.sat.v[f.sat[p.i]&(satTFs*satLens-1)])
+		}
 	}
 	if len(f.xslots) == 0 {
 		return 0

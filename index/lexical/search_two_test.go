@@ -22,11 +22,12 @@ import (
 func TestTwoListsMatchExhaustive(t *testing.T) {
 	answered := 0
 	onTwo = func() { answered++ }
-	defer func() { onTwo, flatFrom, twoFrom, twoLookups = nil, 1024, 1<<15, 8 }()
+	defer func() { onTwo, flatFrom, twoFrom, twoLookups, rankDensity = nil, 1024, 1<<15, 8, 32 }()
 	flatFrom, twoFrom = 1, 0
 	searches := 0
 	for seed := range uint64(8) {
 		rng := rand.New(rand.NewPCG(seed, 282))
+		rankDensity = []int{32, 1 << 30, 1}[seed%3] // the dense lists' copies ranked, every one, none
 		words := []string{"wa", "wb", "wc", "wd"}
 		share := []int{2, 3, 5, 12} // one passage in share[i] holds words[i]
 		ix, text, n, allow := wordCorpus(rng, words, share, seed%3 == 1)

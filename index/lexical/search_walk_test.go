@@ -21,13 +21,14 @@ import (
 func TestWalkMatchesExhaustive(t *testing.T) {
 	answered := 0
 	onWalk = func() { answered++ }
-	defer func() { onWalk, flatFrom, walkFrom, twoLookups = nil, 1024, 1<<17, 8 }()
+	defer func() { onWalk, flatFrom, walkFrom, twoLookups, rankDensity = nil, 1024, 1<<17, 8, 32 }()
 	flatFrom, walkFrom = 1, 0
 	searches := 0
 	words := []string{"wa", "wb", "wc", "wd", "we", "wf", "wg", "wh", "wi"}
 	share := []int{2, 3, 4, 5, 8, 12, 20, 40, 90} // one passage in share[i] holds words[i]
 	for seed := range uint64(16) {
 		rng := rand.New(rand.NewPCG(seed, 291))
+		rankDensity = []int{32, 1 << 30, 1}[seed%3] // the dense lists' copies ranked, every one, none
 		ix, text, n, allow := wordCorpus(rng, words, share, seed%3 == 1)
 		check := func(stage string) {
 			for qi := range 24 {
