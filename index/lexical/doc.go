@@ -52,10 +52,14 @@
 // blocks' exact scores rule out the second list's own passages (the idea of
 // block-max scoring, Ding & Suel 2011); one of three to eight lists led by
 // a rare term likewise, when the first list's best blocks rule out every
-// passage without its term. All of them return exactly the passages and
-// scores of exhaustive scoring (TestMaxScoreMatchesExhaustive,
-// TestOneListMatchesExhaustive, TestTwoListsMatchExhaustive,
-// TestWalkMatchesExhaustive compare them on random corpora).
+// passage without its term. Those walks look passages up in the other
+// lists' flat copies; a copy of a list in 1/32 of the passages or more
+// keeps a rank (a bit per passage and a running count), so a lookup there
+// is two loads rather than a search (search_rank.go). All of them return
+// exactly the passages and scores of exhaustive scoring
+// (TestMaxScoreMatchesExhaustive, TestOneListMatchesExhaustive,
+// TestTwoListsMatchExhaustive, TestWalkMatchesExhaustive compare them on
+// random corpora).
 //
 // # Memory
 //
