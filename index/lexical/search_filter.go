@@ -44,9 +44,7 @@ func (ix *Index) SearchTokensIn(tokens []string, k int, f Filter) []Result {
 // terms (rescore from the first cursor) and keeps the k best. Callers hold
 // the read lock and have opened sc's cursors.
 func (ix *Index) scoreFew(sc *scratch, bm bm25, k int, ids []uint64) []Result {
-	if len(sc.acc) < len(ix.docs) {
-		sc.acc = make([]float32, len(ix.docs)+len(ix.docs)/4)
-	}
+	sc.accFor(len(ix.docs))
 	n := len(sc.cursors)
 	sc.contrib = slices.Grow(sc.contrib[:0], n)[:n]
 	clear(sc.contrib)

@@ -46,9 +46,7 @@ const (
 // float64, carry a margin for float rounding (float32 sums of up to n
 // rounded terms stay within it of the exact sum).
 func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
-	if len(sc.acc) < len(ix.docs) {
-		sc.acc = make([]float32, len(ix.docs)+len(ix.docs)/4)
-	}
+	sc.accFor(len(ix.docs))
 	n := len(sc.cursors)
 	sc.contrib = slices.Grow(sc.contrib[:0], n)[:n]
 	clear(sc.contrib)
@@ -100,6 +98,17 @@ func (ix *Index) pruned(sc *scratch, bm bm25, k int) []Result {
 		}
 	}
 	return sc.heap.sorted() // not reached: the last list returns through final
+}
+
+// accFor makes sc.acc n partial sums long, zero: it keeps a quarter more
+// room when it must grow, and the room beyond n stays zero (no search
+// touches a slot past the passages it holds), so a search's whole clear
+// (clearAcc) covers only the index's passages.
+func (sc *scratch) accFor(n int) {
+	if cap(sc.acc) < n {
+		sc.acc = make([]float32, n, n+n/4)
+	}
+	sc.acc = sc.acc[:n]
 }
 
 // clearsWhole reports whether clearAcc clears the whole accumulator (the

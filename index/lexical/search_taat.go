@@ -26,9 +26,7 @@ var splitFrom = 1 << 15
 // results are the same): a lone query's latency then shrinks with the CPUs,
 // while under concurrent load every search stays on one CPU.
 func (ix *Index) exhaustive(sc *scratch, bm bm25, k int) []Result {
-	if len(sc.acc) < len(ix.docs) {
-		sc.acc = make([]float32, len(ix.docs)+len(ix.docs)/4)
-	}
+	sc.accFor(len(ix.docs))
 	total := 0
 	for i := range sc.cursors {
 		total += sc.cursors[i].p.n
