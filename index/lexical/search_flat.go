@@ -19,7 +19,9 @@ import "slices"
 // would spread the copies over many small allocations.
 var flatFrom = 1024
 
-// flat is a posting list laid out for scoring. Immutable once built.
+// flat is a posting list laid out for scoring. A kept copy (Index.flat)
+// is immutable once built; a short list's copy made for one search
+// (flatFor) is that search's own.
 type flat struct {
 	slots []uint32 // live postings' slots whose saturation is in the table, ascending
 	sat   []uint16 // per posting: (tf-1)*satLens+length, its index in satTable.v

@@ -19,7 +19,7 @@ import "math/bits"
 // slot, as much as the copy's slots (four bytes a posting) at that
 // density and less above it; at 1M real-text passages the copies made by
 // 2,000 queries took 275 MB and their ranks 55 MB (1/128: 126 MB, for
-// p50 1% lower; 1/8: 9 MB, p50 7% higher). A variable for tests.
+// p50 1% lower; 1/8: 9 MB, p50 4% higher). A variable for tests.
 var rankDensity = 32
 
 // rankTouched: pruned adds a list with a rank to its touched slots by
