@@ -126,7 +126,7 @@ func (sc *scratch) offerSlot(ix *Index, s uint32, score float32, k int, once boo
 }
 
 // bestBlocks returns the seedBlocks blocks of c's list with the largest
-// bounds, the largest first: the seeds of one, two and walk.
+// bounds, the largest first: the seeds of one and two.
 func (sc *scratch) bestBlocks(bm bm25, c *cursor) []int {
 	var ub [seedBlocks]float64
 	top := sc.topBlocks[:0]

@@ -4,8 +4,10 @@ import "slices"
 
 // A query of three to eight lists whose first list (the largest bound)
 // outweighs the others is answered the way two answers two lists: once
-// the exact scores of the passages in the first list's best blocks put
-// the k-th score held above the other lists' bounds together, every
+// the exact scores of the passages in the first list's blocks whose
+// bounds with the other lists' over their slots are largest (where the
+// terms meet: walkBounds) put the k-th score held above the other lists'
+// bounds together, every
 // result holds the first list's term, so walk reads that list block by
 // block, skips a block whenever its bound plus the other lists' bounds
 // over its slots is below the k-th score held, and looks each passage it
@@ -19,7 +21,8 @@ import "slices"
 // and cost more than they save) and the lists hold walkFrom postings or
 // more. It gives way to pruned, as two does, when
 // the seeds do not rule them out, when a list holds postings added since
-// its flat copy, or when the first eighth of the first list projects
+// its flat copy (a list too short to keep one is copied for the search:
+// flatFor), or when the first eighth of the first list projects
 // more lookups than twoLookups allows. Interleaved with pruned in one
 // process on the 1M real-text set (2,000 queries, each query's least CPU
 // of 5 rounds): p50 -7% to -8% over six runs, queries of three lists
