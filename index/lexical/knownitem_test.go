@@ -27,12 +27,7 @@ import (
 //	MCPVEC_KNOWNITEM_SET=/tmp/rtc/20000 MCPVEC_KNOWNITEM_QUERIES="92 109" \
 //	  MCPVEC_KNOWNITEM_OUT=/tmp/causes.txt go test -run TestKnownItemCauses -v ./index/lexical/
 func TestKnownItemCauses(t *testing.T) {
-	set := os.Getenv("MCPVEC_KNOWNITEM_SET")
-	if set == "" {
-		t.Skip("set MCPVEC_KNOWNITEM_SET to a real-text set (docs/benchmarks/known-item.md)")
-	}
-	withShortQueries(t)
-	texts, key := knownItemPassages(t, set+"/passages.tsv")
+	set, texts, key := knownItemSet(t)
 	ix := New(DefaultConfig())
 	for i, tx := range texts {
 		ix.Add(uint64(i), tx)
@@ -164,6 +159,19 @@ func explainPassage(out io.Writer, ix *Index, label string, id int, texts []stri
 }
 
 var knownItemUnescape = strings.NewReplacer(`\\`, `\`, `\t`, "\t", `\n`, "\n", `\r`, "\r")
+
+// knownItemSet is the real-text set MCPVEC_KNOWNITEM_SET names (the test
+// is skipped without one), with its passages as knownItemPassages reads
+// them, and the short-query rule on for the test, as serve ranks.
+func knownItemSet(t *testing.T) (set string, texts []string, key map[string]int) {
+	set = os.Getenv("MCPVEC_KNOWNITEM_SET")
+	if set == "" {
+		t.Skip("set MCPVEC_KNOWNITEM_SET to a real-text set (docs/benchmarks/known-item.md)")
+	}
+	withShortQueries(t)
+	texts, key = knownItemPassages(t, set+"/passages.tsv")
+	return set, texts, key
+}
 
 // knownItemPassages reads passages.tsv: the texts, and each passage's
 // number by "doc\tindex".
